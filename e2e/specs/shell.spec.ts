@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { test, expect } from '../fixtures/test';
+import { ConsolePage } from '../pages/console-page';
+
+const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { version: string };
+
+const SECTIONS = [
+  ['live', 'Live'],
+  ['streams', 'Streams'],
+  ['config', 'Config'],
+  ['storage', 'Storage'],
+  ['directory', 'Directory'],
+  ['calendar', 'Calendar'],
+  ['settings', 'Settings'],
+  ['about', 'About'],
+] as const;
+
+test('every section opens from the navigation', async ({ page, consoleServer }) => {
+  const console = new ConsolePage(page, consoleServer.url);
+  await console.open();
+  await expect(console.heading()).toHaveText('Live');
+  for (const [id, title] of SECTIONS) {
+    await console.navLink(id).click();
+    await expect(page).toHaveURL(new RegExp(`#/${id}$`));
+    await expect(console.heading()).toHaveText(title);
+    await expect(page).toHaveTitle(`${title} · Relay Console`);
+  }
+});
+
+test('a deep link opens its section and an unknown one lands on Live', async ({ page, consoleServer }) => {
+  const console = new ConsolePage(page, consoleServer.url);
+  await console.open('calendar');
+  await expect(console.heading()).toHaveText('Calendar');
+  await console.open('no-such-section');
+  await expect(console.heading()).toHaveText('Live');
+});
+
+test('About shows the real version, runtime and files through the WebSocket contract', async ({ page, consoleServer }, testInfo) => {
+  const console = new ConsolePage(page, consoleServer.url);
+  await console.open('about');
+  await expect(console.connectionState()).toHaveText('Connected');
+  await expect(console.aboutValue('version')).toHaveText(pkg.version);
+  await expect(console.aboutValue('runtime')).toHaveText('Headless (browser)');
+  await expect(console.aboutValue('config-path')).toHaveText(consoleServer.configPath);
+  await expect(console.aboutValue('data-dir')).toHaveText(consoleServer.dataDir);
+  await expect(console.aboutValue('uptime')).toHaveText(/^\d+ s$/);
+  await page.screenshot({ path: testInfo.outputPath('about.png') });
+});
+
+test('the page is served with a strict content security policy', async ({ page, consoleServer }) => {
+  const response = await page.goto(`${consoleServer.url}/`);
+  const csp = response?.headers()['content-security-policy'] ?? '';
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).toContain("object-src 'none'");
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(response?.headers()['x-content-type-options']).toBe('nosniff');
+});

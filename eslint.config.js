@@ -1,0 +1,83 @@
+// Lint, with the process layers as errors (see README "Layers"):
+//   src-shared   pure TypeScript: no Node built-ins, no electron, no DOM globals, no other layer
+//   preload      electron and src-shared only
+//   src-renderer never src-main, never Node or electron
+//   src-main     never src-renderer; electron only in its electron/ folder and main.electron.ts,
+//                so the engine runs under plain Node too
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules.filter((m) => !m.startsWith('_')), 'node:*'];
+const onlyElectronAndShared = 'the preload may import only electron and src-shared';
+
+const restrict = (patterns) => ['error', { patterns }];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**', 'test-results/**', '.tmp/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-empty-pattern': 'off',
+    },
+  },
+  {
+    files: ['src-shared/**/*.ts'],
+    languageOptions: { globals: {} },
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: nodeBuiltins, message: 'src-shared is pure TypeScript: no Node built-ins' },
+        { group: ['electron', 'electron/*'], message: 'src-shared is pure TypeScript: no electron' },
+        { group: ['**/src-main/**', '**/src-renderer/**'], message: 'src-shared imports no other layer' },
+      ]),
+      'no-restricted-globals': ['error', 'window', 'document', 'navigator', 'location', 'localStorage', 'process', 'Buffer', '__dirname', 'require'],
+    },
+  },
+  {
+    files: ['src-renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['**/src-main/**'], message: 'the renderer never imports main: use the contract client' },
+        { group: nodeBuiltins, message: 'the renderer runs sandboxed: no Node built-ins' },
+        { group: ['electron', 'electron/*'], message: 'the renderer reaches main only through the contract' },
+      ]),
+    },
+  },
+  {
+    files: ['src-main/**/*.ts'],
+    ignores: ['src-main/electron/**', 'src-main/main.electron.ts', 'src-main/preload/**'],
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['**/src-renderer/**'], message: 'main never imports the renderer' },
+        { group: ['electron', 'electron/*'], message: 'only src-main/electron and main.electron.ts may import electron: the engine must run under plain Node' },
+      ]),
+    },
+  },
+  {
+    files: ['src-main/electron/**/*.ts', 'src-main/main.electron.ts'],
+    rules: {
+      'no-restricted-imports': restrict([{ group: ['**/src-renderer/**'], message: 'main never imports the renderer' }]),
+    },
+  },
+  {
+    files: ['src-main/preload/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict([
+        { regex: '^(?!electron$)(?!(\\.\\./)+src-shared/)', message: onlyElectronAndShared },
+      ]),
+    },
+  },
+  {
+    files: ['e2e/**/*.ts'],
+    rules: {
+      // Waiting on the clock makes tests slow and flaky; wait for what the user sees instead.
+      'no-restricted-syntax': ['error', { selector: "CallExpression[callee.property.name='waitForTimeout']", message: 'wait for a visible state, not a timer' }],
+    },
+  },
+);

@@ -1,0 +1,53 @@
+import { ESLint } from 'eslint';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// Proves the layer rules bite: each forbidden import below must fail lint, and the allowed
+// ones must pass (so a rule that forbids everything fails this test too).
+const eslint = new ESLint({ cwd: fileURLToPath(new URL('..', import.meta.url)) });
+
+async function layerErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-globals')
+    .map((m) => m.message);
+}
+
+describe('layer rules', () => {
+  it('refuses Node built-ins, electron, DOM globals and other layers in src-shared', async () => {
+    expect(await layerErrors('src-shared/contract/x.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n")).toEqual([
+      expect.stringContaining('no Node built-ins'),
+    ]);
+    expect(await layerErrors('src-shared/contract/x.ts', "import path from 'path';\nexport const x = path;\n")).toHaveLength(1);
+    expect(await layerErrors('src-shared/contract/x.ts', "import { app } from 'electron';\nexport const x = app;\n")).toHaveLength(1);
+    expect(await layerErrors('src-shared/contract/x.ts', "import { x } from '../../src-main/engine/engine';\nexport const y = x;\n")).toHaveLength(1);
+    expect(await layerErrors('src-shared/contract/x.ts', 'export const title = () => document.title;\n')).toHaveLength(1);
+  });
+
+  it('refuses src-main, Node and electron in the renderer', async () => {
+    expect(await layerErrors('src-renderer/app/x.tsx', "import { startEngine } from '../../src-main/engine/engine';\nexport const x = startEngine;\n")).toEqual([
+      expect.stringContaining('never imports main'),
+    ]);
+    expect(await layerErrors('src-renderer/app/x.tsx', "import { readFile } from 'node:fs/promises';\nexport const x = readFile;\n")).toHaveLength(1);
+    expect(await layerErrors('src-renderer/app/x.tsx', "import { ipcRenderer } from 'electron';\nexport const x = ipcRenderer;\n")).toHaveLength(1);
+  });
+
+  it('refuses the renderer in main, and electron outside main\'s electron folder', async () => {
+    expect(await layerErrors('src-main/engine/x.ts', "import { App } from '../../src-renderer/app/App';\nexport const x = App;\n")).toHaveLength(1);
+    expect(await layerErrors('src-main/engine/x.ts', "import { app } from 'electron';\nexport const x = app;\n")).toEqual([
+      expect.stringContaining('plain Node'),
+    ]);
+    expect(await layerErrors('src-main/electron/x.ts', "import { app } from 'electron';\nexport const x = app;\n")).toEqual([]);
+  });
+
+  it('lets the preload see only electron and src-shared', async () => {
+    const allowed = "import { contextBridge } from 'electron';\nimport { IPC_CALL_CHANNEL } from '../../src-shared/contract/wire';\nexport const x = [contextBridge, IPC_CALL_CHANNEL];\n";
+    expect(await layerErrors('src-main/preload/x.ts', allowed)).toEqual([]);
+    expect(await layerErrors('src-main/preload/x.ts', "import { readFile } from 'node:fs';\nexport const x = readFile;\n")).toHaveLength(1);
+    expect(await layerErrors('src-main/preload/x.ts', "import { startEngine } from '../engine/engine';\nexport const x = startEngine;\n")).toHaveLength(1);
+  });
+
+  it('accepts plain shared code', async () => {
+    expect(await layerErrors('src-shared/contract/x.ts', "import { z } from 'zod';\nexport const s = z.string();\n")).toEqual([]);
+  });
+});

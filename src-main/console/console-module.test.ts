@@ -1,0 +1,89 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { CONSOLE_SOCKET_PATH, CONSOLE_SOCKET_PROTOCOL, tokenProtocol } from '../../src-shared/contract/wire';
+import { appModule } from '../app/app-module';
+import { startTestEngine, type TestEngine } from '../engine/test-engine';
+import { createConsoleModule } from './console-module';
+
+const TOKEN = 'a'.repeat(64);
+
+describe('console page and WebSocket contract', () => {
+  let running: TestEngine;
+  let rendererDir: string;
+  let wsUrl: string;
+
+  beforeAll(async () => {
+    rendererDir = await mkdtemp(join(tmpdir(), 'relay-console-renderer-'));
+    await mkdir(join(rendererDir, 'assets'));
+    await writeFile(join(rendererDir, 'index.html'), '<html><head><meta name="relay-console-session" content="" /></head></html>');
+    await writeFile(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+    running = await startTestEngine({ modules: [appModule, createConsoleModule({ rendererDir, sessionToken: TOKEN })] });
+    wsUrl = running.engine.url.replace('http', 'ws') + CONSOLE_SOCKET_PATH;
+  });
+  afterAll(async () => {
+    await running.stop();
+    await rm(rendererDir, { recursive: true, force: true });
+  });
+
+  const open = (protocols: string[], headers: Record<string, string> = {}) =>
+    new Promise<{ ws?: WebSocket; status?: number }>((resolve) => {
+      const ws = new WebSocket(wsUrl, protocols, { headers });
+      ws.once('open', () => resolve({ ws }));
+      ws.once('unexpected-response', (_req, res) => resolve({ status: res.statusCode }));
+      ws.once('error', () => undefined);
+    });
+
+  const call = (ws: WebSocket, frame: object) =>
+    new Promise<unknown>((resolve) => {
+      ws.once('message', (data) => resolve(JSON.parse(String(data))));
+      ws.send(JSON.stringify(frame));
+    });
+
+  it('serves the page with the session token and strict headers', async () => {
+    const res = await fetch(running.engine.url + '/');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await res.text()).toContain(`content="${TOKEN}"`);
+    const asset = await fetch(running.engine.url + '/assets/app.js');
+    expect(asset.headers.get('content-type')).toContain('text/javascript');
+    expect((await fetch(running.engine.url + '/assets/missing.js')).status).toBe(404);
+    expect((await fetch(running.engine.url + '/%2e%2e/%2e%2e/etc/passwd')).status).toBe(404);
+    expect((await fetch(running.engine.url + '/', { method: 'POST' })).status).toBe(405);
+  });
+
+  it('refuses a socket without the token, with a wrong one, or from another origin', async () => {
+    expect((await open([CONSOLE_SOCKET_PROTOCOL])).status).toBe(401);
+    expect((await open([CONSOLE_SOCKET_PROTOCOL, tokenProtocol('b'.repeat(64))])).status).toBe(401);
+    const foreign = await open([CONSOLE_SOCKET_PROTOCOL, tokenProtocol(TOKEN)], { Origin: 'http://evil.example' });
+    expect(foreign.status).toBe(403);
+  });
+
+  it('answers calls with values and errors as values', async () => {
+    const { ws } = await open([CONSOLE_SOCKET_PROTOCOL, tokenProtocol(TOKEN)], { Origin: running.engine.url });
+    expect(ws).toBeDefined();
+    const info = (await call(ws!, { type: 'call', id: 7, service: 'app', method: 'info' })) as {
+      id: number;
+      result: { ok: boolean; value: { version: string; runtime: string; configPath: string } };
+    };
+    expect(info.id).toBe(7);
+    expect(info.result.ok).toBe(true);
+    expect(info.result.value).toMatchObject({ version: 'test', runtime: 'headless', configPath: running.configPath });
+    expect(await call(ws!, { type: 'call', id: 8, service: 'app', method: 'info', input: { extra: 1 } })).toMatchObject({
+      id: 8,
+      result: { ok: false, error: { code: 'invalid_input' } },
+    });
+    ws!.close();
+  });
+
+  it('closes a socket that sends a malformed frame', async () => {
+    const { ws } = await open([CONSOLE_SOCKET_PROTOCOL, tokenProtocol(TOKEN)]);
+    const code = await new Promise<number>((resolve) => {
+      ws!.once('close', (c) => resolve(c));
+      ws!.send('{"type":"call","id":"x"');
+    });
+    expect(code).toBe(1007);
+  });
+});

@@ -1,0 +1,71 @@
+import { readFile } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { CONSOLE_SOCKET_PATH, SESSION_TOKEN_META } from '../../src-shared/contract/wire';
+import type { EngineModule } from '../engine/engine-context';
+import { HttpError } from '../platform/http/http-error';
+import { createWebSocketTransport } from '../transport/websocket-transport';
+import { SECURITY_HEADERS } from './content-security-policy';
+import { readStaticFile } from './static-files';
+
+export interface ConsoleModuleOptions {
+  /** The renderer build (dist/renderer). */
+  rendererDir: string;
+  /** Secret of this run: the served page carries it, the console WebSocket demands it. */
+  sessionToken: string;
+}
+
+const NOT_BUILT_PAGE = `<!doctype html><meta charset="utf-8"><title>Relay Console</title>
+<p>The console has not been built. Run <code>npm run build</code>, then reload.</p>`;
+
+/**
+ * Serves the renderer at `/` on the API address (as go2rtc serves its UI on :1984) and the
+ * contract over a WebSocket for it. The index page is the only place the session token appears.
+ */
+export function createConsoleModule(options: ConsoleModuleOptions): EngineModule {
+  return {
+    name: 'console',
+    async init(ctx) {
+      const transport = createWebSocketTransport({
+        host: ctx.services,
+        sessionToken: options.sessionToken,
+        logger: ctx.logger.child('console-ws'),
+      });
+      ctx.server.upgrade(CONSOLE_SOCKET_PATH, (req, socket, head) => transport.handleUpgrade(req, socket, head));
+      ctx.onClose(() => transport.close());
+
+      let indexHtml: string | undefined;
+      try {
+        const template = await readFile(join(options.rendererDir, 'index.html'), 'utf8');
+        indexHtml = template.replace(
+          new RegExp(`<meta name="${SESSION_TOKEN_META}" content="[^"]*"\\s*/?>`),
+          `<meta name="${SESSION_TOKEN_META}" content="${options.sessionToken}">`,
+        );
+      } catch {
+        ctx.logger.warn('renderer build not found; the console page asks for a build', { dir: options.rendererDir });
+      }
+
+      const sendIndex = (res: ServerResponse): void => {
+        res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+        res.end(indexHtml ?? NOT_BUILT_PAGE);
+      };
+
+      ctx.http.route('/', ({ res }) => sendIndex(res), ['GET', 'HEAD']);
+      ctx.http.route('/index.html', ({ res }) => sendIndex(res), ['GET', 'HEAD']);
+      // Everything else not claimed by an API route: the renderer's assets, or 404.
+      ctx.http.prefix('/', async ({ req, res, url }) => {
+        if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(404, `not found: ${url.pathname}`);
+        const file = await readStaticFile(options.rendererDir, url.pathname);
+        if (!file) throw new HttpError(404, `not found: ${url.pathname}`);
+        const immutable = url.pathname.startsWith('/assets/');
+        res.writeHead(200, {
+          ...SECURITY_HEADERS,
+          'Content-Type': file.type,
+          'Content-Length': file.body.length,
+          'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+        });
+        res.end(req.method === 'HEAD' ? undefined : file.body);
+      });
+    },
+  };
+}

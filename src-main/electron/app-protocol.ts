@@ -1,0 +1,30 @@
+import { protocol } from 'electron';
+import { consoleCsp, SECURITY_HEADERS } from '../console/content-security-policy';
+import { readStaticFile } from '../console/static-files';
+
+/** The renderer's origin in the desktop window. */
+export const APP_SCHEME = 'app';
+export const APP_ORIGIN = `${APP_SCHEME}://console`;
+
+/** Must run before `app.whenReady()`: makes app:// a secure, standard origin. */
+export function registerAppScheme(): void {
+  protocol.registerSchemesAsPrivileged([
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } },
+  ]);
+}
+
+/** Serves dist/renderer under app://console/ with the console's CSP. */
+export function serveRenderer(rendererDir: string, apiOrigin: string): void {
+  protocol.handle(APP_SCHEME, async (request) => {
+    const url = new URL(request.url);
+    if (url.host !== 'console') return new Response('not found', { status: 404 });
+    const path = url.pathname === '/' ? '/index.html' : url.pathname;
+    const file = await readStaticFile(rendererDir, path);
+    if (!file) return new Response('not found', { status: 404 });
+    return new Response(new Uint8Array(file.body), {
+      headers: { ...SECURITY_HEADERS, 'Content-Security-Policy': consoleCsp(apiOrigin), 'Content-Type': file.type },
+    });
+  });
+}
+
+export const isConsoleUrl = (url: string): boolean => url.startsWith(`${APP_ORIGIN}/`);

@@ -1,0 +1,49 @@
+import { BrowserWindow, shell } from 'electron';
+import { APP_ORIGIN, isConsoleUrl } from './app-protocol';
+
+export type WindowKind = { kind: 'main' } | { kind: 'camera'; stream: string };
+
+/**
+ * Every console window is made here, with the same locked-down web preferences: sandboxed
+ * renderer, context isolation, no Node, navigation kept inside the console, new windows refused
+ * (external https links open in the user's browser).
+ */
+export function createWindowFactory(options: { preloadPath: string; iconPath: string }) {
+  return (spec: WindowKind): BrowserWindow => {
+    const camera = spec.kind === 'camera';
+    const window = new BrowserWindow({
+      width: camera ? 960 : 1280,
+      height: camera ? 560 : 820,
+      minWidth: 480,
+      minHeight: 320,
+      title: camera ? `${spec.stream} · Relay Console` : 'Relay Console',
+      icon: options.iconPath,
+      show: false,
+      backgroundColor: '#0d1117',
+      webPreferences: {
+        preload: options.preloadPath,
+        sandbox: true,
+        contextIsolation: true,
+        nodeIntegration: false,
+        nodeIntegrationInWorker: false,
+        webSecurity: true,
+        allowRunningInsecureContent: false,
+        spellcheck: false,
+      },
+    });
+    window.once('ready-to-show', () => window.show());
+
+    window.webContents.on('will-navigate', (event, url) => {
+      if (!isConsoleUrl(url)) event.preventDefault();
+    });
+    window.webContents.on('will-attach-webview', (event) => event.preventDefault());
+    window.webContents.setWindowOpenHandler(({ url }) => {
+      if (url.startsWith('https://')) void shell.openExternal(url);
+      return { action: 'deny' };
+    });
+
+    const hash = camera ? `#/live/${encodeURIComponent(spec.stream)}` : '#/live';
+    void window.loadURL(`${APP_ORIGIN}/index.html${hash}`);
+    return window;
+  };
+}

@@ -1,0 +1,37 @@
+import type { ConfigStore } from '../platform/config/config-store';
+import type { AppSettings } from '../platform/config/app-settings';
+import type { Logger } from '../platform/logger';
+import type { HttpRouter } from '../platform/http/router';
+import type { RunningHttpServer } from '../platform/http/http-server';
+import type { ServiceHost } from '../transport/service-host';
+
+export type Runtime = 'electron' | 'headless';
+
+/**
+ * What every engine module is handed at start. Nothing here is global: the engine builds one
+ * context per run, so tests can start several engines side by side.
+ */
+export interface EngineContext {
+  readonly version: string;
+  readonly runtime: Runtime;
+  readonly startedAt: Date;
+  readonly config: ConfigStore;
+  readonly settings: AppSettings;
+  readonly logger: Logger;
+  /** Routes of the API server on `api.listen` (the seed's /api paths, the console page). */
+  readonly http: HttpRouter;
+  readonly server: RunningHttpServer;
+  /** Binds contract services so the renderer reaches them over IPC or WebSocket. */
+  readonly services: ServiceHost;
+  /** Registers cleanup run at shutdown, in reverse order of registration. */
+  onClose(cleanup: () => void | Promise<void>): void;
+  /** Asks the app to exit (POST /api/exit) or restart (POST /api/restart). */
+  requestExit(code: number): void;
+  requestRestart(): void;
+}
+
+/** One feature of the engine; the ordered list of modules lives in modules.ts. */
+export interface EngineModule {
+  readonly name: string;
+  init(context: EngineContext): void | Promise<void>;
+}

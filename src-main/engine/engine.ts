@@ -1,0 +1,89 @@
+import { homedir } from 'node:os';
+import { openConfigStore } from '../platform/config/config-store';
+import { readAppSettings } from '../platform/config/app-settings';
+import { defaultConfigPath, type PlatformInfo } from '../platform/config/default-paths';
+import { createLogger, type Logger, type LogSink } from '../platform/logger';
+import { createRouter } from '../platform/http/router';
+import { startHttpServer, type RunningHttpServer } from '../platform/http/http-server';
+import { createServiceHost, type ServiceHost } from '../transport/service-host';
+import { createCleanupStack } from './cleanup-stack';
+import type { EngineContext, EngineModule, Runtime } from './engine-context';
+
+export interface EngineOptions {
+  runtime: Runtime;
+  version: string;
+  modules: readonly EngineModule[];
+  /** The config file; default `relay-console.yaml` in the user's config folder. */
+  configPath?: string;
+  env?: Record<string, string | undefined>;
+  /** Overrides `api.listen` (tests pass port 0). */
+  listen?: { host: string; port: number };
+  logSink?: LogSink;
+  onExitRequest?: (code: number) => void;
+  onRestartRequest?: () => void;
+}
+
+export interface Engine {
+  readonly context: EngineContext;
+  readonly url: string;
+  readonly server: RunningHttpServer;
+  readonly services: ServiceHost;
+  readonly logger: Logger;
+  /** Closes every socket, child process and file the modules opened. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Builds the engine once: config, logger, API server, then every module in order. */
+export async function startEngine(options: EngineOptions): Promise<Engine> {
+  const env = options.env ?? process.env;
+  const platform: PlatformInfo = { platform: process.platform, env, homedir: homedir() };
+  const configPath = options.configPath ?? defaultConfigPath(platform);
+  const config = await openConfigStore({ path: configPath, env, createIfMissing: true });
+  const settings = readAppSettings(config.effective(), configPath, platform);
+  const logger = createLogger({ level: settings.logLevel, sink: options.logSink });
+  const cleanups = createCleanupStack(logger);
+  const router = createRouter(logger.child('http'));
+  const credentials =
+    settings.api.username !== undefined && settings.api.username !== ''
+      ? { username: settings.api.username, password: settings.api.password ?? '' }
+      : undefined;
+
+  const listen = options.listen ?? settings.api;
+  const server = await startHttpServer({ host: listen.host, port: listen.port, router, logger: logger.child('api'), credentials });
+  cleanups.push(() => server.close());
+  const services = createServiceHost(logger.child('contract'));
+
+  const context: EngineContext = {
+    version: options.version,
+    runtime: options.runtime,
+    startedAt: new Date(),
+    config,
+    settings,
+    logger,
+    http: router,
+    server,
+    services,
+    onClose: (cleanup) => cleanups.push(cleanup),
+    requestExit: (code) => (options.onExitRequest ?? (() => undefined))(code),
+    requestRestart: () => (options.onRestartRequest ?? (() => undefined))(),
+  };
+
+  try {
+    for (const module of options.modules) {
+      await module.init(context);
+      logger.debug('module started', { module: module.name });
+    }
+  } catch (error) {
+    await cleanups.runAll();
+    throw error;
+  }
+
+  return {
+    context,
+    url: server.url,
+    server,
+    services,
+    logger,
+    close: () => cleanups.runAll(),
+  };
+}

@@ -1,0 +1,48 @@
+import { startEngine, type Engine, type EngineOptions } from './engine';
+
+export interface Lifecycle {
+  current(): Engine;
+  /** Closes everything; resolves when every socket and child is gone. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Keeps one engine running: POST /api/restart closes it and starts a fresh one from the config
+ * file (in-process, so it works the same under Node and Electron); POST /api/exit closes it and
+ * hands the exit code to `onExit`.
+ */
+export async function runEngine(
+  options: Omit<EngineOptions, 'onExitRequest' | 'onRestartRequest'>,
+  onExit: (code: number) => void,
+  onRestarted?: (engine: Engine) => void,
+): Promise<Lifecycle> {
+  let engine: Engine;
+  let busy: Promise<void> = Promise.resolve();
+
+  const start = (): Promise<Engine> =>
+    startEngine({
+      ...options,
+      onExitRequest: (code) => {
+        busy = busy.then(async () => {
+          await engine.close();
+          onExit(code);
+        });
+      },
+      onRestartRequest: () => {
+        busy = busy.then(async () => {
+          await engine.close();
+          engine = await start();
+          onRestarted?.(engine);
+        });
+      },
+    });
+
+  engine = await start();
+  return {
+    current: () => engine,
+    stop: async () => {
+      await busy.catch(() => undefined);
+      await engine.close();
+    },
+  };
+}

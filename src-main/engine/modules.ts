@@ -1,0 +1,14 @@
+import { appModule } from '../app/app-module';
+import { createConsoleModule, type ConsoleModuleOptions } from '../console/console-module';
+import type { EngineModule } from './engine-context';
+
+/**
+ * The engine's features, started in this order and stopped in reverse. A feature joins the
+ * app with one line here.
+ */
+export function engineModules(console: ConsoleModuleOptions): EngineModule[] {
+  return [
+    appModule,
+    createConsoleModule(console),
+  ];
+}

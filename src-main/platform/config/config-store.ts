@@ -1,0 +1,110 @@
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { parseDocument, isMap, type Document } from 'yaml';
+import { writeFileAtomic } from '../atomic-write';
+import { substituteEnv } from './env-substitution';
+import { ConfigFileError, ConfigSyntaxError } from './errors';
+import { DEFAULT_CONFIG_TEXT } from './default-config';
+
+export type ConfigObject = Record<string, unknown>;
+
+/**
+ * The config file: its text as the user wrote it, and the values after `${ENV}` substitution.
+ * Every write is validated first and lands atomically; writes are serialised so two edits
+ * never interleave. `update` edits the YAML document in place, keeping comments and key order.
+ */
+export interface ConfigStore {
+  readonly path: string;
+  /** The file text as written (variables not substituted, secrets as written). */
+  raw(): string;
+  /** The parsed config after `${ENV}` substitution. */
+  effective(): ConfigObject;
+  /** One top-level section of the effective config (undefined when absent). */
+  section(name: string): unknown;
+  /** Replaces the whole file. Throws ConfigSyntaxError and leaves the file untouched if invalid. */
+  replace(text: string): Promise<void>;
+  /** Edits the parsed document (comments kept), validates and writes it. */
+  update(edit: (doc: Document) => void): Promise<void>;
+  /** Called after each successful write. */
+  onChange(listener: (store: ConfigStore) => void): () => void;
+}
+
+export interface OpenConfigOptions {
+  path: string;
+  env?: Record<string, string | undefined>;
+  /** Write the commented default file when none exists (true for the app, false for tools). */
+  createIfMissing?: boolean;
+  defaultText?: string;
+}
+
+/** Parses YAML config text; the root must be a mapping (or empty). */
+export function parseConfigText(text: string): Document {
+  const doc = parseDocument(text, { prettyErrors: true });
+  const first = doc.errors[0];
+  if (first) {
+    const pos = first.linePos?.[0];
+    const summary = (first.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+    throw new ConfigSyntaxError(`invalid YAML: ${summary}`, pos?.line, pos?.col);
+  }
+  if (doc.contents !== null && !isMap(doc.contents)) {
+    throw new ConfigSyntaxError('invalid config: the top level must be a mapping of sections (api:, streams:, ...)', 1, 1);
+  }
+  return doc;
+}
+
+export function effectiveConfig(text: string, env: Record<string, string | undefined>): ConfigObject {
+  const doc = parseConfigText(substituteEnv(text, env));
+  const value: unknown = doc.toJS({ maxAliasCount: 100 });
+  return value && typeof value === 'object' ? (value as ConfigObject) : {};
+}
+
+export async function openConfigStore(options: OpenConfigOptions): Promise<ConfigStore> {
+  const { path } = options;
+  const env = options.env ?? process.env;
+  if (!existsSync(path)) {
+    if (!options.createIfMissing) throw new ConfigFileError(`config file not found: ${path}`);
+    await writeFileAtomic(path, options.defaultText ?? DEFAULT_CONFIG_TEXT);
+  }
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new ConfigFileError(`cannot read config file ${path}: ${(error as Error).message}`);
+  }
+  let effective = effectiveConfig(text, env);
+  const listeners = new Set<(store: ConfigStore) => void>();
+  let queue: Promise<void> = Promise.resolve();
+
+  const commit = async (next: string): Promise<void> => {
+    const nextEffective = effectiveConfig(next, env); // throws before anything is written
+    await writeFileAtomic(path, next);
+    text = next;
+    effective = nextEffective;
+    for (const listener of listeners) listener(store);
+  };
+
+  const serialised = (task: () => Promise<void>): Promise<void> => {
+    const run = queue.then(task);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  const store: ConfigStore = {
+    path,
+    raw: () => text,
+    effective: () => effective,
+    section: (name) => effective[name],
+    replace: (next) => serialised(() => commit(next)),
+    update: (edit) =>
+      serialised(async () => {
+        const doc = parseConfigText(text);
+        edit(doc);
+        await commit(doc.toString({ lineWidth: 0 }));
+      }),
+    onChange: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  return store;
+}

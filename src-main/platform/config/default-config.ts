@@ -1,0 +1,23 @@
+/**
+ * The commented config written on first run. Keys follow go2rtc where they overlap, so a
+ * go2rtc.yaml can be pasted in; later sections (storage, directory) add their own keys.
+ */
+export const DEFAULT_CONFIG_TEXT = `# Relay Console configuration.
+# The api, rtsp, webrtc, streams, ffmpeg and log sections read like go2rtc's config.
+# Any value may use \${ENV} or \${ENV:default} to read an environment variable.
+
+# Where the console keeps its state (databases, emulator data, caches).
+# Relative paths resolve against the folder of this file. Default: the OS app-data folder.
+# data_dir: ./relay-console-data
+
+api:
+  # The console and the relay HTTP API. Listening on 127.0.0.1 keeps them on this machine;
+  # to open them to the network use e.g. 0.0.0.0:1984 and set a username and password.
+  listen: 127.0.0.1:1984
+  # username: admin
+  # password: \${RELAY_API_PASSWORD}
+
+log:
+  # trace, debug, info, warn or error
+  level: info
+`;

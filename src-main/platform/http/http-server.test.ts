@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemoryLogger } from '../logger';
+import { HttpError } from './http-error';
+import { createRouter } from './router';
+import { startHttpServer, type RunningHttpServer } from './http-server';
+
+describe('API server guards', () => {
+  let server: RunningHttpServer | undefined;
+  afterEach(async () => server?.close());
+
+  const start = async (credentials?: { username: string; password: string }) => {
+    const logger = createMemoryLogger();
+    const router = createRouter(logger);
+    router.route('/api/thing', ({ req, res }) => void res.end(`did ${req.method}`), ['GET', 'POST']);
+    router.route('/api/teapot', () => {
+      throw new HttpError(418, 'short and stout');
+    });
+    router.route('/api/boom', () => {
+      throw new Error('kaput');
+    });
+    router.prefix('/onvif/', ({ url, res }) => void res.end(`onvif ${url.pathname}`));
+    server = await startHttpServer({ host: '127.0.0.1', port: 0, router, logger, credentials });
+    return server.url;
+  };
+
+  it('routes by path and prefix, with text errors that say what was wrong', async () => {
+    const url = await start();
+    expect(await (await fetch(`${url}/api/thing`)).text()).toBe('did GET');
+    expect(await (await fetch(`${url}/onvif/device_service`)).text()).toBe('onvif /onvif/device_service');
+    const teapot = await fetch(`${url}/api/teapot`);
+    expect(teapot.status).toBe(418);
+    expect(await teapot.text()).toBe('short and stout\n');
+    const put = await fetch(`${url}/api/thing`, { method: 'PUT' });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, POST');
+    expect((await fetch(`${url}/api/nothing`)).status).toBe(404);
+    expect((await fetch(`${url}/api/boom`)).status).toBe(500);
+  });
+
+  it('refuses writes from another origin but not from tools or itself', async () => {
+    const url = await start();
+    const foreign = await fetch(`${url}/api/thing`, { method: 'POST', headers: { Origin: 'http://evil.example' } });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.text()).toContain('cross-origin write refused');
+    expect((await fetch(`${url}/api/thing`, { method: 'POST' })).status).toBe(200);
+    expect((await fetch(`${url}/api/thing`, { method: 'POST', headers: { Origin: url } })).status).toBe(200);
+    expect((await fetch(`${url}/api/thing`, { headers: { Origin: 'http://evil.example' } })).status).toBe(200);
+  });
+
+  it('asks for Basic credentials when configured', async () => {
+    const url = await start({ username: 'admin', password: 's3cret' });
+    const anonymous = await fetch(`${url}/api/thing`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toContain('Basic');
+    const wrong = await fetch(`${url}/api/thing`, { headers: { Authorization: `Basic ${btoa('admin:nope')}` } });
+    expect(wrong.status).toBe(401);
+    const right = await fetch(`${url}/api/thing`, { headers: { Authorization: `Basic ${btoa('admin:s3cret')}` } });
+    expect(right.status).toBe(200);
+  });
+});

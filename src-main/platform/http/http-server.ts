@@ -1,0 +1,93 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Socket } from 'node:net';
+import type { HttpRouter } from './router';
+import { sendError } from './router';
+import { HttpError } from './http-error';
+import { assertBasicAuth, assertSameOriginWrite, type BasicCredentials } from './request-guard';
+import type { Logger } from '../logger';
+
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+export interface HttpServerOptions {
+  host: string;
+  port: number;
+  router: HttpRouter;
+  logger: Logger;
+  credentials?: BasicCredentials;
+}
+
+/** The API server: auth and origin checks in front of the router, WebSocket upgrades by path. */
+export interface RunningHttpServer {
+  readonly server: Server;
+  /** `http://host:port` as a browser on this machine reaches it. */
+  readonly url: string;
+  readonly port: number;
+  upgrade(path: string, handler: UpgradeHandler): void;
+  close(): Promise<void>;
+}
+
+export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const { router, logger, credentials } = options;
+  const upgrades = new Map<string, UpgradeHandler>();
+  const sockets = new Set<Socket>();
+
+  const server = createServer((req, res) => {
+    try {
+      assertBasicAuth(req, credentials);
+      assertSameOriginWrite(req);
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 401) {
+        res.setHeader('WWW-Authenticate', 'Basic realm="Relay Console"');
+      }
+      sendError(res, error, logger);
+      return;
+    }
+    void router.handle(req, res);
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const handler = upgrades.get(path);
+    try {
+      assertBasicAuth(req, credentials);
+      if (!handler) throw new HttpError(404, 'not found');
+      handler(req, socket, head);
+    } catch (error) {
+      const status = error instanceof HttpError ? error.status : 500;
+      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Error'}\r\nConnection: close\r\n\r\n`);
+    }
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const browserHost = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
+  const url = `http://${browserHost.includes(':') ? `[${browserHost}]` : browserHost}:${port}`;
+  logger.info('listening', { url });
+
+  return {
+    server,
+    url,
+    port,
+    upgrade(path, handler) {
+      if (upgrades.has(path)) throw new Error(`upgrade ${path} registered twice`);
+      upgrades.set(path, handler);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Long-lived responses (live streams, WebSockets) would keep close() waiting forever.
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}

@@ -1,0 +1,57 @@
+import type { IncomingMessage } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import { HttpError } from './http-error';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Refuses a write from a page of another origin (a drive-by POST from a web page the user
+ * visits must never reach /api/config or /api/streams). Requests without Origin are from tools
+ * (curl, ffmpeg, Home Assistant) and pass; the console's own pages send the matching origin.
+ */
+export function assertSameOriginWrite(req: IncomingMessage, allowedOrigins: readonly string[] = []): void {
+  if (SAFE_METHODS.has(req.method ?? 'GET')) return;
+  const origin = req.headers.origin;
+  if (origin === undefined) return;
+  if (isOwnOrigin(req, origin) || allowedOrigins.includes(origin)) return;
+  throw new HttpError(403, `cross-origin write refused: origin ${origin} is not this console`);
+}
+
+export function isOwnOrigin(req: IncomingMessage, origin: string): boolean {
+  if (origin === 'null') return false;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+export interface BasicCredentials {
+  username: string;
+  password: string;
+}
+
+/** Optional Basic auth (`api.username` / `api.password`): 401 with a challenge when missing or wrong. */
+export function assertBasicAuth(req: IncomingMessage, credentials: BasicCredentials | undefined): void {
+  if (!credentials) return;
+  const header = req.headers.authorization ?? '';
+  const match = /^Basic\s+(.+)$/i.exec(header);
+  if (match?.[1]) {
+    const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+    const sep = decoded.indexOf(':');
+    if (
+      sep >= 0 &&
+      safeEqual(decoded.slice(0, sep), credentials.username) &&
+      safeEqual(decoded.slice(sep + 1), credentials.password)
+    ) {
+      return;
+    }
+  }
+  throw new HttpError(401, 'authentication required');
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}

@@ -1,0 +1,78 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError } from './http-error';
+import type { Logger } from '../logger';
+
+export interface RouteRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+}
+
+export type RouteHandler = (request: RouteRequest) => void | Promise<void>;
+
+/**
+ * Routes by exact path (any method, or the listed ones) or by path prefix (`/onvif/`).
+ * Modules register their paths at start; the router is an instance, never a global.
+ */
+export interface HttpRouter {
+  /** Exact path. `methods` limits the methods; a known path with another method answers 405. */
+  route(path: string, handler: RouteHandler, methods?: readonly string[]): void;
+  /** Every path that starts with `prefix`; the longest matching prefix wins. */
+  prefix(prefix: string, handler: RouteHandler): void;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+interface ExactRoute {
+  handler: RouteHandler;
+  methods?: readonly string[];
+}
+
+export function createRouter(logger: Logger): HttpRouter {
+  const exact = new Map<string, ExactRoute>();
+  const prefixes: Array<{ prefix: string; handler: RouteHandler }> = [];
+
+  const find = (pathname: string): ExactRoute | undefined => {
+    const hit = exact.get(pathname);
+    if (hit) return hit;
+    const byPrefix = prefixes.find((p) => pathname.startsWith(p.prefix));
+    return byPrefix ? { handler: byPrefix.handler } : undefined;
+  };
+
+  return {
+    route(path, handler, methods) {
+      if (exact.has(path)) throw new Error(`route ${path} registered twice`);
+      exact.set(path, { handler, methods });
+    },
+    prefix(prefix, handler) {
+      prefixes.push({ prefix, handler });
+      prefixes.sort((a, b) => b.prefix.length - a.prefix.length);
+    },
+    async handle(req, res) {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const route = find(url.pathname);
+      try {
+        if (!route) throw new HttpError(404, `not found: ${url.pathname}`);
+        if (route.methods && !route.methods.includes(req.method ?? 'GET')) {
+          res.setHeader('Allow', route.methods.join(', '));
+          throw new HttpError(405, `method ${req.method} not allowed on ${url.pathname}`);
+        }
+        await route.handler({ req, res, url });
+      } catch (error) {
+        sendError(res, error, logger);
+      }
+    },
+  };
+}
+
+/** go2rtc answers errors as text/plain with a trailing newline; clients expect that shape. */
+export function sendError(res: ServerResponse, error: unknown, logger: Logger): void {
+  const status = error instanceof HttpError ? error.status : 500;
+  const message = error instanceof Error ? error.message : String(error);
+  if (status >= 500) logger.error('request failed', { error: message });
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end(message + '\n');
+}

@@ -1,0 +1,15 @@
+import { appService } from '../../src-shared/contract/app';
+import { createServiceClient } from '../../src-shared/contract/create-client';
+import type { ServiceClient } from '../../src-shared/contract/define-service';
+import type { ClientTransport } from '../../src-shared/contract/transport';
+
+/** Every service of the contract, typed, over whichever transport this window has. */
+export interface ConsoleApi {
+  app: ServiceClient<typeof appService>;
+}
+
+export function createConsoleApi(transport: ClientTransport): ConsoleApi {
+  return {
+    app: createServiceClient(appService, transport),
+  };
+}

@@ -1,0 +1,40 @@
+import { useQuery } from '@tanstack/react-query';
+import { unwrap } from '../../../src-shared/contract/result';
+import { useApi } from '../../api/api-context';
+import { queryKeys } from '../../api/query-keys';
+import { PageHeader } from '../../ui/PageHeader';
+import { ResultError } from '../../ui/ResultError';
+import { formatDuration } from '../../ui/format';
+import { SECTIONS } from '../../app/sections';
+
+/** What runs and where it keeps its files, read live from main through the `app` service. */
+export function AboutView() {
+  const api = useApi();
+  const info = useQuery({ queryKey: queryKeys.appInfo, queryFn: async () => unwrap(await api.app.info()) });
+
+  return (
+    <section aria-labelledby="about-title">
+      <PageHeader title={SECTIONS.about.title} summary={SECTIONS.about.summary} />
+      {info.isPending ? <p className="muted">Loading…</p> : null}
+      {info.isError ? <ResultError error={info.error} /> : null}
+      {info.data ? (
+        <dl className="facts" data-testid="about-facts">
+          <dt>Version</dt>
+          <dd data-testid="about-version">{info.data.version}</dd>
+          <dt>Runtime</dt>
+          <dd data-testid="about-runtime">{info.data.runtime === 'electron' ? 'Desktop (Electron)' : 'Headless (browser)'}</dd>
+          <dt>Config file</dt>
+          <dd data-testid="about-config-path"><code>{info.data.configPath}</code></dd>
+          <dt>Data folder</dt>
+          <dd data-testid="about-data-dir"><code>{info.data.dataDir}</code></dd>
+          <dt>Relay API</dt>
+          <dd><code>{info.data.apiUrl}</code></dd>
+          <dt>Up for</dt>
+          <dd data-testid="about-uptime">{formatDuration(info.data.uptimeSeconds)}</dd>
+          <dt>Platform</dt>
+          <dd>{info.data.platform}, Node {info.data.nodeVersion}</dd>
+        </dl>
+      ) : null}
+    </section>
+  );
+}

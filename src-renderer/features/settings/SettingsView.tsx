@@ -1,0 +1,28 @@
+import { useQuery } from '@tanstack/react-query';
+import { unwrap } from '../../../src-shared/contract/result';
+import { useApi } from '../../api/api-context';
+import { queryKeys } from '../../api/query-keys';
+import { hashOf, SECTIONS } from '../../app/sections';
+import { PageHeader } from '../../ui/PageHeader';
+import { ResultError } from '../../ui/ResultError';
+
+export function SettingsView() {
+  const api = useApi();
+  const info = useQuery({ queryKey: queryKeys.appInfo, queryFn: async () => unwrap(await api.app.info()) });
+  return (
+    <section data-testid="section-settings">
+      <PageHeader title={SECTIONS.settings.title} summary={SECTIONS.settings.summary} />
+      {info.isError ? <ResultError error={info.error} /> : null}
+      <div className="panel">
+        <h2>Configuration file</h2>
+        <p>
+          Relay Console reads its settings from <code>{info.data?.configPath ?? '…'}</code>. The file is go2rtc-compatible
+          YAML; changes made in the console are written back to it with comments kept.
+        </p>
+        <p>
+          <a href={hashOf('about')}>About Relay Console</a>
+        </p>
+      </div>
+    </section>
+  );
+}

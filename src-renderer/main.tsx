@@ -1,0 +1,23 @@
+import { QueryClient } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createConsoleApi } from './api/console-api';
+import { selectTransport } from './api/select-transport';
+import { App } from './app/App';
+import { createUiStore } from './app/ui-store';
+import './styles.css';
+
+// Everything the renderer holds is built here, once, and handed down.
+const selected = selectTransport();
+const api = createConsoleApi(selected.transport);
+const uiStore = createUiStore();
+selected.onStateChange((state) => uiStore.getState().setConnection(state));
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 5_000 } },
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App api={api} uiStore={uiStore} queryClient={queryClient} />
+  </StrictMode>,
+);

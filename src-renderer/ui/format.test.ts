@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest';
+import { formatDuration } from './format';
+
+describe('formatDuration', () => {
+  it('reads like a person would say it', () => {
+    expect(formatDuration(0)).toBe('0 s');
+    expect(formatDuration(42.9)).toBe('42 s');
+    expect(formatDuration(125)).toBe('2 min 5 s');
+    expect(formatDuration(3725)).toBe('1 h 2 min');
+    expect(formatDuration(3 * 86400 + 7200)).toBe('3 d 2 h');
+  });
+});

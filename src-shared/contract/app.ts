@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { defineService, method } from './define-service';
+
+export const runtimeSchema = z.enum(['electron', 'headless']);
+
+export const appInfoSchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  runtime: runtimeSchema,
+  configPath: z.string(),
+  dataDir: z.string(),
+  /** Where the relay API (and in headless mode the console) is served. */
+  apiUrl: z.string(),
+  startedAt: z.string(),
+  uptimeSeconds: z.number().nonnegative(),
+  platform: z.string(),
+  nodeVersion: z.string(),
+});
+export type AppInfo = z.infer<typeof appInfoSchema>;
+
+export const uptimeSchema = z.object({ uptimeSeconds: z.number().nonnegative() });
+
+/** The application itself: what runs, where its files are, how long it has been up. */
+export const appService = defineService({
+  name: 'app',
+  methods: {
+    info: method(z.void(), appInfoSchema),
+  },
+  events: {
+    /** Pushed every few seconds so the shell can show that main is alive. */
+    onHeartbeat: uptimeSchema,
+  },
+});

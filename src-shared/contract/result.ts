@@ -1,0 +1,35 @@
+/** Errors cross the contract as values, never as thrown exceptions. */
+export interface ContractError {
+  /** A stable machine-readable code: `invalid_input`, `not_found`, `unavailable`, `internal`, ... */
+  code: string;
+  /** A sentence for the user that says what was wrong. */
+  message: string;
+  details?: unknown;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ContractError };
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+
+export const err = (code: string, message: string, details?: unknown): Result<never> => ({
+  ok: false,
+  error: details === undefined ? { code, message } : { code, message, details },
+});
+
+/** Thrown inside a service implementation to answer with a specific error code. */
+export class ContractFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'ContractFailure';
+  }
+}
+
+/** Unwraps a result in places that prefer exceptions (React Query's queryFn). */
+export function unwrap<T>(result: Result<T>): T {
+  if (result.ok) return result.value;
+  throw new ContractFailure(result.error.code, result.error.message, result.error.details);
+}
