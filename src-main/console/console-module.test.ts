@@ -3,12 +3,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { z } from 'zod';
+import { defineService, method, type ServiceEmitter } from '../../src-shared/contract/define-service';
+import type { EngineModule } from '../engine/engine-context';
 import { CONSOLE_SOCKET_PATH, CONSOLE_SOCKET_PROTOCOL, tokenProtocol } from '../../src-shared/contract/wire';
 import { appModule } from '../app/app-module';
 import { startTestEngine, type TestEngine } from '../engine/test-engine';
 import { createConsoleModule } from './console-module';
 
 const TOKEN = 'a'.repeat(64);
+
+const tickService = defineService({
+  name: 'ticks',
+  methods: { tick: method(z.object({ n: z.number() }), z.void()) },
+  events: { onTick: z.object({ n: z.number() }) },
+});
+
+/** A service whose event fires on demand, to watch events cross the socket. */
+const tickModule: EngineModule = {
+  name: 'ticks',
+  init(ctx) {
+    const emit: ServiceEmitter<typeof tickService> = ctx.services.bind(tickService, {
+      tick: async ({ n }) => emit('onTick', { n }),
+    });
+  },
+};
 
 describe('console page and WebSocket contract', () => {
   let running: TestEngine;
@@ -20,7 +39,7 @@ describe('console page and WebSocket contract', () => {
     await mkdir(join(rendererDir, 'assets'));
     await writeFile(join(rendererDir, 'index.html'), '<html><head><meta name="relay-console-session" content="" /></head></html>');
     await writeFile(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
-    running = await startTestEngine({ modules: [appModule, createConsoleModule({ rendererDir, sessionToken: TOKEN })] });
+    running = await startTestEngine({ modules: [appModule, tickModule, createConsoleModule({ rendererDir, sessionToken: TOKEN })] });
     wsUrl = running.engine.url.replace('http', 'ws') + CONSOLE_SOCKET_PATH;
   });
   afterAll(async () => {
@@ -75,6 +94,24 @@ describe('console page and WebSocket contract', () => {
       id: 8,
       result: { ok: false, error: { code: 'invalid_input' } },
     });
+    ws!.close();
+  });
+
+  it('pushes events to subscribed sockets until they unsubscribe', async () => {
+    const { ws } = await open([CONSOLE_SOCKET_PROTOCOL, tokenProtocol(TOKEN)]);
+    const frames: Array<{ type: string; payload?: { n: number } }> = [];
+    ws!.on('message', (data) => frames.push(JSON.parse(String(data))));
+    const waitFor = async (count: number) => {
+      for (let i = 0; i < 100 && frames.length < count; i++) await new Promise((r) => setTimeout(r, 10));
+    };
+    ws!.send(JSON.stringify({ type: 'subscribe', service: 'ticks', event: 'onTick' }));
+    ws!.send(JSON.stringify({ type: 'call', id: 1, service: 'ticks', method: 'tick', input: { n: 1 } }));
+    await waitFor(2);
+    ws!.send(JSON.stringify({ type: 'unsubscribe', service: 'ticks', event: 'onTick' }));
+    ws!.send(JSON.stringify({ type: 'call', id: 2, service: 'ticks', method: 'tick', input: { n: 2 } }));
+    await waitFor(3);
+    expect(frames.filter((f) => f.type === 'event').map((f) => f.payload)).toEqual([{ n: 1 }]);
+    expect(frames.filter((f) => f.type === 'result')).toHaveLength(2);
     ws!.close();
   });
 

@@ -15,14 +15,29 @@ declare global {
   }
 }
 
+function readToken(doc: Document): string {
+  return doc.querySelector<HTMLMetaElement>(`meta[name="${SESSION_TOKEN_META}"]`)?.content ?? '';
+}
+
 /** Electron's preload bridge when present; otherwise the WebSocket of the page's own server. */
 export function selectTransport(): SelectedTransport {
   const bridge = window.relayConsole;
   if (bridge) {
     return { transport: bridge, kind: 'ipc', onStateChange: (listener) => (listener('open'), () => undefined) };
   }
-  const token = document.querySelector<HTMLMetaElement>(`meta[name="${SESSION_TOKEN_META}"]`)?.content ?? '';
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const ws = createWebSocketTransport({ url: `${scheme}//${location.host}${CONSOLE_SOCKET_PATH}`, token });
+  let first = true;
+  const ws = createWebSocketTransport({
+    url: `${scheme}//${location.host}${CONSOLE_SOCKET_PATH}`,
+    token: async () => {
+      if (first) {
+        first = false;
+        return readToken(document);
+      }
+      // main may have been restarted with a new token: the page it serves now carries it.
+      const html = await (await fetch(location.pathname, { cache: 'no-store' })).text();
+      return readToken(new DOMParser().parseFromString(html, 'text/html'));
+    },
+  });
   return { transport: ws, kind: 'websocket', onStateChange: (listener) => ws.onStateChange(listener) };
 }

@@ -27,7 +27,14 @@ interface PendingCall {
  * The contract over the console WebSocket (headless mode). Reconnects with backoff, sends calls
  * made while reconnecting once the socket is open again, and re-subscribes events.
  */
-export function createWebSocketTransport(options: { url: string; token: string }): WebSocketTransport {
+export function createWebSocketTransport(options: {
+  url: string;
+  /** The session token; called before every (re)connect, since a restarted main has a new one. */
+  token: () => string | Promise<string>;
+  /** The browser's WebSocket; tests under Node hand in another implementation. */
+  WebSocketImpl?: typeof WebSocket;
+}): WebSocketTransport {
+  const Socket = options.WebSocketImpl ?? WebSocket;
   let socket: WebSocket | undefined;
   let state: ConnectionState = 'connecting';
   let nextId = 1;
@@ -44,14 +51,30 @@ export function createWebSocketTransport(options: { url: string; token: string }
   };
 
   const send = (frame: ClientFrame): void => {
-    if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
+    if (socket?.readyState === Socket.OPEN) socket.send(JSON.stringify(frame));
     else if (frame.type === 'call') outbox.push(frame);
   };
 
-  const connect = (): void => {
+  const scheduleReconnect = (): void => {
+    if (closedByUser) return;
+    const delay = Math.min(MAX_BACKOFF_MS, 250 * 2 ** attempt++);
+    setTimeout(() => void connect(), delay);
+  };
+
+  const connect = async (): Promise<void> => {
     setState('connecting');
-    const ws = new WebSocket(options.url, [CONSOLE_SOCKET_PROTOCOL, tokenProtocol(options.token)]);
+    let token: string;
+    try {
+      token = await options.token();
+    } catch {
+      setState('closed');
+      return scheduleReconnect();
+    }
+    if (closedByUser) return;
+    const ws = new Socket(options.url, [CONSOLE_SOCKET_PROTOCOL, tokenProtocol(token)]);
     socket = ws;
+    // A refused or broken socket also fires close, which decides what happens next.
+    ws.onerror = () => undefined;
     ws.onopen = () => {
       attempt = 0;
       setState('open');
@@ -78,12 +101,10 @@ export function createWebSocketTransport(options: { url: string; token: string }
     ws.onclose = () => {
       if (socket !== ws) return;
       setState('closed');
-      if (closedByUser) return;
-      const delay = Math.min(MAX_BACKOFF_MS, 250 * 2 ** attempt++);
-      setTimeout(connect, delay);
+      scheduleReconnect();
     };
   };
-  connect();
+  void connect();
 
   return {
     get state() {
