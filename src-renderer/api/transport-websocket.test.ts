@@ -8,11 +8,8 @@ import { createServiceClient } from '../../src-shared/contract/create-client';
 import { CONSOLE_SOCKET_PATH } from '../../src-shared/contract/wire';
 // The renderer's transport against a real engine: main is started here as a separate process
 // would be, and imported only by this test (the renderer's code never imports main).
-// eslint-disable-next-line no-restricted-imports
 import { startEngine, type Engine } from '../../src-main/engine/engine';
-// eslint-disable-next-line no-restricted-imports
 import { appModule } from '../../src-main/app/app-module';
-// eslint-disable-next-line no-restricted-imports
 import { createConsoleModule } from '../../src-main/console/console-module';
 import { createWebSocketTransport, type ConnectionState } from './transport-websocket';
 
