@@ -3,7 +3,7 @@
 import { build as viteBuild } from 'vite';
 import { build as esbuild } from 'esbuild';
 import { readdirSync, statSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -21,7 +21,14 @@ function findEntries(dir, found = []) {
 export async function buildAll({ quiet = false } = {}) {
   const started = Date.now();
   await viteBuild({ configFile: join(root, 'vite.config.ts'), logLevel: quiet ? 'warn' : 'info' });
+  const names = await buildMain();
+  if (!quiet) {
+    console.log(`built dist: renderer, ${names.map((n) => `dist/main/${n}.js`).join(', ')}, dist/main/preload.cjs in ${Date.now() - started} ms`);
+  }
+}
 
+/** The main-process entries only (what the standalone tools need); returns their names. */
+export async function buildMain() {
   const entries = findEntries(join(root, 'src-main'));
   const entryPoints = Object.fromEntries(entries.map((path) => [basename(path, '.ts').replace(/^main\./, ''), path]));
   await esbuild({
@@ -46,10 +53,7 @@ export async function buildAll({ quiet = false } = {}) {
     external: ['electron'],
     logLevel: 'warning',
   });
-  if (!quiet) {
-    const names = Object.keys(entryPoints).map((n) => `dist/main/${n}.js`);
-    console.log(`built ${relative(root, join(root, 'dist'))}: renderer, ${names.join(', ')}, dist/main/preload.cjs in ${Date.now() - started} ms`);
-  }
+  return Object.keys(entryPoints);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
