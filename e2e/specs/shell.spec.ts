@@ -45,6 +45,9 @@ test('About shows the real version, runtime and files through the WebSocket cont
   await expect(console.aboutValue('config-path')).toHaveText(consoleServer.configPath);
   await expect(console.aboutValue('data-dir')).toHaveText(consoleServer.dataDir);
   await expect(console.aboutValue('uptime')).toHaveText(/^\d+ s$/);
+  // The uptime follows main's heartbeat event, pushed over the same socket.
+  const before = await console.aboutValue('uptime').textContent();
+  await expect(console.aboutValue('uptime')).not.toHaveText(before ?? '', { timeout: 12_000 });
   await page.screenshot({ path: testInfo.outputPath('about.png') });
 });
 

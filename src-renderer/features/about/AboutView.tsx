@@ -1,4 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AppInfo } from '../../../src-shared/contract/app';
 import { unwrap } from '../../../src-shared/contract/result';
 import { useApi } from '../../api/api-context';
 import { queryKeys } from '../../api/query-keys';
@@ -10,7 +12,17 @@ import { SECTIONS } from '../../app/sections';
 /** What runs and where it keeps its files, read live from main through the `app` service. */
 export function AboutView() {
   const api = useApi();
+  const queryClient = useQueryClient();
   const info = useQuery({ queryKey: queryKeys.appInfo, queryFn: async () => unwrap(await api.app.info()) });
+
+  // main's heartbeat keeps the uptime live without polling.
+  useEffect(
+    () =>
+      api.app.onHeartbeat(({ uptimeSeconds }) =>
+        queryClient.setQueryData<AppInfo>(queryKeys.appInfo, (old) => (old ? { ...old, uptimeSeconds } : old)),
+      ),
+    [api, queryClient],
+  );
 
   return (
     <section aria-labelledby="about-title">
