@@ -1,5 +1,6 @@
 import { appModule } from '../app/app-module';
 import { createConsoleModule, type ConsoleModuleOptions } from '../console/console-module';
+import { storageEmulatorModule } from '../storage/emulator/storage-emulator-module';
 import type { EngineModule } from './engine-context';
 
 /**
@@ -9,6 +10,7 @@ import type { EngineModule } from './engine-context';
 export function engineModules(console: ConsoleModuleOptions): EngineModule[] {
   return [
     appModule,
+    storageEmulatorModule,
     createConsoleModule(console),
   ];
 }

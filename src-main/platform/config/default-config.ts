@@ -20,4 +20,11 @@ api:
 log:
   # trace, debug, info, warn or error
   level: info
+
+storage:
+  emulator:
+    # A local Kodo-compatible object storage service that the console (and the official SDKs)
+    # use when no cloud account is configured. A demo account and bucket are created on first
+    # run; their keys are in <data_dir>/storage/demo-account.json. enabled: false turns it off.
+    listen: 127.0.0.1:1985
 `;

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+const bucketSchema = z
+  .object({
+    name: z.string().regex(/^[a-zA-Z0-9_-]{1,63}$/, 'bucket name: letters, digits, - and _ (1-63)'),
+    private: z.boolean().default(false),
+    domains: z.array(z.string().min(1)).default([]),
+    /** Mirror origin for /prefetch and misses on download, e.g. http://127.0.0.1:8080 */
+    mirror: z.string().url().optional(),
+    /** Timestamp anti-leech key; when set, downloads need `sign` and `t`. */
+    anti_leech_key: z.string().min(1).optional(),
+  })
+  .strict();
+
+const accountSchema = z
+  .object({
+    access_key: z.string().min(1),
+    secret_key: z.string().min(1),
+    /** Whether CDN directory refresh is allowed (without it: 400038). */
+    dir_refresh: z.boolean().default(false),
+    buckets: z.array(bucketSchema).default([]),
+  })
+  .strict();
+
+export const emulatorConfigSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    listen: z
+      .string()
+      .regex(/^(\[[0-9a-fA-F:.]+\]|[^:\s]*):\d{1,5}$/, 'expected host:port, e.g. 127.0.0.1:1985')
+      .default('127.0.0.1:1985'),
+    /** Accepted distance between X-Qiniu-Date and the emulator clock. */
+    max_clock_skew_seconds: z.number().int().positive().default(900),
+    accounts: z.array(accountSchema).optional(),
+  })
+  .strict();
+
+export const storageSectionSchema = z
+  .object({ emulator: emulatorConfigSchema.default(emulatorConfigSchema.parse({})) })
+  .loose();
+
+export type EmulatorConfig = z.infer<typeof emulatorConfigSchema>;
+export type AccountConfig = z.infer<typeof accountSchema>;
+export type BucketConfig = z.infer<typeof bucketSchema>;
+export type AccountInput = z.input<typeof accountSchema>;
+
+/** Parses `storage` and names the offending key in the error: `storage.emulator.accounts.0.access_key: ...`. */
+export function parseStorageSection(section: unknown): EmulatorConfig {
+  const parsed = storageSectionSchema.safeParse(section ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = ['storage', ...(issue?.path ?? []).map(String)].join('.');
+    throw new Error(`config ${path}: ${issue?.message ?? 'invalid'}`);
+  }
+  return parsed.data.emulator;
+}
+
+export function parseAccounts(accounts: AccountInput[]): AccountConfig[] {
+  return z.array(accountSchema).parse(accounts);
+}

@@ -1,0 +1,133 @@
+import type { Account } from './auth';
+import { decodeEntry, urlsafeB64Decode } from './encoding';
+import { KodoError } from './kodo-error';
+import type { ObjectRow } from './metadata-store';
+import type { ObjectService } from './object-service';
+
+export interface OpResult {
+  code: number;
+  data?: unknown;
+}
+
+export function statBody(row: ObjectRow): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    fsize: row.fsize,
+    hash: row.hash,
+    mimeType: row.mime,
+    putTime: row.put_time,
+    type: row.type,
+    status: row.status,
+  };
+  // Multipart uploads are assembled without an md5 pass, as on Kodo.
+  if (row.md5) body['md5'] = row.md5;
+  if (row.end_user) body['endUser'] = row.end_user;
+  if (row.meta) body['x-qn-meta'] = JSON.parse(row.meta);
+  if (row.expire_at !== null) body['expiration'] = Math.floor(row.expire_at / 1000);
+  return body;
+}
+
+function entryOf(objects: ObjectService, account: Account, encoded: string | undefined): { bucket: string; key: string } {
+  if (!encoded) throw new KodoError(400, 'missing entry');
+  const { bucket, key } = decodeEntry(encoded);
+  objects.ownedBucket(bucket, account.accessKey);
+  if (key === undefined) throw new KodoError(400, 'entry has no key: expected urlsafeB64(bucket:key)');
+  return { bucket, key };
+}
+
+/**
+ * One rs operation given by its path (`/stat/<e>`, `/move/<src>/<dst>/force/true`, ...), the same
+ * code serving single calls and each `op=` of /batch.
+ */
+export async function runOperation(objects: ObjectService, account: Account, op: string): Promise<OpResult> {
+  const segments = op.split('?')[0]!.split('/').filter(Boolean);
+  const [name, first, ...rest] = segments;
+  const options = new Map<string, string>();
+  switch (name) {
+    case 'stat': {
+      const { bucket, key } = entryOf(objects, account, first);
+      return { code: 200, data: statBody(objects.stat(bucket, key)) };
+    }
+    case 'delete': {
+      const { bucket, key } = entryOf(objects, account, first);
+      await objects.delete(bucket, key);
+      return { code: 200 };
+    }
+    case 'move':
+    case 'copy': {
+      const src = entryOf(objects, account, first);
+      const dst = entryOf(objects, account, rest[0]);
+      for (let i = 1; i + 1 < rest.length; i += 2) options.set(rest[i]!, rest[i + 1]!);
+      await objects.transfer(name, src, dst, options.get('force') === 'true');
+      return { code: 200 };
+    }
+    case 'chgm': {
+      const { bucket, key } = entryOf(objects, account, first);
+      for (let i = 0; i + 1 < rest.length; i += 2) options.set(rest[i]!, rest[i + 1]!);
+      const mime = options.get('mime');
+      const metaChanges: Record<string, string> = {};
+      // changeHeaders sends `x-qn-meta-!<name>`; both spellings name the metadata `x-qn-meta-<name>`.
+      for (const [k, v] of options) if (k.toLowerCase().startsWith('x-qn-meta-')) metaChanges[k.replace('x-qn-meta-!', 'x-qn-meta-')] = urlsafeB64Decode(v).toString('utf8');
+      objects.update(bucket, key, (row) => ({
+        mime: mime ? urlsafeB64Decode(mime).toString('utf8') : row.mime,
+        meta: Object.keys(metaChanges).length > 0 ? JSON.stringify({ ...(row.meta ? JSON.parse(row.meta) : {}), ...metaChanges }) : row.meta,
+      }));
+      return { code: 200 };
+    }
+    case 'chtype': {
+      const { bucket, key } = entryOf(objects, account, first);
+      const type = Number(rest[1]);
+      if (rest[0] !== 'type' || !Number.isInteger(type) || type < 0 || type > 4) throw new KodoError(400, 'chtype: type must be 0-4');
+      objects.update(bucket, key, () => ({ type }));
+      return { code: 200 };
+    }
+    case 'chstatus': {
+      const { bucket, key } = entryOf(objects, account, first);
+      const status = Number(rest[1]);
+      if (rest[0] !== 'status' || (status !== 0 && status !== 1)) throw new KodoError(400, 'chstatus: status must be 0 or 1');
+      objects.update(bucket, key, () => ({ status }));
+      return { code: 200 };
+    }
+    case 'deleteAfterDays': {
+      const { bucket, key } = entryOf(objects, account, first);
+      const days = Number(rest[0]);
+      if (!Number.isInteger(days) || days < 0) throw new KodoError(400, 'deleteAfterDays: days must be a whole number >= 0');
+      objects.update(bucket, key, () => ({ expire_at: objects.expiry(days) }));
+      return { code: 200 };
+    }
+    case 'lifecycle': {
+      // Storage-class transitions have no effect here; deleteAfterDays really expires the object.
+      const { bucket, key } = entryOf(objects, account, first);
+      for (let i = 0; i + 1 < rest.length; i += 2) options.set(rest[i]!, rest[i + 1]!);
+      for (const [k, v] of options) if (k !== 'cond' && !/^\d+$/.test(v)) throw new KodoError(400, `lifecycle: ${k} must be a number of days`);
+      const days = Number(options.get('deleteAfterDays') ?? 0);
+      objects.update(bucket, key, (row) => ({ expire_at: days > 0 ? objects.expiry(days) : row.expire_at }));
+      return { code: 200 };
+    }
+    case 'restoreAr': {
+      const { bucket, key } = entryOf(objects, account, first);
+      const row = objects.stat(bucket, key);
+      if (row.type !== 2 && row.type !== 3) throw new KodoError(400, 'restoreAr: the file is not in archive storage');
+      return { code: 200 };
+    }
+    default:
+      throw new KodoError(400, `unknown operation ${name ?? ''}`);
+  }
+}
+
+export const MAX_BATCH = 1000;
+
+/** /batch: every op runs; HTTP 200 when all succeed, 298 when some failed. */
+export async function runBatch(objects: ObjectService, account: Account, ops: string[]): Promise<{ status: number; body: OpResult[] }> {
+  if (ops.length === 0) throw new KodoError(400, 'batch needs at least one op');
+  if (ops.length > MAX_BATCH) throw new KodoError(400, `too many ops in one batch: ${ops.length} > ${MAX_BATCH}`);
+  const results: OpResult[] = [];
+  for (const op of ops) {
+    try {
+      results.push(await runOperation(objects, account, op));
+    } catch (error) {
+      if (!(error instanceof KodoError)) throw error;
+      results.push({ code: error.status, data: { error: error.message } });
+    }
+  }
+  return { status: results.every((r) => r.code === 200) ? 200 : 298, body: results };
+}

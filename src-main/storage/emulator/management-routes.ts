@@ -1,0 +1,236 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Account } from './auth';
+import type { BlobStore } from './blob-store';
+import { handleBucketSettings, SETTINGS_HEADS } from './bucket-settings';
+import { logList, prefetch, refresh, traffic, type CdnDeps } from './cdn-routes';
+import { decodeEntry, urlsafeB64Decode } from './encoding';
+import { parseForm, sendJson } from './http-kit';
+import { KodoError } from './kodo-error';
+import { listItem, listPage, walkListing } from './list-objects';
+import { runBatch, runOperation } from './manage-operations';
+import type { BucketRow, MetadataStore } from './metadata-store';
+import { mimeFromName } from './mime-guess';
+import type { ObjectService } from './object-service';
+import type { PersistentFop } from './persistent-fop';
+
+export const RS_OPS: ReadonlySet<string> = new Set(['stat', 'delete', 'move', 'copy', 'chgm', 'chtype', 'chstatus', 'deleteAfterDays', 'lifecycle', 'restoreAr']);
+const OTHER_HEADS: ReadonlySet<string> = new Set(['batch', 'list', 'fetch', 'prefetch', 'buckets', 'mkbucketv3', 'drop', 'pfop', 'bucket', 'image', 'unimage']);
+const OTHER_PATHS: ReadonlySet<string> = new Set(['/v2/list', '/v3/domains', '/v2/domains', '/v2/bucketInfo', '/v2/buckets']);
+
+/** Whether a path is one of the account-signed APIs (rs, rsf, io, uc, pfop, CDN). */
+export function isManagementPath(pathname: string, head: string): boolean {
+  return RS_OPS.has(head) || OTHER_HEADS.has(head) || SETTINGS_HEADS.has(head) || OTHER_PATHS.has(pathname) || pathname.startsWith('/v2/tune/');
+}
+
+export interface ManagementDeps {
+  db: MetadataStore;
+  blobs: BlobStore;
+  objects: ObjectService;
+  pfop: PersistentFop;
+  cdn: CdnDeps;
+  clock: () => number;
+}
+
+export interface ManagementRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** The account whose signature was verified. */
+  account: Account;
+  body: Buffer;
+  pathname: string;
+  segments: string[];
+  query: URLSearchParams;
+}
+
+/** rs/rsf/io/uc/api/fusion requests, once the QBox or Qiniu signature has been checked. */
+export async function handleManagement(deps: ManagementDeps, request: ManagementRequest): Promise<void> {
+  const { res, account, body, pathname, segments, query } = request;
+  const { db, blobs, objects, pfop, clock } = deps;
+  const cdnDeps = deps.cdn;
+  const head = segments[0] ?? '';
+  const method = request.req.method ?? 'GET';
+
+  const settings = SETTINGS_HEADS.has(head)
+    ? handleBucketSettings(db, objects, { segments, query, form: parseForm(body), body, owner: account.accessKey })
+    : undefined;
+  if (settings) {
+    sendJson(res, 200, settings.body);
+    return;
+  }
+  if (RS_OPS.has(head)) {
+    const result = await runOperation(objects, account, pathname);
+    sendJson(res, 200, result.data);
+    return;
+  }
+  switch (head) {
+    case 'batch': {
+      const ops = [...parseForm(body).getAll('op'), ...query.getAll('op')];
+      const result = await runBatch(objects, account, ops);
+      sendJson(res, result.status, result.body);
+      return;
+    }
+    case 'list': {
+      const bucket = query.get('bucket') ?? '';
+      objects.ownedBucket(bucket, account.accessKey);
+      const limit = Number(query.get('limit') || 1000);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new KodoError(400, 'limit must be 1-1000');
+      sendJson(res, 200, listPage(db, { bucket, prefix: query.get('prefix') ?? '', marker: query.get('marker') ?? '', limit, delimiter: query.get('delimiter') ?? '' }, clock()));
+      return;
+    }
+    case 'fetch': {
+      const source = urlsafeB64Decode(segments[1] ?? '').toString('utf8');
+      const { bucket, key } = decodeEntry(segments[3] ?? '');
+      objects.ownedBucket(bucket, account.accessKey);
+      const response = await fetch(source, { signal: AbortSignal.timeout(60_000) }).catch((e: Error) => {
+        throw new KodoError(478, `fetch from source failed: ${e.message}`);
+      });
+      if (!response.ok || !response.body) throw new KodoError(478, `source replied ${response.status}`);
+      const staged = await blobs.stage(response.body as unknown as AsyncIterable<Buffer>);
+      const mime = response.headers.get('content-type')?.split(';')[0] || mimeFromName(key ?? source) || 'application/octet-stream';
+      const row = await objects.commit({ bucket, key: key ?? staged.etag, staged, mime, overwrite: true });
+      sendJson(res, 200, { hash: row.hash, fsize: row.fsize, mimeType: row.mime, key: row.key });
+      return;
+    }
+    case 'prefetch': {
+      const { bucket, key } = decodeEntry(segments[1] ?? '');
+      const row = objects.ownedBucket(bucket, account.accessKey);
+      if (!row.mirror) throw new KodoError(400, 'bucket has no mirror source');
+      if (key === undefined) throw new KodoError(400, 'entry has no key');
+      const response = await fetch(`${row.mirror.replace(/\/$/, '')}/${encodeURI(key)}`, { signal: AbortSignal.timeout(60_000) }).catch(() => undefined);
+      if (!response?.ok || !response.body) throw new KodoError(478, `mirror source did not serve ${key}`);
+      const staged = await blobs.stage(response.body as unknown as AsyncIterable<Buffer>);
+      const mime = response.headers.get('content-type')?.split(';')[0] || mimeFromName(key) || 'application/octet-stream';
+      await objects.commit({ bucket, key, staged, mime, overwrite: true });
+      sendJson(res, 200, undefined);
+      return;
+    }
+    case 'buckets':
+      sendJson(res, 200, db.bucketsOf(account.accessKey).map((b) => b.name));
+      return;
+    case 'mkbucketv3': {
+      const name = segments[1] ?? '';
+      if (!/^[a-zA-Z0-9_-]{1,63}$/.test(name)) throw new KodoError(400, 'invalid bucket name');
+      if (db.bucket(name)) throw new KodoError(614, 'bucket exists');
+      db.upsertBucket({ name, owner: account.accessKey, private: 0, domains: '[]', mirror: null, anti_leech_key: null, created: clock() });
+      sendJson(res, 200, undefined);
+      return;
+    }
+    case 'drop': {
+      const name = segments[1] ?? '';
+      objects.ownedBucket(name, account.accessKey);
+      if (db.countObjects(name) > 0) throw new KodoError(400, 'bucket is not empty');
+      db.dropBucket(name);
+      db.dropSettings(name);
+      sendJson(res, 200, undefined);
+      return;
+    }
+    case 'pfop': {
+      const form = parseForm(body);
+      const bucket = form.get('bucket') ?? '';
+      objects.ownedBucket(bucket, account.accessKey);
+      const key = form.get('key') ?? '';
+      objects.stat(bucket, key);
+      const fops = form.get('fops') ?? '';
+      const workflow = form.get('workflowTemplateID');
+      if (fops && workflow) throw new KodoError(400, 'fops and workflowTemplateID are exclusive');
+      if (!fops) throw new KodoError(400, workflow ? 'workflow templates are not supported by the emulator' : 'fops is required');
+      const type = form.has('type') ? Number(form.get('type')) : 0;
+      if (type !== 0 && type !== 1) throw new KodoError(400, 'type must be 0 or 1');
+      if (type === 1 && form.get('pipeline')) throw new KodoError(400, 'pipeline is not allowed when type is 1');
+      const id = pfop.start({
+        owner: account.accessKey,
+        bucket,
+        key,
+        fops,
+        notifyURL: form.get('notifyURL') ?? undefined,
+        pipeline: form.get('pipeline') ?? undefined,
+        type,
+        force: form.get('force') === '1' || form.get('force') === 'true',
+      });
+      sendJson(res, 200, { persistentId: id });
+      return;
+    }
+    case 'image':
+    case 'unimage': {
+      const row = objects.ownedBucket(segments[1] ?? '', account.accessKey);
+      let mirror: string | null = null;
+      if (head === 'image') {
+        mirror = urlsafeB64Decode(segments[3] ?? '').toString('utf8');
+        if (segments[2] !== 'from' || !/^https?:\/\//.test(mirror)) throw new KodoError(400, 'image: expected /image/<bucket>/from/<urlsafeB64(http(s) origin)>');
+      }
+      db.upsertBucket({ ...row, mirror });
+      sendJson(res, 200, undefined);
+      return;
+    }
+    case 'bucket': {
+      const row = objects.ownedBucket(segments[1] ?? '', account.accessKey);
+      sendJson(res, 200, bucketInfo(row));
+      return;
+    }
+  }
+  switch (pathname) {
+    case '/v2/list':
+      return listV2(deps, res, account, query);
+    case '/v2/buckets':
+      sendJson(res, 200, db.bucketsOf(account.accessKey).map((b) => ({ tbl: b.name, itbl: 0, region: 'z0', zone: 'z0', private: b.private, ctime: Math.floor(b.created / 1000) })));
+      return;
+    case '/v3/domains':
+    case '/v2/domains': {
+      const row = objects.ownedBucket(query.get('tbl') ?? '', account.accessKey);
+      const domains = JSON.parse(row.domains) as string[];
+      if (pathname === '/v2/domains') sendJson(res, 200, domains);
+      else sendJson(res, 200, domains.map((domain) => ({ domain, tbl: row.name, owner: 0, refresh: false, ctime: Math.floor(row.created / 1000), utime: Math.floor(row.created / 1000) })));
+      return;
+    }
+    case '/v2/bucketInfo':
+      sendJson(res, 200, bucketInfo(objects.ownedBucket(query.get('bucket') ?? '', account.accessKey)));
+      return;
+  }
+  if (pathname.startsWith('/v2/tune/')) {
+    let json: Record<string, unknown>;
+    try {
+      json = JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>;
+    } catch {
+      throw new KodoError(400, 'CDN request body is not JSON');
+    }
+    const name = pathname.slice('/v2/tune/'.length);
+    const reply =
+      name === 'refresh' ? refresh(cdnDeps, account, json)
+      : name === 'prefetch' ? prefetch(cdnDeps, account, json)
+      : name === 'flux' || name === 'bandwidth' ? traffic(cdnDeps, name, json)
+      : name === 'log/list' ? logList(cdnDeps, account, json)
+      : undefined;
+    if (!reply) throw new KodoError(404, `no such CDN API ${name}`);
+    sendJson(res, reply.status, reply.body);
+    return;
+  }
+  throw new KodoError(404, `no such API: ${method} ${pathname}`);
+}
+
+function bucketInfo(row: BucketRow): Record<string, unknown> {
+  return {
+    region: 'z0',
+    zone: 'z0',
+    private: row.private,
+    protected: 0,
+    source: row.mirror ?? '',
+    anti_leech_mode: row.anti_leech_key ? 1 : 0,
+    domains: JSON.parse(row.domains) as string[],
+  };
+}
+
+/** rsf /v2/list: one JSON line per entry, streamed; limit 0 lists everything. */
+function listV2(deps: ManagementDeps, res: ServerResponse, account: Account, query: URLSearchParams): void {
+  const { db, objects, clock } = deps;
+  const bucket = query.get('bucket') ?? '';
+  objects.ownedBucket(bucket, account.accessKey);
+  const limit = Number(query.get('limit') || 0);
+  res.writeHead(200, { 'Content-Type': 'application/json' });
+  let count = 0;
+  for (const entry of walkListing(db, { bucket, prefix: query.get('prefix') ?? '', marker: query.get('marker') ?? '', limit: 0, delimiter: query.get('delimiter') ?? '' }, clock())) {
+    res.write(JSON.stringify({ item: entry.item ? listItem(entry.item) : null, marker: entry.marker, dir: entry.dir ?? '' }) + '\n');
+    count += 1;
+    if (limit > 0 && count >= limit) break;
+  }
+  res.end();
+}

@@ -1,0 +1,182 @@
+import type { Logger } from '../../platform/logger';
+import type { BlobStore, StagedFile } from './blob-store';
+import { KodoError } from './kodo-error';
+import type { BucketRow, MetadataStore, ObjectRow } from './metadata-store';
+
+const DAY_MS = 86_400_000;
+
+export interface CommitRequest {
+  bucket: string;
+  key: string;
+  staged: StagedFile;
+  mime: string;
+  overwrite: boolean;
+  endUser?: string | undefined;
+  meta?: Record<string, string> | undefined;
+  fileType?: number | undefined;
+  deleteAfterDays?: number | undefined;
+}
+
+/**
+ * Object operations over the metadata DB and the blob folder. Every write follows one order:
+ * bytes are fsynced and renamed into place first, then one DB transaction makes them visible,
+ * then the replaced blob is unlinked. A crash at any point leaves either the old or the new object.
+ */
+export class ObjectService {
+  constructor(
+    private readonly db: MetadataStore,
+    private readonly blobs: BlobStore,
+    private readonly clock: () => number,
+    private readonly logger: Logger,
+  ) {}
+
+  bucket(name: string): BucketRow {
+    const row = this.db.bucket(name);
+    if (!row) throw new KodoError(631, 'no such bucket');
+    return row;
+  }
+
+  /** The bucket, checked to belong to `owner` (another account's bucket looks absent). */
+  ownedBucket(name: string, owner: string): BucketRow {
+    const row = this.bucket(name);
+    if (row.owner !== owner) throw new KodoError(631, 'no such bucket');
+    return row;
+  }
+
+  stat(bucket: string, key: string): ObjectRow {
+    const row = this.db.object(bucket, key);
+    if (!row || this.isExpired(row)) throw new KodoError(612, 'no such file or directory');
+    return row;
+  }
+
+  find(bucket: string, key: string): ObjectRow | undefined {
+    const row = this.db.object(bucket, key);
+    return row && !this.isExpired(row) ? row : undefined;
+  }
+
+  private isExpired(row: ObjectRow): boolean {
+    return row.expire_at !== null && row.expire_at <= this.clock();
+  }
+
+  expiry(days: number | undefined): number | null {
+    return days && days > 0 ? this.clock() + days * DAY_MS : null;
+  }
+
+  /** Makes a staged upload the object `bucket/key`; 614 when it exists and overwrite is not allowed. */
+  async commit(request: CommitRequest): Promise<ObjectRow> {
+    const blob = await this.blobs.adopt(request.staged);
+    const row: ObjectRow = {
+      bucket: request.bucket,
+      key: request.key,
+      hash: request.staged.etag,
+      fsize: request.staged.size,
+      mime: request.mime,
+      put_time: this.clock() * 10_000,
+      type: request.fileType ?? 0,
+      status: 0,
+      end_user: request.endUser ?? null,
+      meta: request.meta && Object.keys(request.meta).length > 0 ? JSON.stringify(request.meta) : null,
+      md5: request.staged.md5,
+      expire_at: this.expiry(request.deleteAfterDays),
+      blob,
+    };
+    let replaced: string | undefined;
+    let keptExisting: ObjectRow | undefined;
+    try {
+      this.db.transaction(() => {
+        const existing = this.db.object(request.bucket, request.key);
+        const live = existing && !this.isExpired(existing) ? existing : undefined;
+        if (live && !request.overwrite) {
+          // Kodo accepts an insert-only upload of identical content as a success.
+          if (live.hash === row.hash) {
+            keptExisting = live;
+            return;
+          }
+          throw new KodoError(614, 'file exists');
+        }
+        this.checkQuota(request.bucket, 1 - (existing ? 1 : 0), row.fsize - (existing?.fsize ?? 0));
+        this.db.putObject(row);
+        replaced = existing?.blob;
+      });
+    } catch (error) {
+      await this.blobs.remove(blob);
+      throw error;
+    }
+    if (keptExisting) {
+      await this.blobs.remove(blob);
+      return keptExisting;
+    }
+    if (replaced) await this.blobs.remove(replaced);
+    return row;
+  }
+
+  /** putBucketQuota: size (bytes) and count limits; 0 or less means no limit. */
+  private checkQuota(bucket: string, addCount: number, addSize: number): void {
+    const quota = this.db.setting<{ size: number; count: number }>(bucket, 'quota', 'default');
+    if (!quota || (quota.size <= 0 && quota.count <= 0)) return;
+    const usage = this.db.usage(bucket);
+    if (quota.count > 0 && addCount > 0 && usage.count + addCount > quota.count) throw new KodoError(403, 'bucket quota exceeded: object count');
+    if (quota.size > 0 && addSize > 0 && usage.size + addSize > quota.size) throw new KodoError(403, 'bucket quota exceeded: size');
+  }
+
+  async delete(bucket: string, key: string): Promise<void> {
+    const row = this.stat(bucket, key);
+    this.db.deleteObject(bucket, key);
+    await this.blobs.remove(row.blob);
+  }
+
+  /** copy/move: 614 when the destination exists and force is not set. */
+  async transfer(kind: 'copy' | 'move', src: { bucket: string; key: string }, dst: { bucket: string; key: string }, force: boolean): Promise<void> {
+    const source = this.stat(src.bucket, src.key);
+    if (src.bucket === dst.bucket && src.key === dst.key) {
+      if (kind === 'move') return;
+      throw new KodoError(614, 'file exists');
+    }
+    const blob = await this.blobs.duplicate(source.blob);
+    let replaced: string | undefined;
+    try {
+      this.db.transaction(() => {
+        const current = this.db.object(src.bucket, src.key);
+        if (!current || current.blob !== source.blob) throw new KodoError(612, 'no such file or directory');
+        const existing = this.db.object(dst.bucket, dst.key);
+        if (existing && !this.isExpired(existing) && !force) throw new KodoError(614, 'file exists');
+        if (src.bucket !== dst.bucket || kind === 'copy') this.checkQuota(dst.bucket, existing ? 0 : 1, source.fsize - (existing?.fsize ?? 0));
+        this.db.putObject({ ...source, bucket: dst.bucket, key: dst.key, blob, put_time: kind === 'copy' ? this.clock() * 10_000 : source.put_time });
+        replaced = existing?.blob;
+        if (kind === 'move') this.db.deleteObject(src.bucket, src.key);
+      });
+    } catch (error) {
+      await this.blobs.remove(blob);
+      throw error;
+    }
+    if (replaced) await this.blobs.remove(replaced);
+    if (kind === 'move') await this.blobs.remove(source.blob);
+  }
+
+  update(bucket: string, key: string, change: (row: ObjectRow) => Partial<ObjectRow>): void {
+    this.db.transaction(() => {
+      const row = this.stat(bucket, key);
+      this.db.putObject({ ...row, ...change(row) });
+    });
+  }
+
+  /** Removes a row and its blob without checks (sweepers). */
+  async purge(row: ObjectRow): Promise<void> {
+    this.db.deleteObject(row.bucket, row.key);
+    await this.blobs.remove(row.blob);
+  }
+
+  /** Deletes objects whose deleteAfterDays has passed; returns how many went. */
+  async sweepExpired(): Promise<number> {
+    let removed = 0;
+    for (;;) {
+      const batch = this.db.expiredObjects(this.clock());
+      if (batch.length === 0) return removed;
+      for (const row of batch) {
+        await this.purge(row);
+        removed += 1;
+      }
+      this.logger.debug('expired objects removed', { count: batch.length });
+    }
+  }
+}

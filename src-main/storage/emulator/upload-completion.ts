@@ -1,0 +1,256 @@
+import { open } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { extname } from 'node:path';
+import type { Logger } from '../../platform/logger';
+import { checkScope, type VerifiedUploadToken } from './auth';
+import type { BlobStore, StagedFile } from './blob-store';
+import { hmacSha1B64 } from './encoding';
+import { KodoError } from './kodo-error';
+import { mimeAllowed, mimeFromBytes, mimeFromName } from './mime-guess';
+import type { ObjectService } from './object-service';
+
+/** What the client sent besides the bytes (form fields, mkfile segments or the v2 complete body). */
+export interface UploadRequest {
+  token: VerifiedUploadToken;
+  /** The key the client asked for; undefined when it sent none. */
+  key: string | undefined;
+  staged: StagedFile;
+  fname: string;
+  mimeType: string | undefined;
+  vars: Record<string, string>;
+  meta: Record<string, string>;
+}
+
+export interface UploadReply {
+  status: number;
+  body: unknown;
+  /** returnUrl: a 303 to this location (form uploads only). */
+  redirect?: string;
+}
+
+export interface PfopStarter {
+  start(request: { owner: string; bucket: string; key: string; fops: string; notifyURL?: string; pipeline?: string; type?: number }): string;
+}
+
+export interface UploadCompletionDeps {
+  objects: ObjectService;
+  blobs: BlobStore;
+  pfop: PfopStarter;
+  clock: () => number;
+  logger: Logger;
+}
+
+/** Applies the upload policy to a fully received upload, commits it, and builds the reply. */
+export async function completeUpload(deps: UploadCompletionDeps, request: UploadRequest, form: boolean): Promise<UploadReply> {
+  const { token, staged } = request;
+  const { policy } = token;
+  try {
+    deps.objects.bucket(token.bucket);
+    if (policy.fsizeLimit !== undefined && staged.size > policy.fsizeLimit) {
+      throw new KodoError(413, `file size ${staged.size} exceeds fsizeLimit ${policy.fsizeLimit}`);
+    }
+    if (policy.fsizeMin !== undefined && staged.size < policy.fsizeMin) {
+      throw new KodoError(403, `file size ${staged.size} is below fsizeMin ${policy.fsizeMin}`);
+    }
+    const mime = await chooseMime(request);
+    if (policy.mimeLimit && !mimeAllowed(mime, policy.mimeLimit)) {
+      throw new KodoError(403, `mime type ${mime} is not allowed by mimeLimit`);
+    }
+    const vars = { ...request.vars };
+    const magic = (name: string, key?: string): string | undefined => magicValue(name, { request, mime, key, now: deps.clock() });
+    let key: string;
+    if (policy.saveKey && (policy.forceSaveKey || request.key === undefined)) {
+      key = expandTemplate(policy.saveKey, (name) => magic(name), 'raw');
+    } else if (request.key !== undefined) {
+      key = request.key;
+    } else if (token.scopeKey !== undefined && policy.isPrefixalScope !== 1) {
+      key = token.scopeKey;
+    } else {
+      key = staged.etag;
+    }
+    const { overwrite } = checkScope(token, key);
+    const row = await deps.objects.commit({
+      bucket: token.bucket,
+      key,
+      staged,
+      mime,
+      overwrite,
+      endUser: policy.endUser,
+      meta: request.meta,
+      fileType: policy.fileType,
+      deleteAfterDays: policy.deleteAfterDays,
+    });
+
+    let persistentId: string | undefined;
+    if (policy.persistentOps) {
+      persistentId = deps.pfop.start({
+        owner: token.account.accessKey,
+        bucket: token.bucket,
+        key,
+        fops: policy.persistentOps,
+        notifyURL: policy.persistentNotifyUrl,
+        pipeline: policy.persistentPipeline,
+        type: policy.persistentType,
+      });
+    }
+    const lookup = (name: string): string | undefined => {
+      if (name === 'persistentId') return persistentId ?? '';
+      if (name === 'etag' || name === 'hash') return row.hash;
+      if (name === 'fsize') return String(row.fsize);
+      if (name === 'mimeType') return row.mime;
+      return magic(name, key);
+    };
+
+    if (policy.callbackUrl) {
+      const reply = await runCallback(deps, request, lookup);
+      // callbackFetchKey: the business server names the object in its reply.
+      const wanted = (reply.body as { key?: unknown } | undefined)?.key;
+      if (reply.status === 200 && policy.callbackFetchKey === 1 && typeof wanted === 'string' && wanted !== key) {
+        await deps.objects.transfer('move', { bucket: token.bucket, key }, { bucket: token.bucket, key: wanted }, overwrite);
+      }
+      return reply;
+    }
+    let body: unknown;
+    if (policy.returnBody) {
+      const text = expandTemplate(policy.returnBody, lookup, 'json');
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
+    } else {
+      body = { hash: row.hash, key, ...vars, ...(persistentId ? { persistentId } : {}) };
+    }
+    if (form && policy.returnUrl) {
+      const encoded = Buffer.from(JSON.stringify(body)).toString('base64').replace(/\+/g, '-').replace(/\//g, '_');
+      const sep = policy.returnUrl.includes('?') ? '&' : '?';
+      return { status: 303, body, redirect: `${policy.returnUrl}${sep}upload_ret=${encoded}` };
+    }
+    return { status: 200, body };
+  } finally {
+    // The staged file was renamed away on success; on any failure it is still in tmp/.
+    await deps.blobs.discard(staged.path);
+  }
+}
+
+async function chooseMime(request: UploadRequest): Promise<string> {
+  const { policy } = request.token;
+  const given = request.mimeType && request.mimeType !== 'application/octet-stream' ? request.mimeType : undefined;
+  if (policy.detectMime === 1 || !given) {
+    const detected = (await sniff(request.staged.path)) ?? mimeFromName(request.fname) ?? mimeFromName(request.key);
+    if (policy.detectMime === 1 && detected) return detected;
+    return given ?? mimeFromName(request.fname) ?? mimeFromName(request.key) ?? detected ?? 'application/octet-stream';
+  }
+  return given;
+}
+
+async function sniff(path: string): Promise<string | undefined> {
+  const handle = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(64);
+    const { bytesRead } = await handle.read(head, 0, 64, 0);
+    return mimeFromBytes(head.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
+}
+
+interface MagicContext {
+  request: UploadRequest;
+  mime: string;
+  key: string | undefined;
+  now: number;
+}
+
+function magicValue(name: string, ctx: MagicContext): string | undefined {
+  const { request } = ctx;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const date = new Date(ctx.now);
+  if (name.startsWith('x:')) return request.vars[name];
+  switch (name) {
+    case 'bucket':
+      return request.token.bucket;
+    case 'key':
+      return ctx.key;
+    case 'etag':
+    case 'hash':
+      return request.staged.etag;
+    case 'fsize':
+      return String(request.staged.size);
+    case 'fname':
+      return request.fname;
+    case 'ext':
+      return extname(request.fname);
+    case 'fprefix':
+      return request.fname.slice(0, request.fname.length - extname(request.fname).length);
+    case 'mimeType':
+      return ctx.mime;
+    case 'endUser':
+      return request.token.policy.endUser ?? '';
+    case 'uuid':
+      return randomUUID();
+    case 'year':
+      return String(date.getUTCFullYear());
+    case 'mon':
+      return pad(date.getUTCMonth() + 1);
+    case 'day':
+      return pad(date.getUTCDate());
+    case 'hour':
+      return pad(date.getUTCHours());
+    case 'min':
+      return pad(date.getUTCMinutes());
+    case 'sec':
+      return pad(date.getUTCSeconds());
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Fills `$(name)` variables. In JSON templates a value lands inside quotes, so it is JSON-escaped;
+ * an unquoted unknown variable becomes null. In form templates values are URL-encoded.
+ */
+export function expandTemplate(template: string, lookup: (name: string) => string | undefined, mode: 'json' | 'form' | 'raw'): string {
+  return template.replace(/(")?\$\(([^)]+)\)(")?/g, (whole, open: string | undefined, name: string, close: string | undefined) => {
+    const value = lookup(name);
+    if (mode === 'raw') return `${open ?? ''}${value ?? ''}${close ?? ''}`;
+    if (mode === 'form') return `${open ?? ''}${encodeURIComponent(value ?? '')}${close ?? ''}`;
+    if (value === undefined) return open && close ? 'null' : `${open ?? ''}${close ?? ''}` || 'null';
+    return `${open ?? ''}${JSON.stringify(value).slice(1, -1)}${close ?? ''}`;
+  });
+}
+
+/** POSTs callbackBody to each callbackUrl in turn; the first JSON 200 reply becomes the upload reply. */
+async function runCallback(deps: UploadCompletionDeps, request: UploadRequest, lookup: (name: string) => string | undefined): Promise<UploadReply> {
+  const { policy, account } = request.token;
+  const contentType = policy.callbackBodyType ?? 'application/x-www-form-urlencoded';
+  const template = policy.callbackBody ?? '';
+  const body = expandTemplate(template, lookup, contentType === 'application/json' ? 'json' : 'form');
+  let lastError = 'callback failed';
+  for (const target of (policy.callbackUrl ?? '').split(';').filter(Boolean)) {
+    try {
+      const url = new URL(target);
+      const signed = url.pathname + url.search + '\n' + (contentType === 'application/x-www-form-urlencoded' ? body : '');
+      const headers: Record<string, string> = {
+        'Content-Type': contentType,
+        Authorization: `QBox ${account.accessKey}:${hmacSha1B64(account.secretKey, signed)}`,
+      };
+      if (policy.callbackHost) headers['Host'] = policy.callbackHost;
+      const response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(5000) });
+      const text = await response.text();
+      if (response.status !== 200) {
+        lastError = `callback failed: ${url.host} replied ${response.status}`;
+        continue;
+      }
+      try {
+        return { status: 200, body: JSON.parse(text) };
+      } catch {
+        lastError = 'callback failed: the reply is not JSON';
+      }
+    } catch (error) {
+      lastError = `callback failed: ${(error as Error).message}`;
+      deps.logger.warn('upload callback failed', { error: lastError });
+    }
+  }
+  return { status: 579, body: { error: lastError } };
+}

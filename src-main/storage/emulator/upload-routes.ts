@@ -1,0 +1,376 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { rename, rm, truncate } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { verifyUploadToken, checkScope, type AccountLookup, type VerifiedUploadToken } from './auth';
+import { TooLargeError, type BlobStore, type StagedFile } from './blob-store';
+import { KODO_BLOCK, urlsafeB64Decode } from './encoding';
+import { readBody, sendJson } from './http-kit';
+import { KodoError } from './kodo-error';
+import type { MetadataStore, UploadRow } from './metadata-store';
+import { boundaryOf, readAll, readMultipart } from './multipart-reader';
+import { completeUpload, type UploadCompletionDeps, type UploadReply } from './upload-completion';
+
+const CTX_TTL_MS = 7 * 86_400_000;
+const MAX_PART = 1024 * 1024 * 1024;
+
+export interface UploadRouteDeps extends UploadCompletionDeps {
+  db: MetadataStore;
+  blobs: BlobStore;
+  accounts: AccountLookup;
+  /** Host reported back in mkblk replies. */
+  publicUrl: () => string;
+  /** Uploads with a part being appended to their assembly file right now (one writer at a time). */
+  assembling: Set<string>;
+}
+
+function upToken(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization ?? '';
+  return header.startsWith('UpToken ') ? header.slice('UpToken '.length).trim() : undefined;
+}
+
+function sendReply(res: ServerResponse, reply: UploadReply): void {
+  if (reply.redirect) {
+    res.writeHead(303, { Location: reply.redirect, 'Content-Length': 0 });
+    res.end();
+    return;
+  }
+  sendJson(res, reply.status, reply.body);
+}
+
+async function drain(req: IncomingMessage): Promise<void> {
+  for await (const _ of req) void _;
+}
+
+/** POST / multipart: token, key, x:*, x-qn-meta-*, file, then crc32. */
+export async function handleFormUpload(deps: UploadRouteDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const boundary = boundaryOf(req.headers['content-type']);
+  const fields = new Map<string, string>();
+  let token: VerifiedUploadToken | undefined;
+  let staged: StagedFile | undefined;
+  let fileName = '';
+  let fileType: string | undefined;
+  try {
+    for await (const part of readMultipart(req as AsyncIterable<Buffer>, boundary)) {
+      if (part.name === 'file') {
+        if (staged) throw new KodoError(400, 'more than one file part');
+        fileName = part.filename ?? '';
+        fileType = part.contentType;
+        const limit = token?.policy.fsizeLimit ?? Infinity;
+        try {
+          staged = await deps.blobs.stage(part.body, limit);
+        } catch (error) {
+          if (error instanceof TooLargeError) throw new KodoError(413, `file size exceeds fsizeLimit ${limit}`);
+          throw error;
+        }
+        continue;
+      }
+      const value = (await readAll(part.body, 1024 * 1024)).toString('utf8');
+      fields.set(part.name, value);
+      if (part.name === 'token') token = verifyUploadToken(value, deps.accounts, deps.clock());
+    }
+  } catch (error) {
+    if (staged) await deps.blobs.discard(staged.path);
+    await drain(req);
+    throw error;
+  }
+  if (!token) {
+    if (staged) await deps.blobs.discard(staged.path);
+    throw new KodoError(401, 'token not specified');
+  }
+  if (!staged) throw new KodoError(400, 'file part is missing');
+  const crc = fields.get('crc32');
+  if (crc !== undefined && crc !== '' && Number(crc) !== staged.crc32) {
+    await deps.blobs.discard(staged.path);
+    throw new KodoError(406, `crc32 mismatch: sent ${crc}, received ${staged.crc32}`);
+  }
+  const vars: Record<string, string> = {};
+  const meta: Record<string, string> = {};
+  for (const [name, value] of fields) {
+    if (name.startsWith('x:')) vars[name] = value;
+    else if (name.toLowerCase().startsWith('x-qn-meta-')) meta[name] = value;
+  }
+  const reply = await completeUpload(
+    deps,
+    {
+      token,
+      key: fields.get('key'),
+      staged,
+      fname: fields.get('fname') ?? fileName,
+      mimeType: fileType,
+      vars,
+      meta,
+    },
+    true,
+  );
+  sendReply(res, reply);
+}
+
+/** POST /mkblk/<size>: one whole block; the reply ctx names it for mkfile. */
+export async function handleMkblk(deps: UploadRouteDeps, req: IncomingMessage, res: ServerResponse, sizeText: string): Promise<void> {
+  let token: VerifiedUploadToken;
+  try {
+    token = verifyUploadToken(upToken(req), deps.accounts, deps.clock());
+    deps.objects.bucket(token.bucket);
+  } catch (error) {
+    await drain(req);
+    throw error;
+  }
+  const size = Number(sizeText);
+  if (!Number.isInteger(size) || size <= 0 || size > KODO_BLOCK) {
+    await drain(req);
+    throw new KodoError(400, `invalid block size ${sizeText}: 1 to ${KODO_BLOCK} bytes`);
+  }
+  const ctx = deps.blobs.newId();
+  const file = `blk-${ctx}`;
+  let staged: StagedFile;
+  try {
+    staged = await deps.blobs.stage(req as AsyncIterable<Buffer>, size, deps.blobs.partPath(file), { crc32: true, sync: false });
+  } catch (error) {
+    if (error instanceof TooLargeError) throw new KodoError(400, `block body longer than ${size}`);
+    throw error;
+  }
+  if (staged.size !== size) {
+    await rm(staged.path, { force: true });
+    throw new KodoError(400, `block body is ${staged.size} bytes, expected ${size}`);
+  }
+  const expireAt = deps.clock() + CTX_TTL_MS;
+  deps.db.putBlock({ ctx, owner: token.account.accessKey, size, crc32: staged.crc32, expire_at: expireAt, file });
+  sendJson(res, 200, {
+    ctx,
+    checksum: createHash('sha1').update(ctx).digest('base64url'),
+    crc32: staged.crc32,
+    offset: size,
+    host: deps.publicUrl(),
+    expired_at: Math.floor(expireAt / 1000),
+  });
+}
+
+/** POST /mkfile/<fsize>[/key/<b64>][/mimeType/<b64>][/fname/<b64>][/x:v/<b64>]... body = ctx,ctx,... */
+export async function handleMkfile(deps: UploadRouteDeps, req: IncomingMessage, res: ServerResponse, rest: string[]): Promise<void> {
+  const token = verifyUploadToken(upToken(req), deps.accounts, deps.clock());
+  deps.objects.bucket(token.bucket);
+  const fsize = Number(rest[0]);
+  if (!Number.isInteger(fsize) || fsize < 0) throw new KodoError(400, `invalid file size ${rest[0]}`);
+  const params = new Map<string, string>();
+  for (let i = 1; i + 1 < rest.length; i += 2) params.set(decodeURIComponent(rest[i]!), urlsafeB64Decode(rest[i + 1]!).toString('utf8'));
+  const body = (await readBody(req, 16 * 1024 * 1024)).toString('utf8').trim();
+  const ctxs = body === '' ? [] : body.split(',');
+  const blocks = ctxs.map((ctx) => {
+    const block = deps.db.block(ctx);
+    if (!block || block.owner !== token.account.accessKey || block.expire_at <= deps.clock()) {
+      throw new KodoError(701, 'context expired or unknown: upload the block again');
+    }
+    return block;
+  });
+  const total = blocks.reduce((sum, b) => sum + b.size, 0);
+  if (total !== fsize) throw new KodoError(400, `blocks hold ${total} bytes, mkfile says ${fsize}`);
+  const staged = await deps.blobs.concat(blocks.map((b) => deps.blobs.partPath(b.file)));
+  const vars: Record<string, string> = {};
+  const meta: Record<string, string> = {};
+  for (const [name, value] of params) {
+    if (name.startsWith('x:')) vars[name] = value;
+    else if (name.toLowerCase().startsWith('x-qn-meta-')) meta[name] = value;
+  }
+  const reply = await completeUpload(
+    deps,
+    { token, key: params.get('key'), staged, fname: params.get('fname') ?? '', mimeType: params.get('mimeType'), vars, meta },
+    false,
+  );
+  if (reply.status === 200 || reply.status === 579) {
+    for (const block of blocks) {
+      deps.db.deleteBlock(block.ctx);
+      await rm(deps.blobs.partPath(block.file), { force: true });
+    }
+  }
+  sendReply(res, reply);
+}
+
+function objectKey(encoded: string): string | undefined {
+  return encoded === '~' ? undefined : urlsafeB64Decode(encoded).toString('utf8');
+}
+
+function uploadToken(deps: UploadRouteDeps, req: IncomingMessage, bucket: string): VerifiedUploadToken {
+  const token = verifyUploadToken(upToken(req), deps.accounts, deps.clock());
+  if (token.bucket !== bucket) throw new KodoError(403, `token scope is bucket ${token.bucket}, the path names ${bucket}`);
+  deps.objects.bucket(bucket);
+  return token;
+}
+
+/** v2 multipart: initiate, upload part, complete, abort, list parts. */
+export async function handleMultipart(
+  deps: UploadRouteDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  segments: string[],
+): Promise<void> {
+  // segments: buckets, <b>, objects, <o>, uploads, [id], [part]
+  const [, bucket, , encodedKey, , uploadId, partText] = segments as [string, string, string, string, string, string?, string?];
+  const method = req.method ?? 'GET';
+  let token: VerifiedUploadToken;
+  try {
+    token = uploadToken(deps, req, bucket);
+  } catch (error) {
+    await drain(req);
+    throw error;
+  }
+  const key = objectKey(encodedKey);
+  if (uploadId === undefined) {
+    if (method !== 'POST') throw new KodoError(405, 'use POST to initiate a multipart upload');
+    await drain(req);
+    if (key !== undefined) checkScope(token, key);
+    const id = deps.blobs.newId();
+    const expireAt = deps.clock() + CTX_TTL_MS;
+    deps.db.putUpload({ id, bucket, key: key ?? '', owner: token.account.accessKey, expire_at: expireAt, assembled: 0, asm_size: 0 });
+    sendJson(res, 200, { uploadId: id, expireAt: Math.floor(expireAt / 1000) });
+    return;
+  }
+  const upload = deps.db.upload(uploadId);
+  if (!upload || upload.bucket !== bucket || upload.key !== (key ?? '') || upload.expire_at <= deps.clock()) {
+    await drain(req);
+    throw new KodoError(612, 'no such uploadId (expired or never initiated)');
+  }
+  if (partText !== undefined) {
+    if (method !== 'PUT') throw new KodoError(405, 'use PUT to upload a part');
+    const partNumber = Number(partText);
+    if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000) {
+      await drain(req);
+      throw new KodoError(400, `invalid partNumber ${partText}: 1 to 10000`);
+    }
+    await putPart(deps, req, res, upload, partNumber);
+    return;
+  }
+  if (method === 'DELETE') {
+    await drain(req);
+    await dropUpload(deps, uploadId);
+    sendJson(res, 200, {});
+    return;
+  }
+  if (method === 'GET') {
+    await drain(req);
+    const parts = deps.db.parts(uploadId).map((p) => ({ partNumber: p.part_number, etag: p.etag, size: p.size, putTime: 0 }));
+    sendJson(res, 200, { uploadId, expireAt: Math.floor(upload.expire_at / 1000), partNumberMarker: 0, parts });
+    return;
+  }
+  const body = await readBody(req, 16 * 1024 * 1024);
+  let request: { fname?: string; mimeType?: string; customVars?: Record<string, unknown>; metadata?: Record<string, unknown>; parts?: { etag: string; partNumber: number }[] };
+  try {
+    request = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new KodoError(400, 'complete body is not JSON');
+  }
+  const listed = request.parts ?? [];
+  const stored = new Map(deps.db.parts(uploadId).map((p) => [p.part_number, p]));
+  let last = 0;
+  const chosen = listed.map((p) => {
+    if (p.partNumber <= last) throw new KodoError(400, 'parts must be listed in ascending partNumber order');
+    last = p.partNumber;
+    const part = stored.get(p.partNumber);
+    if (!part) throw new KodoError(400, `part ${p.partNumber} was never uploaded`);
+    if (part.etag !== p.etag) throw new KodoError(400, `part ${p.partNumber} etag does not match`);
+    return part;
+  });
+  if (deps.assembling.has(uploadId)) throw new KodoError(400, 'a part of this upload is still being written');
+  const assembly = deps.blobs.partPath(`asm-${uploadId}`);
+  // The common case (parts sent in order, all of them listed): the assembly file is the object.
+  const whole = chosen.length > 0 && chosen.length === upload.assembled && chosen.every((p, i) => p.part_number === i + 1 && p.offset !== null);
+  const staged = whole
+    ? await deps.blobs.stageInPlace(assembly, upload.asm_size)
+    : await deps.blobs.concat(chosen.map((p) => (p.offset === null ? deps.blobs.partPath(p.file) : { path: assembly, start: p.offset, size: p.size })));
+  const stringify = (o: Record<string, unknown> | undefined) =>
+    Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, String(v)]));
+  let reply: UploadReply;
+  try {
+    reply = await completeUpload(
+      deps,
+      {
+        token,
+        key,
+        staged,
+        fname: request.fname ?? '',
+        mimeType: request.mimeType ?? undefined,
+        vars: Object.fromEntries(Object.entries(stringify(request.customVars)).filter(([k]) => k.startsWith('x:'))),
+        meta: Object.fromEntries(Object.entries(stringify(request.metadata)).filter(([k]) => k.toLowerCase().startsWith('x-qn-meta-'))),
+      },
+      false,
+    );
+  } catch (error) {
+    // The assembly file was consumed: this upload cannot be completed again.
+    if (whole) await dropUpload(deps, uploadId);
+    throw error;
+  }
+  if (reply.status === 200 || reply.status === 579) await dropUpload(deps, uploadId);
+  sendReply(res, reply);
+}
+
+/**
+ * PUT of one part. A part that comes next in order is appended to the upload's assembly file, so
+ * completing an in-order upload needs no copy; any other part gets a file of its own.
+ */
+async function putPart(deps: UploadRouteDeps, req: IncomingMessage, res: ServerResponse, upload: UploadRow, partNumber: number): Promise<void> {
+  const uploadId = upload.id;
+  const expected = typeof req.headers['content-md5'] === 'string' ? req.headers['content-md5'].toLowerCase() : '';
+  const previous = deps.db.part(uploadId, partNumber);
+  const inOrder = partNumber === upload.assembled + 1 && !previous && !deps.assembling.has(uploadId);
+  if (previous && previous.offset !== null) await detachAssembly(deps, upload, partNumber);
+  const name = inOrder ? '' : `part-${uploadId}-${partNumber}-${deps.blobs.newId()}`;
+  const target = inOrder ? { path: deps.blobs.partPath(`asm-${uploadId}`), position: upload.asm_size } : deps.blobs.partPath(name);
+  if (inOrder) deps.assembling.add(uploadId);
+  try {
+    let staged: StagedFile;
+    try {
+      staged = await deps.blobs.stage(req as AsyncIterable<Buffer>, MAX_PART, target, { md5: true, sync: false });
+    } catch (error) {
+      if (error instanceof TooLargeError) throw new KodoError(413, 'part larger than 1 GiB');
+      throw error;
+    }
+    if (expected !== '' && expected !== staged.md5) {
+      if (inOrder) await truncate(staged.path, upload.asm_size);
+      else await rm(staged.path, { force: true });
+      throw new KodoError(406, `Content-MD5 mismatch: sent ${expected}, received ${staged.md5}`);
+    }
+    // A part's etag is opaque to clients; its md5 with the part number is unique enough.
+    const etag = `${staged.md5}-${partNumber}`;
+    deps.db.transaction(() => {
+      deps.db.putPart({ upload_id: uploadId, part_number: partNumber, etag, md5: staged.md5, size: staged.size, file: name, offset: inOrder ? upload.asm_size : null });
+      if (inOrder) deps.db.setAssembly(uploadId, partNumber, upload.asm_size + staged.size);
+    });
+    if (previous && previous.offset === null) await rm(deps.blobs.partPath(previous.file), { force: true });
+    sendJson(res, 200, { etag, md5: staged.md5 });
+  } finally {
+    if (inOrder) deps.assembling.delete(uploadId);
+  }
+}
+
+/** A part inside the assembly is sent again: parts from it on move to files of their own. */
+async function detachAssembly(deps: UploadRouteDeps, upload: UploadRow, fromPart: number): Promise<void> {
+  if (deps.assembling.has(upload.id)) throw new KodoError(400, 'a part of this upload is still being written');
+  const assembly = deps.blobs.partPath(`asm-${upload.id}`);
+  const moved = deps.db.parts(upload.id).filter((p) => p.offset !== null && p.part_number > fromPart);
+  for (const part of moved) {
+    const name = `part-${upload.id}-${part.part_number}-${deps.blobs.newId()}`;
+    const copy = await deps.blobs.concat([{ path: assembly, start: part.offset!, size: part.size }]);
+    await rename(copy.path, deps.blobs.partPath(name));
+    deps.db.putPart({ ...part, file: name, offset: null });
+  }
+  const cut = deps.db.part(upload.id, fromPart)?.offset ?? upload.asm_size;
+  deps.db.setAssembly(upload.id, fromPart - 1, cut);
+  upload.assembled = fromPart - 1;
+  upload.asm_size = cut;
+  await truncate(assembly, cut);
+}
+
+async function dropUpload(deps: Pick<UploadRouteDeps, 'db' | 'blobs'>, uploadId: string): Promise<void> {
+  const parts = deps.db.parts(uploadId);
+  deps.db.deleteUpload(uploadId);
+  for (const part of parts) if (part.file !== '') await rm(deps.blobs.partPath(part.file), { force: true });
+  await rm(deps.blobs.partPath(`asm-${uploadId}`), { force: true });
+}
+
+/** Frees expired v1 blocks and v2 uploads. */
+export async function sweepUploads(deps: Pick<UploadRouteDeps, 'db' | 'blobs'>, now: number): Promise<void> {
+  for (const block of deps.db.expiredBlocks(now)) {
+    deps.db.deleteBlock(block.ctx);
+    await rm(deps.blobs.partPath(block.file), { force: true });
+  }
+  for (const upload of deps.db.expiredUploads(now)) await dropUpload(deps, upload.id);
+}
