@@ -47,6 +47,24 @@ describe('API server guards', () => {
     expect((await fetch(`${url}/api/thing`, { headers: { Origin: 'http://evil.example' } })).status).toBe(200);
   });
 
+  it('answers on loopback only to loopback host names (no DNS rebinding)', async () => {
+    const url = await start();
+    const port = new URL(url).port;
+    const rebound = await new Promise<number>((resolve, reject) => {
+      // fetch() cannot set Host; a raw request can, as a rebinding browser would send it.
+      import('node:http').then(({ request }) => {
+        const req = request({ host: '127.0.0.1', port, path: '/api/thing', headers: { Host: `attacker.example:${port}` } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      }, reject);
+    });
+    expect(rebound).toBe(403);
+    expect((await fetch(`http://localhost:${port}/api/thing`)).status).toBe(200);
+  });
+
   it('asks for Basic credentials when configured', async () => {
     const url = await start({ username: 'admin', password: 's3cret' });
     const anonymous = await fetch(`${url}/api/thing`);

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import type { HttpRouter } from './router';
 import { sendError } from './router';
 import { HttpError } from './http-error';
-import { assertBasicAuth, assertSameOriginWrite, type BasicCredentials } from './request-guard';
+import { assertBasicAuth, assertLoopbackHost, assertSameOriginWrite, isLoopbackAddress, type BasicCredentials } from './request-guard';
 import type { Logger } from '../logger';
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
@@ -31,9 +31,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const { router, logger, credentials } = options;
   const upgrades = new Map<string, UpgradeHandler>();
   const sockets = new Set<Socket>();
+  const loopbackOnly = isLoopbackAddress(options.host);
 
   const server = createServer((req, res) => {
     try {
+      if (loopbackOnly) assertLoopbackHost(req);
       assertBasicAuth(req, credentials);
       assertSameOriginWrite(req);
     } catch (error) {
@@ -53,12 +55,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const handler = upgrades.get(path);
     try {
+      if (loopbackOnly) assertLoopbackHost(req);
       assertBasicAuth(req, credentials);
       if (!handler) throw new HttpError(404, 'not found');
       handler(req, socket, head);
     } catch (error) {
       const status = error instanceof HttpError ? error.status : 500;
-      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Error'}\r\nConnection: close\r\n\r\n`);
+      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Error'}\r\nConnection: close\r\n\r\n`);
     }
   });
 

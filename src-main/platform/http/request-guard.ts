@@ -26,6 +26,24 @@ export function isOwnOrigin(req: IncomingMessage, origin: string): boolean {
   }
 }
 
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?$/i;
+
+export function isLoopbackAddress(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * A server bound to loopback answers only requests addressed to a loopback name. A web page on
+ * another domain that re-resolves its own name to 127.0.0.1 (DNS rebinding) would otherwise be
+ * "same origin" with the console and could read the page and its session token.
+ */
+export function assertLoopbackHost(req: IncomingMessage): void {
+  const host = req.headers.host ?? '';
+  if (!LOOPBACK_HOST.test(host)) {
+    throw new HttpError(403, `host ${host || '(none)'} refused: this server answers only on localhost`);
+  }
+}
+
 export interface BasicCredentials {
   username: string;
   password: string;
