@@ -1,0 +1,48 @@
+import type { EngineContext } from '../../engine/engine-context';
+import { HttpError } from '../../platform/http/http-error';
+import type { TaskRegistry } from '../core/task-registry';
+
+export interface AppRoutesDeps {
+  tasks: TaskRegistry;
+  /** `port` is the bound port (it differs from `listen` when listen asks for port 0). */
+  rtsp: { listen: string; default_query: string; port?: number };
+}
+
+/** GET /api, POST /api/exit, POST /api/restart, GET /api/stack. */
+export function registerAppRoutes(ctx: EngineContext, deps: AppRoutesDeps): void {
+  ctx.http.route(
+    '/api',
+    ({ req, res }) => {
+      const host = req.headers.host ?? `${ctx.settings.api.host}:${ctx.server.port}`;
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      const { listen, default_query, port } = deps.rtsp;
+      const rtsp = { listen: port ? listen.replace(/:\d+$/, `:${port}`) : listen, default_query };
+      res.end(JSON.stringify({ config_path: ctx.config.path, host, rtsp, version: ctx.version }));
+    },
+    ['GET'],
+  );
+
+  ctx.http.route('/api/exit', ({ req, res, url }) => {
+    if (req.method !== 'POST') throw new HttpError(400, 'exit needs POST');
+    const raw = url.searchParams.get('code') ?? '0';
+    const code = Number(raw);
+    if (!/^\d+$/.test(raw) || code > 125) throw new HttpError(400, 'Code must be in the range [0, 125]');
+    res.writeHead(200).end();
+    setImmediate(() => ctx.requestExit(code));
+  });
+
+  ctx.http.route('/api/restart', ({ req, res }) => {
+    if (req.method !== 'POST') throw new HttpError(400, 'restart needs POST');
+    res.writeHead(200).end();
+    setImmediate(() => ctx.requestRestart());
+  });
+
+  ctx.http.route(
+    '/api/stack',
+    ({ res }) => {
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(deps.tasks.dump());
+    },
+    ['GET'],
+  );
+}

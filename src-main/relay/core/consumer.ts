@@ -1,0 +1,14 @@
+import type { ConnectionInfo } from './producer';
+import type { MediaRequest, TrackMatch } from './negotiation';
+import type { PacketSink, Track } from './track';
+
+/** An output of a stream (an RTSP viewer, an MP4 download, ...). */
+export interface Consumer {
+  /** What this output accepts, one entry per media. */
+  readonly requests: MediaRequest[];
+  /** Called once per negotiated track, in order, before packets flow; returns where they go. */
+  attach(track: Track, match: TrackMatch): PacketSink;
+  info(): ConnectionInfo;
+  /** The relay closes a consumer when its stream is deleted or its source is gone for good. */
+  close(reason: string): void;
+}

@@ -1,0 +1,47 @@
+import type { Media } from './media';
+import type { RtpPacket } from './rtp-packet';
+
+/** Connection stats in go2rtc's JSON shape (see relay-behaviour.md). */
+export interface ConnectionInfo {
+  id?: number;
+  format_name?: string;
+  protocol?: string;
+  remote_addr?: string;
+  source?: string;
+  url?: string;
+  sdp?: string;
+  user_agent?: string;
+  medias?: string[];
+  receivers?: unknown[];
+  senders?: unknown[];
+  bytes_recv?: number;
+  bytes_send?: number;
+}
+
+/**
+ * A dialed source: its medias are known; `start` makes packets flow into `sink` until the
+ * connection ends (`closed` resolves, with the error if it failed) or `close` is called.
+ */
+export interface ProducerConnection {
+  readonly medias: Media[];
+  start(sink: (mediaIndex: number, packet: RtpPacket) => void): void;
+  close(): void;
+  readonly closed: Promise<Error | undefined>;
+  info(): ConnectionInfo;
+}
+
+export interface DialContext {
+  /** Aborted when the stream no longer wants this source. */
+  signal: AbortSignal;
+  /** Name of the stream being fed (used by sources that publish back into the relay). */
+  streamName: string;
+}
+
+/** Opens one source URL. Registered per scheme: `rtsp`, `ffmpeg`, `exec`, ... */
+export type ProducerDialer = (url: string, context: DialContext) => Promise<ProducerConnection>;
+
+export interface SchemeHandler {
+  dial: ProducerDialer;
+  /** Runs code on this machine (exec:, echo:, expr:): accepted from the config file only. */
+  runsCode?: boolean;
+}

@@ -1,0 +1,185 @@
+import type { Logger } from '../../platform/logger';
+import { reconnectDelayMs } from './backoff';
+import type { Media } from './media';
+import type { ConnectionInfo, ProducerConnection, SchemeHandler } from './producer';
+import { Track, type TrackOptions } from './track';
+
+export type SourceState = 'idle' | 'dialing' | 'running' | 'waiting' | 'closed';
+
+export interface SourceRunnerOptions {
+  url: string;
+  streamName: string;
+  handler: SchemeHandler;
+  logger: Logger;
+  track: TrackOptions;
+  /** A pushed source (RTSP publish, POSTed upload) is already connected and never redialed. */
+  pushed?: ProducerConnection;
+  /** How long a first dial keeps retrying before the waiting consumer gets an error. */
+  firstDialBudgetMs?: number;
+  /** Timers are injectable so reconnect pacing is testable. */
+  delay?: (attempt: number) => number;
+  onEnded?: () => void;
+}
+
+/**
+ * One source of a stream: dials it when a consumer needs it, keeps its tracks across
+ * reconnects (consumers keep going when a camera drops and comes back), redials with backoff,
+ * also when the camera is down at first, and stops when the last consumer leaves.
+ */
+export class SourceRunner {
+  state: SourceState = 'idle';
+  tracks: Track[] = [];
+  medias: Media[] = [];
+  lastError?: string;
+  private connection?: ProducerConnection;
+  private dialing?: Promise<Media[]>;
+  private abort = new AbortController();
+  private retryTimer?: NodeJS.Timeout;
+  private attempt = 0;
+  private wanted = false;
+
+  constructor(private readonly options: SourceRunnerOptions) {
+    if (options.pushed) this.adopt(options.pushed);
+  }
+
+  get url(): string {
+    return this.options.url;
+  }
+
+  get pushed(): boolean {
+    return this.options.pushed !== undefined;
+  }
+
+  /** Dials (retrying within the first-dial budget) unless already connected; resolves with the medias. */
+  async ensureDialed(): Promise<Media[]> {
+    if (this.connection) return this.medias;
+    this.dialing ??= this.dialWithin(this.options.firstDialBudgetMs ?? 8_000).finally(() => (this.dialing = undefined));
+    return this.dialing;
+  }
+
+  private async dialWithin(budgetMs: number): Promise<Media[]> {
+    const deadline = Date.now() + budgetMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.dialOnce();
+        return this.medias;
+      } catch (error) {
+        this.lastError = (error as Error).message;
+        const wait = Math.min(1_000 * (attempt + 1), 2_000);
+        if (Date.now() + wait > deadline || this.state === 'closed') throw error;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
+  }
+
+  private async dialOnce(): Promise<void> {
+    if (this.state === 'closed') throw new Error('stream closed');
+    this.state = 'dialing';
+    this.abort = new AbortController();
+    const connection = await this.options.handler.dial(this.options.url, { signal: this.abort.signal, streamName: this.options.streamName });
+    // close() may have run while the dial was in flight.
+    if ((this.state as SourceState) === 'closed') {
+      connection.close();
+      throw new Error('stream closed');
+    }
+    this.adopt(connection);
+  }
+
+  private adopt(connection: ProducerConnection): void {
+    clearTimeout(this.retryTimer);
+    if (this.connection && this.connection !== connection) this.connection.close();
+    this.connection = connection;
+    this.lastError = undefined;
+    this.attempt = 0;
+    // Keep the tracks consumers hold when the new connection offers the same media and codec.
+    const tracks = connection.medias.map((media, i) => {
+      const previous = this.tracks[i];
+      const codec = media.codecs[0]!;
+      return previous && previous.media.kind === media.kind && previous.codec.name === codec.name
+        ? previous
+        : new Track(media, codec, this.options.track);
+    });
+    for (const old of this.tracks) if (!tracks.includes(old)) old.close();
+    this.tracks = tracks;
+    this.medias = connection.medias;
+    this.state = 'waiting';
+    void connection.closed.then((error) => this.onConnectionClosed(connection, error));
+    if (this.wanted || this.pushed) this.startFlow();
+  }
+
+  /** Packets flow from the source into the tracks (the first consumer arrived). */
+  start(): void {
+    this.wanted = true;
+    if (this.connection && this.state !== 'running') this.startFlow();
+  }
+
+  private startFlow(): void {
+    const connection = this.connection!;
+    this.state = 'running';
+    connection.start((index, packet) => this.tracks[index]?.receive(packet));
+  }
+
+  /** The last consumer left: close the connection (a pushed source stays). */
+  stop(): void {
+    this.wanted = false;
+    if (this.pushed) return;
+    clearTimeout(this.retryTimer);
+    this.abort.abort();
+    const connection = this.connection;
+    this.connection = undefined;
+    connection?.close();
+    if (this.state !== 'closed') this.state = 'idle';
+  }
+
+  private onConnectionClosed(connection: ProducerConnection, error: Error | undefined): void {
+    if (this.connection !== connection) return;
+    this.connection = undefined;
+    if (error) this.lastError = error.message;
+    if (this.pushed) {
+      this.state = 'closed';
+      this.options.onEnded?.();
+      return;
+    }
+    if (!this.wanted || this.state === 'closed') {
+      if (this.state !== 'closed') this.state = 'idle';
+      return;
+    }
+    this.state = 'waiting';
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    const wait = (this.options.delay ?? reconnectDelayMs)(this.attempt++);
+    this.options.logger.warn('source lost; reconnecting', { stream: this.options.streamName, source: this.options.url, in_ms: wait, error: this.lastError });
+    this.retryTimer = setTimeout(() => {
+      if (!this.wanted || this.state === 'closed') return;
+      this.dialOnce().catch((error: Error) => {
+        this.lastError = error.message;
+        this.state = 'waiting';
+        this.scheduleReconnect();
+      });
+    }, wait);
+  }
+
+  close(): void {
+    this.wanted = false;
+    this.state = 'closed';
+    clearTimeout(this.retryTimer);
+    this.abort.abort();
+    this.connection?.close();
+    this.connection = undefined;
+    for (const track of this.tracks) track.close();
+    this.tracks = [];
+  }
+
+  info(): ConnectionInfo & { url: string; state?: SourceState; error?: string } {
+    if (!this.connection) {
+      return this.lastError ? { url: this.options.url, state: this.state, error: this.lastError } : { url: this.options.url };
+    }
+    return {
+      ...this.connection.info(),
+      url: this.options.url,
+      receivers: this.tracks.map((t, i) => ({ id: i, codec: { codec_name: t.codec.name.toLowerCase(), codec_type: t.media.kind, clock_rate: t.codec.clockRate, channels: t.codec.channels }, childs: t.senderCount, bytes: t.bytes, packets: t.packets })),
+    };
+  }
+}

@@ -1,0 +1,79 @@
+import type { Logger } from '../../platform/logger';
+import type { SchemeRegistry } from './scheme-registry';
+import { schemeOf } from './scheme-registry';
+import { Stream } from './stream';
+import type { TaskRegistry } from './task-registry';
+import type { TrackOptions } from './track';
+
+export class SourceRejectedError extends Error {
+  override name = 'SourceRejectedError';
+}
+
+export interface StreamRegistry {
+  get(name: string): Stream | undefined;
+  names(): string[];
+  /** Creates or replaces a stream's sources (after `checkSource` on each). */
+  set(name: string, sources: string[]): Stream;
+  delete(name: string): boolean;
+  /** Why a source cannot be used; `fromApi` also refuses code-running schemes. */
+  checkSource(source: string, origin: 'config' | 'api'): void;
+  close(): void;
+}
+
+export interface StreamRegistryOptions {
+  schemes: SchemeRegistry;
+  logger: Logger;
+  tasks: TaskRegistry;
+  track?: Omit<TrackOptions, 'nextId'>;
+  firstDialBudgetMs?: number;
+  delay?: (attempt: number) => number;
+}
+
+/** The streams of one relay instance. */
+export function createStreamRegistry(options: StreamRegistryOptions): StreamRegistry {
+  const streams = new Map<string, { stream: Stream; untrack: () => void }>();
+  let nextId = 1;
+  const track: TrackOptions = { ...options.track, nextId: () => nextId++ };
+
+  return {
+    get: (name) => streams.get(name)?.stream,
+    names: () => [...streams.keys()].sort(),
+    set(name, sources) {
+      const existing = streams.get(name);
+      if (existing) {
+        existing.stream.setSources(sources);
+        return existing.stream;
+      }
+      const stream = new Stream({
+        name,
+        sources,
+        schemes: options.schemes,
+        logger: options.logger,
+        track,
+        firstDialBudgetMs: options.firstDialBudgetMs,
+        delay: options.delay,
+      });
+      streams.set(name, { stream, untrack: options.tasks.add('stream', name) });
+      return stream;
+    },
+    delete(name) {
+      const entry = streams.get(name);
+      if (!entry) return false;
+      streams.delete(name);
+      entry.stream.close();
+      entry.untrack();
+      return true;
+    },
+    checkSource(source, origin) {
+      if (source.trim() === '') throw new SourceRejectedError('streams: source is empty');
+      const handler = options.schemes.resolve(source);
+      if (origin === 'api' && (/\s/.test(source) || handler?.runsCode || ['exec', 'echo', 'expr'].includes(schemeOf(source)))) {
+        throw new SourceRejectedError(`streams: source ${schemeOf(source) || 'with whitespace'} runs commands and is accepted from the config file only`);
+      }
+      if (!handler) throw new SourceRejectedError(`streams: source not supported: ${schemeOf(source) || source} (supported: ${options.schemes.schemes().join(', ')})`);
+    },
+    close() {
+      for (const [name] of streams) this.delete(name);
+    },
+  };
+}

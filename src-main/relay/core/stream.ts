@@ -1,0 +1,177 @@
+import type { Logger } from '../../platform/logger';
+import type { Consumer } from './consumer';
+import { CodecMismatchError, negotiate } from './negotiation';
+import type { ConnectionInfo, ProducerConnection, SchemeHandler } from './producer';
+import type { SchemeRegistry } from './scheme-registry';
+import { SourceRunner } from './source-runner';
+import type { Sender, TrackOptions } from './track';
+
+export class SourceUnavailableError extends Error {
+  override name = 'SourceUnavailableError';
+}
+
+interface AttachedConsumer {
+  consumer: Consumer;
+  senders: Array<{ sender: Sender; runner: SourceRunner; trackIndex: number }>;
+  runners: Set<SourceRunner>;
+}
+
+export interface StreamOptions {
+  name: string;
+  sources: string[];
+  schemes: SchemeRegistry;
+  logger: Logger;
+  track: TrackOptions;
+  firstDialBudgetMs?: number;
+  delay?: (attempt: number) => number;
+}
+
+/**
+ * A named stream: its sources in order (plus any pushed ones) and its consumers. Sources start
+ * when the first consumer needs them and stop when the last one leaves.
+ */
+export class Stream {
+  readonly name: string;
+  private runners: SourceRunner[] = [];
+  private readonly consumers = new Map<Consumer, AttachedConsumer>();
+
+  constructor(private readonly options: StreamOptions) {
+    this.name = options.name;
+    this.setSources(options.sources);
+  }
+
+  get sources(): string[] {
+    return this.runners.filter((r) => !r.pushed).map((r) => r.url);
+  }
+
+  /** Replaces the configured sources; connections to removed ones are closed. */
+  setSources(sources: string[]): void {
+    const kept = this.runners.filter((r) => r.pushed || sources.includes(r.url));
+    for (const runner of this.runners) if (!kept.includes(runner)) runner.close();
+    const next: SourceRunner[] = [];
+    for (const url of sources) {
+      const existing = kept.find((r) => !r.pushed && r.url === url);
+      if (existing) {
+        next.push(existing);
+        continue;
+      }
+      const handler = this.options.schemes.resolve(url);
+      if (!handler) continue; // validated by the caller; an unknown scheme never gets here
+      next.push(this.newRunner(url, handler));
+    }
+    this.runners = [...next, ...kept.filter((r) => r.pushed)];
+  }
+
+  private newRunner(url: string, handler: SchemeHandler, pushed?: ProducerConnection): SourceRunner {
+    return new SourceRunner({
+      url,
+      streamName: this.name,
+      handler,
+      logger: this.options.logger,
+      track: this.options.track,
+      pushed,
+      firstDialBudgetMs: this.options.firstDialBudgetMs,
+      delay: this.options.delay,
+      onEnded: () => this.removePushed(url),
+    });
+  }
+
+  /** A publisher (RTSP ANNOUNCE/RECORD, a POSTed upload) becomes a producer while it lasts. */
+  addPushed(url: string, connection: ProducerConnection): SourceRunner {
+    const runner = this.newRunner(url, { dial: () => Promise.reject(new Error('pushed sources are not dialed')) }, connection);
+    this.runners = [runner, ...this.runners];
+    return runner;
+  }
+
+  private removePushed(url: string): void {
+    const ended = this.runners.filter((r) => r.pushed && r.url === url && r.state === 'closed');
+    for (const runner of ended) {
+      for (const [consumer, attached] of this.consumers) {
+        if (attached.runners.has(runner)) this.removeConsumer(consumer);
+      }
+      runner.close();
+    }
+    this.runners = this.runners.filter((r) => !ended.includes(r));
+  }
+
+  /**
+   * Connects a consumer: dials the sources it may need (in order, until the request is met),
+   * negotiates codecs and attaches a sender per matched track. Throws SourceUnavailableError or
+   * CodecMismatchError with a message for the user.
+   */
+  async addConsumer(consumer: Consumer): Promise<void> {
+    if (this.runners.length === 0) throw new SourceUnavailableError(`stream ${this.name} has no source`);
+    const errors: string[] = [];
+    const offered = await Promise.all(
+      this.runners.map(async (runner) => {
+        try {
+          return await runner.ensureDialed();
+        } catch (error) {
+          errors.push(`${redactSource(runner.url)}: ${(error as Error).message}`);
+          return [];
+        }
+      }),
+    );
+    if (offered.every((medias) => medias.length === 0)) {
+      throw new SourceUnavailableError(`stream ${this.name}: no source is reachable (${errors.join('; ') || 'no media'})`);
+    }
+    const matches = negotiate(consumer.requests, offered);
+    const attached: AttachedConsumer = { consumer, senders: [], runners: new Set() };
+    for (const match of matches) {
+      const runner = this.runners[match.producer]!;
+      const track = runner.tracks[match.media];
+      if (!track) continue;
+      const sink = consumer.attach(track, match);
+      attached.senders.push({ sender: track.addSender(sink, match.codec), runner, trackIndex: match.media });
+      attached.runners.add(runner);
+    }
+    this.consumers.set(consumer, attached);
+    for (const runner of attached.runners) runner.start();
+  }
+
+  removeConsumer(consumer: Consumer): void {
+    const attached = this.consumers.get(consumer);
+    if (!attached) return;
+    this.consumers.delete(consumer);
+    for (const { sender, runner, trackIndex } of attached.senders) runner.tracks[trackIndex]?.removeSender(sender);
+    for (const runner of attached.runners) {
+      const stillUsed = [...this.consumers.values()].some((other) => other.runners.has(runner));
+      if (!stillUsed) runner.stop();
+    }
+  }
+
+  get consumerCount(): number {
+    return this.consumers.size;
+  }
+
+  info(): { producers: ConnectionInfo[]; consumers: ConnectionInfo[] } {
+    return {
+      producers: this.runners.map((r) => r.info()),
+      consumers: [...this.consumers.values()].map(({ consumer, senders }) => ({
+        ...consumer.info(),
+        senders: senders.map(({ sender }) => sender.stats()),
+      })),
+    };
+  }
+
+  /** Deleting a stream closes its connections (go2rtc leaves them running). */
+  close(reason = 'stream deleted'): void {
+    for (const consumer of [...this.consumers.keys()]) {
+      this.removeConsumer(consumer);
+      consumer.close(reason);
+    }
+    for (const runner of this.runners) runner.close();
+    this.runners = [];
+  }
+
+  runnerStates(): SourceRunner[] {
+    return [...this.runners];
+  }
+}
+
+export { CodecMismatchError };
+
+/** Credentials in source URLs are never shown: `rtsp://user:pass@cam` → `rtsp://***@cam`. */
+export function redactSource(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/i, '$1***@');
+}

@@ -1,0 +1,202 @@
+import { startsKeyframe } from './keyframe';
+import type { Codec, Media } from './media';
+import type { RtpPacket } from './rtp-packet';
+
+/** Where a consumer takes packets: `write` returns false when it cannot take more right now. */
+export interface PacketSink {
+  write(packet: RtpPacket): boolean;
+  /** Calls back once the sink can take packets again (after `write` returned false). */
+  onDrain(callback: () => void): void;
+}
+
+export interface SenderStats {
+  id: number;
+  codec: string;
+  packets: number;
+  bytes: number;
+  drops: number;
+}
+
+/**
+ * One consumer's view of a track: a bounded queue that drops (and counts) when the consumer
+ * falls behind, so one slow viewer never stalls the camera or the others.
+ */
+export class Sender {
+  private readonly queue: RtpPacket[] = [];
+  private waiting = false;
+  private closed = false;
+  packets = 0;
+  bytes = 0;
+  drops = 0;
+
+  constructor(
+    readonly id: number,
+    readonly codec: Codec,
+    private readonly sink: PacketSink,
+    private readonly capacity: number,
+  ) {}
+
+  push(packet: RtpPacket): void {
+    if (this.closed) return;
+    if (this.queue.length >= this.capacity) {
+      this.drops++;
+      return;
+    }
+    this.queue.push(packet);
+    if (!this.waiting) this.flush();
+  }
+
+  private flush(): void {
+    while (this.queue.length > 0 && !this.closed) {
+      const packet = this.queue.shift()!;
+      this.packets++;
+      this.bytes += packet.payload.length;
+      if (!this.sink.write(packet)) {
+        this.waiting = true;
+        this.sink.onDrain(() => {
+          this.waiting = false;
+          this.flush();
+        });
+        return;
+      }
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    this.queue.length = 0;
+  }
+
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  stats(): SenderStats {
+    return { id: this.id, codec: this.codec.name, packets: this.packets, bytes: this.bytes, drops: this.drops };
+  }
+}
+
+export interface TrackOptions {
+  /** Packets a consumer may fall behind before its packets are dropped. */
+  senderCapacity?: number;
+  /** Upper bound of the GOP cache, in packets (a very long GOP is cut, not kept whole). */
+  gopCacheLimit?: number;
+  /** Hands out connection ids (one counter per relay, shown in stats). */
+  nextId: () => number;
+}
+
+/**
+ * One producer track (the receiver): it keeps the packets since the last keyframe, so a new
+ * consumer starts with a decodable picture at once, and fans every packet out to its senders.
+ */
+export class Track {
+  private readonly senders = new Set<Sender>();
+  private gop: RtpPacket[] = [];
+  private gopValid = false;
+  /** True while every cached packet belongs to the keyframe's first access unit. */
+  private inKeyframeUnit = false;
+  packets = 0;
+  bytes = 0;
+  lastPacketAt = 0;
+  private readonly capacity: number;
+  private readonly gopLimit: number;
+  private readonly cachesGop: boolean;
+
+  constructor(
+    readonly media: Media,
+    readonly codec: Codec,
+    private readonly options: TrackOptions,
+  ) {
+    this.capacity = options.senderCapacity ?? 2048;
+    this.gopLimit = options.gopCacheLimit ?? 4096;
+    this.cachesGop = media.kind === 'video' && (codec.name === 'H264' || codec.name === 'H265');
+  }
+
+  /** Called by the producer for every packet of this track. */
+  receive(incoming: RtpPacket): void {
+    this.packets++;
+    this.bytes += incoming.payload.length;
+    this.lastPacketAt = Date.now();
+    const packet = this.continuous(incoming);
+    if (this.cachesGop) this.cache(packet);
+    for (const sender of this.senders) sender.push(packet);
+  }
+
+  // Consumers see one continuous RTP stream (one SSRC, sequence numbers and timestamps without
+  // jumps) even when the source reconnects and starts over with new ones.
+  private outSsrc?: number;
+  private inSsrc?: number;
+  private seqOffset = 0;
+  private tsOffset = 0;
+  private lastOut?: { seq: number; ts: number };
+
+  private continuous(packet: RtpPacket): RtpPacket {
+    if (this.outSsrc === undefined) {
+      this.outSsrc = packet.ssrc;
+      this.inSsrc = packet.ssrc;
+    } else if (packet.ssrc !== this.inSsrc) {
+      this.inSsrc = packet.ssrc;
+      const last = this.lastOut ?? { seq: 0, ts: 0 };
+      const step = this.media.kind === 'video' ? Math.round(this.codec.clockRate / 25) : Math.round(this.codec.clockRate / 50);
+      this.seqOffset = (last.seq + 1 - packet.sequenceNumber) & 0xffff;
+      this.tsOffset = (last.ts + step - packet.timestamp) >>> 0;
+      this.gop = [];
+      this.gopValid = false;
+    }
+    const out: RtpPacket = {
+      ...packet,
+      ssrc: this.outSsrc,
+      sequenceNumber: (packet.sequenceNumber + this.seqOffset) & 0xffff,
+      timestamp: (packet.timestamp + this.tsOffset) >>> 0,
+    };
+    this.lastOut = { seq: out.sequenceNumber, ts: out.timestamp };
+    return out;
+  }
+
+  private cache(packet: RtpPacket): void {
+    const sameUnit = this.inKeyframeUnit && this.gop[0]?.timestamp === packet.timestamp;
+    // SPS, PPS and the IDR's packets all look like a keyframe start: they open one GOP together.
+    if (startsKeyframe(this.codec.name, packet) && !sameUnit) {
+      this.gop = [packet];
+      this.gopValid = true;
+      this.inKeyframeUnit = true;
+      return;
+    }
+    if (!this.gopValid) return;
+    if (!sameUnit) this.inKeyframeUnit = false;
+    if (this.gop.length >= this.gopLimit) {
+      this.gop = [];
+      this.gopValid = false;
+      return;
+    }
+    this.gop.push(packet);
+  }
+
+  /** Adds a consumer; it first gets the cached GOP (if any), then live packets. */
+  addSender(sink: PacketSink, codec: Codec = this.codec): Sender {
+    const sender = new Sender(this.options.nextId(), codec, sink, this.capacity);
+    if (this.gopValid) for (const packet of this.gop) sender.push(packet);
+    this.senders.add(sender);
+    return sender;
+  }
+
+  removeSender(sender: Sender): void {
+    sender.close();
+    this.senders.delete(sender);
+  }
+
+  get senderCount(): number {
+    return this.senders.size;
+  }
+
+  get cachedPackets(): number {
+    return this.gopValid ? this.gop.length : 0;
+  }
+
+  close(): void {
+    for (const sender of this.senders) sender.close();
+    this.senders.clear();
+    this.gop = [];
+    this.gopValid = false;
+  }
+}

@@ -1,0 +1,21 @@
+import type { EngineContext } from '../engine/engine-context';
+import type { Logger } from '../platform/logger';
+import type { SchemeRegistry } from './core/scheme-registry';
+import type { StreamRegistry } from './core/stream-registry';
+import type { TaskRegistry } from './core/task-registry';
+import type { RtspSettings } from './relay-module';
+import { registerRtsp } from './rtsp/rtsp-protocol';
+
+export interface ProtocolContext {
+  ctx: EngineContext;
+  schemes: SchemeRegistry;
+  streams: StreamRegistry;
+  tasks: TaskRegistry;
+  logger: Logger;
+  rtsp: RtspSettings;
+}
+
+/** Every protocol of the relay joins here, one line each; the core never changes for one. */
+export async function registerProtocols(protocols: ProtocolContext): Promise<void> {
+  await registerRtsp(protocols);
+}

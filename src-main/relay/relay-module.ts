@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { EngineModule } from '../engine/engine-context';
+import { registerAppRoutes } from './api/app-routes';
+import { registerConfigRoutes } from './api/config-routes';
+import { registerStreamsRoutes } from './api/streams-routes';
+import { createSchemeRegistry } from './core/scheme-registry';
+import { createStreamRegistry, type StreamRegistry } from './core/stream-registry';
+import { createTaskRegistry } from './core/task-registry';
+import { registerProtocols } from './protocols';
+import { readStreamsSection } from './streams-config';
+
+const rtspSettingsSchema = z
+  .object({
+    listen: z.string().default('127.0.0.1:8554'),
+    username: z.string().optional(),
+    password: z.string().optional(),
+    default_query: z.string().default('video&audio'),
+  })
+  .loose();
+
+/** The RTSP settings; `port` is filled in once the server listens (0 in config picks a free one). */
+export type RtspSettings = z.infer<typeof rtspSettingsSchema> & { port?: number };
+
+/** Applies the config's `streams:` to the registry: new ones added, changed ones updated, gone ones closed. */
+function syncStreams(streams: StreamRegistry, section: unknown, log: (name: string, error: string) => void): void {
+  const wanted = readStreamsSection(section);
+  for (const name of streams.names()) if (!wanted.has(name)) streams.delete(name);
+  for (const [name, sources] of wanted) {
+    const usable = sources.filter((source) => {
+      try {
+        streams.checkSource(source, 'config');
+        return true;
+      } catch (error) {
+        log(name, (error as Error).message);
+        return false;
+      }
+    });
+    streams.set(name, usable);
+  }
+}
+
+/** The media relay: streams from the config, the seed's HTTP API, and the protocol servers. */
+export const relayModule: EngineModule = {
+  name: 'relay',
+  async init(ctx) {
+    const logger = ctx.logger.child('relay');
+    const parsedRtsp = rtspSettingsSchema.safeParse(ctx.config.section('rtsp') ?? {});
+    if (!parsedRtsp.success) throw new Error(`config rtsp: ${parsedRtsp.error.issues[0]?.message}`);
+    const rtsp = parsedRtsp.data;
+
+    const tasks = createTaskRegistry();
+    const schemes = createSchemeRegistry();
+    const streams = createStreamRegistry({ schemes, logger, tasks });
+    ctx.onClose(() => streams.close());
+
+    await registerProtocols({ ctx, schemes, streams, tasks, logger, rtsp });
+
+    const logRejected = (name: string, error: string) => logger.warn('stream source ignored', { stream: name, error });
+    syncStreams(streams, ctx.config.section('streams'), logRejected);
+    const unsubscribe = ctx.config.onChange((config) => syncStreams(streams, config.section('streams'), logRejected));
+    ctx.onClose(unsubscribe);
+
+    registerAppRoutes(ctx, { tasks, rtsp });
+    registerConfigRoutes(ctx);
+    registerStreamsRoutes(ctx, { streams });
+  },
+};

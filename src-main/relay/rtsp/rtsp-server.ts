@@ -1,0 +1,346 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import type { Logger } from '../../platform/logger';
+import { isLoopbackAddress } from '../../platform/http/request-guard';
+import type { Consumer } from '../core/consumer';
+import { codecFromAlias, describeMedia, type Codec, type Media } from '../core/media';
+import type { MediaRequest, TrackMatch } from '../core/negotiation';
+import type { ConnectionInfo, ProducerConnection } from '../core/producer';
+import { parseRtpPacket, serializeRtpPacket, type RtpPacket } from '../core/rtp-packet';
+import { CodecMismatchError, SourceUnavailableError } from '../core/stream';
+import type { StreamRegistry } from '../core/stream-registry';
+import type { TaskRegistry } from '../core/task-registry';
+import type { PacketSink, Track } from '../core/track';
+import { formatResponse, interleavedFrame, RtspParser, RtspProtocolError, type RtspMessage } from './rtsp-parser';
+import { buildSdp, parseSdp, SdpError } from './sdp';
+
+export interface RtspServerOptions {
+  host: string;
+  port: number;
+  streams: StreamRegistry;
+  tasks: TaskRegistry;
+  logger: Logger;
+  defaultQuery: string;
+  username?: string;
+  password?: string;
+}
+
+export interface RunningRtspServer {
+  readonly port: number;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+const PUBLIC_METHODS = 'OPTIONS, DESCRIBE, SETUP, PLAY, PAUSE, ANNOUNCE, RECORD, TEARDOWN, GET_PARAMETER, SET_PARAMETER';
+
+/** `video&audio`, `video=h264,h265&audio=aac`, `mp4` → what the viewer accepts. */
+export function requestsFromQuery(query: URLSearchParams): MediaRequest[] {
+  const requests: MediaRequest[] = [];
+  for (const kind of ['video', 'audio'] as const) {
+    for (const value of query.getAll(kind)) requests.push({ kind, codecs: value.split(',').map(codecFromAlias) });
+  }
+  if (query.has('mp4')) {
+    const flac = query.get('mp4') === 'flac';
+    const all = query.get('mp4') === 'all';
+    if (!query.has('video')) requests.push({ kind: 'video', codecs: ['H264', 'H265'] });
+    if (!query.has('audio')) requests.push({ kind: 'audio', codecs: ['MPEG4-GENERIC', ...(flac ? ['PCMA', 'PCMU', 'L16'] : []), ...(all ? ['OPUS', 'MPA'] : [])] });
+  }
+  return requests;
+}
+
+/** A pushed source: an RTSP client that ANNOUNCEd and RECORDs into a stream. */
+class PublishedConnection implements ProducerConnection {
+  private sink?: (index: number, packet: RtpPacket) => void;
+  private resolveClosed!: (error?: Error) => void;
+  readonly closed = new Promise<Error | undefined>((resolve) => (this.resolveClosed = resolve));
+  bytes = 0;
+
+  constructor(
+    readonly medias: Media[],
+    private readonly socket: Socket,
+    private readonly sdp: string,
+    private readonly userAgent: string,
+  ) {}
+
+  start(sink: (index: number, packet: RtpPacket) => void): void {
+    this.sink = sink;
+  }
+
+  deliver(index: number, packet: RtpPacket, size: number): void {
+    this.bytes += size;
+    this.sink?.(index, packet);
+  }
+
+  end(error?: Error): void {
+    this.resolveClosed(error);
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+
+  info(): ConnectionInfo {
+    return {
+      format_name: 'rtsp',
+      protocol: 'rtsp+tcp',
+      remote_addr: `${this.socket.remoteAddress}:${this.socket.remotePort}`,
+      source: 'publish',
+      sdp: this.sdp,
+      user_agent: this.userAgent,
+      medias: this.medias.map(describeMedia),
+      bytes_recv: this.bytes,
+    };
+  }
+}
+
+/** A viewer: packets queue in its senders until PLAY, then go out as interleaved frames. */
+class ViewerConsumer implements Consumer {
+  readonly tracks: Array<{ track: Track; match: TrackMatch; channel?: number; codec: Codec }> = [];
+  private playing = false;
+  private readonly drainWaiters: Array<() => void> = [];
+  bytes = 0;
+
+  constructor(
+    readonly requests: MediaRequest[],
+    private readonly socket: Socket,
+    private readonly userAgent: string,
+  ) {
+    socket.on('drain', () => this.wake());
+  }
+
+  attach(track: Track, match: TrackMatch): PacketSink {
+    const index = this.tracks.length;
+    this.tracks.push({ track, match, codec: match.codec });
+    return {
+      write: (packet) => {
+        if (!this.playing) return false;
+        const entry = this.tracks[index]!;
+        if (entry.channel === undefined) return true; // the viewer did not SETUP this track
+        const bytes = interleavedFrame(entry.channel, serializeRtpPacket({ ...packet, payloadType: entry.codec.payloadType }));
+        this.bytes += bytes.length;
+        return this.socket.write(bytes);
+      },
+      onDrain: (callback) => void this.drainWaiters.push(callback),
+    };
+  }
+
+  play(): void {
+    this.playing = true;
+    this.wake();
+  }
+
+  private wake(): void {
+    for (const waiter of this.drainWaiters.splice(0)) waiter();
+  }
+
+  info(): ConnectionInfo {
+    return {
+      format_name: 'rtsp',
+      protocol: 'rtsp+tcp',
+      remote_addr: `${this.socket.remoteAddress}:${this.socket.remotePort}`,
+      user_agent: this.userAgent,
+      medias: this.tracks.map(({ track, codec }) => `${track.media.kind}, sendonly, ${codec.name}`),
+      bytes_send: this.bytes,
+    };
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+}
+
+function streamNameOf(uri: string): { name: string; query: URLSearchParams } | undefined {
+  try {
+    const url = new URL(uri);
+    const path = decodeURIComponent(url.pathname.replace(/^\/+/, '')).replace(/\/(trackID=\d+|streamid=\d+)$/, '').replace(/\/+$/, '');
+    return { name: path, query: url.searchParams };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The relay's RTSP server: PLAY of any stream at rtsp://host:port/<name> (TCP interleaved) and
+ * publishing into a stream with ANNOUNCE/RECORD.
+ */
+export async function startRtspServer(options: RtspServerOptions): Promise<RunningRtspServer> {
+  const { streams, logger, tasks } = options;
+  const sockets = new Set<Socket>();
+  const requireAuth = (socket: Socket) => !!options.username && !isLoopbackAddress(socket.remoteAddress?.replace(/^::ffff:/, '') ?? '');
+
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    const untrack = tasks.add('socket', `rtsp ${socket.remoteAddress}:${socket.remotePort}`);
+    const parser = new RtspParser();
+    const session = randomBytes(8).toString('hex');
+    let viewer: { consumer: ViewerConsumer; stream: string } | undefined;
+    let publisher: { connection: PublishedConnection; channels: Map<number, number> } | undefined;
+    let closed = false;
+
+    const send = (status: number, reason: string, request: RtspMessage & { type: 'request' }, headers: Record<string, string | number> = {}, body = '') => {
+      if (closed) return;
+      socket.write(formatResponse(status, reason, { CSeq: request.headers.get('cseq') ?? '0', Server: 'Relay Console', ...headers }, body));
+    };
+
+    const cleanup = () => {
+      if (closed) return;
+      closed = true;
+      sockets.delete(socket);
+      untrack();
+      if (viewer) streams.get(viewer.stream)?.removeConsumer(viewer.consumer);
+      publisher?.connection.end();
+    };
+    socket.on('close', cleanup);
+    socket.on('error', (error) => logger.debug('rtsp socket error', { error: error.message }));
+    socket.setNoDelay(true);
+
+    const handle = async (request: RtspMessage & { type: 'request' }): Promise<void> => {
+      if (requireAuth(socket) && !authorized(request.headers.get('authorization'), options.username!, options.password ?? '')) {
+        return send(401, 'Unauthorized', request, { 'WWW-Authenticate': 'Basic realm="Relay Console"' });
+      }
+      const target = streamNameOf(request.uri);
+      switch (request.method) {
+        case 'OPTIONS':
+          return send(200, 'OK', request, { Public: PUBLIC_METHODS });
+        case 'GET_PARAMETER':
+        case 'SET_PARAMETER':
+          return send(200, 'OK', request, { Session: session });
+        case 'DESCRIBE': {
+          if (!target) return send(400, 'Bad Request', request);
+          const stream = streams.get(target.name);
+          if (!stream) return send(404, 'Not Found', request);
+          const query = target.query.has('video') || target.query.has('audio') || target.query.has('mp4') ? target.query : new URLSearchParams(options.defaultQuery);
+          const consumer = new ViewerConsumer(requestsFromQuery(query), socket, request.headers.get('user-agent') ?? '');
+          try {
+            await stream.addConsumer(consumer);
+          } catch (error) {
+            const message = (error as Error).message;
+            logger.warn('rtsp viewer refused', { stream: target.name, error: message });
+            if (error instanceof CodecMismatchError) return send(415, 'Unsupported Media Type', request, { 'X-Error': message });
+            if (error instanceof SourceUnavailableError) return send(503, 'Service Unavailable', request, { 'X-Error': message });
+            throw error;
+          }
+          if (closed) return void stream.removeConsumer(consumer);
+          viewer = { consumer, stream: target.name };
+          const sdp = buildSdp(consumer.tracks.map(({ track, codec }) => ({ kind: track.media.kind, codec })), { sessionName: target.name });
+          return send(200, 'OK', request, { 'Content-Type': 'application/sdp', 'Content-Base': request.uri.replace(/\/?$/, '/') }, sdp);
+        }
+        case 'ANNOUNCE': {
+          if (!target) return send(400, 'Bad Request', request);
+          const stream = streams.get(target.name);
+          if (!stream) return send(404, 'Not Found', request, { 'X-Error': `stream ${target.name} is not declared in streams:` });
+          let medias: Media[];
+          try {
+            medias = parseSdp(request.body.toString('utf8'), 'recvonly');
+          } catch (error) {
+            if (error instanceof SdpError) return send(400, 'Bad Request', request, { 'X-Error': error.message });
+            throw error;
+          }
+          const connection = new PublishedConnection(medias, socket, request.body.toString('utf8'), request.headers.get('user-agent') ?? '');
+          publisher = { connection, channels: new Map() };
+          stream.addPushed(`rtsp://${socket.remoteAddress}:${socket.remotePort}/${target.name}`, connection);
+          return send(200, 'OK', request);
+        }
+        case 'SETUP': {
+          const transport = request.headers.get('transport') ?? '';
+          const interleaved = /interleaved=(\d+)(?:-(\d+))?/.exec(transport);
+          if (!/RTP\/AVP\/TCP/i.test(transport) || !interleaved) {
+            return send(461, 'Unsupported Transport', request);
+          }
+          const trackIndex = Number(/trackID=(\d+)/.exec(request.uri)?.[1] ?? /streamid=(\d+)/.exec(request.uri)?.[1] ?? '0');
+          const channel = Number(interleaved[1]);
+          if (publisher) {
+            const medias = publisher.connection.medias;
+            const byControl = medias.findIndex((m) => m.control && m.control !== '*' && request.uri.endsWith(m.control));
+            publisher.channels.set(channel, byControl >= 0 ? byControl : Math.min(trackIndex, medias.length - 1));
+          } else if (viewer) {
+            const entry = viewer.consumer.tracks[trackIndex];
+            if (!entry) return send(404, 'Not Found', request);
+            entry.channel = channel;
+          } else {
+            return send(455, 'Method Not Valid in This State', request);
+          }
+          const rtcp = interleaved[2] ?? String(channel + 1);
+          return send(200, 'OK', request, { Transport: `RTP/AVP/TCP;unicast;interleaved=${channel}-${rtcp}`, Session: `${session};timeout=60` });
+        }
+        case 'PLAY':
+          if (!viewer) return send(455, 'Method Not Valid in This State', request);
+          send(200, 'OK', request, { Session: session, Range: 'npt=0.000-' });
+          viewer.consumer.play();
+          return;
+        case 'RECORD':
+          if (!publisher) return send(455, 'Method Not Valid in This State', request);
+          return send(200, 'OK', request, { Session: session });
+        case 'PAUSE':
+          return send(200, 'OK', request, { Session: session });
+        case 'TEARDOWN':
+          send(200, 'OK', request, { Session: session });
+          socket.end();
+          return;
+        default:
+          return send(405, 'Method Not Allowed', request, { Allow: PUBLIC_METHODS });
+      }
+    };
+
+    // Requests are handled one at a time, in order, as RTSP clients expect.
+    let queue: Promise<void> = Promise.resolve();
+    socket.on('data', (data: Buffer) => {
+      let chunks;
+      try {
+        chunks = parser.push(data);
+      } catch (error) {
+        if (error instanceof RtspProtocolError) {
+          socket.end(formatResponse(400, 'Bad Request', { 'X-Error': error.message }));
+          return;
+        }
+        throw error;
+      }
+      for (const chunk of chunks) {
+        if (chunk.type === 'frame') {
+          if (!publisher) continue;
+          const index = publisher.channels.get(chunk.channel);
+          if (index === undefined) continue; // RTCP or an unknown channel
+          try {
+            publisher.connection.deliver(index, parseRtpPacket(chunk.payload), chunk.payload.length);
+          } catch {
+            /* a malformed RTP packet is dropped; the stream goes on */
+          }
+        } else if (chunk.type === 'request') {
+          queue = queue.then(() => handle(chunk)).catch((error: Error) => {
+            logger.error('rtsp request failed', { method: chunk.method, error: error.message });
+            send(500, 'Internal Server Error', chunk);
+          });
+        }
+      }
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const untrackServer = tasks.add('server', `rtsp ${options.host}:${port}`);
+  logger.info('RTSP listening', { host: options.host, port });
+
+  return {
+    port,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        untrackServer();
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}
+
+function authorized(header: string | undefined, username: string, password: string): boolean {
+  const match = /^Basic\s+(.+)$/i.exec(header ?? '');
+  if (!match?.[1]) return false;
+  return Buffer.from(match[1], 'base64').toString('utf8') === `${username}:${password}`;
+}

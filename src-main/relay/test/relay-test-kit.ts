@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { startTestEngine, type TestEngine } from '../../engine/test-engine';
+import { relayModule } from '../relay-module';
+
+export interface RelayUnderTest {
+  running: TestEngine;
+  api: string;
+  rtspPort: number;
+  rtspUrl(path: string): string;
+  stop(): Promise<void>;
+}
+
+/** A real engine with the relay on free ports; `streams` is the YAML body of `streams:`. */
+export async function startRelay(streams = '', extra = ''): Promise<RelayUnderTest> {
+  const running = await startTestEngine({
+    modules: [relayModule],
+    config: `# relay test config\ndata_dir: ./data\napi:\n  listen: 127.0.0.1:0\nrtsp:\n  listen: 127.0.0.1:0\nlog:\n  level: error\n${extra}streams:\n${streams}`,
+  });
+  const api = running.engine.url;
+  const info = (await (await fetch(`${api}/api`)).json()) as { rtsp: { listen: string } };
+  const rtspPort = Number(info.rtsp.listen.split(':').pop());
+  return { running, api, rtspPort, rtspUrl: (path) => `rtsp://127.0.0.1:${rtspPort}/${path}`, stop: () => running.stop() };
+}
+
+/** ffmpeg publishing a 320x240 25 fps H264 test pattern with AAC sine audio over RTSP/TCP. */
+export function publishTestPattern(url: string, seconds = 30): ChildProcess {
+  return spawn(
+    'ffmpeg',
+    ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', `testsrc=size=320x240:rate=25:duration=${seconds}`, '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${seconds}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '25', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '64k', '-f', 'rtsp', '-rtsp_transport', 'tcp', url],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+}
+
+export function run(command: string, args: string[], timeoutMs = 20_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Streams, codecs and size as ffprobe reads them from a URL. */
+export async function probe(url: string): Promise<Array<{ codec_name: string; codec_type: string; width?: number; height?: number }>> {
+  const result = await run('ffprobe', ['-v', 'error', '-rtsp_transport', 'tcp', '-show_entries', 'stream=codec_name,codec_type,width,height', '-of', 'json', url]);
+  if (result.code !== 0) throw new Error(`ffprobe failed: ${result.stderr}`);
+  return (JSON.parse(result.stdout) as { streams: Array<{ codec_name: string; codec_type: string; width?: number; height?: number }> }).streams;
+}
+
+/** Video frames ffmpeg decodes from `url` in `seconds`. */
+export async function countFrames(url: string, seconds: number): Promise<number> {
+  const result = await run('ffmpeg', ['-hide_banner', '-rtsp_transport', 'tcp', '-i', url, '-t', String(seconds), '-map', '0:v', '-f', 'null', '-'], (seconds + 15) * 1000);
+  const frames = [...result.stderr.matchAll(/frame=\s*(\d+)/g)].map((m) => Number(m[1]));
+  return frames.at(-1) ?? 0;
+}
+
+export async function waitFor<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
