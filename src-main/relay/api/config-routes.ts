@@ -3,7 +3,7 @@ import { isMap } from 'yaml';
 import type { EngineContext } from '../../engine/engine-context';
 import { HttpError } from '../../platform/http/http-error';
 import { isLoopbackAddress } from '../../platform/http/request-guard';
-import { ConfigSyntaxError } from '../../platform/config/errors';
+import { ConfigFileError, ConfigSyntaxError } from '../../platform/config/errors';
 import { parseConfigText } from '../../platform/config/config-store';
 import { redactUrlCredentials } from '../../platform/logger';
 import { mergeIntoDocument } from '../streams-config';
@@ -26,7 +26,7 @@ export function maskConfigSecrets(text: string): string {
 }
 
 const toBadRequest = (error: unknown): never => {
-  if (error instanceof ConfigSyntaxError) throw new HttpError(400, error.message);
+  if (error instanceof ConfigSyntaxError || error instanceof ConfigFileError) throw new HttpError(400, error.message);
   throw error;
 };
 

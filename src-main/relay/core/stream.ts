@@ -86,8 +86,12 @@ export class Stream {
   private removePushed(url: string): void {
     const ended = this.runners.filter((r) => r.pushed && r.url === url && r.state === 'closed');
     for (const runner of ended) {
-      for (const [consumer, attached] of this.consumers) {
-        if (attached.runners.has(runner)) this.removeConsumer(consumer);
+      // Viewers of a publisher that left are closed, so a relay pulling from us reconnects
+      // (and picks up the next publisher) instead of waiting on a silent socket.
+      for (const [consumer, attached] of [...this.consumers]) {
+        if (!attached.runners.has(runner)) continue;
+        this.removeConsumer(consumer);
+        consumer.close('the publisher left');
       }
       runner.close();
     }

@@ -9,6 +9,7 @@ export async function registerRtsp({ ctx, schemes, streams, tasks, logger, rtsp 
   schemes.register('rtsps', { dial: dialRtsp });
   if (rtsp.listen === '') return; // an empty listen turns the server off, as in go2rtc
   const { host, port } = parseListen(rtsp.listen);
+  // A port in use must not take the console down with it (go2rtc logs and goes on as well).
   const server = await startRtspServer({
     host,
     port,
@@ -18,7 +19,11 @@ export async function registerRtsp({ ctx, schemes, streams, tasks, logger, rtsp 
     defaultQuery: rtsp.default_query,
     username: rtsp.username,
     password: rtsp.password,
+  }).catch((error: Error) => {
+    logger.error('RTSP server could not listen', { listen: rtsp.listen, error: error.message });
+    return undefined;
   });
+  if (!server) return;
   rtsp.port = server.port;
   ctx.onClose(() => server.close());
 }

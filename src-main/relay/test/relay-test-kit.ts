@@ -11,15 +11,15 @@ export interface RelayUnderTest {
 }
 
 /** A real engine with the relay on free ports; `streams` is the YAML body of `streams:`. */
-export async function startRelay(streams = '', extra = ''): Promise<RelayUnderTest> {
+export async function startRelay(streams = '', extra = '', rtspPort = 0): Promise<RelayUnderTest> {
   const running = await startTestEngine({
     modules: [relayModule],
-    config: `# relay test config\ndata_dir: ./data\napi:\n  listen: 127.0.0.1:0\nrtsp:\n  listen: 127.0.0.1:0\nlog:\n  level: error\n${extra}streams:\n${streams}`,
+    config: `# relay test config\ndata_dir: ./data\napi:\n  listen: 127.0.0.1:0\nrtsp:\n  listen: 127.0.0.1:${rtspPort}\nlog:\n  level: error\n${extra}streams:\n${streams}`,
   });
   const api = running.engine.url;
   const info = (await (await fetch(`${api}/api`)).json()) as { rtsp: { listen: string } };
-  const rtspPort = Number(info.rtsp.listen.split(':').pop());
-  return { running, api, rtspPort, rtspUrl: (path) => `rtsp://127.0.0.1:${rtspPort}/${path}`, stop: () => running.stop() };
+  const boundPort = Number(info.rtsp.listen.split(':').pop());
+  return { running, api, rtspPort: boundPort, rtspUrl: (path) => `rtsp://127.0.0.1:${boundPort}/${path}`, stop: () => running.stop() };
 }
 
 /** ffmpeg publishing a 320x240 25 fps H264 test pattern with AAC sine audio over RTSP/TCP. */

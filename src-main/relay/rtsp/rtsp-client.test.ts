@@ -1,0 +1,85 @@
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { countFrames, probe, publishTestPattern, run, startRelay, waitFor, type RelayUnderTest } from '../test/relay-test-kit';
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+const hasProducerMedia = async (relay: RelayUnderTest, name: string) => {
+  const info = (await (await fetch(`${relay.api}/api/streams?src=${name}`)).json()) as { producers: Array<{ medias?: string[] }> };
+  return info.producers.some((p) => p.medias?.length) ? true : undefined;
+};
+
+describe('RTSP client: pulling a camera', () => {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('pulls a camera and serves it again', async () => {
+    const camera = await startRelay('  cam:\n');
+    cleanups.push(() => camera.stop());
+    const publisher = publishTestPattern(camera.rtspUrl('cam'));
+    cleanups.push(() => void publisher.kill('SIGKILL'));
+    await waitFor(() => hasProducerMedia(camera, 'cam'));
+
+    const relay = await startRelay(`  door: ${camera.rtspUrl('cam')}\n`);
+    cleanups.push(() => relay.stop());
+    const streams = await probe(relay.rtspUrl('door'));
+    expect(streams.map((s) => `${s.codec_type}:${s.codec_name}`)).toEqual(['video:h264', 'audio:aac']);
+    expect(streams[0]).toMatchObject({ width: 320, height: 240 });
+  }, 40_000);
+
+  it('keeps a viewer going when the camera drops and comes back', async () => {
+    const camera = await startRelay('  cam:\n');
+    cleanups.push(() => camera.stop());
+    let publisher: ChildProcess = publishTestPattern(camera.rtspUrl('cam'));
+    cleanups.push(() => void publisher.kill('SIGKILL'));
+    await waitFor(() => hasProducerMedia(camera, 'cam'));
+    const relay = await startRelay(`  door: ${camera.rtspUrl('cam')}\n`);
+    cleanups.push(() => relay.stop());
+
+    const viewing = countFrames(relay.rtspUrl('door'), 12);
+    await new Promise((r) => setTimeout(r, 3_000));
+    publisher.kill('SIGKILL');
+    await new Promise((r) => setTimeout(r, 1_500));
+    publisher = publishTestPattern(camera.rtspUrl('cam'));
+    const frames = await viewing;
+    // About 3 s before the drop; what comes after the camera is back proves the viewer kept going.
+    expect(frames).toBeGreaterThan(150);
+    const door = (await (await fetch(`${relay.api}/api/streams?src=door`)).json()) as { producers: Array<{ url: string }> };
+    expect(door.producers[0]!.url).toBe(camera.rtspUrl('cam'));
+  }, 60_000);
+
+  it('brings up a stream whose camera was down when first asked for', async () => {
+    const cameraPort = await freePort();
+    const relay = await startRelay(`  late: rtsp://127.0.0.1:${cameraPort}/cam\n`);
+    cleanups.push(() => relay.stop());
+    const viewer = probe(relay.rtspUrl('late'));
+    await new Promise((r) => setTimeout(r, 1_500));
+    const camera = await startRelay('  cam:\n', '', cameraPort);
+    cleanups.push(() => camera.stop());
+    const publisher = publishTestPattern(camera.rtspUrl('cam'));
+    cleanups.push(() => void publisher.kill('SIGKILL'));
+    const streams = await viewer;
+    expect(streams.find((s) => s.codec_type === 'video')).toMatchObject({ codec_name: 'h264', width: 320 });
+  }, 40_000);
+
+  it('reports a camera that never answers, and an unreachable source, with a clear error', async () => {
+    const deadPort = await freePort();
+    const relay = await startRelay(`  dead: rtsp://127.0.0.1:${deadPort}/cam\n`);
+    cleanups.push(() => relay.stop());
+    const result = await run('ffprobe', ['-v', 'error', '-rtsp_transport', 'tcp', relay.rtspUrl('dead')], 30_000);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/503|Service Unavailable/);
+    const info = (await (await fetch(`${relay.api}/api/streams?src=dead`)).json()) as { producers: Array<{ error?: string }> };
+    expect(info.producers[0]!.error).toMatch(/ECONNREFUSED|connect/);
+  }, 40_000);
+});
