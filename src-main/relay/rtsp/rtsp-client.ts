@@ -59,6 +59,7 @@ export async function dialRtsp(source: string, context: DialContext): Promise<Pr
   let resolveClosed!: (error?: Error) => void;
   const closed = new Promise<Error | undefined>((resolve) => (resolveClosed = resolve));
   let ended = false;
+  let watchdog: NodeJS.Timeout | undefined;
   const finish = (error?: Error) => {
     if (ended) return;
     ended = true;
@@ -152,7 +153,7 @@ export async function dialRtsp(source: string, context: DialContext): Promise<Pr
 
   let playing = false;
   let lastKeepalive = Date.now();
-  const watchdog = setInterval(() => {
+  watchdog = setInterval(() => {
     if (!playing) return;
     if (Date.now() - lastData > NO_DATA_TIMEOUT_MS) return finish(new Error('rtsp: no data from the camera for 10 s'));
     // Cameras drop a session whose client never speaks; one request in flight at a time.
