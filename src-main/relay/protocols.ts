@@ -5,6 +5,8 @@ import type { StreamRegistry } from './core/stream-registry';
 import type { TaskRegistry } from './core/task-registry';
 import type { RtspSettings } from './relay-module';
 import { registerRtsp } from './rtsp/rtsp-protocol';
+import { registerFfmpeg } from './ffmpeg/ffmpeg-protocol';
+import { registerExec } from './exec/exec-protocol';
 
 export interface ProtocolContext {
   ctx: EngineContext;
@@ -17,5 +19,10 @@ export interface ProtocolContext {
 
 /** Every protocol of the relay joins here, one line each; the core never changes for one. */
 export async function registerProtocols(protocols: ProtocolContext): Promise<void> {
-  await registerRtsp(protocols);
+  const rtspServer = await registerRtsp(protocols);
+  // Child-process sources publish back into the RTSP server, so they need it running.
+  if (rtspServer) {
+    registerFfmpeg(protocols, rtspServer);
+    registerExec(protocols, rtspServer);
+  }
 }

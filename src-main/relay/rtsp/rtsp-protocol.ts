@@ -1,13 +1,13 @@
 import { parseListen } from '../../platform/config/app-settings';
 import type { ProtocolContext } from '../protocols';
 import { dialRtsp } from './rtsp-client';
-import { startRtspServer } from './rtsp-server';
+import { startRtspServer, type RunningRtspServer } from './rtsp-server';
 
 /** rtsp:// and rtsps:// sources, and the RTSP server on `rtsp.listen`. */
-export async function registerRtsp({ ctx, schemes, streams, tasks, logger, rtsp }: ProtocolContext): Promise<void> {
+export async function registerRtsp({ ctx, schemes, streams, tasks, logger, rtsp }: ProtocolContext): Promise<RunningRtspServer | undefined> {
   schemes.register('rtsp', { dial: dialRtsp });
   schemes.register('rtsps', { dial: dialRtsp });
-  if (rtsp.listen === '') return; // an empty listen turns the server off, as in go2rtc
+  if (rtsp.listen === '') return undefined; // an empty listen turns the server off, as in go2rtc
   const { host, port } = parseListen(rtsp.listen);
   // A port in use must not take the console down with it (go2rtc logs and goes on as well).
   const server = await startRtspServer({
@@ -23,7 +23,8 @@ export async function registerRtsp({ ctx, schemes, streams, tasks, logger, rtsp 
     logger.error('RTSP server could not listen', { listen: rtsp.listen, error: error.message });
     return undefined;
   });
-  if (!server) return;
+  if (!server) return undefined;
   rtsp.port = server.port;
   ctx.onClose(() => server.close());
+  return server;
 }

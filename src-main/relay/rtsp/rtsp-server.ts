@@ -28,6 +28,11 @@ export interface RtspServerOptions {
 export interface RunningRtspServer {
   readonly port: number;
   readonly server: Server;
+  /**
+   * Waits for a publisher (an ffmpeg or exec: child) to ANNOUNCE at `rtsp://127.0.0.1:<port>/<path>`;
+   * such a publish does not need a declared stream and never shows in the stream list.
+   */
+  expectPublish(path: string, timeoutMs: number): Promise<ProducerConnection>;
   close(): Promise<void>;
 }
 
@@ -166,6 +171,7 @@ function streamNameOf(uri: string): { name: string; query: URLSearchParams } | u
 export async function startRtspServer(options: RtspServerOptions): Promise<RunningRtspServer> {
   const { streams, logger, tasks } = options;
   const sockets = new Set<Socket>();
+  const expected = new Map<string, (connection: ProducerConnection) => void>();
   const requireAuth = (socket: Socket) => !!options.username && !isLoopbackAddress(socket.remoteAddress?.replace(/^::ffff:/, '') ?? '');
 
   const server = createServer((socket) => {
@@ -227,8 +233,9 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
         }
         case 'ANNOUNCE': {
           if (!target) return send(400, 'Bad Request', request);
+          const waiter = expected.get(target.name);
           const stream = streams.get(target.name);
-          if (!stream) return send(404, 'Not Found', request, { 'X-Error': `stream ${target.name} is not declared in streams:` });
+          if (!stream && !waiter) return send(404, 'Not Found', request, { 'X-Error': `stream ${target.name} is not declared in streams:` });
           let medias: Media[];
           try {
             medias = parseSdp(request.body.toString('utf8'), 'recvonly');
@@ -238,7 +245,12 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
           }
           const connection = new PublishedConnection(medias, socket, request.body.toString('utf8'), request.headers.get('user-agent') ?? '');
           publisher = { connection, channels: new Map() };
-          stream.addPushed(`rtsp://${socket.remoteAddress}:${socket.remotePort}/${target.name}`, connection);
+          if (waiter) {
+            expected.delete(target.name);
+            waiter(connection);
+          } else {
+            stream!.addPushed(`rtsp://${socket.remoteAddress}:${socket.remotePort}/${target.name}`, connection);
+          }
           return send(200, 'OK', request);
         }
         case 'SETUP': {
@@ -330,6 +342,17 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
   return {
     port,
     server,
+    expectPublish: (path, timeoutMs) =>
+      new Promise<ProducerConnection>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          expected.delete(path);
+          reject(new Error(`no publish within ${timeoutMs / 1000} s`));
+        }, timeoutMs);
+        expected.set(path, (connection) => {
+          clearTimeout(timer);
+          resolve(connection);
+        });
+      }),
     close: () =>
       new Promise<void>((resolve) => {
         untrackServer();
