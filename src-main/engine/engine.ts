@@ -38,7 +38,13 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   const env = options.env ?? process.env;
   const platform: PlatformInfo = { platform: process.platform, env, homedir: homedir() };
   const configPath = options.configPath ?? defaultConfigPath(platform);
-  const config = await openConfigStore({ path: configPath, env, createIfMissing: true });
+  const config = await openConfigStore({
+    path: configPath,
+    env,
+    createIfMissing: true,
+    // A write that would stop the next start (a bad api.listen, say) is refused up front.
+    validate: (values) => void readAppSettings(values, configPath, platform),
+  });
   const settings = readAppSettings(config.effective(), configPath, platform);
   const logger = createLogger({ level: settings.logLevel, sink: options.logSink });
   const cleanups = createCleanupStack(logger);

@@ -35,6 +35,8 @@ export interface OpenConfigOptions {
   /** Write the commented default file when none exists (true for the app, false for tools). */
   createIfMissing?: boolean;
   defaultText?: string;
+  /** Checks the values a write would produce (throws ConfigFileError naming the key); runs before anything is written. */
+  validate?: (config: ConfigObject) => void;
 }
 
 /** Parses YAML config text; the root must be a mapping (or empty). */
@@ -77,6 +79,7 @@ export async function openConfigStore(options: OpenConfigOptions): Promise<Confi
 
   const commit = async (next: string): Promise<void> => {
     const nextEffective = effectiveConfig(next, env); // throws before anything is written
+    options.validate?.(nextEffective);
     await writeFileAtomic(path, next);
     text = next;
     effective = nextEffective;
