@@ -1,5 +1,6 @@
 import { appModule } from '../app/app-module';
 import { createConsoleModule, type ConsoleModuleOptions } from '../console/console-module';
+import { relayModule } from '../relay/relay-module';
 import { storageEmulatorModule } from '../storage/emulator/storage-emulator-module';
 import type { EngineModule } from './engine-context';
 
@@ -10,6 +11,7 @@ import type { EngineModule } from './engine-context';
 export function engineModules(console: ConsoleModuleOptions): EngineModule[] {
   return [
     appModule,
+    relayModule,
     storageEmulatorModule,
     createConsoleModule(console),
   ];

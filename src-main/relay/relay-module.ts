@@ -8,6 +8,7 @@ import { createStreamRegistry, type StreamRegistry } from './core/stream-registr
 import { createTaskRegistry } from './core/task-registry';
 import { registerProtocols } from './protocols';
 import { readStreamsSection } from './streams-config';
+import { bindRelayService } from './relay-service';
 
 const rtspSettingsSchema = z
   .object({
@@ -63,5 +64,6 @@ export const relayModule: EngineModule = {
     registerAppRoutes(ctx, { tasks, rtsp });
     registerConfigRoutes(ctx);
     registerStreamsRoutes(ctx, { streams });
+    bindRelayService(ctx, streams);
   },
 };

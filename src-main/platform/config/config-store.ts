@@ -21,6 +21,8 @@ export interface ConfigStore {
   effective(): ConfigObject;
   /** One top-level section of the effective config (undefined when absent). */
   section(name: string): unknown;
+  /** Parses and validates a text as a write would, without writing; returns its values. */
+  check(text: string): ConfigObject;
   /** Replaces the whole file. Throws ConfigSyntaxError and leaves the file untouched if invalid. */
   replace(text: string): Promise<void>;
   /** Edits the parsed document (comments kept), validates and writes it. */
@@ -77,9 +79,14 @@ export async function openConfigStore(options: OpenConfigOptions): Promise<Confi
   const listeners = new Set<(store: ConfigStore) => void>();
   let queue: Promise<void> = Promise.resolve();
 
+  const check = (next: string): ConfigObject => {
+    const values = effectiveConfig(next, env);
+    options.validate?.(values);
+    return values;
+  };
+
   const commit = async (next: string): Promise<void> => {
-    const nextEffective = effectiveConfig(next, env); // throws before anything is written
-    options.validate?.(nextEffective);
+    const nextEffective = check(next); // throws before anything is written
     await writeFileAtomic(path, next);
     text = next;
     effective = nextEffective;
@@ -97,6 +104,7 @@ export async function openConfigStore(options: OpenConfigOptions): Promise<Confi
     raw: () => text,
     effective: () => effective,
     section: (name) => effective[name],
+    check,
     replace: (next) => serialised(() => commit(next)),
     update: (edit) =>
       serialised(async () => {

@@ -17,6 +17,24 @@ api:
   # username: admin
   # password: \${RELAY_API_PASSWORD}
 
+rtsp:
+  # RTSP server: play any stream at rtsp://127.0.0.1:8554/<name>, publish into one with
+  # ANNOUNCE/RECORD. An empty listen turns it off.
+  listen: 127.0.0.1:8554
+  # username: viewer
+  # password: \${RELAY_RTSP_PASSWORD}
+
+streams:
+  # A live test pattern, so a fresh install has something to watch. ffmpeg starts when the
+  # first viewer arrives and stops after the last one leaves.
+  demo: ffmpeg:virtual?video=testsrc2&size=720#video=h264
+  # A camera: credentials in the URL are never shown in the console or the logs.
+  # front_door: rtsp://admin:\${FRONT_DOOR_PASSWORD}@192.168.1.20:554/stream1
+  # Transcode another stream for browsers: video to H264, audio to Opus.
+  # front_door_web: ffmpeg:front_door#video=h264#audio=opus
+  # A publish target (an empty value): ffmpeg -re -i clip.mp4 -c copy -f rtsp rtsp://127.0.0.1:8554/pushed
+  # pushed:
+
 log:
   # trace, debug, info, warn or error
   level: info

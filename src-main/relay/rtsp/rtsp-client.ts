@@ -59,11 +59,12 @@ export async function dialRtsp(source: string, context: DialContext): Promise<Pr
   let resolveClosed!: (error?: Error) => void;
   const closed = new Promise<Error | undefined>((resolve) => (resolveClosed = resolve));
   let ended = false;
-  let watchdog: NodeJS.Timeout | undefined;
+  // Set once playing starts; finish() may run before that (a failed DESCRIBE).
+  const timers: { watchdog?: NodeJS.Timeout } = {};
   const finish = (error?: Error) => {
     if (ended) return;
     ended = true;
-    clearInterval(watchdog);
+    clearInterval(timers.watchdog);
     context.signal.removeEventListener('abort', onAbort);
     pending?.reject(error ?? new Error('rtsp: connection closed'));
     socket.destroy();
@@ -153,7 +154,7 @@ export async function dialRtsp(source: string, context: DialContext): Promise<Pr
 
   let playing = false;
   let lastKeepalive = Date.now();
-  watchdog = setInterval(() => {
+  timers.watchdog = setInterval(() => {
     if (!playing) return;
     if (Date.now() - lastData > NO_DATA_TIMEOUT_MS) return finish(new Error('rtsp: no data from the camera for 10 s'));
     // Cameras drop a session whose client never speaks; one request in flight at a time.
@@ -162,7 +163,7 @@ export async function dialRtsp(source: string, context: DialContext): Promise<Pr
       void request('GET_PARAMETER', base).catch(() => undefined);
     }
   }, 1_000);
-  watchdog.unref();
+  timers.watchdog.unref();
 
   return {
     medias,

@@ -1,0 +1,116 @@
+import { relayService, type StreamSummary } from '../../src-shared/contract/relay';
+import { ContractFailure } from '../../src-shared/contract/result';
+import type { EngineContext } from '../engine/engine-context';
+import { ConfigFileError, ConfigSyntaxError } from '../platform/config/errors';
+import { redactSource } from './core/stream';
+import { SourceRejectedError, type StreamRegistry } from './core/stream-registry';
+import { persistStream, readStreamsSection } from './streams-config';
+
+const EMIT_EVERY_MS = 1_000;
+
+interface InfoLike {
+  url?: string;
+  state?: string;
+  medias?: string[];
+  bytes_recv?: number;
+  bytes_send?: number;
+  error?: string;
+  protocol?: string;
+  remote_addr?: string;
+  senders?: unknown[];
+}
+
+export function summarize(streams: StreamRegistry): StreamSummary[] {
+  return streams.names().map((name) => {
+    const info = streams.get(name)!.info();
+    return {
+      name,
+      producers: (info.producers as InfoLike[]).map((p) => ({
+        url: redactSource(p.url ?? ''),
+        state: (p.state as StreamSummary['producers'][number]['state']) ?? (p.medias ? 'running' : 'idle'),
+        medias: p.medias ?? [],
+        bytesReceived: p.bytes_recv ?? 0,
+        ...(p.error ? { error: p.error } : {}),
+      })),
+      consumers: (info.consumers as InfoLike[]).map((c) => ({
+        protocol: c.protocol ?? 'unknown',
+        remote: c.remote_addr ?? '',
+        medias: c.medias ?? [],
+        bytesSent: c.bytes_send ?? 0,
+        drops: ((c.senders ?? []) as Array<{ drops: number }>).reduce((sum, s) => sum + s.drops, 0),
+      })),
+    };
+  });
+}
+
+/** Binds the `relay` contract service: the console's view of streams and the config file. */
+export function bindRelayService(ctx: EngineContext, streams: StreamRegistry): void {
+  const check = (source: string) => {
+    try {
+      streams.checkSource(source, 'api');
+    } catch (error) {
+      if (error instanceof SourceRejectedError) throw new ContractFailure('invalid_input', error.message);
+      throw error;
+    }
+  };
+  const writeFailure = (error: unknown): never => {
+    if (error instanceof ConfigSyntaxError || error instanceof ConfigFileError) throw new ContractFailure('invalid_input', error.message);
+    throw error;
+  };
+
+  const emit = ctx.services.bind(relayService, {
+    listStreams: async () => summarize(streams),
+    addStream: async ({ name, source }) => {
+      if (streams.get(name)) throw new ContractFailure('conflict', `a stream named ${name} exists already`);
+      check(source);
+      await persistStream(ctx.config, name, [source]);
+      streams.set(name, [source]);
+    },
+    editStream: async ({ name, source }) => {
+      if (!streams.get(name)) throw new ContractFailure('not_found', `no stream named ${name}`);
+      check(source);
+      await persistStream(ctx.config, name, [source]);
+      streams.set(name, [source]);
+    },
+    deleteStream: async ({ name }) => {
+      if (!streams.get(name)) throw new ContractFailure('not_found', `no stream named ${name}`);
+      await persistStream(ctx.config, name, undefined);
+      streams.delete(name);
+    },
+    readConfig: async () => ({ path: ctx.config.path, text: ctx.config.raw() }),
+    validateConfig: async ({ text }) => {
+      try {
+        const values = ctx.config.check(text);
+        const problems = [];
+        for (const [name, sources] of readStreamsSection(values.streams)) {
+          for (const source of sources) {
+            try {
+              streams.checkSource(source, 'config');
+            } catch (error) {
+              problems.push({ message: `streams.${name}: ${(error as Error).message}` });
+            }
+          }
+        }
+        return { problems };
+      } catch (error) {
+        if (error instanceof ConfigSyntaxError) return { problems: [{ message: error.message, line: error.line, column: error.column }] };
+        if (error instanceof ConfigFileError) return { problems: [{ message: error.message }] };
+        throw error;
+      }
+    },
+    writeConfig: async ({ text }) => {
+      await ctx.config.replace(text).catch(writeFailure);
+    },
+  });
+
+  let last = '';
+  const timer = setInterval(() => {
+    const list = summarize(streams);
+    const json = JSON.stringify(list);
+    if (json === last) return;
+    last = json;
+    emit('onStreams', list);
+  }, EMIT_EVERY_MS);
+  timer.unref();
+  ctx.onClose(() => clearInterval(timer));
+}
