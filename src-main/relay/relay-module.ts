@@ -15,6 +15,7 @@ const rtspSettingsSchema = z
     listen: z.string().default('127.0.0.1:8554'),
     username: z.string().optional(),
     password: z.string().optional(),
+    local_auth: z.boolean().default(false),
     default_query: z.string().default('video&audio'),
   })
   .loose();

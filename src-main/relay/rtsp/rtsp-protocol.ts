@@ -19,6 +19,7 @@ export async function registerRtsp({ ctx, schemes, streams, tasks, logger, rtsp 
     defaultQuery: rtsp.default_query,
     username: rtsp.username,
     password: rtsp.password,
+    localAuth: rtsp.local_auth,
   }).catch((error: Error) => {
     logger.error('RTSP server could not listen', { listen: rtsp.listen, error: error.message });
     return undefined;

@@ -13,6 +13,7 @@ import type { TaskRegistry } from '../core/task-registry';
 import type { PacketSink, Track } from '../core/track';
 import { formatResponse, interleavedFrame, RtspParser, RtspProtocolError, type RtspMessage } from './rtsp-parser';
 import { buildSdp, parseSdp, SdpError } from './sdp';
+import { digestResponse, parseChallenge } from './digest-auth';
 
 export interface RtspServerOptions {
   host: string;
@@ -23,6 +24,8 @@ export interface RtspServerOptions {
   defaultQuery: string;
   username?: string;
   password?: string;
+  /** Ask viewers on this machine for credentials too (by default loopback is exempt). */
+  localAuth?: boolean;
 }
 
 export interface RunningRtspServer {
@@ -172,7 +175,10 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
   const { streams, logger, tasks } = options;
   const sockets = new Set<Socket>();
   const expected = new Map<string, (connection: ProducerConnection) => void>();
-  const requireAuth = (socket: Socket) => !!options.username && !isLoopbackAddress(socket.remoteAddress?.replace(/^::ffff:/, '') ?? '');
+  const requireAuth = (socket: Socket) =>
+    !!options.username && (options.localAuth || !isLoopbackAddress(socket.remoteAddress?.replace(/^::ffff:/, '') ?? ''));
+  const realm = 'Relay Console';
+  const nonce = randomBytes(16).toString('hex');
 
   const server = createServer((socket) => {
     sockets.add(socket);
@@ -201,8 +207,15 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
     socket.setNoDelay(true);
 
     const handle = async (request: RtspMessage & { type: 'request' }): Promise<void> => {
-      if (requireAuth(socket) && !authorized(request.headers.get('authorization'), options.username!, options.password ?? '')) {
-        return send(401, 'Unauthorized', request, { 'WWW-Authenticate': 'Basic realm="Relay Console"' });
+      if (requireAuth(socket) && !authorized(request, options.username!, options.password ?? '', realm, nonce)) {
+        // Digest first: most players prefer it, and it never sends the password itself.
+        socket.write(
+          formatResponse(401, 'Unauthorized', {
+            CSeq: request.headers.get('cseq') ?? '0',
+            'WWW-Authenticate': `Digest realm="${realm}", nonce="${nonce}"`,
+          }),
+        );
+        return;
       }
       const target = streamNameOf(request.uri);
       switch (request.method) {
@@ -362,8 +375,13 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
   };
 }
 
-function authorized(header: string | undefined, username: string, password: string): boolean {
-  const match = /^Basic\s+(.+)$/i.exec(header ?? '');
-  if (!match?.[1]) return false;
-  return Buffer.from(match[1], 'base64').toString('utf8') === `${username}:${password}`;
+function authorized(request: RtspMessage & { type: 'request' }, username: string, password: string, realm: string, nonce: string): boolean {
+  const header = request.headers.get('authorization') ?? '';
+  const basic = /^Basic\s+(.+)$/i.exec(header);
+  if (basic?.[1]) return Buffer.from(basic[1], 'base64').toString('utf8') === `${username}:${password}`;
+  const { scheme, params } = parseChallenge(header);
+  if (scheme !== 'digest' || params.username !== username || params.nonce !== nonce || params.realm !== realm) return false;
+  const uri = params.uri ?? request.uri;
+  const expected = digestResponse({ username, password, realm, nonce, method: request.method, uri, qop: params.qop, nc: params.nc, cnonce: params.cnonce });
+  return params.response === expected;
 }
