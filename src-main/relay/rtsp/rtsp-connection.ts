@@ -1,0 +1,160 @@
+import { connect as connectTcp, type Socket } from 'node:net';
+import { connect as connectTls } from 'node:tls';
+import { authorizationFor } from './digest-auth';
+import { RtspParser, interleavedFrame, type RtspMessage } from './rtsp-parser';
+
+const REQUEST_TIMEOUT_MS = 8_000;
+
+export type RtspResponse = RtspMessage & { type: 'response' };
+
+/**
+ * The client side of one RTSP connection (to a camera, or to a server we publish to): requests
+ * one at a time with CSeq, Session and Basic/Digest auth from the URL, plus interleaved frames.
+ */
+export class RtspConnection {
+  private readonly parser = new RtspParser();
+  private cseq = 0;
+  private challenge?: string;
+  private pending?: { resolve: (r: RtspResponse) => void; reject: (e: Error) => void };
+  private frameListener?: (channel: number, payload: Buffer) => void;
+  private closeListeners: Array<(error?: Error) => void> = [];
+  private ended = false;
+  session?: string;
+  bytesReceived = 0;
+  bytesSent = 0;
+  lastDataAt = Date.now();
+
+  private constructor(
+    private readonly socket: Socket,
+    /** The URL without credentials: safe to show and to send. */
+    readonly base: string,
+    readonly remote: string,
+    readonly secure: boolean,
+    private readonly username: string,
+    private readonly password: string,
+  ) {
+    socket.setNoDelay(true);
+    socket.on('data', (data: Buffer) => this.onData(data));
+    socket.on('close', () => this.finish(new Error('rtsp: the other side closed the connection')));
+    socket.on('error', (error) => this.finish(new Error(`rtsp: ${error.message}`)));
+  }
+
+  static async open(source: string): Promise<RtspConnection> {
+    const url = new URL(source);
+    const username = decodeURIComponent(url.username);
+    const password = decodeURIComponent(url.password);
+    url.username = '';
+    url.password = '';
+    const secure = url.protocol === 'rtsps:';
+    const port = Number(url.port) || (secure ? 322 : 554);
+    const socket: Socket = await new Promise((resolve, reject) => {
+      const s = secure
+        ? connectTls({ host: url.hostname, port, servername: url.hostname, rejectUnauthorized: false })
+        : connectTcp({ host: url.hostname, port });
+      const timer = setTimeout(() => {
+        s.destroy();
+        reject(new Error(`rtsp: connect to ${url.host} timed out`));
+      }, REQUEST_TIMEOUT_MS);
+      s.once(secure ? 'secureConnect' : 'connect', () => {
+        clearTimeout(timer);
+        resolve(s);
+      });
+      s.once('error', (error) => {
+        clearTimeout(timer);
+        reject(new Error(`rtsp: ${error.message}`));
+      });
+    });
+    return new RtspConnection(socket, url.toString(), `${url.hostname}:${port}`, secure, username, password);
+  }
+
+  private onData(data: Buffer): void {
+    this.lastDataAt = Date.now();
+    let chunks;
+    try {
+      chunks = this.parser.push(data);
+    } catch (error) {
+      this.finish(new Error(`rtsp: the other side sent garbage: ${(error as Error).message}`));
+      return;
+    }
+    for (const chunk of chunks) {
+      if (chunk.type === 'frame') {
+        this.bytesReceived += chunk.payload.length;
+        this.frameListener?.(chunk.channel, chunk.payload);
+      } else if (chunk.type === 'response') {
+        const waiter = this.pending;
+        this.pending = undefined;
+        waiter?.resolve(chunk);
+      }
+    }
+  }
+
+  get busy(): boolean {
+    return this.pending !== undefined;
+  }
+
+  /** Sends a request and waits for its answer; a 401 with a challenge is answered once with the URL's credentials. */
+  async request(method: string, uri: string, headers: Record<string, string> = {}, body = ''): Promise<RtspResponse> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const lines = [`${method} ${uri} RTSP/1.0`, `CSeq: ${++this.cseq}`, 'User-Agent: Relay Console'];
+      if (this.challenge) lines.push(`Authorization: ${authorizationFor(this.challenge, method, uri, this.username, this.password)}`);
+      if (this.session) lines.push(`Session: ${this.session}`);
+      for (const [key, value] of Object.entries(headers)) lines.push(`${key}: ${value}`);
+      if (body) lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
+      const response = await new Promise<RtspResponse>((resolve, reject) => {
+        if (this.ended) return reject(new Error('rtsp: connection closed'));
+        const timer = setTimeout(() => reject(new Error(`rtsp: ${method} got no answer`)), REQUEST_TIMEOUT_MS);
+        this.pending = {
+          resolve: (r) => {
+            clearTimeout(timer);
+            resolve(r);
+          },
+          reject: (e) => {
+            clearTimeout(timer);
+            reject(e);
+          },
+        };
+        this.socket.write(lines.join('\r\n') + '\r\n\r\n' + body);
+      });
+      const challenge = response.headers.get('www-authenticate');
+      if (response.status === 401 && attempt === 0 && challenge && (this.username || this.password)) {
+        this.challenge = challenge;
+        continue;
+      }
+      if (response.status === 401) throw new Error(`rtsp: ${method} unauthorized: check the username and password in the URL`);
+      if (response.status >= 300) throw new Error(`rtsp: ${method} answered ${response.status} ${response.reason}`);
+      this.session ??= response.headers.get('session')?.split(';')[0];
+      return response;
+    }
+    throw new Error(`rtsp: ${method} unauthorized`);
+  }
+
+  onFrame(listener: (channel: number, payload: Buffer) => void): void {
+    this.frameListener = listener;
+  }
+
+  /** Writes one interleaved frame; false when the socket's buffer is full (wait for `onDrain`). */
+  sendFrame(channel: number, payload: Uint8Array): boolean {
+    const frame = interleavedFrame(channel, payload);
+    this.bytesSent += frame.length;
+    return this.socket.write(frame);
+  }
+
+  onDrain(callback: () => void): void {
+    this.socket.once('drain', callback);
+  }
+
+  onClose(listener: (error?: Error) => void): void {
+    if (this.ended) listener();
+    else this.closeListeners.push(listener);
+  }
+
+  /** Ends the connection; listeners get `error` (undefined for a close we asked for). */
+  finish(error?: Error): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.pending?.reject(error ?? new Error('rtsp: connection closed'));
+    this.pending = undefined;
+    this.socket.destroy();
+    for (const listener of this.closeListeners.splice(0)) listener(error);
+  }
+}
