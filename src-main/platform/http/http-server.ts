@@ -6,6 +6,7 @@ import { sendError } from './router';
 import { HttpError } from './http-error';
 import { assertBasicAuth, assertLoopbackHost, assertSameOriginWrite, isLoopbackAddress, type BasicCredentials } from './request-guard';
 import type { Logger } from '../logger';
+import { listen } from '../listen';
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
@@ -65,15 +66,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     }
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
+  const port = await listen(server, options.port, options.host);
   const browserHost = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
   const url = `http://${browserHost.includes(':') ? `[${browserHost}]` : browserHost}:${port}`;
   logger.info('listening', { url });

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probe, publishTestPattern, startRelay, waitFor, type RelayUnderTest } from '../test/relay-test-kit';
+import { probe, publishTestPattern, startRelay, waitForMedia, type RelayUnderTest } from '../test/relay-test-kit';
 
 describe('RTSP credentials', () => {
   let camera: RelayUnderTest;
@@ -11,10 +11,7 @@ describe('RTSP credentials', () => {
     camera = await startRelay('  cam:\n', '', 0, auth);
     const url = (user: string) => camera.rtspUrl('cam').replace('rtsp://', `rtsp://${user}@`);
     publisher = publishTestPattern(url('viewer:s3cret%3Apw'));
-    await waitFor(async () => {
-      const info = (await (await fetch(`${camera.api}/api/streams?src=cam`)).json()) as { producers: Array<{ medias?: string[] }> };
-      return info.producers.some((p) => p.medias?.length) ? true : undefined;
-    }, 15_000);
+    await waitForMedia(camera, 'cam', 15_000);
   }, 30_000);
   afterAll(async () => {
     publisher?.kill('SIGKILL');

@@ -2,7 +2,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialRtsp } from './rtsp-client';
-import { countFrames, publishTestPattern, startRelay, waitFor, type RelayUnderTest } from '../test/relay-test-kit';
+import { countFrames, publishTestPattern, startRelay, waitForMedia, type RelayUnderTest } from '../test/relay-test-kit';
 
 /** Sends bytes to the RTSP server and collects what it answers until it closes or goes quiet. */
 function exchange(port: number, payloads: Array<string | Buffer>, quietMs = 400): Promise<string> {
@@ -30,10 +30,7 @@ describe('RTSP server and client under bad input', () => {
   beforeAll(async () => {
     relay = await startRelay('  cam:\n  other:\n');
     publisher = publishTestPattern(relay.rtspUrl('cam'));
-    await waitFor(async () => {
-      const info = (await (await fetch(`${relay.api}/api/streams?src=cam`)).json()) as { producers: Array<{ medias?: string[] }> };
-      return info.producers.some((p) => p.medias?.length) ? true : undefined;
-    });
+    await waitForMedia(relay, 'cam');
   }, 30_000);
   afterAll(async () => {
     publisher?.kill('SIGKILL');

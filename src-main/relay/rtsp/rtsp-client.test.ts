@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countFrames, probe, publishTestPattern, run, startRelay, waitFor, type RelayUnderTest } from '../test/relay-test-kit';
+import { countFrames, probe, publishTestPattern, run, startRelay, waitForMedia } from '../test/relay-test-kit';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -11,11 +11,6 @@ const freePort = () =>
       s.close(() => resolve(port));
     });
   });
-
-const hasProducerMedia = async (relay: RelayUnderTest, name: string) => {
-  const info = (await (await fetch(`${relay.api}/api/streams?src=${name}`)).json()) as { producers: Array<{ medias?: string[] }> };
-  return info.producers.some((p) => p.medias?.length) ? true : undefined;
-};
 
 describe('RTSP client: pulling a camera', () => {
   const cleanups: Array<() => Promise<void> | void> = [];
@@ -28,7 +23,7 @@ describe('RTSP client: pulling a camera', () => {
     cleanups.push(() => camera.stop());
     const publisher = publishTestPattern(camera.rtspUrl('cam'));
     cleanups.push(() => void publisher.kill('SIGKILL'));
-    await waitFor(() => hasProducerMedia(camera, 'cam'));
+    await waitForMedia(camera, 'cam');
 
     const relay = await startRelay(`  door: ${camera.rtspUrl('cam')}\n`);
     cleanups.push(() => relay.stop());
@@ -42,7 +37,7 @@ describe('RTSP client: pulling a camera', () => {
     cleanups.push(() => camera.stop());
     let publisher: ChildProcess = publishTestPattern(camera.rtspUrl('cam'));
     cleanups.push(() => void publisher.kill('SIGKILL'));
-    await waitFor(() => hasProducerMedia(camera, 'cam'));
+    await waitForMedia(camera, 'cam');
     const relay = await startRelay(`  door: ${camera.rtspUrl('cam')}\n`);
     cleanups.push(() => relay.stop());
 

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probe, publishTestPattern, startRelay, waitFor, type RelayUnderTest } from '../test/relay-test-kit';
+import { probe, publishTestPattern, startRelay, waitForMedia, type RelayUnderTest } from '../test/relay-test-kit';
 
 describe('sending a stream to another RTSP server (POST /api/streams?src=&dst=)', () => {
   let source: RelayUnderTest;
@@ -11,10 +11,7 @@ describe('sending a stream to another RTSP server (POST /api/streams?src=&dst=)'
     source = await startRelay('  cam:\n');
     target = await startRelay('  incoming:\n');
     publisher = publishTestPattern(source.rtspUrl('cam'));
-    await waitFor(async () => {
-      const info = (await (await fetch(`${source.api}/api/streams?src=cam`)).json()) as { producers: Array<{ medias?: string[] }> };
-      return info.producers.some((p) => p.medias?.length) ? true : undefined;
-    });
+    await waitForMedia(source, 'cam');
   }, 30_000);
   afterAll(async () => {
     publisher?.kill('SIGKILL');

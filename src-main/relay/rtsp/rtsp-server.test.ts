@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countFrames, probe, publishTestPattern, startRelay, waitFor, type RelayUnderTest } from '../test/relay-test-kit';
+import { countFrames, probe, publishTestPattern, startRelay, waitForMedia, type RelayUnderTest } from '../test/relay-test-kit';
 
 describe('RTSP server: publish in, play out', () => {
   let relay: RelayUnderTest;
@@ -9,10 +9,7 @@ describe('RTSP server: publish in, play out', () => {
   beforeAll(async () => {
     relay = await startRelay('  cam:\n');
     camera = publishTestPattern(relay.rtspUrl('cam'));
-    await waitFor(async () => {
-      const cam = (await (await fetch(`${relay.api}/api/streams?src=cam`)).json()) as { producers: Array<{ medias?: string[] }> };
-      return cam.producers.some((p) => p.medias?.length) ? true : undefined;
-    });
+    await waitForMedia(relay, 'cam');
   }, 30_000);
 
   afterAll(async () => {

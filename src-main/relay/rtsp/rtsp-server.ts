@@ -1,6 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../../platform/logger';
+import { listen } from '../../platform/listen';
 import { isLoopbackAddress } from '../../platform/http/request-guard';
 import type { Consumer } from '../core/consumer';
 import { codecFromAlias, describeMedia, type Codec, type Media } from '../core/media';
@@ -340,15 +341,7 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
+  const port = await listen(server, options.port, options.host);
   const untrackServer = tasks.add('server', `rtsp ${options.host}:${port}`);
   logger.info('RTSP listening', { host: options.host, port });
 

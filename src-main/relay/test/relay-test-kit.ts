@@ -70,3 +70,11 @@ export async function waitFor<T>(check: () => Promise<T | undefined> | T | undef
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** Waits until a stream's publisher (or source) has announced its medias. */
+export function waitForMedia(relay: RelayUnderTest, stream: string, timeoutMs = 10_000): Promise<true> {
+  return waitFor(async () => {
+    const info = (await (await fetch(`${relay.api}/api/streams?src=${stream}`)).json()) as { producers: Array<{ medias?: string[] }> };
+    return info.producers.some((p) => p.medias?.length) ? true : undefined;
+  }, timeoutMs);
+}
