@@ -3,6 +3,7 @@ import { reconnectDelayMs } from './backoff';
 import type { Media } from './media';
 import type { ConnectionInfo, ProducerConnection, SchemeHandler } from './producer';
 import { Track, type TrackOptions } from './track';
+import { codecStats } from '../codecs/codec-stats';
 
 export type SourceState = 'idle' | 'dialing' | 'running' | 'waiting' | 'closed';
 
@@ -179,7 +180,7 @@ export class SourceRunner {
     return {
       ...this.connection.info(),
       url: this.options.url,
-      receivers: this.tracks.map((t, i) => ({ id: i, codec: { codec_name: t.codec.name.toLowerCase(), codec_type: t.media.kind, clock_rate: t.codec.clockRate, channels: t.codec.channels }, childs: t.senderCount, bytes: t.bytes, packets: t.packets })),
+      receivers: this.tracks.map((t, i) => ({ id: i, codec: codecStats(t.codec, t.media.kind), childs: t.senderCount, bytes: t.bytes, packets: t.packets })),
     };
   }
 }
