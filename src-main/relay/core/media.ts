@@ -60,3 +60,16 @@ export function describeCodec(codec: Codec): string {
 export function describeMedia(media: Media): string {
   return `${media.kind}, ${media.direction}, ${media.codecs.map((c) => c.name).join(', ')}`;
 }
+
+/**
+ * One access unit, as the HTTP outputs (MP4, HLS, MJPEG) and ingest want it. Timestamps are in
+ * the codec's clock (90 kHz for video) and may wrap like RTP's.
+ */
+export interface MediaFrame {
+  codec: string;
+  timestamp: number;
+  /** Video: an IDR/IRAP access unit; audio: always true. */
+  keyframe: boolean;
+  /** H264/H265: AVCC (4-byte big-endian length before each NAL unit); audio: the raw frame. */
+  data: Uint8Array;
+}
