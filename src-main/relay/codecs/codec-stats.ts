@@ -1,5 +1,6 @@
 import type { Codec, MediaKind } from '../core/media';
 import { parseH264Sps, spsFromFmtp } from './h264/sps';
+import { h265SpsFromFmtp, parseH265Sps } from './h265/sps';
 
 /** A receiver's codec in go2rtc's stats shape: `{codec_name, codec_type, profile, level, ...}`. */
 export interface CodecStats {
@@ -21,15 +22,13 @@ export function codecStats(codec: Codec, kind: MediaKind): CodecStats {
     stats.sample_rate = codec.clockRate;
     stats.channels = codec.channels ?? 1;
   }
-  if (codec.name === 'H264') {
-    const sps = spsFromFmtp(codec.fmtp);
-    if (sps) {
-      try {
-        const parsed = parseH264Sps(sps);
-        Object.assign(stats, { profile: parsed.profile, level: parsed.level, width: parsed.width, height: parsed.height });
-      } catch {
-        /* a camera with a broken SPS in its SDP still streams; stats just lack the size */
-      }
+  const sps = codec.name === 'H264' ? spsFromFmtp(codec.fmtp) : codec.name === 'H265' ? h265SpsFromFmtp(codec.fmtp) : undefined;
+  if (sps) {
+    try {
+      const parsed = codec.name === 'H264' ? parseH264Sps(sps) : parseH265Sps(sps);
+      Object.assign(stats, { profile: parsed.profile, level: parsed.level, width: parsed.width, height: parsed.height });
+    } catch {
+      /* a camera with a broken SPS in its SDP still streams; stats just lack the size */
     }
   }
   return stats;
