@@ -7,6 +7,7 @@ import type { RtspSettings } from './relay-module';
 import { registerRtsp } from './rtsp/rtsp-protocol';
 import { registerFfmpeg } from './ffmpeg/ffmpeg-protocol';
 import { registerExec } from './exec/exec-protocol';
+import { registerEcho } from './echo/echo-protocol';
 
 export interface ProtocolContext {
   ctx: EngineContext;
@@ -20,6 +21,7 @@ export interface ProtocolContext {
 /** Every protocol of the relay joins here, one line each; the core never changes for one. */
 export async function registerProtocols(protocols: ProtocolContext): Promise<void> {
   const rtspServer = await registerRtsp(protocols);
+  registerEcho(protocols);
   // Child-process sources publish back into the RTSP server, so they need it running.
   if (rtspServer) {
     registerFfmpeg(protocols, rtspServer);
