@@ -32,6 +32,12 @@ export const emulatorConfigSchema = z
     /** Accepted distance between X-Qiniu-Date and the emulator clock. */
     max_clock_skew_seconds: z.number().int().positive().default(900),
     accounts: z.array(accountSchema).optional(),
+    /**
+     * Workflow templates by name, as the Kodo console defines them: the processing commands a
+     * template runs (`;`-separated, like persistentOps). Used by persistentWorkflowTemplateID
+     * in upload policies and workflowTemplateID in pfop.
+     */
+    workflows: z.record(z.string().regex(/^[\w.-]{1,64}$/, 'workflow template names: letters, digits, . - _'), z.string().min(1)).default({}),
   })
   .strict();
 

@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     accounts: emulatorConfig.accounts,
     logger,
     maxClockSkewSeconds: emulatorConfig.max_clock_skew_seconds,
+    workflows: emulatorConfig.workflows,
   });
   console.log(`Kodo storage emulator at ${emulator.url}`);
   console.log(`Data: ${settings.dataDir}/storage`);

@@ -29,6 +29,8 @@ export interface ManagementDeps {
   pfop: PersistentFop;
   cdn: CdnDeps;
   clock: () => number;
+  /** Workflow templates: name → processing commands. */
+  workflows: ReadonlyMap<string, string>;
 }
 
 export interface ManagementRequest {
@@ -130,10 +132,11 @@ export async function handleManagement(deps: ManagementDeps, request: Management
       objects.ownedBucket(bucket, account.accessKey);
       const key = form.get('key') ?? '';
       objects.stat(bucket, key);
-      const fops = form.get('fops') ?? '';
       const workflow = form.get('workflowTemplateID');
-      if (fops && workflow) throw new KodoError(400, 'fops and workflowTemplateID are exclusive');
-      if (!fops) throw new KodoError(400, workflow ? 'workflow templates are not supported by the emulator' : 'fops is required');
+      if (form.get('fops') && workflow) throw new KodoError(400, 'fops and workflowTemplateID are exclusive');
+      if (workflow && !deps.workflows.has(workflow)) throw new KodoError(400, `workflowTemplateID: no workflow template named ${workflow}`);
+      const fops = workflow ? deps.workflows.get(workflow)! : (form.get('fops') ?? '');
+      if (!fops) throw new KodoError(400, 'fops or workflowTemplateID is required');
       const type = form.has('type') ? Number(form.get('type')) : 0;
       if (type !== 0 && type !== 1) throw new KodoError(400, 'type must be 0 or 1');
       if (type === 1 && form.get('pipeline')) throw new KodoError(400, 'pipeline is not allowed when type is 1');

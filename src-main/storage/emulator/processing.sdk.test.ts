@@ -15,7 +15,7 @@ let work: string;
 let png: Buffer;
 
 beforeAll(async () => {
-  env = await startTestEmulator();
+  env = await startTestEmulator({ workflows: { thumbnail: `imageView2/2/w/16|saveas/${urlsafeB64Encode('pub:wf-small.png')}` } });
   notify = await startRecorder(() => ({ status: 200, body: '{}' }));
   work = await mkdtemp(join(tmpdir(), 'kodo-fop-'));
   png = await sharp({ create: { width: 200, height: 100, channels: 3, background: { r: 255, g: 0, b: 0 } } })
@@ -103,6 +103,28 @@ describe('persistent processing through OperationManager', () => {
     const status = await waitFor(result.data.persistentId);
     expect(status).toMatchObject({ code: 0 });
     expect(await sharp((await httpGet(env.emulator.port, '/download/pub/po-small.png')).body).metadata()).toMatchObject({ width: 20 });
+  });
+
+  it('workflow templates run from the upload policy and from pfop; unknown ones are refused', async () => {
+    const token = uploadToken({ scope: 'pub:wf.png', persistentWorkflowTemplateID: 'thumbnail' });
+    const result = await new qiniu.form_up.FormUploader(env.config).put(token, 'wf.png', png, new qiniu.form_up.PutExtra());
+    expect(await waitFor(result.data.persistentId)).toMatchObject({ code: 0 });
+    expect(await sharp((await httpGet(env.emulator.port, '/download/pub/wf-small.png')).body).metadata()).toMatchObject({ width: 16 });
+
+    const op = new qiniu.fop.OperationManager(env.mac, env.config);
+    const viaPfop = await new Promise<{ status: number; body: { persistentId?: string; error?: string } }>((resolve, reject) =>
+      op.pfop('pub', 'pic.png', null as unknown as string[], '', { workflowTemplateID: 'thumbnail', force: true }, (err, body, info) =>
+        err ? reject(err) : resolve({ status: info.statusCode, body: body ?? {} }),
+      ),
+    );
+    expect(viaPfop.status).toBe(200);
+    expect(await waitFor(viaPfop.body.persistentId!)).toMatchObject({ code: 0 });
+
+    const unknown = uploadToken({ scope: 'pub:wf2.png', persistentWorkflowTemplateID: 'nope' });
+    const refused = await new qiniu.form_up.FormUploader(env.config).put(unknown, 'wf2.png', png, new qiniu.form_up.PutExtra());
+    expect(refused.resp.statusCode).toBe(400);
+    expect(refused.data.error).toMatch(/no workflow template named nope/);
+    expect((await httpGet(env.emulator.port, '/download/pub/wf2.png')).status).toBe(404);
   });
 
   it('an unknown persistentId → 612', async () => {

@@ -21,6 +21,7 @@ export const storageEmulatorModule: EngineModule = {
         accounts: config.accounts,
         logger: ctx.logger,
         maxClockSkewSeconds: config.max_clock_skew_seconds,
+        workflows: config.workflows,
       });
       ctx.onClose(() => emulator.close());
     } catch (error) {

@@ -31,6 +31,8 @@ export interface StorageEmulatorOptions {
   /** Epoch ms; tests move time forward to expire tokens and objects. */
   clock?: () => number;
   maxClockSkewSeconds?: number;
+  /** Workflow templates: name → processing commands (`storage.emulator.workflows`). */
+  workflows?: Record<string, string>;
   /** How often expired objects and uploads are swept (ms). */
   sweepIntervalMs?: number;
 }
@@ -83,10 +85,11 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
   const objects = new ObjectService(db, blobs, clock, logger);
   const pfop = new PersistentFop({ db, blobs, objects, clock, logger });
   let publicUrl = '';
-  const uploadDeps: UploadRouteDeps = { db, blobs, objects, pfop, clock, logger, accounts, publicUrl: () => publicUrl, assembling: new Set() };
+  const workflows = new Map(Object.entries(options.workflows ?? {}));
+  const uploadDeps: UploadRouteDeps = { db, blobs, objects, pfop, clock, logger, accounts, workflows, publicUrl: () => publicUrl, assembling: new Set() };
   const downloadDeps: DownloadDeps = { db, blobs, objects, accounts, clock, logger };
   const cdnDeps: CdnDeps = { db, objects, clock, publicUrl: () => publicUrl };
-  const managementDeps: ManagementDeps = { db, blobs, objects, pfop, cdn: cdnDeps, clock };
+  const managementDeps: ManagementDeps = { db, blobs, objects, pfop, cdn: cdnDeps, clock, workflows };
 
   if (accountSet.demo && newBuckets.length > 0) await seedSampleFiles(objects, blobs, accountSet.buckets[0]!.name);
 

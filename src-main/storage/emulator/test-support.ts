@@ -49,7 +49,7 @@ export function sdkConfig(host: string): qiniu.conf.Config {
   return new qiniu.conf.Config({ zone, useHttpsDomain: false, ucEndpointsProvider: uc });
 }
 
-export async function startTestEmulator(options: { mirror?: string; dataDir?: string; port?: number } = {}): Promise<TestEmulator> {
+export async function startTestEmulator(options: { mirror?: string; dataDir?: string; port?: number; workflows?: Record<string, string> } = {}): Promise<TestEmulator> {
   const dir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'kodo-emu-')));
   let offset = 0;
   const emulator = await createStorageEmulator({
@@ -58,6 +58,7 @@ export async function startTestEmulator(options: { mirror?: string; dataDir?: st
     accounts: testAccounts(options.mirror),
     logger: createMemoryLogger(),
     clock: () => Date.now() + offset,
+    workflows: options.workflows,
   });
   const host = `127.0.0.1:${emulator.port}`;
   return {

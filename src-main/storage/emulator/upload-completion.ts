@@ -38,6 +38,8 @@ export interface UploadCompletionDeps {
   pfop: PfopStarter;
   clock: () => number;
   logger: Logger;
+  /** Workflow templates: name → processing commands. */
+  workflows: ReadonlyMap<string, string>;
 }
 
 /** Applies the upload policy to a fully received upload, commits it, and builds the reply. */
@@ -46,6 +48,10 @@ export async function completeUpload(deps: UploadCompletionDeps, request: Upload
   const { policy } = token;
   try {
     deps.objects.bucket(token.bucket);
+    const templateFops = policy.persistentWorkflowTemplateID ? deps.workflows.get(policy.persistentWorkflowTemplateID) : undefined;
+    if (policy.persistentWorkflowTemplateID && !templateFops) {
+      throw new KodoError(400, `persistentWorkflowTemplateID: no workflow template named ${policy.persistentWorkflowTemplateID}`);
+    }
     if (policy.fsizeLimit !== undefined && staged.size > policy.fsizeLimit) {
       throw new KodoError(413, `file size ${staged.size} exceeds fsizeLimit ${policy.fsizeLimit}`);
     }
@@ -82,12 +88,13 @@ export async function completeUpload(deps: UploadCompletionDeps, request: Upload
     });
 
     let persistentId: string | undefined;
-    if (policy.persistentOps) {
+    const fops = policy.persistentOps ?? templateFops;
+    if (fops) {
       persistentId = deps.pfop.start({
         owner: token.account.accessKey,
         bucket: token.bucket,
         key,
-        fops: policy.persistentOps,
+        fops,
         notifyURL: policy.persistentNotifyUrl,
         pipeline: policy.persistentPipeline,
         type: policy.persistentType,
