@@ -111,7 +111,16 @@ export class SourceRunner {
   /** Packets flow from the source into the tracks (the first consumer arrived). */
   start(): void {
     this.wanted = true;
-    if (this.connection && this.state !== 'running') this.startFlow();
+    if (this.connection) {
+      if (this.state !== 'running') this.startFlow();
+      return;
+    }
+    // Wanted again after a stop (another consumer let go meanwhile): dial, and keep trying.
+    if (this.state !== 'closed' && !this.dialing) {
+      this.ensureDialed().catch(() => {
+        if (this.wanted && !this.connection) this.scheduleReconnect();
+      });
+    }
   }
 
   private startFlow(): void {

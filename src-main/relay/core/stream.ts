@@ -131,6 +131,12 @@ export class Stream {
     }
     this.consumers.set(consumer, attached);
     for (const runner of attached.runners) runner.start();
+    // Sources dialed for the offer but not chosen give their connection back.
+    for (const runner of this.runners) if (!runner.pushed && !this.inUse(runner)) runner.stop();
+  }
+
+  private inUse(runner: SourceRunner): boolean {
+    return [...this.consumers.values()].some((attached) => attached.runners.has(runner));
   }
 
   removeConsumer(consumer: Consumer): void {
@@ -138,10 +144,7 @@ export class Stream {
     if (!attached) return;
     this.consumers.delete(consumer);
     for (const { sender, runner, trackIndex } of attached.senders) runner.tracks[trackIndex]?.removeSender(sender);
-    for (const runner of attached.runners) {
-      const stillUsed = [...this.consumers.values()].some((other) => other.runners.has(runner));
-      if (!stillUsed) runner.stop();
-    }
+    for (const runner of attached.runners) if (!this.inUse(runner)) runner.stop();
   }
 
   get consumerCount(): number {

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryLogger } from '../../platform/logger';
+import type { Consumer } from './consumer';
+import type { Media } from './media';
+import type { ProducerConnection } from './producer';
+import type { RtpPacket } from './rtp-packet';
+import { createSchemeRegistry } from './scheme-registry';
+import { Stream } from './stream';
+
+const video: Media = { kind: 'video', direction: 'recvonly', codecs: [{ name: 'H264', clockRate: 90000, payloadType: 96 }] };
+const audio: Media = { kind: 'audio', direction: 'recvonly', codecs: [{ name: 'PCMA', clockRate: 8000, payloadType: 8 }] };
+
+/** An in-memory source per URL: records dials and closes, and lets the test push packets. */
+function fakeSources(medias: Record<string, Media[]>) {
+  const log: string[] = [];
+  const sinks = new Map<string, (i: number, p: RtpPacket) => void>();
+  const schemes = createSchemeRegistry();
+  schemes.register('fake', {
+    dial: async (url) => {
+      log.push(`dial ${url}`);
+      let end!: (e?: Error) => void;
+      const connection: ProducerConnection = {
+        medias: medias[url]!,
+        closed: new Promise((r) => (end = r)),
+        start: (sink) => void sinks.set(url, sink),
+        close: () => {
+          log.push(`close ${url}`);
+          sinks.delete(url);
+          end();
+        },
+        info: () => ({ url }),
+      };
+      return connection;
+    },
+  });
+  return { schemes, log, sinks };
+}
+
+const consumerOf = (kinds: Array<'video' | 'audio'>) => {
+  const got: number[] = [];
+  const consumer: Consumer = {
+    requests: kinds.map((kind) => ({ kind, codecs: ['ANY'] })),
+    attach: () => ({ write: (p) => (got.push(p.sequenceNumber), true), onDrain: () => undefined }),
+    info: () => ({}),
+    close: () => undefined,
+  };
+  return { consumer, got };
+};
+
+const packet = (seq: number): RtpPacket => ({ marker: true, payloadType: 8, sequenceNumber: seq, timestamp: seq * 160, ssrc: 1, payload: new Uint8Array([1, 2]) });
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe('stream', () => {
+  const options = (schemes: ReturnType<typeof createSchemeRegistry>, sources: string[]) => ({
+    name: 'door',
+    sources,
+    schemes,
+    logger: createMemoryLogger(),
+    track: { nextId: (() => { let n = 0; return () => ++n; })() },
+  });
+
+  it('gives back the connection of a source it dialed but did not choose', async () => {
+    const { schemes, log } = fakeSources({ 'fake://cam': [video], 'fake://mic': [audio] });
+    const stream = new Stream(options(schemes, ['fake://cam', 'fake://mic']));
+    await stream.addConsumer(consumerOf(['video']).consumer);
+    expect(log).toEqual(['dial fake://cam', 'dial fake://mic', 'close fake://mic']);
+    stream.close();
+  });
+
+  it('starts lazily, stops after the last consumer, and dials again for the next one', async () => {
+    const { schemes, log, sinks } = fakeSources({ 'fake://mic': [audio] });
+    const stream = new Stream(options(schemes, ['fake://mic']));
+    expect(log).toEqual([]);
+    const first = consumerOf(['audio']);
+    await stream.addConsumer(first.consumer);
+    sinks.get('fake://mic')!(0, packet(1));
+    expect(first.got).toEqual([1]);
+    stream.removeConsumer(first.consumer);
+    expect(log).toEqual(['dial fake://mic', 'close fake://mic']);
+    const second = consumerOf(['audio']);
+    await stream.addConsumer(second.consumer);
+    await tick();
+    sinks.get('fake://mic')!(0, packet(2));
+    expect(second.got).toEqual([2]);
+    expect(log).toEqual(['dial fake://mic', 'close fake://mic', 'dial fake://mic']);
+    stream.close();
+    expect(log.at(-1)).toBe('close fake://mic');
+  });
+
+  it('fails a consumer with the offer and the request when nothing matches', async () => {
+    const { schemes } = fakeSources({ 'fake://mic': [audio] });
+    const stream = new Stream(options(schemes, ['fake://mic']));
+    await expect(stream.addConsumer(consumerOf(['video']).consumer)).rejects.toThrow('the source has audio PCMA; this output accepts video any codec');
+    stream.close();
+  });
+});
