@@ -32,6 +32,17 @@ export function registerStreamsRoutes(ctx: EngineContext, deps: StreamsApiDeps):
     res.end(JSON.stringify(body, null, 2));
   };
 
+  /** Checks a source from the API, writes it to the config, then applies it. */
+  const save = async (name: string, src: string): Promise<void> => {
+    try {
+      streams.checkSource(src, 'api');
+    } catch (error) {
+      rejected(error);
+    }
+    await persistStream(ctx.config, name, [src]);
+    streams.set(name, [src]);
+  };
+
   ctx.http.route(
     '/api/streams',
     async ({ req, res, url }) => {
@@ -48,27 +59,14 @@ export function registerStreamsRoutes(ctx: EngineContext, deps: StreamsApiDeps):
         }
         case 'PUT': {
           if (!src) throw new HttpError(400, 'src is required: the source URL of the new stream');
-          const streamName = name || src;
-          try {
-            streams.checkSource(src, 'api');
-          } catch (error) {
-            rejected(error);
-          }
-          await persistStream(ctx.config, streamName, [src]);
-          streams.set(streamName, [src]);
+          await save(name || src, src);
           return void res.writeHead(200).end();
         }
         case 'PATCH': {
           if (!name) throw new HttpError(400, 'name is required: the stream to update');
           if (!src) throw new HttpError(400, 'src is required: the new source URL');
           if (!streams.get(name)) throw new HttpError(404, `stream not found: ${name}`);
-          try {
-            streams.checkSource(src, 'api');
-          } catch (error) {
-            rejected(error);
-          }
-          await persistStream(ctx.config, name, [src]);
-          streams.set(name, [src]);
+          await save(name, src);
           return void res.writeHead(200).end();
         }
         case 'DELETE': {
