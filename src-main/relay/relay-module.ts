@@ -9,9 +9,7 @@ import { createTaskRegistry } from './core/task-registry';
 import { registerProtocols } from './protocols';
 import { readStreamsSection } from './streams-config';
 import { bindRelayService } from './relay-service';
-import { HttpError } from '../platform/http/http-error';
-import { pushToRtsp } from './rtsp/rtsp-pusher';
-import { SourceUnavailableError, CodecMismatchError } from './core/stream';
+import { createStreamSender } from './stream-sender';
 
 const rtspSettingsSchema = z
   .object({
@@ -67,19 +65,7 @@ export const relayModule: EngineModule = {
 
     registerAppRoutes(ctx, { tasks, rtsp });
     registerConfigRoutes(ctx);
-    registerStreamsRoutes(ctx, {
-      streams,
-      send: async (src, dst) => {
-        if (streams.get(dst)) throw new HttpError(501, `playing ${src} into the stream ${dst} (two-way audio) is not available yet`);
-        if (!/^rtsps?:\/\//i.test(dst)) throw new HttpError(400, `dst must be a stream name or an rtsp:// URL, got ${dst}`);
-        try {
-          await pushToRtsp(streams.get(src)!, dst, tasks);
-        } catch (error) {
-          if (error instanceof SourceUnavailableError || error instanceof CodecMismatchError) throw new HttpError(503, error.message);
-          throw new HttpError(502, `sending ${src} to the destination failed: ${(error as Error).message}`);
-        }
-      },
-    });
+    registerStreamsRoutes(ctx, { streams, send: createStreamSender({ streams, schemes, tasks }) });
     bindRelayService(ctx, streams);
   },
 };

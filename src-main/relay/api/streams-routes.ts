@@ -8,7 +8,7 @@ import { persistStream } from '../streams-config';
 export interface StreamsApiDeps {
   streams: StreamRegistry;
   /** Plays `src` into the existing stream `dst`, or publishes stream `src` to the URL `dst`. */
-  send?: (src: string, dst: string) => Promise<void>;
+  send: (src: string, dst: string) => Promise<void>;
 }
 
 function streamJson(streams: StreamRegistry, name: string) {
@@ -80,7 +80,6 @@ export function registerStreamsRoutes(ctx: EngineContext, deps: StreamsApiDeps):
           if (!src) throw new HttpError(400, 'src is required');
           if (!dst) throw new HttpError(400, 'dst is required: a stream name or a destination URL');
           if (!streams.get(dst) && !streams.get(src)) throw new HttpError(404, `neither ${dst} nor ${src} is a stream`);
-          if (!deps.send) throw new HttpError(501, 'sending a stream to a destination is not available in this version');
           await deps.send(src, dst);
           return void res.writeHead(200).end();
         }

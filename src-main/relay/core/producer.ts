@@ -28,6 +28,11 @@ export interface ProducerConnection {
   close(): void;
   readonly closed: Promise<Error | undefined>;
   info(): ConnectionInfo;
+  /**
+   * Sends a packet back to the source on one of its `sendonly` medias (two-way audio to a
+   * camera); false when the packet could not go out. Only sources with a backchannel have it.
+   */
+  send?(mediaIndex: number, packet: RtpPacket): boolean;
 }
 
 export interface DialContext {

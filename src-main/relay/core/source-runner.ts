@@ -1,6 +1,7 @@
 import type { Logger } from '../../platform/logger';
 import { reconnectDelayMs } from './backoff';
 import type { Media } from './media';
+import type { RtpPacket } from './rtp-packet';
 import type { ConnectionInfo, ProducerConnection, SchemeHandler } from './producer';
 import { Track, type TrackOptions } from './track';
 import { codecStats } from '../codecs/codec-stats';
@@ -169,6 +170,11 @@ export class SourceRunner {
         this.scheduleReconnect();
       });
     }, wait);
+  }
+
+  /** Sends a packet to the source's backchannel media; dropped while the source is not connected. */
+  sendBackchannel(mediaIndex: number, packet: RtpPacket): boolean {
+    return this.connection?.send?.(mediaIndex, packet) ?? false;
   }
 
   close(): void {

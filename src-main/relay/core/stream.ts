@@ -1,4 +1,6 @@
 import type { Logger } from '../../platform/logger';
+import { BackchannelHold, NoBackchannelError } from './backchannel';
+import type { Media } from './media';
 import type { Consumer } from './consumer';
 import { CodecMismatchError, negotiate } from './negotiation';
 import type { ConnectionInfo, ProducerConnection, SchemeHandler } from './producer';
@@ -132,6 +134,46 @@ export class Stream {
     this.consumers.set(consumer, attached);
     for (const runner of attached.runners) runner.start();
     // Sources dialed for the offer but not chosen give their connection back.
+    this.releaseUnused();
+  }
+
+  private backchannel?: BackchannelHold;
+
+  /**
+   * Finds the first source with a backchannel (a `sendonly` media, e.g. a camera's speaker),
+   * keeps it connected and hands it out. A new holder replaces the previous one, as a new clip
+   * played to a doorbell replaces the one still playing.
+   */
+  async openBackchannel(label: ConnectionInfo): Promise<BackchannelHold> {
+    const errors: string[] = [];
+    for (const runner of this.runners) {
+      let medias: Media[];
+      try {
+        medias = await runner.ensureDialed();
+      } catch (error) {
+        errors.push(`${redactSource(runner.url)}: ${(error as Error).message}`);
+        continue;
+      }
+      const mediaIndex = medias.findIndex((media) => media.direction === 'sendonly');
+      if (mediaIndex < 0) continue;
+      this.backchannel?.close('another source plays into the stream');
+      const hold = new BackchannelHold(runner, mediaIndex, medias[mediaIndex]!, label, (released) => {
+        this.removeConsumer(released);
+        if (this.backchannel === released) this.backchannel = undefined;
+      });
+      this.backchannel = hold;
+      this.consumers.set(hold, { consumer: hold, senders: [], runners: new Set([runner]) });
+      runner.start();
+      this.releaseUnused();
+      return hold;
+    }
+    this.releaseUnused();
+    const why = errors.length > 0 ? ` (${errors.join('; ')})` : '';
+    throw new NoBackchannelError(`stream ${this.name} has no source with two-way audio (an RTSP camera with an ONVIF backchannel)${why}`);
+  }
+
+  /** Sources dialed to look at their medias but used by nobody give their connection back. */
+  private releaseUnused(): void {
     for (const runner of this.runners) if (!runner.pushed && !this.inUse(runner)) runner.stop();
   }
 
@@ -176,7 +218,7 @@ export class Stream {
   }
 }
 
-export { CodecMismatchError };
+export { CodecMismatchError, NoBackchannelError };
 
 /** Credentials in source URLs are never shown: `rtsp://user:pass@cam` → `rtsp://***@cam`. */
 export function redactSource(url: string): string {

@@ -10,6 +10,8 @@ export interface FfmpegSource {
   width?: number;
   height?: number;
   rotate?: number;
+  /** `#input=file`: a file played once (a clip for a camera's speaker), not looped. */
+  once?: boolean;
 }
 
 export class FfmpegSourceError extends Error {
@@ -57,6 +59,10 @@ export function parseFfmpegSource(source: string): FfmpegSource {
         parsed[key] = n;
         break;
       }
+      case 'input':
+        if (value !== 'file') throw new FfmpegSourceError(`ffmpeg: input=${value} is not supported (use input=file to play a file once)`);
+        parsed.once = true;
+        break;
       default:
         throw new FfmpegSourceError(`ffmpeg: unknown parameter #${key}`);
     }
@@ -69,7 +75,7 @@ export interface InputContext {
   localStream(name: string): string | undefined;
 }
 
-function inputArgs(input: string, context: InputContext): string[] {
+function inputArgs(input: string, context: InputContext, once = false): string[] {
   if (input.startsWith('virtual?') || input === 'virtual') {
     const query = new URLSearchParams(input.slice('virtual?'.length));
     const pattern = query.get('video') || 'testsrc';
@@ -79,21 +85,23 @@ function inputArgs(input: string, context: InputContext): string[] {
     const size = SIZES[(query.get('size') ?? '720').toLowerCase()] ?? query.get('size') ?? '1280x720';
     if (!/^\d{2,5}x\d{2,5}$/.test(size)) throw new FfmpegSourceError(`ffmpeg: virtual size=${size} is not WIDTHxHEIGHT`);
     const fps = Number(query.get('fps') ?? '25');
-    const args = ['-re', '-f', 'lavfi', '-i', `${pattern}=size=${size}:rate=${fps}`];
+    const args = ['-re', '-fflags', 'nobuffer', '-f', 'lavfi', '-i', `${pattern}=size=${size}:rate=${fps}`];
     if (query.has('audio')) args.push('-f', 'lavfi', '-i', 'sine=frequency=1000:sample_rate=48000');
     return args;
   }
+  // Live inputs: no probing buffer, so the picture starts at once.
   const local = context.localStream(input);
-  if (local) return ['-rtsp_transport', 'tcp', '-i', local];
-  if (/^rtsps?:\/\//i.test(input)) return ['-rtsp_transport', 'tcp', '-i', input];
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) return ['-i', input];
-  // A file: played in real time, looped, as a camera would send it.
-  return ['-re', '-stream_loop', '-1', '-i', input];
+  if (local) return ['-fflags', 'nobuffer', '-rtsp_transport', 'tcp', '-i', local];
+  if (/^rtsps?:\/\//i.test(input)) return ['-fflags', 'nobuffer', '-rtsp_transport', 'tcp', '-i', input];
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) return ['-fflags', 'nobuffer', '-i', input];
+  // A file: played in real time, looped as a camera would send it, or once for #input=file.
+  // (No `-fflags nobuffer` here: with it ffmpeg ignores -re for some files and sends at once.)
+  return once ? ['-re', '-i', input] : ['-re', '-stream_loop', '-1', '-i', input];
 }
 
 /** Full ffmpeg arguments publishing the source to `output` over RTSP. */
 export function ffmpegArgs(source: FfmpegSource, context: InputContext, output: string): string[] {
-  const args = ['-hide_banner', '-loglevel', 'error', '-fflags', 'nobuffer', ...inputArgs(source.input, context)];
+  const args = ['-hide_banner', '-loglevel', 'error', ...inputArgs(source.input, context, source.once)];
   const video = source.video.length > 0 ? source.video : source.audio.length > 0 ? [] : ['copy'];
   const audio = source.audio.length > 0 ? source.audio : source.video.length > 0 ? [] : ['copy'];
   if (video.length > 0) {

@@ -11,11 +11,17 @@ export class SdpError extends Error {
   override name = 'SdpError';
 }
 
-/** The video and audio medias of an SDP (RFC 4566), with rtpmap/fmtp per payload type. */
-export function parseSdp(text: string, direction: MediaDirection = 'recvonly'): Media[] {
+/**
+ * The video and audio medias of an SDP (RFC 4566), with rtpmap/fmtp per payload type. A camera's
+ * SDP marks its two-way audio input (ONVIF backchannel) `a=sendonly`: with `backchannel` set,
+ * such a media is a `sendonly` one (the relay sends to it), every other one has `direction`.
+ */
+export function parseSdp(text: string, direction: MediaDirection = 'recvonly', options: { backchannel?: boolean } = {}): Media[] {
   if (!/^v=0/m.test(text)) throw new SdpError('not an SDP: no v=0 line');
   const medias: Media[] = [];
-  let current: { kind: string; payloads: number[]; rtpmap: Map<number, string>; fmtp: Map<number, string>; control?: string } | undefined;
+  let current:
+    | { kind: string; payloads: number[]; rtpmap: Map<number, string>; fmtp: Map<number, string>; control?: string; sendonly?: boolean }
+    | undefined;
   const finish = () => {
     if (!current || (current.kind !== 'video' && current.kind !== 'audio')) return;
     const codecs: Codec[] = [];
@@ -33,7 +39,8 @@ export function parseSdp(text: string, direction: MediaDirection = 'recvonly'): 
       if (fmtp) codec.fmtp = fmtp;
       codecs.push(codec);
     }
-    if (codecs.length > 0) medias.push({ kind: current.kind, direction, codecs, ...(current.control ? { control: current.control } : {}) });
+    const mediaDirection: MediaDirection = options.backchannel && current.sendonly ? 'sendonly' : direction;
+    if (codecs.length > 0) medias.push({ kind: current.kind, direction: mediaDirection, codecs, ...(current.control ? { control: current.control } : {}) });
   };
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
@@ -47,6 +54,8 @@ export function parseSdp(text: string, direction: MediaDirection = 'recvonly'): 
     } else if (current && line.startsWith('a=fmtp:')) {
       const match = /^a=fmtp:(\d+) (.+)$/.exec(line);
       if (match) current.fmtp.set(Number(match[1]), match[2]!);
+    } else if (current && line === 'a=sendonly') {
+      current.sendonly = true;
     } else if (current && line.startsWith('a=control:')) {
       current.control = line.slice('a=control:'.length);
     }
