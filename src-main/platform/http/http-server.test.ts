@@ -12,6 +12,8 @@ describe('API server guards', () => {
     const logger = createMemoryLogger();
     const router = createRouter(logger);
     router.route('/api/thing', ({ req, res }) => void res.end(`did ${req.method}`), ['GET', 'POST']);
+    router.route('/api/split', ({ res }) => void res.end('watching'), ['GET']);
+    router.route('/api/split', ({ res }) => void res.end('uploading'), ['POST']);
     router.route('/api/teapot', () => {
       throw new HttpError(418, 'short and stout');
     });
@@ -35,6 +37,17 @@ describe('API server guards', () => {
     expect(put.headers.get('allow')).toBe('GET, POST');
     expect((await fetch(`${url}/api/nothing`)).status).toBe(404);
     expect((await fetch(`${url}/api/boom`)).status).toBe(500);
+    expect(await (await fetch(`${url}/api/split`)).text()).toBe('watching');
+    expect(await (await fetch(`${url}/api/split`, { method: 'POST' })).text()).toBe('uploading');
+    const del = await fetch(`${url}/api/split`, { method: 'DELETE' });
+    expect([del.status, del.headers.get('allow')]).toEqual([405, 'GET, POST']);
+  });
+
+  it('refuses a second handler for a path and method that already has one', () => {
+    const router = createRouter(createMemoryLogger());
+    router.route('/api/x', () => undefined, ['GET']);
+    expect(() => router.route('/api/x', () => undefined, ['GET', 'POST'])).toThrow('registered twice');
+    expect(() => router.route('/api/x', () => undefined)).toThrow('registered twice');
   });
 
   it('refuses writes from another origin but not from tools or itself', async () => {

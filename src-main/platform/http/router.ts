@@ -15,7 +15,11 @@ export type RouteHandler = (request: RouteRequest) => void | Promise<void>;
  * Modules register their paths at start; the router is an instance, never a global.
  */
 export interface HttpRouter {
-  /** Exact path. `methods` limits the methods; a known path with another method answers 405. */
+  /**
+   * Exact path. `methods` limits the methods; a known path with another method answers 405.
+   * One path may have several handlers for different methods (GET /api/stream.mjpeg watches,
+   * POST uploads), each registered by its own module.
+   */
   route(path: string, handler: RouteHandler, methods?: readonly string[]): void;
   /** Every path that starts with `prefix`; the longest matching prefix wins. */
   prefix(prefix: string, handler: RouteHandler): void;
@@ -28,20 +32,25 @@ interface ExactRoute {
 }
 
 export function createRouter(logger: Logger): HttpRouter {
-  const exact = new Map<string, ExactRoute>();
+  const exact = new Map<string, ExactRoute[]>();
   const prefixes: Array<{ prefix: string; handler: RouteHandler }> = [];
 
-  const find = (pathname: string): ExactRoute | undefined => {
-    const hit = exact.get(pathname);
-    if (hit) return hit;
+  const find = (pathname: string, method: string): ExactRoute | undefined => {
+    const hits = exact.get(pathname);
+    if (hits) {
+      const match = hits.find((r) => !r.methods || r.methods.includes(method));
+      return match ?? { handler: () => undefined, methods: hits.flatMap((r) => r.methods ?? []) };
+    }
     const byPrefix = prefixes.find((p) => pathname.startsWith(p.prefix));
     return byPrefix ? { handler: byPrefix.handler } : undefined;
   };
 
   return {
     route(path, handler, methods) {
-      if (exact.has(path)) throw new Error(`route ${path} registered twice`);
-      exact.set(path, { handler, methods });
+      const routes = exact.get(path) ?? [];
+      const overlaps = routes.some((r) => !r.methods || !methods || r.methods.some((m) => methods.includes(m)));
+      if (overlaps) throw new Error(`route ${path} registered twice for the same method`);
+      exact.set(path, [...routes, { handler, methods }]);
     },
     prefix(prefix, handler) {
       prefixes.push({ prefix, handler });
@@ -49,7 +58,7 @@ export function createRouter(logger: Logger): HttpRouter {
     },
     async handle(req, res) {
       const url = new URL(req.url ?? '/', 'http://localhost');
-      const route = find(url.pathname);
+      const route = find(url.pathname, req.method ?? 'GET');
       try {
         if (!route) throw new HttpError(404, `not found: ${url.pathname}`);
         if (route.methods && !route.methods.includes(req.method ?? 'GET')) {
