@@ -8,6 +8,7 @@ import { registerRtsp } from './rtsp/rtsp-protocol';
 import { registerFfmpeg } from './ffmpeg/ffmpeg-protocol';
 import { registerExec } from './exec/exec-protocol';
 import { registerEcho } from './echo/echo-protocol';
+import { registerIngest } from './ingest/ingest-routes';
 
 export interface ProtocolContext {
   ctx: EngineContext;
@@ -22,6 +23,7 @@ export interface ProtocolContext {
 export async function registerProtocols(protocols: ProtocolContext): Promise<void> {
   const rtspServer = await registerRtsp(protocols);
   registerEcho(protocols);
+  registerIngest(protocols);
   // Child-process sources publish back into the RTSP server, so they need it running.
   if (rtspServer) {
     registerFfmpeg(protocols, rtspServer);

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { parseH264Sps, spsFromFmtp } from '../../codecs/h264/sps';
+import { demuxAll, encodeClip } from '../test-media';
+import { createTsDemuxer } from './ts-demuxer';
+
+describe('MPEG-TS demuxer', () => {
+  it('reads ffmpeg MPEG-TS as H.264 and AAC frames with their times, in any chunking', async () => {
+    const ts = await encodeClip('mpegts', 2);
+    for (const chunk of [100, 188 * 20]) {
+      const { tracks, frames } = demuxAll(createTsDemuxer, ts, chunk);
+      expect(tracks.map((t) => [t.kind, t.codec.name, t.codec.clockRate])).toEqual([['video', 'H264', 90000], ['audio', 'MPEG4-GENERIC', 44100]]);
+      expect(parseH264Sps(spsFromFmtp(tracks[0]!.codec.fmtp)!)).toMatchObject({ width: 320, height: 240 });
+      const video = frames.filter((f) => f.track === 0).map((f) => f.frame);
+      expect(video.length).toBe(50);
+      expect(video.filter((f) => f.keyframe).length).toBe(2);
+      const times = video.map((f) => f.timestamp).sort((a, b) => a - b);
+      expect(times[10]! - times[9]!).toBe(3600);
+      const audio = frames.filter((f) => f.track === 1).map((f) => f.frame);
+      expect(audio.length).toBeGreaterThan(80);
+      expect(audio[5]!.timestamp - audio[4]!.timestamp).toBe(1024);
+    }
+  });
+
+  it('reads H.265', async () => {
+    const ts = await encodeClip('mpegts', 1, 'libx265');
+    const { tracks, frames } = demuxAll(createTsDemuxer, ts);
+    expect(tracks[0]!.codec.name).toBe('H265');
+    expect(tracks[0]!.codec.fmtp).toMatch(/sprop-vps=.+;sprop-sps=.+;sprop-pps=.+/);
+    expect(frames.filter((f) => f.track === 0).length).toBe(25);
+  });
+
+  it('says what is wrong with bytes that are not MPEG-TS', async () => {
+    const noop = { tracks: () => undefined, frame: () => undefined };
+    expect(() => createTsDemuxer(noop).push(Buffer.from('FLV\x01\x05'))).toThrow('lost sync at byte 0');
+    const ts = await encodeClip('mpegts', 1);
+    const shifted = Buffer.concat([ts.subarray(0, 188 * 3), ts.subarray(188 * 3 + 5)]);
+    expect(() => demuxAll(createTsDemuxer, shifted)).toThrow(`lost sync at byte ${188 * 3}`);
+    const empty = createTsDemuxer(noop);
+    expect(() => empty.end()).toThrow('the body is empty');
+  });
+});
