@@ -9,6 +9,7 @@ import { registerFfmpeg } from './ffmpeg/ffmpeg-protocol';
 import { registerExec } from './exec/exec-protocol';
 import { registerEcho } from './echo/echo-protocol';
 import { registerIngest } from './ingest/ingest-routes';
+import { registerHttpSource } from './http-source/http-source';
 
 export interface ProtocolContext {
   ctx: EngineContext;
@@ -24,6 +25,7 @@ export async function registerProtocols(protocols: ProtocolContext): Promise<voi
   const rtspServer = await registerRtsp(protocols);
   registerEcho(protocols);
   registerIngest(protocols);
+  registerHttpSource(protocols);
   // Child-process sources publish back into the RTSP server, so they need it running.
   if (rtspServer) {
     registerFfmpeg(protocols, rtspServer);
