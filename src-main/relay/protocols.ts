@@ -8,8 +8,10 @@ import { registerRtsp } from './rtsp/rtsp-protocol';
 import { registerFfmpeg } from './ffmpeg/ffmpeg-protocol';
 import { registerExec } from './exec/exec-protocol';
 import { registerEcho } from './echo/echo-protocol';
+import { registerExpr } from './expr/expr-protocol';
 import { registerIngest } from './ingest/ingest-routes';
 import { registerHttpSource } from './http-source/http-source';
+import { registerHls } from './hls/hls-protocol';
 
 export interface ProtocolContext {
   ctx: EngineContext;
@@ -24,8 +26,10 @@ export interface ProtocolContext {
 export async function registerProtocols(protocols: ProtocolContext): Promise<void> {
   const rtspServer = await registerRtsp(protocols);
   registerEcho(protocols);
+  registerExpr(protocols);
   registerIngest(protocols);
   registerHttpSource(protocols);
+  registerHls(protocols);
   // Child-process sources publish back into the RTSP server, so they need it running.
   if (rtspServer) {
     registerFfmpeg(protocols, rtspServer);

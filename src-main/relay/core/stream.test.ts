@@ -5,7 +5,7 @@ import type { Media } from './media';
 import type { ProducerConnection } from './producer';
 import type { RtpPacket } from './rtp-packet';
 import { createSchemeRegistry } from './scheme-registry';
-import { Stream } from './stream';
+import { redactSource, Stream } from './stream';
 
 const video: Media = { kind: 'video', direction: 'recvonly', codecs: [{ name: 'H264', clockRate: 90000, payloadType: 96 }] };
 const audio: Media = { kind: 'audio', direction: 'recvonly', codecs: [{ name: 'PCMA', clockRate: 8000, payloadType: 8 }] };
@@ -92,5 +92,13 @@ describe('stream', () => {
     const stream = new Stream(options(schemes, ['fake://mic']));
     await expect(stream.addConsumer(consumerOf(['video']).consumer)).rejects.toThrow('the source has audio PCMA; this output accepts video any codec');
     stream.close();
+  });
+});
+
+describe('redactSource', () => {
+  it('masks credentials of every URL in a source, also inside an expression', () => {
+    expect(redactSource('rtsp://admin:pw@10.0.0.2/live')).toBe('rtsp://***@10.0.0.2/live');
+    expect(redactSource('expr: fetch("http://u:secret@cam/token").text + "rtsp://a:b@cam/x"')).toBe('expr: fetch("http://***@cam/token").text + "rtsp://***@cam/x"');
+    expect(redactSource('ffmpeg:door#video=h264')).toBe('ffmpeg:door#video=h264');
   });
 });

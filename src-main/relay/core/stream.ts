@@ -222,5 +222,6 @@ export { CodecMismatchError, NoBackchannelError };
 
 /** Credentials in source URLs are never shown: `rtsp://user:pass@cam` → `rtsp://***@cam`. */
 export function redactSource(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/i, '$1***@');
+  // Anywhere in the text: an expr: or exec: source may hold several URLs with credentials.
+  return url.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s"'`]+@/gi, '$1***@');
 }
