@@ -15,6 +15,8 @@ import type { PacketSink, Track } from '../core/track';
 import { formatResponse, interleavedFrame, RtspParser, RtspProtocolError, type RtspMessage } from './rtsp-parser';
 import { buildSdp, parseSdp, SdpError } from './sdp';
 import { digestResponse, parseChallenge } from './digest-auth';
+import { chooseTransport, formatUdpTransport } from './rtsp-udp-transport';
+import { RtspUdpSession, type UdpTrackOutput } from './rtsp-udp-session';
 
 export interface RtspServerOptions {
   host: string;
@@ -27,6 +29,8 @@ export interface RtspServerOptions {
   password?: string;
   /** Ask viewers on this machine for credentials too (by default loopback is exempt). */
   localAuth?: boolean;
+  /** A UDP viewer with no RTSP request and no RTCP for this long is closed (default 60 s, as SETUP announces). */
+  udpSessionTimeoutMs?: number;
 }
 
 export interface RunningRtspServer {
@@ -102,9 +106,12 @@ class PublishedConnection implements ProducerConnection {
   }
 }
 
-/** A viewer: packets queue in its senders until PLAY, then go out as interleaved frames. */
+/**
+ * A viewer: packets queue in its senders until PLAY, then go out as interleaved frames on the
+ * RTSP connection, or as datagrams for the tracks set up over UDP.
+ */
 class ViewerConsumer implements Consumer {
-  readonly tracks: Array<{ track: Track; match: TrackMatch; channel?: number; codec: Codec }> = [];
+  readonly tracks: Array<{ track: Track; match: TrackMatch; channel?: number; udp?: UdpTrackOutput; codec: Codec }> = [];
   private playing = false;
   private readonly drainWaiters: Array<() => void> = [];
   bytes = 0;
@@ -124,6 +131,11 @@ class ViewerConsumer implements Consumer {
       write: (packet) => {
         if (!this.playing) return false;
         const entry = this.tracks[index]!;
+        if (entry.udp) {
+          // UDP never pushes back: a socket that falls behind drops, so this always takes more.
+          this.bytes += entry.udp.send({ ...packet, payloadType: entry.codec.payloadType });
+          return true;
+        }
         if (entry.channel === undefined) return true; // the viewer did not SETUP this track
         const bytes = interleavedFrame(entry.channel, serializeRtpPacket({ ...packet, payloadType: entry.codec.payloadType }));
         this.bytes += bytes.length;
@@ -145,7 +157,7 @@ class ViewerConsumer implements Consumer {
   info(): ConnectionInfo {
     return {
       format_name: 'rtsp',
-      protocol: 'rtsp+tcp',
+      protocol: this.tracks.some((entry) => entry.udp) ? 'rtsp+udp' : 'rtsp+tcp',
       remote_addr: `${this.socket.remoteAddress}:${this.socket.remotePort}`,
       user_agent: this.userAgent,
       medias: this.tracks.map(({ track, codec }) => `${track.media.kind}, sendonly, ${codec.name}`),
@@ -169,8 +181,8 @@ function streamNameOf(uri: string): { name: string; query: URLSearchParams } | u
 }
 
 /**
- * The relay's RTSP server: PLAY of any stream at rtsp://host:port/<name> (TCP interleaved) and
- * publishing into a stream with ANNOUNCE/RECORD.
+ * The relay's RTSP server: PLAY of any stream at rtsp://host:port/<name> (TCP interleaved or
+ * UDP unicast) and publishing into a stream with ANNOUNCE/RECORD (TCP interleaved).
  */
 export async function startRtspServer(options: RtspServerOptions): Promise<RunningRtspServer> {
   const { streams, logger, tasks } = options;
@@ -188,6 +200,7 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
     const session = randomBytes(8).toString('hex');
     let viewer: { consumer: ViewerConsumer; stream: string } | undefined;
     let publisher: { connection: PublishedConnection; channels: Map<number, number> } | undefined;
+    let udp: RtspUdpSession | undefined;
     let closed = false;
 
     const send = (status: number, reason: string, request: RtspMessage & { type: 'request' }, headers: Record<string, string | number> = {}, body = '') => {
@@ -195,12 +208,23 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
       socket.write(formatResponse(status, reason, { CSeq: request.headers.get('cseq') ?? '0', Server: 'Relay Console', ...headers }, body));
     };
 
+    /** The viewer leaves its stream and its UDP sockets close (TEARDOWN, or the connection ended). */
+    const releaseViewer = () => {
+      if (viewer) streams.get(viewer.stream)?.removeConsumer(viewer.consumer);
+      viewer = undefined;
+      udp?.close();
+      udp = undefined;
+    };
+
+    const refuseTransport = (request: RtspMessage & { type: 'request' }, reason: string) =>
+      send(461, 'Unsupported Transport', request, { 'X-Error': reason });
+
     const cleanup = () => {
       if (closed) return;
       closed = true;
       sockets.delete(socket);
       untrack();
-      if (viewer) streams.get(viewer.stream)?.removeConsumer(viewer.consumer);
+      releaseViewer();
       publisher?.connection.end();
     };
     socket.on('close', cleanup);
@@ -208,6 +232,7 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
     socket.setNoDelay(true);
 
     const handle = async (request: RtspMessage & { type: 'request' }): Promise<void> => {
+      udp?.touch();
       if (requireAuth(socket) && !authorized(request, options.username!, options.password ?? '', realm, nonce)) {
         // Digest first: most players prefer it, and it never sends the password itself.
         socket.write(
@@ -268,13 +293,47 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
           return send(200, 'OK', request);
         }
         case 'SETUP': {
-          const transport = request.headers.get('transport') ?? '';
-          const interleaved = /interleaved=(\d+)(?:-(\d+))?/.exec(transport);
-          if (!/RTP\/AVP\/TCP/i.test(transport) || !interleaved) {
-            return send(461, 'Unsupported Transport', request);
-          }
+          const peerAddress = socket.remoteAddress ?? '';
+          const transport = chooseTransport(request.headers.get('transport') ?? '', peerAddress);
+          if (transport.kind === 'refused') return refuseTransport(request, transport.reason);
           const trackIndex = Number(/trackID=(\d+)/.exec(request.uri)?.[1] ?? /streamid=(\d+)/.exec(request.uri)?.[1] ?? '0');
-          const channel = Number(interleaved[1]);
+          if (transport.kind === 'udp') {
+            if (publisher || transport.record) {
+              return send(461, 'Unsupported Transport: publish over TCP (RTP/AVP/TCP)', request, { 'X-Error': 'publishing over UDP is not supported; publish over TCP (ffmpeg: -rtsp_transport tcp)' });
+            }
+            // Without DESCRIBE there is no track to send; a client that then retries over TCP gets 455.
+            if (!viewer) return refuseTransport(request, 'DESCRIBE the stream before a UDP SETUP');
+            const entry = viewer.consumer.tracks[trackIndex];
+            if (!entry) return send(404, 'Not Found', request);
+            if (viewer.consumer.tracks.some((other) => other.channel !== undefined)) {
+              return refuseTransport(request, 'this session already plays over TCP; one session uses one transport');
+            }
+            if (closed || !socket.localAddress) return;
+            if (entry.udp) udp?.removeOutput(entry.udp); // set up again: the new ports replace the old
+            entry.udp = undefined;
+            const udpSession = (udp ??= new RtspUdpSession({
+              localAddress: socket.localAddress ?? '',
+              peerAddress,
+              tasks,
+              logger,
+              timeoutMs: options.udpSessionTimeoutMs,
+              onTimeout: () => {
+                releaseViewer();
+                socket.destroy();
+              },
+            }));
+            let output: UdpTrackOutput;
+            try {
+              output = await udpSession.addOutput({ rtpPort: transport.rtpPort, rtcpPort: transport.rtcpPort }, entry.codec.clockRate);
+            } catch (error) {
+              if (closed) return;
+              logger.warn('rtsp udp setup failed', { error: (error as Error).message });
+              return refuseTransport(request, `no UDP port pair: ${(error as Error).message}`);
+            }
+            entry.udp = output;
+            return send(200, 'OK', request, { Transport: formatUdpTransport(output.client, output.server, output.ssrc), Session: `${session};timeout=${Math.round((options.udpSessionTimeoutMs ?? 60_000) / 1000)}` });
+          }
+          const channel = transport.rtpChannel;
           if (publisher) {
             const medias = publisher.connection.medias;
             const byControl = medias.findIndex((m) => m.control && m.control !== '*' && request.uri.endsWith(m.control));
@@ -282,12 +341,14 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
           } else if (viewer) {
             const entry = viewer.consumer.tracks[trackIndex];
             if (!entry) return send(404, 'Not Found', request);
+            if (viewer.consumer.tracks.some((other) => other.udp)) {
+              return refuseTransport(request, 'this session already plays over UDP; one session uses one transport');
+            }
             entry.channel = channel;
           } else {
             return send(455, 'Method Not Valid in This State', request);
           }
-          const rtcp = interleaved[2] ?? String(channel + 1);
-          return send(200, 'OK', request, { Transport: `RTP/AVP/TCP;unicast;interleaved=${channel}-${rtcp}`, Session: `${session};timeout=60` });
+          return send(200, 'OK', request, { Transport: `RTP/AVP/TCP;unicast;interleaved=${channel}-${transport.rtcpChannel}`, Session: `${session};timeout=60` });
         }
         case 'PLAY':
           if (!viewer) return send(455, 'Method Not Valid in This State', request);
@@ -300,6 +361,7 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
         case 'PAUSE':
           return send(200, 'OK', request, { Session: session });
         case 'TEARDOWN':
+          releaseViewer();
           send(200, 'OK', request, { Session: session });
           socket.end();
           return;
