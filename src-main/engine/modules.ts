@@ -2,6 +2,7 @@ import { appModule } from '../app/app-module';
 import { createConsoleModule, type ConsoleModuleOptions } from '../console/console-module';
 import { relayModule } from '../relay/relay-module';
 import { storageEmulatorModule } from '../storage/emulator/storage-emulator-module';
+import { directoryEmulatorModule } from '../directory/emulator/directory-emulator-module';
 import type { EngineModule } from './engine-context';
 
 /**
@@ -13,6 +14,7 @@ export function engineModules(console: ConsoleModuleOptions): EngineModule[] {
     appModule,
     relayModule,
     storageEmulatorModule,
+    directoryEmulatorModule,
     createConsoleModule(console),
   ];
 }

@@ -20,7 +20,7 @@ const stack = async () => (await fetch(`${relay!.api}/api/stack`)).text();
 
 /** POSTs `body` and returns the status and text of the answer. */
 async function post(path: string, body: Uint8Array) {
-  const answer = await fetch(`${relay!.api}${path}`, { method: 'POST', body });
+  const answer = await fetch(`${relay!.api}${path}`, { method: 'POST', body: Uint8Array.from(body) });
   return { status: answer.status, text: await answer.text() };
 }
 

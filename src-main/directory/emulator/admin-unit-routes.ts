@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { PERMISSIONS, requirePermission } from './access';
+import { ADMIN_UNIT_PROPS, KIND, SCOPED_MEMBER_PROPS, publicView } from './directory-objects';
+import type { DirectoryDeps } from './directory-routes';
+import { contextUrl, reply, type GraphRequest } from './graph-context';
+import { badRequest, GraphError, notFound } from './graph-error';
+import { readJsonObject } from './graph-http';
+import { applySelect, parseExpand, parseSelect } from './odata-query';
+import { findUser } from './principals';
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** /directory/administrativeUnits[/{au}[/scopedRoleMembers[/{id}]]]: returns false for other paths. */
+export async function handleAdminUnits(deps: DirectoryDeps, request: GraphRequest): Promise<boolean> {
+  const { segments, method, query } = request;
+  if (segments[0] !== 'directory' || segments[1] !== 'administrativeUnits' || segments.length > 5) return false;
+  const [, , auId, sub, memberId] = segments;
+  if (sub !== undefined && sub !== 'scopedRoleMembers') return false;
+
+  if (sub === undefined) {
+    requirePermission(request.caller, 'directory', PERMISSIONS.adminUnitRead);
+    if (method !== 'GET') throw new GraphError(405, 'Request_BadRequest', `The ${method} method is not supported on administrativeUnits.`);
+    const select = parseSelect(query.get('$select'), 'administrativeUnit', ADMIN_UNIT_PROPS);
+    const expand = parseExpand(query.get('$expand'), 'administrativeUnit', { scopedRoleMembers: { type: 'scopedRoleMembership', properties: SCOPED_MEMBER_PROPS } });
+    const render = (au: Record<string, unknown>) => {
+      const out = applySelect(publicView(au), select);
+      for (const e of expand) out.scopedRoleMembers = deps.store.objects(KIND.scopedRoleMember, String(au.id)).map((m) => applySelect(publicView(m), e.select));
+      return out;
+    };
+    if (auId === undefined) {
+      reply(request, 200, { '@odata.context': contextUrl(request, 'directory/administrativeUnits'), value: deps.store.objects(KIND.adminUnit).map(render) });
+      return true;
+    }
+    const au = deps.store.object(KIND.adminUnit, auId);
+    if (!au) throw notFound('directory', auId);
+    reply(request, 200, { '@odata.context': contextUrl(request, 'directory/administrativeUnits/$entity'), ...render(au) });
+    return true;
+  }
+
+  const au = deps.store.object(KIND.adminUnit, auId!);
+  const writing = method !== 'GET';
+  requirePermission(request.caller, 'directory', writing ? PERMISSIONS.roleWrite : PERMISSIONS.roleRead);
+  if (!au) throw notFound('directory', auId!);
+  const context = `directory/administrativeUnits('${auId}')/scopedRoleMembers`;
+
+  if (method === 'GET') {
+    const select = parseSelect(query.get('$select'), 'scopedRoleMembership', SCOPED_MEMBER_PROPS);
+    if (memberId === undefined) {
+      reply(request, 200, { '@odata.context': contextUrl(request, context), value: deps.store.objects(KIND.scopedRoleMember, auId).map((m) => applySelect(publicView(m), select)) });
+      return true;
+    }
+    const member = deps.store.object(KIND.scopedRoleMember, memberId);
+    if (!member || member.administrativeUnitId !== auId) throw notFound('directory', memberId);
+    reply(request, 200, { '@odata.context': contextUrl(request, `${context}${select ? `(${select.join(',')})` : ''}/$entity`), ...applySelect(publicView(member), select) });
+    return true;
+  }
+
+  if (method === 'POST' && memberId === undefined) {
+    const body = await readJsonObject(request.req);
+    for (const key of Object.keys(body))
+      if (!['roleId', 'roleMemberInfo', 'administrativeUnitId', 'id'].includes(key) && !key.startsWith('@odata.'))
+        throw badRequest('RequestBodyRead', `The property '${key}' does not exist on type 'microsoft.graph.scopedRoleMembership'. Make sure to only use property names that are defined by the type or mark the type as open type.`);
+    if (typeof body.roleId !== 'string' || !GUID.test(body.roleId)) throw badRequest('Request_BadRequest', `Invalid value specified for property 'roleId' of resource 'ScopedRoleMembership'.`);
+    const info = body.roleMemberInfo as { id?: unknown } | undefined;
+    const user = typeof info?.id === 'string' ? findUser(deps.principals, info.id) : undefined;
+    if (!user) throw badRequest('Request_BadRequest', `Invalid object identifier '${String(info?.id ?? '')}'.`);
+    const duplicate = deps.store.objects(KIND.scopedRoleMember, auId).some((m) => m.roleId === body.roleId && (m.roleMemberInfo as { id: string }).id === user.id);
+    if (duplicate) throw badRequest('Request_BadRequest', 'A conflicting object with one or more of the specified property values is present in the directory.');
+    const member = { id: randomUUID(), roleId: body.roleId, administrativeUnitId: auId, roleMemberInfo: { id: user.id, displayName: user.displayName, userPrincipalName: user.userPrincipalName } };
+    deps.store.transaction(() => deps.store.putObject(KIND.scopedRoleMember, member.id, auId!, member));
+    reply(request, 201, { '@odata.context': contextUrl(request, `${context}/$entity`), ...member });
+    return true;
+  }
+
+  if (method === 'DELETE' && memberId !== undefined) {
+    const member = deps.store.object(KIND.scopedRoleMember, memberId);
+    if (!member || member.administrativeUnitId !== auId) throw notFound('directory', memberId);
+    deps.store.transaction(() => deps.store.deleteObject(KIND.scopedRoleMember, memberId));
+    reply(request, 204, undefined);
+    return true;
+  }
+  throw new GraphError(405, 'Request_BadRequest', `The ${method} method is not supported on scopedRoleMembers.`);
+}

@@ -1,0 +1,212 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../../platform/logger';
+import { parseListen } from '../../platform/config/app-settings';
+import { authenticate, PERMISSIONS, requirePermission } from './access';
+import { CalendarDelta } from './calendar-delta';
+import { handleCalendar } from './calendar-routes';
+import { seedDemoData } from './demo-data';
+import { handleDirectory } from './directory-routes';
+import { EventService } from './event-service';
+import { FaultInjector, type FaultSettings } from './faults';
+import type { GraphRequest } from './graph-context';
+import { reply } from './graph-context';
+import { GraphError, badRequest } from './graph-error';
+import { readJsonObject, requestIds, sendGraphError, parsePrefer, type RequestIds } from './graph-http';
+import { GraphStore } from './graph-store';
+import { findUser, loadPrincipals, type AppInput, type AppPrincipal, type UserInput, type UserPrincipal } from './principals';
+import { TimeZones } from './time-zones';
+import { handleTokenRequest } from './token-endpoint';
+
+export interface DirectoryEmulatorOptions {
+  /** `host:port`; port 0 picks a free one. Default 127.0.0.1:1986. */
+  listen?: string;
+  /** State lives in `<dataDir>/directory/`. */
+  dataDir: string;
+  /** Tenant id (GUID) the token endpoint and tokens use; default: the demo tenant kept in demo-account.json. */
+  tenant?: string | undefined;
+  /** Apps that may get tokens; without any, a demo app with every permission. */
+  apps?: AppInput[] | undefined;
+  /** Users who can sign in (password grant) and own calendars; without any, a demo user. */
+  users?: UserInput[] | undefined;
+  faults?: FaultSettings | undefined;
+  logger: Logger;
+  /** Epoch ms; tests move time forward to expire tokens. */
+  clock?: () => number;
+  /** Lifetime of issued access tokens. Default 3600. */
+  tokenLifetimeSeconds?: number | undefined;
+  /** Calendar changes kept for delta; older delta tokens answer 410. Default 5000. */
+  changeLogLimit?: number | undefined;
+  /** Seeds demo directory objects and a week of events on first run. Default false. */
+  demoData?: boolean | undefined;
+}
+
+export interface RunningDirectoryEmulator {
+  /** `http://127.0.0.1:<port>`; Graph is at `${url}/v1.0`, tokens at `${url}/${tenant}/oauth2/v2.0/token`. */
+  url: string;
+  port: number;
+  tenant: string;
+  apps: AppPrincipal[];
+  users: UserPrincipal[];
+  /** Forgets the calendar change log: every delta/skip token issued so far answers 410 SyncStateNotFound. */
+  evictSyncState(): void;
+  /** Replaces the fault settings (and restarts their counting). */
+  setFaults(faults: FaultSettings): void;
+  close(): Promise<void>;
+}
+
+/** The Graph-compatible emulator: token endpoint, /v1.0 directory and calendar, on one port. */
+export async function createDirectoryEmulator(options: DirectoryEmulatorOptions): Promise<RunningDirectoryEmulator> {
+  const logger = options.logger.child('directory.emulator');
+  const clock = options.clock ?? (() => Date.now());
+  const root = join(options.dataDir, 'directory');
+  await mkdir(root, { recursive: true });
+  const principals = await loadPrincipals(root, options.tenant, options.apps, options.users);
+  const store = new GraphStore(join(root, 'graph.sqlite'), options.changeLogLimit ?? 5000);
+  const tokenKey = store.secret('token_key');
+  const syncKey = store.secret('sync_key');
+  const zones = new TimeZones();
+  const events = new EventService(store, zones, clock);
+  const delta = new CalendarDelta(store, zones, syncKey);
+  const faults = new FaultInjector(options.faults ?? {});
+  const tokenDeps = { principals, key: tokenKey, clock, tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600 };
+  if (options.demoData && !store.meta('demo_seeded')) {
+    seedDemoData({ store, events, principals, clock });
+    store.setMeta('demo_seeded', new Date(clock()).toISOString());
+  }
+  let publicUrl = '';
+
+  const graph = async (req: IncomingMessage, res: ServerResponse, ids: RequestIds, pathname: string, query: URLSearchParams): Promise<void> => {
+    const fault = faults.next();
+    if (fault) throw fault;
+    const caller = authenticate(req, principals, tokenKey, clock());
+    let segments: string[];
+    try {
+      segments = pathname.split('/').filter((s) => s !== '').slice(1).map(decodeURIComponent);
+    } catch {
+      throw badRequest('BadRequest', 'The request URL is not valid.');
+    }
+    const host = req.headers.host && /^[\w.-]+(:\d+)?$|^\[[0-9a-f:.]+\](:\d+)?$/i.test(req.headers.host) ? req.headers.host : new URL(publicUrl).host;
+    const request: GraphRequest = { req, res, ids, caller, method: req.method ?? 'GET', segments, pathname, query, prefer: parsePrefer(req), origin: `http://${host}` };
+    if (await handleCalendar({ principals, events, delta, zones }, request)) return;
+    if (await handleDirectory({ store, principals, clock }, request)) return;
+    if (segments[0] === 'me' && segments.length === 1 && request.method === 'GET') {
+      if (!caller.user) throw badRequest('BadRequest', '/me request is only valid with delegated authentication flow.');
+      requirePermission(caller, 'directory', PERMISSIONS.userRead);
+      reply(request, 200, userResource(request, caller.user));
+      return;
+    }
+    if (segments[0] === 'users' && segments.length === 2 && request.method === 'GET') {
+      requirePermission(caller, 'directory', caller.kind === 'user' ? PERMISSIONS.userRead : ['User.Read.All', 'User.ReadBasic.All', 'Directory.Read.All']);
+      const user = findUser(principals, segments[1]!);
+      if (!user) throw new GraphError(404, 'Request_ResourceNotFound', `Resource '${segments[1]}' does not exist or one of its queried reference-property objects are not present.`);
+      reply(request, 200, userResource(request, user));
+      return;
+    }
+    throw badRequest('BadRequest', `Resource not found for the segment '${segments[segments.length - 1] ?? ''}'.`);
+  };
+
+  /** Test hooks for callers that only have HTTP (the standalone emulator): need a valid token. */
+  const admin = async (req: IncomingMessage, res: ServerResponse, ids: RequestIds, pathname: string): Promise<void> => {
+    authenticate(req, principals, tokenKey, clock());
+    if (pathname === '/_emulator/calendar/evict-sync-state' && req.method === 'POST') {
+      store.evictChangeLog();
+      res.writeHead(204, { 'request-id': ids.requestId }).end();
+      return;
+    }
+    if (pathname === '/_emulator/faults' && req.method === 'PUT') {
+      const body = await readJsonObject(req);
+      faults.set({
+        rate_limit_every: positive(body.rate_limit_every),
+        unavailable_every: positive(body.unavailable_every),
+        retry_after_seconds: typeof body.retry_after_seconds === 'number' && body.retry_after_seconds >= 0 ? body.retry_after_seconds : undefined,
+      });
+      res.writeHead(204, { 'request-id': ids.requestId }).end();
+      return;
+    }
+    throw new GraphError(404, 'NotFound', `No emulator control at ${req.method} ${pathname}.`);
+  };
+
+  const route = async (req: IncomingMessage, res: ServerResponse, ids: RequestIds): Promise<void> => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const pathname = q < 0 ? url : url.slice(0, q);
+    const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+    const token = /^\/([^/]+)\/oauth2\/v2\.0\/token$/.exec(pathname);
+    if (token && req.method === 'POST') return handleTokenRequest(tokenDeps, decodeURIComponent(token[1]!), req, res);
+    if (pathname.startsWith('/v1.0/')) return graph(req, res, ids, pathname, query);
+    if (pathname.startsWith('/_emulator/')) return admin(req, res, ids, pathname);
+    throw new GraphError(404, 'NotFound', `No such endpoint: ${req.method} ${pathname}. Graph is under /v1.0, tokens at /{tenant}/oauth2/v2.0/token.`);
+  };
+
+  const server = createServer((req, res) => {
+    const ids = requestIds(req);
+    route(req, res, ids).catch((error: unknown) => {
+      if (error instanceof GraphError) {
+        if (error.status >= 500) logger.debug('injected or server failure', { url: req.url?.split('?')[0], status: error.status });
+        sendGraphError(res, error, ids, clock());
+        return;
+      }
+      logger.error('unexpected error', { url: req.url?.split('?')[0], error });
+      sendGraphError(res, new GraphError(500, 'InternalServerError', `The emulator failed: ${(error as Error).message}`), ids, clock());
+    });
+  });
+  server.keepAliveTimeout = 5000;
+
+  const { host, port } = parseListen(options.listen ?? '127.0.0.1:1986');
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  publicUrl = `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost === '[::]' ? '[::1]' : shownHost}:${address.port}`;
+  logger.info('directory emulator listening', { url: publicUrl, tenant: principals.tenant, apps: principals.apps.length, users: principals.users.length });
+  if (principals.demoFile) logger.info('demo credentials in use', { client_id: principals.apps[0]!.clientId, user: principals.users[0]!.userPrincipalName, credentials_file: principals.demoFile });
+
+  return {
+    url: publicUrl,
+    port: address.port,
+    tenant: principals.tenant,
+    apps: principals.apps,
+    users: principals.users,
+    evictSyncState: () => store.evictChangeLog(),
+    setFaults: (settings) => faults.set(settings),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      store.close();
+    },
+  };
+}
+
+function positive(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+function userResource(request: GraphRequest, user: UserPrincipal): Record<string, unknown> {
+  return {
+    '@odata.context': `${request.origin}/v1.0/$metadata#users/$entity`,
+    id: user.id,
+    displayName: user.displayName,
+    userPrincipalName: user.userPrincipalName,
+    mail: user.userPrincipalName,
+    givenName: user.displayName.split(' ')[0] ?? null,
+    surname: user.displayName.split(' ').slice(1).join(' ') || null,
+    jobTitle: null,
+    businessPhones: [],
+    mobilePhone: null,
+    officeLocation: null,
+    preferredLanguage: 'en-US',
+  };
+}

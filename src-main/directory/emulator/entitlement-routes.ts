@@ -1,0 +1,243 @@
+import { randomUUID } from 'node:crypto';
+import { PERMISSIONS, requirePermission } from './access';
+import {
+  ASSIGNMENT_PROPS,
+  CATALOG_PROPS,
+  KIND,
+  PACKAGE_PROPS,
+  POLICY_PROPS,
+  REQUEST_PROPS,
+  SUBJECT_PROPS,
+  publicView,
+  ref,
+  type NavigationTarget,
+} from './directory-objects';
+import type { DirectoryDeps } from './directory-routes';
+import { contextUrl, reply, type GraphRequest } from './graph-context';
+import { badRequest, GraphError, notFound } from './graph-error';
+import { readJsonObject } from './graph-http';
+import { applySelect, parseExpand, parseSelect } from './odata-query';
+import { parsePolicyBody } from './policy-body';
+import { findUser } from './principals';
+
+const BASE = 'identityGovernance/entitlementManagement';
+
+const NAV = {
+  accessPackage: { type: 'accessPackage', properties: PACKAGE_PROPS },
+  assignmentPolicy: { type: 'accessPackageAssignmentPolicy', properties: POLICY_PROPS },
+  assignmentPolicies: { type: 'accessPackageAssignmentPolicy', properties: POLICY_PROPS },
+  target: { type: 'accessPackageSubject', properties: SUBJECT_PROPS },
+  catalog: { type: 'accessPackageCatalog', properties: CATALOG_PROPS },
+} satisfies Record<string, NavigationTarget>;
+
+/** Each collection: its kind, Graph type, properties and what `$expand` may name. */
+const COLLECTIONS = {
+  accessPackages: { kind: KIND.accessPackage, type: 'accessPackage', properties: PACKAGE_PROPS, navigation: { assignmentPolicies: NAV.assignmentPolicies, catalog: NAV.catalog } },
+  assignmentPolicies: { kind: KIND.policy, type: 'accessPackageAssignmentPolicy', properties: POLICY_PROPS, navigation: { accessPackage: NAV.accessPackage, catalog: NAV.catalog } },
+  assignments: { kind: KIND.assignment, type: 'accessPackageAssignment', properties: ASSIGNMENT_PROPS, navigation: { accessPackage: NAV.accessPackage, target: NAV.target, assignmentPolicy: NAV.assignmentPolicy } },
+  assignmentRequests: { kind: KIND.request, type: 'accessPackageAssignmentRequest', properties: REQUEST_PROPS, navigation: { accessPackage: NAV.accessPackage, assignment: { type: 'accessPackageAssignment', properties: ASSIGNMENT_PROPS }, requestor: NAV.target } },
+  catalogs: { kind: KIND.catalog, type: 'accessPackageCatalog', properties: CATALOG_PROPS, navigation: {} },
+} as const;
+type CollectionName = keyof typeof COLLECTIONS;
+
+const REQUEST_TYPES = ['notSpecified', 'userAdd', 'userUpdate', 'userRemove', 'adminAdd', 'adminUpdate', 'adminRemove', 'systemAdd', 'systemUpdate', 'systemRemove', 'onBehalfAdd'];
+
+/** /identityGovernance/entitlementManagement/...: returns false for other paths. */
+export async function handleEntitlement(deps: DirectoryDeps, request: GraphRequest): Promise<boolean> {
+  const { segments, method } = request;
+  if (segments[0] !== 'identityGovernance' || segments[1] !== 'entitlementManagement' || segments.length < 3) return false;
+  const name = segments[2] as CollectionName;
+  const collection = COLLECTIONS[name];
+  if (!collection) return false;
+  const writing = method !== 'GET';
+  requirePermission(request.caller, 'directory', writing ? PERMISSIONS.entitlementWrite : PERMISSIONS.entitlementRead);
+  const id = segments[3];
+  if (segments.length > 4) return false;
+  const now = new Date(deps.clock()).toISOString();
+
+  if (id === undefined && method === 'GET') {
+    const select = parseSelect(request.query.get('$select'), collection.type, collection.properties);
+    const expand = parseExpand(request.query.get('$expand'), collection.type, collection.navigation);
+    const all = deps.store.objects(collection.kind);
+    const top = Math.min(Number(request.query.get('$top') ?? 100) || 100, 999);
+    const skip = Math.max(Number(request.query.get('$skip') ?? 0) || 0, 0);
+    const next = new URLSearchParams(request.query);
+    next.set('$skip', String(skip + top));
+    reply(request, 200, {
+      '@odata.context': contextUrl(request, `${BASE}/${name}${select ? `(${select.join(',')})` : ''}`),
+      value: all.slice(skip, skip + top).map((item) => render(deps, item, select, expand)),
+      ...(skip + top < all.length ? { '@odata.nextLink': `${request.origin}${request.pathname}?${next.toString()}` } : {}),
+    });
+    return true;
+  }
+
+  if (id !== undefined && method === 'GET') {
+    const select = parseSelect(request.query.get('$select'), collection.type, collection.properties);
+    const expand = parseExpand(request.query.get('$expand'), collection.type, collection.navigation);
+    const item = deps.store.object(collection.kind, id);
+    if (!item) throw notFound('directory', id);
+    reply(request, 200, { '@odata.context': contextUrl(request, `${BASE}/${name}${select ? `(${select.join(',')})` : ''}/$entity`), ...render(deps, item, select, expand) });
+    return true;
+  }
+
+  if (name === 'assignmentPolicies' && (method === 'PUT' || (method === 'POST' && id === undefined))) {
+    const body = parsePolicyBody(await readJsonObject(request.req));
+    const policyId = id ?? randomUUID();
+    const existing = id ? deps.store.object(KIND.policy, id) : undefined;
+    if (method === 'PUT' && !existing) throw notFound('directory', policyId);
+    if (body.id && id && body.id !== id) throw badRequest('InvalidModel', `The model is invalid. id: '${body.id}' does not match the policy id in the URL ('${id}').`);
+    const pkg = deps.store.object(KIND.accessPackage, body.accessPackage.id);
+    if (!pkg) throw notFound('directory', body.accessPackage.id);
+    if (existing && ref(existing, '_accessPackageId') !== body.accessPackage.id) throw badRequest('InvalidModel', 'The model is invalid. accessPackage: the access package of a policy cannot be changed.');
+    const stored = {
+      id: policyId,
+      displayName: body.displayName,
+      description: body.description,
+      allowedTargetScope: body.allowedTargetScope,
+      specificAllowedTargets: body.specificAllowedTargets,
+      automaticRequestSettings: body.automaticRequestSettings ?? null,
+      createdDateTime: existing?.createdDateTime ?? now,
+      modifiedDateTime: now,
+      expiration: { duration: null, endDateTime: null, ...body.expiration },
+      requestorSettings: body.requestorSettings,
+      requestApprovalSettings: body.requestApprovalSettings,
+      reviewSettings: body.reviewSettings !== undefined ? body.reviewSettings : (body.accessReviewSettings ?? null),
+      notificationSettings: body.notificationSettings ?? existing?.notificationSettings ?? null,
+      questions: body.questions.map((q, i) => ({ ...q, id: q.id ?? randomUUID(), sequence: q.sequence ?? i })),
+      // Not given: the stage settings stay as they were; [] removes them all (seed rule 1).
+      customExtensionStageSettings:
+        body.customExtensionStageSettings === undefined
+          ? (existing?.customExtensionStageSettings ?? [])
+          : body.customExtensionStageSettings.map((s) => ({
+              stage: s.stage,
+              customExtension: { '@odata.type': '#microsoft.graph.accessPackageAssignmentRequestWorkflowExtension', id: s.customExtension.id },
+            })),
+      _accessPackageId: body.accessPackage.id,
+      _catalogId: ref(pkg, '_catalogId'),
+    };
+    deps.store.transaction(() => deps.store.putObject(KIND.policy, policyId, body.accessPackage.id, stored));
+    reply(request, method === 'PUT' ? 200 : 201, { '@odata.context': contextUrl(request, `${BASE}/assignmentPolicies/$entity`), ...publicView(stored) });
+    return true;
+  }
+
+  if (name === 'accessPackages' && method === 'POST' && id === undefined) {
+    const body = await readJsonObject(request.req);
+    for (const key of Object.keys(body)) if (!['displayName', 'description', 'isHidden', 'catalog'].includes(key) && !key.startsWith('@odata.')) throw unknown(key, 'accessPackage');
+    if (typeof body.displayName !== 'string' || body.displayName === '') throw badRequest('InvalidModel', 'The model is invalid. displayName: is required');
+    const catalogId = (body.catalog as { id?: unknown } | undefined)?.id ?? deps.store.objects(KIND.catalog)[0]?.id;
+    if (typeof catalogId !== 'string' || !deps.store.object(KIND.catalog, catalogId)) throw badRequest('InvalidModel', 'The model is invalid. catalog: an existing catalog id is required');
+    const stored = { id: randomUUID(), displayName: body.displayName, description: typeof body.description === 'string' ? body.description : '', isHidden: body.isHidden === true, createdDateTime: now, modifiedDateTime: now, _catalogId: catalogId };
+    deps.store.transaction(() => deps.store.putObject(KIND.accessPackage, stored.id, catalogId, stored));
+    reply(request, 201, { '@odata.context': contextUrl(request, `${BASE}/accessPackages/$entity`), ...publicView(stored) });
+    return true;
+  }
+
+  if (name === 'assignmentRequests' && method === 'POST' && id === undefined) {
+    const created = createAssignmentRequest(deps, request, await readJsonObject(request.req), now);
+    reply(request, 201, { '@odata.context': contextUrl(request, `${BASE}/assignmentRequests/$entity`), ...created });
+    return true;
+  }
+
+  throw new GraphError(405, 'Request_BadRequest', `The ${method} method is not supported on ${name}.`);
+}
+
+const unknown = (property: string, type: string) =>
+  badRequest('RequestBodyRead', `The property '${property}' does not exist on type 'microsoft.graph.${type}'. Make sure to only use property names that are defined by the type or mark the type as open type.`);
+
+/** An object with the requested navigation properties expanded, then reduced to $select. */
+function render(deps: DirectoryDeps, item: Record<string, unknown>, select: string[] | undefined, expand: { name: string; select?: string[] }[]): Record<string, unknown> {
+  const out = applySelect(publicView(item), select);
+  for (const { name, select: inner } of expand) {
+    const related = navigate(deps, item, name);
+    out[name] = Array.isArray(related) ? related.map((r) => applySelect(publicView(r), inner)) : related ? applySelect(publicView(related), inner) : null;
+  }
+  return out;
+}
+
+function navigate(deps: DirectoryDeps, item: Record<string, unknown>, name: string): Record<string, unknown> | Record<string, unknown>[] | undefined {
+  switch (name) {
+    case 'accessPackage':
+      return deps.store.object(KIND.accessPackage, ref(item, '_accessPackageId'));
+    case 'assignmentPolicy':
+      return deps.store.object(KIND.policy, ref(item, '_policyId'));
+    case 'assignmentPolicies':
+      return deps.store.objects(KIND.policy, String(item.id));
+    case 'catalog':
+      return deps.store.object(KIND.catalog, ref(item, '_catalogId'));
+    case 'target':
+    case 'requestor':
+      return (item[`_${name}`] as Record<string, unknown> | undefined) ?? undefined;
+    case 'assignment':
+      return deps.store.object(KIND.assignment, ref(item, '_assignmentId'));
+    default:
+      return undefined;
+  }
+}
+
+/** An accessPackageSubject for a directory user. */
+function subjectOf(user: { id: string; displayName: string; userPrincipalName: string }): Record<string, unknown> {
+  return { id: user.id, displayName: user.displayName, email: user.userPrincipalName, objectId: user.id, principalName: user.userPrincipalName, subjectType: 'user', onPremisesSecurityIdentifier: null };
+}
+
+/**
+ * POST assignmentRequests: an add request creates the assignment at once (delivered); a remove
+ * request expires the assignment it names. The reply is the request as submitted, as on Graph.
+ */
+function createAssignmentRequest(deps: DirectoryDeps, request: GraphRequest, body: Record<string, unknown>, now: string): Record<string, unknown> {
+  for (const key of Object.keys(body)) if (!['requestType', 'assignment', 'justification', 'schedule', 'answers', 'requestor'].includes(key) && !key.startsWith('@odata.')) throw unknown(key, 'accessPackageAssignmentRequest');
+  const requestType = body.requestType ?? 'adminAdd';
+  if (typeof requestType !== 'string' || !REQUEST_TYPES.includes(requestType)) throw badRequest('InvalidModel', `The model is invalid. requestType: must be one of ${REQUEST_TYPES.join(', ')}`);
+  const assignment = body.assignment as Record<string, unknown> | undefined;
+  if (!assignment || typeof assignment !== 'object') throw badRequest('InvalidModel', 'The model is invalid. assignment: is required');
+  const requestId = randomUUID();
+  const requestor = request.caller.user ? subjectOf(request.caller.user) : null;
+  const base = {
+    id: requestId,
+    requestType,
+    state: 'submitted',
+    status: 'Accepted',
+    createdDateTime: now,
+    completedDateTime: null,
+    justification: typeof body.justification === 'string' ? body.justification : null,
+    schedule: body.schedule ?? { startDateTime: now, recurrence: null, expiration: { type: 'notSpecified', duration: null, endDateTime: null } },
+    answers: Array.isArray(body.answers) ? body.answers : [],
+    customExtensionCalloutInstances: [],
+  };
+
+  if (requestType.endsWith('Remove')) {
+    const target = deps.store.object(KIND.assignment, String(assignment.id ?? ''));
+    if (!target) throw notFound('directory', String(assignment.id ?? ''));
+    deps.store.transaction(() => {
+      deps.store.putObject(KIND.assignment, String(target.id), ref(target, '_accessPackageId'), { ...target, state: 'expired', status: 'Expired', expiredDateTime: now });
+      deps.store.putObject(KIND.request, requestId, null, { ...base, state: 'delivered', status: 'Delivered', completedDateTime: now, _assignmentId: target.id, _accessPackageId: ref(target, '_accessPackageId'), _requestor: requestor });
+    });
+    return base;
+  }
+
+  const policyId = String(assignment.assignmentPolicyId ?? '');
+  const policy = deps.store.object(KIND.policy, policyId);
+  if (!policy) throw badRequest('InvalidModel', `The model is invalid. assignment.assignmentPolicyId: no policy '${policyId}'`);
+  const packageId = String(assignment.accessPackageId ?? ref(policy, '_accessPackageId'));
+  if (packageId !== ref(policy, '_accessPackageId')) throw badRequest('InvalidModel', 'The model is invalid. assignment.accessPackageId: the policy belongs to another access package');
+  const targetId = (assignment.targetId ?? (assignment.target as { objectId?: unknown } | undefined)?.objectId ?? request.caller.user?.id) as string | undefined;
+  const user = targetId ? findUser(deps.principals, targetId) : undefined;
+  if (!user) throw badRequest('InvalidModel', `The model is invalid. assignment.targetId: no user '${targetId ?? ''}' in the directory`);
+  const expiration = policy.expiration as { type?: string; duration?: string | null; endDateTime?: string | null } | undefined;
+  const assignmentId = randomUUID();
+  deps.store.transaction(() => {
+    deps.store.putObject(KIND.assignment, assignmentId, packageId, {
+      id: assignmentId,
+      state: 'delivered',
+      status: 'Delivered',
+      expiredDateTime: null,
+      schedule: { startDateTime: now, recurrence: null, expiration: { type: expiration?.type ?? 'noExpiration', duration: expiration?.duration ?? null, endDateTime: expiration?.endDateTime ?? null } },
+      customExtensionCalloutInstances: [],
+      _accessPackageId: packageId,
+      _policyId: policyId,
+      _catalogId: ref(policy, '_catalogId'),
+      _target: subjectOf(user),
+    });
+    deps.store.putObject(KIND.request, requestId, null, { ...base, state: 'delivered', status: 'Delivered', completedDateTime: now, _assignmentId: assignmentId, _accessPackageId: packageId, _requestor: requestor });
+  });
+  return base;
+}

@@ -1,0 +1,58 @@
+import { badRequest } from './graph-error';
+
+/** One `$expand` item, with the `$select` it may carry: `accessPackage($select=id,displayName)`. */
+export interface ExpandItem {
+  name: string;
+  select?: string[];
+}
+
+/** Splits on commas that are not inside parentheses. */
+function splitTop(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const ch of text) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth--;
+    if (ch === ',' && depth === 0) {
+      out.push(current.trim());
+      current = '';
+    } else current += ch;
+  }
+  if (current.trim() !== '') out.push(current.trim());
+  return out;
+}
+
+const noProperty = (name: string, type: string) => badRequest('BadRequest', `Could not find a property named '${name}' on type 'microsoft.graph.${type}'.`);
+
+/** `$select=a,b`: each must be a property of `type`. */
+export function parseSelect(text: string | null, type: string, properties: readonly string[]): string[] | undefined {
+  if (text === null) return undefined;
+  const names = splitTop(text);
+  if (names.length === 0) throw badRequest('BadRequest', "The query option '$select' needs at least one property name.");
+  for (const name of names) if (!properties.includes(name)) throw noProperty(name, type);
+  return names;
+}
+
+/** `$expand=a,b($select=x)`: each must be a navigation property of `type`. */
+export function parseExpand(text: string | null, type: string, navigation: Record<string, { type: string; properties: readonly string[] }>): ExpandItem[] {
+  if (text === null) return [];
+  return splitTop(text).map((item) => {
+    const m = /^([A-Za-z]+)(?:\((.*)\))?$/.exec(item);
+    if (!m) throw badRequest('BadRequest', `Invalid $expand item '${item}'.`);
+    const target = navigation[m[1]!];
+    if (!target) throw noProperty(m[1]!, type);
+    if (m[2] === undefined || m[2].trim() === '') return { name: m[1]! };
+    const options = new URLSearchParams(m[2].replace(/;/g, '&'));
+    for (const key of options.keys()) if (key !== '$select') throw badRequest('BadRequest', `Query option '${key}' is not supported inside $expand.`);
+    return { name: m[1]!, select: parseSelect(options.get('$select'), target.type, target.properties) };
+  });
+}
+
+/** The object reduced to the selected properties (and any `@odata.*` annotations). */
+export function applySelect(value: Record<string, unknown>, select: string[] | undefined): Record<string, unknown> {
+  if (!select) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) if (key.startsWith('@odata.') || select.includes(key)) out[key] = v;
+  return out;
+}

@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { GRAPH_AUDIENCE, signAccessToken, type AccessTokenClaims } from './access-token';
+import { readBody } from './graph-http';
+import type { AppPrincipal, Principals, UserPrincipal } from './principals';
+import { findUser } from './principals';
+import { fromBase64Url, hmac, sameSignature, toBase64Url } from './signing';
+
+export interface TokenEndpointDeps {
+  principals: Principals;
+  key: Buffer;
+  clock: () => number;
+  tokenLifetimeSeconds: number;
+}
+
+/** An Entra ID OAuth error: `{error, error_description, error_codes, timestamp, trace_id, correlation_id}`. */
+class OAuthError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly aadsts: number,
+    description: string,
+  ) {
+    super(description);
+  }
+}
+
+const GRAPH_RESOURCES = [GRAPH_AUDIENCE, '00000003-0000-0000-c000-000000000000'];
+/** OpenID scopes a sign-in may ask for besides Graph permissions. */
+const OIDC_SCOPES = new Set(['openid', 'profile', 'email', 'offline_access']);
+const REFRESH_LIFETIME_SECONDS = 90 * 86_400;
+
+const missing = (name: string) => new OAuthError(400, 'invalid_request', 900144, `The request body must contain the following parameter: '${name}'.`);
+
+function sendOAuthError(res: ServerResponse, error: OAuthError, now: number): void {
+  const traceId = randomUUID();
+  const correlationId = randomUUID();
+  const timestamp = new Date(now).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, 'Z');
+  const body = JSON.stringify({
+    error: error.error,
+    error_description: `AADSTS${error.aadsts}: ${error.message} Trace ID: ${traceId} Correlation ID: ${correlationId} Timestamp: ${timestamp}`,
+    error_codes: [error.aadsts],
+    timestamp,
+    trace_id: traceId,
+    correlation_id: correlationId,
+    error_uri: `https://login.microsoftonline.com/error?code=${error.aadsts}`,
+  });
+  res.writeHead(error.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
+  res.end(body);
+}
+
+/** POST /{tenant}/oauth2/v2.0/token: client credentials, password (ROPC) and refresh_token grants. */
+export async function handleTokenRequest(deps: TokenEndpointDeps, tenantInPath: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const now = deps.clock();
+  try {
+    const reply = await issue(deps, tenantInPath, req, now);
+    const body = JSON.stringify(reply);
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+    res.end(body);
+  } catch (error) {
+    if (error instanceof OAuthError) sendOAuthError(res, error, now);
+    else throw error;
+  }
+}
+
+async function issue(deps: TokenEndpointDeps, tenantInPath: string, req: IncomingMessage, now: number): Promise<Record<string, unknown>> {
+  const { principals } = deps;
+  const type = String(req.headers['content-type'] ?? '');
+  const form = new URLSearchParams((await readBody(req, 64 * 1024)).toString('utf8'));
+  if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) throw missing('grant_type');
+  const grant = form.get('grant_type');
+  if (!grant) throw missing('grant_type');
+  const tenant = tenantInPath.toLowerCase();
+  const multiTenant = tenant === 'organizations' || tenant === 'common';
+  if (tenant !== principals.tenant.toLowerCase() && !(multiTenant && grant !== 'client_credentials')) {
+    throw new OAuthError(400, 'invalid_request', 90002, `Tenant '${tenantInPath}' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud.`);
+  }
+  const clientId = form.get('client_id');
+  if (!clientId) throw missing('client_id');
+  const app = principals.apps.find((a) => a.clientId === clientId);
+  if (!app) throw new OAuthError(400, 'unauthorized_client', 700016, `Application with identifier '${clientId}' was not found in the directory '${principals.tenant}'.`);
+  const secret = form.get('client_secret');
+  const checkSecret = (required: boolean): void => {
+    if (secret === null) {
+      if (required) throw new OAuthError(401, 'invalid_client', 7000216, "'client_assertion', 'client_secret' or 'request' is required for the 'client_credentials' grant type.");
+      return;
+    }
+    if (!sameSignature(hmac(deps.key, secret), hmac(deps.key, app.clientSecret)))
+      throw new OAuthError(401, 'invalid_client', 7000215, 'Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID.');
+  };
+
+  if (grant === 'client_credentials') {
+    checkSecret(true);
+    const scope = form.get('scope');
+    if (!scope) throw missing('scope');
+    const resource = scope.trim().replace(/\/\.default$/, '');
+    if (!scope.trim().endsWith('/.default') || scope.trim().includes(' '))
+      throw new OAuthError(400, 'invalid_scope', 1002012, `The provided value for scope ${scope} is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier (application ID URI).`);
+    if (!GRAPH_RESOURCES.includes(resource)) throw new OAuthError(400, 'invalid_resource', 500011, `The resource principal named ${resource} was not found in the tenant named ${principals.tenant}.`);
+    return tokenReply(deps, appClaims(deps, app, now), undefined);
+  }
+
+  if (grant === 'password') {
+    checkSecret(false);
+    const username = form.get('username');
+    const password = form.get('password');
+    if (!username) throw missing('username');
+    if (!password) throw missing('password');
+    const scope = form.get('scope');
+    if (!scope) throw missing('scope');
+    const user = findUser(principals, username);
+    if (!user || user.userPrincipalName.toLowerCase() !== username.toLowerCase())
+      throw new OAuthError(400, 'invalid_grant', 50034, `The user account {EUII Hidden} does not exist in the ${principals.tenant} directory. To sign into this application, the account must be added to the directory.`);
+    if (!sameSignature(hmac(deps.key, password), hmac(deps.key, user.password)))
+      throw new OAuthError(400, 'invalid_grant', 50126, 'Error validating credentials due to invalid username or password.');
+    const scopes = grantedScopes(app, scope);
+    return tokenReply(deps, userClaims(deps, app, user, scopes, now), refreshFor(deps, app, user, scopes, scope, now));
+  }
+
+  if (grant === 'refresh_token') {
+    const token = form.get('refresh_token');
+    if (!token) throw missing('refresh_token');
+    const state = readRefreshToken(deps, token, now);
+    if (!state || state.client !== app.clientId) throw new OAuthError(400, 'invalid_grant', 9002313, 'Invalid request. Request is malformed or invalid.');
+    const user = findUser(principals, state.user);
+    if (!user) throw new OAuthError(400, 'invalid_grant', 50034, 'The user account {EUII Hidden} does not exist in the directory.');
+    const scopes = state.scopes.filter((s) => app.permissions.includes(s));
+    return tokenReply(deps, userClaims(deps, app, user, scopes, now), refreshFor(deps, app, user, scopes, 'offline_access', now));
+  }
+
+  throw new OAuthError(400, 'unsupported_grant_type', 70003, `The app requested an unsupported grant type '${grant}'.`);
+}
+
+/** Graph permissions a user token gets: all the app's for `.default`, else those asked for (each must be granted). */
+function grantedScopes(app: AppPrincipal, scope: string): string[] {
+  const asked = scope.split(/\s+/).filter((s) => s !== '' && !OIDC_SCOPES.has(s));
+  const out = new Set<string>();
+  for (const item of asked) {
+    const bare = GRAPH_RESOURCES.reduce((s, r) => (s.startsWith(`${r}/`) ? s.slice(r.length + 1) : s), item);
+    if (bare === '.default') {
+      for (const p of app.permissions) out.add(p);
+      continue;
+    }
+    if (!app.permissions.includes(bare))
+      throw new OAuthError(
+        400,
+        'invalid_grant',
+        65001,
+        `The user or administrator has not consented to use the application with ID '${app.clientId}' named '${app.displayName}'. Send an interactive authorization request for this user and resource.`,
+      );
+    out.add(bare);
+  }
+  return [...out];
+}
+
+function baseClaims(deps: TokenEndpointDeps, app: AppPrincipal, now: number): Omit<AccessTokenClaims, 'oid' | 'idtyp'> {
+  const iat = Math.floor(now / 1000);
+  return {
+    aud: GRAPH_AUDIENCE,
+    iss: `https://sts.windows.net/${deps.principals.tenant}/`,
+    iat,
+    nbf: iat,
+    exp: iat + deps.tokenLifetimeSeconds,
+    tid: deps.principals.tenant,
+    appid: app.clientId,
+    uti: randomUUID().replace(/-/g, '').slice(0, 22),
+    ver: '1.0',
+  };
+}
+
+function appClaims(deps: TokenEndpointDeps, app: AppPrincipal, now: number): AccessTokenClaims {
+  return { ...baseClaims(deps, app, now), oid: app.servicePrincipalId, idtyp: 'app', roles: app.permissions };
+}
+
+function userClaims(deps: TokenEndpointDeps, app: AppPrincipal, user: UserPrincipal, scopes: string[], now: number): AccessTokenClaims {
+  return { ...baseClaims(deps, app, now), oid: user.id, idtyp: 'user', scp: scopes.join(' '), upn: user.userPrincipalName, name: user.displayName };
+}
+
+function tokenReply(deps: TokenEndpointDeps, claims: AccessTokenClaims, refreshToken: string | undefined): Record<string, unknown> {
+  return {
+    token_type: 'Bearer',
+    ...(claims.scp !== undefined ? { scope: claims.scp.split(' ').filter(Boolean).map((s) => `${GRAPH_AUDIENCE}/${s}`).join(' ') } : {}),
+    expires_in: deps.tokenLifetimeSeconds,
+    ext_expires_in: deps.tokenLifetimeSeconds,
+    access_token: signAccessToken(claims, deps.key),
+    ...(refreshToken ? { refresh_token: refreshToken } : {}),
+  };
+}
+
+interface RefreshState {
+  client: string;
+  user: string;
+  scopes: string[];
+  exp: number;
+}
+
+/** A refresh token when the sign-in asked for offline_access (signed, 90 days). */
+function refreshFor(deps: TokenEndpointDeps, app: AppPrincipal, user: UserPrincipal, scopes: string[], asked: string, now: number): string | undefined {
+  if (!asked.split(/\s+/).includes('offline_access')) return undefined;
+  const payload = toBase64Url({ client: app.clientId, user: user.id, scopes, exp: Math.floor(now / 1000) + REFRESH_LIFETIME_SECONDS } satisfies RefreshState);
+  return `rt.${payload}.${hmac(deps.key, `refresh:${payload}`)}`;
+}
+
+function readRefreshToken(deps: TokenEndpointDeps, token: string, now: number): RefreshState | undefined {
+  const [prefix, payload, signature] = token.split('.');
+  if (prefix !== 'rt' || !payload || !signature || !sameSignature(signature, hmac(deps.key, `refresh:${payload}`))) return undefined;
+  const state = fromBase64Url(payload) as RefreshState | undefined;
+  if (!state || typeof state.exp !== 'number' || state.exp <= Math.floor(now / 1000) || !Array.isArray(state.scopes)) return undefined;
+  return state;
+}
