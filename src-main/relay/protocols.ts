@@ -12,6 +12,7 @@ import { registerExpr } from './expr/expr-protocol';
 import { registerIngest } from './ingest/ingest-routes';
 import { registerHttpSource } from './http-source/http-source';
 import { registerHls } from './hls/hls-protocol';
+import { registerMp4 } from './mp4/mp4-protocol';
 
 export interface ProtocolContext {
   ctx: EngineContext;
@@ -30,6 +31,7 @@ export async function registerProtocols(protocols: ProtocolContext): Promise<voi
   registerIngest(protocols);
   registerHttpSource(protocols);
   registerHls(protocols);
+  registerMp4(protocols);
   // Child-process sources publish back into the RTSP server, so they need it running.
   if (rtspServer) {
     registerFfmpeg(protocols, rtspServer);

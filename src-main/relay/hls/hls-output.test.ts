@@ -1,0 +1,238 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishTestPattern, run, startRelay, waitFor, waitForMedia, type RelayUnderTest } from '../test/relay-test-kit';
+
+/** What ffmpeg and ffprobe read from an HLS URL (frames decoded in `seconds`, codecs, size). */
+async function decodeFrames(url: string, seconds: number): Promise<{ frames: number; errors: string }> {
+  const result = await run('ffmpeg', ['-hide_banner', '-v', 'error', '-stats', '-i', url, '-t', String(seconds), '-map', '0:v', '-f', 'null', '-'], (seconds + 30) * 1000);
+  const frames = [...result.stderr.matchAll(/frame=\s*(\d+)/g)].map((m) => Number(m[1]));
+  return { frames: frames.at(-1) ?? 0, errors: result.stderr.replace(/^frame=.*$/gm, '').replace(/\r/g, '').trim() };
+}
+
+async function probeUrl(url: string) {
+  const result = await run('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name,codec_type,width,height', '-of', 'json', url], 30_000);
+  if (result.code !== 0) throw new Error(`ffprobe failed: ${result.stderr}`);
+  return (JSON.parse(result.stdout) as { streams: Array<{ codec_name: string; codec_type: string; width?: number; height?: number }> }).streams;
+}
+
+/** The media playlist's sequence numbers, durations and target, checked for well-formedness. */
+function parseMediaPlaylist(text: string) {
+  const lines = text.trim().split('\n');
+  expect(lines[0]).toBe('#EXTM3U');
+  const target = Number(/#EXT-X-TARGETDURATION:(\d+)/.exec(text)?.[1]);
+  const mediaSequence = Number(/#EXT-X-MEDIA-SEQUENCE:(\d+)/.exec(text)?.[1]);
+  const durations = [...text.matchAll(/#EXTINF:([\d.]+),/g)].map((m) => Number(m[1]));
+  const uris = lines.filter((l) => l && !l.startsWith('#'));
+  const numbers = uris.map((u) => Number(new URL(u, 'http://x/api/hls/').searchParams.get('n')));
+  expect(target).toBeGreaterThanOrEqual(1);
+  expect(durations.length).toBe(uris.length);
+  for (const d of durations) expect(Math.round(d)).toBeLessThanOrEqual(target);
+  expect(numbers[0]).toBe(mediaSequence);
+  expect(numbers).toEqual(numbers.map((_, i) => mediaSequence + i));
+  expect(text).not.toContain('#EXT-X-ENDLIST');
+  return { target, mediaSequence, durations, uris, numbers };
+}
+
+const HLS_JS = createRequire(import.meta.url).resolve('hls.js/dist/hls.min.js');
+
+const hlsConsumers = async (relay: RelayUnderTest) => (await (await fetch(`${relay.api}/api/stack`)).text()).split('\n').filter((l) => /^consumer .*: hls\//.test(l)).length;
+
+describe('HLS output', () => {
+  let relay: RelayUnderTest;
+  let camera: ChildProcess;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'hls-test-'));
+    relay = await startRelay('  cam:\n');
+    camera = publishTestPattern(relay.rtspUrl('cam'), 120);
+    await waitForMedia(relay, 'cam');
+  }, 30_000);
+
+  afterAll(async () => {
+    camera?.kill('SIGKILL');
+    await relay?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('answers a master playlist as go2rtc, then live MPEG-TS playlists with rising media sequence numbers', async () => {
+    const master = await fetch(`${relay.api}/api/stream.m3u8?src=cam`);
+    expect(master.status).toBe(200);
+    expect(master.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+    expect(master.headers.get('access-control-allow-origin')).toBe('*');
+    const text = await master.text();
+    // x264's ultrafast preset is Constrained Baseline (42 c0); AAC-LC is object type 2.
+    expect(text).toMatch(/^#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=1000000,CODECS="avc1\.42c0[0-9a-f]{2},mp4a\.40\.2",RESOLUTION=320x240\nhls\/playlist\.m3u8\?id=[\w-]+\n$/i);
+    const playlistUrl = new URL(text.trim().split('\n').pop()!, `${relay.api}/api/stream.m3u8`).href;
+    expect(playlistUrl).toMatch(/\/api\/hls\/playlist\.m3u8\?id=/);
+
+    const started = Date.now();
+    const first = await fetch(playlistUrl);
+    expect(first.headers.get('access-control-allow-origin')).toBe('*');
+    const one = parseMediaPlaylist(await first.text());
+    // The first segment starts at the stream's cached keyframe: it is there within about a GOP.
+    expect(Date.now() - started).toBeLessThan(6000);
+    expect(one.uris[0]).toMatch(/^segment\.ts\?id=[\w-]+&n=0$/);
+    for (const d of one.durations) expect(d).toBeGreaterThan(0.5);
+
+    const two = await waitFor(async () => {
+      const next = parseMediaPlaylist(await (await fetch(playlistUrl)).text());
+      return next.numbers.at(-1)! >= one.numbers.at(-1)! + 2 ? next : undefined;
+    }, 15_000);
+    expect(two.mediaSequence).toBeGreaterThanOrEqual(one.mediaSequence);
+    for (const d of two.durations) expect(d).toBeGreaterThan(0.8);
+    for (const d of two.durations) expect(d).toBeLessThan(2.1);
+
+    const segment = await fetch(new URL(two.uris.at(-1)!, playlistUrl));
+    expect(segment.status).toBe(200);
+    expect(segment.headers.get('content-type')).toBe('video/mp2t');
+    expect(segment.headers.get('access-control-allow-origin')).toBe('*');
+    const bytes = new Uint8Array(await segment.arrayBuffer());
+    expect(bytes.length % 188).toBe(0);
+    expect(bytes[0]).toBe(0x47);
+    // Each segment plays on its own: PAT/PMT, then a keyframe with its parameter sets.
+    const file = join(dir, 'segment.ts');
+    await writeFile(file, bytes);
+    const alone = await run('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-']);
+    expect(alone.stderr).toBe('');
+    expect(await probeUrl(file)).toEqual([
+      expect.objectContaining({ codec_name: 'h264', width: 320, height: 240 }),
+      expect.objectContaining({ codec_name: 'aac' }),
+    ]);
+  }, 60_000);
+
+  it('serves fMP4 with filters: version 6 playlist with EXT-X-MAP, init.mp4 and segment.m4s', async () => {
+    const master = await fetch(`${relay.api}/api/stream.m3u8?src=cam&mp4`);
+    const text = await master.text();
+    expect(text).toMatch(/#EXT-X-STREAM-INF:BANDWIDTH=1000000,CODECS="avc1\.42[cC]0[0-9a-fA-F]{2},mp4a\.40\.2",RESOLUTION=320x240\nhls\/playlist\.m3u8\?id=[\w-]+\n$/);
+    const playlistUrl = new URL(text.trim().split('\n').pop()!, `${relay.api}/api/`).href;
+    const playlist = await (await fetch(playlistUrl)).text();
+    expect(playlist).toMatch(/^#EXTM3U\n#EXT-X-VERSION:6\n/);
+    const id = new URL(playlistUrl).searchParams.get('id');
+    expect(playlist).toContain(`#EXT-X-MAP:URI="init.mp4?id=${id}"`);
+    const { uris } = parseMediaPlaylist(playlist);
+    expect(uris[0]).toBe(`segment.m4s?id=${id}&n=0`);
+
+    const init = await fetch(new URL(`init.mp4?id=${id}`, playlistUrl));
+    expect([init.status, init.headers.get('content-type'), init.headers.get('access-control-allow-origin')]).toEqual([200, 'video/mp4', '*']);
+    const segment = await fetch(new URL(uris[0]!, playlistUrl));
+    expect([segment.status, segment.headers.get('content-type')]).toEqual([200, 'video/iso.segment']);
+    // init + one segment is a playable fragmented MP4 that starts on a keyframe.
+    const file = join(dir, 'segment.mp4');
+    await writeFile(file, Buffer.concat([Buffer.from(await init.arrayBuffer()), Buffer.from(await segment.arrayBuffer())]));
+    const alone = await run('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-']);
+    expect(alone.stderr).toBe('');
+    expect((await fetch(`${relay.api}/api/hls/segment.ts?id=${id}&n=0`)).status).toBe(404);
+    // A filter the source cannot meet is a 400 that names both sides.
+    const mismatch = await fetch(`${relay.api}/api/stream.m3u8?src=cam&video=h265`);
+    expect(mismatch.status).toBe(400);
+    expect(await mismatch.text()).toMatch(/codecs not matched: the source has video H264, audio MPEG4-GENERIC/);
+  }, 60_000);
+
+  it('plays through ffmpeg at the source rate, MPEG-TS and fMP4: about 100 frames in 4 s, codecs and size', async () => {
+    const ts = `${relay.api}/api/stream.m3u8?src=cam`;
+    const fmp4 = `${relay.api}/api/stream.m3u8?src=cam&mp4`;
+    const [tsFrames, fmp4Frames, tsStreams, fmp4Streams] = await Promise.all([decodeFrames(ts, 4), decodeFrames(fmp4, 4), probeUrl(ts), probeUrl(fmp4)]);
+    for (const decoded of [tsFrames, fmp4Frames]) {
+      expect(decoded.errors).toBe('');
+      expect(decoded.frames).toBeGreaterThanOrEqual(85);
+      expect(decoded.frames).toBeLessThanOrEqual(115);
+    }
+    for (const streams of [tsStreams, fmp4Streams]) {
+      expect(streams).toEqual([
+        expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: 320, height: 240 }),
+        expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' }),
+      ]);
+    }
+  }, 60_000);
+
+  it('answers bad and unknown requests with clear errors, CORS included', async () => {
+    const unknown = await fetch(`${relay.api}/api/hls/playlist.m3u8?id=nope`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await unknown.text()).toBe('HLS session nope not found: it expired or never existed; open /api/stream.m3u8 again\n');
+    expect((await fetch(`${relay.api}/api/hls/segment.ts?id=nope&n=1`)).status).toBe(404);
+    expect((await fetch(`${relay.api}/api/hls/playlist.m3u8`)).status).toBe(400);
+    const noStream = await fetch(`${relay.api}/api/stream.m3u8?src=nope`);
+    expect([noStream.status, await noStream.text()]).toEqual([404, 'stream not found: nope\n']);
+    expect((await fetch(`${relay.api}/api/stream.m3u8`)).status).toBe(400);
+
+    const master = await (await fetch(`${relay.api}/api/stream.m3u8?src=cam`)).text();
+    const id = /id=([\w-]+)/.exec(master)![1]!;
+    const badN = await fetch(`${relay.api}/api/hls/segment.ts?id=${id}&n=abc`);
+    expect([badN.status, await badN.text()]).toEqual([400, 'n must be a segment number from the playlist, not "abc"\n']);
+    const future = await fetch(`${relay.api}/api/hls/segment.ts?id=${id}&n=99`);
+    expect(future.status).toBe(404);
+    expect(await future.text()).toMatch(/segment 99 .* does not exist yet/);
+    const init = await fetch(`${relay.api}/api/hls/init.mp4?id=${id}`);
+    expect(init.status).toBe(404);
+    const preflight = await fetch(`${relay.api}/api/hls/playlist.m3u8?id=${id}`, { method: 'OPTIONS' });
+    expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([204, '*']);
+  }, 30_000);
+
+  it('plays in Chromium through hls.js, MPEG-TS and fMP4: time advances past 2 s, picture 320x240', async () => {
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--autoplay-policy=no-user-gesture-required'],
+    });
+    try {
+      const page = await browser.newPage();
+      const failures: string[] = [];
+      page.on('pageerror', (error) => failures.push(error.message));
+      // A page on the relay's own origin (any of its answers will do), with the players written in.
+      await page.goto(`${relay.api}/api`);
+      await page.setContent('<!doctype html><video id="ts" muted autoplay playsinline></video><video id="fmp4" muted autoplay playsinline></video>');
+      await page.addScriptTag({ path: HLS_JS });
+      await page.evaluate((api) => {
+        interface HlsPlayer {
+          on(event: string, listener: (event: string, data: { fatal: boolean; details: string }) => void): void;
+          loadSource(url: string): void;
+          attachMedia(video: HTMLMediaElement): void;
+        }
+        const w = window as unknown as { Hls: { new (): HlsPlayer; Events: { ERROR: string } }; hlsErrors: string[] };
+        w.hlsErrors = [];
+        for (const [id, query] of [['ts', ''], ['fmp4', '&mp4']] as const) {
+          const hls = new w.Hls();
+          hls.on(w.Hls.Events.ERROR, (_, data) => {
+            if (data.fatal) w.hlsErrors.push(`${id}: ${data.details}`);
+          });
+          hls.loadSource(`${api}/api/stream.m3u8?src=cam${query}`);
+          hls.attachMedia(document.getElementById(id) as HTMLVideoElement);
+        }
+      }, relay.api);
+      const playing = () => ['ts', 'fmp4'].every((id) => (document.getElementById(id) as HTMLVideoElement).currentTime > 2);
+      await page.waitForFunction(playing, undefined, { timeout: 40_000 });
+      const state = await page.evaluate(() => ({
+        sizes: ['ts', 'fmp4'].map((id) => {
+          const video = document.getElementById(id) as HTMLVideoElement;
+          return `${video.videoWidth}x${video.videoHeight}`;
+        }),
+        errors: (window as unknown as { hlsErrors: string[] }).hlsErrors,
+      }));
+      expect(state).toEqual({ sizes: ['320x240', '320x240'], errors: [] });
+      expect(failures).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+
+  it('ends a session some seconds after its last request: consumer released, then 404', async () => {
+    const master = await (await fetch(`${relay.api}/api/stream.m3u8?src=cam`)).text();
+    const playlistUrl = new URL(master.trim().split('\n').pop()!, `${relay.api}/api/`).href;
+    expect((await fetch(playlistUrl)).status).toBe(200);
+    expect(await hlsConsumers(relay)).toBeGreaterThanOrEqual(1);
+    const stoppedAt = Date.now();
+    // Every session of this file (ffmpeg's too) expires once nobody fetches: none is left.
+    await waitFor(async () => ((await hlsConsumers(relay)) === 0 ? true : undefined), 20_000);
+    expect(Date.now() - stoppedAt).toBeGreaterThan(3000);
+    const gone = await fetch(playlistUrl);
+    expect(gone.status).toBe(404);
+    const cam = (await (await fetch(`${relay.api}/api/streams?src=cam`)).json()) as { consumers: unknown[] };
+    expect(cam.consumers).toEqual([]);
+  }, 40_000);
+});

@@ -1,0 +1,66 @@
+import type { ServerResponse } from 'node:http';
+import { HttpError } from '../../platform/http/http-error';
+import type { HttpRouter, RouteHandler } from '../../platform/http/router';
+import type { HlsSession } from './hls-session';
+import type { HlsSessions } from './hls-sessions';
+import { masterPlaylist } from './playlists';
+
+const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
+/** What go2rtc says about bandwidth, which the relay does not know before the first segment. */
+const BANDWIDTH = 1_000_000;
+
+/**
+ * go2rtc's HLS paths. Every answer, errors included, allows any origin (players on other pages,
+ * Chromecast); OPTIONS answers the preflight.
+ */
+export function registerHlsRoutes(http: HttpRouter, sessions: HlsSessions): void {
+  const route = (path: string, handler: RouteHandler) =>
+    http.route(
+      path,
+      async (request) => {
+        request.res.setHeader('Access-Control-Allow-Origin', '*');
+        if (request.req.method === 'OPTIONS') {
+          request.res.writeHead(204, { 'Access-Control-Allow-Methods': 'GET, OPTIONS', 'Access-Control-Max-Age': '600' }).end();
+          return;
+        }
+        await handler(request);
+      },
+      ['GET', 'OPTIONS'],
+    );
+
+  route('/api/stream.m3u8', async ({ req, res, url }) => {
+    const session = await sessions.open(url.searchParams, req);
+    const variant = await session.serve(() => session.variant());
+    send(res, PLAYLIST_TYPE, masterPlaylist({ ...variant, bandwidth: BANDWIDTH, uri: `hls/playlist.m3u8?id=${session.id}` }));
+  });
+
+  route('/api/hls/playlist.m3u8', async ({ res, url }) => {
+    const session = sessions.find(url.searchParams.get('id'));
+    send(res, PLAYLIST_TYPE, await session.serve(() => session.playlist()));
+  });
+
+  const segmentRoute = (path: string, container: HlsSession['container'], type: string) =>
+    route(path, async ({ res, url }) => {
+      const session = sessions.find(url.searchParams.get('id'));
+      if (session.container !== container) throw new HttpError(404, `HLS session ${session.id} serves ${session.container === 'ts' ? 'MPEG-TS (segment.ts)' : 'fMP4 (segment.m4s)'} segments`);
+      const sequence = segmentNumber(url.searchParams.get('n'));
+      send(res, type, await session.serve(() => session.segment(sequence)));
+    });
+  segmentRoute('/api/hls/segment.ts', 'ts', 'video/mp2t');
+  segmentRoute('/api/hls/segment.m4s', 'fmp4', 'video/iso.segment');
+
+  route('/api/hls/init.mp4', async ({ res, url }) => {
+    const session = sessions.find(url.searchParams.get('id'));
+    send(res, 'video/mp4', await session.serve(() => session.init()));
+  });
+}
+
+function segmentNumber(n: string | null): number {
+  if (n === null || !/^\d{1,15}$/.test(n)) throw new HttpError(400, `n must be a segment number from the playlist, not ${n === null ? 'missing' : JSON.stringify(n)}`);
+  return Number(n);
+}
+
+function send(res: ServerResponse, type: string, body: string | Uint8Array): void {
+  res.writeHead(200, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-cache' });
+  res.end(body);
+}

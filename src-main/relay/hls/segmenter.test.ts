@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { createSegmenter } from './segmenter';
+
+const S = 90000; // ticks per second
+/** 25 fps video with a keyframe every `gop` frames; each unit's byte is its frame number. */
+const video = (frames: number, gop: number) => Array.from({ length: frames }, (_, i) => ({ time: i * 3600, cut: i % gop === 0, byte: i & 0xff }));
+interface Unit {
+  time: number;
+  cut: boolean;
+  byte: number;
+}
+const build = (units: Unit[]): Uint8Array => Uint8Array.from(units.map((u) => u.byte));
+
+describe('HLS segmenter', () => {
+  it('cuts at the first keyframe after the minimum length, numbers segments and keeps only the last few', () => {
+    const segmenter = createSegmenter<Unit>({ minSeconds: 0.9, maxSeconds: 10, keep: 3, build });
+    const done = video(25 * 6 + 1, 12).map((u) => segmenter.push(u)).filter((s) => s !== undefined);
+    // Keyframes every 0.48 s: a segment ends at the first one at least 0.9 s in (0.96 s).
+    expect(done.map((s) => s.duration)).toEqual([0.96, 0.96, 0.96, 0.96, 0.96, 0.96]);
+    expect(done.map((s) => s.sequence)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(Array.from(done[1]!.data)).toEqual(Array.from({ length: 24 }, (_, i) => 24 + i));
+    expect(segmenter.segments.map((s) => s.sequence)).toEqual([3, 4, 5]);
+    expect(segmenter.get(2)).toBeUndefined();
+    expect(segmenter.get(4)?.sequence).toBe(4);
+    expect([segmenter.pending, segmenter.targetDuration]).toEqual([6, 1]);
+  });
+
+  it('drops what comes before the first cut point, and cuts a stream without keyframes at the maximum', () => {
+    const segmenter = createSegmenter<Unit>({ minSeconds: 1, maxSeconds: 2, keep: 5, build });
+    const units = [{ time: 0, cut: false, byte: 1 }, ...video(25 * 5, 1000).map((u) => ({ ...u, time: u.time + 3600 }))];
+    units.forEach((u) => segmenter.push(u));
+    expect(segmenter.stats.skipped).toBe(1);
+    expect(segmenter.segments.map((s) => s.duration)).toEqual([2, 2]);
+    expect(segmenter.stats.forcedCuts).toBe(2);
+    expect(segmenter.targetDuration).toBe(2);
+  });
+
+  it('gives an audio-only stream (every frame a cut point) segments of the minimum length', () => {
+    const segmenter = createSegmenter<Unit>({ minSeconds: 1, maxSeconds: 10, keep: 5, build });
+    // AAC at 44.1 kHz on the 90 kHz time line: 1024 samples = 2089.8 ticks.
+    for (let i = 0; i < 200; i++) segmenter.push({ time: Math.round((i * 1024 * S) / 44100), cut: true, byte: 0 });
+    expect(segmenter.segments.length).toBe(4);
+    for (const s of segmenter.segments) expect(s.duration).toBeCloseTo(1.0, 1);
+  });
+});

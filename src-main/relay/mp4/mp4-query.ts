@@ -1,0 +1,35 @@
+import { HttpError } from '../../platform/http/http-error';
+import type { MediaRequest } from '../core/negotiation';
+import { requestsFromQuery } from '../rtsp/rtsp-server';
+
+/** Without `mp4`, `video` or `audio` in the query, go2rtc's MP4 takes H.264/H.265 video and AAC audio. */
+const DEFAULT_REQUESTS: MediaRequest[] = [
+  { kind: 'video', codecs: ['H264', 'H265'] },
+  { kind: 'audio', codecs: ['MPEG4-GENERIC'] },
+];
+
+/** The medias an MP4 output asks for: the query's filters (as RTSP and HLS read them), or the default. */
+export function mp4Requests(query: URLSearchParams): MediaRequest[] {
+  const requests = requestsFromQuery(query);
+  return requests.length > 0 ? requests : DEFAULT_REQUESTS;
+}
+
+/** `duration=N`: seconds of media, then the body ends. Empty or 0 means no limit, as in go2rtc. */
+export function parseDuration(value: string | null): number | undefined {
+  if (value === null || value.trim() === '' || value.trim() === '0') return undefined;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new HttpError(400, `duration must be a number of seconds above 0, not "${value}"`);
+  return seconds;
+}
+
+/**
+ * `filename=x` → `Content-Disposition: attachment`. Quotes, backslashes and control characters
+ * cannot go into the quoted form, so they become `_` there; a name beyond ASCII also goes in
+ * `filename*` (RFC 6266), which browsers prefer.
+ */
+export function contentDisposition(filename: string | null): string | undefined {
+  if (!filename) return undefined;
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const extended = ascii === filename ? '' : `; filename*=UTF-8''${encodeURIComponent(filename)}`;
+  return `attachment; filename="${ascii}"${extended}`;
+}
