@@ -67,6 +67,22 @@ describe('stream', () => {
     stream.close();
   });
 
+  it('leaves nothing attached when an output cannot take one of the tracks it asked for', async () => {
+    const { schemes, log, sinks } = fakeSources({ 'fake://cam': [video, audio] });
+    const stream = new Stream(options(schemes, ['fake://cam']));
+    const fussy = consumerOf(['video', 'audio']);
+    let attached = 0;
+    fussy.consumer.attach = () => {
+      if (attached++ === 1) throw new Error('no depacketizer for PCMA');
+      return { write: (p) => (fussy.got.push(p.sequenceNumber), true), onDrain: () => undefined };
+    };
+    await expect(stream.addConsumer(fussy.consumer)).rejects.toThrow(/no depacketizer for PCMA/);
+    expect(stream.info().consumers).toEqual([]);
+    expect(log).toEqual(['dial fake://cam', 'close fake://cam']);
+    expect(sinks.size).toBe(0);
+    stream.close();
+  });
+
   it('starts lazily, stops after the last consumer, and dials again for the next one', async () => {
     const { schemes, log, sinks } = fakeSources({ 'fake://mic': [audio] });
     const stream = new Stream(options(schemes, ['fake://mic']));

@@ -123,13 +123,21 @@ export class Stream {
     }
     const matches = negotiate(consumer.requests, offered);
     const attached: AttachedConsumer = { consumer, senders: [], runners: new Set() };
-    for (const match of matches) {
-      const runner = this.runners[match.producer]!;
-      const track = runner.tracks[match.media];
-      if (!track) continue;
-      const sink = consumer.attach(track, match);
-      attached.senders.push({ sender: track.addSender(sink, match.codec), runner, trackIndex: match.media });
-      attached.runners.add(runner);
+    try {
+      for (const match of matches) {
+        const runner = this.runners[match.producer]!;
+        const track = runner.tracks[match.media];
+        if (!track) continue;
+        const sink = consumer.attach(track, match);
+        attached.senders.push({ sender: track.addSender(sink, match.codec), runner, trackIndex: match.media });
+        attached.runners.add(runner);
+      }
+    } catch (error) {
+      // An output that cannot take a track it asked for (no depacketizer for the codec) leaves
+      // nothing attached behind it.
+      for (const { sender, runner, trackIndex } of attached.senders) runner.tracks[trackIndex]?.removeSender(sender);
+      this.releaseUnused();
+      throw new CodecMismatchError((error as Error).message);
     }
     this.consumers.set(consumer, attached);
     for (const runner of attached.runners) runner.start();
