@@ -8,6 +8,7 @@ import { registerRtsp } from './rtsp/rtsp-protocol';
 import { registerFfmpeg } from './ffmpeg/ffmpeg-protocol';
 import { registerExec } from './exec/exec-protocol';
 import { registerEcho } from './echo/echo-protocol';
+import { registerMjpeg } from './mjpeg/mjpeg-protocol';
 import { registerExpr } from './expr/expr-protocol';
 import { registerIngest } from './ingest/ingest-routes';
 import { registerHttpSource } from './http-source/http-source';
@@ -27,6 +28,7 @@ export interface ProtocolContext {
 export async function registerProtocols(protocols: ProtocolContext): Promise<void> {
   const rtspServer = await registerRtsp(protocols);
   registerEcho(protocols);
+  registerMjpeg(protocols);
   registerExpr(protocols);
   registerIngest(protocols);
   registerHttpSource(protocols);

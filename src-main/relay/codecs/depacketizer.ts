@@ -4,6 +4,7 @@ import { createAacDepacketizer } from './aac/rtp-aac';
 import { createH264Depacketizer } from './h264/rtp-h264';
 import { createH265Depacketizer } from './h265/rtp-h265';
 import { createPassthroughDepacketizer } from './simple/rtp-simple';
+import { createJpegDepacketizer } from './jpeg/rtp-jpeg';
 import { spsFromFmtp } from './h264/sps';
 
 export interface Depacketizer {
@@ -24,11 +25,14 @@ export function createDepacketizer(codec: Codec): Depacketizer {
       return createH265Depacketizer();
     case 'MPEG4-GENERIC':
       return createAacDepacketizer();
+    case 'JPEG':
+      return createJpegDepacketizer();
     case 'OPUS':
     case 'PCMA':
     case 'PCMU':
+    case 'L16':
       return createPassthroughDepacketizer(codec.name);
     default:
-      throw new Error(`no depacketizer for ${codec.name}: supported are H264, H265, MPEG4-GENERIC (AAC), OPUS, PCMA, PCMU`);
+      throw new Error(`no depacketizer for ${codec.name}: supported are H264, H265, JPEG, MPEG4-GENERIC (AAC), OPUS, PCMA, PCMU, L16`);
   }
 }

@@ -22,7 +22,8 @@ const VIDEO_ENCODERS: Record<string, string[]> = {
   copy: ['-c:v', 'copy'],
   h264: ['-c:v', 'libx264', '-preset', 'superfast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p', '-profile:v', 'high', '-g', '50', '-bf', '0'],
   h265: ['-c:v', 'libx265', '-preset', 'superfast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p', '-g', '50', '-x265-params', 'log-level=error:bframes=0'],
-  mjpeg: ['-c:v', 'mjpeg', '-pix_fmt', 'yuvj420p', '-q:v', '5'],
+  // RTP JPEG (RFC 2435) carries no Huffman tables, so the receiver assumes the standard ones.
+  mjpeg: ['-c:v', 'mjpeg', '-pix_fmt', 'yuvj420p', '-q:v', '5', '-huffman', 'default'],
 };
 
 const AUDIO_ENCODERS: Record<string, string[]> = {

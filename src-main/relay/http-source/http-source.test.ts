@@ -14,6 +14,7 @@ let server: Server;
 let base = '';
 let hlsDir = '';
 let hlsWriter: ChildProcess;
+let snapshots = 0;
 const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
@@ -35,6 +36,22 @@ beforeAll(async () => {
         (body) => res.writeHead(200, { 'Content-Type': path.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t' }).end(body),
         () => res.writeHead(404).end(),
       );
+      return;
+    }
+    if (path === '/video.mjpg') {
+      const ffmpeg = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10:duration=30', '-c:v', 'mjpeg', '-pix_fmt', 'yuvj420p', '-q:v', '5', '-f', 'mpjpeg', '-boundary_tag', 'camboundary', 'pipe:1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      children.add(ffmpeg);
+      res.writeHead(200, { 'Content-Type': 'multipart/x-mixed-replace; boundary=camboundary' });
+      ffmpeg.stdout.pipe(res);
+      res.on('close', () => ffmpeg.kill('SIGKILL'));
+      return;
+    }
+    if (path === '/snapshot.jpg') {
+      snapshots++;
+      const ffmpeg = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=1', '-frames:v', '1', '-pix_fmt', 'yuvj420p', '-q:v', '5', '-f', 'mjpeg', 'pipe:1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      const parts: Buffer[] = [];
+      ffmpeg.stdout.on('data', (d: Buffer) => parts.push(d));
+      ffmpeg.on('close', () => res.writeHead(200, { 'Content-Type': 'image/jpeg' }).end(Buffer.concat(parts)));
       return;
     }
     if (path === '/page') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html>login</html>');
@@ -82,6 +99,19 @@ describe('http(s) sources', () => {
     // Viewers gone and relay stopped: the camera server sees its connections closed.
     await waitFor(() => ([...children].every((c) => c.exitCode !== null || c.signalCode !== null) ? true : undefined));
   }, 90_000);
+
+  it('pulls MJPEG (multipart) and a JPEG snapshot URL (asked again and again) as JPEG video', async () => {
+    const relay = await startRelay(`  mjpeg: ${base}/video.mjpg\n  snapshot: ${base}/snapshot.jpg\n`);
+    try {
+      expect(await probe(relay.rtspUrl('mjpeg'))).toEqual([expect.objectContaining({ codec_name: 'mjpeg', width: 320, height: 240 })]);
+      expect(await countFrames(relay.rtspUrl('mjpeg'), 2)).toBeGreaterThan(12);
+      const before = snapshots;
+      expect(await probe(relay.rtspUrl('snapshot'))).toEqual([expect.objectContaining({ codec_name: 'mjpeg', width: 320, height: 240 })]);
+      expect(snapshots - before).toBeGreaterThan(1);
+    } finally {
+      await relay.stop();
+    }
+  }, 60_000);
 
   it('says why a URL is not a source: an HTTP error, or something that is not video', async () => {
     const relay = await startRelay(`  missing: ${base}/nothing\n  page: ${base}/page\n`);

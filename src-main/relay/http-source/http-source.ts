@@ -5,6 +5,7 @@ import { createMjpegDemuxer } from '../containers/mjpeg/mjpeg-demuxer';
 import { createTsDemuxer } from '../containers/mpegts-demux/ts-demuxer';
 import { createDemuxedProducer } from '../frames/demuxed-producer';
 import type { FramePacketizer } from '../frames/frame-producer';
+import { jpegPacketizers } from '../codecs/jpeg/jpeg-packetizers';
 import type { ProtocolContext } from '../protocols';
 import { detectFormat, multipartBoundary, type HttpSourceFormat } from './detect-format';
 import { fetchOk, pollJpeg, readHls, readRest, redactUrl, streamBody, type Pump } from './http-readers';
@@ -16,7 +17,7 @@ const FIRST_MEDIA_MS = 10_000;
  * MPEG-TS and HLS with MPEG-TS segments, told apart by Content-Type or by the first bytes. The
  * source is a producer like a camera: when the body ends or fails, the relay dials it again.
  */
-export function registerHttpSource({ schemes }: ProtocolContext, packetizers?: Record<string, FramePacketizer>): void {
+export function registerHttpSource({ schemes }: ProtocolContext, packetizers: Record<string, FramePacketizer> = jpegPacketizers): void {
   const handler = { dial: (url: string, context: { signal: AbortSignal }) => dialHttp(url, context.signal, packetizers) };
   schemes.register('http', handler);
   schemes.register('https', handler);

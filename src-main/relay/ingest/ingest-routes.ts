@@ -3,6 +3,8 @@ import { HttpError } from '../../platform/http/http-error';
 import type { Demuxer, DemuxSink } from '../containers/demuxer';
 import { createFlvDemuxer } from '../containers/flv/flv-demuxer';
 import { createTsDemuxer } from '../containers/mpegts-demux/ts-demuxer';
+import { createMjpegDemuxer } from '../containers/mjpeg/mjpeg-demuxer';
+import { jpegPacketizers } from '../codecs/jpeg/jpeg-packetizers';
 import type { FramePacketizer } from '../frames/frame-producer';
 import { createDemuxedProducer } from '../frames/demuxed-producer';
 import type { ProtocolContext } from '../protocols';
@@ -18,10 +20,11 @@ export interface IngestFormat {
 export const INGEST_FORMATS: IngestFormat[] = [
   { path: '/api/stream.flv', format: 'flv', createDemuxer: createFlvDemuxer },
   { path: '/api/stream.ts', format: 'mpegts', createDemuxer: createTsDemuxer },
+  { path: '/api/stream.mjpeg', format: 'mjpeg', createDemuxer: (sink) => createMjpegDemuxer(sink), packetizers: jpegPacketizers },
 ];
 
 /**
- * POST /api/stream.flv|ts?dst=<stream>: the request body is a live stream that becomes a
+ * POST /api/stream.flv|ts|mjpeg?dst=<stream>: the request body is a live stream that becomes a
  * producer of dst for as long as the upload lasts. The answer comes when the upload ends:
  * 200 when it ended cleanly, 400 naming the problem when the bytes were not what the path says;
  * either way the producer is gone with it.

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeClip } from '../containers/test-media';
-import { countFrames, probe, startRelay, waitFor, waitForMedia, type RelayUnderTest } from '../test/relay-test-kit';
+import { countFrames, probe, run, startRelay, waitFor, waitForMedia, type RelayUnderTest } from '../test/relay-test-kit';
 
 let relay: RelayUnderTest | undefined;
 afterEach(async () => {
@@ -50,6 +50,36 @@ describe('ingest: POST /api/stream.flv and /api/stream.ts', () => {
     }, 60_000);
   }
 
+  it('takes a pushed MJPEG (ffmpeg -f mpjpeg) and serves it back as MJPEG without transcoding', async () => {
+    relay = await startRelay('  pushed:\n');
+    const ffmpeg = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10:duration=20', '-c:v', 'mjpeg', '-pix_fmt', 'yuvj420p', '-q:v', '5', '-f', 'mpjpeg', '-method', 'POST', `${relay.api}/api/stream.mjpeg?dst=pushed`], { stdio: 'ignore' });
+    try {
+      await waitForMedia(relay, 'pushed', 15_000);
+      const streams = await probe(relay.rtspUrl('pushed'));
+      expect(streams).toEqual([expect.objectContaining({ codec_name: 'mjpeg', width: 320, height: 240 })]);
+      const frames = await countFrames(relay.rtspUrl('pushed'), 2);
+      expect(frames).toBeGreaterThan(12);
+    } finally {
+      ffmpeg.kill('SIGKILL');
+    }
+  }, 60_000);
+
+  it('lets /api/stream.mp4?src= read back what ffmpeg pushes as FLV', async () => {
+    relay = await startRelay('  pushed:\n');
+    const ffmpeg = pushWithFfmpeg('flv', `${relay.api}/api/stream.flv?dst=pushed`, 15);
+    try {
+      await waitForMedia(relay, 'pushed', 15_000);
+      const mp4 = await run('ffprobe', ['-v', 'error', '-count_frames', '-show_entries', 'stream=codec_name,width,height,nb_read_frames', '-of', 'json', `${relay.api}/api/stream.mp4?src=pushed&duration=2`], 30_000);
+      const streams = (JSON.parse(mp4.stdout) as { streams: Array<{ codec_name: string; width?: number; nb_read_frames?: string }> }).streams;
+      expect(streams.map((s) => s.codec_name).sort()).toEqual(['aac', 'h264']);
+      const video = streams.find((s) => s.codec_name === 'h264')!;
+      expect(video.width).toBe(320);
+      expect(Number(video.nb_read_frames)).toBeGreaterThan(40);
+    } finally {
+      ffmpeg.kill('SIGKILL');
+    }
+  }, 60_000);
+
   it('answers 404 for an unknown dst and 400 without one', async () => {
     relay = await startRelay('  pushed:\n');
     expect(await post('/api/stream.flv?dst=nope', Buffer.from('FLV'))).toMatchObject({ status: 404, text: 'stream not found: nope\n' });
@@ -66,6 +96,7 @@ describe('ingest: POST /api/stream.flv and /api/stream.ts', () => {
     expect(await post('/api/stream.ts?dst=pushed', flv)).toMatchObject({ status: 400, text: expect.stringContaining('lost sync at byte 0') });
     expect(await post('/api/stream.ts?dst=pushed', ts.subarray(0, 100))).toMatchObject({ status: 400, text: expect.stringContaining('no program table') });
     expect(await post('/api/stream.flv?dst=pushed', flv.subarray(0, 5))).toMatchObject({ status: 400, text: expect.stringContaining('ended before the FLV header') });
+    expect(await post('/api/stream.mjpeg?dst=pushed', flv)).toMatchObject({ status: 400, text: expect.stringContaining('neither multipart MJPEG nor JPEG') });
     // A whole short clip is a fine upload: 200 once it has been played in.
     expect((await post('/api/stream.ts?dst=pushed', ts)).status).toBe(200);
     const info = (await (await fetch(`${relay.api}/api/streams?src=pushed`)).json()) as { producers: unknown[] };

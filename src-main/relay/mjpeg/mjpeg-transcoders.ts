@@ -1,0 +1,129 @@
+import type { Codec, MediaFrame } from '../core/media';
+import type { TaskRegistry } from '../core/task-registry';
+import { createJpegEncoder, type JpegEncoder } from './jpeg-encoder';
+
+export interface TranscoderViewer {
+  onJpeg(jpeg: Uint8Array): void;
+  /** The transcoder failed; the viewer's reply should end. */
+  onEnd(reason: string): void;
+}
+
+export interface TranscoderSeat {
+  /**
+   * A frame from this viewer's consumer. Only the first viewer's frames are used (every viewer
+   * gets the same frames at the same moment); `replay` marks the cached GOP a new consumer gets.
+   */
+  feed(frame: MediaFrame, replay: boolean): void;
+  leave(): void;
+}
+
+export interface MjpegTranscoders {
+  join(streamName: string, codec: Codec, viewer: TranscoderViewer): TranscoderSeat;
+  /** The newest picture of a stream's running transcoder (snapshots take it when it is fresh). */
+  latest(streamName: string): { jpeg: Uint8Array; at: number } | undefined;
+  close(): void;
+}
+
+export interface TranscoderOptions {
+  tasks: TaskRegistry;
+  ffmpegBinary?: string;
+  /** ffmpeg's `-q:v` for the stream's pictures. */
+  quality?: number;
+}
+
+interface Hub {
+  encoder: JpegEncoder;
+  seats: Seat[];
+  latest?: { jpeg: Uint8Array; at: number };
+  /** Pictures to leave out: all but the last of the cached GOP a new transcoder decodes first. */
+  skip: number;
+  replayed: number;
+  live: boolean;
+}
+
+interface Seat extends TranscoderSeat {
+  viewer: TranscoderViewer;
+}
+
+/**
+ * H.264/H.265 → MJPEG with ONE ffmpeg per stream, however many MJPEG viewers watch it: the first
+ * viewer feeds it, all get its pictures, and the child stops when the last viewer leaves.
+ */
+export function createMjpegTranscoders(options: TranscoderOptions): MjpegTranscoders {
+  const hubs = new Map<string, Hub>();
+
+  const hubKey = (streamName: string, codec: Codec) => `${streamName}\n${codec.name}\n${codec.fmtp ?? ''}`;
+
+  function open(key: string, streamName: string, codec: Codec): Hub {
+    const hub: Hub = {
+      seats: [],
+      skip: 0,
+      replayed: 0,
+      live: false,
+      encoder: createJpegEncoder({
+        codec,
+        tasks: options.tasks,
+        description: `mjpeg transcoder for ${streamName}`,
+        quality: options.quality ?? 5,
+        ffmpegBinary: options.ffmpegBinary,
+        onJpeg(jpeg) {
+          if (hub.skip > 0) {
+            hub.skip--;
+            return;
+          }
+          hub.latest = { jpeg, at: Date.now() };
+          for (const seat of [...hub.seats]) seat.viewer.onJpeg(jpeg);
+        },
+        onFailure(error) {
+          if (hubs.get(key) === hub) hubs.delete(key);
+          for (const seat of [...hub.seats]) seat.viewer.onEnd(`MJPEG transcoding failed: ${error.message}`);
+          hub.seats = [];
+        },
+      }),
+    };
+    hubs.set(key, hub);
+    return hub;
+  }
+
+  return {
+    join(streamName, codec, viewer) {
+      const key = hubKey(streamName, codec);
+      const hub = hubs.get(key) ?? open(key, streamName, codec);
+      const seat: Seat = {
+        viewer,
+        feed(frame, replay) {
+          if (hub.seats[0] !== seat) return;
+          // A fresh transcoder decodes the cached GOP to reach the newest picture; the ones
+          // before it are old news, so they are not sent.
+          if (replay && !hub.live) {
+            if (hub.encoder.write(frame) && hub.replayed++ > 0) hub.skip++;
+            return;
+          }
+          hub.live = true;
+          hub.encoder.write(frame);
+        },
+        leave() {
+          const index = hub.seats.indexOf(seat);
+          if (index < 0) return;
+          hub.seats.splice(index, 1);
+          if (hub.seats.length > 0) return;
+          hub.encoder.close();
+          if (hubs.get(key) === hub) hubs.delete(key);
+        },
+      };
+      hub.seats.push(seat);
+      return seat;
+    },
+    latest(streamName) {
+      let newest: { jpeg: Uint8Array; at: number } | undefined;
+      for (const [key, hub] of hubs) {
+        if (key.startsWith(`${streamName}\n`) && hub.latest && (!newest || hub.latest.at > newest.at)) newest = hub.latest;
+      }
+      return newest;
+    },
+    close() {
+      for (const hub of hubs.values()) hub.encoder.close();
+      hubs.clear();
+    },
+  };
+}
