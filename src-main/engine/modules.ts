@@ -3,6 +3,7 @@ import { createConsoleModule, type ConsoleModuleOptions } from '../console/conso
 import { relayModule } from '../relay/relay-module';
 import { storageEmulatorModule } from '../storage/emulator/storage-emulator-module';
 import { directoryEmulatorModule } from '../directory/emulator/directory-emulator-module';
+import { directoryModule } from '../directory/directory-module';
 import type { EngineModule } from './engine-context';
 
 /**
@@ -15,6 +16,7 @@ export function engineModules(console: ConsoleModuleOptions): EngineModule[] {
     relayModule,
     storageEmulatorModule,
     directoryEmulatorModule,
+    directoryModule,
     createConsoleModule(console),
   ];
 }

@@ -314,8 +314,6 @@ export const calendarSyncStatusSchema = z.object({
 });
 export type CalendarSyncStatus = z.infer<typeof calendarSyncStatusSchema>;
 
-const graphFailure = 'failures answer with the Graph error code in details.graph (code, status, requestId)';
-
 /** Access-package assignment policies: read one, check an edit, save it (PUT, full replacement). */
 export const directoryPoliciesService = defineService({
   name: 'directoryPolicies',
@@ -323,7 +321,7 @@ export const directoryPoliciesService = defineService({
     get: method(z.object({ policyId: guidLike }), assignmentPolicySchema),
     /** Checks a body without sending it; `problems` is empty when Graph would accept its shape. */
     validate: method(z.object({ policy: z.unknown() }), z.object({ problems: z.array(policyProblemSchema) })),
-    /** Sends the body as a PUT. A body with problems answers `invalid_input` with them in details.problems; ${graphFailure}. */
+    /** Sends the body as a PUT. A body with problems answers `invalid_input` with them in details.problems; Graph's refusals answer with its error in details.graph (code, status, requestId). */
     update: method(z.object({ policyId: guidLike, policy: z.unknown() }), assignmentPolicySchema),
   },
   events: {},

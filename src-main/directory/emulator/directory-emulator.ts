@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../../platform/atomic-write';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../../platform/logger';
@@ -172,6 +173,9 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   publicUrl = `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost === '[::]' ? '[::1]' : shownHost}:${address.port}`;
   logger.info('directory emulator listening', { url: publicUrl, tenant: principals.tenant, apps: principals.apps.length, users: principals.users.length });
+  // The console's directory client finds the emulator through the demo account, also when the
+  // port was picked at random (listen port 0).
+  if (principals.demoFile) await recordDemoUrl(principals.demoFile, publicUrl);
   if (principals.demoFile) logger.info('demo credentials in use', { client_id: principals.apps[0]!.clientId, user: principals.users[0]!.userPrincipalName, credentials_file: principals.demoFile });
 
   return {
@@ -209,4 +213,10 @@ function userResource(request: GraphRequest, user: UserPrincipal): Record<string
     officeLocation: null,
     preferredLanguage: 'en-US',
   };
+}
+
+async function recordDemoUrl(demoFile: string, url: string): Promise<void> {
+  const demo = JSON.parse(await readFile(demoFile, 'utf8')) as Record<string, unknown>;
+  if (demo.url === url) return;
+  await writeFileAtomic(demoFile, JSON.stringify({ ...demo, url }, null, 2) + '\n');
 }

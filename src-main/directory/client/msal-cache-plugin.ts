@@ -1,0 +1,50 @@
+import type { ICachePlugin, TokenCacheContext } from '@azure/msal-node';
+import { openSealedFile, SealedFileError } from './sealed-file';
+
+const LABEL = 'relay-console msal token cache';
+
+export interface EncryptedCachePluginOptions {
+  /** e.g. `<data_dir>/directory/msal-cache.bin` */
+  path: string;
+  /** The AES-256 key (see createCacheKeySource). */
+  key: () => Promise<Uint8Array>;
+  /** Told when the file on disk is refused (altered or another key); the cache starts empty. */
+  onRejected?: (reason: string) => void;
+}
+
+/**
+ * msal-node's persistence hook: the serialized cache (accounts, refresh and access tokens) is
+ * sealed with AES-256-GCM before it touches the disk and opened on the way back. A file that
+ * does not open is not trusted at all: msal sees an empty cache and the user signs in again;
+ * the next change overwrites the bad file.
+ */
+export function createEncryptedCachePlugin(options: EncryptedCachePluginOptions): ICachePlugin {
+  const file = openSealedFile({ path: options.path, key: options.key, label: LABEL });
+  // The text last read or written: msal's in-memory cache already holds it, so an unchanged
+  // file is not deserialized again on every call.
+  let known: string | null = null;
+
+  return {
+    async beforeCacheAccess(context: TokenCacheContext) {
+      let text: string | null;
+      try {
+        text = await file.read();
+      } catch (error) {
+        if (!(error instanceof SealedFileError)) throw error;
+        options.onRejected?.(error.message);
+        text = null;
+      }
+      if (text === known) return;
+      known = text;
+      // An empty object resets msal's memory too, so a refused or deleted file leaves no
+      // accounts behind from before.
+      context.tokenCache.deserialize(text ?? '{}');
+    },
+    async afterCacheAccess(context: TokenCacheContext) {
+      if (!context.cacheHasChanged) return;
+      const text = context.tokenCache.serialize();
+      await file.write(text);
+      known = text;
+    },
+  };
+}

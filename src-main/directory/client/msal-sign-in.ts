@@ -1,0 +1,169 @@
+import {
+  AuthError,
+  InteractionRequiredAuthError,
+  LogLevel,
+  PublicClientApplication,
+  type AccountInfo,
+  type AuthenticationResult,
+  type ICachePlugin,
+  type INetworkModule,
+} from '@azure/msal-node';
+import type { Logger } from '../../platform/logger';
+import type { TokenProvider } from './graph-client';
+import { GraphError } from './graph-error';
+
+/** Delegated permissions the console uses, least privileged for each operation it performs. */
+export const CONSOLE_GRAPH_SCOPES = ['EntitlementManagement.ReadWrite.All', 'RoleManagement.Read.Directory', 'Calendars.Read'];
+
+export interface MsalPublicClientOptions {
+  clientId: string;
+  /** A tenant id or domain, or `organizations` / `common`. */
+  tenant: string;
+  /** Default `https://login.microsoftonline.com`; another cloud's login host otherwise. */
+  authorityHost?: string;
+  cachePlugin?: ICachePlugin;
+  logger?: Logger;
+  /** msal's HTTP client; tests hand in one that answers without a network. */
+  networkClient?: INetworkModule;
+}
+
+/** The msal-node app for a real tenant: a public client (no secret on the user's machine). */
+export function createMsalPublicClient(options: MsalPublicClientOptions): PublicClientApplication {
+  const host = (options.authorityHost ?? 'https://login.microsoftonline.com').replace(/\/+$/, '');
+  const log = options.logger;
+  return new PublicClientApplication({
+    auth: { clientId: options.clientId, authority: `${host}/${encodeURIComponent(options.tenant)}` },
+    cache: options.cachePlugin ? { cachePlugin: options.cachePlugin } : undefined,
+    system: {
+      ...(options.networkClient ? { networkClient: options.networkClient } : {}),
+      loggerOptions: {
+        piiLoggingEnabled: false,
+        logLevel: LogLevel.Warning,
+        loggerCallback: (level, message) => {
+          if (!log) return;
+          if (level === LogLevel.Error) log.error(message);
+          else log.warn(message);
+        },
+      },
+    },
+  });
+}
+
+export interface InteractiveTokenProviderOptions {
+  app: PublicClientApplication;
+  scopes?: string[];
+  /**
+   * Shows the sign-in page: Electron's `shell.openExternal` on the desktop, or printing the URL
+   * when headless. The page redirects to a loopback port msal listens on (auth code + PKCE).
+   */
+  openBrowser: (url: string) => Promise<void>;
+  /** When false, getToken never opens a browser and asks for signIn() instead (default true). */
+  interactive?: boolean;
+  successTemplate?: string;
+  errorTemplate?: string;
+  /**
+   * How long a call waits for the user to finish signing in (default 5 min). The sign-in page
+   * stays usable after that: a later completion still lands in the cache for the next call.
+   */
+  signInTimeoutMs?: number;
+}
+
+export interface InteractiveTokenProvider extends TokenProvider {
+  /** Opens the sign-in page and waits for the user (one at a time). */
+  signIn(): Promise<AccountInfo>;
+  signOut(): Promise<void>;
+  /** The account in the token cache, if any. */
+  account(): Promise<AccountInfo | null>;
+}
+
+function asGraphError(error: unknown): unknown {
+  if (error instanceof InteractionRequiredAuthError) return new GraphError(401, 'interactionRequired', `sign in again: ${error.errorMessage || error.errorCode}`);
+  if (error instanceof AuthError) return new GraphError(401, error.errorCode || 'authError', error.errorMessage || error.message);
+  return error;
+}
+
+const SUCCESS_PAGE = '<!doctype html><title>Relay Console</title><p>Signed in. You can close this tab and return to Relay Console.</p>';
+const ERROR_PAGE = '<!doctype html><title>Relay Console</title><p>Sign-in failed. Return to Relay Console for details.</p>';
+
+/**
+ * Tokens of a signed-in user for a real tenant. Silent first: msal answers from its cache and
+ * renews with the refresh token; only when that needs the user does it open the sign-in page.
+ * The cache (through the plugin given to the app) keeps the user signed in across restarts.
+ */
+export function createInteractiveTokenProvider(options: InteractiveTokenProviderOptions): InteractiveTokenProvider {
+  const { app } = options;
+  const scopes = options.scopes ?? CONSOLE_GRAPH_SCOPES;
+  let signingIn: Promise<AuthenticationResult> | null = null;
+  let refused: string | null = null;
+
+  const account = async (): Promise<AccountInfo | null> => (await app.getAllAccounts())[0] ?? null;
+
+  const interactive = (): Promise<AuthenticationResult> => {
+    signingIn ??= app
+      .acquireTokenInteractive({
+        scopes,
+        openBrowser: options.openBrowser,
+        successTemplate: options.successTemplate ?? SUCCESS_PAGE,
+        errorTemplate: options.errorTemplate ?? ERROR_PAGE,
+      })
+      .catch((error: unknown) => {
+        throw asGraphError(error);
+      })
+      .finally(() => {
+        signingIn = null;
+      });
+    return signingIn;
+  };
+
+  const timeoutMs = options.signInTimeoutMs ?? 5 * 60_000;
+  const interactiveWithin = async (): Promise<AuthenticationResult> => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new GraphError(401, 'signInTimedOut', `no sign-in was completed within ${Math.round(timeoutMs / 1000)} s; finish it in the browser and try again`)),
+        timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([interactive(), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  return {
+    async getToken(signal) {
+      signal?.throwIfAborted();
+      const signedIn = await account();
+      if (signedIn) {
+        try {
+          const forceRefresh = refused !== null;
+          const result = await app.acquireTokenSilent({ account: signedIn, scopes, forceRefresh });
+          if (result.accessToken !== refused) {
+            refused = null;
+            return result.accessToken;
+          }
+        } catch (error) {
+          if (!(error instanceof InteractionRequiredAuthError)) throw asGraphError(error);
+        }
+      }
+      if (options.interactive === false) throw new GraphError(401, 'interactionRequired', 'not signed in to Microsoft Graph: sign in first');
+      const result = await interactiveWithin();
+      refused = null;
+      return result.accessToken;
+    },
+    invalidate(token) {
+      refused = token;
+    },
+    async signIn() {
+      const result = await interactive();
+      if (!result.account) throw new GraphError(401, 'noAccount', 'the sign-in returned no account');
+      return result.account;
+    },
+    async signOut() {
+      const signedIn = await account();
+      if (signedIn) await app.getTokenCache().removeAccount(signedIn);
+    },
+    account,
+  };
+}

@@ -1,0 +1,204 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { parseListen } from '../platform/config/app-settings';
+import type { Logger } from '../platform/logger';
+import { createCacheKeySource, type SafeStorageLike } from './client/cache-key';
+import { createGraphClient, type GraphClient, type RetryInfo, type TokenProvider } from './client/graph-client';
+import { createEncryptedCachePlugin } from './client/msal-cache-plugin';
+import { createInteractiveTokenProvider, createMsalPublicClient, type InteractiveTokenProvider } from './client/msal-sign-in';
+import { createClientCredentialsTokenProvider, createPasswordTokenProvider, GRAPH_DEFAULT_SCOPE } from './client/oauth-token-provider';
+import type { RetryOptions } from './client/retry-policy';
+
+export const DEFAULT_GRAPH_BASE_URL = 'https://graph.microsoft.com/v1.0';
+export const DEFAULT_EMULATOR_LISTEN = '127.0.0.1:1986';
+
+const listenAddress = z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^:\s]*):\d{1,5}$/, 'expected host:port, e.g. 127.0.0.1:1986');
+
+const graphSettingsSchema = z
+  .object({
+    base_url: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL, e.g. https://graph.microsoft.com/v1.0' }).default(DEFAULT_GRAPH_BASE_URL),
+    /** Tenant id or domain, or `organizations` for any work account. */
+    tenant: z.string().min(1).default('organizations'),
+    client_id: z.string().min(1, 'client_id is required: the application (client) id of the app registration'),
+    /** App-only access (client credentials). Without it the user signs in in the browser. */
+    client_secret: z.string().min(1).optional(),
+    /** Resource-owner password sign-in, for test tenants and automation only. */
+    username: z.string().min(1).optional(),
+    password: z.string().min(1).optional(),
+    authority_host: z.url({ protocol: /^https?$/ }).default('https://login.microsoftonline.com'),
+    /** Overrides `<authority_host>/<tenant>/oauth2/v2.0/token` for the secret and password grants. */
+    token_url: z.url({ protocol: /^https?$/ }).optional(),
+    scopes: z.array(z.string().min(1)).optional(),
+  })
+  .loose()
+  .refine((graph) => (graph.username === undefined) === (graph.password === undefined), { message: 'username and password go together' });
+
+const directorySectionSchema = z
+  .object({
+    graph: graphSettingsSchema.optional(),
+    // The emulator module owns this section; only what a client needs is read here.
+    emulator: z
+      .object({
+        enabled: z.boolean().default(true),
+        listen: listenAddress.default(DEFAULT_EMULATOR_LISTEN),
+        tenant: z.string().min(1).optional(),
+        apps: z.array(z.object({ client_id: z.string().min(1), client_secret: z.string().min(1) }).loose()).optional(),
+        users: z.array(z.object({ userPrincipalName: z.string().min(1), password: z.string().min(1) }).loose()).optional(),
+      })
+      .loose()
+      .default({ enabled: true, listen: DEFAULT_EMULATOR_LISTEN }),
+  })
+  .loose();
+
+export type DirectorySettings = z.infer<typeof directorySectionSchema>;
+export type GraphSettings = z.infer<typeof graphSettingsSchema>;
+
+/** A config problem in the `directory` section, naming the key. */
+export class DirectoryConfigError extends Error {
+  override readonly name = 'DirectoryConfigError';
+}
+
+export function parseDirectorySection(section: unknown): DirectorySettings {
+  const parsed = directorySectionSchema.safeParse(section ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new DirectoryConfigError(`config directory.${issue?.path.join('.') || ''}: ${issue?.message}`.replace('directory.:', 'directory:'));
+  }
+  return parsed.data;
+}
+
+/** What the embedded emulator keeps in `<data_dir>/directory/demo-account.json`. */
+const demoAccountSchema = z
+  .object({
+    tenant: z.string().min(1),
+    client_id: z.string().min(1),
+    client_secret: z.string().min(1),
+    user: z.object({ userPrincipalName: z.string().min(1), password: z.string().min(1) }).loose(),
+    /** Where the emulator listens, when it says (it must when its port was picked at random). */
+    url: z.string().optional(),
+  })
+  .loose();
+export type DemoAccount = z.infer<typeof demoAccountSchema>;
+
+export const demoAccountPath = (dataDir: string) => join(dataDir, 'directory', 'demo-account.json');
+
+export async function readDemoAccount(dataDir: string): Promise<DemoAccount> {
+  const path = demoAccountPath(dataDir);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new DirectoryConfigError(`the directory emulator has not written its demo account yet (${path}); is directory.emulator enabled?`);
+    throw error;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new DirectoryConfigError(`${path} is not JSON`);
+  }
+  const parsed = demoAccountSchema.safeParse(value);
+  if (!parsed.success) throw new DirectoryConfigError(`${path}: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
+}
+
+/** The emulator's origin from its listen address (a wildcard host is reached on loopback). */
+export function emulatorOrigin(listen: string): string {
+  const { host, port } = parseListen(listen);
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
+export interface DirectoryConnectionOptions {
+  /** `ctx.config.section('directory')` */
+  section: unknown;
+  dataDir: string;
+  logger: Logger;
+  /**
+   * Shows the sign-in page of a real tenant: Electron's `shell.openExternal` on the desktop.
+   * Default: the URL is written to the log, for headless runs.
+   */
+  openBrowser?: (url: string) => Promise<void>;
+  /** Electron's safeStorage, to keep the token cache key in the OS keychain. */
+  safeStorage?: SafeStorageLike | null;
+  /** The emulator's origin when the caller knows it better than the config (e.g. port 0). */
+  emulatorUrl?: string;
+  fetch?: typeof fetch;
+  retry?: RetryOptions;
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export interface DirectoryConnection {
+  client: GraphClient;
+  mode: 'emulator' | 'graph';
+  tokens: TokenProvider;
+  /** Present when a user signs in through the browser (a real tenant without secret or password). */
+  signIn?: InteractiveTokenProvider;
+}
+
+/**
+ * The Graph client the directory services use: a real tenant when `directory.graph` is set,
+ * else the embedded emulator: the first app and user of `directory.emulator` when the config
+ * names them, otherwise its demo account, signed in as the user with the password grant (so
+ * `/me` works as it does for a person at the console).
+ */
+export async function openDirectoryConnection(options: DirectoryConnectionOptions): Promise<DirectoryConnection> {
+  const settings = parseDirectorySection(options.section);
+  const clientOptions = { fetch: options.fetch, retry: options.retry, onRetry: options.onRetry };
+  const log = options.logger.child('directory');
+
+  if (!settings.graph) {
+    if (!settings.emulator.enabled) throw new DirectoryConfigError('no directory to talk to: set directory.graph (client_id, tenant) or enable directory.emulator');
+    // Apps and users given in the config replace the demo ones; the demo file fills in the rest.
+    const { tenant, apps, users } = settings.emulator;
+    const app = apps?.[0];
+    const user = users?.[0];
+    const demo = tenant && app && user ? null : await readDemoAccount(options.dataDir);
+    const origin = (options.emulatorUrl ?? demo?.url ?? emulatorOrigin(settings.emulator.listen)).replace(/\/+$/, '');
+    const tokens = createPasswordTokenProvider({
+      tokenUrl: `${origin}/${encodeURIComponent(tenant ?? demo!.tenant)}/oauth2/v2.0/token`,
+      clientId: app?.client_id ?? demo!.client_id,
+      clientSecret: app?.client_secret ?? demo!.client_secret,
+      username: user?.userPrincipalName ?? demo!.user.userPrincipalName,
+      password: user?.password ?? demo!.user.password,
+      scopes: [GRAPH_DEFAULT_SCOPE, 'offline_access'],
+      fetch: options.fetch,
+    });
+    return { client: createGraphClient({ baseUrl: `${origin}/v1.0`, tokens, ...clientOptions }), mode: 'emulator', tokens };
+  }
+
+  const graph = settings.graph;
+  const tokenUrl = graph.token_url ?? `${graph.authority_host.replace(/\/+$/, '')}/${encodeURIComponent(graph.tenant)}/oauth2/v2.0/token`;
+  const common = { tokenUrl, clientId: graph.client_id, clientSecret: graph.client_secret, fetch: options.fetch };
+  let tokens: TokenProvider;
+  let signIn: InteractiveTokenProvider | undefined;
+  if (graph.username !== undefined && graph.password !== undefined) {
+    tokens = createPasswordTokenProvider({ ...common, username: graph.username, password: graph.password, scopes: graph.scopes ?? [GRAPH_DEFAULT_SCOPE, 'offline_access'] });
+  } else if (graph.client_secret !== undefined) {
+    tokens = createClientCredentialsTokenProvider({ ...common, clientSecret: graph.client_secret, scopes: graph.scopes ?? [GRAPH_DEFAULT_SCOPE] });
+  } else {
+    const dir = join(options.dataDir, 'directory');
+    const cachePlugin = createEncryptedCachePlugin({
+      path: join(dir, 'msal-cache.bin'),
+      key: createCacheKeySource({
+        path: join(dir, 'token-cache.key'),
+        safeStorage: options.safeStorage ?? null,
+        onReset: (reason) => log.warn(`${reason}; a new key was made and the next sign-in starts fresh`),
+      }),
+      onRejected: (reason) => log.warn(`the saved sign-in was refused (${reason}); sign in again`),
+    });
+    const app = createMsalPublicClient({ clientId: graph.client_id, tenant: graph.tenant, authorityHost: graph.authority_host, cachePlugin, logger: log });
+    signIn = createInteractiveTokenProvider({
+      app,
+      scopes: graph.scopes,
+      openBrowser:
+        options.openBrowser ??
+        (async (url) => {
+          log.info(`sign in to Microsoft Graph: open this address in a browser on this machine: ${url}`);
+        }),
+    });
+    tokens = signIn;
+  }
+  return { client: createGraphClient({ baseUrl: graph.base_url, tokens, ...clientOptions }), mode: 'graph', tokens, ...(signIn ? { signIn } : {}) };
+}

@@ -1,0 +1,91 @@
+import { directoryAssignmentsService, directoryPoliciesService, directoryRolesService } from '../../src-shared/contract/directory';
+import { ContractFailure } from '../../src-shared/contract/result';
+import type { EngineContext, EngineModule } from '../engine/engine-context';
+import type { SafeStorageLike } from './client/cache-key';
+import type { GraphClient, RetryInfo } from './client/graph-client';
+import { join } from 'node:path';
+import { bindCalendarSync } from './calendar/calendar-sync-service';
+import type { CalendarSyncEngine } from './calendar/calendar-sync-engine';
+import { isGraphError } from './client/graph-error';
+import { DirectoryConfigError, openDirectoryConnection, parseDirectorySection, type DirectoryConnection } from './directory-connection';
+import { createAssignmentsService } from './services/assignments-service';
+import { graphFailure } from './services/graph-failure';
+import { createPoliciesService } from './services/policies-service';
+import { createRolesService } from './services/roles-service';
+
+export interface DirectoryModuleOptions {
+  /** Opens a real tenant's sign-in page (Electron: `shell.openExternal`); headless logs the URL. */
+  openBrowser?: (url: string) => Promise<void>;
+  /** Electron's safeStorage, so the sign-in cache key sits in the OS keychain. */
+  safeStorage?: SafeStorageLike | null;
+  /** Test hook: the emulator's origin when its port was picked at random. */
+  emulatorUrl?: string;
+}
+
+/**
+ * The connection is opened on first use, not at start: the emulator may still be starting and
+ * a real tenant may need a sign-in, neither of which should hold up the console. A failed open
+ * is retried on the next call.
+ */
+export function lazyDirectoryConnection(ctx: EngineContext, options: DirectoryModuleOptions, onRetry?: (info: RetryInfo) => void): () => Promise<DirectoryConnection> {
+  let opening: Promise<DirectoryConnection> | null = null;
+  return () => {
+    opening ??= openDirectoryConnection({
+      section: ctx.config.section('directory'),
+      dataDir: ctx.settings.dataDir,
+      logger: ctx.logger,
+      openBrowser: options.openBrowser,
+      safeStorage: options.safeStorage,
+      emulatorUrl: options.emulatorUrl,
+      onRetry,
+    }).catch((error: unknown) => {
+      opening = null;
+      if (error instanceof DirectoryConfigError) throw new ContractFailure('unavailable', error.message);
+      if (isGraphError(error)) throw graphFailure(error);
+      throw error;
+    });
+    return opening;
+  };
+}
+
+/** A client that opens its connection with the first request (the sync resumes at start). */
+function lazyClient(open: () => Promise<DirectoryConnection>): GraphClient {
+  let opened: GraphClient | undefined;
+  return {
+    get baseUrl() {
+      if (!opened) throw new Error('the directory connection is not open yet');
+      return opened.baseUrl;
+    },
+    async request(request) {
+      opened ??= (await open()).client;
+      return opened.request(request);
+    },
+  };
+}
+
+/** Access-package policies, assignments and scoped role members over Microsoft Graph (or the emulator). */
+export function createDirectoryModule(options: DirectoryModuleOptions = {}): EngineModule {
+  return {
+    name: 'directory',
+    init(ctx) {
+      // A malformed section stops the start with the key named, like every other section.
+      const settings = parseDirectorySection(ctx.config.section('directory'));
+      const connection = lazyDirectoryConnection(ctx, options);
+      const client = async (): Promise<GraphClient> => (await connection()).client;
+      ctx.services.bind(directoryPoliciesService, createPoliciesService(client));
+      ctx.services.bind(directoryAssignmentsService, createAssignmentsService(client));
+      ctx.services.bind(directoryRolesService, createRolesService(client));
+      // The calendar sync has a connection of its own, so its status counts only its own retries.
+      const calendarConnection = lazyDirectoryConnection(ctx, options, (info) => sync.recordRetry(info));
+      const sync: CalendarSyncEngine = bindCalendarSync({
+        ctx,
+        client: lazyClient(calendarConnection),
+        databasePath: join(ctx.settings.dataDir, 'directory', 'calendar.sqlite'),
+        logger: ctx.logger.child('calendar-sync'),
+      });
+      ctx.logger.child('directory').info('directory services ready', { mode: settings.graph ? 'graph' : 'emulator' });
+    },
+  };
+}
+
+export const directoryModule: EngineModule = createDirectoryModule();

@@ -1,0 +1,110 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ContractFailure } from '../../../src-shared/contract/result';
+import { createGraphClient, type GraphClient } from '../client/graph-client';
+import { sendGraphError, sendJson, startRecordingServer, type RecordingHandler, type RecordingServer } from '../client/recording-server';
+import { createAssignmentsService } from './assignments-service';
+import { contractCodeFor } from './graph-failure';
+import { fullPolicyBody } from './policy-fixtures';
+import { createPoliciesService, POLICY_EXPAND } from './policies-service';
+import { createRolesService } from './roles-service';
+
+// What each service puts on the wire and how Graph's answers come back, against a recording
+// HTTP server (the emulator round trips are in directory-services.emulator.test.ts).
+
+const servers: RecordingServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function graphStub(handler: RecordingHandler): Promise<{ server: RecordingServer; client: () => Promise<GraphClient> }> {
+  const server = await startRecordingServer(handler);
+  servers.push(server);
+  const client = createGraphClient({ baseUrl: `${server.url}/v1.0`, tokens: { getToken: async () => 'tok' } });
+  return { server, client: async () => client };
+}
+
+const failure = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error as ContractFailure);
+
+describe('directory services on the wire', () => {
+  it('policies.get expands the package and the custom extension stages', async () => {
+    const { server, client } = await graphStub((_req, res) => sendJson(res, 200, { id: 'p1', displayName: 'Sales' }));
+    expect(await createPoliciesService(client).get({ policyId: 'p1' })).toEqual({ id: 'p1', displayName: 'Sales' });
+    const url = new URL(server.requests[0]!.url, server.url);
+    expect(url.pathname).toBe('/v1.0/identityGovernance/entitlementManagement/assignmentPolicies/p1');
+    expect(url.searchParams.get('$expand')).toBe(POLICY_EXPAND);
+  });
+
+  it('policies.get falls back to expanding the package only where the stages cannot be expanded', async () => {
+    const { server, client } = await graphStub((req, res) => {
+      if (decodeURIComponent(req.url).includes('customExtensionStageSettings'))
+        sendGraphError(res, 400, 'BadRequest', "Could not find a property named 'customExtensionStageSettings' on type 'microsoft.graph.accessPackageAssignmentPolicy'.");
+      else sendJson(res, 200, { id: 'p1', customExtensionStageSettings: [] });
+    });
+    expect(await createPoliciesService(client).get({ policyId: 'p1' })).toEqual({ id: 'p1', customExtensionStageSettings: [] });
+    expect(server.requests.map((r) => new URL(r.url, server.url).searchParams.get('$expand'))).toEqual([POLICY_EXPAND, 'accessPackage']);
+  });
+
+  it('policies.update sends the checked body as a PUT and never calls Graph for a body with problems', async () => {
+    const { server, client } = await graphStub((req, res) => sendJson(res, 200, { id: 'p1', displayName: (JSON.parse(req.body) as { displayName: string }).displayName }));
+    const service = createPoliciesService(client);
+    const saved = await service.update({ policyId: 'p1', policy: { ...fullPolicyBody(), createdDateTime: '2025-01-01T00:00:00Z' } });
+    expect(saved).toMatchObject({ id: 'p1', displayName: 'Sales contractors' });
+    const put = server.requests[0]!;
+    expect(put.method).toBe('PUT');
+    expect(put.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(put.body)).toEqual(fullPolicyBody());
+
+    const refused = await failure(service.update({ policyId: 'p1', policy: { ...fullPolicyBody(), description: undefined } }));
+    expect(refused).toBeInstanceOf(ContractFailure);
+    expect(refused).toMatchObject({ code: 'invalid_input', message: 'description is required', details: { problems: [{ path: 'description', code: 'required' }] } });
+    const mismatch = await failure(service.update({ policyId: 'p1', policy: { ...fullPolicyBody(), id: 'p2' } }));
+    expect(mismatch).toMatchObject({ code: 'invalid_input' });
+    expect(server.requests).toHaveLength(1);
+    expect(await service.validate({ policy: { nope: true } })).toMatchObject({ problems: expect.arrayContaining([{ path: 'nope', code: 'unknownProperty', message: expect.any(String) }]) });
+  });
+
+  it('assignments.get passes $expand and $select (with the id) through', async () => {
+    const { server, client } = await graphStub((_req, res) => sendJson(res, 200, { id: 'a1', state: 'delivered' }));
+    await createAssignmentsService(client).get({ assignmentId: 'a1', expand: ['accessPackage', 'target', 'target'], select: ['state', 'status'] });
+    expect(server.requests[0]!.url).toBe('/v1.0/identityGovernance/entitlementManagement/assignments/a1?$expand=accessPackage,target&$select=id,state,status');
+    await createAssignmentsService(client).get({ assignmentId: 'a1' });
+    expect(server.requests[1]!.url).toBe('/v1.0/identityGovernance/entitlementManagement/assignments/a1');
+  });
+
+  it('roles.get reads a scoped role member, escaping the ids', async () => {
+    const { server, client } = await graphStub((_req, res) => sendJson(res, 200, { id: 'm 1', roleId: 'r' }));
+    await createRolesService(client).get({ administrativeUnitId: 'au/1', membershipId: 'm 1', select: ['roleMemberInfo'] });
+    expect(server.requests[0]!.url).toBe('/v1.0/directory/administrativeUnits/au%2F1/scopedRoleMembers/m%201?$select=id,roleMemberInfo');
+  });
+
+  it('turns Graph errors into contract errors carrying the Graph code and message', async () => {
+    const { client } = await graphStub((req, res) => {
+      if (req.url.includes('forbidden')) sendGraphError(res, 403, 'Authorization_RequestDenied', 'Insufficient privileges to complete the operation.');
+      else sendGraphError(res, 404, 'Request_ResourceNotFound', "Resource 'missing' does not exist or one of its queried reference-property objects are not present.");
+    });
+    const missing = await failure(createAssignmentsService(client).get({ assignmentId: 'missing' }));
+    expect(missing).toBeInstanceOf(ContractFailure);
+    expect(missing).toMatchObject({
+      code: 'not_found',
+      message: "Resource 'missing' does not exist or one of its queried reference-property objects are not present.",
+      details: { graph: { status: 404, code: 'Request_ResourceNotFound', requestId: '8f5c1a52-3b0e-4c1f-9a51-6d1c0e7a1f00' } },
+    });
+    const denied = await failure(createRolesService(client).get({ administrativeUnitId: 'forbidden', membershipId: 'm' }));
+    expect(denied).toMatchObject({ code: 'forbidden', details: { graph: { code: 'Authorization_RequestDenied' } } });
+  });
+
+  it('maps statuses to contract codes', () => {
+    expect([400, 401, 403, 404, 410, 409, 429, 503, 0, 418].map(contractCodeFor)).toEqual([
+      'invalid_input',
+      'unauthenticated',
+      'forbidden',
+      'not_found',
+      'not_found',
+      'conflict',
+      'unavailable',
+      'unavailable',
+      'unavailable',
+      'internal',
+    ]);
+  });
+});
