@@ -46,17 +46,20 @@ function hasInitAndFragment(bytes: Buffer): boolean {
 async function timeStream(start: number, body: AsyncIterable<Uint8Array>, done: (bytes: Buffer) => Buffer | undefined, cancel: () => void): Promise<Timing> {
   let firstByteMs = NaN;
   let bytes = Buffer.alloc(0);
+  let result: Timing | undefined;
   for await (const chunk of body) {
     if (Number.isNaN(firstByteMs)) firstByteMs = performance.now() - start;
     bytes = Buffer.concat([bytes, chunk]);
     const frame = done(bytes);
     if (frame) {
-      const firstFrameMs = performance.now() - start;
-      cancel();
-      return { firstByteMs, firstFrameMs, frameBytes: frame };
+      result = { firstByteMs, firstFrameMs: performance.now() - start, frameBytes: frame };
+      break;
     }
   }
-  throw new Error('the output ended before a frame');
+  // Leaving the loop cancels the body; the connection goes after that.
+  cancel();
+  if (!result) throw new Error('the output ended before a frame');
+  return result;
 }
 
 async function timeHttp(url: string, done: (bytes: Buffer) => Buffer | undefined): Promise<Timing> {
@@ -65,10 +68,7 @@ async function timeHttp(url: string, done: (bytes: Buffer) => Buffer | undefined
   const response = await fetch(url, { signal: abort.signal });
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status} ${await response.text()}`);
   const body = response.body as unknown as AsyncIterable<Uint8Array>;
-  return timeStream(start, body, done, () => abort.abort()).catch((error: Error) => {
-    if (error.name === 'AbortError') throw new Error(`${url}: aborted`);
-    throw error;
-  });
+  return timeStream(start, body, done, () => abort.abort());
 }
 
 const mp4Done = (bytes: Buffer) => (hasInitAndFragment(bytes) ? bytes : undefined);
@@ -112,7 +112,7 @@ async function checkDecodes(name: string, bytes: Buffer): Promise<string> {
   probe.stdin.end(bytes);
   await new Promise((resolve) => probe.on('close', resolve));
   if (!/\d+,\d+/.test(out)) throw new Error(`${name}: the bytes counted as the first frame do not decode (${out.trim() || 'ffprobe read nothing'})`);
-  return out.trim();
+  return out.trim().split('\n')[0]!.trim();
 }
 
 function median(values: number[]): number {
