@@ -1,4 +1,4 @@
-// Calendar delta sync benchmark: `npx vite-node bench/calendar-sync.ts [-- --events 10000 --page-size 50 --rounds 5 --changes 10,100]`
+// Calendar delta sync benchmark: `npm run bench:calendar-sync [-- --events 10000 --page-size 50 --rounds 5 --changes 10,100]`
 // Seeds a calendar view in the local Graph emulator (real HTTP, in this process), runs the
 // initial full synchronisation, then rounds of N changes (adds, edits, moves, deletes, and
 // changes outside the window). Per round: time, pages and entries received: an incremental

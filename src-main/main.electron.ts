@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { app, BrowserWindow, ipcMain, session } from 'electron';
+import { app, BrowserWindow, ipcMain, safeStorage, session, shell } from 'electron';
 import { appRootFrom, readAppVersion } from './engine/app-root';
 import { runEngine } from './engine/lifecycle';
 import { engineModules } from './engine/modules';
@@ -29,7 +29,8 @@ async function start(): Promise<void> {
       runtime: 'electron',
       version: readAppVersion(appRoot),
       configPath: configArg > 0 ? process.argv[configArg + 1] : undefined,
-      modules: engineModules({ rendererDir, sessionToken: randomBytes(32).toString('hex') }),
+      // A tenant's sign-in page opens in the user's browser; the token cache key goes to the OS keychain.
+      modules: engineModules({ rendererDir, sessionToken: randomBytes(32).toString('hex') }, { openBrowser: (url) => shell.openExternal(url), safeStorage }),
     },
     (code) => app.exit(code),
   );

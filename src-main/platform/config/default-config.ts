@@ -45,4 +45,15 @@ storage:
     # use when no cloud account is configured. A demo account and bucket are created on first
     # run; their keys are in <data_dir>/storage/demo-account.json. enabled: false turns it off.
     listen: 127.0.0.1:1985
+
+directory:
+  emulator:
+    # A local Microsoft Graph-compatible directory and calendar service (access packages and
+    # policies, administrative units, events, calendarView delta) that the console uses when no
+    # tenant is configured. Demo credentials are in <data_dir>/directory/demo-account.json.
+    listen: 127.0.0.1:1986
+  # A real tenant instead (the user signs in in the browser; tokens are cached encrypted):
+  # graph:
+  #   tenant: contoso.onmicrosoft.com
+  #   client_id: 00000000-0000-0000-0000-000000000000
 `;
