@@ -3,6 +3,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../../platform/atomic-write';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { listen } from '../../platform/listen';
 import type { Logger } from '../../platform/logger';
 import { parseListen } from '../../platform/config/app-settings';
 import { authenticate, PERMISSIONS, requirePermission } from './access';
@@ -158,13 +159,7 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
 
   const { host, port } = parseListen(options.listen ?? '127.0.0.1:1986');
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listen(server, port, host);
   } catch (error) {
     store.close();
     throw error;

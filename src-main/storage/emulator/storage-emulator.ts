@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { listen } from '../../platform/listen';
 import type { Logger } from '../../platform/logger';
 import { parseListen } from '../../platform/config/app-settings';
 import { loadAccounts, type AccountSet } from './accounts';
@@ -201,13 +202,7 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
 
   const { host, port } = parseListen(options.listen ?? '127.0.0.1:1985');
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listen(server, port, host);
   } catch (error) {
     pfop.close();
     db.close();

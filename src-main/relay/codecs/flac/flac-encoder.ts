@@ -1,3 +1,4 @@
+import { concatBytes } from '../bytes';
 import { BitWriter } from './bit-writer';
 import { crc16, crc8 } from './crc';
 
@@ -41,14 +42,7 @@ export function flacStreamInfo(format: FlacFormat): Uint8Array {
 /** A `.flac` file: the marker, STREAMINFO as the last metadata block, then the frames. */
 export function flacFile(format: FlacFormat, frames: readonly Uint8Array[]): Uint8Array {
   const info = flacStreamInfo(format);
-  const parts = [Uint8Array.from([0x66, 0x4c, 0x61, 0x43, 0x80, 0, 0, info.length]), info, ...frames];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+  return concatBytes([Uint8Array.from([0x66, 0x4c, 0x61, 0x43, 0x80, 0, 0, info.length]), info, ...frames]);
 }
 
 /**

@@ -26,13 +26,7 @@ export function parseH265Sps(nal: Uint8Array): H265Sps {
     const profileIdc = reader.u(5);
     reader.skip(32 + 4 + 43 + 1); // compatibility flags, source flags, reserved
     const levelIdc = reader.u(8);
-    const subLayers: Array<{ profile: boolean; level: boolean }> = [];
-    for (let i = 0; i < maxSubLayersMinus1; i++) subLayers.push({ profile: reader.flag(), level: reader.flag() });
-    if (maxSubLayersMinus1 > 0) for (let i = maxSubLayersMinus1; i < 8; i++) reader.skip(2);
-    for (const layer of subLayers) {
-      if (layer.profile) reader.skip(88);
-      if (layer.level) reader.skip(8);
-    }
+    skipSubLayers(reader, maxSubLayersMinus1);
     reader.ue(); // sps_seq_parameter_set_id
     const chromaFormatIdc = reader.ue();
     if (chromaFormatIdc === 3) reader.skip(1);
@@ -63,4 +57,15 @@ export function parseH265Sps(nal: Uint8Array): H265Sps {
 export function h265SpsFromFmtp(fmtp: string | undefined): Uint8Array | undefined {
   const b64 = /sprop-sps=([^;\s]+)/.exec(fmtp ?? '')?.[1];
   return b64 ? Uint8Array.from(Buffer.from(b64, 'base64')) : undefined;
+}
+
+/** The sub-layer part of profile_tier_level (H.265 7.3.3), which nothing here needs: skipped. */
+export function skipSubLayers(reader: BitReader, maxSubLayersMinus1: number): void {
+  const subLayers: Array<{ profile: boolean; level: boolean }> = [];
+  for (let i = 0; i < maxSubLayersMinus1; i++) subLayers.push({ profile: reader.flag(), level: reader.flag() });
+  if (maxSubLayersMinus1 > 0) for (let i = maxSubLayersMinus1; i < 8; i++) reader.skip(2);
+  for (const layer of subLayers) {
+    if (layer.profile) reader.skip(88);
+    if (layer.level) reader.skip(8);
+  }
 }

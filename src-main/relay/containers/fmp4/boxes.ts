@@ -4,20 +4,14 @@
  * layout readable next to the spec at the price of a few copies (init segments are small and a
  * live fragment holds a frame or two).
  */
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
+import { concatBytes } from '../../codecs/bytes';
+
+export { concatBytes as concat };
 
 export function box(type: string, ...payload: Uint8Array[]): Uint8Array {
   const size = 8 + payload.reduce((n, p) => n + p.length, 0);
   if (size > 0xffffffff) throw new RangeError(`${type} box of ${size} bytes does not fit a 32-bit size`);
-  return concat([u32(size), fourcc(type), ...payload]);
+  return concatBytes([u32(size), fourcc(type), ...payload]);
 }
 
 export function fullBox(type: string, version: number, flags: number, ...payload: Uint8Array[]): Uint8Array {
@@ -54,4 +48,4 @@ export function u64(n: number): Uint8Array {
 export const zeros = (count: number): Uint8Array => new Uint8Array(count);
 
 /** The unity transformation matrix of mvhd/tkhd (16.16 and 2.30 fixed point). */
-export const UNITY_MATRIX = concat([u32(0x00010000), u32(0), u32(0), u32(0), u32(0x00010000), u32(0), u32(0), u32(0), u32(0x40000000)]);
+export const UNITY_MATRIX = concatBytes([u32(0x00010000), u32(0), u32(0), u32(0), u32(0x00010000), u32(0), u32(0), u32(0), u32(0x40000000)]);

@@ -1,5 +1,6 @@
 import { BitReader, unescapeRbsp } from '../../codecs/bit-reader';
 import { box, concat, u16, u8 } from './boxes';
+import { skipSubLayers } from '../../codecs/h265/sps';
 
 const VPS = 32;
 const SPS = 33;
@@ -26,13 +27,7 @@ function readSps(sps: Uint8Array | undefined): HevcSpsFields {
     const maxSubLayersMinus1 = reader.u(3);
     const temporalIdNesting = reader.flag();
     reader.skip(96); // general profile_tier_level, kept as bytes below
-    const subLayers: Array<{ profile: boolean; level: boolean }> = [];
-    for (let i = 0; i < maxSubLayersMinus1; i++) subLayers.push({ profile: reader.flag(), level: reader.flag() });
-    if (maxSubLayersMinus1 > 0) for (let i = maxSubLayersMinus1; i < 8; i++) reader.skip(2);
-    for (const layer of subLayers) {
-      if (layer.profile) reader.skip(88);
-      if (layer.level) reader.skip(8);
-    }
+    skipSubLayers(reader, maxSubLayersMinus1);
     reader.ue(); // sps_seq_parameter_set_id
     const chromaFormatIdc = reader.ue();
     if (chromaFormatIdc === 3) reader.skip(1);

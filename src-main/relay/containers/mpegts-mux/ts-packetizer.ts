@@ -1,3 +1,4 @@
+import { concatBytes } from '../../codecs/bytes';
 export const TS_PACKET_SIZE = 188;
 const HEADER_SIZE = 4;
 const BODY_SIZE = TS_PACKET_SIZE - HEADER_SIZE;
@@ -46,7 +47,7 @@ export function packetize(pid: number, counter: ContinuityCounter, payload: Uint
     offset += size;
     first = false;
   }
-  return concat(packets);
+  return concatBytes(packets);
 }
 
 /** The adaptation field's length byte, flags and PCR, or nothing when no flag is asked for. */
@@ -78,13 +79,4 @@ function pcrBytes(pcr: number): number[] {
   return [(high >>> 24) & 0xff, (high >>> 16) & 0xff, (high >>> 8) & 0xff, high & 0xff, ((base & 1) << 7) | 0x7e, 0];
 }
 
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
+export { concatBytes as concat };
