@@ -16,6 +16,8 @@ export const KIND = {
 export interface NavigationTarget {
   type: string;
   properties: readonly string[];
+  /** What may be expanded in turn inside this one's `$expand=x($expand=...)`. */
+  navigation?: readonly string[];
 }
 
 export const CATALOG_PROPS = ['id', 'displayName', 'description', 'catalogType', 'state', 'isExternallyVisible', 'createdDateTime', 'modifiedDateTime'] as const;

@@ -107,6 +107,11 @@ describe('entitlement management and administrative units', () => {
     expect(attach.body.customExtensionStageSettings).toEqual([
       { stage: 'assignmentRequestApproved', customExtension: { '@odata.type': '#microsoft.graph.accessPackageAssignmentRequestWorkflowExtension', id: DEMO_IDS.customExtension } },
     ]);
+    // Graph clients ask for the stages with a nested expand.
+    const nested = await call(`${EM}/assignmentPolicies/${DEMO_IDS.policy}?$expand=accessPackage,customExtensionStageSettings($expand=customExtension)`);
+    expect(nested.status).toBe(200);
+    expect(nested.body.customExtensionStageSettings).toEqual(attach.body.customExtensionStageSettings);
+    expect((await call(`${EM}/assignmentPolicies/${DEMO_IDS.policy}?$expand=customExtensionStageSettings($expand=nothing)`)).status).toBe(400);
     const cleared = await put(policyBody({ customExtensionStageSettings: [] }));
     expect(cleared.body.customExtensionStageSettings).toEqual([]);
 

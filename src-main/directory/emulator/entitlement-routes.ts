@@ -28,12 +28,15 @@ const NAV = {
   assignmentPolicies: { type: 'accessPackageAssignmentPolicy', properties: POLICY_PROPS },
   target: { type: 'accessPackageSubject', properties: SUBJECT_PROPS },
   catalog: { type: 'accessPackageCatalog', properties: CATALOG_PROPS },
+  // Stored inline with the policy (each with its customExtension reference), so the nested
+  // `$expand=customExtensionStageSettings($expand=customExtension)` Graph clients send is served.
+  customExtensionStageSettings: { type: 'customExtensionStageSetting', properties: ['id', 'stage', 'customExtension'], navigation: ['customExtension'] },
 } satisfies Record<string, NavigationTarget>;
 
 /** Each collection: its kind, Graph type, properties and what `$expand` may name. */
 const COLLECTIONS = {
   accessPackages: { kind: KIND.accessPackage, type: 'accessPackage', properties: PACKAGE_PROPS, navigation: { assignmentPolicies: NAV.assignmentPolicies, catalog: NAV.catalog } },
-  assignmentPolicies: { kind: KIND.policy, type: 'accessPackageAssignmentPolicy', properties: POLICY_PROPS, navigation: { accessPackage: NAV.accessPackage, catalog: NAV.catalog } },
+  assignmentPolicies: { kind: KIND.policy, type: 'accessPackageAssignmentPolicy', properties: POLICY_PROPS, navigation: { accessPackage: NAV.accessPackage, catalog: NAV.catalog, customExtensionStageSettings: NAV.customExtensionStageSettings } },
   assignments: { kind: KIND.assignment, type: 'accessPackageAssignment', properties: ASSIGNMENT_PROPS, navigation: { accessPackage: NAV.accessPackage, target: NAV.target, assignmentPolicy: NAV.assignmentPolicy } },
   assignmentRequests: { kind: KIND.request, type: 'accessPackageAssignmentRequest', properties: REQUEST_PROPS, navigation: { accessPackage: NAV.accessPackage, assignment: { type: 'accessPackageAssignment', properties: ASSIGNMENT_PROPS }, requestor: NAV.target } },
   catalogs: { kind: KIND.catalog, type: 'accessPackageCatalog', properties: CATALOG_PROPS, navigation: {} },
@@ -169,6 +172,8 @@ function navigate(deps: DirectoryDeps, item: Record<string, unknown>, name: stri
       return (item[`_${name}`] as Record<string, unknown> | undefined) ?? undefined;
     case 'assignment':
       return deps.store.object(KIND.assignment, ref(item, '_assignmentId'));
+    case 'customExtensionStageSettings':
+      return (item.customExtensionStageSettings as Record<string, unknown>[] | undefined) ?? [];
     default:
       return undefined;
   }

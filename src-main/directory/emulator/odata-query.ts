@@ -4,6 +4,8 @@ import { badRequest } from './graph-error';
 export interface ExpandItem {
   name: string;
   select?: string[];
+  /** Navigation properties of the expanded object asked for in turn (`$expand=x($expand=y)`). */
+  expand?: string[];
 }
 
 /** Splits on commas that are not inside parentheses. */
@@ -35,7 +37,7 @@ export function parseSelect(text: string | null, type: string, properties: reado
 }
 
 /** `$expand=a,b($select=x)`: each must be a navigation property of `type`. */
-export function parseExpand(text: string | null, type: string, navigation: Record<string, { type: string; properties: readonly string[] }>): ExpandItem[] {
+export function parseExpand(text: string | null, type: string, navigation: Record<string, { type: string; properties: readonly string[]; navigation?: readonly string[] }>): ExpandItem[] {
   if (text === null) return [];
   return splitTop(text).map((item) => {
     const m = /^([A-Za-z]+)(?:\((.*)\))?$/.exec(item);
@@ -44,8 +46,11 @@ export function parseExpand(text: string | null, type: string, navigation: Recor
     if (!target) throw noProperty(m[1]!, type);
     if (m[2] === undefined || m[2].trim() === '') return { name: m[1]! };
     const options = new URLSearchParams(m[2].replace(/;/g, '&'));
-    for (const key of options.keys()) if (key !== '$select') throw badRequest('BadRequest', `Query option '${key}' is not supported inside $expand.`);
-    return { name: m[1]!, select: parseSelect(options.get('$select'), target.type, target.properties) };
+    for (const key of options.keys()) if (key !== '$select' && key !== '$expand') throw badRequest('BadRequest', `Query option '${key}' is not supported inside $expand.`);
+    const nested = options.get('$expand');
+    const expand = nested === null ? undefined : splitTop(nested);
+    for (const name of expand ?? []) if (!target.navigation?.includes(name)) throw noProperty(name, target.type);
+    return { name: m[1]!, select: parseSelect(options.get('$select'), target.type, target.properties), ...(expand ? { expand } : {}) };
   });
 }
 

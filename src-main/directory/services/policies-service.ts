@@ -3,7 +3,6 @@ import type { directoryPoliciesService, AssignmentPolicy } from '../../../src-sh
 import type { ServiceImpl } from '../../../src-shared/contract/define-service';
 import { ContractFailure } from '../../../src-shared/contract/result';
 import type { GraphClient } from '../client/graph-client';
-import { isGraphError } from '../client/graph-error';
 import { callGraph } from './graph-failure';
 import { validatePolicyBody } from './policy-validation';
 
@@ -14,16 +13,9 @@ const policyPath = (id: string) => `/identityGovernance/entitlementManagement/as
  * the editor needs both to save the policy back (a PUT replaces everything).
  */
 export const POLICY_EXPAND = 'accessPackage,customExtensionStageSettings($expand=customExtension)';
-/** For a service that sends the stages inline and refuses to expand them (the local emulator). */
-const POLICY_EXPAND_PACKAGE_ONLY = 'accessPackage';
 
 async function readPolicy(graph: GraphClient, policyId: string): Promise<AccessPackageAssignmentPolicy> {
-  try {
-    return (await graph.request<AccessPackageAssignmentPolicy>({ path: policyPath(policyId), query: { $expand: POLICY_EXPAND } })).body;
-  } catch (error) {
-    if (!isGraphError(error) || error.status !== 400 || !error.message.includes('customExtensionStageSettings')) throw error;
-    return (await graph.request<AccessPackageAssignmentPolicy>({ path: policyPath(policyId), query: { $expand: POLICY_EXPAND_PACKAGE_ONLY } })).body;
-  }
+  return (await graph.request<AccessPackageAssignmentPolicy>({ path: policyPath(policyId), query: { $expand: POLICY_EXPAND } })).body;
 }
 
 /** Access-package assignment policies: read, check without sending, replace with a PUT. */

@@ -34,14 +34,10 @@ describe('directory services on the wire', () => {
     expect(url.searchParams.get('$expand')).toBe(POLICY_EXPAND);
   });
 
-  it('policies.get falls back to expanding the package only where the stages cannot be expanded', async () => {
-    const { server, client } = await graphStub((req, res) => {
-      if (decodeURIComponent(req.url).includes('customExtensionStageSettings'))
-        sendGraphError(res, 400, 'BadRequest', "Could not find a property named 'customExtensionStageSettings' on type 'microsoft.graph.accessPackageAssignmentPolicy'.");
-      else sendJson(res, 200, { id: 'p1', customExtensionStageSettings: [] });
-    });
+  it('policies.get asks for the package and the custom extension stages, as Graph needs to return them', async () => {
+    const { server, client } = await graphStub((_req, res) => sendJson(res, 200, { id: 'p1', customExtensionStageSettings: [] }));
     expect(await createPoliciesService(client).get({ policyId: 'p1' })).toEqual({ id: 'p1', customExtensionStageSettings: [] });
-    expect(server.requests.map((r) => new URL(r.url, server.url).searchParams.get('$expand'))).toEqual([POLICY_EXPAND, 'accessPackage']);
+    expect(server.requests.map((r) => new URL(r.url, server.url).searchParams.get('$expand'))).toEqual([POLICY_EXPAND]);
   });
 
   it('policies.update sends the checked body as a PUT and never calls Graph for a body with problems', async () => {
