@@ -1,12 +1,14 @@
 import { parseListen } from '../../platform/config/app-settings';
 import type { ProtocolContext } from '../protocols';
-import { dialRtsp } from './rtsp-client';
+import { createRtspDialer } from './rtsp-client';
 import { startRtspServer, type RunningRtspServer } from './rtsp-server';
 
 /** rtsp:// and rtsps:// sources, and the RTSP server on `rtsp.listen`. */
 export async function registerRtsp({ ctx, schemes, streams, tasks, logger, rtsp }: ProtocolContext): Promise<RunningRtspServer | undefined> {
-  schemes.register('rtsp', { dial: dialRtsp });
-  schemes.register('rtsps', { dial: dialRtsp });
+  // One dialer for both schemes: it remembers cameras that refused UDP, and its sockets are tasks.
+  const dial = createRtspDialer({ tasks, logger: logger.child('rtsp') });
+  schemes.register('rtsp', { dial });
+  schemes.register('rtsps', { dial });
   if (rtsp.listen === '') return undefined; // an empty listen turns the server off, as in go2rtc
   const { host, port } = parseListen(rtsp.listen);
   // A port in use must not take the console down with it (go2rtc logs and goes on as well).
