@@ -1,4 +1,5 @@
 import { BitReader, unescapeRbsp } from '../bit-reader';
+import { readH264Vui, type H264Vui } from './sps-vui';
 
 export interface H264Sps {
   profileIdc: number;
@@ -9,6 +10,8 @@ export interface H264Sps {
   level: string;
   width: number;
   height: number;
+  /** Timing and reordering from the VUI, when the SPS has one that could be read. */
+  vui?: H264Vui;
 }
 
 export class SpsError extends Error {
@@ -83,6 +86,7 @@ export function parseH264Sps(nal: Uint8Array): H264Sps {
     const width = widthMbs * 16 - cropUnitX * (crop.left + crop.right);
     const height = (2 - (frameMbsOnly ? 1 : 0)) * heightMapUnits * 16 - cropUnitY * (crop.top + crop.bottom);
     const constrained = profileIdc === 66 && (constraints & 0x40) !== 0;
+    const vui = readVuiIfPresent(reader);
     return {
       profileIdc,
       levelIdc,
@@ -90,10 +94,20 @@ export function parseH264Sps(nal: Uint8Array): H264Sps {
       level: levelIdc === 9 ? '1b' : (levelIdc / 10).toFixed(1).replace(/\.0$/, ''),
       width,
       height,
+      ...(vui ? { vui } : {}),
     };
   } catch (error) {
     if (error instanceof SpsError) throw error;
     throw new SpsError(`H.264 SPS is truncated or corrupt: ${(error as Error).message}`);
+  }
+}
+
+/** The VUI is optional and sometimes cut short by encoders: size and profile never depend on it. */
+function readVuiIfPresent(reader: BitReader): H264Vui | undefined {
+  try {
+    return reader.flag() ? readH264Vui(reader) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

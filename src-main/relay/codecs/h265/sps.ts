@@ -8,6 +8,8 @@ export interface H265Sps {
   tier: 'Main' | 'High';
   width: number;
   height: number;
+  /** sps_max_num_reorder_pics of the highest sub-layer: 0 means no B-frames. */
+  maxNumReorderPics?: number;
 }
 
 const PROFILES: Record<number, string> = { 1: 'Main', 2: 'Main 10', 3: 'Main Still Picture', 4: 'Rext', 9: 'SCC' };
@@ -39,6 +41,7 @@ export function parseH265Sps(nal: Uint8Array): H265Sps {
       width -= subWidth * (left + right);
       height -= subHeight * (top + bottom);
     }
+    const maxNumReorderPics = readReorderPics(reader, maxSubLayersMinus1);
     return {
       profileIdc,
       levelIdc,
@@ -47,9 +50,29 @@ export function parseH265Sps(nal: Uint8Array): H265Sps {
       tier,
       width,
       height,
+      ...(maxNumReorderPics === undefined ? {} : { maxNumReorderPics }),
     };
   } catch (error) {
     throw new Error(`H.265 SPS is truncated or corrupt: ${(error as Error).message}`);
+  }
+}
+
+/** Bit depths, POC length, then sub_layer_ordering_info (7.3.2.2): the last sub-layer's reorder count. */
+function readReorderPics(reader: BitReader, maxSubLayersMinus1: number): number | undefined {
+  try {
+    reader.ue(); // bit_depth_luma_minus8
+    reader.ue(); // bit_depth_chroma_minus8
+    reader.ue(); // log2_max_pic_order_cnt_lsb_minus4
+    const allSubLayers = reader.flag();
+    let reorder = 0;
+    for (let i = allSubLayers ? 0 : maxSubLayersMinus1; i <= maxSubLayersMinus1; i++) {
+      reader.ue(); // sps_max_dec_pic_buffering_minus1
+      reorder = reader.ue();
+      reader.ue(); // sps_max_latency_increase_plus1
+    }
+    return reorder;
+  } catch {
+    return undefined;
   }
 }
 

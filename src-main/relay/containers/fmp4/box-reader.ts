@@ -1,6 +1,6 @@
 /**
  * Reads back what the muxer wrote, for tests and diagnostics: boxes by path, and the fragments
- * with their tfdt and per-sample duration, size and flags.
+ * with their tfdt and per-sample duration, size, flags and composition offset.
  */
 export interface BoxView {
   type: string;
@@ -36,7 +36,7 @@ export function findBoxes(bytes: Uint8Array, path: readonly string[]): BoxView[]
 
 export interface FragmentView {
   sequence: number;
-  tracks: Array<{ trackId: number; baseTime: number; samples: Array<{ duration: number; size: number; flags: number }> }>;
+  tracks: Array<{ trackId: number; baseTime: number; samples: Array<{ duration: number; size: number; flags: number; compositionOffset: number }> }>;
 }
 
 export function readFragments(bytes: Uint8Array): FragmentView[] {
@@ -53,8 +53,16 @@ export function readFragments(bytes: Uint8Array): FragmentView[] {
           const tfhd = parts.find((b) => b.type === 'tfhd')!.body;
           const tfdt = parts.find((b) => b.type === 'tfdt')!.body;
           const trun = parts.find((b) => b.type === 'trun')!.body;
+          // The muxer's runs: data offset, then per sample duration, size, flags and (0x800) a composition offset.
           const count = u32(trun, 4);
-          const samples = Array.from({ length: count }, (_, i) => ({ duration: u32(trun, 12 + i * 12), size: u32(trun, 16 + i * 12), flags: u32(trun, 20 + i * 12) }));
+          const withOffsets = (u32(trun, 0) & 0x800) !== 0;
+          const version = trun[0]!;
+          const entry = withOffsets ? 16 : 12;
+          const samples = Array.from({ length: count }, (_, i) => {
+            const at = 12 + i * entry;
+            const raw = withOffsets ? u32(trun, at + 12) : 0;
+            return { duration: u32(trun, at), size: u32(trun, at + 4), flags: u32(trun, at + 8), compositionOffset: version === 1 ? raw | 0 : raw };
+          });
           return { trackId: u32(tfhd, 4), baseTime: u32(tfdt, 4) * 2 ** 32 + u32(tfdt, 8), samples };
         }),
     };

@@ -12,6 +12,7 @@ import { createFmp4Muxer, type Fmp4TrackInput } from './muxer';
 import { createFmp4LiveWriter } from './live-writer';
 import { findBoxes, readFragments } from './box-reader';
 import { SYNC_SAMPLE } from './fragment';
+import { decodeOrderProblems, encodeVideo, encodeWithBFrames, isKeyframe, readVideo, timed } from '../mpegts-mux/test-media';
 
 const dir = mkdtempSync(join(tmpdir(), 'fmp4-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -188,7 +189,8 @@ describe('fragmented MP4 muxer, checked with ffprobe and ffmpeg', () => {
 });
 
 describe('live writer', () => {
-  const video = { kind: 'video' as const, codec: { name: 'H264', clockRate: 90000, payloadType: 96, fmtp: 'sprop-parameter-sets=Z2QAHqzZQKAv+WEAAAMAAQAAAwAyDxYtlg==,aOvjyyLA' } };
+  // x264 zerolatency's SPS (High, 320x240): it declares no reordering, as these frames have none.
+  const video = { kind: 'video' as const, codec: { name: 'H264', clockRate: 90000, payloadType: 96, fmtp: 'sprop-parameter-sets=Z2QADay0Cg/YCIAAAAMAgAAAGUeKFVA=,aO8Pyw==' } };
   const audio = { kind: 'audio' as const, codec: aacCodec(Uint8Array.of(0x12, 0x10)) };
   const frame = (timestamp: number, keyframe = false): MediaFrame => ({ codec: 'H264', timestamp, keyframe, data: toAvcc([Uint8Array.of(keyframe ? 0x65 : 0x41, 1, 2, 3)]) });
   const sound = (timestamp: number): MediaFrame => ({ codec: 'MPEG4-GENERIC', timestamp, keyframe: true, data: Uint8Array.of(1, 2, 3) });
@@ -219,5 +221,93 @@ describe('live writer', () => {
     live.resync();
     expect(live.push(0, frame(3600))).toEqual([]);
     expect(readFragments(live.push(0, frame(7200, true))[0]!)[0]!.tracks[0]!.baseTime).toBe(7200);
+  });
+});
+
+describe('B-frames (x264 and x265 -bf 2, as a pushed MPEG-TS brings them)', () => {
+  /** Decode and presentation times of each video sample, from the tfdt, durations and composition offsets. */
+  function sampleTimes(file: Uint8Array): Array<{ dts: number; pts: number }> {
+    return readFragments(file).flatMap((f) => {
+      const run = f.tracks.find((t) => t.trackId === 1);
+      let dts = run?.baseTime ?? 0;
+      return (run?.samples ?? []).map((s) => {
+        const times = { dts, pts: dts + s.compositionOffset };
+        dts += s.duration;
+        return times;
+      });
+    });
+  }
+
+  async function check(file: Uint8Array, name: string, frames: MediaFrame[]): Promise<void> {
+    const times = sampleTimes(file);
+    expect(times).toHaveLength(frames.length);
+    // Presentation times exactly as they came (B-frames go back); decode times rising, never after them.
+    expect(times.map((t) => t.pts - times[0]!.pts)).toEqual(frames.map((f) => (f.timestamp - frames[0]!.timestamp) | 0));
+    times.forEach((t, i) => {
+      expect(t.dts).toBeLessThanOrEqual(t.pts);
+      if (i > 0) expect(t.dts).toBeGreaterThan(times[i - 1]!.dts);
+    });
+    expect(findBoxes(file, ['moof', 'traf', 'trun']).some((trun) => trun.body[0] === 1)).toBe(true);
+    const path = join(dir, name);
+    writeFileSync(path, file);
+    const video = await readVideo(path);
+    expect(video.errors).toBe('');
+    expect(video.decoded).toBe(frames.length);
+    expect(decodeOrderProblems(video, 3600)).toEqual([]);
+  }
+
+  it.each(['H264', 'H265'] as const)('%s live: a fragment per frame as it comes, the first decode time at 0, frames shown in order', async (codec) => {
+    const source = await encodeWithBFrames(codec, 2, 0xffff0000);
+    const file = writeLive([{ kind: 'video', codec: source.codec }], [{ frames: source.frames, seconds: 0.04 }]);
+    expect(readFragments(file)).toHaveLength(source.frames.length);
+    const first = sampleTimes(file)[0]!;
+    // The SPS says how far frames reorder: the first frame is shown that many frames after it is decoded.
+    expect(first.dts).toBe(0);
+    expect(first.pts).toBe(2 * 3600);
+    await check(file, `bframes-live-${codec}.mp4`, source.frames);
+  }, 30_000);
+
+  it('a GOP per fragment (HLS segments), with exact durations from the decode times', async () => {
+    const source = await encodeWithBFrames('H264', 2);
+    const muxer = createFmp4Muxer([{ kind: 'video', codec: source.codec }]);
+    const gops = [source.frames.slice(0, 25), source.frames.slice(25)];
+    expect(gops[1]![0]!.keyframe).toBe(true);
+    const file = Buffer.concat([muxer.init()!, ...gops.map((gop) => muxer.fragment(gop.map((frame) => ({ track: 0, frame }))))]);
+    expect(readFragments(file).flatMap((f) => f.tracks[0]!.samples.slice(0, -1).map((s) => s.duration))).toEqual(new Array(48).fill(3600));
+    await check(file, 'bframes-gops.mp4', source.frames);
+  }, 30_000);
+
+  it('learns B-frames whose SPS is not known when the track starts: every frame decodes, exact after the first frames', async () => {
+    const source = await encodeWithBFrames('H264', 2);
+    const withSets = createFmp4Muxer([{ kind: 'video', codec: source.codec }]);
+    // The same frames without in-band SPS to a muxer without fmtp: its decode timeline has no hint.
+    const bare = source.frames.map((f) => ({ ...f, data: toAvcc(fromAvcc(f.data).filter((u) => ![7, 8].includes(u[0]! & 0x1f))) }));
+    const muxer = createFmp4Muxer([{ kind: 'video', codec: { name: 'H264', clockRate: 90000, payloadType: 96 } }]);
+    const file = Buffer.concat([withSets.init()!, ...bare.map((frame) => muxer.fragment([{ track: 0, frame }]))]);
+    const times = sampleTimes(file);
+    times.forEach((t, i) => {
+      expect(t.dts).toBeLessThanOrEqual(t.pts);
+      if (i > 0) expect(t.dts).toBeGreaterThan(times[i - 1]!.dts);
+    });
+    expect(times.slice(5).map((t) => t.pts - times[0]!.pts)).toEqual(bare.slice(5).map((f) => f.timestamp - bare[0]!.timestamp));
+    const path = join(dir, 'bframes-learned.mp4');
+    writeFileSync(path, file);
+    const video = await readVideo(path);
+    expect(video.decoded).toBe(bare.length);
+    // No decoding error. The first B-frames, shown a tick after the frame decoded before them
+    // (the limit of learning late), make ffmpeg's output side see two frames at one instant.
+    const complaints = video.errors.split('\n').filter(Boolean);
+    expect(complaints.length).toBeLessThanOrEqual(2);
+    for (const line of complaints) expect(line).toMatch(/non monotonically increasing dts to muxer/);
+  }, 30_000);
+
+  it('keeps a stream without B-frames as it was: decode time = presentation time, no composition offsets', async () => {
+    const h264Plain = timed('H264', await encodeVideo('H264', 10), 3600, 0xffff0000, (d) => isKeyframe('H264', d));
+    const muxer = createFmp4Muxer([{ kind: 'video', codec: { name: 'H264', clockRate: 90000, payloadType: 96 } }]);
+    const file = Buffer.concat([muxer.init() ?? new Uint8Array(), ...h264Plain.map((frame) => muxer.fragment([{ track: 0, frame }]))]);
+    const truns = findBoxes(file, ['moof', 'traf', 'trun']);
+    expect(truns).toHaveLength(h264Plain.length);
+    expect(truns.every((trun) => trun.body[0] === 0 && (trun.body[3]! & 0x08) === 0)).toBe(true);
+    expect(readFragments(file).map((f) => f.tracks[0]!.baseTime)).toEqual(h264Plain.map((_, i) => i * 3600));
   });
 });

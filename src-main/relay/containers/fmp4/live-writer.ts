@@ -52,6 +52,7 @@ export function createFmp4LiveWriter(options: Fmp4LiveWriterOptions): Fmp4LiveWr
   let done = false;
   let resyncing = false;
   let seconds = 0;
+  let startSeconds = 0;
   let leadLatest: { seconds: number; at: number } | undefined;
   let pending: Fmp4Sample[] = [];
   /** Video tracks other than the leader wait for their own keyframe. */
@@ -76,6 +77,8 @@ export function createFmp4LiveWriter(options: Fmp4LiveWriterOptions): Fmp4LiveWr
     if (!init) return []; // parameter sets still unknown: wait for a keyframe that has them
     started = true;
     muxer.anchor(lead, frame.timestamp, 0);
+    // 0, or later by the decode delay of B-frames: `duration` counts from here.
+    startSeconds = muxer.seconds(lead, frame.timestamp);
     begun[lead] = true;
     return [init];
   }
@@ -111,12 +114,14 @@ export function createFmp4LiveWriter(options: Fmp4LiveWriterOptions): Fmp4LiveWr
       }
       if (!place(track, frame, at)) return out;
       const time = muxer.seconds(track, frame.timestamp);
-      if (track === lead) leadLatest = { seconds: time, at };
-      if (options.duration !== undefined && time >= options.duration) {
+      // With B-frames the newest frame in decode order is not always the latest in time (a jump
+      // back of more than a second is the source's clock starting over, though).
+      if (track === lead && (!leadLatest || time >= leadLatest.seconds || time < leadLatest.seconds - 1)) leadLatest = { seconds: time, at };
+      if (options.duration !== undefined && time - startSeconds >= options.duration) {
         // The leader decides when the file is long enough; other tracks just stop there.
         if (track !== lead) return out;
         done = true;
-        pending = pending.filter((s) => muxer.seconds(s.track, s.frame.timestamp) < options.duration!);
+        pending = pending.filter((s) => muxer.seconds(s.track, s.frame.timestamp) - startSeconds < options.duration!);
         return [...out, ...flushPending()];
       }
       pending.push({ track, frame });

@@ -1,8 +1,10 @@
 import type { Codec, MediaFrame, MediaKind } from '../../core/media';
+import { createDecodeTimeline, type DecodeTimeline } from '../../frames/decode-timeline';
 import { movieFragment, NON_SYNC_SAMPLE, SYNC_SAMPLE, type FragmentSample, type TrackRun } from './fragment';
 import { initSegment } from './init-segment';
 import { hasParameterSets, parameterSetsFromAccessUnit, parameterSetsFromFmtp, type ParameterSets } from './parameter-sets';
 import { intrinsicDuration } from './sample-duration';
+import { reorderHintFromSps } from './reorder-hint';
 import { describeTrack, provisionalCodecString, UnsupportedCodecError, fmp4Carries, FMP4_CODECS, type TrackDescription } from './sample-entry';
 import { TrackTimeline } from './track-timeline';
 
@@ -57,9 +59,9 @@ export function createFmp4Muxer(tracks: ReadonlyArray<Fmp4TrackInput>): Fmp4Muxe
   }
   const sets: ParameterSets[] = tracks.map((t) => parameterSetsFromFmtp(t.codec.name, t.codec.fmtp));
   const needsSets = (i: number) => tracks[i]!.kind === 'video';
-  const timelines = tracks.map((t) => {
+  const timelines = tracks.map((t, i) => {
     const timescale = t.codec.name === 'OPUS' ? 48000 : t.codec.clockRate;
-    return new TrackTimeline(timescale, t.codec.clockRate);
+    return new TrackTimeline(timescale, t.codec.clockRate, needsSets(i) ? () => decodeTimeline(i, timescale) : undefined);
   });
   let descriptions: TrackDescription[] | undefined;
   let sequence = 0;
@@ -77,6 +79,20 @@ export function createFmp4Muxer(tracks: ReadonlyArray<Fmp4TrackInput>): Fmp4Muxe
     const current = sets[track]!;
     // Sets from the stream replace those of the SDP, which cameras sometimes get wrong.
     if (hasParameterSets(tracks[track]!.codec.name, found)) sets[track] = { vps: found.vps.length ? found.vps : current.vps, sps: found.sps, pps: found.pps };
+  }
+
+  /**
+   * Video decode times (B-frames), made when the track starts: by then its keyframe has given
+   * the SPS, whose reorder depth lets the first frames be timed right (see frames/decode-timeline).
+   */
+  function decodeTimeline(track: number, timescale: number): DecodeTimeline {
+    const sps = sets[track]!.sps[0];
+    const hint = sps ? reorderHintFromSps(tracks[track]!.codec.name, sps) : undefined;
+    const toTimescale = (ticks: number) => Math.round((ticks * timescale) / 90000);
+    return createDecodeTimeline({
+      hint: hint && { reorderDepth: hint.reorderDepth, frameDuration: hint.frameDuration === undefined ? undefined : toTimescale(hint.frameDuration) },
+      defaultFrameDuration: Math.round(timescale / DEFAULT_VIDEO_FPS),
+    });
   }
 
   function describe(): TrackDescription[] | undefined {
@@ -133,14 +149,15 @@ export function createFmp4Muxer(tracks: ReadonlyArray<Fmp4TrackInput>): Fmp4Muxe
       const runs: TrackRun[] = [];
       for (const [track, frames] of [...byTrack.entries()].sort(([a], [b]) => a - b)) {
         const timeline = timelines[track]!;
-        const times = frames.map((f) => timeline.take(f.timestamp));
+        const times = frames.map((f) => timeline.take(f.timestamp, f.keyframe));
         const video = tracks[track]!.kind === 'video';
         const out: FragmentSample[] = frames.map((frame, i) => ({
-          duration: durationOf(track, frame, times[i + 1], times[i]!),
+          duration: durationOf(track, frame, times[i + 1]?.dts, times[i]!.dts),
           flags: !video || frame.keyframe ? SYNC_SAMPLE : NON_SYNC_SAMPLE,
           data: frame.data,
+          compositionOffset: times[i]!.pts - times[i]!.dts,
         }));
-        runs.push({ trackId: track + 1, baseTime: times[0]!, samples: out });
+        runs.push({ trackId: track + 1, baseTime: times[0]!.dts, samples: out });
       }
       sequence++;
       return movieFragment(sequence, runs);

@@ -8,7 +8,7 @@ import type { MediaFrame } from '../../core/media';
 import { aacCodec, h264Codec, h265Codec } from '../../frames/codec-description';
 import { fromAvcc, toAvcc } from '../../codecs/h264/nal';
 import { createMpegTsMuxer } from './mpegts-muxer';
-import { encodeAac, encodeVideo, isKeyframe, timed } from './test-media';
+import { decodeOrderProblems, encodeAac, encodeVideo, encodeWithBFrames, isKeyframe, readVideo, timed } from './test-media';
 import { TS_PACKET_SIZE } from './ts-packetizer';
 
 const run = promisify(execFile);
@@ -90,6 +90,23 @@ describe('MPEG-TS muxer', () => {
     expect(cut.decodeErrors).toBe('');
     expect(cut.streams).toEqual([expect.objectContaining({ codec_name: 'hevc', nb_read_frames: '5' })]);
   }, 30_000);
+
+  it('writes B-frames (x264 and x265, -bf 2) with PTS and DTS: DTS rising, frames shown in order, not one decoding error', async () => {
+    for (const codec of ['H264', 'H265'] as const) {
+      const source = await encodeWithBFrames(codec, 2, NEAR_WRAP);
+      const muxer = createMpegTsMuxer([source.codec]);
+      const written = source.frames.map((f) => muxer.write(0, f)!);
+      // Presentation times as they came (B-frames go back), decode times in PES headers.
+      expect(written.map((w) => w.time)).toEqual(source.frames.map((f) => written[0]!.time + ((f.timestamp - source.frames[0]!.timestamp) | 0)));
+      const file = join(dir, `bframes-${codec}.ts`);
+      await writeFile(file, Buffer.concat([muxer.header(), ...written.map((w) => w.data)]));
+      const video = await readVideo(file);
+      expect(video.errors).toBe('');
+      expect(video.decoded).toBe(source.frames.length);
+      expect(source.frames.length).toBeGreaterThanOrEqual(49);
+      expect(decodeOrderProblems(video, 3600)).toEqual([]);
+    }
+  }, 60_000);
 
   it('marks keyframes and carries the PCR on the video PID, counts continuity per PID, stuffs the last packet', () => {
     const muxer = createMpegTsMuxer([h264Track(), aacCodec(aac.config)]);

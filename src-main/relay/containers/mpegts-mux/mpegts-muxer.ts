@@ -1,4 +1,6 @@
 import type { Codec, MediaFrame, MediaKind } from '../../core/media';
+import { createDecodeTimeline, type DecodeTimeline } from '../../frames/decode-timeline';
+import { reorderHint } from '../fmp4/reorder-hint';
 import { createAdtsFramer } from './adts';
 import { createAnnexBWriter } from './annex-b';
 import { pesPacket, STREAM_ID_AUDIO, STREAM_ID_VIDEO } from './pes';
@@ -49,6 +51,8 @@ interface TrackWriter {
   counter: ContinuityCounter;
   clockRate: number;
   payload(frame: MediaFrame): Uint8Array;
+  /** Video: decode times (B-frames), made at the track's first frame, a keyframe with its SPS. */
+  decoder?(first: MediaFrame): DecodeTimeline;
 }
 
 function trackWriter(codec: Codec, index: number): TrackWriter {
@@ -57,7 +61,13 @@ function trackWriter(codec: Codec, index: number): TrackWriter {
     case 'H264':
     case 'H265': {
       const annexB = createAnnexBWriter(codec.name, codec.fmtp);
-      return { ...base, kind: 'video', streamType: STREAM_TYPES[codec.name], payload: (f) => annexB(f.data, f.keyframe) };
+      return {
+        ...base,
+        kind: 'video',
+        streamType: STREAM_TYPES[codec.name],
+        payload: (f) => annexB(f.data, f.keyframe),
+        decoder: (first) => createDecodeTimeline({ hint: reorderHint(codec.name, codec.fmtp, first.data) }),
+      };
     }
     case 'MPEG4-GENERIC': {
       const adts = createAdtsFramer(codec.fmtp);
@@ -83,7 +93,23 @@ export function createMpegTsMuxer(codecs: readonly Codec[]): MpegTsMuxer {
   const pmtCounter: ContinuityCounter = { value: 0 };
   const pmt = pmtSection(pcrTrack.pid, tracks.map((t) => ({ streamType: t.streamType, pid: t.pid })));
   const stats = { frames: 0, bytes: 0, skipped: 0 };
+  const decoders = new Map<number, DecodeTimeline>();
   let started = !hasVideo;
+
+  /**
+   * Presentation and decode time (90 kHz ticks on the output's time line) of a track's frame.
+   * Video decode times come from its decode timeline (frames/decode-timeline): equal to the
+   * presentation times without B-frames, before them with.
+   */
+  function times(index: number, track: TrackWriter, frame: MediaFrame): { pts: number; dts: number } {
+    let decoder = decoders.get(index);
+    if (!decoder && track.decoder) {
+      decoder = track.decoder(frame);
+      decoders.set(index, decoder);
+    }
+    const time = timeline.time(index, frame.timestamp, track.clockRate, decoder?.delay);
+    return decoder ? decoder.next(time, frame.keyframe) : { pts: time, dts: time };
+  }
 
   return {
     stats,
@@ -96,13 +122,14 @@ export function createMpegTsMuxer(codecs: readonly Codec[]): MpegTsMuxer {
         return undefined;
       }
       started = true;
-      const time = timeline.time(index, frame.timestamp, track.clockRate);
+      const { pts, dts } = times(index, track, frame);
       const keyframe = track.kind === 'audio' || frame.keyframe;
-      const pes = pesPacket(track.kind === 'video' ? STREAM_ID_VIDEO : STREAM_ID_AUDIO, track.payload(frame), time + PTS_AHEAD_OF_PCR);
-      const data = packetize(track.pid, track.counter, pes, { pcr: track === pcrTrack ? time : undefined, randomAccess: keyframe });
+      // DTS only when it differs (B-frames); the PCR follows decode times, which only grow.
+      const pes = pesPacket(track.kind === 'video' ? STREAM_ID_VIDEO : STREAM_ID_AUDIO, track.payload(frame), pts + PTS_AHEAD_OF_PCR, dts + PTS_AHEAD_OF_PCR);
+      const data = packetize(track.pid, track.counter, pes, { pcr: track === pcrTrack ? dts : undefined, randomAccess: keyframe });
       stats.frames++;
       stats.bytes += data.length;
-      return { data, kind: track.kind, time, keyframe };
+      return { data, kind: track.kind, time: pts, keyframe };
     },
   };
 }
