@@ -39,6 +39,7 @@ describe('console page and WebSocket contract', () => {
     await mkdir(join(rendererDir, 'assets'));
     await writeFile(join(rendererDir, 'index.html'), '<html><head><meta name="relay-console-session" content="" /></head></html>');
     await writeFile(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+    await writeFile(join(rendererDir, 'icon.png'), Buffer.from('89504e470d0a1a0a', 'hex'));
     running = await startTestEngine({ modules: [appModule, tickModule, createConsoleModule({ rendererDir, sessionToken: TOKEN })] });
     wsUrl = running.engine.url.replace('http', 'ws') + CONSOLE_SOCKET_PATH;
   });
@@ -71,6 +72,8 @@ describe('console page and WebSocket contract', () => {
     expect((await fetch(running.engine.url + '/assets/missing.js')).status).toBe(404);
     expect((await fetch(running.engine.url + '/%2e%2e/%2e%2e/etc/passwd')).status).toBe(404);
     expect((await fetch(running.engine.url + '/', { method: 'POST' })).status).toBe(405);
+    const favicon = await fetch(running.engine.url + '/favicon.ico');
+    expect([favicon.status, favicon.headers.get('content-type'), Buffer.from(await favicon.arrayBuffer()).toString('hex')]).toEqual([200, 'image/png', '89504e470d0a1a0a']);
   });
 
   it('refuses a socket without the token, with a wrong one, or from another origin', async () => {

@@ -55,7 +55,8 @@ export function createConsoleModule(options: ConsoleModuleOptions): EngineModule
       // Everything else not claimed by an API route: the renderer's assets, or 404.
       ctx.http.prefix('/', async ({ req, res, url }) => {
         if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(404, `not found: ${url.pathname}`);
-        const file = await readStaticFile(options.rendererDir, url.pathname);
+        // Browsers ask every origin for /favicon.ico (also on the API's JSON pages): the app icon.
+        const file = await readStaticFile(options.rendererDir, url.pathname === '/favicon.ico' ? '/icon.png' : url.pathname);
         if (!file) throw new HttpError(404, `not found: ${url.pathname}`);
         const immutable = url.pathname.startsWith('/assets/');
         res.writeHead(200, {
