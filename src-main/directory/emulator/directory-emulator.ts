@@ -171,7 +171,7 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
   // The console's directory client finds the emulator through the demo account, also when the
   // port was picked at random (listen port 0).
   if (principals.demoFile) await recordDemoUrl(principals.demoFile, publicUrl);
-  if (principals.demoFile) logger.info('demo credentials in use', { client_id: principals.apps[0]!.clientId, user: principals.users[0]!.userPrincipalName, credentials_file: principals.demoFile });
+  if (principals.demoFile) logger.info('demo credentials in use', { client_id: principals.apps[0]!.clientId, user: principals.users[0]!.userPrincipalName, account_file: principals.demoFile });
 
   return {
     url: publicUrl,
