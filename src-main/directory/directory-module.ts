@@ -2,7 +2,7 @@ import { directoryAssignmentsService, directoryPoliciesService, directoryRolesSe
 import { ContractFailure } from '../../src-shared/contract/result';
 import type { EngineContext, EngineModule } from '../engine/engine-context';
 import type { SafeStorageLike } from './client/cache-key';
-import type { GraphClient, RetryInfo } from './client/graph-client';
+import { createGraphClient, type GraphClient, type RetryInfo } from './client/graph-client';
 import { join } from 'node:path';
 import { bindCalendarSync } from './calendar/calendar-sync-service';
 import type { CalendarSyncEngine } from './calendar/calendar-sync-engine';
@@ -27,7 +27,7 @@ export interface DirectoryModuleOptions {
  * a real tenant may need a sign-in, neither of which should hold up the console. A failed open
  * is retried on the next call.
  */
-export function lazyDirectoryConnection(ctx: EngineContext, options: DirectoryModuleOptions, onRetry?: (info: RetryInfo) => void): () => Promise<DirectoryConnection> {
+function lazyDirectoryConnection(ctx: EngineContext, options: DirectoryModuleOptions): () => Promise<DirectoryConnection> {
   let opening: Promise<DirectoryConnection> | null = null;
   return () => {
     opening ??= openDirectoryConnection({
@@ -37,7 +37,6 @@ export function lazyDirectoryConnection(ctx: EngineContext, options: DirectoryMo
       openBrowser: options.openBrowser,
       safeStorage: options.safeStorage,
       emulatorUrl: options.emulatorUrl,
-      onRetry,
     }).catch((error: unknown) => {
       opening = null;
       if (error instanceof DirectoryConfigError) throw new ContractFailure('unavailable', error.message);
@@ -48,8 +47,12 @@ export function lazyDirectoryConnection(ctx: EngineContext, options: DirectoryMo
   };
 }
 
-/** A client that opens its connection with the first request (the sync resumes at start). */
-function lazyClient(open: () => Promise<DirectoryConnection>): GraphClient {
+/**
+ * The calendar sync's client: the directory's connection (one sign-in, one token cache) with a
+ * client of its own, so its status counts only its own retries. Made with the first request, as
+ * the sync resumes at start.
+ */
+function calendarClient(open: () => Promise<DirectoryConnection>, onRetry: (info: RetryInfo) => void): GraphClient {
   let opened: GraphClient | undefined;
   return {
     get baseUrl() {
@@ -57,7 +60,10 @@ function lazyClient(open: () => Promise<DirectoryConnection>): GraphClient {
       return opened.baseUrl;
     },
     async request(request) {
-      opened ??= (await open()).client;
+      if (!opened) {
+        const connection = await open();
+        opened = createGraphClient({ baseUrl: connection.client.baseUrl, tokens: connection.tokens, onRetry });
+      }
       return opened.request(request);
     },
   };
@@ -75,11 +81,9 @@ export function createDirectoryModule(options: DirectoryModuleOptions = {}): Eng
       ctx.services.bind(directoryPoliciesService, createPoliciesService(client));
       ctx.services.bind(directoryAssignmentsService, createAssignmentsService(client));
       ctx.services.bind(directoryRolesService, createRolesService(client));
-      // The calendar sync has a connection of its own, so its status counts only its own retries.
-      const calendarConnection = lazyDirectoryConnection(ctx, options, (info) => sync.recordRetry(info));
       const sync: CalendarSyncEngine = bindCalendarSync({
         ctx,
-        client: lazyClient(calendarConnection),
+        client: calendarClient(connection, (info) => sync.recordRetry(info)),
         databasePath: join(ctx.settings.dataDir, 'directory', 'calendar.sqlite'),
         logger: ctx.logger.child('calendar-sync'),
       });

@@ -40,6 +40,25 @@ function intParam(query: URLSearchParams, name: string, fallback: number, max: n
   return Math.min(n, max);
 }
 
+/** A page of a list by `$top` (default: the maxpagesize preference, else 10) and `$skip`, with the link to the next. */
+function replyPage<T>(request: GraphRequest, all: readonly T[], renderItem: (item: T) => Record<string, unknown>, collection: string, headers: Record<string, string>): void {
+  const top = intParam(request.query, '$top', request.prefer.maxPageSize ?? 10, 1000);
+  const skip = intParam(request.query, '$skip', 0, Number.MAX_SAFE_INTEGER);
+  const next = new URLSearchParams(request.query);
+  next.set('$skip', String(skip + top));
+  next.set('$top', String(top));
+  reply(
+    request,
+    200,
+    {
+      '@odata.context': collection,
+      value: all.slice(skip, skip + top).map(renderItem),
+      ...(skip + top < all.length ? { '@odata.nextLink': `${request.origin}${request.pathname}?${next.toString()}` } : {}),
+    },
+    headers,
+  );
+}
+
 /**
  * /me/... and /users/{id|upn}/...: events, calendarView, calendarView/delta (and the same under
  * /calendar/). Returns false when the path is not a calendar path.
@@ -92,43 +111,13 @@ export async function handleCalendar(deps: CalendarDeps, request: GraphRequest):
       .list(owner.id)
       .flatMap((ev) => instancesInWindow(ev, window.start, window.end, deps.zones))
       .sort((a, b) => a.startUtc - b.startUtc || a.id.localeCompare(b.id));
-    const top = intParam(request.query, '$top', request.prefer.maxPageSize ?? 10, 1000);
-    const skip = intParam(request.query, '$skip', 0, Number.MAX_SAFE_INTEGER);
-    const page = all.slice(skip, skip + top);
-    const next = new URLSearchParams(request.query);
-    next.set('$skip', String(skip + top));
-    next.set('$top', String(top));
-    reply(
-      request,
-      200,
-      {
-        '@odata.context': collection,
-        value: page.map(render),
-        ...(skip + top < all.length ? { '@odata.nextLink': `${request.origin}${request.pathname}?${next.toString()}` } : {}),
-      },
-      preferenceApplied(request, view),
-    );
+    replyPage(request, all, render, collection, preferenceApplied(request, view));
     return true;
   }
 
   if (rest[0] !== 'events') return false;
   if (rest.length === 1 && method === 'GET') {
-    const all = deps.events.list(owner.id);
-    const top = intParam(request.query, '$top', request.prefer.maxPageSize ?? 10, 1000);
-    const skip = intParam(request.query, '$skip', 0, Number.MAX_SAFE_INTEGER);
-    const next = new URLSearchParams(request.query);
-    next.set('$skip', String(skip + top));
-    next.set('$top', String(top));
-    reply(
-      request,
-      200,
-      {
-        '@odata.context': collection,
-        value: all.slice(skip, skip + top).map((ev) => render(masterInstance(ev))),
-        ...(skip + top < all.length ? { '@odata.nextLink': `${request.origin}${request.pathname}?${next.toString()}` } : {}),
-      },
-      preferenceApplied(request, view),
-    );
+    replyPage(request, deps.events.list(owner.id), (ev) => render(masterInstance(ev)), collection, preferenceApplied(request, view));
     return true;
   }
   if (rest.length === 1 && method === 'POST') {

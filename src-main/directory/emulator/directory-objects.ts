@@ -1,4 +1,3 @@
-import type { GraphStore } from './graph-store';
 
 // Directory objects are kept as JSON in the `objects` table: the Graph properties as they are
 // returned, plus references to related objects under `_`-prefixed keys (never sent).
@@ -54,8 +53,4 @@ export function publicView(data: Record<string, unknown>): Record<string, unknow
 
 export function ref(data: Record<string, unknown>, key: string): string {
   return typeof data[key] === 'string' ? (data[key] as string) : '';
-}
-
-export function objectOrUndefined(store: GraphStore, kind: string, id: string): Record<string, unknown> | undefined {
-  return id ? store.object(kind, id) : undefined;
 }

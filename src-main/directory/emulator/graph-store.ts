@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Database, { type Statement } from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 
 /** The state of one event series or single event as the emulator keeps it (see event-model.ts). */
@@ -41,18 +41,30 @@ export class GraphStore {
     `);
   }
 
+  private readonly statements = new Map<string, Statement>();
+
+  /** A statement prepared once per store: every Graph request and event write runs several. */
+  private sql(text: string): Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
   /** Runs `fn` in one transaction: all of its writes land, or none. */
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn)();
   }
 
   meta(key: string): string | undefined {
-    const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+    const row = this.sql('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
     return row?.value;
   }
 
   setMeta(key: string, value: string): void {
-    this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+    this.sql('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 
   /** A random secret made on first use and kept, so signed tokens survive a restart. */
@@ -76,16 +88,16 @@ export class GraphStore {
   }
 
   event(id: string): EventRow | undefined {
-    return this.db.prepare('SELECT id, user_id, data, seq FROM events WHERE id = ?').get(id) as EventRow | undefined;
+    return this.sql('SELECT id, user_id, data, seq FROM events WHERE id = ?').get(id) as EventRow | undefined;
   }
 
   eventsOf(userId: string): EventRow[] {
-    return this.db.prepare('SELECT id, user_id, data, seq FROM events WHERE user_id = ? ORDER BY id').all(userId) as EventRow[];
+    return this.sql('SELECT id, user_id, data, seq FROM events WHERE user_id = ? ORDER BY id').all(userId) as EventRow[];
   }
 
   /** Up to `limit` events of a user from the id `fromId` on (inclusive), in id order: one page's worth. */
   eventsFrom(userId: string, fromId: string, limit: number): EventRow[] {
-    return this.db.prepare('SELECT id, user_id, data, seq FROM events WHERE user_id = ? AND id >= ? ORDER BY id LIMIT ?').all(userId, fromId, limit) as EventRow[];
+    return this.sql('SELECT id, user_id, data, seq FROM events WHERE user_id = ? AND id >= ? ORDER BY id LIMIT ?').all(userId, fromId, limit) as EventRow[];
   }
 
   /** Creates or replaces an event (data null deletes it) and logs the change. Call inside transaction(). */
@@ -93,11 +105,10 @@ export class GraphStore {
     const before = this.event(id);
     const seq = this.lastSeq() + 1;
     this.setMeta('last_seq', String(seq));
-    this.db.prepare('INSERT INTO changes (seq, user_id, event_id, before) VALUES (?, ?, ?, ?)').run(seq, userId, id, before?.data ?? null);
-    if (data === null) this.db.prepare('DELETE FROM events WHERE id = ?').run(id);
+    this.sql('INSERT INTO changes (seq, user_id, event_id, before) VALUES (?, ?, ?, ?)').run(seq, userId, id, before?.data ?? null);
+    if (data === null) this.sql('DELETE FROM events WHERE id = ?').run(id);
     else
-      this.db
-        .prepare('INSERT INTO events (id, user_id, data, seq) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data, seq = excluded.seq')
+      this.sql('INSERT INTO events (id, user_id, data, seq) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data, seq = excluded.seq')
         .run(id, userId, data, seq);
     this.trimChangeLog(this.changeLogLimit);
     return seq;
@@ -105,8 +116,7 @@ export class GraphStore {
 
   /** Events of `userId` changed in (from, to], each with its state as of `from`. */
   changedEvents(userId: string, from: number, to: number): ChangedEvent[] {
-    const rows = this.db
-      .prepare('SELECT event_id, before FROM changes WHERE user_id = ? AND seq > ? AND seq <= ? ORDER BY seq')
+    const rows = this.sql('SELECT event_id, before FROM changes WHERE user_id = ? AND seq > ? AND seq <= ? ORDER BY seq')
       .all(userId, from, to) as { event_id: string; before: string | null }[];
     const first = new Map<string, string | null>();
     for (const row of rows) if (!first.has(row.event_id)) first.set(row.event_id, row.before);
@@ -115,9 +125,9 @@ export class GraphStore {
 
   /** Keeps the newest `keep` log entries; older delta tokens then answer 410. */
   trimChangeLog(keep: number): void {
-    const cut = this.db.prepare('SELECT seq FROM changes ORDER BY seq DESC LIMIT 1 OFFSET ?').get(keep) as { seq: number } | undefined;
+    const cut = this.sql('SELECT seq FROM changes ORDER BY seq DESC LIMIT 1 OFFSET ?').get(keep) as { seq: number } | undefined;
     if (!cut) return;
-    this.db.prepare('DELETE FROM changes WHERE seq <= ?').run(cut.seq);
+    this.sql('DELETE FROM changes WHERE seq <= ?').run(cut.seq);
     if (cut.seq > this.prunedThrough()) this.setMeta('pruned_through', String(cut.seq));
   }
 
@@ -127,7 +137,7 @@ export class GraphStore {
       // A fresh sequence value marks the cut, so tokens issued before it (which hold at most the
       // old value) are older than the log, and tokens issued after it are not.
       const cut = this.lastSeq() + 1;
-      this.db.prepare('DELETE FROM changes').run();
+      this.sql('DELETE FROM changes').run();
       this.setMeta('last_seq', String(cut));
       this.setMeta('pruned_through', String(cut));
     });
@@ -136,27 +146,26 @@ export class GraphStore {
   // ---- directory objects ----
 
   object(kind: string, id: string): Record<string, unknown> | undefined {
-    const row = this.db.prepare('SELECT data FROM objects WHERE kind = ? AND id = ?').get(kind, id) as { data: string } | undefined;
+    const row = this.sql('SELECT data FROM objects WHERE kind = ? AND id = ?').get(kind, id) as { data: string } | undefined;
     return row ? (JSON.parse(row.data) as Record<string, unknown>) : undefined;
   }
 
   objects(kind: string, parent?: string): Record<string, unknown>[] {
     const rows = (
       parent === undefined
-        ? this.db.prepare('SELECT data FROM objects WHERE kind = ? ORDER BY rowid').all(kind)
-        : this.db.prepare('SELECT data FROM objects WHERE kind = ? AND parent = ? ORDER BY rowid').all(kind, parent)
+        ? this.sql('SELECT data FROM objects WHERE kind = ? ORDER BY rowid').all(kind)
+        : this.sql('SELECT data FROM objects WHERE kind = ? AND parent = ? ORDER BY rowid').all(kind, parent)
     ) as { data: string }[];
     return rows.map((r) => JSON.parse(r.data) as Record<string, unknown>);
   }
 
   putObject(kind: string, id: string, parent: string | null, data: Record<string, unknown>): void {
-    this.db
-      .prepare('INSERT INTO objects (kind, id, parent, data) VALUES (?, ?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET parent = excluded.parent, data = excluded.data')
+    this.sql('INSERT INTO objects (kind, id, parent, data) VALUES (?, ?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET parent = excluded.parent, data = excluded.data')
       .run(kind, id, parent, JSON.stringify(data));
   }
 
   deleteObject(kind: string, id: string): void {
-    this.db.prepare('DELETE FROM objects WHERE kind = ? AND id = ?').run(kind, id);
+    this.sql('DELETE FROM objects WHERE kind = ? AND id = ?').run(kind, id);
   }
 
   close(): void {

@@ -26,7 +26,7 @@ export function createDemuxedProducer(
   ready.catch(() => undefined);
   const demuxer = createDemuxer({
     tracks(tracks) {
-      producer = createFrameProducer({ tracks, label: { ...label, format_name: label.format_name }, packetizers });
+      producer = createFrameProducer({ tracks, label, packetizers });
       settle.resolve(producer);
     },
     frame(track, frame) {

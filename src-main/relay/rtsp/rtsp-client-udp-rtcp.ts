@@ -1,24 +1,5 @@
 import type { ReportBlock } from './rtsp-client-udp-stats';
-
-const RTCP_SR = 200;
-const RTCP_RR = 201;
-const RTCP_SDES = 202;
-
-/** An SDES packet with one chunk: `ssrc` and its CNAME (every compound RTCP packet carries one). */
-function sdesCname(ssrc: number, cname: string): Buffer {
-  const text = Buffer.from(cname, 'utf8').subarray(0, 255);
-  // Chunk: SSRC, CNAME item (type, length, text), a null item, padded to 32 bits.
-  const chunkLength = Math.ceil((4 + 2 + text.length + 1) / 4) * 4;
-  const out = Buffer.alloc(4 + chunkLength);
-  out[0] = 0x81; // V=2, one chunk
-  out[1] = RTCP_SDES;
-  out.writeUInt16BE(out.length / 4 - 1, 2);
-  out.writeUInt32BE(ssrc >>> 0, 4);
-  out[8] = 1; // CNAME
-  out[9] = text.length;
-  text.copy(out, 10);
-  return out;
-}
+import { RTCP_RR, RTCP_SR, sdesCname } from './rtsp-udp-rtcp';
 
 /**
  * A compound RTCP packet (RFC 3550 6.4.2): a receiver report with up to 31 blocks, then the

@@ -8,7 +8,7 @@ import type { TaskRegistry } from '../core/task-registry';
 import { buildReceiverReport, findSenderReport } from './rtsp-client-udp-rtcp';
 import { RtpReceiveStats } from './rtsp-client-udp-stats';
 import type { PortPair } from './rtsp-client-udp-transport';
-import { bindRtpPair, type RtpSocketPair } from './rtsp-udp-ports';
+import { bindRtpPair, closeRtpPair, type RtpSocketPair } from './rtsp-udp-ports';
 import { normalizeAddress } from './rtsp-udp-transport';
 
 export interface RtspClientUdpOptions {
@@ -85,8 +85,7 @@ export class RtspClientUdp {
     const sockets = await bindRtpPair(this.localAddress);
     const ports = { rtpPort: sockets.rtp.address().port, rtcpPort: sockets.rtcp.address().port };
     if (this.closed) {
-      sockets.rtp.close();
-      sockets.rtcp.close();
+      closeRtpPair(sockets);
       throw new Error('rtsp: the connection closed during SETUP');
     }
     const tasks = this.options.tasks;
@@ -147,13 +146,7 @@ export class RtspClientUdp {
     clearInterval(this.reportTimer);
     this.untrackTimer?.();
     for (const track of this.tracks.values()) {
-      for (const socket of [track.sockets.rtp, track.sockets.rtcp]) {
-        try {
-          socket.close();
-        } catch {
-          /* closed already */
-        }
-      }
+      closeRtpPair(track.sockets);
       track.untrack();
     }
     this.tracks.clear();

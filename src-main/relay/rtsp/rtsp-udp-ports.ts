@@ -30,6 +30,12 @@ function bind(socket: Socket, port: number, address: string): Promise<number | u
   });
 }
 
+/** Closes both sockets of a pair, whatever state they are in. */
+export function closeRtpPair(pair: RtpSocketPair): void {
+  closeQuietly(pair.rtp);
+  closeQuietly(pair.rtcp);
+}
+
 function closeQuietly(socket: Socket): void {
   try {
     socket.close();

@@ -27,28 +27,37 @@ export function ntpTimestamp(wallClockMs: number): { seconds: number; fraction: 
  * it (lip sync between a session's tracks).
  */
 export function buildSenderReport(report: SenderReport): Buffer {
-  const cname = Buffer.from(report.cname, 'utf8').subarray(0, 255);
-  // SDES chunk: SSRC, CNAME item (type, length, text), a null item, padded to 32 bits.
-  const chunkLength = 4 + 2 + cname.length + 1;
-  const sdesLength = 4 + Math.ceil(chunkLength / 4) * 4;
-  const out = Buffer.alloc(28 + sdesLength);
-  out[0] = 0x80; // V=2, no padding, no report blocks
-  out[1] = 200; // SR
-  out.writeUInt16BE(6, 2); // 7 words - 1
-  out.writeUInt32BE(report.ssrc >>> 0, 4);
+  const sr = Buffer.alloc(28);
+  sr[0] = 0x80; // V=2, no padding, no report blocks
+  sr[1] = RTCP_SR;
+  sr.writeUInt16BE(6, 2); // 7 words - 1
+  sr.writeUInt32BE(report.ssrc >>> 0, 4);
   const ntp = ntpTimestamp(report.wallClockMs);
-  out.writeUInt32BE(ntp.seconds, 8);
-  out.writeUInt32BE(ntp.fraction, 12);
-  out.writeUInt32BE(report.rtpTimestamp >>> 0, 16);
-  out.writeUInt32BE(report.packets >>> 0, 20);
-  out.writeUInt32BE(report.octets >>> 0, 24);
-  out[28] = 0x81; // V=2, one chunk
-  out[29] = 202; // SDES
-  out.writeUInt16BE(sdesLength / 4 - 1, 30);
-  out.writeUInt32BE(report.ssrc >>> 0, 32);
-  out[36] = 1; // CNAME
-  out[37] = cname.length;
-  cname.copy(out, 38);
+  sr.writeUInt32BE(ntp.seconds, 8);
+  sr.writeUInt32BE(ntp.fraction, 12);
+  sr.writeUInt32BE(report.rtpTimestamp >>> 0, 16);
+  sr.writeUInt32BE(report.packets >>> 0, 20);
+  sr.writeUInt32BE(report.octets >>> 0, 24);
+  return Buffer.concat([sr, sdesCname(report.ssrc, report.cname)]);
+}
+
+export const RTCP_SR = 200;
+export const RTCP_RR = 201;
+export const RTCP_SDES = 202;
+
+/** An SDES packet with one chunk: `ssrc` and its CNAME (every compound RTCP packet carries one). */
+export function sdesCname(ssrc: number, cname: string): Buffer {
+  const text = Buffer.from(cname, 'utf8').subarray(0, 255);
+  // Chunk: SSRC, CNAME item (type, length, text), a null item, padded to 32 bits.
+  const chunkLength = Math.ceil((4 + 2 + text.length + 1) / 4) * 4;
+  const out = Buffer.alloc(4 + chunkLength);
+  out[0] = 0x81; // V=2, one chunk
+  out[1] = RTCP_SDES;
+  out.writeUInt16BE(out.length / 4 - 1, 2);
+  out.writeUInt32BE(ssrc >>> 0, 4);
+  out[8] = 1; // CNAME
+  out[9] = text.length;
+  text.copy(out, 10);
   // The rest is zero already: the end-of-items null and the padding.
   return out;
 }

@@ -3,7 +3,7 @@ import type { RemoteInfo, Socket as UdpSocket } from 'node:dgram';
 import type { Logger } from '../../platform/logger';
 import { serializeRtpPacket, type RtpPacket } from '../core/rtp-packet';
 import type { TaskRegistry } from '../core/task-registry';
-import { bindRtpPair } from './rtsp-udp-ports';
+import { bindRtpPair, closeRtpPair } from './rtsp-udp-ports';
 import { buildSenderReport } from './rtsp-udp-rtcp';
 import { normalizeAddress } from './rtsp-udp-transport';
 
@@ -98,13 +98,7 @@ export class UdpTrackOutput {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const socket of [this.sockets.rtp, this.sockets.rtcp]) {
-      try {
-        socket.close();
-      } catch {
-        /* closed already */
-      }
-    }
+    closeRtpPair(this.sockets);
     this.untrack();
   }
 }

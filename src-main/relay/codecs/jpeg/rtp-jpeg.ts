@@ -1,3 +1,4 @@
+import { concatBytes } from '../bytes';
 import type { MediaFrame } from '../../core/media';
 import type { RtpPacket } from '../../core/rtp-packet';
 import { transcodeScan } from './entropy-transcode';
@@ -39,8 +40,8 @@ export function packetizeJpeg(jpeg: Uint8Array, mtu = 1200): Array<{ payload: Ui
   main[7] = Math.ceil(parsed.height / 8);
   // F=1, L=1, count 0x3FFF: restart intervals may span packets; the receiver reassembles the frame.
   const restartHeader = restart ? Uint8Array.from([restartInterval >> 8, restartInterval & 0xff, 0xff, 0xff]) : new Uint8Array(0);
-  const tables = concat([lumaTable, chromaTable]);
-  const quantHeader = concat([Uint8Array.from([0, (lumaTable.length === 128 ? 1 : 0) | (chromaTable.length === 128 ? 2 : 0), tables.length >> 8, tables.length & 0xff]), tables]);
+  const tables = concatBytes([lumaTable, chromaTable]);
+  const quantHeader = concatBytes([Uint8Array.from([0, (lumaTable.length === 128 ? 1 : 0) | (chromaTable.length === 128 ? 2 : 0), tables.length >> 8, tables.length & 0xff]), tables]);
 
   const out: Array<{ payload: Uint8Array; marker: boolean }> = [];
   let offset = 0;
@@ -52,7 +53,7 @@ export function packetizeJpeg(jpeg: Uint8Array, mtu = 1200): Array<{ payload: Ui
     main[1] = (offset >> 16) & 0xff;
     main[2] = (offset >> 8) & 0xff;
     main[3] = offset & 0xff;
-    out.push({ payload: concat([...headers, piece]), marker: false });
+    out.push({ payload: concatBytes([...headers, piece]), marker: false });
     offset += piece.length;
   } while (offset < entropy.length);
   out[out.length - 1]!.marker = true;
@@ -116,16 +117,6 @@ function usesStandardHuffman(jpeg: ParsedJpeg): boolean {
     sameHuffman(table(`dc${c!.td}`), STANDARD_DC_CHROMA) &&
     sameHuffman(table(`ac${c!.ta}`), STANDARD_AC_CHROMA)
   );
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 export interface JpegDepacketizerStats {
@@ -241,7 +232,7 @@ export function createJpegDepacketizer() {
       const scan = done.chunks;
       const last = scan[scan.length - 1]!;
       const endsWithEoi = last.length >= 2 && last[last.length - 2] === 0xff && last[last.length - 1] === 0xd9;
-      const data = concat([done.headers, ...scan, endsWithEoi ? new Uint8Array(0) : Uint8Array.from([0xff, 0xd9])]);
+      const data = concatBytes([done.headers, ...scan, endsWithEoi ? new Uint8Array(0) : Uint8Array.from([0xff, 0xd9])]);
       stats.frames++;
       return [{ codec: 'JPEG', timestamp: done.timestamp, keyframe: true, data }];
     },
