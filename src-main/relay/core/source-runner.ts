@@ -93,13 +93,17 @@ export class SourceRunner {
     this.connection = connection;
     this.lastError = undefined;
     this.attempt = 0;
-    // Keep the tracks consumers hold when the new connection offers the same media and codec.
+    // Keep the tracks consumers hold when the new connection offers the same media and codec
+    // (their RTP stays continuous), but nothing cached from the connection before: the camera
+    // may have come back with another picture size.
     const tracks = connection.medias.map((media, i) => {
       const previous = this.tracks[i];
       const codec = media.codecs[0]!;
-      return previous && previous.media.kind === media.kind && previous.codec.name === codec.name
-        ? previous
-        : new Track(media, codec, this.options.track);
+      if (previous && previous.media.kind === media.kind && previous.codec.name === codec.name) {
+        previous.beginSource(media, codec);
+        return previous;
+      }
+      return new Track(media, codec, this.options.track);
     });
     for (const old of this.tracks) if (!tracks.includes(old)) old.close();
     this.tracks = tracks;
@@ -139,12 +143,19 @@ export class SourceRunner {
     const connection = this.connection;
     this.connection = undefined;
     connection?.close();
+    this.endSource();
     if (this.state !== 'closed') this.state = 'idle';
+  }
+
+  /** No connection feeds the tracks: a cache must not outlive the connection that filled it. */
+  private endSource(): void {
+    for (const track of this.tracks) track.endSource();
   }
 
   private onConnectionClosed(connection: ProducerConnection, error: Error | undefined): void {
     if (this.connection !== connection) return;
     this.connection = undefined;
+    this.endSource();
     if (error) this.lastError = error.message;
     if (this.pushed) {
       this.state = 'closed';

@@ -7,6 +7,11 @@ export interface PacketSink {
   write(packet: RtpPacket): boolean;
   /** Calls back once the sink can take packets again (after `write` returned false). */
   onDrain(callback: () => void): void;
+  /**
+   * A new source connection feeds the track from the next packet on (the camera reconnected):
+   * `codec` is what it announced (its parameter sets may differ: another picture size).
+   */
+  onSourceChange?(codec: Codec): void;
 }
 
 export interface SenderStats {
@@ -31,7 +36,8 @@ export class Sender {
 
   constructor(
     readonly id: number,
-    readonly codec: Codec,
+    /** Renewed when the source reconnects (`sourceChanged`). */
+    public codec: Codec,
     private readonly sink: PacketSink,
     private readonly capacity: number,
   ) {}
@@ -62,6 +68,14 @@ export class Sender {
     }
   }
 
+  /** Tells the consumer a new source connection follows, with its codec of the same name (or the track's). */
+  sourceChanged(media: Media): void {
+    if (this.closed) return;
+    const codec = media.codecs.find((c) => c.name === this.codec.name) ?? media.codecs[0]!;
+    this.codec = codec;
+    this.sink.onSourceChange?.(codec);
+  }
+
   close(): void {
     this.closed = true;
     this.queue.length = 0;
@@ -88,6 +102,9 @@ export interface TrackOptions {
 /**
  * One producer track (the receiver): it keeps the packets since the last keyframe, so a new
  * consumer starts with a decodable picture at once, and fans every packet out to its senders.
+ * The track outlives a source connection (consumers keep going across reconnects), its cache
+ * does not: the source runner calls `endSource` when the connection ends and `beginSource`
+ * when the next one takes over, so nobody ever gets a picture of a connection before.
  */
 export class Track {
   private readonly senders = new Set<Sender>();
@@ -102,9 +119,14 @@ export class Track {
   private readonly gopLimit: number;
   private readonly cachesGop: boolean;
 
+  /** Counts the source connections that fed the track; `connection` is the live one's. */
+  private connections = 1;
+  private live = true;
+
   constructor(
-    readonly media: Media,
-    readonly codec: Codec,
+    /** What the feeding connection announced; renewed by `beginSource` (same kind and codec name). */
+    public media: Media,
+    public codec: Codec,
     private readonly options: TrackOptions,
   ) {
     this.capacity = options.senderCapacity ?? 2048;
@@ -193,10 +215,43 @@ export class Track {
     return this.gopValid ? this.gop.length : 0;
   }
 
+  /**
+   * Which source connection feeds the track now (a number of its own), undefined while none
+   * does. Whatever was made from the track's packets (a snapshot) is good while it stays the same.
+   */
+  get connection(): number | undefined {
+    return this.live ? this.connections : undefined;
+  }
+
+  /** The connection feeding the track ended (stream idle, source lost): its GOP goes with it. */
+  endSource(): void {
+    this.live = false;
+    this.dropCache();
+  }
+
+  /**
+   * Another connection feeds the track from now on: nothing cached from the one before is
+   * handed out, and each consumer learns the codec it announced (maybe other parameter sets).
+   */
+  beginSource(media: Media, codec: Codec): void {
+    this.dropCache();
+    this.connections++;
+    this.live = true;
+    this.media = media;
+    this.codec = codec;
+    for (const sender of this.senders) sender.sourceChanged(media);
+  }
+
+  private dropCache(): void {
+    this.gop = [];
+    this.gopValid = false;
+    this.inKeyframeUnit = false;
+  }
+
   close(): void {
     for (const sender of this.senders) sender.close();
     this.senders.clear();
-    this.gop = [];
-    this.gopValid = false;
+    this.live = false;
+    this.dropCache();
   }
 }

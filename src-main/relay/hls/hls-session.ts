@@ -2,6 +2,7 @@ import type { MediaFrame } from '../core/media';
 import type { FrameOutput } from '../frames/attach-output';
 import type { FrameTrack } from '../frames/frame-consumer';
 import { fromAvcc } from '../codecs/h264/nal';
+import { parameterSetKey } from '../frames/keyframe-parameter-sets';
 import { HttpError } from '../../platform/http/http-error';
 import { mediaPlaylist } from './playlists';
 import type { SegmentFormat } from './segment-format';
@@ -113,8 +114,26 @@ export function createHlsSession(parts: HlsSessionParts): HlsSessionHandle {
     }, timings.keepaliveMs);
   }
 
+  /** The SPS (and VPS) the session's video was written with so far. */
+  let parameterSets: string | undefined;
+
+  /**
+   * fMP4 segments hang off one init segment, which describes one picture: when the source
+   * comes back with other parameter sets (another size), the session ends and the player opens
+   * a new one. MPEG-TS carries its parameter sets in every segment and goes on.
+   */
+  function pictureChanged(track: FrameTrack, frame: MediaFrame): boolean {
+    if (format.container !== 'fmp4' || track !== videoTrack || !frame.keyframe) return false;
+    const key = parameterSetKey(track.codec.name, frame.data);
+    if (key === undefined) return false;
+    const changed = parameterSets !== undefined && key !== parameterSets;
+    parameterSets = key;
+    return changed;
+  }
+
   function push(track: FrameTrack, frame: MediaFrame): void {
     if (closed) return;
+    if (pictureChanged(track, frame)) return session.close('the source changed its picture (new parameter sets)');
     if (!inBandSps && track === videoTrack && frame.keyframe) {
       const sps = videoSps({ ...track.codec, fmtp: undefined }, fromAvcc(frame.data));
       if (sps) inBandSps = Uint8Array.from(sps);

@@ -2,8 +2,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { Codec, MediaFrame } from '../core/media';
 import type { TaskRegistry } from '../core/task-registry';
-import { fromAvcc, h264NalType } from '../codecs/h264/nal';
-import { h265NalType } from '../codecs/h265/rtp-h265';
+import { parameterSetKey } from '../frames/keyframe-parameter-sets';
 import { createAnnexBFeed } from './annexb-feed';
 import { createJpegSplitter } from './jpeg-splitter';
 
@@ -119,10 +118,4 @@ export function createJpegEncoder(options: JpegEncoderOptions): JpegEncoder {
       stopChild();
     },
   };
-}
-
-/** The keyframe's SPS (and VPS) bytes: when they change, so may the picture size. */
-function parameterSetKey(codec: 'H264' | 'H265', data: Uint8Array): string | undefined {
-  const sets = fromAvcc(data).filter((unit) => (codec === 'H264' ? h264NalType(unit) === 7 : [32, 33].includes(h265NalType(unit))));
-  return sets.length > 0 ? sets.map((unit) => Buffer.from(unit).toString('hex')).join('.') : undefined;
 }

@@ -82,12 +82,24 @@ describe('snapshot parameters', () => {
 
   it('keeps a bounded number of snapshots and serves them only while young enough', () => {
     const cache = createSnapshotCache(2);
-    cache.set('a', Uint8Array.of(1));
-    cache.set('b', Uint8Array.of(2));
-    cache.set('c', Uint8Array.of(3));
+    const live = { source: { connection: 1 }, connection: 1 };
+    cache.set('a', Uint8Array.of(1), live);
+    cache.set('b', Uint8Array.of(2), live);
+    cache.set('c', Uint8Array.of(3), live);
     expect(cache.get('a', 60_000)).toBeUndefined();
     expect(cache.get('c', 60_000)).toEqual(Uint8Array.of(3));
     expect(cache.get('c', -1)).toBeUndefined();
+  });
+
+  it('serves a snapshot only while the source connection it came from is up', () => {
+    const cache = createSnapshotCache();
+    const source: { connection: number | undefined } = { connection: 1 };
+    cache.set('door', Uint8Array.of(1), { source, connection: 1 });
+    expect(cache.get('door', 60_000)).toEqual(Uint8Array.of(1));
+    source.connection = undefined; // the stream went idle
+    expect(cache.get('door', 60_000)).toBeUndefined();
+    source.connection = 2; // and the camera came back: maybe at another size
+    expect(cache.get('door', 60_000)).toBeUndefined();
   });
 });
 

@@ -1,6 +1,8 @@
 import type { Codec, MediaFrame } from '../core/media';
 import type { TaskRegistry } from '../core/task-registry';
+import type { SourceLink } from '../frames/frame-consumer';
 import { createJpegEncoder, type JpegEncoder } from './jpeg-encoder';
+import type { PictureOrigin } from './snapshot-cache';
 
 export interface TranscoderViewer {
   onJpeg(jpeg: Uint8Array): void;
@@ -11,16 +13,24 @@ export interface TranscoderViewer {
 export interface TranscoderSeat {
   /**
    * A frame from this viewer's consumer. Only the first viewer's frames are used (every viewer
-   * gets the same frames at the same moment); `replay` marks the cached GOP a new consumer gets.
+   * gets the same frames at the same moment); `replay` marks the cached GOP a new consumer gets;
+   * `source` is the source connection the frame came from.
    */
-  feed(frame: MediaFrame, replay: boolean): void;
+  feed(frame: MediaFrame, replay: boolean, source: SourceLink): void;
   leave(): void;
+}
+
+/** A transcoder's newest picture, and the source connection it came from. */
+export interface LivePicture {
+  jpeg: Uint8Array;
+  at: number;
+  origin: PictureOrigin;
 }
 
 export interface MjpegTranscoders {
   join(streamName: string, codec: Codec, viewer: TranscoderViewer): TranscoderSeat;
   /** The newest picture of a stream's running transcoder (snapshots take it when it is fresh). */
-  latest(streamName: string): { jpeg: Uint8Array; at: number } | undefined;
+  latest(streamName: string): LivePicture | undefined;
   close(): void;
 }
 
@@ -34,7 +44,9 @@ export interface TranscoderOptions {
 interface Hub {
   encoder: JpegEncoder;
   seats: Seat[];
-  latest?: { jpeg: Uint8Array; at: number };
+  latest?: LivePicture;
+  /** Where the frames fed last came from. */
+  origin?: PictureOrigin;
   /** Pictures to leave out: all but the last of the cached GOP a new transcoder decodes first. */
   skip: number;
   replayed: number;
@@ -52,7 +64,9 @@ interface Seat extends TranscoderSeat {
 export function createMjpegTranscoders(options: TranscoderOptions): MjpegTranscoders {
   const hubs = new Map<string, Hub>();
 
-  const hubKey = (streamName: string, codec: Codec) => `${streamName}\n${codec.name}\n${codec.fmtp ?? ''}`;
+  // Not by the SDP's parameter sets: every keyframe carries its own (frames/), and the encoder
+  // starts over when they change, so viewers from before and after a reconnect share one child.
+  const hubKey = (streamName: string, codec: Codec) => `${streamName}\n${codec.name}`;
 
   function open(key: string, streamName: string, codec: Codec): Hub {
     const hub: Hub = {
@@ -71,7 +85,7 @@ export function createMjpegTranscoders(options: TranscoderOptions): MjpegTransco
             hub.skip--;
             return;
           }
-          hub.latest = { jpeg, at: Date.now() };
+          if (hub.origin) hub.latest = { jpeg, at: Date.now(), origin: hub.origin };
           for (const seat of [...hub.seats]) seat.viewer.onJpeg(jpeg);
         },
         onFailure(error) {
@@ -91,8 +105,9 @@ export function createMjpegTranscoders(options: TranscoderOptions): MjpegTransco
       const hub = hubs.get(key) ?? open(key, streamName, codec);
       const seat: Seat = {
         viewer,
-        feed(frame, replay) {
+        feed(frame, replay, source) {
           if (hub.seats[0] !== seat) return;
+          if (hub.origin?.source !== source || hub.origin.connection !== source.connection) hub.origin = { source, connection: source.connection };
           // A fresh transcoder decodes the cached GOP to reach the newest picture; the ones
           // before it are old news, so they are not sent.
           if (replay && !hub.live) {
@@ -115,7 +130,7 @@ export function createMjpegTranscoders(options: TranscoderOptions): MjpegTransco
       return seat;
     },
     latest(streamName) {
-      let newest: { jpeg: Uint8Array; at: number } | undefined;
+      let newest: LivePicture | undefined;
       for (const [key, hub] of hubs) {
         if (key.startsWith(`${streamName}\n`) && hub.latest && (!newest || hub.latest.at > newest.at)) newest = hub.latest;
       }

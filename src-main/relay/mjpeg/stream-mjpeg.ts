@@ -45,7 +45,7 @@ export async function serveMjpegStream(deps: MjpegStreamDeps, { req, res, url }:
         if (finished) return;
         if (track.codec.name === 'JPEG') return send(frame.data);
         seat ??= deps.transcoders.join(src!.trim(), track.codec, { onJpeg: send, onEnd: finish });
-        seat.feed(frame, !attached);
+        seat.feed(frame, !attached, track.source);
       },
       onClose: finish,
     });

@@ -6,6 +6,7 @@ import { createFmp4LiveWriter, type Fmp4LiveWriter } from '../containers/fmp4/li
 import { KEYFRAME_TIMEOUT_MS, MAX_BUFFERED_BYTES, type Mp4Deps } from './mp4-deps';
 import { contentDisposition, mp4Requests, parseDuration } from './mp4-query';
 import { mp4Tracks, type Mp4Track } from './mp4-tracks';
+import { parameterSetKey } from '../frames/keyframe-parameter-sets';
 
 /** With `duration`, a source that stalls still ends the file this long after the wall-clock duration. */
 const DURATION_GRACE_MS = 5_000;
@@ -13,8 +14,10 @@ const DURATION_GRACE_MS = 5_000;
 /**
  * GET /api/stream.mp4?src=: fragmented MP4 for as long as the client stays (or `duration`
  * seconds of media). The first fragment is the cached keyframe, at once; then a fragment per
- * video frame. Errors (400/404/503, a 400 for codecs MP4 cannot carry) come before any byte of
- * the body; a client that leaves lets go of the stream at once. HEAD answers the same headers.
+ * video frame. A keyframe with another SPS (the camera came back at another size) ends the
+ * response: one init segment only ever describes frames of one picture size. Errors
+ * (400/404/503, a 400 for codecs MP4 cannot carry) come before any byte of the body; a client
+ * that leaves lets go of the stream at once. HEAD answers the same headers.
  */
 export async function serveStreamMp4(deps: Mp4Deps, { req, res, url }: RouteRequest): Promise<void> {
   const query = url.searchParams;
@@ -69,6 +72,14 @@ export async function serveStreamMp4(deps: Mp4Deps, { req, res, url }: RouteRequ
 
   function deliver(index: number, frame: MediaFrame, at: number): void {
     if (finished || !writer) return;
+    if (pictureChanged(index, frame)) {
+      // The init segment describes the old picture: a player must not get frames of another
+      // size under it. The response ends cleanly at the last frame of the old one; a player
+      // that opens it again gets a new init segment.
+      send(writer.flush());
+      deps.logger.info('mp4 viewer ended: the source changed its parameter sets', { src });
+      return finish();
+    }
     try {
       for (const converted of tracks[index]!.convert(frame)) send(writer.push(index, converted, at));
       if (writer.done) {
@@ -78,6 +89,18 @@ export async function serveStreamMp4(deps: Mp4Deps, { req, res, url }: RouteRequ
     } catch (error) {
       finish(new HttpError(502, `${src}: ${(error as Error).message}`));
     }
+  }
+
+  /** Per video track, the SPS (and VPS) its frames were written with so far. */
+  const parameterSets = new Map<number, string>();
+  function pictureChanged(index: number, frame: MediaFrame): boolean {
+    const track = tracks[index]!;
+    if (track.kind !== 'video' || !frame.keyframe) return false;
+    const key = parameterSetKey(track.codec.name, frame.data);
+    if (key === undefined) return false;
+    const before = parameterSets.get(index);
+    parameterSets.set(index, key);
+    return before !== undefined && before !== key && writer!.started;
   }
 
   res.on('close', () => finish()); // the client left (or the reply ended)
