@@ -1,12 +1,72 @@
 // Builds everything `npm start` and the packaged app run: the renderer (Vite) into
-// dist/renderer, and the main-process entries (esbuild) into dist/main.
+// dist/renderer, and the main-process entries (esbuild) into dist/main. A bundle whose inputs
+// have not changed since its last build is kept (a stamp in dist/ holds their fingerprint), so
+// `npm start` after a one-line change to main does not rebuild the renderer, and vice versa.
 import { build as viteBuild } from 'vite';
 import { build as esbuild } from 'esbuild';
-import { readdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** What each bundle is made of: a change to any file under these paths rebuilds it. */
+export const BUNDLE_INPUTS = {
+  renderer: ['src-renderer', 'src-shared', 'assets', 'vite.config.ts', 'package.json', 'package-lock.json', 'scripts/build.mjs'],
+  main: ['src-main', 'src-shared', 'package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build.mjs'],
+};
+
+/** Tests and docs sit beside the code but are never bundled. */
+const NOT_BUNDLED = /\.test\.tsx?$|\.md$/;
+
+function listFiles(path, found) {
+  if (!existsSync(path)) return;
+  if (!statSync(path).isDirectory()) {
+    found.push(path);
+    return;
+  }
+  for (const name of readdirSync(path)) {
+    if (name === 'node_modules' || name.startsWith('.')) continue;
+    const child = join(path, name);
+    if (statSync(child).isDirectory() || !NOT_BUNDLED.test(name)) listFiles(child, found);
+  }
+}
+
+/** A hash of the names and contents of every input file (a deleted or added file changes it too). */
+export function inputsFingerprint(root, inputs) {
+  const files = [];
+  for (const input of inputs) listFiles(join(root, input), files);
+  const hash = createHash('sha256');
+  for (const file of files.map((f) => relative(root, f).split('\\').join('/')).sort()) {
+    hash.update(`${file}\0`);
+    hash.update(readFileSync(join(root, file)));
+    hash.update('\0');
+  }
+  return hash.digest('hex');
+}
+
+const stampPath = (root, bundle) => join(root, 'dist', `.${bundle}-inputs.sha256`);
+
+/** Up to date: built from exactly these inputs, and every output it made is still there. */
+export function isUpToDate(root, bundle, fingerprint, outputs) {
+  const stamp = stampPath(root, bundle);
+  return existsSync(stamp) && readFileSync(stamp, 'utf8') === fingerprint && outputs.every((output) => existsSync(output));
+}
+
+/**
+ * Runs `build` unless the bundle is up to date; the stamp is removed first and written only after
+ * a build that succeeded, so a failed or interrupted build is never taken for a good one.
+ */
+async function buildIfChanged(root, bundle, outputs, force, build) {
+  const fingerprint = inputsFingerprint(root, BUNDLE_INPUTS[bundle]);
+  if (!force && isUpToDate(root, bundle, fingerprint, outputs)) return false;
+  rmSync(stampPath(root, bundle), { force: true });
+  await build();
+  mkdirSync(join(root, 'dist'), { recursive: true });
+  writeFileSync(stampPath(root, bundle), fingerprint);
+  return true;
+}
 
 /** Every `src-main/**\/main.<name>.ts` is an entry: main.headless, main.electron, tools. */
 function findEntries(dir, found = []) {
@@ -18,46 +78,62 @@ function findEntries(dir, found = []) {
   return found;
 }
 
-export async function buildAll({ quiet = false } = {}) {
+const entryPointsOf = (root) =>
+  Object.fromEntries(findEntries(join(root, 'src-main')).map((path) => [basename(path, '.ts').replace(/^main\./, ''), path]));
+
+/** Builds what changed; resolves with which bundles were built (false: kept as they were). */
+export async function buildAll({ quiet = false, force = false, root = projectRoot } = {}) {
   const started = Date.now();
-  await viteBuild({ configFile: join(root, 'vite.config.ts'), logLevel: quiet ? 'warn' : 'info' });
-  const names = await buildMain();
+  const renderer = await buildIfChanged(root, 'renderer', [join(root, 'dist', 'renderer', 'index.html')], force, () =>
+    viteBuild({ configFile: join(projectRoot, 'vite.config.ts'), root: join(root, 'src-renderer'), logLevel: quiet ? 'warn' : 'info' }),
+  );
+  const main = await buildMainIfChanged(root, force);
   if (!quiet) {
-    console.log(`built dist: renderer, ${names.map((n) => `dist/main/${n}.js`).join(', ')}, dist/main/preload.cjs in ${Date.now() - started} ms`);
+    const said = (built, what) => `${what} ${built ? 'built' : 'up to date'}`;
+    const entries = [...Object.keys(entryPointsOf(root)), 'preload'].join(', ');
+    console.log(`${said(renderer, 'dist/renderer')}, ${said(main, `dist/main (${entries})`)} in ${Date.now() - started} ms`);
   }
+  return { renderer, main };
 }
 
-/** The main-process entries only (what the standalone tools need); returns their names. */
-export async function buildMain() {
-  const entries = findEntries(join(root, 'src-main'));
-  const entryPoints = Object.fromEntries(entries.map((path) => [basename(path, '.ts').replace(/^main\./, ''), path]));
-  await esbuild({
-    entryPoints,
-    outdir: join(root, 'dist', 'main'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    sourcemap: true,
-    logLevel: 'warning',
+/** The main-process entries only (what the standalone tools need); resolves with their names. */
+export async function buildMain({ force = false, root = projectRoot } = {}) {
+  await buildMainIfChanged(root, force);
+  return Object.keys(entryPointsOf(root));
+}
+
+function buildMainIfChanged(root, force) {
+  const entryPoints = entryPointsOf(root);
+  const outdir = join(root, 'dist', 'main');
+  const outputs = [...Object.keys(entryPoints).map((name) => join(outdir, `${name}.js`)), join(outdir, 'preload.cjs')];
+  return buildIfChanged(root, 'main', outputs, force, async () => {
+    await esbuild({
+      entryPoints,
+      outdir,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      sourcemap: true,
+      logLevel: 'warning',
+    });
+    // A sandboxed preload must be one CommonJS file that requires nothing but electron.
+    await esbuild({
+      entryPoints: [join(root, 'src-main', 'preload', 'preload.ts')],
+      outfile: join(outdir, 'preload.cjs'),
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      external: ['electron'],
+      logLevel: 'warning',
+    });
   });
-  // A sandboxed preload must be one CommonJS file that requires nothing but electron.
-  await esbuild({
-    entryPoints: [join(root, 'src-main', 'preload', 'preload.ts')],
-    outfile: join(root, 'dist', 'main', 'preload.cjs'),
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['electron'],
-    logLevel: 'warning',
-  });
-  return Object.keys(entryPoints);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  buildAll().catch((error) => {
+  buildAll({ force: process.argv.includes('--force') }).catch((error) => {
     console.error(error.message);
     process.exit(1);
   });

@@ -1,15 +1,34 @@
 // `npm start`: build, then open the Electron window where the Electron binary is installed;
 // otherwise say so in one line and serve the same console headless.
 // `npm run serve -- --config <file.yaml>`: always headless.
+// The command line is checked (and --help answered) before anything is built; only the bundles
+// whose sources changed are rebuilt.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildAll } from './build.mjs';
+import { helpText, parseCommandLine, UsageError } from '../src-main/cli-options.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
-const headlessOnly = args.includes('--headless');
+
+function readCommandLine() {
+  try {
+    return parseCommandLine(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`Relay Console: ${error.message}`);
+    process.exit(2);
+  }
+}
+
+const options = readCommandLine();
+if (options.help) {
+  console.log(helpText());
+  process.exit(0);
+}
+const headlessOnly = options.headless === true;
 const forwarded = args.filter((a) => a !== '--headless');
 
 /** The Electron binary, if the electron package has downloaded it (it cannot be on every machine). */

@@ -1,10 +1,13 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildAll } from './build.mjs';
+import { listen } from '../src-main/platform/listen';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const electronInstalled = existsSync(join(root, 'node_modules', 'electron', 'path.txt'));
@@ -44,4 +47,73 @@ describe('npm start without the Electron binary', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 90_000);
+});
+
+describe('first run on the command line', () => {
+  const headless = join(root, 'dist', 'main', 'headless.js');
+  const run = (script: string, args: string[]) => {
+    const result = spawnSync(process.execPath, [script, ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+    return { code: result.status, out: result.stdout, err: result.stderr };
+  };
+  beforeAll(() => buildAll({ quiet: true }), 120_000);
+
+  it('--help and -h print the options and exit 0, through npm start without building anything', async () => {
+    // npm start's own files, copied where no dist/ exists: the help must come before any build.
+    const copy = await mkdtemp(join(tmpdir(), 'rc-help-'));
+    try {
+      for (const file of ['scripts/start.mjs', 'scripts/build.mjs', 'src-main/cli-options.mjs', 'src-main/platform/nearest-name.mjs']) {
+        await mkdir(dirname(join(copy, file)), { recursive: true });
+        await copyFile(join(root, file), join(copy, file));
+      }
+      await symlink(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
+      for (const flag of ['--help', '-h']) {
+        const started = run(join(copy, 'scripts', 'start.mjs'), [flag]);
+        expect(started.code).toBe(0);
+        expect(started.out).toContain('-c, --config <file>');
+        expect(started.out).toContain('--listen <host:port>');
+        expect(started.out).toContain('-h, --help');
+      }
+      expect(existsSync(join(copy, 'dist'))).toBe(false);
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
+    const direct = run(headless, ['--help']);
+    expect(direct.code).toBe(0);
+    expect(direct.out).toContain('--config <file>');
+  });
+
+  it('an unknown flag lists the valid ones, before anything is built', () => {
+    for (const script of [join(root, 'scripts', 'start.mjs'), headless]) {
+      const result = run(script, ['--lisen', '127.0.0.1:0']);
+      expect(result.code).toBe(2);
+      expect(result.err.trim()).toBe(
+        'Relay Console: unknown option --lisen (did you mean --listen?); valid options: --config <file>, --listen <host:port>, --headless, --help',
+      );
+    }
+  });
+
+  it('a wrong --listen gets a sentence, not a Node error', () => {
+    expect(run(headless, ['--listen', 'nonsense'])).toMatchObject({ code: 2, err: 'Relay Console: --listen nonsense: expected host:port, e.g. 127.0.0.1:1984 or :1984\n' });
+    expect(run(headless, ['--listen', '127.0.0.1:abc'])).toMatchObject({
+      code: 2,
+      err: 'Relay Console: --listen 127.0.0.1:abc: the port must be a number, e.g. 127.0.0.1:1984 (got "abc")\n',
+    });
+  });
+
+  it('a busy API port names the flag that changes it', async () => {
+    const taken = createServer();
+    const port = await listen(taken, 0, '127.0.0.1');
+    const dir = await mkdtemp(join(tmpdir(), 'rc-busy-'));
+    try {
+      const result = spawn(process.execPath, [headless, '--config', join(dir, 'c.yaml'), '--listen', `127.0.0.1:${port}`], { cwd: root });
+      let err = '';
+      result.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => result.once('exit', resolve));
+      expect(code).toBe(1);
+      expect(err).toContain(`Relay Console could not start: 127.0.0.1:${port} is already in use by another program (another Relay Console or go2rtc?); start with another --listen host:port`);
+    } finally {
+      taken.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

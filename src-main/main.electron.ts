@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { app, BrowserWindow, ipcMain, safeStorage, session, shell } from 'electron';
+import { join, resolve } from 'node:path';
+import { app, BrowserWindow, dialog, ipcMain, safeStorage, session, shell } from 'electron';
 import { appRootFrom, readAppVersion } from './engine/app-root';
 import { runEngine } from './engine/lifecycle';
-import { engineModules } from './engine/modules';
+import { configSchemas, engineModules } from './engine/modules';
+import { listenProblem, parseListen } from './platform/config/app-settings';
+import { parseCommandLine } from './cli-options.mjs';
 import { bindIpcTransport } from './transport/ipc-transport';
 import { isConsoleUrl, registerAppScheme, serveRenderer } from './electron/app-protocol';
 import { createWindowFactory } from './electron/window-factory';
@@ -15,20 +17,31 @@ registerAppScheme();
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  void start();
+  start().catch((error: unknown) => {
+    // The same sentence the headless runtime prints (a busy port names the setting to change).
+    const message = (error as Error).message;
+    console.error(`Relay Console could not start: ${message}`);
+    dialog.showErrorBox('Relay Console could not start', message);
+    app.exit(1);
+  });
 }
 
 async function start(): Promise<void> {
   await app.whenReady();
   const appRoot = appRootFrom(import.meta.url);
   const rendererDir = join(appRoot, 'dist', 'renderer');
-  const configArg = process.argv.indexOf('--config');
+  // Chromium's own switches share the command line, so unknown options are left alone here.
+  const args = parseCommandLine(process.argv.slice(1), { strict: false });
+  const listenIsWrong = args.listen === undefined ? undefined : listenProblem(args.listen);
+  if (listenIsWrong) throw new Error(`--listen ${args.listen}: ${listenIsWrong}`);
 
   const lifecycle = await runEngine(
     {
       runtime: 'electron',
       version: readAppVersion(appRoot),
-      configPath: configArg > 0 ? process.argv[configArg + 1] : undefined,
+      configPath: args.config ? resolve(args.config) : undefined,
+      listen: args.listen ? parseListen(args.listen) : undefined,
+      configSchemas,
       // A tenant's sign-in page opens in the user's browser; the token cache key goes to the OS keychain.
       modules: engineModules({ rendererDir, sessionToken: randomBytes(32).toString('hex') }, { openBrowser: (url) => shell.openExternal(url), safeStorage }),
     },
@@ -52,6 +65,7 @@ async function start(): Promise<void> {
   const createWindow = createWindowFactory({
     preloadPath: join(appRoot, 'dist', 'main', 'preload.cjs'),
     iconPath: join(appRoot, 'assets', 'icon.png'),
+    apiOrigin: () => lifecycle.current().url,
   });
   let mainWindow = createWindow({ kind: 'main' });
 

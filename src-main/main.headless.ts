@@ -1,23 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { appRootFrom, readAppVersion } from './engine/app-root';
 import { runEngine } from './engine/lifecycle';
-import { engineModules } from './engine/modules';
-import { parseListen } from './platform/config/app-settings';
+import { configSchemas, engineModules } from './engine/modules';
+import { listenProblem, parseListen } from './platform/config/app-settings';
+import { helpText, parseCommandLine, UsageError } from './cli-options.mjs';
 
 /**
  * The console without a desktop: the engine under plain Node, the renderer served to any
  * browser at the API address. `npm run serve -- --config <file.yaml>`.
  */
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      config: { type: 'string', short: 'c' },
-      listen: { type: 'string' },
-    },
-    allowPositionals: false,
-  });
+  const values = parseCommandLine(process.argv.slice(2));
+  if (values.help) {
+    console.log(helpText());
+    return;
+  }
+  const listenIsWrong = values.listen === undefined ? undefined : listenProblem(values.listen);
+  if (listenIsWrong) throw new UsageError(`--listen ${values.listen}: ${listenIsWrong}`);
   const appRoot = appRootFrom(import.meta.url);
   const lifecycle = await runEngine(
     {
@@ -25,6 +25,7 @@ async function main(): Promise<void> {
       version: readAppVersion(appRoot),
       configPath: values.config ? resolve(values.config) : undefined,
       listen: values.listen ? parseListen(values.listen) : undefined,
+      configSchemas,
       modules: engineModules({ rendererDir: join(appRoot, 'dist', 'renderer'), sessionToken: randomBytes(32).toString('hex') }),
     },
     (code) => process.exit(code),
@@ -45,6 +46,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // A wrong command line exits 2, as command-line tools do; anything else that stops the start, 1.
+  if (error instanceof UsageError) {
+    console.error(`Relay Console: ${error.message}`);
+    process.exit(2);
+  }
   console.error(`Relay Console could not start: ${(error as Error).message}`);
   process.exit(1);
 });

@@ -34,7 +34,7 @@ const graphSettingsSchema = z
   .loose()
   .refine((graph) => (graph.username === undefined) === (graph.password === undefined), { message: 'username and password go together' });
 
-const directorySectionSchema = z
+export const directorySectionSchema = z
   .object({
     graph: graphSettingsSchema.optional(),
     // The emulator module owns this section; only what a client needs is read here.

@@ -2,7 +2,7 @@ import { directoryAssignmentsService, directoryPoliciesService, directoryRolesSe
 import { ContractFailure } from '../../src-shared/contract/result';
 import type { EngineContext, EngineModule } from '../engine/engine-context';
 import type { SafeStorageLike } from './client/cache-key';
-import { createGraphClient, type GraphClient, type RetryInfo } from './client/graph-client';
+import { createGraphClient, type GraphClient, type GraphRequest, type RetryInfo } from './client/graph-client';
 import { join } from 'node:path';
 import { bindCalendarSync } from './calendar/calendar-sync-service';
 import type { CalendarSyncEngine } from './calendar/calendar-sync-engine';
@@ -69,6 +69,30 @@ function calendarClient(open: () => Promise<DirectoryConnection>, onRetry: (info
   };
 }
 
+/**
+ * The client, saying "ready" after its first answer from Graph (or the emulator), not at start:
+ * the connection opens on first use, and the emulator may be off or its port taken.
+ */
+function announceReadyOnce(open: () => Promise<GraphClient>, announce: (baseUrl: string) => void): () => Promise<GraphClient> {
+  let announced = false;
+  return async () => {
+    const client = await open();
+    if (announced) return client;
+    const announcing: GraphClient = {
+      get baseUrl() {
+        return client.baseUrl;
+      },
+      async request<T>(request: GraphRequest) {
+        const response = await client.request<T>(request);
+        if (!announced) announce(client.baseUrl);
+        announced = true;
+        return response;
+      },
+    };
+    return announcing;
+  };
+}
+
 /** Access-package policies, assignments and scoped role members over Microsoft Graph (or the emulator). */
 export function createDirectoryModule(options: DirectoryModuleOptions = {}): EngineModule {
   return {
@@ -76,8 +100,15 @@ export function createDirectoryModule(options: DirectoryModuleOptions = {}): Eng
     init(ctx) {
       // A malformed section stops the start with the key named, like every other section.
       const settings = parseDirectorySection(ctx.config.section('directory'));
+      const log = ctx.logger.child('directory');
+      if (!settings.graph && !settings.emulator.enabled) {
+        log.warn('directory services off: no directory.graph tenant and directory.emulator.enabled is false; the directory pages will answer "unavailable"');
+      }
       const connection = lazyDirectoryConnection(ctx, options);
-      const client = async (): Promise<GraphClient> => (await connection()).client;
+      const client = announceReadyOnce(
+        async (): Promise<GraphClient> => (await connection()).client,
+        (baseUrl) => log.info('directory services ready', { mode: settings.graph ? 'graph' : 'emulator', url: baseUrl }),
+      );
       ctx.services.bind(directoryPoliciesService, createPoliciesService(client));
       ctx.services.bind(directoryAssignmentsService, createAssignmentsService(client));
       ctx.services.bind(directoryRolesService, createRolesService(client));
@@ -87,7 +118,6 @@ export function createDirectoryModule(options: DirectoryModuleOptions = {}): Eng
         databasePath: join(ctx.settings.dataDir, 'directory', 'calendar.sqlite'),
         logger: ctx.logger.child('calendar-sync'),
       });
-      ctx.logger.child('directory').info('directory services ready', { mode: settings.graph ? 'graph' : 'emulator' });
     },
   };
 }

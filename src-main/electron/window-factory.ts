@@ -1,14 +1,19 @@
 import { BrowserWindow, shell } from 'electron';
 import { APP_ORIGIN, isConsoleUrl } from './app-protocol';
+import { mayOpenExternally } from './external-links';
 
 export type WindowKind = { kind: 'main' } | { kind: 'camera'; stream: string };
 
 /**
  * Every console window is made here, with the same locked-down web preferences: sandboxed
- * renderer, context isolation, no Node, navigation kept inside the console, new windows refused
- * (external https links open in the user's browser).
+ * renderer, context isolation, no Node, navigation kept inside the console, new windows refused.
+ * A link the console means to open outside (see external-links.ts) opens in the user's browser;
+ * any other URL a renderer asks for goes nowhere.
  */
-export function createWindowFactory(options: { preloadPath: string; iconPath: string }) {
+export function createWindowFactory(options: { preloadPath: string; iconPath: string; apiOrigin: () => string }) {
+  const openOutside = (url: string): void => {
+    if (mayOpenExternally(url, options.apiOrigin())) void shell.openExternal(url);
+  };
   return (spec: WindowKind): BrowserWindow => {
     const camera = spec.kind === 'camera';
     const window = new BrowserWindow({
@@ -34,11 +39,13 @@ export function createWindowFactory(options: { preloadPath: string; iconPath: st
     window.once('ready-to-show', () => window.show());
 
     window.webContents.on('will-navigate', (event, url) => {
-      if (!isConsoleUrl(url)) event.preventDefault();
+      if (isConsoleUrl(url)) return;
+      event.preventDefault();
+      openOutside(url);
     });
     window.webContents.on('will-attach-webview', (event) => event.preventDefault());
     window.webContents.setWindowOpenHandler(({ url }) => {
-      if (url.startsWith('https://')) void shell.openExternal(url);
+      openOutside(url);
       return { action: 'deny' };
     });
 

@@ -1,5 +1,10 @@
 import { homedir } from 'node:os';
+import type { z } from 'zod';
+import { removeStaleTempFiles } from '../platform/atomic-write';
 import { openConfigStore } from '../platform/config/config-store';
+import { unknownKeyWarnings } from '../platform/config/unknown-keys';
+import { isLoopbackAddress } from '../platform/http/request-guard';
+import { listenFailure } from '../platform/listen';
 import { readAppSettings } from '../platform/config/app-settings';
 import { defaultConfigPath, type PlatformInfo } from '../platform/config/default-paths';
 import { createLogger, type Logger, type LogSink } from '../platform/logger';
@@ -16,8 +21,13 @@ export interface EngineOptions {
   /** The config file; default `relay-console.yaml` in the user's config folder. */
   configPath?: string;
   env?: Record<string, string | undefined>;
-  /** Overrides `api.listen` (tests pass port 0). */
+  /** Overrides `api.listen` (the `--listen` flag; tests pass port 0). */
   listen?: { host: string; port: number };
+  /**
+   * The schemas that read the config (modules.ts lists them); keys none of them declares are
+   * warned about at start, with the key they probably meant.
+   */
+  configSchemas?: readonly z.core.$ZodType[];
   logSink?: LogSink;
   onExitRequest?: (code: number) => void;
   onRestartRequest?: () => void;
@@ -38,6 +48,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   const env = options.env ?? process.env;
   const platform: PlatformInfo = { platform: process.platform, env, homedir: homedir() };
   const configPath = options.configPath ?? defaultConfigPath(platform);
+  await removeStaleTempFiles(configPath);
   const config = await openConfigStore({
     path: configPath,
     env,
@@ -47,6 +58,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   });
   const settings = readAppSettings(config.effective(), configPath, platform);
   const logger = createLogger({ level: settings.logLevel, sink: options.logSink });
+  for (const warning of unknownKeyWarnings(config.effective(), options.configSchemas ?? [], configPath)) logger.warn(warning);
   const cleanups = createCleanupStack(logger);
   const router = createRouter(logger.child('http'));
   const credentials =
@@ -55,7 +67,15 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       : undefined;
 
   const listen = options.listen ?? settings.api;
-  const server = await startHttpServer({ host: listen.host, port: listen.port, router, logger: logger.child('api'), credentials });
+  const address = `${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${listen.port}`;
+  const server = await startHttpServer({ host: listen.host, port: listen.port, router, logger: logger.child('api'), credentials }).catch((error: unknown) => {
+    throw listenFailure(error, address, options.listen ? 'start with another --listen host:port' : `change api.listen in ${configPath}, or start with --listen host:port`);
+  });
+  if (!isLoopbackAddress(listen.host) && !credentials) {
+    logger.warn(
+      `the console and the API on ${address} are open to the network without a username and password: anyone who reaches this machine can watch the cameras and change the config; set api.username and api.password`,
+    );
+  }
   cleanups.push(() => server.close());
   const services = createServiceHost(logger.child('contract'));
 

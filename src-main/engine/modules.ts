@@ -1,9 +1,14 @@
+import { z } from 'zod';
 import { appModule } from '../app/app-module';
+import { appSettingsSchema } from '../platform/config/app-settings';
 import { createConsoleModule, type ConsoleModuleOptions } from '../console/console-module';
-import { relayModule } from '../relay/relay-module';
+import { relayConfigSchema, relayModule } from '../relay/relay-module';
 import { storageEmulatorModule } from '../storage/emulator/storage-emulator-module';
+import { storageSectionSchema } from '../storage/emulator/emulator-config';
 import { directoryEmulatorModule } from '../directory/emulator/directory-emulator-module';
+import { directorySectionSchema as directoryEmulatorSectionSchema } from '../directory/emulator/emulator-config';
 import { createDirectoryModule, type DirectoryModuleOptions } from '../directory/directory-module';
+import { directorySectionSchema as directoryClientSectionSchema } from '../directory/directory-connection';
 import type { EngineModule } from './engine-context';
 
 /**
@@ -20,3 +25,15 @@ export function engineModules(console: ConsoleModuleOptions, desktop: DirectoryM
     createConsoleModule(console),
   ];
 }
+
+/**
+ * The schemas the engine and its modules read the config with, each taken from the file that
+ * reads it, so the keys the engine warns about as unknown are exactly the keys nothing reads.
+ */
+export const configSchemas: readonly z.core.$ZodType[] = [
+  appSettingsSchema,
+  relayConfigSchema,
+  z.object({ storage: storageSectionSchema }),
+  z.object({ directory: directoryClientSectionSchema }),
+  z.object({ directory: directoryEmulatorSectionSchema }),
+];

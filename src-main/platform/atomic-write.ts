@@ -1,6 +1,8 @@
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+
+const TEMP_ID_BYTES = 6;
 
 /**
  * Writes a file so that readers see either the old or the new content, never a mix:
@@ -9,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
-  const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = join(dir, `.${basename(path)}.${randomBytes(TEMP_ID_BYTES).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx', mode);
   try {
     await handle.writeFile(data);
@@ -41,4 +43,19 @@ async function syncDirectory(dir: string): Promise<void> {
   } catch {
     /* best effort */
   }
+}
+
+/**
+ * Removes the temp files a write of `path` left behind when the process was killed between
+ * writing and renaming (kill -9, power loss): they may hold secrets (a config's passwords).
+ * Only names this module makes (`.<name>.<12 hex>.tmp`) are touched. Call it before the first write.
+ */
+export async function removeStaleTempFiles(path: string): Promise<string[]> {
+  const dir = dirname(path);
+  const escaped = basename(path).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const ours = new RegExp(`^\\.${escaped}\\.[0-9a-f]{${TEMP_ID_BYTES * 2}}\\.tmp$`);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const stale = names.filter((name) => ours.test(name)).map((name) => join(dir, name));
+  await Promise.all(stale.map((file) => rm(file, { force: true })));
+  return stale;
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { EngineModule } from '../engine/engine-context';
+import { listenSetting } from '../platform/config/app-settings';
+import { ConfigFileError } from '../platform/config/errors';
 import { registerAppRoutes } from './api/app-routes';
 import { registerConfigRoutes } from './api/config-routes';
 import { registerStreamsRoutes } from './api/streams-routes';
@@ -13,13 +15,27 @@ import { createStreamSender } from './stream-sender';
 
 const rtspSettingsSchema = z
   .object({
-    listen: z.string().default('127.0.0.1:8554'),
+    listen: listenSetting('127.0.0.1:8554', { allowEmpty: true }).default('127.0.0.1:8554'),
     username: z.string().optional(),
     password: z.string().optional(),
     local_auth: z.boolean().default(false),
     default_query: z.string().default('video&audio'),
   })
   .loose();
+
+/**
+ * The relay's sections of the config, read from here and nowhere else (the engine's
+ * unknown-key warnings use the same schema). WebRTC is not served yet; `webrtc.listen` is
+ * known so a go2rtc config pasted in does not warn about it.
+ */
+export const relayConfigSchema = z.object({
+  rtsp: rtspSettingsSchema.prefault({}),
+  webrtc: z.object({ listen: z.string().optional() }).loose().optional(),
+  streams: z
+    .record(z.string(), z.unknown(), { error: 'expected stream names and their sources, e.g. streams: { cam: "rtsp://192.168.1.20/stream1" }' })
+    .nullable()
+    .optional(),
+});
 
 /** The RTSP settings; `port` is filled in once the server listens (0 in config picks a free one). */
 export type RtspSettings = z.infer<typeof rtspSettingsSchema> & { port?: number };
@@ -47,9 +63,12 @@ export const relayModule: EngineModule = {
   name: 'relay',
   async init(ctx) {
     const logger = ctx.logger.child('relay');
-    const parsedRtsp = rtspSettingsSchema.safeParse(ctx.config.section('rtsp') ?? {});
-    if (!parsedRtsp.success) throw new Error(`config rtsp: ${parsedRtsp.error.issues[0]?.message}`);
-    const rtsp = parsedRtsp.data;
+    const parsed = relayConfigSchema.safeParse(ctx.config.effective());
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ConfigFileError(`config ${ctx.config.path}: ${issue?.path.join('.')}: ${issue?.message}`);
+    }
+    const { rtsp } = parsed.data;
 
     const tasks = createTaskRegistry();
     const schemes = createSchemeRegistry();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseListen, readAppSettings } from './app-settings';
+import { listenProblem, parseListen, readAppSettings } from './app-settings';
 import { defaultConfigPath, userDataDir } from './default-paths';
 
 const linux = { platform: 'linux' as const, env: {}, homedir: '/home/ana' };
@@ -23,5 +23,15 @@ describe('app settings', () => {
   it('names the bad key', () => {
     expect(() => readAppSettings({ api: { listen: 'everywhere' } }, '/c.yaml', linux)).toThrow(/api\.listen: expected host:port/);
     expect(() => readAppSettings({ log: { level: 'loud' } }, '/c.yaml', linux)).toThrow(/log\.level/);
+  });
+
+  it('says in a sentence what is wrong with a listen address, config and --listen alike', () => {
+    expect(listenProblem('127.0.0.1:1984')).toBeUndefined();
+    expect(listenProblem(':0')).toBeUndefined();
+    expect(listenProblem('[::1]:8554')).toBeUndefined();
+    expect(listenProblem('nonsense')).toBe('expected host:port, e.g. 127.0.0.1:1984 or :1984');
+    expect(listenProblem('127.0.0.1:http')).toBe('the port must be a number, e.g. 127.0.0.1:1984 (got "http")');
+    expect(listenProblem('127.0.0.1:99999')).toBe('the port must be 0-65535 (got 99999)');
+    expect(() => readAppSettings({ api: { listen: '127.0.0.1:70000' } }, '/c.yaml', linux)).toThrow('config /c.yaml: api.listen: the port must be 0-65535 (got 70000)');
   });
 });

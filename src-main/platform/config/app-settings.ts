@@ -4,11 +4,31 @@ import { userDataDir, type PlatformInfo } from './default-paths';
 import { ConfigFileError } from './errors';
 import type { ConfigObject } from './config-store';
 
-const listenAddress = z
-  .string()
-  .regex(/^(\[[0-9a-fA-F:.]+\]|[^:\s]*):\d{1,5}$/, 'expected host:port, e.g. 127.0.0.1:1984 or :1984');
+/**
+ * What is wrong with a `host:port` listen address, in a sentence; undefined when it is fine.
+ * Shared by every `*.listen` setting and the `--listen` flag, so none of them ends in a Node error.
+ */
+export function listenProblem(listen: string, example = '127.0.0.1:1984'): string | undefined {
+  if (!/^(\[[0-9a-fA-F:.]+\]|[^:\s[\]]*):[^:]*$/.test(listen)) return `expected host:port, e.g. ${example} or :${example.split(':').pop()}`;
+  const port = listen.slice(listen.lastIndexOf(':') + 1);
+  if (!/^\d{1,5}$/.test(port)) return `the port must be a number, e.g. ${example} (got "${port}")`;
+  if (Number(port) > 65535) return `the port must be 0-65535 (got ${port})`;
+  return undefined;
+}
 
-const appSettingsSchema = z.object({
+/** A zod string checked by `listenProblem`; `allowEmpty` for servers an empty listen turns off (rtsp). */
+export function listenSetting(example: string, options: { allowEmpty?: boolean } = {}) {
+  return z.string().superRefine((value, ctx) => {
+    if (options.allowEmpty && value === '') return;
+    const problem = listenProblem(value, example);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+}
+
+const listenAddress = listenSetting('127.0.0.1:1984');
+
+/** The sections every module shares; exported so the engine knows their keys (see config-keys.ts). */
+export const appSettingsSchema = z.object({
   data_dir: z.string().min(1).optional(),
   api: z
     .object({

@@ -75,7 +75,13 @@ export async function openConfigStore(options: OpenConfigOptions): Promise<Confi
   } catch (error) {
     throw new ConfigFileError(`cannot read config file ${path}: ${(error as Error).message}`);
   }
-  let effective = effectiveConfig(text, env);
+  let effective: ConfigObject;
+  try {
+    effective = effectiveConfig(text, env);
+  } catch (error) {
+    // At start the user needs to know which file to fix; a rejected write (the API) already knows.
+    throw error instanceof ConfigSyntaxError ? error.inFile(path) : error;
+  }
   const listeners = new Set<(store: ConfigStore) => void>();
   let queue: Promise<void> = Promise.resolve();
 

@@ -3,7 +3,7 @@
  * go2rtc.yaml can be pasted in; later sections (storage, directory) add their own keys.
  */
 export const DEFAULT_CONFIG_TEXT = `# Relay Console configuration.
-# The api, rtsp, webrtc, streams, ffmpeg and log sections read like go2rtc's config.
+# The api, rtsp, webrtc, streams and log sections read like go2rtc's config (webrtc is not served yet).
 # Any value may use \${ENV} or \${ENV:default} to read an environment variable.
 
 # Where the console keeps its state (databases, emulator data, caches).

