@@ -68,7 +68,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
 
   const listen = options.listen ?? settings.api;
   const address = `${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${listen.port}`;
-  const server = await startHttpServer({ host: listen.host, port: listen.port, router, logger: logger.child('api'), credentials }).catch((error: unknown) => {
+  const server = await startHttpServer({ host: listen.host, port: listen.port, router, logger: logger.child('api'), credentials, allowedOrigins: settings.api.origins }).catch((error: unknown) => {
     throw listenFailure(error, address, options.listen ? 'start with another --listen host:port' : `change api.listen in ${configPath}, or start with --listen host:port`);
   });
   if (!isLoopbackAddress(listen.host) && !credentials) {

@@ -4,6 +4,7 @@ import { listenSetting } from '../platform/config/app-settings';
 import { ConfigFileError } from '../platform/config/errors';
 import { registerAppRoutes } from './api/app-routes';
 import { registerConfigRoutes } from './api/config-routes';
+import { refuseCodeRunningSources } from './config-write-guard';
 import { registerStreamsRoutes } from './api/streams-routes';
 import { createSchemeRegistry } from './core/scheme-registry';
 import { createStreamRegistry, type StreamRegistry } from './core/stream-registry';
@@ -82,9 +83,10 @@ export const relayModule: EngineModule = {
     const unsubscribe = ctx.config.onChange((config) => syncStreams(streams, config.section('streams'), logRejected));
     ctx.onClose(unsubscribe);
 
-    registerAppRoutes(ctx, { tasks, rtsp });
-    registerConfigRoutes(ctx);
+    registerAppRoutes(ctx, { tasks, rtsp, schemes: () => schemes.schemes() });
+    const configWriteGuard = refuseCodeRunningSources(schemes, ctx.config.path);
+    registerConfigRoutes(ctx, configWriteGuard);
     registerStreamsRoutes(ctx, { streams, send: createStreamSender({ streams, schemes, tasks }) });
-    bindRelayService(ctx, streams);
+    bindRelayService(ctx, streams, configWriteGuard);
   },
 };

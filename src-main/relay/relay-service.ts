@@ -1,8 +1,9 @@
 import { relayService, type StreamSummary } from '../../src-shared/contract/relay';
 import { ContractFailure } from '../../src-shared/contract/result';
 import type { EngineContext } from '../engine/engine-context';
+import type { WriteGuard } from '../platform/config/config-store';
 import { ConfigFileError, ConfigSyntaxError } from '../platform/config/errors';
-import { redactSource } from './core/stream';
+import { redactSource } from './core/redact-source';
 import { SourceRejectedError, type StreamRegistry } from './core/stream-registry';
 import { persistStream, readStreamsSection } from './streams-config';
 
@@ -44,7 +45,7 @@ export function summarize(streams: StreamRegistry): StreamSummary[] {
 }
 
 /** Binds the `relay` contract service: the console's view of streams and the config file. */
-export function bindRelayService(ctx: EngineContext, streams: StreamRegistry): void {
+export function bindRelayService(ctx: EngineContext, streams: StreamRegistry, guard: WriteGuard): void {
   const check = (source: string) => {
     try {
       streams.checkSource(source, 'api');
@@ -54,7 +55,9 @@ export function bindRelayService(ctx: EngineContext, streams: StreamRegistry): v
     }
   };
   const writeFailure = (error: unknown): never => {
-    if (error instanceof ConfigSyntaxError || error instanceof ConfigFileError) throw new ContractFailure('invalid_input', error.message);
+    if (error instanceof ConfigSyntaxError || error instanceof ConfigFileError || error instanceof SourceRejectedError) {
+      throw new ContractFailure('invalid_input', error.message);
+    }
     throw error;
   };
 
@@ -91,6 +94,12 @@ export function bindRelayService(ctx: EngineContext, streams: StreamRegistry): v
             }
           }
         }
+        try {
+          guard(values, ctx.config.effective());
+        } catch (error) {
+          if (!(error instanceof SourceRejectedError)) throw error;
+          problems.push({ message: error.message });
+        }
         return { problems };
       } catch (error) {
         if (error instanceof ConfigSyntaxError) return { problems: [{ message: error.message, line: error.line, column: error.column }] };
@@ -99,7 +108,7 @@ export function bindRelayService(ctx: EngineContext, streams: StreamRegistry): v
       }
     },
     writeConfig: async ({ text }) => {
-      await ctx.config.replace(text).catch(writeFailure);
+      await ctx.config.replace(text, guard).catch(writeFailure);
     },
   });
 

@@ -1,7 +1,8 @@
 import { HttpError } from '../platform/http/http-error';
 import { playIntoBackchannel } from './core/backchannel';
 import type { SchemeRegistry } from './core/scheme-registry';
-import { CodecMismatchError, NoBackchannelError, redactSource, SourceUnavailableError } from './core/stream';
+import { redactSource } from './core/redact-source';
+import { CodecMismatchError, NoBackchannelError, SourceUnavailableError } from './core/stream';
 import { SourceRejectedError, type StreamRegistry } from './core/stream-registry';
 import type { TaskRegistry } from './core/task-registry';
 import { pushToRtsp } from './rtsp/rtsp-pusher';

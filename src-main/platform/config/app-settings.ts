@@ -35,6 +35,9 @@ export const appSettingsSchema = z.object({
       listen: listenAddress.default('127.0.0.1:1984'),
       username: z.string().optional(),
       password: z.string().optional(),
+      origin: z
+        .union([z.string(), z.array(z.string())], { error: 'expected "*" or a list of origins, e.g. origin: "https://dash.example.com"' })
+        .optional(),
     })
     .loose()
     .default({ listen: '127.0.0.1:1984' }),
@@ -46,7 +49,8 @@ export const appSettingsSchema = z.object({
 
 export interface AppSettings {
   dataDir: string;
-  api: { host: string; port: number; username?: string; password?: string };
+  /** `origins`: the sites whose pages may read answers (api.origin; `*` any), none by default. */
+  api: { host: string; port: number; username?: string; password?: string; origins: string[] };
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error';
 }
 
@@ -74,7 +78,7 @@ export function readAppSettings(config: ConfigObject, configPath: string, platfo
   const listen = parseListen(api.listen);
   return {
     dataDir,
-    api: { ...listen, username: api.username, password: api.password },
+    api: { ...listen, username: api.username, password: api.password, origins: api.origin === undefined ? [] : [api.origin].flat() },
     logLevel: log.level,
   };
 }

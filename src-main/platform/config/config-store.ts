@@ -24,12 +24,22 @@ export interface ConfigStore {
   /** Parses and validates a text as a write would, without writing; returns its values. */
   check(text: string): ConfigObject;
   /** Replaces the whole file. Throws ConfigSyntaxError and leaves the file untouched if invalid. */
-  replace(text: string): Promise<void>;
+  replace(text: string, guard?: WriteGuard): Promise<void>;
   /** Edits the parsed document (comments kept), validates and writes it. */
-  update(edit: (doc: Document) => void): Promise<void>;
+  update(edit: (doc: Document) => void, guard?: WriteGuard): Promise<void>;
   /** Called after each successful write. */
   onChange(listener: (store: ConfigStore) => void): () => void;
 }
+
+/**
+ * Decides whether one write may land, seeing the values it would produce next to the current
+ * ones (throws to refuse). It runs inside the write queue, so `current` is what the write replaces
+ * even when writes race.
+ */
+export type WriteGuard = (next: ConfigObject, current: ConfigObject) => void;
+
+/** Limits how many times aliases may be expanded: a few lines of anchors can otherwise grow to gigabytes. */
+export const MAX_ALIAS_COUNT = 100;
 
 export interface OpenConfigOptions {
   path: string;
@@ -56,9 +66,24 @@ export function parseConfigText(text: string): Document {
   return doc;
 }
 
+/**
+ * The values of a parsed document. An alias without its anchor, or aliases that expand beyond
+ * MAX_ALIAS_COUNT (an "alias bomb"), are syntax errors of the text, not failures of the server.
+ */
+export function documentValues(doc: Document): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    if (!(error instanceof ReferenceError)) throw error;
+    const reason = /Excessive alias count/.test(error.message)
+      ? `aliases expand too much (more than ${MAX_ALIAS_COUNT} expansions); write the values out instead`
+      : error.message;
+    throw new ConfigSyntaxError(`invalid YAML: ${reason}`);
+  }
+}
+
 export function effectiveConfig(text: string, env: Record<string, string | undefined>): ConfigObject {
-  const doc = parseConfigText(substituteEnv(text, env));
-  const value: unknown = doc.toJS({ maxAliasCount: 100 });
+  const value = documentValues(parseConfigText(substituteEnv(text, env)));
   return value && typeof value === 'object' ? (value as ConfigObject) : {};
 }
 
@@ -91,8 +116,9 @@ export async function openConfigStore(options: OpenConfigOptions): Promise<Confi
     return values;
   };
 
-  const commit = async (next: string): Promise<void> => {
+  const commit = async (next: string, guard?: WriteGuard): Promise<void> => {
     const nextEffective = check(next); // throws before anything is written
+    guard?.(nextEffective, effective);
     await writeFileAtomic(path, next);
     text = next;
     effective = nextEffective;
@@ -111,12 +137,12 @@ export async function openConfigStore(options: OpenConfigOptions): Promise<Confi
     effective: () => effective,
     section: (name) => effective[name],
     check,
-    replace: (next) => serialised(() => commit(next)),
-    update: (edit) =>
+    replace: (next, guard) => serialised(() => commit(next, guard)),
+    update: (edit, guard) =>
       serialised(async () => {
         const doc = parseConfigText(text);
         edit(doc);
-        await commit(doc.toString({ lineWidth: 0 }));
+        await commit(doc.toString({ lineWidth: 0 }), guard);
       }),
     onChange: (listener) => {
       listeners.add(listener);

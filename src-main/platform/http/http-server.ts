@@ -7,6 +7,7 @@ import { HttpError } from './http-error';
 import { assertBasicAuth, assertLoopbackHost, assertSameOriginWrite, isLoopbackAddress, type BasicCredentials } from './request-guard';
 import type { Logger } from '../logger';
 import { listen } from '../listen';
+import { applyCors, type AllowedOrigins } from './cross-origin';
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
@@ -16,6 +17,8 @@ export interface HttpServerOptions {
   router: HttpRouter;
   logger: Logger;
   credentials?: BasicCredentials;
+  /** `api.origin`: other sites whose pages may read answers (CORS); none by default. */
+  allowedOrigins?: AllowedOrigins;
 }
 
 /** The API server: auth and origin checks in front of the router, WebSocket upgrades by path. */
@@ -37,6 +40,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const server = createServer((req, res) => {
     try {
       if (loopbackOnly) assertLoopbackHost(req);
+      // Before auth: browsers send preflights without credentials.
+      if (applyCors(req, res, options.allowedOrigins ?? [])) return;
       assertBasicAuth(req, credentials);
       assertSameOriginWrite(req);
     } catch (error) {

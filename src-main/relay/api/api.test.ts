@@ -17,10 +17,12 @@ describe('relay HTTP API', () => {
   it('GET /api describes the application', async () => {
     relay = await startRelay();
     const res = await call('GET', '/api');
-    const info = JSON.parse(res.text) as { config_path: string; host: string; rtsp: { listen: string; default_query: string }; version: string };
+    const info = JSON.parse(res.text) as { config_path: string; host: string; rtsp: { listen: string; default_query: string }; version: string; app_version: string };
     expect(info.config_path).toBe(relay.running.configPath);
     expect(info.rtsp).toEqual({ listen: `127.0.0.1:${relay.rtspPort}`, default_query: 'video&audio' });
-    expect(info.version).toBe('test');
+    // `version` is the go2rtc API level clients check; the app's own version has a field of its own.
+    expect(info.version).toBe('1.9.14');
+    expect(info.app_version).toBe('test');
   });
 
   it('creates, lists, updates and deletes streams, persisting them with comments intact', async () => {
@@ -28,7 +30,11 @@ describe('relay HTTP API', () => {
     expect((await call('PUT', '/api/streams?src=rtsp://127.0.0.1:1/x&name=yard')).status).toBe(200);
     const list = JSON.parse((await call('GET', '/api/streams')).text) as Record<string, { producers: Array<{ url: string }>; consumers: unknown[] }>;
     expect(Object.keys(list).sort()).toEqual(['door', 'yard']);
-    expect(list.door!.producers[0]!.url).toBe('rtsp://***@10.0.0.9/stream1');
+    // A caller on this machine (a loopback-only server) reads back the URL it wrote; a page of
+    // another site that api.origin would let read sees it masked.
+    expect(list.door!.producers[0]!.url).toBe('rtsp://user:secret@10.0.0.9/stream1');
+    const foreignView = JSON.parse((await call('GET', '/api/streams?src=door', undefined, { Origin: 'https://dash.example' })).text) as { producers: Array<{ url: string }> };
+    expect(foreignView.producers[0]!.url).toBe('rtsp://***@10.0.0.9/stream1');
     expect(list.yard).toEqual({ producers: [{ url: 'rtsp://127.0.0.1:1/x' }], consumers: [] });
 
     expect((await call('PATCH', '/api/streams?name=yard&src=rtsp://127.0.0.1:2/y')).status).toBe(200);
@@ -49,7 +55,6 @@ describe('relay HTTP API', () => {
   it('answers every streams error path with a status and a reason', async () => {
     relay = await startRelay('  door: rtsp://127.0.0.1:1/x\n');
     const cases: Array<[string, string, number, RegExp]> = [
-      ['PUT', '/api/streams', 400, /src is required/],
       ['PUT', '/api/streams?src=nope://x', 400, /source not supported: nope/],
       ['PUT', '/api/streams?src=exec:ffmpeg -i x&name=bad', 400, /config file only/],
       ['PUT', '/api/streams?src=echo:rtsp://x&name=bad', 400, /config file only/],
@@ -57,9 +62,7 @@ describe('relay HTTP API', () => {
       ['PUT', '/api/streams?src=' + encodeURIComponent('rtsp://a b') + '&name=bad', 400, /config file only/],
       ['PATCH', '/api/streams?src=rtsp://x', 400, /name is required/],
       ['PATCH', '/api/streams?name=door', 400, /src is required/],
-      ['PATCH', '/api/streams?name=ghost&src=rtsp://x', 404, /not found/],
       ['DELETE', '/api/streams', 400, /src is required/],
-      ['DELETE', '/api/streams?src=ghost', 404, /not found/],
       ['GET', '/api/streams?src=ghost', 404, /not found/],
       ['POST', '/api/streams?src=door', 400, /dst is required/],
       ['POST', '/api/streams?src=a&dst=b', 404, /neither/],

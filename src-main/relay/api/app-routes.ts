@@ -2,13 +2,22 @@ import type { EngineContext } from '../../engine/engine-context';
 import { HttpError } from '../../platform/http/http-error';
 import type { TaskRegistry } from '../core/task-registry';
 
+/**
+ * The go2rtc release whose HTTP API this relay answers, reported as `version` in GET /api:
+ * go2rtc's clients decide from it whether they can work with the server (Home Assistant accepts
+ * 1.9.13 up to, not including, 2.0.0). The app's own version is `app_version`.
+ */
+export const GO2RTC_API_VERSION = '1.9.14';
+
 export interface AppRoutesDeps {
   tasks: TaskRegistry;
   /** `port` is the bound port (it differs from `listen` when listen asks for port 0). */
   rtsp: { listen: string; default_query: string; port?: number };
+  /** Source schemes the relay dials, for GET /api/schemes. */
+  schemes: () => string[];
 }
 
-/** GET /api, POST /api/exit, POST /api/restart, GET /api/stack. */
+/** GET /api, GET /api/schemes, POST /api/exit, POST /api/restart, GET /api/stack. */
 export function registerAppRoutes(ctx: EngineContext, deps: AppRoutesDeps): void {
   ctx.http.route(
     '/api',
@@ -17,7 +26,17 @@ export function registerAppRoutes(ctx: EngineContext, deps: AppRoutesDeps): void
       res.writeHead(200, { 'Content-Type': 'application/json' });
       const { listen, default_query, port } = deps.rtsp;
       const rtsp = { listen: port ? listen.replace(/:\d+$/, `:${port}`) : listen, default_query };
-      res.end(JSON.stringify({ config_path: ctx.config.path, host, rtsp, version: ctx.version }));
+      res.end(JSON.stringify({ config_path: ctx.config.path, host, rtsp, version: GO2RTC_API_VERSION, app_version: ctx.version }));
+    },
+    ['GET'],
+  );
+
+  // Home Assistant asks which schemes the server dials before it hands it a camera's URL.
+  ctx.http.route(
+    '/api/schemes',
+    ({ res }) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(deps.schemes()));
     },
     ['GET'],
   );

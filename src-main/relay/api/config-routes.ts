@@ -1,19 +1,19 @@
-import type { IncomingMessage } from 'node:http';
 import { isMap } from 'yaml';
 import type { EngineContext } from '../../engine/engine-context';
 import { HttpError } from '../../platform/http/http-error';
-import { isLoopbackAddress } from '../../platform/http/request-guard';
 import { ConfigFileError, ConfigSyntaxError } from '../../platform/config/errors';
-import { parseConfigText } from '../../platform/config/config-store';
+import { documentValues, parseConfigText, type WriteGuard } from '../../platform/config/config-store';
 import { redactUrlCredentials } from '../../platform/logger';
+import { SourceRejectedError } from '../core/stream-registry';
 import { mergeIntoDocument } from '../streams-config';
 import { readBody } from './read-body';
+import { mayReadSecrets } from './secret-readers';
 
 const SECRET_LINE = /^(\s*-?\s*(?:[\w-]*pass(?:word)?|[\w-]*secret[\w-]*|[\w-]*token|access_key|sk)\s*:\s*)(\S.*)$/i;
 
 /**
- * The config as GET /api/config shows it to a client that is neither authenticated nor on a
- * loopback-only server: secret values and URL credentials masked (go2rtc leaks them).
+ * The config as GET /api/config shows it to a client that may not read secrets (see
+ * mayReadSecrets): secret values and URL credentials masked (go2rtc leaks them).
  */
 export function maskConfigSecrets(text: string): string {
   return text
@@ -26,31 +26,28 @@ export function maskConfigSecrets(text: string): string {
 }
 
 const toBadRequest = (error: unknown): never => {
-  if (error instanceof ConfigSyntaxError || error instanceof ConfigFileError) throw new HttpError(400, error.message);
+  if (error instanceof ConfigSyntaxError || error instanceof ConfigFileError || error instanceof SourceRejectedError) throw new HttpError(400, error.message);
   throw error;
 };
 
-/** GET/POST/PATCH /api/config. */
-export function registerConfigRoutes(ctx: EngineContext): void {
-  const trusted = (req: IncomingMessage): boolean =>
-    isLoopbackAddress(ctx.settings.api.host) || (!!ctx.settings.api.username && !!req.headers.authorization);
-
+/** GET/POST/PATCH /api/config; `guard` decides what a write from the API may change. */
+export function registerConfigRoutes(ctx: EngineContext, guard: WriteGuard): void {
   ctx.http.route(
     '/api/config',
     async ({ req, res }) => {
       if (req.method === 'GET') {
         const text = ctx.config.raw();
         res.writeHead(200, { 'Content-Type': 'application/yaml; charset=utf-8', 'Cache-Control': 'no-store' });
-        res.end(trusted(req) ? text : maskConfigSecrets(text));
+        res.end(mayReadSecrets(ctx, req) ? text : maskConfigSecrets(text));
         return;
       }
       const body = await readBody(req);
       if (req.method === 'POST') {
-        await ctx.config.replace(body).catch(toBadRequest);
+        await ctx.config.replace(body, guard).catch(toBadRequest);
       } else {
         let patch: unknown;
         try {
-          patch = parseConfigText(body).toJS();
+          patch = documentValues(parseConfigText(body));
         } catch (error) {
           toBadRequest(error);
         }
@@ -60,7 +57,7 @@ export function registerConfigRoutes(ctx: EngineContext): void {
           .update((doc) => {
             if (!isMap(doc.contents)) doc.contents = doc.createNode({});
             mergeIntoDocument(doc, patch as Record<string, unknown>);
-          })
+          }, guard)
           .catch(toBadRequest);
       }
       res.writeHead(200).end();

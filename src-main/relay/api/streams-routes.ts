@@ -1,9 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import type { EngineContext } from '../../engine/engine-context';
 import { HttpError } from '../../platform/http/http-error';
+import { redactSource } from '../core/redact-source';
 import { SourceRejectedError, type StreamRegistry } from '../core/stream-registry';
-import { redactSource } from '../core/stream';
 import { persistStream } from '../streams-config';
+import { mayReadSecrets } from './secret-readers';
 
 export interface StreamsApiDeps {
   streams: StreamRegistry;
@@ -11,10 +12,23 @@ export interface StreamsApiDeps {
   send: (src: string, dst: string) => Promise<void>;
 }
 
-function streamJson(streams: StreamRegistry, name: string) {
+/** The query keys that make GET /api/streams?src= a probe (go2rtc's, as Frigate sends them). */
+const PROBE_KEYS = ['video', 'audio', 'microphone'];
+
+/**
+ * One stream as go2rtc shows it. Producer URLs are shown as written to callers that may read
+ * secrets (Home Assistant compares them with the URL it added, to know whether to add it again),
+ * masked to anyone else; a temporary stream (named by its URL) is always masked, its name too.
+ */
+function streamJson(streams: StreamRegistry, name: string, revealUrls: boolean) {
   const info = streams.get(name)!.info();
+  const show = (url: string | undefined) => (url === undefined || (revealUrls && url !== name) ? url : redactSource(url));
   return {
-    producers: info.producers.map((p) => ({ ...p, url: p.url ? redactSource(p.url) : p.url })),
+    producers: info.producers.map((p) => ({
+      ...p,
+      url: show(p.url),
+      ...('error' in p && typeof p.error === 'string' ? { error: redactSource(p.error) } : {}),
+    })),
     consumers: info.consumers,
   };
 }
@@ -31,61 +45,66 @@ export function registerStreamsRoutes(ctx: EngineContext, deps: StreamsApiDeps):
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify(body, null, 2));
   };
+  const allStreams = (revealUrls: boolean) =>
+    Object.fromEntries(streams.names().map((n) => [redactSource(n), streamJson(streams, n, revealUrls)]));
 
-  /** Checks a source from the API, writes it to the config, then applies it. */
-  const save = async (name: string, src: string): Promise<void> => {
+  /** Checks every source from the API, writes them to the config, then applies them. */
+  const save = async (name: string, sources: string[]): Promise<void> => {
     try {
-      streams.checkSource(src, 'api');
+      for (const source of sources) streams.checkSource(source, 'api');
     } catch (error) {
       rejected(error);
     }
-    await persistStream(ctx.config, name, [src]);
-    streams.set(name, [src]);
+    await persistStream(ctx.config, name, sources);
+    streams.set(name, sources);
   };
 
-  ctx.http.route(
-    '/api/streams',
-    async ({ req, res, url }) => {
-      const src = url.searchParams.get('src');
-      const name = url.searchParams.get('name');
-      const dst = url.searchParams.get('dst');
-      switch (req.method) {
-        case 'GET': {
-          if (src !== null) {
-            if (!streams.get(src)) throw new HttpError(404, `stream not found: ${src}`);
-            return json(res, streamJson(streams, src));
-          }
-          return json(res, Object.fromEntries(streams.names().map((n) => [n, streamJson(streams, n)])));
-        }
-        case 'PUT': {
-          if (!src) throw new HttpError(400, 'src is required: the source URL of the new stream');
-          await save(name || src, src);
-          return void res.writeHead(200).end();
-        }
-        case 'PATCH': {
-          if (!name) throw new HttpError(400, 'name is required: the stream to update');
-          if (!src) throw new HttpError(400, 'src is required: the new source URL');
-          if (!streams.get(name)) throw new HttpError(404, `stream not found: ${name}`);
-          await save(name, src);
-          return void res.writeHead(200).end();
-        }
-        case 'DELETE': {
-          if (!src) throw new HttpError(400, 'src is required: the name of the stream to delete');
-          if (!streams.get(src)) throw new HttpError(404, `stream not found: ${src}`);
-          await persistStream(ctx.config, src, undefined);
-          streams.delete(src);
-          return void res.writeHead(200).end();
-        }
-        case 'POST': {
-          if (!src) throw new HttpError(400, 'src is required');
-          if (!dst) throw new HttpError(400, 'dst is required: a stream name or a destination URL');
-          if (!streams.get(dst) && !streams.get(src)) throw new HttpError(404, `neither ${dst} nor ${src} is a stream`);
-          await deps.send(src, dst);
-          return void res.writeHead(200).end();
-        }
-        default:
-          throw new HttpError(405, `method ${req.method} not allowed on /api/streams`);
+  ctx.http.route('/api/streams', async ({ req, res, url }) => {
+    const query = url.searchParams;
+    const src = query.get('src');
+    const name = query.get('name');
+    const dst = query.get('dst');
+    const revealUrls = mayReadSecrets(ctx, req);
+    switch (req.method) {
+      case 'GET': {
+        if (src === null) return json(res, allStreams(revealUrls));
+        const stream = streams.get(src);
+        if (!stream) throw new HttpError(404, `stream not found: ${redactSource(src)}`);
+        if (PROBE_KEYS.some((key) => query.has(key))) return json(res, await stream.probe(() => streamJson(streams, src, revealUrls)));
+        return json(res, streamJson(streams, src, revealUrls));
       }
-    },
-  );
+      case 'PUT': {
+        // Every src is a source, in order (Home Assistant adds [camera, "ffmpeg:<name>#audio=opus"]).
+        const sources = query.getAll('src').filter((s) => s !== '');
+        // go2rtc answers a PUT without src with the stream list and changes nothing (Frigate sends one).
+        if (sources.length === 0) return json(res, allStreams(revealUrls));
+        await save(name || sources[0]!, sources);
+        return void res.writeHead(200).end();
+      }
+      case 'PATCH': {
+        if (!name) throw new HttpError(400, 'name is required: the stream to update');
+        if (!src) throw new HttpError(400, 'src is required: the new source URL');
+        // An unknown name is created, as go2rtc does.
+        await save(name, [src]);
+        return void res.writeHead(200).end();
+      }
+      case 'DELETE': {
+        if (!src) throw new HttpError(400, 'src is required: the name of the stream to delete');
+        // Deleting what is not there succeeds, as in go2rtc: the caller wanted it gone.
+        if (!streams.get(src)) return void res.writeHead(200).end();
+        await persistStream(ctx.config, src, undefined);
+        streams.delete(src);
+        return void res.writeHead(200).end();
+      }
+      case 'POST': {
+        if (!src) throw new HttpError(400, 'src is required');
+        if (!dst) throw new HttpError(400, 'dst is required: a stream name or a destination URL');
+        if (!streams.get(dst) && !streams.get(src)) throw new HttpError(404, `neither ${redactSource(dst)} nor ${redactSource(src)} is a stream`);
+        await deps.send(src, dst);
+        return void res.writeHead(200).end();
+      }
+      default:
+        throw new HttpError(405, `method ${req.method} not allowed on /api/streams`);
+    }
+  });
 }

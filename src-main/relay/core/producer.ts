@@ -49,4 +49,9 @@ export interface SchemeHandler {
   dial: ProducerDialer;
   /** Runs code on this machine (exec:, echo:, expr:): accepted from the config file only. */
   runsCode?: boolean;
+  /**
+   * Why this source may not come from the API or the console though it may be in the config
+   * file (an `ffmpeg:` input that is a file on this machine, say), or undefined when it may.
+   */
+  refuseFromApi?(source: string): string | undefined;
 }

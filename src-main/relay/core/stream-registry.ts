@@ -1,6 +1,7 @@
 import type { Logger } from '../../platform/logger';
 import type { SchemeRegistry } from './scheme-registry';
 import { schemeOf } from './scheme-registry';
+import { codeRunningScheme } from './code-running';
 import { Stream } from './stream';
 import type { TaskRegistry } from './task-registry';
 import type { TrackOptions } from './track';
@@ -67,10 +68,12 @@ export function createStreamRegistry(options: StreamRegistryOptions): StreamRegi
     checkSource(source, origin) {
       if (source.trim() === '') throw new SourceRejectedError('streams: source is empty');
       const handler = options.schemes.resolve(source);
-      if (origin === 'api' && (/\s/.test(source) || handler?.runsCode || ['exec', 'echo', 'expr'].includes(schemeOf(source)))) {
+      if (origin === 'api' && (/\s/.test(source) || codeRunningScheme(source, options.schemes))) {
         throw new SourceRejectedError(`streams: source ${schemeOf(source) || 'with whitespace'} runs commands and is accepted from the config file only`);
       }
       if (!handler) throw new SourceRejectedError(`streams: source not supported: ${schemeOf(source) || source} (supported: ${options.schemes.schemes().join(', ')})`);
+      const refused = origin === 'api' ? handler.refuseFromApi?.(source) : undefined;
+      if (refused) throw new SourceRejectedError(`streams: ${refused}`);
     },
     close() {
       for (const [name] of streams) this.delete(name);

@@ -5,7 +5,8 @@ import type { Media } from './media';
 import type { ProducerConnection } from './producer';
 import type { RtpPacket } from './rtp-packet';
 import { createSchemeRegistry } from './scheme-registry';
-import { redactSource, Stream } from './stream';
+import { redactSource } from './redact-source';
+import { Stream } from './stream';
 
 const video: Media = { kind: 'video', direction: 'recvonly', codecs: [{ name: 'H264', clockRate: 90000, payloadType: 96 }] };
 const audio: Media = { kind: 'audio', direction: 'recvonly', codecs: [{ name: 'PCMA', clockRate: 8000, payloadType: 8 }] };

@@ -5,6 +5,7 @@ import type { Consumer } from './consumer';
 import { CodecMismatchError, negotiate } from './negotiation';
 import type { ConnectionInfo, ProducerConnection, SchemeHandler } from './producer';
 import type { SchemeRegistry } from './scheme-registry';
+import { redactSource } from './redact-source';
 import { SourceRunner } from './source-runner';
 import type { Sender, TrackOptions } from './track';
 
@@ -106,7 +107,7 @@ export class Stream {
    * CodecMismatchError with a message for the user.
    */
   async addConsumer(consumer: Consumer): Promise<void> {
-    if (this.runners.length === 0) throw new SourceUnavailableError(`stream ${this.name} has no source`);
+    if (this.runners.length === 0) throw new SourceUnavailableError(`stream ${redactSource(this.name)} has no source`);
     const errors: string[] = [];
     const offered = await Promise.all(
       this.runners.map(async (runner) => {
@@ -119,7 +120,7 @@ export class Stream {
       }),
     );
     if (offered.every((medias) => medias.length === 0)) {
-      throw new SourceUnavailableError(`stream ${this.name}: no source is reachable (${errors.join('; ') || 'no media'})`);
+      throw new SourceUnavailableError(`stream ${redactSource(this.name)}: no source is reachable (${redactSource(errors.join('; ')) || 'no media'})`);
     }
     const matches = negotiate(consumer.requests, offered);
     const attached: AttachedConsumer = { consumer, senders: [], runners: new Set() };
@@ -143,6 +144,20 @@ export class Stream {
     for (const runner of attached.runners) runner.start();
     // Sources dialed for the offer but not chosen give their connection back.
     this.releaseUnused();
+  }
+
+  /**
+   * Dials every source and reads the stream while they are connected, so the producers show
+   * their medias (go2rtc's probe: Frigate looks for audio and a two-way audio media in them);
+   * sources nobody watches hang up afterwards. A source that cannot be reached shows its error.
+   */
+  async probe<T>(read: () => T): Promise<T> {
+    await Promise.all(this.runners.map((runner) => runner.ensureDialed().catch(() => undefined)));
+    try {
+      return read();
+    } finally {
+      this.releaseUnused();
+    }
   }
 
   private backchannel?: BackchannelHold;
@@ -227,9 +242,3 @@ export class Stream {
 }
 
 export { CodecMismatchError, NoBackchannelError };
-
-/** Credentials in source URLs are never shown: `rtsp://user:pass@cam` → `rtsp://***@cam`. */
-export function redactSource(url: string): string {
-  // Anywhere in the text: an expr: or exec: source may hold several URLs with credentials.
-  return url.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s"'`]+@/gi, '$1***@');
-}

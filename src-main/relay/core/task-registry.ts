@@ -2,6 +2,8 @@
  * The relay's live tasks (streams, producers, consumers, sockets, timers, child processes), for
  * GET /api/stack: what is running right now, and why.
  */
+import { redactSource } from './redact-source';
+
 export type TaskKind = 'stream' | 'producer' | 'consumer' | 'socket' | 'server' | 'timer' | 'child';
 
 export interface TaskRegistry {
@@ -24,7 +26,8 @@ export function createTaskRegistry(): TaskRegistry {
       const now = Date.now();
       const lines = [...tasks.entries()]
         .sort(([a], [b]) => a - b)
-        .map(([id, t]) => `${t.kind} #${id} [${Math.round((now - t.since) / 1000)}s]: ${t.description}`);
+        // Temporary streams and their consumers are named by source URLs, passwords included.
+        .map(([id, t]) => `${t.kind} #${id} [${Math.round((now - t.since) / 1000)}s]: ${redactSource(t.description)}`);
       return [...lines, `Total: ${tasks.size}, Skipped: 0`].join('\n') + '\n';
     },
   };

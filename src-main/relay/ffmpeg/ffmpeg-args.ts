@@ -76,6 +76,17 @@ export interface InputContext {
   localStream(name: string): string | undefined;
 }
 
+/** Inputs ffmpeg reads over the network; anything else it opens on this machine (a path, file:, concat:, ...). */
+const NETWORK_INPUT = /^(rtsps?|rtmps?|https?|srt|udp|tcp|rtp):\/\//i;
+
+/**
+ * True when ffmpeg would read `input` from this machine's disk or devices: not a stream of the
+ * relay, not a test pattern, not a network URL. Such inputs come from the config file only.
+ */
+export function readsLocalFiles(input: string, isStream: (name: string) => boolean): boolean {
+  return !(input === 'virtual' || input.startsWith('virtual?') || isStream(input) || NETWORK_INPUT.test(input));
+}
+
 function inputArgs(input: string, context: InputContext, once = false): string[] {
   if (input.startsWith('virtual?') || input === 'virtual') {
     const query = new URLSearchParams(input.slice('virtual?'.length));
@@ -90,6 +101,8 @@ function inputArgs(input: string, context: InputContext, once = false): string[]
     if (query.has('audio')) args.push('-f', 'lavfi', '-i', 'sine=frequency=1000:sample_rate=48000');
     return args;
   }
+  // A clip played once (#input=file, a chime for a camera's speaker), from a file or a URL: in real time.
+  if (once) return ['-re', '-i', context.localStream(input) ?? input];
   // Live inputs: no probing buffer, so the picture starts at once.
   const local = context.localStream(input);
   if (local) return ['-fflags', 'nobuffer', '-rtsp_transport', 'tcp', '-i', local];
@@ -97,7 +110,7 @@ function inputArgs(input: string, context: InputContext, once = false): string[]
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) return ['-fflags', 'nobuffer', '-i', input];
   // A file: played in real time, looped as a camera would send it, or once for #input=file.
   // (No `-fflags nobuffer` here: with it ffmpeg ignores -re for some files and sends at once.)
-  return once ? ['-re', '-i', input] : ['-re', '-stream_loop', '-1', '-i', input];
+  return ['-re', '-stream_loop', '-1', '-i', input];
 }
 
 /** Full ffmpeg arguments publishing the source to `output` over RTSP. */

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { isForeignOrigin } from '../../platform/http/cross-origin';
 import { HttpError } from '../../platform/http/http-error';
 import type { MediaFrame } from '../core/media';
 import type { MediaRequest } from '../core/negotiation';
@@ -10,6 +11,11 @@ import { createFrameConsumer, type FrameConsumer, type FrameTrack } from './fram
 export interface OutputDeps {
   streams: StreamRegistry;
   tasks: TaskRegistry;
+  /**
+   * The API asks every caller for a username and password, so a request that reaches an output
+   * has given them: pages of other sites may then open source URLs too (they had to log in).
+   */
+  callersAuthenticated: boolean;
 }
 
 export interface FrameOutputRequest {
@@ -18,7 +24,10 @@ export interface FrameOutputRequest {
   requests: MediaRequest[];
   /** Stats name of the output: `mp4`, `hls`, `mjpeg`, ... */
   format: string;
-  /** The HTTP request, for remote address and user agent in the stats. */
+  /**
+   * The HTTP request (who may open a source URL; remote address and user agent in the stats).
+   * Absent for the relay's own outputs, which are not callers of another site.
+   */
   request?: IncomingMessage;
   onFrame(track: FrameTrack, frame: MediaFrame): void;
   onClose(reason: string): void;
@@ -40,7 +49,7 @@ export interface FrameOutput {
 export async function attachFrameOutput(deps: OutputDeps, output: FrameOutputRequest): Promise<FrameOutput> {
   const src = output.src?.trim();
   if (!src) throw new HttpError(400, 'src is required: a stream name or a source URL');
-  const { stream, temporary } = resolveStream(deps.streams, src);
+  const { stream, temporary } = resolveStream(deps, src, output.request);
   const consumer = createFrameConsumer({
     requests: output.requests,
     label: {
@@ -75,10 +84,23 @@ export async function attachFrameOutput(deps: OutputDeps, output: FrameOutputReq
   return { consumer, streamName: src, release };
 }
 
-function resolveStream(streams: StreamRegistry, src: string): { stream: Stream; temporary: boolean } {
+/**
+ * A named stream, or a temporary one for a source URL. A page of another site must never make
+ * the relay dial a URL of its choosing (a camera on the LAN, a file through ffmpeg:) and read
+ * the picture back: source URLs are opened for tools (no Origin), the console itself and, when
+ * the API has a password, callers that logged in; other pages get 403 before anything is dialed.
+ */
+function resolveStream(deps: OutputDeps, src: string, request: IncomingMessage | undefined): { stream: Stream; temporary: boolean } {
+  const { streams } = deps;
   const named = streams.get(src);
   if (named) return { stream: named, temporary: false };
   if (!/^[a-z][a-z0-9+.-]*:/i.test(src)) throw new HttpError(404, `stream not found: ${src}`);
+  if (request && isForeignOrigin(request) && !deps.callersAuthenticated) {
+    throw new HttpError(
+      403,
+      `a page of another site (${request.headers.origin ?? ''}) may not open source URLs through this relay: add the source as a named stream, or set api.username and api.password`,
+    );
+  }
   try {
     streams.checkSource(src, 'api');
   } catch (error) {

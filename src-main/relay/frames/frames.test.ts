@@ -34,11 +34,11 @@ describe('frames: producer to consumer through a stream', () => {
 
     const got: Array<{ kind: string; frame: MediaFrame }> = [];
     // The first output starts the producer; the keyframe pushed after that fills the GOP cache.
-    const first = await attachFrameOutput({ streams, tasks }, { src: 'cam', format: 'test', requests: [{ kind: 'video', codecs: ['H264'] }], onFrame: () => undefined, onClose: () => undefined });
+    const first = await attachFrameOutput({ streams, tasks, callersAuthenticated: false }, { src: 'cam', format: 'test', requests: [{ kind: 'video', codecs: ['H264'] }], onFrame: () => undefined, onClose: () => undefined });
     producer.push(0, { codec: 'H264', timestamp: 1000, keyframe: true, data: toAvcc([sps, pps, idr]) });
     producer.push(0, { codec: 'H264', timestamp: 4600, keyframe: false, data: toAvcc([slice]) });
 
-    const second = await attachFrameOutput({ streams, tasks }, {
+    const second = await attachFrameOutput({ streams, tasks, callersAuthenticated: false }, {
       src: 'cam', format: 'test',
       requests: [{ kind: 'video', codecs: ['H264'] }, { kind: 'audio', codecs: ['MPEG4-GENERIC'] }],
       onFrame: (track, frame) => got.push({ kind: track.kind, frame }),
@@ -65,7 +65,7 @@ describe('frames: producer to consumer through a stream', () => {
 
   it('answers 404 for an unknown stream, 400 without src or for a source the API may not run, 503 when nothing answers', async () => {
     const { tasks, streams } = setup();
-    const attach = (src: string | null) => attachFrameOutput({ streams, tasks }, { src, format: 'test', requests: [], onFrame: () => undefined, onClose: () => undefined });
+    const attach = (src: string | null) => attachFrameOutput({ streams, tasks, callersAuthenticated: false }, { src, format: 'test', requests: [], onFrame: () => undefined, onClose: () => undefined });
     await expect(attach(null)).rejects.toMatchObject({ status: 400 });
     await expect(attach('nope')).rejects.toMatchObject({ status: 404, message: 'stream not found: nope' });
     await expect(attach('exec:ffmpeg -i x')).rejects.toMatchObject({ status: 400 });

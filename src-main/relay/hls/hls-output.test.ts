@@ -38,6 +38,9 @@ function parseMediaPlaylist(text: string) {
 
 const hlsConsumers = async (relay: RelayUnderTest) => (await (await fetch(`${relay.api}/api/stack`)).text()).split('\n').filter((l) => /^consumer .*: hls\//.test(l)).length;
 
+/** A request as a player on another site's page sends it. */
+const PLAYER_PAGE = { headers: { Origin: 'https://player.example' } };
+
 describe('HLS output', () => {
   let relay: RelayUnderTest;
   let camera: ChildProcess;
@@ -45,7 +48,8 @@ describe('HLS output', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'hls-test-'));
-    relay = await startRelay('  cam:\n');
+    // Players on other sites' pages (a dashboard, a cast receiver) read HLS when api.origin lets them.
+    relay = await startRelay('  cam:\n', '', 0, '', '  origin: "*"\n');
     camera = publishTestPattern(relay.rtspUrl('cam'), 120);
     await waitForMedia(relay, 'cam');
   }, 30_000);
@@ -57,7 +61,7 @@ describe('HLS output', () => {
   });
 
   it('answers a master playlist as go2rtc, then live MPEG-TS playlists with rising media sequence numbers', async () => {
-    const master = await fetch(`${relay.api}/api/stream.m3u8?src=cam`);
+    const master = await fetch(`${relay.api}/api/stream.m3u8?src=cam`, PLAYER_PAGE);
     expect(master.status).toBe(200);
     expect(master.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
     expect(master.headers.get('access-control-allow-origin')).toBe('*');
@@ -68,7 +72,7 @@ describe('HLS output', () => {
     expect(playlistUrl).toMatch(/\/api\/hls\/playlist\.m3u8\?id=/);
 
     const started = Date.now();
-    const first = await fetch(playlistUrl);
+    const first = await fetch(playlistUrl, PLAYER_PAGE);
     expect(first.headers.get('access-control-allow-origin')).toBe('*');
     const one = parseMediaPlaylist(await first.text());
     // The first segment starts at the stream's cached keyframe: it is there within about a GOP.
@@ -84,7 +88,7 @@ describe('HLS output', () => {
     for (const d of two.durations) expect(d).toBeGreaterThan(0.8);
     for (const d of two.durations) expect(d).toBeLessThan(2.1);
 
-    const segment = await fetch(new URL(two.uris.at(-1)!, playlistUrl));
+    const segment = await fetch(new URL(two.uris.at(-1)!, playlistUrl), PLAYER_PAGE);
     expect(segment.status).toBe(200);
     expect(segment.headers.get('content-type')).toBe('video/mp2t');
     expect(segment.headers.get('access-control-allow-origin')).toBe('*');
@@ -114,7 +118,7 @@ describe('HLS output', () => {
     const { uris } = parseMediaPlaylist(playlist);
     expect(uris[0]).toBe(`segment.m4s?id=${id}&n=0`);
 
-    const init = await fetch(new URL(`init.mp4?id=${id}`, playlistUrl));
+    const init = await fetch(new URL(`init.mp4?id=${id}`, playlistUrl), PLAYER_PAGE);
     expect([init.status, init.headers.get('content-type'), init.headers.get('access-control-allow-origin')]).toEqual([200, 'video/mp4', '*']);
     const segment = await fetch(new URL(uris[0]!, playlistUrl));
     expect([segment.status, segment.headers.get('content-type')]).toEqual([200, 'video/iso.segment']);
@@ -148,7 +152,7 @@ describe('HLS output', () => {
   }, 60_000);
 
   it('answers bad and unknown requests with clear errors, CORS included', async () => {
-    const unknown = await fetch(`${relay.api}/api/hls/playlist.m3u8?id=nope`);
+    const unknown = await fetch(`${relay.api}/api/hls/playlist.m3u8?id=nope`, PLAYER_PAGE);
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('access-control-allow-origin')).toBe('*');
     expect(await unknown.text()).toBe('HLS session nope not found: it expired or never existed; open /api/stream.m3u8 again\n');
@@ -167,7 +171,9 @@ describe('HLS output', () => {
     expect(await future.text()).toMatch(/segment 99 .* does not exist yet/);
     const init = await fetch(`${relay.api}/api/hls/init.mp4?id=${id}`);
     expect(init.status).toBe(404);
-    const preflight = await fetch(`${relay.api}/api/hls/playlist.m3u8?id=${id}`, { method: 'OPTIONS' });
+    const preflight = await fetch(`${relay.api}/api/hls/playlist.m3u8?id=${id}`, { method: 'OPTIONS', headers: { ...PLAYER_PAGE.headers, 'Access-Control-Request-Method': 'GET' } });
+    // Without api.origin, or without an Origin (a tool), no CORS header is sent at all.
+    expect((await fetch(`${relay.api}/api/hls/playlist.m3u8?id=nope`)).headers.get('access-control-allow-origin')).toBeNull();
     expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([204, '*']);
   }, 30_000);
 

@@ -7,7 +7,7 @@ const MAX_SESSIONS = 64;
 
 /** HLS output on the API server (go2rtc's /api/stream.m3u8 and /api/hls/*); sessions end with the engine. */
 export function registerHls({ ctx, streams, tasks }: ProtocolContext, timings: HlsTimings = DEFAULT_HLS_TIMINGS): void {
-  const sessions = createHlsSessions({ streams, tasks }, { timings, maxSessions: MAX_SESSIONS });
+  const sessions = createHlsSessions({ streams, tasks, callersAuthenticated: !!ctx.settings.api.username }, { timings, maxSessions: MAX_SESSIONS });
   registerHlsRoutes(ctx.http, sessions);
   ctx.onClose(() => sessions.closeAll());
 }

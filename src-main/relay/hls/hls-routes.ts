@@ -10,22 +10,15 @@ const PLAYLIST_TYPE = 'application/vnd.apple.mpegurl';
 const BANDWIDTH = 1_000_000;
 
 /**
- * go2rtc's HLS paths. Every answer, errors included, allows any origin (players on other pages,
- * Chromecast); OPTIONS answers the preflight.
+ * go2rtc's HLS paths. Players on pages of other sites (a dashboard, a Chromecast receiver) read
+ * them when `api.origin` allows that site; the API server adds those CORS headers to every answer.
  */
 export function registerHlsRoutes(http: HttpRouter, sessions: HlsSessions): void {
   const route = (path: string, handler: RouteHandler) =>
     http.route(
       path,
-      async (request) => {
-        request.res.setHeader('Access-Control-Allow-Origin', '*');
-        if (request.req.method === 'OPTIONS') {
-          request.res.writeHead(204, { 'Access-Control-Allow-Methods': 'GET, OPTIONS', 'Access-Control-Max-Age': '600' }).end();
-          return;
-        }
-        await handler(request);
-      },
-      ['GET', 'OPTIONS'],
+      handler,
+      ['GET'],
     );
 
   route('/api/stream.m3u8', async ({ req, res, url }) => {

@@ -20,6 +20,7 @@ export function registerMjpeg({ ctx, streams, tasks }: ProtocolContext, options:
     transcoders.close();
     decoders.close();
   });
-  ctx.http.route('/api/stream.mjpeg', (request) => serveMjpegStream({ streams, tasks, transcoders }, request), ['GET']);
-  ctx.http.route('/api/frame.jpeg', (request) => serveSnapshot({ streams, tasks, transcoders, decoders, cache }, request), ['GET']);
+  const callersAuthenticated = !!ctx.settings.api.username;
+  ctx.http.route('/api/stream.mjpeg', (request) => serveMjpegStream({ streams, tasks, callersAuthenticated, transcoders }, request), ['GET']);
+  ctx.http.route('/api/frame.jpeg', (request) => serveSnapshot({ streams, tasks, callersAuthenticated, transcoders, decoders, cache }, request), ['GET']);
 }

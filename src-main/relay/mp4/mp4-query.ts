@@ -1,6 +1,7 @@
 import { HttpError } from '../../platform/http/http-error';
 import type { MediaRequest } from '../core/negotiation';
 import { requestsFromQuery } from '../rtsp/rtsp-server';
+import { ROTATIONS, type Rotation } from '../containers/fmp4/rotation';
 
 /** Without `mp4`, `video` or `audio` in the query, go2rtc's MP4 takes H.264/H.265 video and AAC audio. */
 const DEFAULT_REQUESTS: MediaRequest[] = [
@@ -32,4 +33,24 @@ export function contentDisposition(filename: string | null): string | undefined 
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
   const extended = ascii === filename ? '' : `; filename*=UTF-8''${encodeURIComponent(filename)}`;
   return `attachment; filename="${ascii}"${extended}`;
+}
+
+/** `rotate=90|180|270`: players turn the picture (written in the video track's matrix, as go2rtc does). */
+export function parseRotate(value: string | null): Rotation | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const degrees = ROTATIONS.find((r) => String(r) === value.trim());
+  if (degrees === undefined) throw new HttpError(400, `rotate must be 90, 180 or 270 (degrees clockwise), not "${value}"`);
+  return degrees || undefined;
+}
+
+/**
+ * Safari cannot play a live MP4 over one long response, so go2rtc sends it to the HLS form of the
+ * same stream (fMP4 segments); a download with `duration` stays MP4. The query is kept.
+ */
+export function safariRedirect(userAgent: string | undefined, query: URLSearchParams): string | undefined {
+  const ua = userAgent ?? '';
+  if (!ua.includes(' Safari/') || ua.includes(' Chrome/') || query.has('duration')) return undefined;
+  const target = new URLSearchParams(query);
+  if (!target.has('mp4')) target.append('mp4', '');
+  return `stream.m3u8?${target.toString().replace(/=(&|$)/g, '$1')}`;
 }

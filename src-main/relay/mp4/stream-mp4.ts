@@ -4,7 +4,7 @@ import type { MediaFrame } from '../core/media';
 import { attachFrameOutput, type FrameOutput } from '../frames/attach-output';
 import { createFmp4LiveWriter, type Fmp4LiveWriter } from '../containers/fmp4/live-writer';
 import { KEYFRAME_TIMEOUT_MS, MAX_BUFFERED_BYTES, type Mp4Deps } from './mp4-deps';
-import { contentDisposition, mp4Requests, parseDuration } from './mp4-query';
+import { contentDisposition, mp4Requests, parseDuration, parseRotate, safariRedirect } from './mp4-query';
 import { mp4Tracks, type Mp4Track } from './mp4-tracks';
 import { parameterSetKey } from '../frames/keyframe-parameter-sets';
 
@@ -21,8 +21,11 @@ const DURATION_GRACE_MS = 5_000;
  */
 export async function serveStreamMp4(deps: Mp4Deps, { req, res, url }: RouteRequest): Promise<void> {
   const query = url.searchParams;
+  const redirect = safariRedirect(req.headers['user-agent'], query);
+  if (redirect) return void res.writeHead(301, { Location: redirect }).end();
   const src = query.get('src') ?? '';
   const duration = parseDuration(query.get('duration'));
+  const rotate = parseRotate(query.get('rotate'));
   const disposition = contentDisposition(query.get('filename'));
   const maxBuffered = deps.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
   const keyframeTimeout = deps.keyframeTimeoutMs ?? KEYFRAME_TIMEOUT_MS;
@@ -118,7 +121,7 @@ export async function serveStreamMp4(deps: Mp4Deps, { req, res, url }: RouteRequ
     return done;
   }
   try {
-    tracks = mp4Tracks(output.consumer.tracks);
+    tracks = mp4Tracks(output.consumer.tracks).map((t) => (t.kind === 'video' && rotate ? { ...t, rotate } : t));
     writer = createFmp4LiveWriter({ tracks, duration });
   } catch (error) {
     finish(error instanceof HttpError ? error : new HttpError(400, (error as Error).message));

@@ -1,4 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,13 +37,20 @@ describe('playing a source into a stream (two-way audio)', () => {
   let plainCamera: TwoWayCamera;
   let relay: RelayUnderTest;
   let dir: string;
+  let clipFile: string;
+  /** The clip as a client of the API gives it: a URL (a file on this machine comes from the config file only). */
   let clip: string;
+  let clipServer: Server;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'backchannel-'));
-    clip = join(dir, 'chime.wav');
-    const made = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=8000:duration=2', '-ac', '1', clip]);
+    clipFile = join(dir, 'chime.wav');
+    const made = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=8000:duration=2', '-ac', '1', clipFile]);
     expect(made.code).toBe(0);
+    const wav = readFileSync(clipFile);
+    clipServer = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'audio/wav', 'Content-Length': wav.length }).end(wav));
+    await new Promise<void>((resolve) => clipServer.listen(0, '127.0.0.1', resolve));
+    clip = `http://127.0.0.1:${(clipServer.address() as AddressInfo).port}/chime.wav`;
     camera = await startTwoWayCamera();
     plainCamera = await startTwoWayCamera({ acceptsPlainDescribe: true });
     relay = await startRelay(`  door: ${camera.url}\n  plain: ${plainCamera.url}#backchannel=0\n`);
@@ -51,6 +60,7 @@ describe('playing a source into a stream (two-way audio)', () => {
     await relay?.stop();
     await camera?.close();
     await plainCamera?.close();
+    clipServer?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -104,5 +114,10 @@ describe('playing a source into a stream (two-way audio)', () => {
     const exec = await post('exec:ffmpeg -i x -f rtsp {output}', 'door');
     expect(exec.status).toBe(400);
     expect(await exec.text()).toContain('accepted from the config file only');
+
+    // A file on this machine is the config file's to name, never an API caller's.
+    const file = await post(`ffmpeg:${clipFile}#audio=pcma#input=file`, 'door');
+    expect(file.status).toBe(400);
+    expect(await file.text()).toContain(`ffmpeg: ${clipFile} is a file on this machine`);
   });
 });

@@ -1,4 +1,5 @@
 import { box, fourcc, fullBox, u16, u32, u8, UNITY_MATRIX, zeros } from './boxes';
+import { rotationMatrix } from './rotation';
 import type { TrackDescription } from './sample-entry';
 
 const MOVIE_TIMESCALE = 1000;
@@ -15,7 +16,7 @@ function movieHeader(nextTrackId: number): Uint8Array {
 function track(trackId: number, t: TrackDescription): Uint8Array {
   const audio = t.handler === 'soun';
   // enabled | in movie; duration 0: a fragmented file has its samples in the fragments.
-  const tkhd = fullBox('tkhd', 0, 3, u32(0), u32(0), u32(trackId), u32(0), u32(0), zeros(8), u16(0), u16(0), u16(audio ? 0x0100 : 0), u16(0), UNITY_MATRIX, u32(t.width * 0x10000), u32(t.height * 0x10000));
+  const tkhd = fullBox('tkhd', 0, 3, u32(0), u32(0), u32(trackId), u32(0), u32(0), zeros(8), u16(0), u16(0), u16(audio ? 0x0100 : 0), u16(0), t.rotate ? rotationMatrix(t.rotate) : UNITY_MATRIX, u32(t.width * 0x10000), u32(t.height * 0x10000));
   const mdhd = fullBox('mdhd', 0, 0, u32(0), u32(0), u32(t.timescale), u32(0), u16(0x55c4 /* und */), u16(0));
   const name = audio ? 'SoundHandler' : 'VideoHandler';
   const hdlr = fullBox('hdlr', 0, 0, u32(0), fourcc(t.handler), zeros(12), Uint8Array.from(name, (c) => c.charCodeAt(0)), u8(0));

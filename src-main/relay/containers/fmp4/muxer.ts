@@ -5,12 +5,15 @@ import { initSegment } from './init-segment';
 import { hasParameterSets, parameterSetsFromAccessUnit, parameterSetsFromFmtp, type ParameterSets } from './parameter-sets';
 import { intrinsicDuration } from './sample-duration';
 import { reorderHintFromSps } from './reorder-hint';
+import type { Rotation } from './rotation';
 import { describeTrack, provisionalCodecString, UnsupportedCodecError, fmp4Carries, FMP4_CODECS, type TrackDescription } from './sample-entry';
 import { TrackTimeline } from './track-timeline';
 
 export interface Fmp4TrackInput {
   kind: MediaKind;
   codec: Codec;
+  /** Video: how players should turn the picture, clockwise (`stream.mp4?rotate=90`). */
+  rotate?: Rotation;
 }
 
 export interface Fmp4Sample {
@@ -98,7 +101,7 @@ export function createFmp4Muxer(tracks: ReadonlyArray<Fmp4TrackInput>): Fmp4Muxe
   function describe(): TrackDescription[] | undefined {
     if (descriptions) return descriptions;
     if (tracks.some((t, i) => needsSets(i) && !hasParameterSets(t.codec.name, sets[i]!))) return undefined;
-    descriptions = tracks.map((t, i) => audioDescriptions[i] ?? describeTrack(t.kind, t.codec, sets[i]!, i + 1));
+    descriptions = tracks.map((t, i) => audioDescriptions[i] ?? { ...describeTrack(t.kind, t.codec, sets[i]!, i + 1), rotate: t.rotate });
     return descriptions;
   }
 

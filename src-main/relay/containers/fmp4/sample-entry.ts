@@ -9,6 +9,8 @@ import { hevcCodecString, hvcCBox } from './hevc-config';
 import type { ParameterSets } from './parameter-sets';
 
 /** What the init segment says about one track. */
+import type { Rotation } from './rotation';
+
 export interface TrackDescription {
   handler: 'vide' | 'soun';
   timescale: number;
@@ -18,6 +20,8 @@ export interface TrackDescription {
   sampleEntry: Uint8Array;
   /** RFC 6381 codec string for `Content-Type: video/mp4; codecs="..."`. */
   codecString: string;
+  /** Video: the turn players apply, written as the track's transformation matrix. */
+  rotate?: Rotation;
 }
 
 /** Codecs this muxer carries, by RTP encoding name. */

@@ -1,0 +1,42 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isOwnOrigin } from './request-guard';
+
+/**
+ * Which pages of other sites may read the API's answers (go2rtc's `api.origin`): none unless
+ * configured; `"*"` any; otherwise the origins listed (`https://dash.example.com`).
+ */
+export type AllowedOrigins = readonly string[];
+
+/** A request sent by a page of another site: it carries an Origin that is not this server's. */
+export function isForeignOrigin(req: IncomingMessage): boolean {
+  const origin = req.headers.origin;
+  return origin !== undefined && !isOwnOrigin(req, origin);
+}
+
+/** The `Access-Control-Allow-Origin` value for this request, or undefined when CORS stays closed. */
+export function allowedOriginFor(req: IncomingMessage, allowed: AllowedOrigins): string | undefined {
+  const origin = req.headers.origin;
+  if (origin === undefined || !isForeignOrigin(req)) return undefined;
+  if (allowed.includes('*')) return '*';
+  return allowed.includes(origin) ? origin : undefined;
+}
+
+/**
+ * Opens reads to the origins `api.origin` allows, as go2rtc's CORS middleware does, and answers
+ * their preflights; writes from other origins stay refused by the same-origin write guard.
+ * Returns true when the request was a preflight and has been answered.
+ */
+export function applyCors(req: IncomingMessage, res: ServerResponse, allowed: AllowedOrigins): boolean {
+  const value = allowedOriginFor(req, allowed);
+  if (!value) return false;
+  res.setHeader('Access-Control-Allow-Origin', value);
+  if (value !== '*') res.setHeader('Vary', 'Origin');
+  if (req.method !== 'OPTIONS' || req.headers['access-control-request-method'] === undefined) return false;
+  res.writeHead(204, {
+    'Access-Control-Allow-Methods': 'GET, OPTIONS',
+    'Access-Control-Allow-Headers': 'Authorization, Content-Type',
+    'Access-Control-Max-Age': '600',
+  });
+  res.end();
+  return true;
+}
