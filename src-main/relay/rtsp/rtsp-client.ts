@@ -6,7 +6,7 @@ import { parseRtpPacket, serializeRtpPacket, type RtpPacket } from '../core/rtp-
 import type { TaskRegistry } from '../core/task-registry';
 import { RtspClientUdp } from './rtsp-client-udp';
 import { formatClientUdpTransport, isUnsupportedTransport, parseServerUdpTransport, UdpNotGrantedError } from './rtsp-client-udp-transport';
-import { RtspConnection, type RtspResponse } from './rtsp-connection';
+import { RtspConnection, RtspResponseError, type RtspResponse } from './rtsp-connection';
 import { controlUrl, parseSdp } from './sdp';
 
 const NO_DATA_TIMEOUT_MS = 10_000;
@@ -44,14 +44,20 @@ export interface RtspClientDeps {
   logger?: Logger;
   /** Sources whose server refused UDP: dials after the first go straight to TCP, logged once. */
   udpRefused?: Set<string>;
+  /**
+   * Cameras that announced a backchannel and then refused to set it up or to play with it: later
+   * dials no longer ask for it, so the picture is not lost to a speaker the camera cannot serve.
+   */
+  backchannelRefused?: Set<string>;
   /** Receiver reports over UDP, 5 s unless told. */
   udpReportIntervalMs?: number;
 }
 
 /** The `rtsp`/`rtsps` scheme's dialer: one per relay, so a camera that refuses UDP is told about once. */
-export function createRtspDialer(deps: Omit<RtspClientDeps, 'udpRefused'> = {}): ProducerDialer {
+export function createRtspDialer(deps: Omit<RtspClientDeps, 'udpRefused' | 'backchannelRefused'> = {}): ProducerDialer {
   const udpRefused = new Set<string>();
-  return (source, context) => dialRtsp(source, context, { ...deps, udpRefused });
+  const backchannelRefused = new Set<string>();
+  return (source, context) => dialRtsp(source, context, { ...deps, udpRefused, backchannelRefused });
 }
 
 /**
@@ -62,7 +68,8 @@ export function createRtspDialer(deps: Omit<RtspClientDeps, 'udpRefused'> = {}):
  * credentials. A backchannel media takes packets through `send`.
  */
 export async function dialRtsp(source: string, context: DialContext, deps: RtspClientDeps = {}): Promise<ProducerConnection> {
-  const parsed = parseRtspSource(source);
+  const asked = parseRtspSource(source);
+  const parsed = asked.backchannel && deps.backchannelRefused?.has(asked.url) ? { ...asked, backchannel: false } : asked;
   if (parsed.transport === 'udp' && !deps.udpRefused?.has(parsed.url)) {
     try {
       return await dialWith(parsed, 'udp', context, deps);
@@ -75,7 +82,27 @@ export async function dialRtsp(source: string, context: DialContext, deps: RtspC
   return dialWith(parsed, 'tcp', context, deps);
 }
 
+/** A camera refused a step of a pull that included its backchannel (SETUP or PLAY). */
+class BackchannelStepRefused extends Error {
+  override name = 'BackchannelStepRefused';
+}
+
+/**
+ * Remembers that this camera cannot serve its backchannel and dials it again without asking for
+ * one: some cameras list a speaker when asked and then answer 551 or 4xx to its SETUP or to PLAY.
+ */
 async function dialWith(parsed: RtspSource, transport: RtspTransport, context: DialContext, deps: RtspClientDeps): Promise<ProducerConnection> {
+  try {
+    return await dialOnce(parsed, transport, context, deps);
+  } catch (error) {
+    if (!(error instanceof BackchannelStepRefused)) throw error;
+    deps.backchannelRefused?.add(parsed.url);
+    deps.logger?.warn('rtsp: the camera refused its two-way audio; pulling it without', { source: redactUrlCredentials(parsed.url), error: error.message });
+    return dialOnce({ ...parsed, backchannel: false }, transport, context, deps);
+  }
+}
+
+async function dialOnce(parsed: RtspSource, transport: RtspTransport, context: DialContext, deps: RtspClientDeps): Promise<ProducerConnection> {
   let connection = await RtspConnection.open(parsed.url);
   let described: RtspResponse;
   try {
@@ -132,7 +159,6 @@ async function dialWith(parsed: RtspSource, transport: RtspTransport, context: D
     sdp = described.body.toString('utf8');
     medias = parseSdp(sdp, 'recvonly', { backchannel: parsed.backchannel });
     const contentBase = described.headers.get('content-base') ?? described.headers.get('content-location') ?? base;
-    const require: Record<string, string> = parsed.backchannel ? { Require: BACKCHANNEL_TAG } : {};
     if (transport === 'udp') {
       udp = await RtspClientUdp.open(parsed.url, {
         tasks: deps.tasks,
@@ -146,14 +172,14 @@ async function dialWith(parsed: RtspSource, transport: RtspTransport, context: D
       if (udp) {
         const codec = media.codecs[0];
         const ports = await udp.addTrack(index, codec?.clockRate ?? 0, codec?.payloadType ?? 0);
-        const setup = await connection.request('SETUP', uri, { Transport: formatClientUdpTransport(ports), ...require });
+        const setup = await connection.request('SETUP', uri, { Transport: formatClientUdpTransport(ports) });
         const granted = parseServerUdpTransport(setup.headers.get('transport') ?? '');
         if (!granted) throw new UdpNotGrantedError(`rtsp: SETUP over UDP was answered with Transport: ${setup.headers.get('transport') ?? '(none)'}`);
         udp.setServerPorts(index, granted.server);
         continue;
       }
       const channel = index * 2;
-      const setup = await connection.request('SETUP', uri, { Transport: `RTP/AVP/TCP;unicast;interleaved=${channel}-${channel + 1}`, ...require });
+      const setup = await connection.request('SETUP', uri, { Transport: `RTP/AVP/TCP;unicast;interleaved=${channel}-${channel + 1}` });
       const granted = /interleaved=(\d+)/.exec(setup.headers.get('transport') ?? '');
       const grantedChannel = granted ? Number(granted[1]) : channel;
       channels.set(grantedChannel, index);
@@ -162,6 +188,7 @@ async function dialWith(parsed: RtspSource, transport: RtspTransport, context: D
   } catch (error) {
     udp?.close(); // the connection may have closed before the sockets were bound
     connection.finish(error as Error);
+    if (hasBackchannel(medias!) && error instanceof RtspResponseError) throw new BackchannelStepRefused(error.message);
     throw error;
   }
 
@@ -189,7 +216,12 @@ async function dialWith(parsed: RtspSource, transport: RtspTransport, context: D
       if (playing) return;
       playing = true;
       connection.lastDataAt = Date.now();
-      connection.request('PLAY', base, { Range: 'npt=0.000-', ...(parsed.backchannel ? { Require: BACKCHANNEL_TAG } : {}) }).catch((error: Error) => connection.finish(error));
+      // No Range and no Require, as go2rtc sends it: GStreamer's ONVIF server refuses PLAY with a Range (503).
+      connection.request('PLAY', base).catch((error: Error) => {
+        // The next dial leaves the speaker out (the source reconnects as after any failure).
+        if (hasBackchannel(medias) && error instanceof RtspResponseError) deps.backchannelRefused?.add(parsed.url);
+        connection.finish(error);
+      });
       timers.watchdog = setInterval(() => {
         if (Date.now() - connection.lastDataAt > NO_DATA_TIMEOUT_MS) return connection.finish(new Error(noDataMessage));
         // Cameras drop a session whose client never speaks; one request in flight at a time.
@@ -221,6 +253,9 @@ async function dialWith(parsed: RtspSource, transport: RtspTransport, context: D
   };
 }
 
+const hasBackchannel = (medias: Media[] | undefined): boolean => !!medias?.some((media) => media.direction === 'sendonly');
+
+/** OPTIONS, then DESCRIBE: the only request that asks for the backchannel (ONVIF Streaming 5.3). */
 async function describe(connection: RtspConnection, backchannel: boolean): Promise<RtspResponse> {
   await connection.request('OPTIONS', connection.base);
   return connection.request('DESCRIBE', connection.base, { Accept: 'application/sdp', ...(backchannel ? { Require: BACKCHANNEL_TAG } : {}) });

@@ -11,6 +11,17 @@ export type RtspResponse = RtspMessage & { type: 'response' };
  * The client side of one RTSP connection (to a camera, or to a server we publish to): requests
  * one at a time with CSeq, Session and Basic/Digest auth from the URL, plus interleaved frames.
  */
+/** The camera answered a request with an error status (not a lost connection or a timeout). */
+export class RtspResponseError extends Error {
+  override name = 'RtspResponseError';
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
 export class RtspConnection {
   private readonly parser = new RtspParser();
   private cseq = 0;
@@ -121,7 +132,7 @@ export class RtspConnection {
         continue;
       }
       if (response.status === 401) throw new Error(`rtsp: ${method} unauthorized: check the username and password in the URL`);
-      if (response.status >= 300) throw new Error(`rtsp: ${method} answered ${response.status} ${response.reason}`);
+      if (response.status >= 300) throw new RtspResponseError(`rtsp: ${method} answered ${response.status} ${response.reason}`, response.status);
       this.session ??= response.headers.get('session')?.split(';')[0];
       return response;
     }

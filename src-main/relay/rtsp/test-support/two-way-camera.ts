@@ -8,6 +8,8 @@ export interface TwoWayCamera {
   received: RtpPacket[];
   /** The Require headers seen on DESCRIBE (to check the ONVIF tag was asked for). */
   describeRequires: string[];
+  /** `METHOD require-header` of every request after DESCRIBE, in order. */
+  laterRequests: string[];
   close(): Promise<void>;
 }
 
@@ -15,11 +17,13 @@ export interface TwoWayCamera {
  * A camera with an ONVIF backchannel, speaking real RTSP on loopback: when DESCRIBE carries
  * `Require: www.onvif.org/ver20/backchannel` its SDP adds a `sendonly` PCMA (and PCMU) audio
  * media, and what the client sends on that channel is recorded. Without the tag it refuses
- * with 551, as many cameras do, unless `acceptsPlainDescribe`.
+ * with 551, as many cameras do, unless `acceptsPlainDescribe`. With `refusesBackchannelSetup` it
+ * lists the speaker and then refuses to set it up, as some firmware does.
  */
-export async function startTwoWayCamera(options: { acceptsPlainDescribe?: boolean } = {}): Promise<TwoWayCamera> {
+export async function startTwoWayCamera(options: { acceptsPlainDescribe?: boolean; refusesBackchannelSetup?: boolean } = {}): Promise<TwoWayCamera> {
   const received: RtpPacket[] = [];
   const describeRequires: string[] = [];
+  const laterRequests: string[] = [];
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
@@ -39,6 +43,7 @@ export async function startTwoWayCamera(options: { acceptsPlainDescribe?: boolea
         const reply = (status: number, reason: string, headers: Record<string, string> = {}, body = '') =>
           socket.write(formatResponse(status, reason, { CSeq: cseq, Session: '12345678', ...headers }, body));
         const require = chunk.headers.get('require') ?? '';
+        if (chunk.method !== 'DESCRIBE' && chunk.method !== 'OPTIONS') laterRequests.push(`${chunk.method} ${require}`.trim());
         switch (chunk.method) {
           case 'OPTIONS':
             reply(200, 'OK', { Public: 'OPTIONS, DESCRIBE, SETUP, PLAY, TEARDOWN, GET_PARAMETER' });
@@ -60,6 +65,10 @@ export async function startTwoWayCamera(options: { acceptsPlainDescribe?: boolea
           }
           case 'SETUP': {
             const channel = Number(/interleaved=(\d+)/.exec(chunk.headers.get('transport') ?? '')?.[1] ?? setups * 2);
+            if (chunk.uri.endsWith('track2') && options.refusesBackchannelSetup) {
+              reply(461, 'Unsupported Transport');
+              break;
+            }
             if (chunk.uri.endsWith('track2')) backchannelChannel = channel;
             setups++;
             reply(200, 'OK', { Transport: `RTP/AVP/TCP;unicast;interleaved=${channel}-${channel + 1}` });
@@ -77,6 +86,7 @@ export async function startTwoWayCamera(options: { acceptsPlainDescribe?: boolea
     url: `rtsp://127.0.0.1:${port}/onvif`,
     received,
     describeRequires,
+    laterRequests,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
