@@ -15,6 +15,7 @@ import type { PacketSink, Track } from '../core/track';
 import { formatResponse, interleavedFrame, RtspParser, RtspProtocolError, type RtspMessage } from './rtsp-parser';
 import { buildSdp, parseSdp, SdpError } from './sdp';
 import { digestResponse, parseChallenge } from './digest-auth';
+import { createDigestNonces, type NonceState } from './digest-nonces';
 import { chooseTransport, formatUdpTransport } from './rtsp-udp-transport';
 import { RtspUdpSession, type UdpTrackOutput } from './rtsp-udp-session';
 
@@ -191,7 +192,7 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
   const requireAuth = (socket: Socket) =>
     !!options.username && (options.localAuth || !isLoopbackAddress(socket.remoteAddress?.replace(/^::ffff:/, '') ?? ''));
   const realm = 'Relay Console';
-  const nonce = randomBytes(16).toString('hex');
+  const nonces = createDigestNonces();
 
   const server = createServer((socket) => {
     sockets.add(socket);
@@ -202,6 +203,8 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
     let publisher: { connection: PublishedConnection; channels: Map<number, number> } | undefined;
     let udp: RtspUdpSession | undefined;
     let closed = false;
+    /** The nonce this connection authenticated with: it stays good for the connection's life. */
+    let connectionNonce: string | undefined;
 
     const send = (status: number, reason: string, request: RtspMessage & { type: 'request' }, headers: Record<string, string | number> = {}, body = '') => {
       if (closed) return;
@@ -233,15 +236,22 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
 
     const handle = async (request: RtspMessage & { type: 'request' }): Promise<void> => {
       udp?.touch();
-      if (requireAuth(socket) && !authorized(request, options.username!, options.password ?? '', realm, nonce)) {
-        // Digest first: most players prefer it, and it never sends the password itself.
-        socket.write(
-          formatResponse(401, 'Unauthorized', {
-            CSeq: request.headers.get('cseq') ?? '0',
-            'WWW-Authenticate': `Digest realm="${realm}", nonce="${nonce}"`,
-          }),
+      if (requireAuth(socket)) {
+        const verdict = authorize(request, { username: options.username!, password: options.password ?? '', realm }, (nonce) =>
+          nonce === connectionNonce ? 'fresh' : nonces.check(nonce),
         );
-        return;
+        if (verdict.ok) {
+          connectionNonce = verdict.nonce ?? connectionNonce;
+        } else {
+          // Digest first: most players prefer it, and it never sends the password itself.
+          socket.write(
+            formatResponse(401, 'Unauthorized', {
+              CSeq: request.headers.get('cseq') ?? '0',
+              'WWW-Authenticate': `Digest realm="${realm}", nonce="${nonces.issue()}"${verdict.stale ? ', stale=TRUE' : ''}`,
+            }),
+          );
+          return;
+        }
       }
       const target = streamNameOf(request.uri);
       switch (request.method) {
@@ -430,13 +440,37 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
   };
 }
 
-function authorized(request: RtspMessage & { type: 'request' }, username: string, password: string, realm: string, nonce: string): boolean {
+/**
+ * Checks a request's credentials: Basic, or Digest (RFC 2617) with a nonce this server issued
+ * and not yet expired, for this very request-URI (a header captured on one request opens no
+ * other stream). `stale` tells a client with the right password to answer a new challenge.
+ */
+function authorize(
+  request: RtspMessage & { type: 'request' },
+  account: { username: string; password: string; realm: string },
+  nonceState: (nonce: string) => NonceState,
+): { ok: true; nonce?: string } | { ok: false; stale?: boolean } {
+  const { username, password, realm } = account;
   const header = request.headers.get('authorization') ?? '';
   const basic = /^Basic\s+(.+)$/i.exec(header);
-  if (basic?.[1]) return Buffer.from(basic[1], 'base64').toString('utf8') === `${username}:${password}`;
+  if (basic?.[1]) return Buffer.from(basic[1], 'base64').toString('utf8') === `${username}:${password}` ? { ok: true } : { ok: false };
   const { scheme, params } = parseChallenge(header);
-  if (scheme !== 'digest' || params.username !== username || params.nonce !== nonce || params.realm !== realm) return false;
-  const uri = params.uri ?? request.uri;
-  const expected = digestResponse({ username, password, realm, nonce, method: request.method, uri, qop: params.qop, nc: params.nc, cnonce: params.cnonce });
-  return params.response === expected;
+  if (scheme !== 'digest' || params.username !== username || params.realm !== realm || !params.nonce || !params.uri) return { ok: false };
+  if (!sameRequestUri(params.uri, request.uri)) return { ok: false };
+  const expected = digestResponse({ username, password, realm, nonce: params.nonce, method: request.method, uri: params.uri, qop: params.qop, nc: params.nc, cnonce: params.cnonce });
+  if (params.response !== expected) return { ok: false };
+  const state = nonceState(params.nonce);
+  if (state === 'fresh') return { ok: true, nonce: params.nonce };
+  return { ok: false, stale: state === 'expired' };
+}
+
+/** The Digest `uri` names the request's URI: as sent, or its path and query (some players send only that). */
+function sameRequestUri(digestUri: string, requestUri: string): boolean {
+  if (digestUri === requestUri) return true;
+  try {
+    const request = new URL(requestUri);
+    return digestUri === `${request.pathname}${request.search}`;
+  } catch {
+    return false;
+  }
 }
