@@ -7,6 +7,17 @@ import { bindRtpPair, closeRtpPair } from './rtsp-udp-ports';
 import { buildSenderReport } from './rtsp-udp-rtcp';
 import { normalizeAddress } from './rtsp-udp-transport';
 
+/**
+ * Datagrams one track sends in a millisecond before the rest wait: about 15 MB/s with full-size
+ * packets, well above any camera's rate, well below what overruns a player's receive buffer.
+ */
+const PACED_BURST = 12;
+/**
+ * Datagrams a track may have waiting, in the pacing queue or in the socket: a whole cached GOP
+ * (at most 4096 packets) and the live packets that come while it goes out.
+ */
+const SEND_QUEUE_LIMIT = 4096 + 512;
+
 export interface RtspUdpSessionOptions {
   /** The RTSP connection's local address: every RTP/RTCP pair binds there. */
   localAddress: string;
@@ -22,7 +33,7 @@ export interface RtspUdpSessionOptions {
   reportIntervalMs?: number;
   /** How often liveness and due reports are checked. */
   tickMs?: number;
-  /** Datagrams a track may have waiting in the socket before new ones are dropped. */
+  /** Datagrams a track may have waiting (paced or in the socket) before new ones are dropped. */
   sendQueueLimit?: number;
 }
 
@@ -46,6 +57,11 @@ export class UdpTrackOutput {
   private last?: { timestamp: number; at: number };
   private reportedAt = 0;
   private closed = false;
+  /** Datagrams waiting for their turn (see `send`), and the timer that lets them out. */
+  private readonly paced: Uint8Array[] = [];
+  private pacer?: NodeJS.Timeout;
+  private burstAt = 0;
+  private burstCount = 0;
 
   constructor(
     private readonly sockets: { rtp: UdpSocket; rtcp: UdpSocket },
@@ -60,17 +76,39 @@ export class UdpTrackOutput {
   }
 
   /**
-   * Hands one packet to the socket and returns the bytes it sent (0: dropped). It never waits:
-   * when the socket is this far behind, the packet is dropped, as the network would. A packet
-   * larger than a datagram fails in the kernel and counts as a drop.
+   * Hands one packet on and returns its bytes (0: dropped). It never waits: packets beyond
+   * PACED_BURST in one millisecond (a new viewer's cached GOP, megabytes at once) queue and go
+   * out PACED_BURST per millisecond, in order, so the player's socket buffer is not overrun; live
+   * packets come spread out and go straight through. When the socket or the queue is this far
+   * behind, the packet is dropped, as the network would. A packet larger than a datagram fails in
+   * the kernel and counts as a drop.
    */
   send(packet: RtpPacket): number {
     if (this.closed) return 0;
-    if (this.inFlight >= this.limit) {
+    if (this.paced.length + this.inFlight >= this.limit) {
       this.drops++;
       return 0;
     }
     const bytes = serializeRtpPacket({ ...packet, ssrc: this.ssrc });
+    this.packets++;
+    this.octets += packet.payload.length;
+    this.last = { timestamp: packet.timestamp, at: Date.now() };
+    const now = Date.now();
+    if (now !== this.burstAt) {
+      this.burstAt = now;
+      this.burstCount = 0;
+    }
+    if (this.paced.length > 0 || this.burstCount >= PACED_BURST) {
+      this.paced.push(bytes);
+      this.pacer ??= setInterval(() => this.drainPaced(), 1);
+    } else {
+      this.burstCount++;
+      this.transmit(bytes);
+    }
+    return bytes.length;
+  }
+
+  private transmit(bytes: Uint8Array): void {
     this.inFlight++;
     this.sockets.rtp.send(bytes, this.client.rtpPort, this.peerAddress, (error) => {
       this.inFlight--;
@@ -78,10 +116,13 @@ export class UdpTrackOutput {
       this.drops++;
       this.logger.debug('rtsp udp send failed', { error: error.message, bytes: bytes.length });
     });
-    this.packets++;
-    this.octets += packet.payload.length;
-    this.last = { timestamp: packet.timestamp, at: Date.now() };
-    return bytes.length;
+  }
+
+  private drainPaced(): void {
+    for (const bytes of this.paced.splice(0, PACED_BURST)) this.transmit(bytes);
+    if (this.paced.length > 0) return;
+    clearInterval(this.pacer);
+    this.pacer = undefined;
   }
 
   /** Sends a sender report when one is due (and RTP went out, so its timestamp means something). */
@@ -98,6 +139,8 @@ export class UdpTrackOutput {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.pacer);
+    this.paced.length = 0;
     closeRtpPair(this.sockets);
     this.untrack();
   }
@@ -144,7 +187,7 @@ export class RtspUdpSession {
       untrackRtp();
       untrackRtcp();
     };
-    const output = new UdpTrackOutput(sockets, client, this.peer, clockRate, this.options.sendQueueLimit ?? 256, this.options.logger, untrack);
+    const output = new UdpTrackOutput(sockets, client, this.peer, clockRate, this.options.sendQueueLimit ?? SEND_QUEUE_LIMIT, this.options.logger, untrack);
     for (const socket of [sockets.rtp, sockets.rtcp]) {
       socket.on('message', (_data: Buffer, from: RemoteInfo) => {
         if (normalizeAddress(from.address) === this.peer) this.touch();
