@@ -46,9 +46,9 @@ export function summarize(streams: StreamRegistry): StreamSummary[] {
 
 /** Binds the `relay` contract service: the console's view of streams and the config file. */
 export function bindRelayService(ctx: EngineContext, streams: StreamRegistry, guard: WriteGuard): void {
-  const check = (source: string) => {
+  const check = (source: string, name: string) => {
     try {
-      streams.checkSource(source, 'api');
+      streams.checkSource(source, 'api', name);
     } catch (error) {
       if (error instanceof SourceRejectedError) throw new ContractFailure('invalid_input', error.message);
       throw error;
@@ -65,13 +65,13 @@ export function bindRelayService(ctx: EngineContext, streams: StreamRegistry, gu
     listStreams: async () => summarize(streams),
     addStream: async ({ name, source }) => {
       if (streams.get(name)) throw new ContractFailure('conflict', `a stream named ${name} exists already`);
-      check(source);
+      check(source, name);
       await persistStream(ctx.config, name, [source]);
       streams.set(name, [source]);
     },
     editStream: async ({ name, source }) => {
       if (!streams.get(name)) throw new ContractFailure('not_found', `no stream named ${name}`);
-      check(source);
+      check(source, name);
       await persistStream(ctx.config, name, [source]);
       streams.set(name, [source]);
     },

@@ -8,6 +8,11 @@ import type { TimeZones } from './time-zones';
 
 export const DEFAULT_DELTA_PAGE = 10;
 export const MAX_DELTA_PAGE = 1000;
+/**
+ * A page also ends at this many bytes of JSON (maxpagesize is a preference, as in Graph): a page
+ * of large events must not take hundreds of megabytes to build and send.
+ */
+export const MAX_DELTA_PAGE_BYTES = 4 * 1024 * 1024;
 
 export interface DeltaRequest {
   owner: EventOwner;
@@ -65,6 +70,7 @@ export class CalendarDelta {
       throw new GraphError(410, 'SyncStateNotFound', `The sync state generation is not found; generation=${state.from};[highest=${this.store.lastSeq()}]. Start a full synchronisation.`);
     }
     const out: Record<string, unknown>[] = [];
+    let bytes = 0;
     let cursor: SyncState['cursor'];
     let more = false;
     for (const { id, entries } of this.candidates(state, to, request)) {
@@ -75,7 +81,14 @@ export class CalendarDelta {
           more = true;
           break;
         }
-        out.push(entries[i]!());
+        const entry = entries[i]!();
+        const size = JSON.stringify(entry).length;
+        if (out.length > 0 && bytes + size > MAX_DELTA_PAGE_BYTES) {
+          more = true;
+          break;
+        }
+        out.push(entry);
+        bytes += size;
         cursor = { event: id, sent: i + 1 };
       }
       if (more) break;

@@ -137,7 +137,7 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
     const pathname = q < 0 ? url : url.slice(0, q);
     const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
     const token = /^\/([^/]+)\/oauth2\/v2\.0\/token$/.exec(pathname);
-    if (token && req.method === 'POST') return handleTokenRequest(tokenDeps, decodeURIComponent(token[1]!), req, res);
+    if (token && req.method === 'POST') return handleTokenRequest(tokenDeps, decodeTenant(token[1]!), req, res);
     if (pathname.startsWith('/v1.0/')) return graph(req, res, ids, pathname, query);
     if (pathname.startsWith('/_emulator/')) return admin(req, res, ids, pathname);
     throw new GraphError(404, 'NotFound', `No such endpoint: ${req.method} ${pathname}. Graph is under /v1.0, tokens at /{tenant}/oauth2/v2.0/token.`);
@@ -214,4 +214,13 @@ async function recordDemoUrl(demoFile: string, url: string): Promise<void> {
   const demo = JSON.parse(await readFile(demoFile, 'utf8')) as Record<string, unknown>;
   if (demo.url === url) return;
   await writeFileAtomic(demoFile, JSON.stringify({ ...demo, url }, null, 2) + '\n');
+}
+
+/** The tenant of a token URL; one that is not valid percent-encoding is no tenant (answered 400 as unknown). */
+function decodeTenant(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

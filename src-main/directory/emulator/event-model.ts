@@ -144,6 +144,17 @@ export function defaultProps(): Omit<EventProps, 'start' | 'end'> {
   };
 }
 
+/** Exchange keeps at most 255 characters of a subject (and of a transactionId). */
+const MAX_SUBJECT_LENGTH = 255;
+/**
+ * Graph documents no limit for an event body below the 4 MB request; a bound keeps one event,
+ * and so one delta page (see MAX_DELTA_PAGE_BYTES), small enough to build in memory.
+ */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+const tooLong = (name: string, limit: number, unit: string): GraphError =>
+  badRequest('ErrorPropertyTooBig', `The value of property '${name}' is too long: at most ${limit} ${unit}.`);
+
 const typeError = (name: string, expected: string): GraphError => badRequest('BadRequest', `Invalid value for property '${name}': expected ${expected}.`);
 
 /**
@@ -160,6 +171,7 @@ export function parseEventPatch(body: Record<string, unknown>, zones: TimeZones)
       case 'subject':
       case 'transactionId':
         if (value !== null && typeof value !== 'string') throw typeError(name, 'a string');
+        if (typeof value === 'string' && value.length > MAX_SUBJECT_LENGTH) throw tooLong(name, MAX_SUBJECT_LENGTH, 'characters');
         set[name] = value;
         break;
       case 'body': {
@@ -168,6 +180,7 @@ export function parseEventPatch(body: Record<string, unknown>, zones: TimeZones)
         const contentType = b.contentType ?? 'text';
         if (contentType !== 'text' && contentType !== 'html') throw typeError('body.contentType', "'text' or 'html'");
         if (b.content !== undefined && b.content !== null && typeof b.content !== 'string') throw typeError('body.content', 'a string');
+        if (typeof b.content === 'string' && Buffer.byteLength(b.content) > MAX_BODY_BYTES) throw tooLong('body.content', MAX_BODY_BYTES, 'bytes');
         out.body = { contentType, content: (b.content as string | null | undefined) ?? '' };
         break;
       }

@@ -23,7 +23,9 @@ export async function readBody(req: IncomingMessage, limit = 4 * 1024 * 1024): P
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > limit) throw new GraphError(413, 'RequestEntityTooLarge', `The request body is larger than ${limit} bytes.`);
+    // The rest of the body is not read: the connection closes after the answer, so the next
+    // request does not land in the middle of this one's bytes.
+    if (size > limit) throw new GraphError(413, 'RequestEntityTooLarge', `The request body is larger than ${limit} bytes.`, { Connection: 'close' });
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);

@@ -51,7 +51,7 @@ export function registerStreamsRoutes(ctx: EngineContext, deps: StreamsApiDeps):
   /** Checks every source from the API, writes them to the config, then applies them. */
   const save = async (name: string, sources: string[]): Promise<void> => {
     try {
-      for (const source of sources) streams.checkSource(source, 'api');
+      for (const source of sources) streams.checkSource(source, 'api', name);
     } catch (error) {
       rejected(error);
     }

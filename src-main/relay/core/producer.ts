@@ -52,6 +52,7 @@ export interface SchemeHandler {
   /**
    * Why this source may not come from the API or the console though it may be in the config
    * file (an `ffmpeg:` input that is a file on this machine, say), or undefined when it may.
+   * `streamName`: the stream it is written under (it may not exist yet).
    */
-  refuseFromApi?(source: string): string | undefined;
+  refuseFromApi?(source: string, streamName?: string): string | undefined;
 }

@@ -16,8 +16,11 @@ export interface StreamRegistry {
   /** Creates or replaces a stream's sources (after `checkSource` on each). */
   set(name: string, sources: string[]): Stream;
   delete(name: string): boolean;
-  /** Why a source cannot be used; `fromApi` also refuses code-running schemes. */
-  checkSource(source: string, origin: 'config' | 'api'): void;
+  /**
+   * Why a source cannot be used; from the API also code-running schemes and what a scheme keeps
+   * to the config file. `streamName`: the stream the source is written under.
+   */
+  checkSource(source: string, origin: 'config' | 'api', streamName?: string): void;
   close(): void;
 }
 
@@ -65,15 +68,18 @@ export function createStreamRegistry(options: StreamRegistryOptions): StreamRegi
       entry.untrack();
       return true;
     },
-    checkSource(source, origin) {
+    checkSource(source, origin, streamName) {
       if (source.trim() === '') throw new SourceRejectedError('streams: source is empty');
       const handler = options.schemes.resolve(source);
-      if (origin === 'api' && (/\s/.test(source) || codeRunningScheme(source, options.schemes))) {
-        throw new SourceRejectedError(`streams: source ${schemeOf(source) || 'with whitespace'} runs commands and is accepted from the config file only`);
+      if (origin === 'api') {
+        const runsCode = codeRunningScheme(source, options.schemes);
+        if (runsCode) throw new SourceRejectedError(`streams: source ${runsCode} runs commands and is accepted from the config file only`);
+        const refused = handler?.refuseFromApi?.(source, streamName);
+        if (refused) throw new SourceRejectedError(`streams: ${refused}`);
+        // Whitespace has no place in a URL; in a source it is a command line.
+        if (/\s/.test(source)) throw new SourceRejectedError('streams: a source with whitespace is accepted from the config file only');
       }
       if (!handler) throw new SourceRejectedError(`streams: source not supported: ${schemeOf(source) || source} (supported: ${options.schemes.schemes().join(', ')})`);
-      const refused = origin === 'api' ? handler.refuseFromApi?.(source) : undefined;
-      if (refused) throw new SourceRejectedError(`streams: ${refused}`);
     },
     close() {
       for (const [name] of streams) this.delete(name);

@@ -107,10 +107,29 @@ export class Stream {
    * CodecMismatchError with a message for the user.
    */
   async addConsumer(consumer: Consumer): Promise<void> {
+    this.attaching++;
+    try {
+      await this.attachConsumer(consumer);
+    } finally {
+      this.attaching--;
+      // Sources dialed for the offer but not chosen give their connection back.
+      this.releaseUnused();
+    }
+  }
+
+  /**
+   * Consumers being attached right now. While one is, no source is released as unused: a source
+   * that is still dialing for it (an ffmpeg: source whose child reads this very stream, as
+   * Home Assistant lists them) would otherwise be stopped by the attach its own child makes.
+   */
+  private attaching = 0;
+
+  private async attachConsumer(consumer: Consumer): Promise<void> {
     if (this.runners.length === 0) throw new SourceUnavailableError(`stream ${redactSource(this.name)} has no source`);
     const errors: string[] = [];
     const offered = await Promise.all(
       this.runners.map(async (runner) => {
+        if (runner.url === consumer.excludedSource) return [];
         try {
           return await runner.ensureDialed();
         } catch (error) {
@@ -137,13 +156,10 @@ export class Stream {
       // An output that cannot take a track it asked for (no depacketizer for the codec) leaves
       // nothing attached behind it.
       for (const { sender, runner, trackIndex } of attached.senders) runner.tracks[trackIndex]?.removeSender(sender);
-      this.releaseUnused();
       throw new CodecMismatchError((error as Error).message);
     }
     this.consumers.set(consumer, attached);
     for (const runner of attached.runners) runner.start();
-    // Sources dialed for the offer but not chosen give their connection back.
-    this.releaseUnused();
   }
 
   /**
@@ -197,6 +213,7 @@ export class Stream {
 
   /** Sources dialed to look at their medias but used by nobody give their connection back. */
   private releaseUnused(): void {
+    if (this.attaching > 0) return; // the last attach in flight releases them when it ends
     for (const runner of this.runners) if (!runner.pushed && !this.inUse(runner)) runner.stop();
   }
 

@@ -1,25 +1,38 @@
 import type { ProtocolContext } from '../protocols';
 import type { RunningRtspServer } from '../rtsp/rtsp-server';
+import { createHardwareProber } from './hardware';
+import { registerHardwareRoute } from './hardware-route';
 import { dialPublishingChild } from './publishing-child';
-import { ffmpegArgs, FfmpegSourceError, parseFfmpegSource, readsLocalFiles } from './ffmpeg-args';
+import { ffmpegArgs, FfmpegSourceError, parseFfmpegSource, readsLocalFiles, type FfmpegSource } from './ffmpeg-args';
 
 /** `ffmpeg:` sources: transcode a file, a URL or another stream, published back into the relay. */
-export function registerFfmpeg({ schemes, streams, tasks }: ProtocolContext, rtsp: RunningRtspServer, ffmpegBinary = 'ffmpeg'): void {
+export function registerFfmpeg({ ctx, schemes, streams, tasks }: ProtocolContext, rtsp: RunningRtspServer, ffmpegBinary = 'ffmpeg'): void {
+  const hardware = createHardwareProber(ffmpegBinary);
+  registerHardwareRoute(ctx.http, hardware);
+
+  /** Why the API and the console may not give this source; the config file may. */
+  const refuseFromApi = (source: string, streamName?: string): string | undefined => {
+    let parsed: FfmpegSource;
+    try {
+      parsed = parseFfmpegSource(source);
+    } catch (error) {
+      if (error instanceof FfmpegSourceError) return undefined; // the dial says what is wrong
+      throw error;
+    }
+    if (readsLocalFiles(parsed.input, (name) => name === streamName || streams.get(name) !== undefined)) {
+      return `ffmpeg: ${parsed.input} is a file on this machine: files are played only from the config file, or give an http:// or rtsp:// URL`;
+    }
+    // Raw arguments can make ffmpeg read and write any file (-i /etc/shadow, an output path).
+    if (parsed.raw.length > 0) return 'ffmpeg: #raw= passes arguments to ffmpeg as they are and is accepted from the config file only';
+    return undefined;
+  };
+
   schemes.register('ffmpeg', {
-    refuseFromApi: (source) => {
-      let input: string;
-      try {
-        input = parseFfmpegSource(source).input;
-      } catch (error) {
-        if (error instanceof FfmpegSourceError) return undefined; // the dial says what is wrong
-        throw error;
-      }
-      return readsLocalFiles(input, (name) => streams.get(name) !== undefined)
-        ? `ffmpeg: ${input} is a file on this machine: files are played only from the config file, or give an http:// or rtsp:// URL`
-        : undefined;
-    },
+    refuseFromApi,
     dial: async (source, context) => {
       const parsed = parseFfmpegSource(source);
+      const videoCodec = parsed.video.find((codec) => codec !== 'copy');
+      const engine = parsed.hardware === 'auto' ? (videoCodec ? await hardware.engineFor(videoCodec) : undefined) : parsed.hardware;
       return dialPublishingChild({
         rtsp,
         tasks,
@@ -27,7 +40,19 @@ export function registerFfmpeg({ schemes, streams, tasks }: ProtocolContext, rts
         formatName: 'ffmpeg',
         command: (output) => ({
           file: ffmpegBinary,
-          args: ffmpegArgs(parsed, { localStream: (name) => (streams.get(name) && name !== context.streamName ? `rtsp://127.0.0.1:${rtsp.port}/${encodeURIComponent(name)}` : undefined) }, output),
+          args: ffmpegArgs(
+            parsed,
+            {
+              localStream: (name) => {
+                if (!streams.get(name)) return undefined;
+                const url = `rtsp://127.0.0.1:${rtsp.port}/${encodeURIComponent(name)}`;
+                // Listed under the stream it reads (Home Assistant's [camera, "ffmpeg:<name>#audio=opus"]).
+                return name === context.streamName ? `${url}?source=${encodeURIComponent(source)}` : url;
+              },
+              hardware: engine,
+            },
+            output,
+          ),
         }),
       });
     },

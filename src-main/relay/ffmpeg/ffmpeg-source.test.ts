@@ -10,16 +10,47 @@ describe('ffmpeg source arguments', () => {
 
   it('transcodes another stream of the relay', () => {
     const args = ffmpegArgs(parseFfmpegSource('ffmpeg:cam#video=h264#audio=opus'), ctx, 'rtsp://127.0.0.1:8554/out');
-    expect(args.join(' ')).toContain('-rtsp_transport tcp -i rtsp://127.0.0.1:8554/cam');
-    expect(args.join(' ')).toContain('-c:v libx264');
-    expect(args.join(' ')).toContain('-c:a libopus');
+    expect(args.join(' ')).toContain('-rtsp_transport tcp -i rtsp://127.0.0.1:8554/cam?video&audio');
+    expect(args.join(' ')).toContain('-c:v:0 libx264');
+    expect(args.join(' ')).toContain('-c:a:0 libopus');
     expect(args.slice(-2)).toEqual(['tcp', 'rtsp://127.0.0.1:8554/out']);
   });
 
   it('copies by default, drops audio when only video is asked for, plays files in real time', () => {
-    expect(ffmpegArgs(parseFfmpegSource('ffmpeg:rtsp://cam/1'), ctx, 'o').join(' ')).toContain('-c:v copy -map 0:a:0? -c:a copy');
+    expect(ffmpegArgs(parseFfmpegSource('ffmpeg:rtsp://cam/1'), ctx, 'o').join(' ')).toContain('-c:v:0 copy -map 0:a:0? -c:a:0 copy');
     expect(ffmpegArgs(parseFfmpegSource('ffmpeg:/videos/a.mp4#video=h264'), ctx, 'o').join(' ')).toMatch(/-re -stream_loop -1 -i \/videos\/a\.mp4.*-an/);
-    expect(ffmpegArgs(parseFfmpegSource('ffmpeg:cam#video=h264#width=640#rotate=90'), ctx, 'o').join(' ')).toContain('-vf scale=640:-2,transpose=1');
+    expect(ffmpegArgs(parseFfmpegSource('ffmpeg:cam#video=h264#width=640#rotate=90'), ctx, 'o').join(' ')).toContain('-filter:v:0 scale=640:-2,transpose=1');
+  });
+
+  it('one output track per #video= and #audio=, each with its own codec options', () => {
+    const args = ffmpegArgs(parseFfmpegSource('ffmpeg:cam#video=copy#video=h264#width=320#audio=copy#audio=opus'), ctx, 'o').join(' ');
+    expect(args).toContain('-map 0:v:0? -c:v:0 copy -map 0:v:0? -c:v:1 libx264');
+    // The size applies to the encoded copy; the original passes as it is.
+    expect(args).toContain('-filter:v:1 scale=320:-2');
+    expect(args).not.toContain('-filter:v:0');
+    expect(args).toContain('-map 0:a:0? -c:a:0 copy -map 0:a:0? -c:a:1 libopus -application:a:1 lowdelay');
+  });
+
+  it('#query= goes on the relay stream URL, #raw= after the codecs, and every virtual input is paced', () => {
+    expect(ffmpegArgs(parseFfmpegSource('ffmpeg:cam#audio=opus#query=log_level=debug'), ctx, 'o').join(' ')).toContain('-i rtsp://127.0.0.1:8554/cam?audio&log_level=debug');
+    expect(() => parseFfmpegSource('ffmpeg:cam#query=a b')).toThrow(/not key=value pairs/);
+    const raw = ffmpegArgs(parseFfmpegSource('ffmpeg:cam#video=h264#raw=-crf 30 -metadata title="front door"'), ctx, 'o');
+    expect(raw.slice(-9)).toEqual(['-crf', '30', '-metadata', 'title=front door', '-f', 'rtsp', '-rtsp_transport', 'tcp', 'o']);
+    const virtual = ffmpegArgs(parseFfmpegSource('ffmpeg:virtual?video=testsrc&size=320x240&audio#audio=pcma'), ctx, 'o');
+    expect(virtual.filter((a) => a === '-re')).toHaveLength(2);
+    expect(virtual.join(' ')).toContain('-re -f lavfi -i sine=');
+    expect(virtual.join(' ')).toContain('-map 1:a:0 -c:a:0 pcm_alaw');
+  });
+
+  it('#hardware: the encoder and filters of the engine that works here, software otherwise', () => {
+    const vaapi = ffmpegArgs(parseFfmpegSource('ffmpeg:cam#video=h264#width=640#hardware'), { ...ctx, hardware: 'vaapi' }, 'o').join(' ');
+    expect(vaapi).toMatch(/^-hide_banner -loglevel error -hwaccel vaapi -hwaccel_output_format vaapi/);
+    expect(vaapi).toContain('-c:v:0 h264_vaapi');
+    expect(vaapi).toContain('-filter:v:0 format=vaapi|nv12,hwupload,scale_vaapi=640:-2');
+    const software = ffmpegArgs(parseFfmpegSource('ffmpeg:cam#video=h264#hardware'), ctx, 'o').join(' ');
+    expect(software).toContain('-c:v:0 libx264');
+    expect(software).not.toContain('hwaccel');
+    expect(() => parseFfmpegSource('ffmpeg:cam#video=h264#hardware=quantum')).toThrow(/hardware=quantum is not known/);
   });
 
   it('refuses what it cannot do, saying why', () => {

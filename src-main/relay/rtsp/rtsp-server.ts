@@ -121,6 +121,7 @@ class ViewerConsumer implements Consumer {
     readonly requests: MediaRequest[],
     private readonly socket: Socket,
     private readonly userAgent: string,
+    readonly excludedSource?: string,
   ) {
     socket.on('drain', () => this.wake());
   }
@@ -265,7 +266,8 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
           const stream = streams.get(target.name);
           if (!stream) return send(404, 'Not Found', request);
           const query = target.query.has('video') || target.query.has('audio') || target.query.has('mp4') ? target.query : new URLSearchParams(options.defaultQuery);
-          const consumer = new ViewerConsumer(requestsFromQuery(query), socket, request.headers.get('user-agent') ?? '');
+          // `source=`: the viewer is that source of this very stream (go2rtc's self-reference), never served by itself.
+          const consumer = new ViewerConsumer(requestsFromQuery(query), socket, request.headers.get('user-agent') ?? '', target.query.get('source') ?? undefined);
           try {
             await stream.addConsumer(consumer);
           } catch (error) {

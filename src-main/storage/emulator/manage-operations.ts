@@ -2,7 +2,7 @@ import type { Account } from './auth';
 import { decodeEntry, urlsafeB64Decode } from './encoding';
 import { KodoError } from './kodo-error';
 import type { ObjectRow } from './metadata-store';
-import type { ObjectService } from './object-service';
+import { assertServableMime, type ObjectService } from './object-service';
 
 export interface OpResult {
   code: number;
@@ -68,7 +68,7 @@ export async function runOperation(objects: ObjectService, account: Account, op:
       // changeHeaders sends `x-qn-meta-!<name>`; both spellings name the metadata `x-qn-meta-<name>`.
       for (const [k, v] of options) if (k.toLowerCase().startsWith('x-qn-meta-')) metaChanges[k.replace('x-qn-meta-!', 'x-qn-meta-')] = urlsafeB64Decode(v).toString('utf8');
       objects.update(bucket, key, (row) => ({
-        mime: mime ? urlsafeB64Decode(mime).toString('utf8') : row.mime,
+        mime: mime ? servableMime(urlsafeB64Decode(mime).toString('utf8')) : row.mime,
         meta: Object.keys(metaChanges).length > 0 ? JSON.stringify({ ...(row.meta ? JSON.parse(row.meta) : {}), ...metaChanges }) : row.meta,
       }));
       return { code: 200 };
@@ -131,3 +131,8 @@ export async function runBatch(objects: ObjectService, account: Account, ops: st
   }
   return { status: results.every((r) => r.code === 200) ? 200 : 298, body: results };
 }
+
+const servableMime = (mime: string): string => {
+  assertServableMime(mime);
+  return mime;
+};

@@ -6,7 +6,7 @@ import { logList, prefetch, refresh, traffic, type CdnDeps } from './cdn-routes'
 import { decodeEntry, urlsafeB64Decode } from './encoding';
 import { parseForm, sendJson } from './http-kit';
 import { KodoError } from './kodo-error';
-import { listItem, listPage, walkListing } from './list-objects';
+import { decodeMarker, listItem, listPage, walkListing } from './list-objects';
 import { runBatch, runOperation } from './manage-operations';
 import type { BucketRow, MetadataStore } from './metadata-store';
 import { mimeFromName } from './mime-guess';
@@ -228,6 +228,8 @@ function listV2(deps: ManagementDeps, res: ServerResponse, account: Account, que
   const bucket = query.get('bucket') ?? '';
   objects.ownedBucket(bucket, account.accessKey);
   const limit = Number(query.get('limit') || 0);
+  const marker = query.get('marker') ?? '';
+  decodeMarker(marker); // 640 for a bad marker while an answer can still say so, not after a 200
   res.writeHead(200, { 'Content-Type': 'application/json' });
   let count = 0;
   for (const entry of walkListing(db, { bucket, prefix: query.get('prefix') ?? '', marker: query.get('marker') ?? '', limit: 0, delimiter: query.get('delimiter') ?? '' }, clock())) {

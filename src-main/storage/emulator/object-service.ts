@@ -64,6 +64,7 @@ export class ObjectService {
 
   /** Makes a staged upload the object `bucket/key`; 614 when it exists and overwrite is not allowed. */
   async commit(request: CommitRequest): Promise<ObjectRow> {
+    assertServableMime(request.mime);
     const blob = await this.blobs.adopt(request.staged);
     const row: ObjectRow = {
       bucket: request.bucket,
@@ -179,4 +180,12 @@ export class ObjectService {
       this.logger.debug('expired objects removed', { count: batch.length });
     }
   }
+}
+
+/**
+ * A MIME type goes back out as the Content-Type of every download, and an HTTP header holds only
+ * visible ASCII: anything else is refused when it is given, not stored to fail every download.
+ */
+export function assertServableMime(mime: string): void {
+  if (!/^[\x20-\x7e]*$/.test(mime)) throw new KodoError(400, `invalid mimeType: only printable ASCII may stand in a Content-Type (got ${JSON.stringify(mime)})`);
 }

@@ -193,6 +193,8 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
         sendError(res, error.status, error.message);
         return;
       }
+      // A malformed %-escape anywhere in the URL (a key, a mkfile parameter): the client's fault.
+      if (error instanceof URIError) return sendError(res, 400, `bad request: malformed percent escape in the URL (${error.message})`);
       logger.error('unexpected error', { url: req.url?.split('?')[0], error });
       sendError(res, 599, `internal error: ${(error as Error).message}`);
     });
