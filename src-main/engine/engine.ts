@@ -84,7 +84,9 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     runtime: options.runtime,
     startedAt: new Date(),
     config,
-    settings,
+    // What the server really listens on (--listen wins over api.listen): whether the API is
+    // loopback-only decides who may read secrets back.
+    settings: { ...settings, api: { ...settings.api, host: listen.host, port: listen.port } },
     logger,
     http: router,
     server,

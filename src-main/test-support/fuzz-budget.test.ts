@@ -1,0 +1,30 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fuzzBudget, valueOrTypedError } from './fuzz-budget';
+
+class ParseError extends Error {}
+
+/** A parser with the kind of bug the suite hunts: an index past the end for some inputs. */
+function buggyParse(bytes: Uint8Array): number {
+  if (bytes.length === 0) throw new ParseError('empty');
+  if (bytes[0] === 7) return (null as unknown as { length: number }).length;
+  return bytes[0]!;
+}
+
+describe('fuzz budget', () => {
+  it('a parser error of the right type passes; any other exception fails the property, with its seed', () => {
+    expect(valueOrTypedError(() => buggyParse(Uint8Array.of()), ParseError)).toBe(true);
+    expect(() => fc.assert(fc.property(fc.uint8Array(), (bytes) => valueOrTypedError(() => buggyParse(bytes), ParseError)), fuzzBudget())).toThrow(/Property failed.*seed: -?\d+/s);
+  });
+
+  it('takes its time from RELAY_FUZZ_MS and replays RELAY_FUZZ_SEED', () => {
+    const before = { ...process.env };
+    try {
+      process.env.RELAY_FUZZ_MS = '250';
+      process.env.RELAY_FUZZ_SEED = '42';
+      expect(fuzzBudget()).toMatchObject({ interruptAfterTimeLimit: 250, seed: 42 });
+    } finally {
+      process.env = before;
+    }
+  });
+});
