@@ -14,6 +14,7 @@ import { registerIngest } from './ingest/ingest-routes';
 import { registerHttpSource } from './http-source/http-source';
 import { registerHls } from './hls/hls-protocol';
 import { registerMp4 } from './mp4/mp4-protocol';
+import { registerWebrtc } from './webrtc/webrtc-protocol';
 import { registerWithRtspServer } from './core/needs-rtsp-server';
 
 export interface ProtocolContext {
@@ -35,6 +36,7 @@ export async function registerProtocols(protocols: ProtocolContext): Promise<voi
   registerHttpSource(protocols);
   registerHls(protocols);
   registerMp4(protocols);
+  registerWebrtc(protocols);
   // Child-process sources publish back into the RTSP server; without it their dials say so.
   registerWithRtspServer(protocols, rtspServer, registerFfmpeg);
   registerWithRtspServer(protocols, rtspServer, registerExec);

@@ -1,0 +1,89 @@
+import { MediaStreamTrack } from 'werift';
+import type { Consumer } from '../core/consumer';
+import type { Codec } from '../core/media';
+import type { MediaRequest, TrackMatch } from '../core/negotiation';
+import type { ConnectionInfo } from '../core/producer';
+import { serializeRtpPacket, type RtpPacket } from '../core/rtp-packet';
+import type { PacketSink, Track } from '../core/track';
+import { createH264ParameterSetInjector } from './h264-parameter-sets';
+
+export interface WebrtcTrack {
+  /** The werift track the session's transceiver sends. */
+  output: MediaStreamTrack;
+  /** The stream's codec this track carries. */
+  source: Codec;
+  kind: 'video' | 'audio';
+}
+
+/**
+ * A browser viewer: packets of the negotiated tracks go to werift tracks with the payload type
+ * the answer gave them. Until the peer connection is up they wait in the senders' queues (the
+ * cached GOP first), so the picture starts at a keyframe the moment media can flow.
+ */
+export class WebrtcConsumer implements Consumer {
+  readonly tracks: WebrtcTrack[] = [];
+  private readonly payloadTypes = new Map<MediaStreamTrack, number>();
+  private flowing = false;
+  private closed = false;
+  private readonly drainWaiters: Array<() => void> = [];
+  private bytes = 0;
+
+  constructor(
+    readonly requests: MediaRequest[],
+    private readonly label: { remote: string; userAgent: string },
+    private readonly onClose: (reason: string) => void,
+  ) {}
+
+  attach(track: Track, match: TrackMatch): PacketSink {
+    const output = new MediaStreamTrack({ kind: track.media.kind });
+    this.tracks.push({ output, source: match.codec, kind: track.media.kind });
+    const repairFor = (codec: Codec) => (codec.name === 'H264' ? createH264ParameterSetInjector(codec) : (packet: RtpPacket) => [packet]);
+    let repair = repairFor(match.codec);
+    return {
+      write: (packet) => {
+        if (this.closed) return true;
+        if (!this.flowing) return false;
+        const payloadType = this.payloadTypes.get(output);
+        if (payloadType === undefined) return true; // the answer left this media out
+        for (const out of repair(packet)) {
+          const bytes = serializeRtpPacket({ ...out, payloadType });
+          this.bytes += bytes.length;
+          output.writeRtp(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+        }
+        return true;
+      },
+      onDrain: (callback) => void this.drainWaiters.push(callback),
+      // The camera came back (perhaps at another size): its parameter sets are the new SDP's.
+      onSourceChange: (codec) => void (repair = repairFor(codec)),
+    };
+  }
+
+  /** The payload type the answer gave a track. */
+  sendAs(output: MediaStreamTrack, payloadType: number): void {
+    this.payloadTypes.set(output, payloadType);
+  }
+
+  /** The peer connection is up: queued packets (the cached GOP) go out, then live ones. */
+  start(): void {
+    this.flowing = true;
+    for (const waiter of this.drainWaiters.splice(0)) waiter();
+  }
+
+  info(): ConnectionInfo {
+    return {
+      format_name: 'webrtc',
+      protocol: 'webrtc',
+      remote_addr: this.label.remote,
+      user_agent: this.label.userAgent,
+      medias: this.tracks.filter((t) => this.payloadTypes.has(t.output)).map((t) => `${t.kind}, sendonly, ${t.source.name}`),
+      bytes_send: this.bytes,
+    };
+  }
+
+  /** The stream ends the viewer (deleted, or its source gone for good). */
+  close(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.onClose(reason);
+  }
+}
