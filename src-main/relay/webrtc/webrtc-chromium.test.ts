@@ -1,4 +1,5 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { WebSocket as NodeWebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRelay, waitFor, type RelayUnderTest } from '../test/relay-test-kit';
 
@@ -99,6 +100,49 @@ describe('WebRTC viewers in Chromium', () => {
     expect(await playing('json')).toMatchObject({ width: 320, height: 240 });
   }, 90_000);
 
+  it("go2rtc's WebSocket API: the offer goes out at once, candidates trickle after it, the answer plays", async () => {
+    const result = await page.evaluate(async (url) => {
+      const ws = new WebSocket(url);
+      await new Promise((resolve, reject) => {
+        ws.onopen = resolve;
+        ws.onerror = reject;
+      });
+      const pc = new RTCPeerConnection();
+      pc.addTransceiver('video', { direction: 'recvonly' });
+      const video = document.createElement('video');
+      video.muted = true;
+      video.autoplay = true;
+      video.id = 'ws';
+      document.body.append(video);
+      pc.ontrack = (event) => (video.srcObject = new MediaStream([event.track]));
+      const received: string[] = [];
+      const answered = new Promise<string>((resolve) => {
+        ws.onmessage = (event) => {
+          const message = JSON.parse(event.data as string) as { type: string; value: string };
+          received.push(message.type);
+          if (message.type === 'webrtc/answer') resolve(message.value);
+        };
+      });
+      // As go2rtc's player: the offer before gathering ends, each candidate as it comes.
+      pc.onicecandidate = (event) => event.candidate && ws.send(JSON.stringify({ type: 'webrtc/candidate', value: event.candidate.candidate }));
+      const offer = await pc.createOffer();
+      ws.send(JSON.stringify({ type: 'webrtc/offer', value: offer.sdp }));
+      await pc.setLocalDescription(offer);
+      await pc.setRemoteDescription({ type: 'answer', sdp: await answered });
+      ws.send(JSON.stringify({ type: 'mse', value: 'avc1.640029' }));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      (window as unknown as Record<string, WebSocket>).socket = ws;
+      return received;
+    }, `${relay.api.replace('http', 'ws')}/api/ws?src=cam`);
+    expect(result).toEqual(['webrtc/answer', 'error']);
+    expect(await playing('ws')).toMatchObject({ width: 320, height: 240 });
+    // The session ends with the socket.
+    const viewers = async () => (await consumers()).filter((c) => c.format_name === 'webrtc').length;
+    const before = await viewers();
+    await page.evaluate(() => (window as unknown as Record<string, WebSocket>).socket!.close());
+    await waitFor(async () => ((await viewers()) === before - 1 ? true : undefined), 15_000);
+  }, 90_000);
+
   it('bad offers get a 4xx that says why, and leave nothing behind', async () => {
     const post = (src: string, body: string, type = 'application/sdp') => fetch(`${relay.api}/api/webrtc?src=${src}`, { method: 'POST', headers: { 'Content-Type': type }, body });
     const garbage = await post('cam', 'hello');
@@ -110,5 +154,21 @@ describe('WebRTC viewers in Chromium', () => {
     const json = await post('cam', '{"type":"answer"}', 'application/json');
     expect(json.status).toBe(400);
     expect((await fetch(`${relay.api}/api/webrtc?src=cam`, { method: 'POST', body: 'x', headers: { Origin: 'https://elsewhere.example' } })).status).toBe(403);
+    // The WebSocket API refuses pages of other sites too, and says what is wrong with a message.
+    const refused = await new Promise<number>((resolve) => {
+      const socket = new NodeWebSocket(`${relay.api.replace('http', 'ws')}/api/ws?src=cam`, { headers: { Origin: 'https://elsewhere.example' } });
+      socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      socket.on('open', () => resolve(101));
+    });
+    expect(refused).toBe(403);
+    const errors = await new Promise<string>((resolve) => {
+      const socket = new NodeWebSocket(`${relay.api.replace('http', 'ws')}/api/ws?src=nope`);
+      socket.on('open', () => socket.send(JSON.stringify({ type: 'webrtc/offer', value: 'v=0' })));
+      socket.on('message', (data) => {
+        resolve(data.toString());
+        socket.close();
+      });
+    });
+    expect(JSON.parse(errors)).toEqual({ type: 'error', value: 'stream not found: nope' });
   });
 });

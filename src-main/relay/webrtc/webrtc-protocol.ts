@@ -1,7 +1,10 @@
 import type { ProtocolContext } from '../protocols';
 import { registerWebrtcRoutes } from './webrtc-routes';
+import { registerWebrtcSocket } from './webrtc-socket';
 
-/** WebRTC viewers on the API server (go2rtc's /api/webrtc); loopback is always a candidate. */
+/** WebRTC viewers on the API server (go2rtc's /api/webrtc and /api/ws); loopback is always a candidate. */
 export function registerWebrtc({ ctx, streams, tasks }: ProtocolContext): void {
-  registerWebrtcRoutes(ctx, { streams, tasks, hostAddresses: ['127.0.0.1'] });
+  const deps = { streams, tasks, hostAddresses: ['127.0.0.1'] };
+  registerWebrtcRoutes(ctx, deps);
+  registerWebrtcSocket(ctx, deps);
 }

@@ -18,6 +18,8 @@ export interface WebrtcSession {
   readonly id: string;
   /** The SDP answer, with every candidate in it (no trickle needed). */
   readonly answer: string;
+  /** A candidate the viewer found after its offer went out (trickle ICE). */
+  addRemoteCandidate(candidate: string, sdpMid?: string): Promise<void>;
   close(reason: string): void;
 }
 
@@ -75,6 +77,10 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
   const session: WebrtcSession = {
     id,
     answer: '',
+    async addRemoteCandidate(candidate, sdpMid) {
+      if (!pc || closed || candidate.trim() === '') return;
+      await pc.addIceCandidate({ candidate: candidate.replace(/^a=/, ''), sdpMid: sdpMid ?? pc.getTransceivers()[0]?.mid ?? '0' });
+    },
     close() {
       if (closed) return;
       closed = true;
@@ -126,7 +132,7 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
     if (!answer) throw new Error('no answer was made');
     timer = setTimeout(() => session.close('the viewer never connected'), CONNECT_TIMEOUT_MS);
     timer.unref();
-    return { ...session, answer, close: session.close };
+    return { ...session, answer, addRemoteCandidate: session.addRemoteCandidate, close: session.close };
   } catch (error) {
     session.close('the offer could not be answered');
     throw new HttpError(400, `the offer could not be answered: ${(error as Error).message}`);
