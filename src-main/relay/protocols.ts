@@ -15,6 +15,7 @@ import { registerHttpSource } from './http-source/http-source';
 import { registerHls } from './hls/hls-protocol';
 import { registerMp4 } from './mp4/mp4-protocol';
 import { registerWebrtc } from './webrtc/webrtc-protocol';
+import { registerWsApi } from './api/ws-api';
 import { registerWithRtspServer } from './core/needs-rtsp-server';
 
 export interface ProtocolContext {
@@ -37,6 +38,7 @@ export async function registerProtocols(protocols: ProtocolContext): Promise<voi
   registerHls(protocols);
   registerMp4(protocols);
   registerWebrtc(protocols);
+  registerWsApi(protocols);
   // Child-process sources publish back into the RTSP server; without it their dials say so.
   registerWithRtspServer(protocols, rtspServer, registerFfmpeg);
   registerWithRtspServer(protocols, rtspServer, registerExec);

@@ -129,7 +129,7 @@ describe('WebRTC viewers in Chromium', () => {
       ws.send(JSON.stringify({ type: 'webrtc/offer', value: offer.sdp }));
       await pc.setLocalDescription(offer);
       await pc.setRemoteDescription({ type: 'answer', sdp: await answered });
-      ws.send(JSON.stringify({ type: 'mse', value: 'avc1.640029' }));
+      ws.send(JSON.stringify({ type: 'hls' }));
       await new Promise((resolve) => setTimeout(resolve, 300));
       (window as unknown as Record<string, WebSocket>).socket = ws;
       return received;
