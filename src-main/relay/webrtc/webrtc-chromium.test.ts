@@ -1,6 +1,7 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { WebSocket as NodeWebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openRelayPage } from '../test/chromium-kit';
 import { startRelay, waitFor, type RelayUnderTest } from '../test/relay-test-kit';
 
 /**
@@ -14,12 +15,7 @@ describe('WebRTC viewers in Chromium', () => {
   let page: Page;
   beforeAll(async () => {
     relay = await startRelay('  cam: ffmpeg:virtual?video=testsrc&size=320x240#video=h264\n');
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required'],
-    });
-    page = await browser.newPage();
-    await page.goto(`${relay.api}/api`);
+    ({ browser, page } = await openRelayPage(relay));
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
