@@ -35,13 +35,21 @@ function fuzzFiles(dir) {
 }
 const files = ['src-main', 'src-shared', 'src-renderer'].flatMap((dir) => fuzzFiles(join(root, dir)));
 const properties = files.reduce((sum, file) => sum + (readFileSync(file, 'utf8').match(/fuzzBudget\(\)/g) ?? []).length, 0);
-// vitest runs two files at a time on this project's machines; each property gets its share.
-const perProperty = Math.max(1_000, Math.round((minutes * 60_000 * 2) / Math.max(1, properties)));
-console.log(`fuzzing ${properties} properties in ${files.length} files, ${(perProperty / 1000).toFixed(0)} s each`);
+// vitest runs two files at a time on this project's machines; each property gets its share,
+// in rounds of at most ROUND_MS: a property runs synchronously, and a worker that does not
+// answer vitest for much longer than that is taken for dead. Every round draws new seeds.
+const ROUND_MS = 15_000;
+const share = Math.max(1_000, Math.round((minutes * 60_000 * 2) / Math.max(1, properties)));
+const rounds = Math.ceil(share / ROUND_MS);
+const perRound = Math.round(share / rounds);
+console.log(`fuzzing ${properties} properties in ${files.length} files: ${rounds} round(s) of ${(perRound / 1000).toFixed(0)} s each`);
 
-const run = spawnSync(join(root, 'node_modules', '.bin', 'vitest'), ['run', ...files.map((f) => relative(root, f))], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, RELAY_FUZZ_MS: String(perProperty) },
-});
-process.exit(run.status ?? 1);
+for (let round = 1; round <= rounds; round++) {
+  if (rounds > 1) console.log(`\n=== round ${round} of ${rounds} ===`);
+  const run = spawnSync(join(root, 'node_modules', '.bin', 'vitest'), ['run', ...files.map((f) => relative(root, f))], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, RELAY_FUZZ_MS: String(perRound) },
+  });
+  if (run.status !== 0) process.exit(run.status ?? 1);
+}
