@@ -81,7 +81,7 @@ export function helpText() {
     ...rows.map(([left, help]) => `  ${left.padEnd(width)}${help}`),
     '',
     'Ports (each set in the config file): api.listen 127.0.0.1:1984 (console and API),',
-    'rtsp.listen 127.0.0.1:8554, storage.emulator.listen 127.0.0.1:1985,',
+    'rtsp.listen 127.0.0.1:8554, webrtc.listen 127.0.0.1:8555 (UDP and TCP), storage.emulator.listen 127.0.0.1:1985,',
     'directory.emulator.listen 127.0.0.1:1986. SIGINT or SIGTERM stops everything and exits 0.',
   ].join('\n');
 }

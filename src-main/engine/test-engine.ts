@@ -20,7 +20,7 @@ export interface TestEngine {
 export async function startTestEngine(options: { modules: EngineModule[]; config?: string; env?: Record<string, string> }): Promise<TestEngine> {
   const dir = await mkdtemp(join(tmpdir(), 'relay-console-test-'));
   const configPath = join(dir, 'relay-console.yaml');
-  await writeFile(configPath, options.config ?? `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\nlog:\n  level: warn\n`);
+  await writeFile(configPath, options.config ?? `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\nwebrtc:\n  listen: 127.0.0.1:0\nlog:\n  level: warn\n`);
   const logLines: string[] = [];
   const sink: LogSink = { write: (line) => logLines.push(line) };
   const engine = await startEngine({

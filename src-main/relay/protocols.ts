@@ -4,6 +4,7 @@ import type { SchemeRegistry } from './core/scheme-registry';
 import type { StreamRegistry } from './core/stream-registry';
 import type { TaskRegistry } from './core/task-registry';
 import type { RtspSettings } from './relay-module';
+import type { WebrtcSettings } from './webrtc/webrtc-settings';
 import { registerRtsp } from './rtsp/rtsp-protocol';
 import { registerFfmpeg } from './ffmpeg/ffmpeg-protocol';
 import { registerExec } from './exec/exec-protocol';
@@ -16,6 +17,7 @@ import { registerHls } from './hls/hls-protocol';
 import { registerMp4 } from './mp4/mp4-protocol';
 import { registerWebrtc } from './webrtc/webrtc-protocol';
 import { registerWsApi } from './api/ws-api';
+import { registerRtspToWebrtc } from './rtsp-to-webrtc/rtsp-to-webrtc-routes';
 import { registerWithRtspServer } from './core/needs-rtsp-server';
 
 export interface ProtocolContext {
@@ -25,20 +27,22 @@ export interface ProtocolContext {
   tasks: TaskRegistry;
   logger: Logger;
   rtsp: RtspSettings;
+  webrtc: WebrtcSettings;
 }
 
 /** Every protocol of the relay joins here, one line each; the core never changes for one. */
 export async function registerProtocols(protocols: ProtocolContext): Promise<void> {
   const rtspServer = await registerRtsp(protocols);
   registerEcho(protocols);
-  registerMjpeg(protocols);
+  const mjpeg = registerMjpeg(protocols);
   registerExpr(protocols);
   registerIngest(protocols);
   registerHttpSource(protocols);
-  registerHls(protocols);
+  const hls = registerHls(protocols);
   registerMp4(protocols);
-  registerWebrtc(protocols);
-  registerWsApi(protocols);
+  const webrtc = await registerWebrtc(protocols);
+  registerWsApi(protocols, { network: webrtc, hls, mjpeg });
+  registerRtspToWebrtc(protocols, webrtc);
   // Child-process sources publish back into the RTSP server; without it their dials say so.
   registerWithRtspServer(protocols, rtspServer, registerFfmpeg);
   registerWithRtspServer(protocols, rtspServer, registerExec);

@@ -13,6 +13,7 @@ import { registerProtocols } from './protocols';
 import { readStreamsSection } from './streams-config';
 import { bindRelayService } from './relay-service';
 import { createStreamSender } from './stream-sender';
+import { webrtcSettingsSchema } from './webrtc/webrtc-settings';
 
 const rtspSettingsSchema = z
   .object({
@@ -26,12 +27,11 @@ const rtspSettingsSchema = z
 
 /**
  * The relay's sections of the config, read from here and nowhere else (the engine's
- * unknown-key warnings use the same schema). WebRTC is not served yet; `webrtc.listen` is
- * known so a go2rtc config pasted in does not warn about it.
+ * unknown-key warnings use the same schema).
  */
 export const relayConfigSchema = z.object({
   rtsp: rtspSettingsSchema.prefault({}),
-  webrtc: z.object({ listen: z.string().optional() }).loose().optional(),
+  webrtc: webrtcSettingsSchema.prefault({}),
   streams: z
     .record(z.string(), z.unknown(), { error: 'expected stream names and their sources, e.g. streams: { cam: "rtsp://192.168.1.20/stream1" }' })
     .nullable()
@@ -69,14 +69,14 @@ export const relayModule: EngineModule = {
       const issue = parsed.error.issues[0];
       throw new ConfigFileError(`config ${ctx.config.path}: ${issue?.path.join('.')}: ${issue?.message}`);
     }
-    const { rtsp } = parsed.data;
+    const { rtsp, webrtc } = parsed.data;
 
     const tasks = createTaskRegistry();
     const schemes = createSchemeRegistry();
     const streams = createStreamRegistry({ schemes, logger, tasks });
     ctx.onClose(() => streams.close());
 
-    await registerProtocols({ ctx, schemes, streams, tasks, logger, rtsp });
+    await registerProtocols({ ctx, schemes, streams, tasks, logger, rtsp, webrtc });
 
     const logRejected = (name: string, error: string) => logger.warn('stream source ignored', { stream: name, error });
     syncStreams(streams, ctx.config.section('streams'), logRejected);

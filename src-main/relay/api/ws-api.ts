@@ -7,10 +7,16 @@ import { HttpError } from '../../platform/http/http-error';
 import type { StreamRegistry } from '../core/stream-registry';
 import type { TaskRegistry } from '../core/task-registry';
 import type { ProtocolContext } from '../protocols';
-import { EXTRA_HOST_ADDRESSES } from '../webrtc/webrtc-protocol';
+import type { IceNetwork } from '../webrtc/ice/ice-network';
 import { startMseViewer } from '../mp4/mse-session';
 import type { Mp4Deps } from '../mp4/mp4-deps';
 import { openWebrtcSession, type WebrtcSession } from '../webrtc/webrtc-session';
+import { openWhipSession } from '../webrtc/whip-session';
+import type { HlsSessions } from '../hls/hls-sessions';
+import { sessionMasterPlaylist } from '../hls/hls-routes';
+import { startMjpegViewer, type MjpegStreamDeps } from '../mjpeg/stream-mjpeg';
+import { mseRequests } from '../mp4/mse-codecs';
+import { requestsFromQuery } from '../rtsp/rtsp-server';
 
 /** A message is an SDP or a candidate: a few kilobytes. */
 const MAX_MESSAGE_BYTES = 64 * 1024;
@@ -18,11 +24,18 @@ const MAX_MESSAGE_BYTES = 64 * 1024;
 export interface WsApiDeps {
   streams: StreamRegistry;
   tasks: TaskRegistry;
-  /** Extra WebRTC host candidates (loopback). */
-  hostAddresses: string[];
+  /** Where WebRTC sessions meet the network (shared with /api/webrtc). */
+  network: IceNetwork;
   /** What the MSE mode writes MP4 with. */
   mp4: Mp4Deps;
+  /** The HLS sessions the `hls` mode opens (shared with /api/stream.m3u8). */
+  hls: HlsSessions;
+  /** What the `mjpeg` mode's pictures come from (shared with /api/stream.mjpeg). */
+  mjpeg: MjpegStreamDeps;
 }
+
+/** Pictures a socket may leave unsent before the next ones are skipped: two, and at least this. */
+const MJPEG_BACKLOG = 256 * 1024;
 
 interface Message {
   type: string;
@@ -35,9 +48,14 @@ interface Message {
  * `{"type": "webrtc/answer", "value": sdp}` (every candidate of the relay in it);
  * `{"type": "webrtc/candidate", "value": "candidate:..."}` adds one of the viewer's as it finds
  * them. MSE: `{"type": "mse", "value": "<codecs the browser plays>"}` is answered with
- * `{"type": "mse", "value": "<MIME type>"}` and then fragmented MP4 in binary messages.
- * Anything the relay cannot do is `{"type": "error", "value": "<why>"}`. What the socket started
- * ends with it. Pages of other sites are refused, as for the HTTP API.
+ * `{"type": "mse", "value": "<MIME type>"}` and then fragmented MP4 in binary messages. HLS:
+ * `{"type": "hls", "value": "<codecs>"}` opens an fMP4 HLS session and is answered with its
+ * master playlist (`hls/playlist.m3u8?id=`, relative to /api/). MJPEG: `{"type": "mjpeg"}` is
+ * answered with `{"type": "mjpeg"}` and then one JPEG picture per binary message.
+ * Anything the relay cannot do is `{"type": "error", "value": "<why>"}`. `?dst=<stream>` takes a
+ * WebRTC offer that publishes into the stream. MSE and a session still negotiating end with the
+ * socket; a connected WebRTC session lives on its peer connection. Pages of other sites are
+ * refused, as for the HTTP API.
  */
 export function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
@@ -55,7 +73,10 @@ export function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
   });
 
   function serve(ws: WebSocket, req: IncomingMessage): void {
-    const src = new URL(req.url ?? '/', 'http://localhost').searchParams.get('src') ?? '';
+    const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
+    // ?src= watches a stream; ?dst= publishes into one (WebRTC only, as in go2rtc).
+    const src = query.get('src') ?? '';
+    const dst = query.get('dst') ?? '';
     const send = (message: Message): void => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     };
@@ -65,10 +86,14 @@ export function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
     const early: string[] = [];
     let offering = false;
     let stopMse: (() => void) | undefined;
+    let stopMjpeg: (() => void) | undefined;
 
     ws.on('close', () => {
-      session?.close('the viewer left');
+      // go2rtc's clients (its webrtc: source among them) hang up once media flows: a connected
+      // session lives on its peer connection; one still negotiating ends with the socket.
+      if (session && !session.isConnected()) session.close('the viewer left');
       stopMse?.();
+      stopMjpeg?.();
     });
     ws.on('message', (data, isBinary) => {
       let message: Message;
@@ -81,18 +106,63 @@ export function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
       }
       switch (message.type) {
         case 'webrtc/offer':
-        case 'webrtc':
           return void offer(message.value);
+        case 'webrtc': {
+          // The object form: {"type": "webrtc", "value": {"type": "offer", "sdp": "..."}}.
+          const value = message.value as { sdp?: unknown } | null;
+          return void offer(typeof value === 'object' && value ? value.sdp : message.value);
+        }
         case 'webrtc/candidate':
           if (typeof message.value !== 'string') return fail('webrtc/candidate needs the candidate line as its value');
           if (!session) return void early.push(message.value);
           return void session.addRemoteCandidate(message.value).catch((error: Error) => fail(`candidate refused: ${error.message}`));
         case 'mse':
+          if (!src) return fail('mse needs ?src=<stream> on the socket URL');
           return void mse(typeof message.value === 'string' ? message.value : '');
+        case 'hls':
+          if (!src) return fail('hls needs ?src=<stream> on the socket URL');
+          return void hls(typeof message.value === 'string' ? message.value : '');
+        case 'mjpeg':
+          if (!src) return fail('mjpeg needs ?src=<stream> on the socket URL');
+          return void mjpeg();
         default:
-          return fail(`${message.type} is not served here yet; use webrtc/offer or mse`);
+          return fail(`${message.type} is not a mode of this API: use webrtc/offer, mse, hls or mjpeg`);
       }
     });
+
+    async function hls(codecs: string): Promise<void> {
+      // Without the browser's list, what HLS players take everywhere: H.264/H.265 and AAC.
+      const requests = codecs ? mseRequests(codecs) : requestsFromQuery(new URLSearchParams('mp4'));
+      if (requests.length === 0) return fail(`none of the codecs the browser plays (${codecs}) is one the relay sends in HLS`);
+      try {
+        const session = await deps.hls.openFmp4(src, requests, req);
+        send({ type: 'hls', value: await sessionMasterPlaylist(session) });
+      } catch (error) {
+        fail((error as Error).message);
+      }
+    }
+
+    async function mjpeg(): Promise<void> {
+      if (stopMjpeg) return fail('this socket streams MJPEG already');
+      stopMjpeg = () => undefined; // taken while it attaches
+      let started = false;
+      try {
+        stopMjpeg = await startMjpegViewer(deps.mjpeg, src, req, {
+          send(jpeg) {
+            if (!started || ws.readyState !== ws.OPEN || ws.bufferedAmount > Math.max(MJPEG_BACKLOG, 2 * jpeg.length)) return false;
+            ws.send(jpeg, { binary: true });
+            return true;
+          },
+          ended: () => fail(`stream ${src} ended`),
+        });
+      } catch (error) {
+        stopMjpeg = undefined;
+        return fail((error as Error).message);
+      }
+      if (ws.readyState !== ws.OPEN) return stopMjpeg();
+      send({ type: 'mjpeg' });
+      started = true;
+    }
 
     async function mse(codecs: string): Promise<void> {
       if (stopMse) return fail('this socket streams MSE already');
@@ -114,11 +184,13 @@ export function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
     async function offer(value: unknown): Promise<void> {
       if (typeof value !== 'string') return fail('webrtc/offer needs the SDP offer as its value');
       if (offering || session) return fail('this socket has a WebRTC session already');
-      const stream = deps.streams.get(src);
-      if (!stream) return fail(`stream not found: ${src}`);
+      const name = src || dst;
+      const stream = deps.streams.get(name);
+      if (!stream) return fail(`stream not found: ${name}`);
       offering = true;
       try {
-        session = await openWebrtcSession({ stream, streamName: src, offer: value, request: req, tasks: deps.tasks, hostAddresses: deps.hostAddresses, onClosed: () => ws.close() });
+        const options = { stream, streamName: name, offer: value, request: req, tasks: deps.tasks, network: deps.network, onClosed: () => ws.close() };
+        session = src ? await openWebrtcSession(options) : await openWhipSession(options);
       } catch (error) {
         return fail(error instanceof HttpError ? error.message : `the offer could not be answered: ${(error as Error).message}`);
       }
@@ -130,11 +202,11 @@ export function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
 }
 
 /** `/api/ws` on the API server, with the relay's streams. */
-export function registerWsApi({ ctx, streams, tasks, logger }: ProtocolContext): void {
+export function registerWsApi({ ctx, streams, tasks, logger }: ProtocolContext, outputs: Pick<WsApiDeps, 'network' | 'hls' | 'mjpeg'>): void {
   serveWsApi(ctx, {
     streams,
     tasks,
-    hostAddresses: EXTRA_HOST_ADDRESSES,
+    ...outputs,
     mp4: { streams, tasks, callersAuthenticated: !!ctx.settings.api.username, logger: logger.child('mse') },
   });
 }

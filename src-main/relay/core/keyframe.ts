@@ -22,8 +22,23 @@ export function startsKeyframe(codecName: string, packet: RtpPacket): boolean {
     if (type === 49 && p.length > 2) return (p[2]! & 0x80) !== 0 && irapOrVps(p[2]! & 0x3f); // FU start
     return false;
   }
+  if (codecName === 'VP8') return vp8Keyframe(p);
   // Audio and intra-only video (JPEG): every packet is a fine place to start.
   return true;
+}
+
+/** RFC 7741: the first packet of a VP8 frame (S set, partition 0) whose frame header says key frame (P clear). */
+function vp8Keyframe(p: Uint8Array): boolean {
+  const first = p[0]!;
+  if ((first & 0x10) === 0 || (first & 0x07) !== 0) return false;
+  let offset = 1;
+  if (first & 0x80) {
+    const extension = p[offset++] ?? 0;
+    if (extension & 0x80) offset += (p[offset] ?? 0) & 0x80 ? 2 : 1; // PictureID, 7 or 15 bits
+    if (extension & 0x40) offset += 1; // TL0PICIDX
+    if (extension & 0x30) offset += 1; // TID/KEYIDX
+  }
+  return offset < p.length && (p[offset]! & 0x01) === 0;
 }
 
 function stapContains(p: Uint8Array, match: (header: number) => boolean): boolean {

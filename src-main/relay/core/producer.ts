@@ -16,6 +16,10 @@ export interface ConnectionInfo {
   senders?: unknown[];
   bytes_recv?: number;
   bytes_send?: number;
+  /** RTP packets lost on the way (WebRTC: as the viewer reports them, or as the relay counts a publisher's). */
+  packets_lost?: number;
+  /** Percent of packets lost lately, as the viewer's last receiver report has it. */
+  packet_loss?: number;
 }
 
 /**
@@ -33,6 +37,11 @@ export interface ProducerConnection {
    * camera); false when the packet could not go out. Only sources with a backchannel have it.
    */
   send?(mediaIndex: number, packet: RtpPacket): boolean;
+  /**
+   * Asks the source for a keyframe on a video media (a WebRTC publisher sends one on a PLI).
+   * Sources that cannot be asked (RTSP cameras, files) leave it out: viewers wait for the next.
+   */
+  requestKeyframe?(mediaIndex: number): void;
 }
 
 export interface DialContext {

@@ -110,6 +110,7 @@ export class SourceRunner {
       return new Track(media, codec, this.options.track);
     });
     for (const old of this.tracks) if (!tracks.includes(old)) old.close();
+    tracks.forEach((track, i) => track.setKeyframeRequester(connection.requestKeyframe ? () => connection.requestKeyframe!(i) : undefined));
     this.tracks = tracks;
     this.medias = connection.medias;
     this.state = 'waiting';

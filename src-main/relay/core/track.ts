@@ -131,7 +131,27 @@ export class Track {
   ) {
     this.capacity = options.senderCapacity ?? 2048;
     this.gopLimit = options.gopCacheLimit ?? 4096;
-    this.cachesGop = media.kind === 'video' && (codec.name === 'H264' || codec.name === 'H265');
+    this.cachesGop = media.kind === 'video' && (codec.name === 'H264' || codec.name === 'H265' || codec.name === 'VP8');
+  }
+
+  /** How the feeding connection is asked for a keyframe; unset for sources that cannot be asked. */
+  private keyframeRequester?: () => void;
+  private lastKeyframeRequest = 0;
+
+  /** The source runner tells the track how its current connection takes keyframe requests. */
+  setKeyframeRequester(requester: (() => void) | undefined): void {
+    this.keyframeRequester = requester;
+  }
+
+  /**
+   * Asks the source for a keyframe (a viewer lost a picture, or joined with nothing cached to
+   * start from); at most twice a second, as browsers' own PLI throttling does.
+   */
+  requestKeyframe(): void {
+    const now = Date.now();
+    if (!this.keyframeRequester || this.media.kind !== 'video' || now - this.lastKeyframeRequest < 500) return;
+    this.lastKeyframeRequest = now;
+    this.keyframeRequester();
   }
 
   /** Called by the producer for every packet of this track. */
@@ -198,6 +218,7 @@ export class Track {
   addSender(sink: PacketSink, codec: Codec = this.codec): Sender {
     const sender = new Sender(this.options.nextId(), codec, sink, this.capacity);
     if (this.gopValid) for (const packet of this.gop) sender.push(packet);
+    else this.requestKeyframe();
     this.senders.add(sender);
     return sender;
   }

@@ -22,9 +22,7 @@ export function registerHlsRoutes(http: HttpRouter, sessions: HlsSessions): void
     );
 
   route('/api/stream.m3u8', async ({ req, res, url }) => {
-    const session = await sessions.open(url.searchParams, req);
-    const variant = await session.serve(() => session.variant());
-    send(res, PLAYLIST_TYPE, masterPlaylist({ ...variant, bandwidth: BANDWIDTH, uri: `hls/playlist.m3u8?id=${session.id}` }));
+    send(res, PLAYLIST_TYPE, await sessionMasterPlaylist(await sessions.open(url.searchParams, req)));
   });
 
   route('/api/hls/playlist.m3u8', async ({ res, url }) => {
@@ -46,6 +44,12 @@ export function registerHlsRoutes(http: HttpRouter, sessions: HlsSessions): void
     const session = sessions.find(url.searchParams.get('id'));
     send(res, 'video/mp4', await session.serve(() => session.init()));
   });
+}
+
+/** A session's master playlist: one variant, `hls/playlist.m3u8?id=` relative to /api/. */
+export async function sessionMasterPlaylist(session: HlsSession): Promise<string> {
+  const variant = await session.serve(() => session.variant());
+  return masterPlaylist({ ...variant, bandwidth: BANDWIDTH, uri: `hls/playlist.m3u8?id=${session.id}` });
 }
 
 function segmentNumber(n: string | null): number {

@@ -3,7 +3,7 @@ import { serveSnapshot } from './frame-jpeg';
 import { createMjpegTranscoders } from './mjpeg-transcoders';
 import { createSnapshotCache } from './snapshot-cache';
 import { createSnapshotDecoders } from './snapshot-decoders';
-import { serveMjpegStream } from './stream-mjpeg';
+import { serveMjpegStream, type MjpegStreamDeps } from './stream-mjpeg';
 
 export interface MjpegOptions {
   ffmpegBinary?: string;
@@ -11,8 +11,11 @@ export interface MjpegOptions {
   snapshotIdleMs?: number;
 }
 
-/** GET /api/stream.mjpeg and GET /api/frame.jpeg (POST /api/stream.mjpeg, the upload, is the ingest's). */
-export function registerMjpeg({ ctx, streams, tasks }: ProtocolContext, options: MjpegOptions = {}): void {
+/**
+ * GET /api/stream.mjpeg and GET /api/frame.jpeg (POST /api/stream.mjpeg, the upload, is the
+ * ingest's). What MJPEG viewers need is returned for /api/ws, whose `mjpeg` mode is one.
+ */
+export function registerMjpeg({ ctx, streams, tasks }: ProtocolContext, options: MjpegOptions = {}): MjpegStreamDeps {
   const transcoders = createMjpegTranscoders({ tasks, ffmpegBinary: options.ffmpegBinary });
   const decoders = createSnapshotDecoders({ tasks, ffmpegBinary: options.ffmpegBinary, idleMs: options.snapshotIdleMs });
   const cache = createSnapshotCache();
@@ -21,6 +24,8 @@ export function registerMjpeg({ ctx, streams, tasks }: ProtocolContext, options:
     decoders.close();
   });
   const callersAuthenticated = !!ctx.settings.api.username;
-  ctx.http.route('/api/stream.mjpeg', (request) => serveMjpegStream({ streams, tasks, callersAuthenticated, transcoders }, request), ['GET']);
+  const viewers: MjpegStreamDeps = { streams, tasks, callersAuthenticated, transcoders };
+  ctx.http.route('/api/stream.mjpeg', (request) => serveMjpegStream(viewers, request), ['GET']);
   ctx.http.route('/api/frame.jpeg', (request) => serveSnapshot({ streams, tasks, callersAuthenticated, transcoders, decoders, cache }, request), ['GET']);
+  return viewers;
 }

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { RouteRequest } from '../../platform/http/router';
 import type { MediaRequest } from '../core/negotiation';
 import { attachFrameOutput, type FrameOutput, type OutputDeps } from '../frames/attach-output';
@@ -11,51 +12,70 @@ export interface MjpegStreamDeps extends OutputDeps {
   transcoders: MjpegTranscoders;
 }
 
+/** Where the pictures of one MJPEG viewer go: a multipart response, or go2rtc's WebSocket. */
+export interface JpegViewer {
+  /** Sends one picture; false when it was skipped (the viewer has not taken the ones before). */
+  send(jpeg: Uint8Array): boolean;
+  /** No more pictures: the stream ended, or its transcoder did. */
+  ended(): void;
+}
+
 /**
- * GET /api/stream.mjpeg?src=: the stream's video as multipart JPEG for as long as the client
- * stays. JPEG sources go out as they come; H.264/H.265 go through the stream's one shared
- * transcoder. Leaving releases the consumer and, with the last viewer, the transcoder.
+ * A stream's video as JPEG pictures to one viewer, until the returned stop is called. JPEG
+ * sources go out as they come; H.264/H.265 go through the stream's one shared transcoder, which
+ * the last viewer's stop releases.
  */
-export async function serveMjpegStream(deps: MjpegStreamDeps, { req, res, url }: RouteRequest): Promise<void> {
-  const src = url.searchParams.get('src');
-  const writer = createMultipartWriter(res);
+export async function startMjpegViewer(deps: MjpegStreamDeps, src: string | null, request: IncomingMessage, viewer: JpegViewer): Promise<() => void> {
   let output: FrameOutput | undefined;
   let seat: TranscoderSeat | undefined;
   let attached = false;
   let finished = false;
 
   const send = (jpeg: Uint8Array) => {
-    if (writer.write(jpeg)) output?.consumer.countSent(jpeg.length);
+    if (viewer.send(jpeg)) output?.consumer.countSent(jpeg.length);
   };
-  const finish = () => {
+  const finish = (tell: boolean) => {
     if (finished) return;
     finished = true;
     seat?.leave();
     output?.release();
-    if (!res.writableEnded) res.end();
+    if (tell) viewer.ended();
   };
 
   try {
     output = await attachFrameOutput(deps, {
       src,
       format: 'mjpeg',
-      request: req,
+      request,
       requests: PICTURE_REQUEST,
       onFrame(track, frame) {
         if (finished) return;
         if (track.codec.name === 'JPEG') return send(frame.data);
-        seat ??= deps.transcoders.join(src!.trim(), track.codec, { onJpeg: send, onEnd: finish });
+        seat ??= deps.transcoders.join(src!.trim(), track.codec, { onJpeg: send, onEnd: () => finish(true) });
         seat.feed(frame, !attached, track.source);
       },
-      onClose: finish,
+      onClose: () => finish(true),
     });
   } catch (error) {
     seat?.leave();
     throw error;
   }
   attached = true;
-  if (finished) return;
-  if (res.destroyed) return finish(); // the client left while the source was dialed
+  return () => finish(false);
+}
+
+/**
+ * GET /api/stream.mjpeg?src=: the stream's video as multipart JPEG for as long as the client
+ * stays. Leaving releases the consumer and, with the last viewer, the transcoder.
+ */
+export async function serveMjpegStream(deps: MjpegStreamDeps, { req, res, url }: RouteRequest): Promise<void> {
+  const writer = createMultipartWriter(res);
+  const stop = await startMjpegViewer(deps, url.searchParams.get('src'), req, {
+    send: (jpeg) => writer.write(jpeg),
+    ended: () => !res.writableEnded && res.end(),
+  });
+  if (res.writableEnded) return stop(); // the stream ended while it was attached
+  if (res.destroyed) return stop(); // the client left while the source was dialed
   writer.start();
-  res.on('close', finish);
+  res.on('close', stop);
 }

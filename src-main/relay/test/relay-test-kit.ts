@@ -13,9 +13,11 @@ export interface RelayUnderTest {
 /** A real engine with the relay on free ports; `streams` is the YAML body of `streams:`. */
 /** `rtspOptions` and `apiOptions` are more `rtsp:` and `api:` keys, indented by two spaces (e.g. `  username: x\n`). */
 export async function startRelay(streams = '', extra = '', rtspPort = 0, rtspOptions = '', apiOptions = ''): Promise<RelayUnderTest> {
+  // Tests run side by side: the shared WebRTC port is a free one unless a test sets its own.
+  const webrtc = /^webrtc:/m.test(extra) ? '' : 'webrtc:\n  listen: 127.0.0.1:0\n';
   const running = await startTestEngine({
     modules: [relayModule],
-    config: `# relay test config\ndata_dir: ./data\napi:\n  listen: 127.0.0.1:0\n${apiOptions}rtsp:\n  listen: 127.0.0.1:${rtspPort}\n${rtspOptions}log:\n  level: error\n${extra}streams:\n${streams}`,
+    config: `# relay test config\ndata_dir: ./data\napi:\n  listen: 127.0.0.1:0\n${apiOptions}rtsp:\n  listen: 127.0.0.1:${rtspPort}\n${rtspOptions}${webrtc}log:\n  level: error\n${extra}streams:\n${streams}`,
   });
   const api = running.engine.url;
   const info = (await (await fetch(`${api}/api`)).json()) as { rtsp: { listen: string } };

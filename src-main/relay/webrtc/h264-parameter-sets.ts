@@ -1,21 +1,9 @@
 import type { Codec } from '../core/media';
 import type { RtpPacket } from '../core/rtp-packet';
 import { parameterSetsFromFmtp } from '../containers/fmp4/parameter-sets';
+import { wholeUnits } from '../codecs/h264/stap-a';
 
 const nalType = (byte: number) => byte & 0x1f;
-
-/** The NAL units of a STAP-A payload (RFC 6184 5.7.1). */
-function stapUnits(payload: Uint8Array): Uint8Array[] {
-  const units: Uint8Array[] = [];
-  let offset = 1;
-  while (offset + 2 <= payload.length) {
-    const size = (payload[offset]! << 8) | payload[offset + 1]!;
-    if (size === 0 || offset + 2 + size > payload.length) break;
-    units.push(payload.subarray(offset + 2, offset + 2 + size));
-    offset += 2 + size;
-  }
-  return units;
-}
 
 /** A STAP-A packet carrying the given NAL units. */
 function stapA(units: readonly Uint8Array[]): Uint8Array {
@@ -48,7 +36,7 @@ export function createH264ParameterSetInjector(codec: Codec): (packet: RtpPacket
   return (packet) => {
     const payload = packet.payload;
     const type = payload.length > 0 ? nalType(payload[0]!) : 0;
-    const units = type === 24 ? stapUnits(payload) : type >= 1 && type <= 23 ? [payload] : [];
+    const units = wholeUnits(payload);
     for (const unit of units) {
       if (nalType(unit[0]!) === 7) sps = Uint8Array.from(unit);
       if (nalType(unit[0]!) === 8) pps = Uint8Array.from(unit);

@@ -20,10 +20,14 @@ describe('what a viewer offer lets the relay send', () => {
 
   it('asks the stream for the codecs both know, the relay preference first', () => {
     expect(viewerRequests(offer)).toEqual([
-      { kind: 'video', codecs: ['H264'] },
+      { kind: 'video', codecs: ['H264', 'VP8', 'VP9'] },
       { kind: 'audio', codecs: ['OPUS', 'PCMA', 'PCMU'] },
     ]);
-    expect(viewerRequests(parseSdp(CHROMIUM_OFFER.replace(/packetization-mode=1/g, 'packetization-mode=0'), 'sendonly'))).toEqual([{ kind: 'audio', codecs: ['OPUS', 'PCMA', 'PCMU'] }]);
+    // H.264 only as packetization-mode 1: camera RTP (FU-A, STAP-A) needs it; VP8 and the rest stay (WHIP publishers).
+    expect(viewerRequests(parseSdp(CHROMIUM_OFFER.replace(/packetization-mode=1/g, 'packetization-mode=0'), 'sendonly'))).toEqual([
+      { kind: 'video', codecs: ['VP8', 'VP9'] },
+      { kind: 'audio', codecs: ['OPUS', 'PCMA', 'PCMU'] },
+    ]);
   });
 
   it('answers H.264 with packetization-mode 1 and the source profile when offered, else the first usable entry', () => {

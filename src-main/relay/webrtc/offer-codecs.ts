@@ -2,9 +2,9 @@ import type { Codec, Media, MediaKind } from '../core/media';
 import type { MediaRequest } from '../core/negotiation';
 import { spsFromFmtp } from '../codecs/h264/sps';
 
-/** What the relay passes through to browsers, in the order it prefers them. */
+/** What the relay passes through to browsers, in the order it prefers them (VP8, VP9 and AV1 come from WHIP publishers). */
 const PASSTHROUGH: Record<MediaKind, readonly string[]> = {
-  video: ['H264', 'H265'],
+  video: ['H264', 'H265', 'VP8', 'VP9', 'AV1'],
   audio: ['OPUS', 'PCMA', 'PCMU'],
 };
 

@@ -13,6 +13,8 @@ export interface WebrtcTrack {
   /** The stream's codec this track carries. */
   source: Codec;
   kind: 'video' | 'audio';
+  /** The stream's track: a viewer's picture-loss report asks its source for a keyframe through it. */
+  track: Track;
 }
 
 /**
@@ -36,7 +38,7 @@ export class WebrtcConsumer implements Consumer {
 
   attach(track: Track, match: TrackMatch): PacketSink {
     const output = new MediaStreamTrack({ kind: track.media.kind });
-    this.tracks.push({ output, source: match.codec, kind: track.media.kind });
+    this.tracks.push({ output, source: match.codec, kind: track.media.kind, track });
     const repairFor = (codec: Codec) => (codec.name === 'H264' ? createH264ParameterSetInjector(codec) : (packet: RtpPacket) => [packet]);
     let repair = repairFor(match.codec);
     return {
@@ -58,6 +60,18 @@ export class WebrtcConsumer implements Consumer {
     };
   }
 
+  /** The viewer's own address, once its media reached the shared ICE port (not the HTTP client's). */
+  viewerAt(remote: string): void {
+    this.label.remote = remote;
+  }
+
+  private readonly reported = new Map<MediaStreamTrack, { packetsLost: number; fractionLost: number }>();
+
+  /** A receiver report of the viewer for one track: its loss counts, as the viewer has them. */
+  viewerReported(output: MediaStreamTrack, report: { packetsLost: number; fractionLost: number }): void {
+    this.reported.set(output, { packetsLost: report.packetsLost, fractionLost: report.fractionLost });
+  }
+
   /** The payload type the answer gave a track. */
   sendAs(output: MediaStreamTrack, payloadType: number): void {
     this.payloadTypes.set(output, payloadType);
@@ -77,7 +91,15 @@ export class WebrtcConsumer implements Consumer {
       user_agent: this.label.userAgent,
       medias: this.tracks.filter((t) => this.payloadTypes.has(t.output)).map((t) => `${t.kind}, sendonly, ${t.source.name}`),
       bytes_send: this.bytes,
+      ...(this.reported.size > 0 ? this.lossInfo() : {}),
     };
+  }
+
+  private lossInfo(): Pick<ConnectionInfo, 'packets_lost' | 'packet_loss'> {
+    const reports = [...this.reported.values()];
+    // fraction lost is an 8-bit fixed-point fraction (RFC 3550 6.4.1).
+    const worst = Math.max(...reports.map((r) => r.fractionLost));
+    return { packets_lost: reports.reduce((sum, r) => sum + Math.max(0, r.packetsLost), 0), packet_loss: Math.round((worst / 256) * 1000) / 10 };
   }
 
   /** The stream ends the viewer (deleted, or its source gone for good). */

@@ -1,10 +1,16 @@
 import type { ProtocolContext } from '../protocols';
+import { openIceNetwork, type IceNetwork } from './ice/ice-network';
+import { createWebrtcDialer } from './webrtc-client';
 import { registerWebrtcRoutes } from './webrtc-routes';
 
-/** Host candidates besides the machine's interfaces: loopback, so viewers on this machine always connect. */
-export const EXTRA_HOST_ADDRESSES = ['127.0.0.1'];
-
-/** WebRTC viewers on the API server (go2rtc's /api/webrtc; /api/ws is the WebSocket API's). */
-export function registerWebrtc({ ctx, streams, tasks }: ProtocolContext): void {
-  registerWebrtcRoutes(ctx, { streams, tasks, hostAddresses: EXTRA_HOST_ADDRESSES });
+/**
+ * WebRTC viewers on the API server (go2rtc's /api/webrtc) with their media on `webrtc.listen`;
+ * the network is returned for /api/ws, whose WebRTC mode shares it.
+ */
+export async function registerWebrtc({ ctx, streams, tasks, logger, webrtc, schemes }: ProtocolContext): Promise<IceNetwork> {
+  const network = await openIceNetwork(webrtc, logger.child('webrtc'));
+  ctx.onClose(() => network.close());
+  registerWebrtcRoutes(ctx, { streams, tasks, network });
+  schemes.register('webrtc', { dial: createWebrtcDialer(tasks) });
+  return network;
 }

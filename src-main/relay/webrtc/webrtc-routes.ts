@@ -5,6 +5,11 @@ import type { StreamRegistry } from '../core/stream-registry';
 import type { TaskRegistry } from '../core/task-registry';
 import { readBody } from '../api/read-body';
 import { openWebrtcSession, type WebrtcSession } from './webrtc-session';
+import type { IceNetwork } from './ice/ice-network';
+import { iceServerLinks } from './ice/ice-server-links';
+import { iceUfrag } from './ice/answer-candidates';
+import { parseTrickleFragment } from './trickle-sdpfrag';
+import { openWhipSession } from './whip-session';
 
 /** Browsers watching at once; beyond it a new offer gets 503 rather than exhausting ports and CPU. */
 const MAX_SESSIONS = 64;
@@ -14,40 +19,63 @@ const MAX_OFFER_BYTES = 64 * 1024;
 export interface WebrtcRoutesDeps {
   streams: StreamRegistry;
   tasks: TaskRegistry;
-  hostAddresses: string[];
+  network: IceNetwork;
 }
 
 /**
- * go2rtc's `POST /api/webrtc?src=<stream>`: a JSON offer `{type: "offer", sdp}` gets a JSON
- * answer (200); `application/sdp` is WHEP (201, the answer, and a `Location` a DELETE ends);
- * any other body is a raw SDP offer answered with raw SDP (200). `DELETE /api/webrtc?id=` ends
- * a session.
+ * go2rtc's `POST /api/webrtc`: `?src=<stream>` watches a stream, `?dst=<stream>` publishes into
+ * one (WHIP). A JSON offer `{type: "offer", sdp}` gets a JSON answer (200); `application/sdp`
+ * is WHEP/WHIP (201, the answer, a `Location`, and the ICE servers as `Link`); any other body is
+ * a raw SDP offer answered with raw SDP (200). On the `Location` (`/api/webrtc?id=`), PATCH
+ * trickles candidates and DELETE ends the session.
  */
 export function registerWebrtcRoutes(ctx: EngineContext, deps: WebrtcRoutesDeps): void {
-  const sessions = new Map<string, WebrtcSession>();
+  const sessions = new Map<string, { session: WebrtcSession; remoteUfrag?: string }>();
   ctx.onClose(() => {
-    for (const session of [...sessions.values()]) session.close('the relay stops');
+    for (const { session } of [...sessions.values()]) session.close('the relay stops');
   });
 
+  // WHEP and WHIP clients learn the ICE servers from the answer's Link header.
+  const link = iceServerLinks(deps.network.iceServers);
+  const links: Record<string, string> = link ? { Link: link } : {};
   const answer = (res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', ...headers });
     res.end(body);
+  };
+  const sessionOf = (url: URL) => {
+    const id = url.searchParams.get('id');
+    const entry = sessions.get(id ?? '');
+    if (!entry) throw new HttpError(404, `no WebRTC session ${id ?? '(id is required)'}`);
+    return entry;
   };
 
   ctx.http.route(
     '/api/webrtc',
     async ({ req, res, url }) => {
       if (req.method === 'DELETE') {
-        const session = sessions.get(url.searchParams.get('id') ?? '');
-        if (!session) throw new HttpError(404, `no WebRTC session ${url.searchParams.get('id') ?? '(id is required)'}`);
-        session.close('the viewer ended it');
+        sessionOf(url).session.close('the viewer ended it');
         return void res.writeHead(200).end();
       }
+      if (req.method === 'PATCH') {
+        const { session, remoteUfrag } = sessionOf(url);
+        const fragment = parseTrickleFragment(await readBody(req, MAX_OFFER_BYTES));
+        if (fragment.ufrag && remoteUfrag && fragment.ufrag !== remoteUfrag) {
+          throw new HttpError(501, 'ICE restarts are not supported: end this session and POST a new offer');
+        }
+        for (const { candidate, mid } of fragment.candidates) {
+          await session.addRemoteCandidate(candidate, mid).catch((error: Error) => {
+            throw new HttpError(400, `candidate not usable: ${error.message}`);
+          });
+        }
+        return void res.writeHead(204).end();
+      }
       const src = url.searchParams.get('src');
-      if (!src) throw new HttpError(400, 'src is required: the stream to watch');
-      const stream = deps.streams.get(src);
-      if (!stream) throw new HttpError(404, `stream not found: ${src}`);
-      if (sessions.size >= MAX_SESSIONS) throw new HttpError(503, `too many WebRTC viewers (${MAX_SESSIONS}); close one and try again`);
+      const dst = url.searchParams.get('dst');
+      if (!src && !dst) throw new HttpError(400, 'src or dst is required: the stream to watch, or the stream to publish into');
+      const name = (src ?? dst)!;
+      const stream = deps.streams.get(name);
+      if (!stream) throw new HttpError(404, `stream not found: ${name}`);
+      if (sessions.size >= MAX_SESSIONS) throw new HttpError(503, `too many WebRTC sessions (${MAX_SESSIONS}); close one and try again`);
 
       const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       const body = await readBody(req, MAX_OFFER_BYTES);
@@ -64,20 +92,13 @@ export function registerWebrtcRoutes(ctx: EngineContext, deps: WebrtcRoutesDeps)
         offer = message.sdp;
       }
 
-      const session = await openWebrtcSession({
-        stream,
-        streamName: src,
-        offer,
-        request: req,
-        tasks: deps.tasks,
-        hostAddresses: deps.hostAddresses,
-        onClosed: (closed) => sessions.delete(closed.id),
-      });
-      sessions.set(session.id, session);
+      const common = { stream, streamName: name, offer, request: req, tasks: deps.tasks, network: deps.network, onClosed: (closed: WebrtcSession) => sessions.delete(closed.id) };
+      const session = src ? await openWebrtcSession(common) : await openWhipSession(common);
+      sessions.set(session.id, { session, remoteUfrag: iceUfrag(offer) });
       if (type === 'application/json') return answer(res, 200, 'application/json', JSON.stringify({ type: 'answer', sdp: session.answer }));
-      if (type === 'application/sdp') return answer(res, 201, 'application/sdp', session.answer, { Location: `webrtc?id=${session.id}` });
+      if (type === 'application/sdp') return answer(res, 201, 'application/sdp', session.answer, { Location: `webrtc?id=${session.id}`, ...links });
       return answer(res, 200, 'application/sdp', session.answer);
     },
-    ['POST', 'DELETE'],
+    ['POST', 'PATCH', 'DELETE'],
   );
 }

@@ -1,18 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
+import { RTCPeerConnection, type RTCRtpCodecParameters, RtcpRrPacket, RtcpSrPacket } from 'werift';
 import { HttpError } from '../../platform/http/http-error';
-import type { Codec, Media } from '../core/media';
 import { CodecMismatchError, SourceUnavailableError, type Stream } from '../core/stream';
 import type { TaskRegistry } from '../core/task-registry';
-import { parseSdp, SdpError } from '../rtsp/sdp';
 import { answerCodec, describeOffer, viewerRequests } from './offer-codecs';
 import { WebrtcConsumer } from './webrtc-consumer';
+import type { IceNetwork } from './ice/ice-network';
+import { codecParameters, CONNECT_TIMEOUT_MS, iceGathered, onPeerGone, parseOffer } from './peer-helpers';
 
-/** ICE and DTLS must be up this long after the answer, or the session is dropped. */
-const CONNECT_TIMEOUT_MS = 30_000;
-/** Host candidates are known at once; this only bounds a stuck gathering. */
-const GATHER_TIMEOUT_MS = 5_000;
 
 export interface WebrtcSession {
   readonly id: string;
@@ -20,6 +16,8 @@ export interface WebrtcSession {
   readonly answer: string;
   /** A candidate the viewer found after its offer went out (trickle ICE). */
   addRemoteCandidate(candidate: string, sdpMid?: string): Promise<void>;
+  /** ICE and DTLS are up: the session no longer needs its signalling channel. */
+  isConnected(): boolean;
   close(reason: string): void;
 }
 
@@ -29,20 +27,9 @@ export interface OpenSessionOptions {
   offer: string;
   request: IncomingMessage;
   tasks: TaskRegistry;
-  /** Extra host addresses to offer (loopback, so viewers on this machine always connect). */
-  hostAddresses: string[];
+  /** How the session meets the network: the shared ICE port and the answer's candidates. */
+  network: IceNetwork;
   onClosed(session: WebrtcSession): void;
-}
-
-function codecParameters(codec: Codec, kind: 'video' | 'audio'): RTCRtpCodecParameters {
-  return new RTCRtpCodecParameters({
-    mimeType: `${kind}/${codec.name === 'OPUS' ? 'opus' : codec.name}`,
-    clockRate: codec.clockRate,
-    payloadType: codec.payloadType,
-    ...(codec.channels ? { channels: codec.channels } : {}),
-    ...(codec.fmtp ? { parameters: codec.fmtp } : {}),
-    rtcpFeedback: kind === 'video' ? [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }] : [],
-  });
 }
 
 /**
@@ -52,22 +39,17 @@ function codecParameters(codec: Codec, kind: 'video' | 'audio'): RTCRtpCodecPara
  */
 export async function openWebrtcSession(options: OpenSessionOptions): Promise<WebrtcSession> {
   const { stream, request, tasks } = options;
-  let offered: Media[];
-  try {
-    offered = parseSdp(options.offer, 'sendonly');
-  } catch (error) {
-    if (error instanceof SdpError) throw new HttpError(400, `the offer is not a usable SDP: ${error.message}`);
-    throw error;
-  }
+  const offered = parseOffer(options.offer, 'sendonly');
   const requests = viewerRequests(offered);
   if (requests.length === 0) {
-    throw new HttpError(400, `no codec of the offer can be sent: it offers ${describeOffer(offered)}; the relay sends video H264 (packetization-mode 1) or H265, audio OPUS, PCMA or PCMU`);
+    throw new HttpError(400, `no codec of the offer can be sent: it offers ${describeOffer(offered)}; the relay sends video H264 (packetization-mode 1), H265, VP8, VP9 or AV1, audio OPUS, PCMA or PCMU`);
   }
 
   const id = randomUUID();
   let closed = false;
   let pc: RTCPeerConnection | undefined;
   let untrack = () => undefined as void;
+  let release = () => undefined as void;
   let timer: NodeJS.Timeout | undefined;
   const consumer = new WebrtcConsumer(
     requests,
@@ -77,6 +59,7 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
   const session: WebrtcSession = {
     id,
     answer: '',
+    isConnected: () => !closed && pc?.connectionState === 'connected',
     async addRemoteCandidate(candidate, sdpMid) {
       if (!pc || closed || candidate.trim() === '') return;
       await pc.addIceCandidate({ candidate: candidate.replace(/^a=/, ''), sdpMid: sdpMid ?? pc.getTransceivers()[0]?.mid ?? '0' });
@@ -88,6 +71,7 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
       stream.removeConsumer(consumer);
       void pc?.close().catch(() => undefined);
       untrack();
+      release();
       options.onClosed(session);
     },
   };
@@ -112,10 +96,17 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
     // An offered media the stream has nothing for is still answered (werift needs a codec to
     // answer with); no track is sent on it.
     for (const media of offered) if (codecs[media.kind].length === 0 && media.codecs[0]) codecs[media.kind].push(codecParameters(media.codecs[0], media.kind));
-    pc = new RTCPeerConnection({ codecs, iceAdditionalHostAddresses: options.hostAddresses, iceUseIpv6: false });
+    pc = new RTCPeerConnection({ codecs, ...options.network.peerConfig() });
     for (const { track, codec } of chosen) {
       if (!codec) continue;
-      pc.addTransceiver(track.output, { direction: 'sendonly' });
+      const transceiver = pc.addTransceiver(track.output, { direction: 'sendonly' });
+      // A viewer that lost the picture asks for a keyframe; sources that can send one on request do.
+      transceiver.sender.onPictureLossIndication.subscribe(() => track.track.requestKeyframe());
+      // Receiver reports carry the viewer's loss counts, for /api/streams.
+      transceiver.sender.onRtcp.subscribe((rtcp) => {
+        if (rtcp.type !== RtcpRrPacket.type && rtcp.type !== RtcpSrPacket.type) return;
+        for (const report of (rtcp as RtcpRrPacket).reports) consumer.viewerReported(track.output, report);
+      });
       consumer.sendAs(track.output, codec.payloadType);
     }
     pc.connectionStateChange.subscribe((state) => {
@@ -123,30 +114,21 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
         clearTimeout(timer);
         consumer.start();
       }
-      if (state === 'failed' || state === 'closed') session.close(`peer connection ${state}`);
     });
     await pc.setRemoteDescription({ type: 'offer', sdp: options.offer });
     await pc.setLocalDescription(await pc.createAnswer());
-    await gathered(pc);
-    const answer = pc.localDescription?.sdp;
-    if (!answer) throw new Error('no answer was made');
+    await iceGathered(pc);
+    const local = pc.localDescription?.sdp;
+    if (!local) throw new Error('no answer was made');
+    onPeerGone(pc, (why) => session.close(why));
+    const published = await options.network.publish(local, { onRemote: (remote) => consumer.viewerAt(remote), onGone: () => session.close('the viewer went silent') });
+    release = published.release;
+    const answer = published.sdp;
     timer = setTimeout(() => session.close('the viewer never connected'), CONNECT_TIMEOUT_MS);
     timer.unref();
-    return { ...session, answer, addRemoteCandidate: session.addRemoteCandidate, close: session.close };
+    return { ...session, answer };
   } catch (error) {
     session.close('the offer could not be answered');
     throw new HttpError(400, `the offer could not be answered: ${(error as Error).message}`);
   }
-}
-
-function gathered(pc: RTCPeerConnection): Promise<void> {
-  if (pc.iceGatheringState === 'complete') return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, GATHER_TIMEOUT_MS);
-    pc.iceGatheringStateChange.subscribe((state) => {
-      if (state !== 'complete') return;
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 }

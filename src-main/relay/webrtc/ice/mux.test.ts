@@ -1,0 +1,110 @@
+import { createSocket, type Socket } from 'node:dgram';
+import { connect, createServer, type AddressInfo, type Server, type Socket as NetSocket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { MuxTarget } from './mux-targets';
+import { TcpMux } from './tcp-mux';
+import { UdpMux } from './udp-mux';
+
+/** A connectivity check as a browser sends it: a binding request whose USERNAME names the session. */
+function check(username: string): Buffer {
+  const name = Buffer.from(username);
+  const attribute = Buffer.alloc(4 + Math.ceil(name.length / 4) * 4);
+  attribute.writeUInt16BE(0x0006, 0);
+  attribute.writeUInt16BE(name.length, 2);
+  name.copy(attribute, 4);
+  const header = Buffer.alloc(20);
+  header.writeUInt16BE(0x0001, 0);
+  header.writeUInt16BE(attribute.length, 2);
+  header.writeUInt32BE(0x2112a442, 4);
+  return Buffer.concat([header, attribute]);
+}
+
+const udp = async (): Promise<Socket> => {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  return socket;
+};
+const nextMessage = (socket: Socket, timeoutMs = 1_000) =>
+  new Promise<{ data: Buffer; port: number } | undefined>((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), timeoutMs);
+    socket.once('message', (data, from) => {
+      clearTimeout(timer);
+      resolve({ data, port: from.port });
+    });
+  });
+
+describe('the shared ICE port routes each viewer to its session by ufrag', () => {
+  const closers: Array<() => void> = [];
+  afterEach(() => closers.splice(0).forEach((close) => close()));
+
+  it('UDP: a check opens the way both ways; unknown ufrags and stray packets go nowhere; silence ends the session', async () => {
+    const agent = await udp(); // stands where werift listens on loopback
+    const viewer = await udp();
+    const stranger = await udp();
+    const events: string[] = [];
+    const targets = new Map<string, MuxTarget>([['cf73', { udpPort: agent.address().port, onRemote: (address) => events.push(`remote ${address}`), onGone: () => events.push('gone') }]]);
+    const mux = await UdpMux.open('127.0.0.1', 0, targets, 400);
+    closers.push(() => [agent, viewer, stranger].forEach((s) => s.close()), () => mux.close());
+
+    const atAgent = nextMessage(agent);
+    viewer.send(check('cf73:hhK8'), mux.port, '127.0.0.1');
+    const arrived = (await atAgent)!;
+    expect(arrived.data.equals(check('cf73:hhK8'))).toBe(true);
+    expect(events).toEqual([`remote 127.0.0.1:${viewer.address().port}`]);
+
+    // The agent answers the bridge; the viewer sees it come from the shared port.
+    const atViewer = nextMessage(viewer);
+    agent.send(Buffer.from('dtls hello'), arrived.port, '127.0.0.1');
+    expect(await atViewer).toEqual({ data: Buffer.from('dtls hello'), port: mux.port });
+    // Media from the known address follows the check's route.
+    const media = nextMessage(agent);
+    viewer.send(Buffer.from([0x80, 0x60, 1, 2]), mux.port, '127.0.0.1');
+    expect((await media)?.data).toEqual(Buffer.from([0x80, 0x60, 1, 2]));
+
+    const nothing = nextMessage(agent, 300);
+    stranger.send(check('zzzz:hhK8'), mux.port, '127.0.0.1');
+    stranger.send(Buffer.from([0x80, 0x60, 1, 2]), mux.port, '127.0.0.1');
+    expect(await nothing).toBeUndefined();
+
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(events.at(-1)).toBe('gone');
+  });
+
+  it('TCP: the first framed check picks the session, then bytes pass unchanged both ways; the last connection closing ends it', async () => {
+    const received: Buffer[] = [];
+    let agentSide: NetSocket | undefined;
+    const agent: Server = createServer((socket) => {
+      agentSide = socket;
+      socket.on('data', (chunk) => received.push(chunk));
+    });
+    await new Promise<void>((resolve) => agent.listen(0, '127.0.0.1', resolve));
+    const events: string[] = [];
+    const targets = new Map<string, MuxTarget>([['cf73', { tcpPort: (agent.address() as AddressInfo).port, onRemote: () => events.push('remote'), onGone: () => events.push('gone') }]]);
+    const mux = await TcpMux.open('127.0.0.1', 0, targets);
+    closers.push(() => agent.close(), () => mux.close());
+
+    const frame = (bytes: Buffer) => Buffer.concat([Buffer.from([bytes.length >> 8, bytes.length & 0xff]), bytes]);
+    const viewer = connect(mux.port, '127.0.0.1');
+    const back: Buffer[] = [];
+    viewer.on('data', (chunk) => back.push(chunk));
+    viewer.write(Buffer.concat([frame(check('cf73:hhK8')), frame(Buffer.from('more'))]));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(Buffer.concat(received).equals(Buffer.concat([frame(check('cf73:hhK8')), frame(Buffer.from('more'))]))).toBe(true);
+    agentSide!.write('answer');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(Buffer.concat(back).toString()).toBe('answer');
+    expect(events).toEqual(['remote']);
+
+    viewer.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(events).toEqual(['remote', 'gone']);
+
+    // A connection naming no session is closed without reaching anyone.
+    const before = Buffer.concat(received).length;
+    const stranger = connect(mux.port, '127.0.0.1');
+    const closed = new Promise((resolve) => stranger.on('close', resolve));
+    stranger.write(frame(check('zzzz:x')));
+    await closed;
+    expect(Buffer.concat(received).length).toBe(before);
+  });
+});

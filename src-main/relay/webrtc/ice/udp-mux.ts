@@ -1,0 +1,159 @@
+import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import { bindingRequestUsername, mappedAddress, readStunHeader } from './stun';
+import type { MuxTargets } from './mux-targets';
+
+/**
+ * A viewer silent this long is gone (RFC 7675's consent expiry: browsers send consent checks
+ * every few seconds even when they send no media). werift runs ICE lite behind the port and
+ * checks nothing itself, so this is what ends a session whose browser vanished.
+ */
+const CONSENT_EXPIRY_MS = 30_000;
+/** Remote addresses one session may have at once (a viewer tries a few; more is someone guessing). */
+const MAX_LEGS_PER_SESSION = 8;
+
+/** One viewer address, bridged to the werift session its ufrag named. */
+interface Leg {
+  ufrag: string;
+  socket: Socket;
+  lastSeen: number;
+}
+
+/**
+ * Every viewer's UDP on one port. The first packet from an address must be an ICE connectivity
+ * check: its USERNAME starts with the ufrag of the session it is for. From then on that
+ * address's packets (DTLS, SRTP, RTCP, consent checks) go to that session's werift socket on
+ * loopback through a socket of their own, and what werift sends back leaves from the shared
+ * port, so the viewer only ever sees one address.
+ */
+export class UdpMux {
+  private readonly legs = new Map<string, Leg>();
+  private readonly discoveries = new Map<string, (address: { address: string; port: number }) => void>();
+  private readonly sweep: NodeJS.Timeout;
+
+  private constructor(
+    private readonly socket: Socket,
+    private readonly targets: MuxTargets,
+    private readonly consentExpiryMs: number,
+  ) {
+    socket.on('message', (message, remote) => this.fromViewer(message, remote));
+    this.sweep = setInterval(() => this.forgetIdle(), consentExpiryMs / 6);
+    this.sweep.unref();
+  }
+
+  static async open(host: string, port: number, targets: MuxTargets, consentExpiryMs = CONSENT_EXPIRY_MS): Promise<UdpMux> {
+    const socket = createSocket({ type: 'udp4', reuseAddr: false });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.bind(port, host, () => {
+        socket.off('error', reject);
+        resolve();
+      });
+    });
+    // A viewer that went away makes sends fail (ICMP unreachable): that is its leg's problem, not the port's.
+    socket.on('error', () => undefined);
+    return new UdpMux(socket, targets, consentExpiryMs);
+  }
+
+  get port(): number {
+    return this.socket.address().port;
+  }
+
+  private fromViewer(message: Buffer, remote: RemoteInfo): void {
+    const key = `${remote.address}:${remote.port}`;
+    const username = bindingRequestUsername(message);
+    let leg = this.legs.get(key);
+    if (username !== undefined) {
+      const ufrag = username.split(':')[0]!;
+      if (leg?.ufrag !== ufrag) leg = this.newLeg(key, ufrag, remote);
+    } else if (!leg) {
+      this.answerDiscovery(message);
+      return;
+    }
+    if (!leg) return;
+    const target = this.targets.get(leg.ufrag);
+    if (!target?.udpPort) return;
+    leg.lastSeen = Date.now();
+    leg.socket.send(message, target.udpPort, '127.0.0.1');
+  }
+
+  private newLeg(key: string, ufrag: string, remote: RemoteInfo): Leg | undefined {
+    const target = this.targets.get(ufrag);
+    if (!target?.udpPort) return undefined;
+    this.closeLeg(key);
+    const mine = [...this.legs.entries()].filter(([, leg]) => leg.ufrag === ufrag);
+    if (mine.length >= MAX_LEGS_PER_SESSION) this.closeLeg(mine[0]![0]);
+    const socket = createSocket('udp4');
+    socket.bind(0, '127.0.0.1');
+    socket.on('error', () => this.closeLeg(key));
+    socket.on('message', (reply, from) => {
+      // Only the session's own socket speaks for it.
+      if (from.port !== this.targets.get(ufrag)?.udpPort) return;
+      this.socket.send(reply, remote.port, remote.address);
+    });
+    const leg = { ufrag, socket, lastSeen: Date.now() };
+    this.legs.set(key, leg);
+    target.onRemote?.(key, 'udp');
+    return leg;
+  }
+
+  private closeLeg(key: string): void {
+    const leg = this.legs.get(key);
+    if (!leg) return;
+    this.legs.delete(key);
+    leg.socket.close();
+  }
+
+  /** Forgets every address of a session (it ended). */
+  forget(ufrag: string): void {
+    for (const [key, leg] of [...this.legs]) if (leg.ufrag === ufrag) this.closeLeg(key);
+  }
+
+  private forgetIdle(): void {
+    const now = Date.now();
+    const expired = new Set<string>();
+    for (const [key, leg] of [...this.legs]) {
+      if (now - leg.lastSeen <= this.consentExpiryMs) continue;
+      this.closeLeg(key);
+      expired.add(leg.ufrag);
+    }
+    const alive = new Set([...this.legs.values()].map((leg) => leg.ufrag));
+    for (const ufrag of expired) if (!alive.has(ufrag)) this.targets.get(ufrag)?.onGone?.();
+  }
+
+  /**
+   * The address a STUN server sees this port as (the public side of a NAT that forwards the
+   * port), asked from the shared port itself so the mapping is the one viewers will reach.
+   */
+  discover(server: { host: string; port: number }, request: { bytes: Buffer; transactionId: string }, timeoutMs: number): Promise<{ address: string; port: number }> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.discoveries.delete(request.transactionId);
+        reject(new Error(`no answer from STUN server ${server.host}:${server.port} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.discoveries.set(request.transactionId, (address) => {
+        clearTimeout(timer);
+        this.discoveries.delete(request.transactionId);
+        resolve(address);
+      });
+      this.socket.send(request.bytes, server.port, server.host, (error) => {
+        if (!error) return;
+        clearTimeout(timer);
+        this.discoveries.delete(request.transactionId);
+        reject(error);
+      });
+    });
+  }
+
+  private answerDiscovery(message: Buffer): void {
+    const header = readStunHeader(message);
+    const waiting = header && this.discoveries.get(header.transactionId);
+    const address = waiting && mappedAddress(message);
+    if (waiting && address) waiting(address);
+  }
+
+  close(): void {
+    clearInterval(this.sweep);
+    for (const key of [...this.legs.keys()]) this.closeLeg(key);
+    this.socket.close();
+  }
+}
