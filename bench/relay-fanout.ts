@@ -5,13 +5,13 @@
 //
 //   npm run bench:relay-fanout [-- --clients 1,10,50,100 --seconds 15]
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildMain } from '../scripts/build.mjs';
+import { cpuSeconds, rssMiB } from './process-stats';
 import { createMemoryLogger } from '../src-main/platform/logger';
 import { createStreamRegistry } from '../src-main/relay/core/stream-registry';
 import { createSchemeRegistry } from '../src-main/relay/core/scheme-registry';
@@ -27,15 +27,6 @@ const counts = values.clients.split(',').map(Number);
 const seconds = Number(values.seconds);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Linux process CPU time (user + system), in seconds. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-function rssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS'))!;
-  return Number(line.replace(/\D/g, '')) / 1024;
-}
 function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }

@@ -41,7 +41,7 @@ export async function registerProtocols(protocols: ProtocolContext): Promise<voi
   const hls = registerHls(protocols);
   registerMp4(protocols);
   const webrtc = await registerWebrtc(protocols);
-  registerWsApi(protocols, { network: webrtc, hls, mjpeg });
+  registerWsApi(protocols, { webrtc, hls, mjpeg });
   registerRtspToWebrtc(protocols, webrtc);
   // Child-process sources publish back into the RTSP server; without it their dials say so.
   registerWithRtspServer(protocols, rtspServer, registerFfmpeg);

@@ -7,10 +7,9 @@ import { HttpError } from '../../platform/http/http-error';
 import type { StreamRegistry } from '../core/stream-registry';
 import type { TaskRegistry } from '../core/task-registry';
 import type { ProtocolContext } from '../protocols';
-import type { IceNetwork } from '../webrtc/ice/ice-network';
 import { startMseViewer } from '../mp4/mse-session';
 import type { Mp4Deps } from '../mp4/mp4-deps';
-import { openWebrtcSession, type WebrtcSession } from '../webrtc/webrtc-session';
+import { openWebrtcSession, type WebrtcOutput, type WebrtcSession } from '../webrtc/webrtc-session';
 import { openWhipSession } from '../webrtc/whip-session';
 import type { HlsSessions } from '../hls/hls-sessions';
 import { sessionMasterPlaylist } from '../hls/hls-routes';
@@ -24,8 +23,8 @@ const MAX_MESSAGE_BYTES = 64 * 1024;
 export interface WsApiDeps {
   streams: StreamRegistry;
   tasks: TaskRegistry;
-  /** Where WebRTC sessions meet the network (shared with /api/webrtc). */
-  network: IceNetwork;
+  /** Where WebRTC sessions run (shared with /api/webrtc). */
+  webrtc: WebrtcOutput;
   /** What the MSE mode writes MP4 with. */
   mp4: Mp4Deps;
   /** The HLS sessions the `hls` mode opens (shared with /api/stream.m3u8). */
@@ -189,7 +188,7 @@ export function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
       if (!stream) return fail(`stream not found: ${name}`);
       offering = true;
       try {
-        const options = { stream, streamName: name, offer: value, request: req, tasks: deps.tasks, network: deps.network, onClosed: () => ws.close() };
+        const options = { stream, streamName: name, offer: value, request: req, tasks: deps.tasks, ...deps.webrtc, onClosed: () => ws.close() };
         session = src ? await openWebrtcSession(options) : await openWhipSession(options);
       } catch (error) {
         return fail(error instanceof HttpError ? error.message : `the offer could not be answered: ${(error as Error).message}`);
@@ -202,7 +201,7 @@ export function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
 }
 
 /** `/api/ws` on the API server, with the relay's streams. */
-export function registerWsApi({ ctx, streams, tasks, logger }: ProtocolContext, outputs: Pick<WsApiDeps, 'network' | 'hls' | 'mjpeg'>): void {
+export function registerWsApi({ ctx, streams, tasks, logger }: ProtocolContext, outputs: Pick<WsApiDeps, 'webrtc' | 'hls' | 'mjpeg'>): void {
   serveWsApi(ctx, {
     streams,
     tasks,

@@ -20,6 +20,8 @@ export interface ConnectionInfo {
   packets_lost?: number;
   /** Percent of packets lost lately, as the viewer's last receiver report has it. */
   packet_loss?: number;
+  /** WebRTC viewers: packets the viewer asked for again (NACK); those still in the last 128 are resent. */
+  nacked_packets?: number;
 }
 
 /**

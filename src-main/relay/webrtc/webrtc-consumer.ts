@@ -1,4 +1,4 @@
-import { MediaStreamTrack } from 'werift';
+import { MediaStreamTrack, type RTCRtpSender } from 'werift';
 import type { Consumer } from '../core/consumer';
 import type { Codec } from '../core/media';
 import type { MediaRequest, TrackMatch } from '../core/negotiation';
@@ -60,6 +60,11 @@ export class WebrtcConsumer implements Consumer {
     };
   }
 
+  /** Before the answer: the stream attaches this viewer again (its audio now from a transcoder). */
+  detachAll(): void {
+    this.tracks.length = 0;
+  }
+
   /** The viewer's own address, once its media reached the shared ICE port (not the HTTP client's). */
   viewerAt(remote: string): void {
     this.label.remote = remote;
@@ -72,9 +77,15 @@ export class WebrtcConsumer implements Consumer {
     this.reported.set(output, { packetsLost: report.packetsLost, fractionLost: report.fractionLost });
   }
 
-  /** The payload type the answer gave a track. */
-  sendAs(output: MediaStreamTrack, payloadType: number): void {
+  private nacked = 0;
+
+  /**
+   * The payload type the answer gave a track, and the werift sender it goes out through: the
+   * sender keeps the last 128 packets and resends those a viewer NACKs, counted here.
+   */
+  sendAs(output: MediaStreamTrack, payloadType: number, sender: RTCRtpSender): void {
     this.payloadTypes.set(output, payloadType);
+    sender.onGenericNack.subscribe((nack) => (this.nacked += nack.lost.length));
   }
 
   /** The peer connection is up: queued packets (the cached GOP) go out, then live ones. */
@@ -92,6 +103,7 @@ export class WebrtcConsumer implements Consumer {
       medias: this.tracks.filter((t) => this.payloadTypes.has(t.output)).map((t) => `${t.kind}, sendonly, ${t.source.name}`),
       bytes_send: this.bytes,
       ...(this.reported.size > 0 ? this.lossInfo() : {}),
+      nacked_packets: this.nacked,
     };
   }
 

@@ -1,16 +1,29 @@
 import type { ProtocolContext } from '../protocols';
-import { openIceNetwork, type IceNetwork } from './ice/ice-network';
+import { openIceNetwork } from './ice/ice-network';
+import { createOpusTranscoders } from './opus-transcoders';
 import { createWebrtcDialer } from './webrtc-client';
 import { registerWebrtcRoutes } from './webrtc-routes';
+import type { WebrtcOutput } from './webrtc-session';
 
 /**
- * WebRTC viewers on the API server (go2rtc's /api/webrtc) with their media on `webrtc.listen`;
- * the network is returned for /api/ws, whose WebRTC mode shares it.
+ * WebRTC viewers and publishers on the API server (go2rtc's /api/webrtc) with their media on
+ * `webrtc.listen`, and `webrtc:` sources. What sessions run on is returned for /api/ws and the
+ * RTSPtoWebRTC API, which open sessions too.
  */
-export async function registerWebrtc({ ctx, streams, tasks, logger, webrtc, schemes }: ProtocolContext): Promise<IceNetwork> {
+export async function registerWebrtc({ ctx, streams, tasks, logger, webrtc, schemes }: ProtocolContext): Promise<WebrtcOutput> {
   const network = await openIceNetwork(webrtc, logger.child('webrtc'));
-  ctx.onClose(() => network.close());
-  registerWebrtcRoutes(ctx, { streams, tasks, network });
+  // ffmpeg: registers after WebRTC (it needs the RTSP server): looked up when a viewer needs it.
+  const opus = createOpusTranscoders((url, context) => {
+    const ffmpeg = schemes.resolve(url);
+    if (!ffmpeg) return Promise.reject(new Error('ffmpeg: sources are off (the RTSP server is off)'));
+    return ffmpeg.dial(url, context);
+  });
+  ctx.onClose(() => {
+    opus.close();
+    network.close();
+  });
+  const output: WebrtcOutput = { network, opus };
+  registerWebrtcRoutes(ctx, { streams, tasks, ...output });
   schemes.register('webrtc', { dial: createWebrtcDialer(tasks) });
-  return network;
+  return output;
 }

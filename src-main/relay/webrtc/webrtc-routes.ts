@@ -4,8 +4,7 @@ import { HttpError } from '../../platform/http/http-error';
 import type { StreamRegistry } from '../core/stream-registry';
 import type { TaskRegistry } from '../core/task-registry';
 import { readBody } from '../api/read-body';
-import { openWebrtcSession, type WebrtcSession } from './webrtc-session';
-import type { IceNetwork } from './ice/ice-network';
+import { openWebrtcSession, type WebrtcOutput, type WebrtcSession } from './webrtc-session';
 import { iceServerLinks } from './ice/ice-server-links';
 import { iceUfrag } from './ice/answer-candidates';
 import { parseTrickleFragment } from './trickle-sdpfrag';
@@ -16,10 +15,9 @@ const MAX_SESSIONS = 64;
 /** An SDP offer is a few kilobytes; a body far larger is not one. */
 const MAX_OFFER_BYTES = 64 * 1024;
 
-export interface WebrtcRoutesDeps {
+export interface WebrtcRoutesDeps extends WebrtcOutput {
   streams: StreamRegistry;
   tasks: TaskRegistry;
-  network: IceNetwork;
 }
 
 /**
@@ -92,7 +90,7 @@ export function registerWebrtcRoutes(ctx: EngineContext, deps: WebrtcRoutesDeps)
         offer = message.sdp;
       }
 
-      const common = { stream, streamName: name, offer, request: req, tasks: deps.tasks, network: deps.network, onClosed: (closed: WebrtcSession) => sessions.delete(closed.id) };
+      const common = { stream, streamName: name, offer, request: req, tasks: deps.tasks, network: deps.network, opus: deps.opus, onClosed: (closed: WebrtcSession) => sessions.delete(closed.id) };
       const session = src ? await openWebrtcSession(common) : await openWhipSession(common);
       sessions.set(session.id, { session, remoteUfrag: iceUfrag(offer) });
       if (type === 'application/json') return answer(res, 200, 'application/json', JSON.stringify({ type: 'answer', sdp: session.answer }));

@@ -8,6 +8,8 @@ import { answerCodec, describeOffer, viewerRequests } from './offer-codecs';
 import { WebrtcConsumer } from './webrtc-consumer';
 import type { IceNetwork } from './ice/ice-network';
 import { codecParameters, CONNECT_TIMEOUT_MS, iceGathered, onPeerGone, parseOffer } from './peer-helpers';
+import { noteTranscodedAudio, opusNeed } from './opus-for-viewer';
+import type { OpusTranscoders } from './opus-transcoders';
 
 
 export interface WebrtcSession {
@@ -21,14 +23,18 @@ export interface WebrtcSession {
   close(reason: string): void;
 }
 
-export interface OpenSessionOptions {
+/** Where WebRTC sessions run: the shared ICE port, and Opus for streams whose audio browsers cannot play. */
+export interface WebrtcOutput {
+  network: IceNetwork;
+  opus?: OpusTranscoders;
+}
+
+export interface OpenSessionOptions extends WebrtcOutput {
   stream: Stream;
   streamName: string;
   offer: string;
   request: IncomingMessage;
   tasks: TaskRegistry;
-  /** How the session meets the network: the shared ICE port and the answer's candidates. */
-  network: IceNetwork;
   onClosed(session: WebrtcSession): void;
 }
 
@@ -50,6 +56,7 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
   let pc: RTCPeerConnection | undefined;
   let untrack = () => undefined as void;
   let release = () => undefined as void;
+  let releaseOpus = () => undefined as void;
   let timer: NodeJS.Timeout | undefined;
   const consumer = new WebrtcConsumer(
     requests,
@@ -72,6 +79,7 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
       void pc?.close().catch(() => undefined);
       untrack();
       release();
+      releaseOpus();
       options.onClosed(session);
     },
   };
@@ -84,6 +92,23 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
     throw error;
   }
   untrack = tasks.add('consumer', `webrtc ${options.streamName} ${request.socket.remoteAddress}`);
+
+  // Audio the viewer cannot play (AAC): Opus from the stream's shared transcoder, attached anew.
+  // A transcoder that cannot start leaves the viewer its picture (the answer then has no audio).
+  const opus = options.opus ? opusNeed(offered, consumer, stream, options.streamName) : undefined;
+  const transcoded = opus && options.opus ? await options.opus.hold(stream, options.streamName).catch(() => undefined) : undefined;
+  if (transcoded) releaseOpus = transcoded;
+  if (transcoded && opus?.reattach) {
+    stream.removeConsumer(consumer);
+    consumer.detachAll();
+    try {
+      await stream.addConsumer(consumer);
+    } catch (error) {
+      session.close('the stream could not be attached again');
+      throw new HttpError(503, `the stream could not be attached with Opus audio: ${(error as Error).message}`);
+    }
+  }
+  const transcodedFrom = transcoded ? opus?.from : undefined;
 
   try {
     // One codec per kind, the offer's own entry: the answer then speaks the browser's payload types.
@@ -107,7 +132,7 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
         if (rtcp.type !== RtcpRrPacket.type && rtcp.type !== RtcpSrPacket.type) return;
         for (const report of (rtcp as RtcpRrPacket).reports) consumer.viewerReported(track.output, report);
       });
-      consumer.sendAs(track.output, codec.payloadType);
+      consumer.sendAs(track.output, codec.payloadType, transceiver.sender);
     }
     pc.connectionStateChange.subscribe((state) => {
       if (state === 'connected') {
@@ -123,7 +148,7 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
     onPeerGone(pc, (why) => session.close(why));
     const published = await options.network.publish(local, { onRemote: (remote) => consumer.viewerAt(remote), onGone: () => session.close('the viewer went silent') });
     release = published.release;
-    const answer = published.sdp;
+    const answer = transcodedFrom ? noteTranscodedAudio(published.sdp, transcodedFrom) : published.sdp;
     timer = setTimeout(() => session.close('the viewer never connected'), CONNECT_TIMEOUT_MS);
     timer.unref();
     return { ...session, answer };
