@@ -9,6 +9,7 @@ import { parseCommandLine } from './cli-options.mjs';
 import { bindIpcTransport } from './transport/ipc-transport';
 import { isConsoleUrl, registerAppScheme, serveRenderer } from './electron/app-protocol';
 import { createWindowFactory } from './electron/window-factory';
+import { createCameraWindowHost } from './electron/camera-windows';
 import { lockPermissions } from './electron/permissions';
 
 /** The desktop app: the same engine as headless mode, its console in a sandboxed window. */
@@ -35,6 +36,11 @@ async function start(): Promise<void> {
   const listenIsWrong = args.listen === undefined ? undefined : listenProblem(args.listen);
   if (listenIsWrong) throw new Error(`--listen ${args.listen}: ${listenIsWrong}`);
 
+  // Camera pop-outs are made by the window factory once the app is up; the engine asks for them.
+  const made: { createWindow?: ReturnType<typeof createWindowFactory> } = {};
+  const cameraWindows = createCameraWindowHost(() => made.createWindow, () => quitting);
+  let quitting = false;
+
   const lifecycle = await runEngine(
     {
       runtime: 'electron',
@@ -43,7 +49,10 @@ async function start(): Promise<void> {
       listen: args.listen ? parseListen(args.listen) : undefined,
       configSchemas,
       // A tenant's sign-in page opens in the user's browser; the token cache key goes to the OS keychain.
-      modules: engineModules({ rendererDir, sessionToken: randomBytes(32).toString('hex') }, { openBrowser: (url) => shell.openExternal(url), safeStorage }),
+      modules: engineModules(
+        { rendererDir, sessionToken: randomBytes(32).toString('hex') },
+        { openBrowser: (url) => shell.openExternal(url), safeStorage, windows: cameraWindows },
+      ),
     },
     (code) => app.exit(code),
   );
@@ -67,7 +76,9 @@ async function start(): Promise<void> {
     iconPath: join(appRoot, 'assets', 'icon.png'),
     apiOrigin: () => lifecycle.current().url,
   });
+  made.createWindow = createWindow;
   let mainWindow = createWindow({ kind: 'main' });
+  cameraWindows.ready();
 
   app.on('second-instance', () => {
     if (mainWindow.isMinimized()) mainWindow.restore();
@@ -80,7 +91,6 @@ async function start(): Promise<void> {
     if (process.platform !== 'darwin') app.quit();
   });
 
-  let quitting = false;
   app.on('before-quit', (event) => {
     if (quitting) return;
     event.preventDefault();

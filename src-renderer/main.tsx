@@ -1,9 +1,14 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
 import { QueryClient } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createConsoleApi } from './api/console-api';
 import { selectTransport } from './api/select-transport';
 import { App } from './app/App';
+import { consoleTheme } from './app/theme';
 import { createUiStore } from './app/ui-store';
 import './styles.css';
 
@@ -18,6 +23,9 @@ const queryClient = new QueryClient({
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App api={api} uiStore={uiStore} queryClient={queryClient} />
+    <MantineProvider theme={consoleTheme} defaultColorScheme="auto">
+      <Notifications position="bottom-right" />
+      <App api={api} uiStore={uiStore} queryClient={queryClient} />
+    </MantineProvider>
   </StrictMode>,
 );

@@ -21,6 +21,10 @@ export const appModule: EngineModule = {
         platform: `${process.platform}-${process.arch}`,
         nodeVersion: process.versions.node,
       }),
+      restart: async () => {
+        // Answer first: the socket this call came on closes with the engine.
+        setTimeout(() => ctx.requestRestart(), 50);
+      },
     });
     const timer = setInterval(() => emit('onHeartbeat', { uptimeSeconds: uptimeSeconds() }), HEARTBEAT_MS);
     timer.unref();

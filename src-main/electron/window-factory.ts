@@ -2,7 +2,7 @@ import { BrowserWindow, shell } from 'electron';
 import { APP_ORIGIN, isConsoleUrl } from './app-protocol';
 import { mayOpenExternally } from './external-links';
 
-export type WindowKind = { kind: 'main' } | { kind: 'camera'; stream: string };
+export type WindowKind = { kind: 'main' } | { kind: 'camera'; stream: string; bounds?: { x: number; y: number; width: number; height: number } };
 
 /**
  * Every console window is made here, with the same locked-down web preferences: sandboxed
@@ -19,6 +19,7 @@ export function createWindowFactory(options: { preloadPath: string; iconPath: st
     const window = new BrowserWindow({
       width: camera ? 960 : 1280,
       height: camera ? 560 : 820,
+      ...(camera && spec.bounds ? spec.bounds : {}),
       minWidth: 480,
       minHeight: 320,
       title: camera ? `${spec.stream} · Relay Console` : 'Relay Console',
@@ -49,7 +50,7 @@ export function createWindowFactory(options: { preloadPath: string; iconPath: st
       return { action: 'deny' };
     });
 
-    const hash = camera ? `#/live/${encodeURIComponent(spec.stream)}` : '#/live';
+    const hash = camera ? `#/camera/${encodeURIComponent(spec.stream)}` : '#/live';
     void window.loadURL(`${APP_ORIGIN}/index.html${hash}`);
     return window;
   };

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { ConfigStore } from '../platform/config/config-store';
 import type { AppSettings } from '../platform/config/app-settings';
 import type { Logger } from '../platform/logger';
@@ -16,6 +17,8 @@ export interface EngineContext {
   readonly runtime: Runtime;
   readonly startedAt: Date;
   readonly config: ConfigStore;
+  /** The schemas that read the config (modules.ts): the editor's JSON Schema is made from them. */
+  readonly configSchemas: readonly z.core.$ZodType[];
   readonly settings: AppSettings;
   readonly logger: Logger;
   /** Routes of the API server on `api.listen` (the seed's /api paths, the console page). */

@@ -84,6 +84,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     runtime: options.runtime,
     startedAt: new Date(),
     config,
+    configSchemas: options.configSchemas ?? [],
     // What the server really listens on (--listen wins over api.listen): whether the API is
     // loopback-only decides who may read secrets back.
     settings: { ...settings, api: { ...settings.api, host: listen.host, port: listen.port } },

@@ -9,15 +9,22 @@ import { directoryEmulatorModule } from '../directory/emulator/directory-emulato
 import { directorySectionSchema as directoryEmulatorSectionSchema } from '../directory/emulator/emulator-config';
 import { createDirectoryModule, type DirectoryModuleOptions } from '../directory/directory-module';
 import { directorySectionSchema as directoryClientSectionSchema } from '../directory/directory-connection';
+import { createPreferencesModule, type CameraWindowHost } from '../preferences/preferences-module';
 import type { EngineModule } from './engine-context';
+
+/** What only the desktop runtime gives the engine: the OS browser and keychain, camera windows. */
+export interface DesktopOptions extends DirectoryModuleOptions {
+  windows?: CameraWindowHost;
+}
 
 /**
  * The engine's features, started in this order and stopped in reverse. A feature joins the
  * app with one line here.
  */
-export function engineModules(console: ConsoleModuleOptions, desktop: DirectoryModuleOptions = {}): EngineModule[] {
+export function engineModules(console: ConsoleModuleOptions, desktop: DesktopOptions = {}): EngineModule[] {
   return [
     appModule,
+    createPreferencesModule({ windows: desktop.windows }),
     relayModule,
     storageEmulatorModule,
     directoryEmulatorModule,

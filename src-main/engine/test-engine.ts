@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startEngine, type Engine } from './engine';
 import type { EngineModule } from './engine-context';
 import type { LogSink } from '../platform/logger';
+import { configSchemas } from './modules';
 
 export interface TestEngine {
   engine: Engine;
@@ -31,6 +32,7 @@ export async function startTestEngine(options: { modules: EngineModule[]; config
     env: options.env ?? {},
     listen: { host: '127.0.0.1', port: 0 },
     logSink: sink,
+    configSchemas,
   }).catch(async (error: unknown) => {
     await rm(dir, { recursive: true, force: true });
     throw error;

@@ -17,13 +17,16 @@ import { webrtcSettingsSchema } from './webrtc/webrtc-settings';
 
 const rtspSettingsSchema = z
   .object({
-    listen: listenSetting('127.0.0.1:8554', { allowEmpty: true }).default('127.0.0.1:8554'),
-    username: z.string().optional(),
-    password: z.string().optional(),
-    local_auth: z.boolean().default(false),
-    default_query: z.string().default('video&audio'),
+    listen: listenSetting('127.0.0.1:8554', { allowEmpty: true })
+      .default('127.0.0.1:8554')
+      .describe('host:port of the RTSP server (rtsp://host:8554/<stream>); empty turns it off'),
+    username: z.string().optional().describe('RTSP viewers and publishers must log in with this user'),
+    password: z.string().optional().describe('password for rtsp.username; ${ENV} keeps it out of the file'),
+    local_auth: z.boolean().default(false).describe('ask for the login from loopback clients too'),
+    default_query: z.string().default('video&audio').describe('tracks an RTSP viewer gets when its URL names none, e.g. video&audio'),
   })
-  .loose();
+  .loose()
+  .describe('RTSP server: viewers and publishers on rtsp://host:8554/<stream>');
 
 /**
  * The relay's sections of the config, read from here and nowhere else (the engine's
@@ -35,7 +38,8 @@ export const relayConfigSchema = z.object({
   streams: z
     .record(z.string(), z.unknown(), { error: 'expected stream names and their sources, e.g. streams: { cam: "rtsp://192.168.1.20/stream1" }' })
     .nullable()
-    .optional(),
+    .optional()
+    .describe('stream name: source URL or a list of them (rtsp://, http://, ffmpeg:, webrtc:, ...)'),
 });
 
 /** The RTSP settings; `port` is filled in once the server listens (0 in config picks a free one). */

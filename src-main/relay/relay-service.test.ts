@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startRelay, type RelayUnderTest } from './test/relay-test-kit';
 
@@ -11,7 +11,7 @@ describe('relay contract service', () => {
     const call = (method: string, input?: unknown) => relay!.running.engine.services.call('relay', method, input);
     expect(await call('listStreams')).toEqual({
       ok: true,
-      value: [{ name: 'door', producers: [{ url: 'rtsp://***@10.0.0.9/s', state: 'idle', medias: [], bytesReceived: 0 }], consumers: [] }],
+      value: [{ name: 'door', producers: [{ url: 'rtsp://***@10.0.0.9/s', state: 'idle', medias: [], codecs: [], bytesReceived: 0 }], consumers: [] }],
     });
     expect(await call('addStream', { name: 'yard', source: 'rtsp://127.0.0.1:1/y' })).toEqual({ ok: true });
     expect(await call('addStream', { name: 'yard', source: 'rtsp://127.0.0.1:1/y' })).toMatchObject({ ok: false, error: { code: 'conflict' } });
@@ -30,11 +30,58 @@ describe('relay contract service', () => {
     const bad = await call('validateConfig', { text: 'streams:\n  a: [\n' });
     expect(bad).toMatchObject({ ok: true, value: { problems: [{ line: expect.any(Number), message: expect.stringContaining('invalid YAML') }] } });
     const unknown = await call('validateConfig', { text: 'streams:\n  a: nope://x\n' });
-    expect(unknown).toMatchObject({ ok: true, value: { problems: [{ message: expect.stringContaining('streams.a: streams: source not supported') }] } });
-    expect(await call('validateConfig', { text: 'api:\n  listen: nowhere\n' })).toMatchObject({ ok: true, value: { problems: [{ message: expect.stringContaining('api.listen') }] } });
+    expect(unknown).toMatchObject({ ok: true, value: { problems: [{ severity: 'error', line: 2, column: 3, message: expect.stringContaining('streams.a: streams: source not supported') }] } });
+    expect(await call('validateConfig', { text: '# c\napi:\n  listen: nowhere\n' })).toMatchObject({
+      ok: true,
+      value: { problems: [{ severity: 'error', line: 3, column: 3, message: expect.stringContaining('api.listen') }] },
+    });
+    expect(await call('validateConfig', { text: 'api:\n  lisen: 1\n' })).toMatchObject({
+      ok: true,
+      value: { problems: [{ severity: 'warning', line: 2, column: 3, message: expect.stringContaining('did you mean api.listen') }] },
+    });
     expect(await call('validateConfig', { text: 'streams:\n  a: rtsp://x\n' })).toEqual({ ok: true, value: { problems: [] } });
     const before = await readFile(relay.running.configPath, 'utf8');
     expect(await call('writeConfig', { text: 'api: [' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(await readFile(relay.running.configPath, 'utf8')).toBe(before);
   });
+
+  it('writes the config only over the revision it was read at, and says when the file changed on disk', async () => {
+    relay = await startRelay();
+    const call = (method: string, input?: unknown) => relay!.running.engine.services.call('relay', method, input);
+    const changes: Array<{ revision: string }> = [];
+    relay.running.engine.services.subscribe('relay', 'onConfigFile', (payload) => changes.push(payload as { revision: string }));
+    const read = (await call('readConfig')) as { ok: true; value: { text: string; revision: string } };
+    // Someone edits the file in another editor.
+    await writeFile(relay.running.configPath, `${read.value.text}# edited elsewhere\n`);
+    await expect.poll(() => changes.length, { timeout: 5_000 }).toBe(1);
+    const reread = (await call('readConfig')) as { ok: true; value: { text: string; revision: string } };
+    expect(reread.value.text).toContain('# edited elsewhere');
+    expect(changes[0]!.revision).toBe(reread.value.revision);
+    expect(await call('writeConfig', { text: `${read.value.text}# mine\n`, baseRevision: read.value.revision })).toMatchObject({
+      ok: false,
+      error: { code: 'conflict', message: expect.stringContaining('changed on disk') },
+    });
+    expect(await readFile(relay.running.configPath, 'utf8')).toContain('# edited elsewhere');
+    const written = await call('writeConfig', { text: `${reread.value.text}# mine\n`, baseRevision: reread.value.revision });
+    expect(written).toMatchObject({ ok: true, value: { revision: expect.not.stringMatching(reread.value.revision) } });
+    expect(await readFile(relay.running.configPath, 'utf8')).toMatch(/# edited elsewhere\n# mine\n$/);
+  });
+
+  it('gives the JSON Schema of the config for the editor', async () => {
+    relay = await startRelay();
+    const schema = (await relay.running.engine.services.call('relay', 'configSchema', undefined)) as { ok: true; value: { schema: { properties: Record<string, unknown> } } };
+    expect(Object.keys(schema.value.schema.properties)).toEqual(expect.arrayContaining(['rtsp', 'webrtc', 'streams']));
+  });
+
+  it('probes a source before it is saved: codecs and size of a live one, the error of a dead one', async () => {
+    relay = await startRelay();
+    const call = (method: string, input?: unknown) => relay!.running.engine.services.call('relay', method, input);
+    const live = await call('probeSource', { source: 'ffmpeg:virtual?video=testsrc&size=320x240#video=h264' });
+    expect(live).toMatchObject({ ok: true, value: { medias: [expect.stringContaining('H264')], codecs: [{ kind: 'video', name: 'h264', width: 320, height: 240 }] } });
+    expect((live as { value: { error?: string } }).value.error).toBeUndefined();
+    const dead = await call('probeSource', { source: 'rtsp://127.0.0.1:1/nothing' });
+    expect(dead).toMatchObject({ ok: true, value: { medias: [], codecs: [], error: expect.stringMatching(/ECONNREFUSED|refused/) } });
+    expect(await call('probeSource', { source: 'exec:ls' })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('config file only') } });
+    expect(await call('listStreams')).toEqual({ ok: true, value: [] });
+  }, 20_000);
 });

@@ -1,4 +1,4 @@
-import { relayService, type StreamSummary } from '../../src-shared/contract/relay';
+import { relayService, type CodecInfo, type StreamSummary } from '../../src-shared/contract/relay';
 import { ContractFailure } from '../../src-shared/contract/result';
 import type { EngineContext } from '../engine/engine-context';
 import type { WriteGuard } from '../platform/config/config-store';
@@ -6,6 +6,11 @@ import { ConfigFileError, ConfigSyntaxError } from '../platform/config/errors';
 import { redactSource } from './core/redact-source';
 import { SourceRejectedError, type StreamRegistry } from './core/stream-registry';
 import { persistStream, readStreamsSection } from './streams-config';
+import type { CodecStats } from './codecs/codec-stats';
+import { configJsonSchema } from '../platform/config/config-json-schema';
+import { unknownKeyWarnings } from '../platform/config/unknown-keys';
+import { locateYamlPath, pathOfProblem } from '../platform/config/yaml-locate';
+import { watchConfigFile, readConfigFile } from './config-file-watch';
 
 const EMIT_EVERY_MS = 1_000;
 
@@ -19,7 +24,21 @@ interface InfoLike {
   protocol?: string;
   remote_addr?: string;
   senders?: unknown[];
+  receivers?: Array<{ codec: CodecStats }>;
 }
+
+/** go2rtc's receiver codec stats in the contract's shape. */
+export function codecInfo(stats: CodecStats): CodecInfo {
+  return {
+    kind: stats.codec_type,
+    name: stats.codec_name,
+    ...(stats.profile ? { profile: stats.profile } : {}),
+    ...(stats.width ? { width: stats.width, height: stats.height } : {}),
+    ...(stats.sample_rate ? { sampleRate: stats.sample_rate, channels: stats.channels } : {}),
+  };
+}
+
+const producerCodecs = (p: InfoLike): CodecInfo[] => (p.receivers ?? []).map((r) => codecInfo(r.codec));
 
 export function summarize(streams: StreamRegistry): StreamSummary[] {
   return streams.names().map((name) => {
@@ -30,6 +49,7 @@ export function summarize(streams: StreamRegistry): StreamSummary[] {
         url: redactSource(p.url ?? ''),
         state: (p.state as StreamSummary['producers'][number]['state']) ?? (p.medias ? 'running' : 'idle'),
         medias: p.medias ?? [],
+        codecs: producerCodecs(p),
         bytesReceived: p.bytes_recv ?? 0,
         ...(p.error ? { error: p.error } : {}),
       })),
@@ -80,8 +100,24 @@ export function bindRelayService(ctx: EngineContext, streams: StreamRegistry, gu
       await persistStream(ctx.config, name, undefined);
       streams.delete(name);
     },
-    readConfig: async () => ({ path: ctx.config.path, text: ctx.config.raw() }),
+    probeSource: async ({ source }) => {
+      check(source, 'probe');
+      const info = (await streams.probeSource(source)) as InfoLike | undefined;
+      if (!info) return { medias: [], codecs: [], error: 'the source did not answer' };
+      return {
+        medias: info.medias ?? [],
+        codecs: producerCodecs(info),
+        ...(info.error ? { error: info.error } : !info.medias?.length ? { error: 'the source answered with no media' } : {}),
+      };
+    },
+    readConfig: async () => ({ path: ctx.config.path, ...(await readConfigFile(ctx.config.path)) }),
+    configSchema: async () => ({ schema: configJsonSchema(ctx.configSchemas) }),
     validateConfig: async ({ text }) => {
+      const located = (message: string, severity: 'error' | 'warning' = 'error') => {
+        const path = pathOfProblem(message);
+        const at = path ? locateYamlPath(text, path) : undefined;
+        return { message, severity, ...(at ? { line: at.line, column: at.column } : {}) };
+      };
       try {
         const values = ctx.config.check(text);
         const problems = [];
@@ -90,7 +126,7 @@ export function bindRelayService(ctx: EngineContext, streams: StreamRegistry, gu
             try {
               streams.checkSource(source, 'config');
             } catch (error) {
-              problems.push({ message: `streams.${name}: ${(error as Error).message}` });
+              problems.push(located(`streams.${name}: ${(error as Error).message}`));
             }
           }
         }
@@ -98,19 +134,30 @@ export function bindRelayService(ctx: EngineContext, streams: StreamRegistry, gu
           guard(values, ctx.config.effective());
         } catch (error) {
           if (!(error instanceof SourceRejectedError)) throw error;
-          problems.push({ message: error.message });
+          problems.push(located(error.message));
         }
+        for (const warning of unknownKeyWarnings(values, ctx.configSchemas, ctx.config.path)) problems.push(located(warning, 'warning'));
         return { problems };
       } catch (error) {
-        if (error instanceof ConfigSyntaxError) return { problems: [{ message: error.message, line: error.line, column: error.column }] };
-        if (error instanceof ConfigFileError) return { problems: [{ message: error.message }] };
+        if (error instanceof ConfigSyntaxError) return { problems: [{ message: error.message, severity: 'error' as const, line: error.line, column: error.column }] };
+        if (error instanceof ConfigFileError) return { problems: [located(error.message)] };
         throw error;
       }
     },
-    writeConfig: async ({ text }) => {
+    writeConfig: async ({ text, baseRevision }) => {
+      if (baseRevision !== undefined) {
+        const onDisk = await readConfigFile(ctx.config.path);
+        if (onDisk.revision !== baseRevision) {
+          throw new ContractFailure('conflict', `${ctx.config.path} changed on disk since it was opened; reload it, then make the change again`);
+        }
+      }
       await ctx.config.replace(text, guard).catch(writeFailure);
+      return { revision: (await readConfigFile(ctx.config.path)).revision };
     },
   });
+
+  const stopWatching = watchConfigFile(ctx.config.path, (revision) => emit('onConfigFile', { revision }), ctx.logger.child('config-watch'));
+  ctx.onClose(stopWatching);
 
   let last = '';
   const timer = setInterval(() => {

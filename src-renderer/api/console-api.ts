@@ -1,15 +1,21 @@
 import { appService } from '../../src-shared/contract/app';
 import { createServiceClient } from '../../src-shared/contract/create-client';
 import type { ServiceClient } from '../../src-shared/contract/define-service';
+import { preferencesService } from '../../src-shared/contract/preferences';
+import { relayService } from '../../src-shared/contract/relay';
 import type { ClientTransport } from '../../src-shared/contract/transport';
 
 /** Every service of the contract, typed, over whichever transport this window has. */
 export interface ConsoleApi {
   app: ServiceClient<typeof appService>;
+  relay: ServiceClient<typeof relayService>;
+  preferences: ServiceClient<typeof preferencesService>;
 }
 
 export function createConsoleApi(transport: ClientTransport): ConsoleApi {
   return {
     app: createServiceClient(appService, transport),
+    relay: createServiceClient(relayService, transport),
+    preferences: createServiceClient(preferencesService, transport),
   };
 }

@@ -1,4 +1,8 @@
-/** React Query keys, one place, so invalidation and reads agree. */
+/** React Query keys, `[service, method, args]`, one place, so invalidation and reads agree. */
 export const queryKeys = {
   appInfo: ['app', 'info'] as const,
+  streams: ['relay', 'listStreams'] as const,
+  configFile: ['relay', 'readConfig'] as const,
+  configSchema: ['relay', 'configSchema'] as const,
+  preferences: ['preferences', 'get'] as const,
 };

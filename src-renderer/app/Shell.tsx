@@ -1,28 +1,42 @@
 import { useEffect } from 'react';
 import { AboutView } from '../features/about/AboutView';
+import { ConfigView } from '../features/config/ConfigView';
+import { CameraView } from '../features/live/CameraView';
+import { LiveView } from '../features/live/LiveView';
 import { SettingsView } from '../features/settings/SettingsView';
+import { StreamsView } from '../features/streams/StreamsView';
 import { ErrorBoundary } from './ErrorBoundary';
-import { SECTIONS, SECTION_IDS, hashOf, type SectionId } from './sections';
+import { sectionOf, type Route } from './routes';
+import { SECTIONS, SECTION_IDS, hashOf } from './sections';
 import { UpcomingSection } from './UpcomingSection';
 import { useUi } from './ui-store-context';
 
-function SectionView({ id }: { id: SectionId }) {
-  switch (id) {
+function SectionView({ route }: { route: Route }) {
+  switch (route.section) {
+    case 'live':
+      return <LiveView />;
+    case 'streams':
+      return <StreamsView stream={route.stream} tab={route.tab} />;
+    case 'config':
+      return <ConfigView />;
     case 'about':
       return <AboutView />;
     case 'settings':
       return <SettingsView />;
+    case 'camera':
+      return <CameraView stream={route.stream} />;
     default:
-      return <UpcomingSection section={SECTIONS[id]} />;
+      return <UpcomingSection section={SECTIONS[route.section]} />;
   }
 }
 
 const CONNECTION_LABEL = { open: 'Connected', connecting: 'Connecting…', closed: 'Disconnected' } as const;
 
 export function Shell() {
-  const section = useUi((s) => s.section);
+  const route = useUi((s) => s.route);
   const connection = useUi((s) => s.connection);
   const syncFromLocation = useUi((s) => s.syncFromLocation);
+  const section = sectionOf(route);
 
   useEffect(() => {
     window.addEventListener('hashchange', syncFromLocation);
@@ -30,8 +44,17 @@ export function Shell() {
   }, [syncFromLocation]);
 
   useEffect(() => {
-    document.title = `${SECTIONS[section].title} · Relay Console`;
-  }, [section]);
+    document.title = route.section === 'camera' ? `${route.stream} · Relay Console` : `${SECTIONS[section].title} · Relay Console`;
+  }, [route, section]);
+
+  // A pop-out shows its camera alone: no navigation, the whole window for the picture.
+  if (route.section === 'camera') {
+    return (
+      <ErrorBoundary resetKey={route.stream}>
+        <CameraView stream={route.stream} />
+      </ErrorBoundary>
+    );
+  }
 
   return (
     <div className="shell">
@@ -58,8 +81,8 @@ export function Shell() {
         </footer>
       </nav>
       <main className="content">
-        <ErrorBoundary resetKey={section}>
-          <SectionView id={section} />
+        <ErrorBoundary resetKey={`${route.section}`}>
+          <SectionView route={route} />
         </ErrorBoundary>
       </main>
     </div>

@@ -26,10 +26,4 @@ export function isSectionId(value: string): value is SectionId {
   return (SECTION_IDS as readonly string[]).includes(value);
 }
 
-/** `#/streams` → `streams`; anything unknown → `live`, the landing section. */
-export function sectionFromHash(hash: string): SectionId {
-  const id = hash.replace(/^#\/?/, '').split(/[/?]/)[0] ?? '';
-  return isSectionId(id) ? id : 'live';
-}
-
 export const hashOf = (id: SectionId): string => `#/${id}`;

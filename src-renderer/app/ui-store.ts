@@ -1,25 +1,26 @@
 import { create } from 'zustand';
 import type { ConnectionState } from '../api/transport-websocket';
-import { hashOf, sectionFromHash, type SectionId } from './sections';
+import { parseRoute, printRoute, type Route } from './routes';
 
 /** UI state only (server data lives in React Query). */
 export interface UiState {
-  section: SectionId;
+  route: Route;
   connection: ConnectionState;
-  navigate(section: SectionId): void;
+  navigate(route: Route): void;
   syncFromLocation(): void;
   setConnection(state: ConnectionState): void;
 }
 
 export const createUiStore = () =>
   create<UiState>((set) => ({
-    section: sectionFromHash(location.hash),
+    route: parseRoute(location.hash),
     connection: 'connecting',
-    navigate: (section) => {
-      if (location.hash !== hashOf(section)) location.hash = hashOf(section);
-      set({ section });
+    navigate: (route) => {
+      const hash = printRoute(route);
+      if (location.hash !== hash) location.hash = hash;
+      set({ route });
     },
-    syncFromLocation: () => set({ section: sectionFromHash(location.hash) }),
+    syncFromLocation: () => set({ route: parseRoute(location.hash) }),
     setConnection: (connection) => set({ connection }),
   }));
 

@@ -25,6 +25,8 @@ export const appService = defineService({
   name: 'app',
   methods: {
     info: method(z.void(), appInfoSchema),
+    /** Stops every module and starts them again from the config file on disk. */
+    restart: method(z.void(), z.void()),
   },
   events: {
     /** Pushed every few seconds so the shell can show that main is alive. */

@@ -1,11 +1,25 @@
 import { z } from 'zod';
 import { defineService, method } from './define-service';
 
+/** One codec a source sends, as the relay reads it (size from the SPS where the source gives one). */
+export const codecInfoSchema = z.object({
+  kind: z.enum(['video', 'audio']),
+  /** Lower-case name as go2rtc shows it: h264, h265, jpeg, aac, opus, pcma, pcmu, ... */
+  name: z.string(),
+  profile: z.string().optional(),
+  width: z.number().int().positive().optional(),
+  height: z.number().int().positive().optional(),
+  sampleRate: z.number().int().positive().optional(),
+  channels: z.number().int().positive().optional(),
+});
+export type CodecInfo = z.infer<typeof codecInfoSchema>;
+
 export const producerSummarySchema = z.object({
   /** Source URL with credentials masked. */
   url: z.string(),
   state: z.enum(['idle', 'dialing', 'running', 'waiting', 'closed']),
   medias: z.array(z.string()),
+  codecs: z.array(codecInfoSchema).default([]),
   bytesReceived: z.number().nonnegative(),
   error: z.string().optional(),
 });
@@ -25,15 +39,30 @@ export const streamSummarySchema = z.object({
 });
 export type StreamSummary = z.infer<typeof streamSummarySchema>;
 
-const streamName = z
+export const streamName = z
   .string()
   .min(1, 'a stream needs a name')
   .max(128)
   .regex(/^[^\s/?#]+$/, 'a stream name has no spaces, slashes, ? or #');
-const source = z.string().min(1, 'a stream needs a source URL').max(4096);
+export const streamSource = z.string().trim().min(1, 'a stream needs a source URL').max(4096);
+const source = streamSource;
+
+/** What a source offers when dialed once, before it is saved: its medias and codecs, or why it failed. */
+export const probeResultSchema = z.object({
+  medias: z.array(z.string()),
+  codecs: z.array(codecInfoSchema),
+  error: z.string().optional(),
+});
+export type ProbeResult = z.infer<typeof probeResultSchema>;
+
+/** The config file as it is on disk now; `revision` changes whenever its bytes do. */
+export const configFileSchema = z.object({ path: z.string(), text: z.string(), revision: z.string() });
+export type ConfigFile = z.infer<typeof configFileSchema>;
 
 export const configProblemSchema = z.object({
   message: z.string(),
+  /** Errors stop a save; warnings (a key nothing reads) do not. */
+  severity: z.enum(['error', 'warning']).default('error'),
   line: z.number().int().optional(),
   column: z.number().int().optional(),
 });
@@ -46,12 +75,25 @@ export const relayService = defineService({
     addStream: method(z.object({ name: streamName, source }), z.void()),
     editStream: method(z.object({ name: streamName, source }), z.void()),
     deleteStream: method(z.object({ name: streamName }), z.void()),
-    readConfig: method(z.void(), z.object({ path: z.string(), text: z.string() })),
+    /** Dials a source once without saving it (same rules as addStream: no code-running schemes). */
+    probeSource: method(z.object({ source }), probeResultSchema),
+    readConfig: method(z.void(), configFileSchema),
+    /** A JSON Schema of the whole config, generated from the schemas the engine reads it with. */
+    configSchema: method(z.void(), z.object({ schema: z.record(z.string(), z.unknown()) })),
     validateConfig: method(z.object({ text: z.string().max(1024 * 1024) }), z.object({ problems: z.array(configProblemSchema) })),
-    writeConfig: method(z.object({ text: z.string().max(1024 * 1024) }), z.void()),
+    /**
+     * Writes the file when it still has `baseRevision` on disk (else `conflict`: someone else
+     * changed it); a file that does not validate is never written. Answers the new revision.
+     */
+    writeConfig: method(
+      z.object({ text: z.string().max(1024 * 1024), baseRevision: z.string().optional() }),
+      z.object({ revision: z.string() }),
+    ),
   },
   events: {
     /** The stream list with fresh stats, at most once a second while anything changes. */
     onStreams: z.array(streamSummarySchema),
+    /** The config file changed on disk (an editor, another console): its new revision. */
+    onConfigFile: z.object({ revision: z.string() }),
   },
 });

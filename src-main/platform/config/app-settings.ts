@@ -29,22 +29,25 @@ const listenAddress = listenSetting('127.0.0.1:1984');
 
 /** The sections every module shares; exported so the engine knows their keys (see config-keys.ts). */
 export const appSettingsSchema = z.object({
-  data_dir: z.string().min(1).optional(),
+  data_dir: z.string().min(1).optional().describe('folder for all state (emulator data, preferences); relative to this file'),
   api: z
     .object({
-      listen: listenAddress.default('127.0.0.1:1984'),
-      username: z.string().optional(),
-      password: z.string().optional(),
+      listen: listenAddress.default('127.0.0.1:1984').describe('host:port of the API and the console; 127.0.0.1 keeps them on this machine'),
+      username: z.string().optional().describe('Basic auth user for the API and the console'),
+      password: z.string().optional().describe('password for api.username; ${ENV} keeps it out of the file'),
       origin: z
         .union([z.string(), z.array(z.string())], { error: 'expected "*" or a list of origins, e.g. origin: "https://dash.example.com"' })
-        .optional(),
+        .optional()
+        .describe('sites whose pages may read the API ("*" for any); none by default'),
     })
     .loose()
-    .default({ listen: '127.0.0.1:1984' }),
+    .default({ listen: '127.0.0.1:1984' })
+    .describe('HTTP API (go2rtc-compatible) and the console page'),
   log: z
-    .object({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error']).default('info') })
+    .object({ level: z.enum(['trace', 'debug', 'info', 'warn', 'error']).default('info').describe('how much the engine logs') })
     .loose()
-    .default({ level: 'info' }),
+    .default({ level: 'info' })
+    .describe('logging'),
 });
 
 export interface AppSettings {

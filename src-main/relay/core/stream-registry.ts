@@ -5,6 +5,7 @@ import { codeRunningScheme } from './code-running';
 import { Stream } from './stream';
 import type { TaskRegistry } from './task-registry';
 import type { TrackOptions } from './track';
+import type { ConnectionInfo } from './producer';
 
 export class SourceRejectedError extends Error {
   override name = 'SourceRejectedError';
@@ -21,6 +22,11 @@ export interface StreamRegistry {
    * to the config file. `streamName`: the stream the source is written under.
    */
   checkSource(source: string, origin: 'config' | 'api', streamName?: string): void;
+  /**
+   * Dials a source once outside every stream (the console's probe before saving) and hangs up:
+   * what its producer shows while connected, or its error.
+   */
+  probeSource(source: string): Promise<ConnectionInfo & { url: string; error?: string }>;
   close(): void;
 }
 
@@ -32,6 +38,8 @@ export interface StreamRegistryOptions {
   firstDialBudgetMs?: number;
   delay?: (attempt: number) => number;
 }
+
+const PROBE_BUDGET_MS = 3_000;
 
 /** The streams of one relay instance. */
 export function createStreamRegistry(options: StreamRegistryOptions): StreamRegistry {
@@ -80,6 +88,24 @@ export function createStreamRegistry(options: StreamRegistryOptions): StreamRegi
         if (/\s/.test(source)) throw new SourceRejectedError('streams: a source with whitespace is accepted from the config file only');
       }
       if (!handler) throw new SourceRejectedError(`streams: source not supported: ${schemeOf(source) || source} (supported: ${options.schemes.schemes().join(', ')})`);
+    },
+    async probeSource(source) {
+      const stream = new Stream({
+        name: 'probe',
+        sources: [source],
+        schemes: options.schemes,
+        logger: options.logger,
+        track,
+        // Someone is waiting on a form: a dead source is said so after a couple of retries.
+        firstDialBudgetMs: Math.min(options.firstDialBudgetMs ?? PROBE_BUDGET_MS, PROBE_BUDGET_MS),
+        delay: options.delay,
+      });
+      try {
+        const info = await stream.probe(() => stream.info());
+        return info.producers[0] as ConnectionInfo & { url: string; error?: string };
+      } finally {
+        stream.close('probe done');
+      }
     },
     close() {
       for (const [name] of streams) this.delete(name);

@@ -34,10 +34,16 @@ const iceServer = z
  */
 export const webrtcSettingsSchema = z
   .object({
-    listen: listen.default('127.0.0.1:8555'),
+    listen: listen.default('127.0.0.1:8555').describe('host:port where viewers\' media meets the relay, UDP and TCP; :8555 for the network'),
     /** Extra host candidates: `ip:port`, `name:port`, or `stun:port` for the public address a STUN server sees. */
-    candidates: z.array(z.string(), { error: 'expected a list such as [203.0.113.7:8555, stun:8555]' }).default([]),
-    ice_servers: z.array(iceServer, { error: 'expected a list such as [{urls: [stun:stun.l.google.com:19302]}]' }).default(DEFAULT_ICE_SERVERS),
+    candidates: z
+      .array(z.string(), { error: 'expected a list such as [203.0.113.7:8555, stun:8555]' })
+      .default([])
+      .describe('extra addresses offered to viewers: ip:port, name:port, or stun:8555 for the public address'),
+    ice_servers: z
+      .array(iceServer, { error: 'expected a list such as [{urls: [stun:stun.l.google.com:19302]}]' })
+      .default(DEFAULT_ICE_SERVERS)
+      .describe('STUN/TURN servers handed to browsers'),
     filters: z
       .object({
         /** Host candidates (by IP) to keep from discovery; [] keeps none. */
@@ -51,9 +57,11 @@ export const webrtcSettingsSchema = z
         udp_ports: z.tuple([z.number().int().min(1).max(65535), z.number().int().min(1).max(65535)]).optional(),
       })
       .loose()
-      .default({}),
+      .default({})
+      .describe('which candidates to offer: networks, interfaces, ips, candidate types'),
   })
-  .loose();
+  .loose()
+  .describe('WebRTC viewers and publishers (WHEP, WHIP, go2rtc\'s WebSocket API)');
 
 export type WebrtcSettings = z.infer<typeof webrtcSettingsSchema>;
 export type IceServer = z.infer<typeof iceServer>;

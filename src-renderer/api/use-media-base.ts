@@ -1,0 +1,16 @@
+import { useQuery } from '@tanstack/react-query';
+import { unwrap } from '../../src-shared/contract/result';
+import { useApi } from './api-context';
+import { queryKeys } from './query-keys';
+
+/**
+ * Where the relay's media URLs live, seen from this page: the page's own origin in a browser
+ * (the console and the API share it), the relay API's address in the desktop window (app://).
+ * Undefined until known.
+ */
+export function useMediaBase(): string | undefined {
+  const api = useApi();
+  const info = useQuery({ queryKey: queryKeys.appInfo, queryFn: async () => unwrap(await api.app.info()) });
+  if (location.protocol === 'http:' || location.protocol === 'https:') return location.origin;
+  return info.data?.apiUrl.replace(/\/$/, '');
+}

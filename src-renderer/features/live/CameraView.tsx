@@ -1,0 +1,3 @@
+export function CameraView({ stream }: { stream: string }) {
+  return <main aria-label={stream} />;
+}

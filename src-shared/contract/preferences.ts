@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { defineService, method } from './define-service';
+
+/** Grid layouts of the live view: one tile, fixed squares, or as many columns as fit. */
+export const LIVE_LAYOUTS = ['1', '2x2', '3x3', '4x4', 'auto'] as const;
+export const liveLayoutSchema = z.enum(LIVE_LAYOUTS);
+export type LiveLayout = z.infer<typeof liveLayoutSchema>;
+
+export const liveViewSchema = z.object({
+  layout: liveLayoutSchema.default('auto'),
+  /** Stream names in the order the user arranged the tiles; streams not listed follow by name. */
+  order: z.array(z.string().max(128)).max(1000).default([]),
+});
+export type LiveViewPreferences = z.infer<typeof liveViewSchema>;
+
+export const windowBoundsSchema = z.object({
+  x: z.number().int(),
+  y: z.number().int(),
+  width: z.number().int().min(160).max(16384),
+  height: z.number().int().min(120).max(16384),
+});
+export type WindowBounds = z.infer<typeof windowBoundsSchema>;
+
+/** A camera popped out into its own desktop window, reopened where it was after a restart. */
+export const popoutSchema = z.object({ stream: z.string().min(1).max(128), bounds: windowBoundsSchema.optional() });
+export type Popout = z.infer<typeof popoutSchema>;
+
+export const preferencesSchema = z.object({
+  live: liveViewSchema.prefault({}),
+  popouts: z.array(popoutSchema).max(64).default([]),
+});
+export type Preferences = z.infer<typeof preferencesSchema>;
+
+/**
+ * What the console remembers between runs, kept by main in `data_dir` so the desktop window
+ * and the headless console come back the same.
+ */
+export const preferencesService = defineService({
+  name: 'preferences',
+  methods: {
+    get: method(z.void(), preferencesSchema),
+    setLiveView: method(liveViewSchema, preferencesSchema),
+    /** Opens a camera in its own window (desktop); the headless console opens a browser window itself. */
+    openPopout: method(z.object({ stream: z.string().min(1).max(128) }), z.object({ opened: z.boolean() })),
+  },
+  events: {
+    onPreferences: preferencesSchema,
+  },
+});
