@@ -1,0 +1,41 @@
+import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { unwrap } from '../../../../src-shared/contract/result';
+import { useApi } from '../../../api/api-context';
+import { queryKeys } from '../../../api/query-keys';
+import { printRoute } from '../../../app/routes';
+
+/** The demo camera a new user can add with one click: a moving test picture made by ffmpeg. */
+export const DEMO_STREAM = { name: 'demo', source: 'ffmpeg:virtual?video=testsrc2&size=720#video=h264' } as const;
+
+/** An empty grid guides a new user to a first camera instead of showing nothing. */
+export function FirstRun() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const addDemo = useMutation({
+    mutationFn: async () => unwrap(await api.relay.addStream(DEMO_STREAM)),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.streams }),
+  });
+  return (
+    <Stack className="first-run" align="center" gap="sm" p="xl">
+      <Title order={2}>No cameras yet</Title>
+      <Text c="dimmed" ta="center" maw={520}>
+        Add a camera by its RTSP, HTTP or ONVIF address, or start with the demo stream: a moving test picture the relay makes
+        itself, to see every player mode work.
+      </Text>
+      <Group>
+        <Button onClick={() => addDemo.mutate()} loading={addDemo.isPending}>
+          Add the demo stream
+        </Button>
+        <Button component="a" href={printRoute({ section: 'streams' })} variant="default">
+          Add a camera…
+        </Button>
+      </Group>
+      {addDemo.isError ? (
+        <Alert color="red" title="The demo stream was not added">
+          {(addDemo.error as Error).message}
+        </Alert>
+      ) : null}
+    </Stack>
+  );
+}

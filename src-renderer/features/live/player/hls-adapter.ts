@@ -1,0 +1,47 @@
+import Hls from 'hls.js';
+import type { AdapterEvents, AdapterTarget, PlayerAdapter } from './player-types';
+
+/** HLS with fMP4 segments through hls.js (or the browser itself where it plays HLS natively). */
+export function startHls(target: AdapterTarget, events: AdapterEvents): PlayerAdapter {
+  const { video } = target;
+  const url = `${target.base}/api/stream.m3u8?src=${encodeURIComponent(target.stream)}&mp4`;
+  let stopped = false;
+  let bytes = 0;
+  video.addEventListener('playing', () => !stopped && events.onLive(), { once: true });
+
+  if (!Hls.isSupported()) {
+    video.src = url;
+    video.addEventListener('error', () => !stopped && events.onFailure({ reason: 'decode', detail: video.error?.message || 'HLS playback failed' }), { once: true });
+    void video.play().catch(() => undefined);
+    return {
+      bytes: () => bytes,
+      stop() {
+        stopped = true;
+        video.removeAttribute('src');
+        video.load();
+      },
+    };
+  }
+
+  const hls = new Hls({ liveSyncDurationCount: 1, liveMaxLatencyDurationCount: 4, manifestLoadingMaxRetry: 1, levelLoadingMaxRetry: 2 });
+  hls.on(Hls.Events.FRAG_LOADED, (_event, data) => (bytes += data.frag.stats.total));
+  hls.on(Hls.Events.ERROR, (_event, data) => {
+    if (!data.fatal || stopped) return;
+    const status = data.response?.code;
+    events.onFailure(
+      status && status >= 400
+        ? { reason: 'endpoint', status, detail: `${data.details} (${data.response?.text?.slice(0, 120) ?? ''})` }
+        : { reason: data.type === Hls.ErrorTypes.MEDIA_ERROR ? 'decode' : 'connection', detail: data.details },
+    );
+  });
+  hls.loadSource(url);
+  hls.attachMedia(video);
+  hls.on(Hls.Events.MANIFEST_PARSED, () => void video.play().catch(() => undefined));
+  return {
+    bytes: () => bytes,
+    stop() {
+      stopped = true;
+      hls.destroy();
+    },
+  };
+}

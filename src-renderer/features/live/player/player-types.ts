@@ -1,0 +1,59 @@
+/** How a tile plays a stream; the order is the fallback order. */
+export const PLAYER_MODES = ['webrtc', 'mse', 'hls', 'mjpeg'] as const;
+export type PlayerMode = (typeof PLAYER_MODES)[number];
+
+export const MODE_LABEL: Record<PlayerMode, string> = { webrtc: 'WebRTC', mse: 'MSE', hls: 'HLS', mjpeg: 'MJPEG' };
+
+/** Why a mode stopped playing: a closed union, so the fallback follows the reason, never a timer alone. */
+export type PlayerFailure =
+  | { reason: 'unsupported'; detail: string }
+  | { reason: 'endpoint'; status?: number; detail: string }
+  | { reason: 'connection'; detail: string }
+  | { reason: 'timeout'; detail: string }
+  | { reason: 'stalled'; detail: string }
+  | { reason: 'decode'; detail: string }
+  | { reason: 'offline'; detail: string };
+
+export type FailureReason = PlayerFailure['reason'];
+
+/** What a tile shows: never a blank box. */
+export type PlayerState =
+  | { status: 'idle' }
+  | { status: 'connecting'; mode: PlayerMode; after?: { mode: PlayerMode; failure: PlayerFailure } }
+  | { status: 'live'; mode: PlayerMode; after?: { mode: PlayerMode; failure: PlayerFailure } }
+  | { status: 'reconnecting'; mode: PlayerMode; failure: PlayerFailure; inMs: number }
+  | { status: 'error'; failure: PlayerFailure; inMs: number };
+
+/** One way of playing, behind one interface: start on an element, report, stop. */
+export interface PlayerAdapter {
+  /** Bytes of media received so far (for the bitrate in the caption). */
+  bytes(): number;
+  /** Pictures shown so far, where the element cannot tell (MJPEG). */
+  pictures?(): number;
+  stop(): void;
+}
+
+export interface AdapterEvents {
+  /** The first picture is on screen. */
+  onLive(): void;
+  onFailure(failure: PlayerFailure): void;
+}
+
+export interface AdapterTarget {
+  /** Relay API base (the page origin in a browser). */
+  base: string;
+  stream: string;
+  video: HTMLVideoElement;
+  image: HTMLImageElement;
+}
+
+export function describeFailure(failure: PlayerFailure): string {
+  switch (failure.reason) {
+    case 'unsupported':
+      return `not supported: ${failure.detail}`;
+    case 'endpoint':
+      return failure.status ? `HTTP ${failure.status}: ${failure.detail}` : failure.detail;
+    default:
+      return failure.detail;
+  }
+}
