@@ -27,6 +27,8 @@ export default defineConfig({
         '--disable-sync',
       ],
     },
+    // Dialogs open without their fade, so axe and screenshots see them finished.
+    contextOptions: { reducedMotion: 'reduce' },
     trace: 'off',
     screenshot: 'only-on-failure',
   },

@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Locator } from '@playwright/test';
 import { startHeadlessConsole } from '../fixtures/headless-console';
+import { expectAccessible } from '../fixtures/accessibility';
 import { test, expect } from '../fixtures/test';
 import { LivePage } from '../pages/live-page';
 
@@ -118,12 +118,7 @@ test.describe('live view', () => {
       const stored = async () => JSON.parse(await readFile(join(own.dataDir, 'console-preferences.json'), 'utf8')) as { live: unknown };
       await expect.poll(async () => (await stored()).live).toEqual({ layout: '3x3', order: ['cam-c', 'cam-a', 'cam-b'] });
 
-      const accessibility = await new AxeBuilder({ page }).include('main').analyze();
-      expect(
-        accessibility.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id}: ${v.help} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      ).toEqual([]);
+      await expectAccessible(page, 'the live grid', 'main');
       await page.screenshot({ path: testInfo.outputPath('live-grid.png') });
 
       // Restart the engine: the page comes back on the new address with the same grid.

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { expectAccessible } from '../fixtures/accessibility';
 import { test, expect } from '../fixtures/test';
 import { ConsolePage } from '../pages/console-page';
 
@@ -25,6 +26,18 @@ test('every section opens from the navigation', async ({ page, consoleServer }) 
     await expect(page).toHaveURL(new RegExp(`#/${id}$`));
     await expect(console.heading()).toHaveText(title);
     await expect(page).toHaveTitle(`${title} · Relay Console`);
+  }
+});
+
+test('every section passes axe with no serious or critical violation', async ({ page, consoleServer }, testInfo) => {
+  const console = new ConsolePage(page, consoleServer.url);
+  for (const [id, title] of SECTIONS) {
+    await console.open(id);
+    await expect(console.heading()).toHaveText(title);
+    // Sections that load data are checked once they show it, not their spinner.
+    await expect(page.getByText(/^(Loading|Reading)/)).toHaveCount(0);
+    await expectAccessible(page, `the ${title} section`);
+    await page.screenshot({ path: testInfo.outputPath(`section-${id}.png`) });
   }
 });
 

@@ -91,6 +91,6 @@ export const relayModule: EngineModule = {
     const configWriteGuard = refuseCodeRunningSources(schemes, ctx.config.path);
     registerConfigRoutes(ctx, configWriteGuard);
     registerStreamsRoutes(ctx, { streams, send: createStreamSender({ streams, schemes, tasks }) });
-    bindRelayService(ctx, streams, configWriteGuard);
+    bindRelayService(ctx, { streams, guard: configWriteGuard, rtsp, schemes });
   },
 };

@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { rtspEndpoint } from './relay-service';
 import { startRelay, type RelayUnderTest } from './test/relay-test-kit';
 
 describe('relay contract service', () => {
@@ -65,6 +66,28 @@ describe('relay contract service', () => {
     const written = await call('writeConfig', { text: `${reread.value.text}# mine\n`, baseRevision: reread.value.revision });
     expect(written).toMatchObject({ ok: true, value: { revision: expect.not.stringMatching(reread.value.revision) } });
     expect(await readFile(relay.running.configPath, 'utf8')).toMatch(/# edited elsewhere\n# mine\n$/);
+  });
+
+  it('checks a source the way addStream would, without saving or dialing it', async () => {
+    relay = await startRelay();
+    const call = (method: string, input?: unknown) => relay!.running.engine.services.call('relay', method, input);
+    const ok = (await call('checkSource', { source: 'rtsp://10.0.0.9/s' })) as { ok: true; value: { problem?: string; schemes: string[] } };
+    expect(ok.value.problem).toBeUndefined();
+    expect(ok.value.schemes).toEqual(expect.arrayContaining(['rtsp', 'http', 'ffmpeg']));
+    expect(ok.value.schemes).not.toContain('exec');
+    expect(await call('checkSource', { source: 'exec:ls' })).toMatchObject({ ok: true, value: { problem: 'source exec runs commands and is accepted from the config file only' } });
+    expect(await call('checkSource', { source: 'nope://x' })).toMatchObject({ ok: true, value: { problem: expect.stringMatching(/^source not supported: nope \(supported: .*rtsp/) } });
+    expect(await call('listStreams')).toEqual({ ok: true, value: [] });
+  });
+
+  it('tells where the RTSP server listens, for links, and whether it asks for a login', async () => {
+    relay = await startRelay('', '', 0, '  username: admin\n  password: secret\n');
+    const endpoints = await relay.running.engine.services.call('relay', 'endpoints', undefined);
+    expect(endpoints).toEqual({ ok: true, value: { rtsp: { host: '127.0.0.1', port: relay.rtspPort, needsLogin: true } } });
+    expect(JSON.stringify(endpoints)).not.toContain('secret');
+    expect(rtspEndpoint({ listen: '', port: undefined })).toBeUndefined();
+    expect(rtspEndpoint({ listen: ':8554', port: 8554 })).toEqual({ host: '', port: 8554, needsLogin: false });
+    expect(rtspEndpoint({ listen: '[::1]:0', port: 40001 })).toEqual({ host: '::1', port: 40001, needsLogin: false });
   });
 
   it('gives the JSON Schema of the config for the editor', async () => {

@@ -3,6 +3,8 @@ import { ContractFailure } from '../../src-shared/contract/result';
 import type { EngineContext } from '../engine/engine-context';
 import type { WriteGuard } from '../platform/config/config-store';
 import { ConfigFileError, ConfigSyntaxError } from '../platform/config/errors';
+import { codeRunningScheme } from './core/code-running';
+import type { SchemeRegistry } from './core/scheme-registry';
 import { redactSource } from './core/redact-source';
 import { SourceRejectedError, type StreamRegistry } from './core/stream-registry';
 import { persistStream, readStreamsSection } from './streams-config';
@@ -11,6 +13,7 @@ import { configJsonSchema } from '../platform/config/config-json-schema';
 import { unknownKeyWarnings } from '../platform/config/unknown-keys';
 import { locateYamlPath, pathOfProblem } from '../platform/config/yaml-locate';
 import { watchConfigFile, readConfigFile } from './config-file-watch';
+import type { RtspSettings } from './relay-module';
 
 const EMIT_EVERY_MS = 1_000;
 
@@ -65,7 +68,22 @@ export function summarize(streams: StreamRegistry): StreamSummary[] {
 }
 
 /** Binds the `relay` contract service: the console's view of streams and the config file. */
-export function bindRelayService(ctx: EngineContext, streams: StreamRegistry, guard: WriteGuard): void {
+/** The RTSP server's address as a link needs it (nothing when `rtsp.listen` is empty: the server is off). */
+export function rtspEndpoint(rtsp: Pick<RtspSettings, 'listen' | 'port' | 'username'>) {
+  if (!rtsp.listen || !rtsp.port) return undefined;
+  const host = rtsp.listen.replace(/:\d*$/, '').replace(/^\[(.*)\]$/, '$1');
+  return { host, port: rtsp.port, needsLogin: Boolean(rtsp.username) };
+}
+
+export interface RelayServiceDeps {
+  streams: StreamRegistry;
+  /** Refuses a config that adds code-running sources over the API. */
+  guard: WriteGuard;
+  rtsp: RtspSettings;
+  schemes: SchemeRegistry;
+}
+
+export function bindRelayService(ctx: EngineContext, { streams, guard, rtsp, schemes }: RelayServiceDeps): void {
   const check = (source: string, name: string) => {
     try {
       streams.checkSource(source, 'api', name);
@@ -100,6 +118,16 @@ export function bindRelayService(ctx: EngineContext, streams: StreamRegistry, gu
       await persistStream(ctx.config, name, undefined);
       streams.delete(name);
     },
+    checkSource: async ({ source }) => {
+      const usable = schemes.schemes().filter((scheme) => !codeRunningScheme(`${scheme}:`, schemes));
+      try {
+        streams.checkSource(source, 'api', 'new');
+        return { schemes: usable };
+      } catch (error) {
+        if (!(error instanceof SourceRejectedError)) throw error;
+        return { problem: error.message.replace(/^streams: /, ''), schemes: usable };
+      }
+    },
     probeSource: async ({ source }) => {
       check(source, 'probe');
       const info = (await streams.probeSource(source)) as InfoLike | undefined;
@@ -109,6 +137,10 @@ export function bindRelayService(ctx: EngineContext, streams: StreamRegistry, gu
         codecs: producerCodecs(info),
         ...(info.error ? { error: info.error } : !info.medias?.length ? { error: 'the source answered with no media' } : {}),
       };
+    },
+    endpoints: async () => {
+      const endpoint = rtspEndpoint(rtsp);
+      return endpoint ? { rtsp: endpoint } : {};
     },
     readConfig: async () => ({ path: ctx.config.path, ...(await readConfigFile(ctx.config.path)) }),
     configSchema: async () => ({ schema: configJsonSchema(ctx.configSchemas) }),

@@ -2,6 +2,7 @@
 export const queryKeys = {
   appInfo: ['app', 'info'] as const,
   streams: ['relay', 'listStreams'] as const,
+  relayEndpoints: ['relay', 'endpoints'] as const,
   configFile: ['relay', 'readConfig'] as const,
   configSchema: ['relay', 'configSchema'] as const,
   preferences: ['preferences', 'get'] as const,

@@ -1,6 +1,6 @@
-import { useEffect } from 'react';
+import { Loader } from '@mantine/core';
+import { lazy, Suspense, useEffect } from 'react';
 import { AboutView } from '../features/about/AboutView';
-import { ConfigView } from '../features/config/ConfigView';
 import { CameraView } from '../features/live/CameraView';
 import { LiveView } from '../features/live/LiveView';
 import { SettingsView } from '../features/settings/SettingsView';
@@ -11,6 +11,9 @@ import { SECTIONS, SECTION_IDS, hashOf } from './sections';
 import { UpcomingSection } from './UpcomingSection';
 import { useUi } from './ui-store-context';
 
+// The config editor brings CodeMirror: loaded when the section is first opened, not at start.
+const ConfigView = lazy(() => import('../features/config/ConfigView').then((module) => ({ default: module.ConfigView })));
+
 function SectionView({ route }: { route: Route }) {
   switch (route.section) {
     case 'live':
@@ -18,7 +21,11 @@ function SectionView({ route }: { route: Route }) {
     case 'streams':
       return <StreamsView stream={route.stream} tab={route.tab} />;
     case 'config':
-      return <ConfigView />;
+      return (
+        <Suspense fallback={<Loader size="sm" aria-label="Loading the config editor" />}>
+          <ConfigView />
+        </Suspense>
+      );
     case 'about':
       return <AboutView />;
     case 'settings':

@@ -67,6 +67,16 @@ export const configProblemSchema = z.object({
   column: z.number().int().optional(),
 });
 
+/**
+ * Where the relay's own servers listen, for links a user copies into other players. `host` is
+ * the configured one; empty or a wildcard means "this machine", and the console fills in the
+ * address it reached the engine by.
+ */
+export const relayEndpointsSchema = z.object({
+  rtsp: z.object({ host: z.string(), port: z.number().int().positive(), needsLogin: z.boolean() }).optional(),
+});
+export type RelayEndpoints = z.infer<typeof relayEndpointsSchema>;
+
 /** The relay: streams with live stats, stream editing, and the config file. */
 export const relayService = defineService({
   name: 'relay',
@@ -75,8 +85,15 @@ export const relayService = defineService({
     addStream: method(z.object({ name: streamName, source }), z.void()),
     editStream: method(z.object({ name: streamName, source }), z.void()),
     deleteStream: method(z.object({ name: streamName }), z.void()),
+    /**
+     * Whether the console may save this source, and why not (unknown scheme, a scheme that runs
+     * commands, ...): the same check addStream makes, without saving or dialing. `schemes` are
+     * the ones a console may use.
+     */
+    checkSource: method(z.object({ source }), z.object({ problem: z.string().optional(), schemes: z.array(z.string()) })),
     /** Dials a source once without saving it (same rules as addStream: no code-running schemes). */
     probeSource: method(z.object({ source }), probeResultSchema),
+    endpoints: method(z.void(), relayEndpointsSchema),
     readConfig: method(z.void(), configFileSchema),
     /** A JSON Schema of the whole config, generated from the schemas the engine reads it with. */
     configSchema: method(z.void(), z.object({ schema: z.record(z.string(), z.unknown()) })),

@@ -26,7 +26,7 @@ export function AboutView() {
 
   return (
     <section aria-labelledby="about-title">
-      <PageHeader title={SECTIONS.about.title} summary={SECTIONS.about.summary} />
+      <PageHeader titleId="about-title" title={SECTIONS.about.title} summary={SECTIONS.about.summary} />
       {info.isPending ? <p className="muted">Loading…</p> : null}
       {info.isError ? <ResultError error={info.error} /> : null}
       {info.data ? (

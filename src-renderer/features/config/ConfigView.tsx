@@ -1,6 +1,134 @@
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { IconDeviceFloppy, IconRefresh } from '@tabler/icons-react';
+import { useState } from 'react';
 import { SECTIONS } from '../../app/sections';
-import { UpcomingSection } from '../../app/UpcomingSection';
+import { PageHeader } from '../../ui/PageHeader';
+import { LoadingLine } from '../../ui/LoadingLine';
+import { ResultError } from '../../ui/ResultError';
+import { ConfigEditor, type ConfigEditorProps } from './components/ConfigEditor';
+import { ProblemsList } from './components/ProblemsList';
+import { SaveDialog } from './components/SaveDialog';
+import { isDirty } from './model/config-doc';
+import { countErrors } from './model/problems';
+import { useConfigFile } from './use-config-file';
 
+/** The config file in an editor that knows its schema, checks it as you type, and shows the diff before it writes. */
 export function ConfigView() {
-  return <UpcomingSection section={SECTIONS.config} />;
+  const { file, schema, doc, dispatch, problems, checking, validate, save } = useConfigFile();
+  const [saving, setSaving] = useState<{ restart: boolean }>();
+  const [blocked, setBlocked] = useState<string>();
+  const [jumpTo, setJumpTo] = useState<ConfigEditorProps['jumpTo']>();
+  const dirty = isDirty(doc);
+  const errors = countErrors(problems);
+
+  const askToSave = (restart: boolean) => {
+    if (!dirty) return setBlocked('Nothing to save: the editor has what is on disk.');
+    if (errors > 0) return setBlocked(`Fix the ${errors === 1 ? 'error' : `${errors} errors`} first: a file the relay cannot read is never written.`);
+    setBlocked(undefined);
+    save.reset();
+    setSaving({ restart });
+  };
+
+  const confirm = () => {
+    if (!saving || !doc.base) return;
+    save.mutate({ text: doc.draft, baseRevision: doc.base.revision, restart: saving.restart }, { onSuccess: () => setSaving(undefined) });
+  };
+
+  const actions = (
+    <Group gap="sm">
+      <Button variant="subtle" disabled={!dirty} onClick={() => dispatch({ type: 'revert' })}>
+        Revert
+      </Button>
+      <Button leftSection={<IconDeviceFloppy size={16} />} onClick={() => askToSave(false)} aria-keyshortcuts="Control+S" disabled={!doc.base}>
+        Save…
+      </Button>
+      <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={() => askToSave(true)} disabled={!doc.base}>
+        Save and restart…
+      </Button>
+    </Group>
+  );
+
+  return (
+    <section aria-labelledby="config-title" data-testid="section-config">
+      <PageHeader titleId="config-title" title={SECTIONS.config.title} summary={SECTIONS.config.summary} actions={actions} />
+      {file.isPending ? (
+        <LoadingLine>Reading the config file…</LoadingLine>
+      ) : null}
+      {file.isError ? <ResultError error={file.error} /> : null}
+      {schema.isError ? <ResultError error={schema.error} /> : null}
+      {doc.base ? (
+        <Stack gap="sm">
+          <Group justify="space-between" gap="xs">
+            <Text size="sm">
+              <code data-testid="config-path">{doc.base.path}</code>
+              {dirty ? (
+                <Text span fw={600} ml="xs" data-testid="unsaved">
+                  <span className="unsaved-dot" aria-hidden="true" /> unsaved changes
+                </Text>
+              ) : null}
+            </Text>
+            <Text size="xs" c="dimmed">
+              Ctrl+S saves · Ctrl+Space completes · hover a key for its meaning · Tab leaves the editor
+            </Text>
+          </Group>
+          {doc.newerOnDisk ? (
+            <Alert color="yellow" title="The file changed on disk" data-testid="changed-on-disk">
+              <Stack gap="xs">
+                <Text size="sm">Another editor or console wrote {doc.base.path} while you were editing it here.</Text>
+                <Group gap="xs">
+                  <Button size="xs" onClick={() => dispatch({ type: 'take-disk' })}>
+                    Reload from disk
+                  </Button>
+                  <Button size="xs" variant="default" onClick={() => dispatch({ type: 'keep-mine' })}>
+                    Keep my changes
+                  </Button>
+                </Group>
+              </Stack>
+            </Alert>
+          ) : null}
+          {doc.notice === 'reloaded-from-disk' ? (
+            <Alert color="blue" data-testid="reloaded-notice">
+              The file changed on disk and was reloaded (you had no unsaved changes).
+            </Alert>
+          ) : null}
+          {blocked ? (
+            <Alert color="orange" withCloseButton onClose={() => setBlocked(undefined)} closeButtonLabel="Dismiss" data-testid="save-blocked">
+              {blocked}
+            </Alert>
+          ) : null}
+          {save.isSuccess && save.data.restartedAt ? (
+            <Alert color="green" data-testid="restarted">
+              Saved. The engine restarted at {new Date(save.data.restartedAt).toLocaleTimeString()} with this file.
+            </Alert>
+          ) : null}
+          {save.isSuccess && !save.data.restartedAt && !dirty ? (
+            <Alert color="green" data-testid="saved">
+              Saved to disk.
+            </Alert>
+          ) : null}
+          <ConfigEditor
+            text={doc.draft}
+            replaced={doc.replaced}
+            schema={schema.data}
+            onChange={(text) => dispatch({ type: 'edited', text })}
+            validate={validate}
+            onSave={() => askToSave(false)}
+            jumpTo={jumpTo}
+          />
+          <ProblemsList problems={problems} checking={checking} onJump={(p) => setJumpTo({ line: p.line ?? 1, column: p.column ?? 1, at: Date.now() })} />
+        </Stack>
+      ) : null}
+      <SaveDialog
+        opened={Boolean(saving)}
+        restart={saving?.restart ?? false}
+        path={doc.base?.path ?? ''}
+        onDisk={doc.base?.text ?? ''}
+        draft={doc.draft}
+        saving={save.isPending}
+        error={save.error?.message}
+        onConfirm={confirm}
+        onClose={() => setSaving(undefined)}
+      />
+    </section>
+  );
 }

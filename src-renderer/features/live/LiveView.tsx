@@ -1,4 +1,4 @@
-import { Button, Group, Loader, SegmentedControl, Text } from '@mantine/core';
+import { Button, Group, SegmentedControl } from '@mantine/core';
 import { IconKeyboard } from '@tabler/icons-react';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { LIVE_LAYOUTS, type LiveLayout } from '../../../src-shared/contract/preferences';
@@ -6,6 +6,7 @@ import { useMediaBase } from '../../api/use-media-base';
 import { useStreams } from '../../api/use-streams';
 import { SECTIONS } from '../../app/sections';
 import { PageHeader } from '../../ui/PageHeader';
+import { LoadingLine } from '../../ui/LoadingLine';
 import { ResultError } from '../../ui/ResultError';
 import { FirstRun } from './components/FirstRun';
 import { LiveGrid } from './components/LiveGrid';
@@ -71,12 +72,9 @@ export function LiveView() {
 
   return (
     <section aria-labelledby="live-title" data-testid="section-live">
-      <PageHeader title={SECTIONS.live.title} summary={SECTIONS.live.summary} actions={order.length > 0 ? actions : undefined} />
+      <PageHeader titleId="live-title" title={SECTIONS.live.title} summary={SECTIONS.live.summary} actions={order.length > 0 ? actions : undefined} />
       {streams.isPending || preferences.isPending ? (
-        <Group gap="xs">
-          <Loader size="sm" />
-          <Text c="dimmed">Loading streams…</Text>
-        </Group>
+        <LoadingLine>Loading streams…</LoadingLine>
       ) : null}
       {streams.isError ? <ResultError error={streams.error} /> : null}
       {preferences.isError ? <ResultError error={preferences.error} /> : null}

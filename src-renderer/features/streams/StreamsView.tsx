@@ -1,7 +1,115 @@
-import { SECTIONS } from '../../app/sections';
-import { UpcomingSection } from '../../app/UpcomingSection';
+import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { useStreams } from '../../api/use-streams';
 import type { StreamTab } from '../../app/routes';
+import { SECTIONS } from '../../app/sections';
+import { useUi } from '../../app/ui-store-context';
+import { PageHeader } from '../../ui/PageHeader';
+import { LoadingLine } from '../../ui/LoadingLine';
+import { ResultError } from '../../ui/ResultError';
+import { DeleteStreamDialog } from './components/DeleteStreamDialog';
+import { StreamDetail } from './components/StreamDetail';
+import { StreamForm, type StreamFormProps } from './components/StreamForm';
+import { StreamsTable } from './components/StreamsTable';
+import { matchesFilter, streamRow } from './model/stream-rows';
 
-export function StreamsView(_props: { stream?: string; tab?: StreamTab }) {
-  return <UpcomingSection section={SECTIONS.streams} />;
+type Dialog = { kind: 'add' } | { kind: 'edit'; name: string } | { kind: 'delete'; name: string } | undefined;
+
+/** The stream list (`#/streams`) or one stream (`#/streams/<name>[/links]`), with add, edit and delete. */
+export function StreamsView({ stream, tab }: { stream?: string; tab?: StreamTab }) {
+  const streams = useStreams();
+  const navigate = useUi((s) => s.navigate);
+  const [dialog, setDialog] = useState<Dialog>();
+  const [filter, setFilter] = useState('');
+  const list = useMemo(() => streams.data ?? [], [streams.data]);
+  const rows = useMemo(() => list.map(streamRow), [list]);
+  const visible = useMemo(() => rows.filter((row) => matchesFilter(row, filter)), [rows, filter]);
+
+  const editing = useMemo((): StreamFormProps['editing'] => {
+    if (dialog?.kind !== 'edit') return undefined;
+    const found = list.find((s) => s.name === dialog.name);
+    return { name: dialog.name, source: found?.producers[0]?.url ?? '', sourceCount: found?.producers.length ?? 0 };
+  }, [dialog, list]);
+
+  const dialogs = (
+    <>
+      <StreamForm
+        opened={dialog?.kind === 'add' || dialog?.kind === 'edit'}
+        editing={editing}
+        existingNames={list.map((s) => s.name)}
+        onClose={() => setDialog(undefined)}
+        onSaved={() => setDialog(undefined)}
+      />
+      <DeleteStreamDialog
+        name={dialog?.kind === 'delete' ? dialog.name : undefined}
+        onClose={() => setDialog(undefined)}
+        onDeleted={() => {
+          setDialog(undefined);
+          if (stream) navigate({ section: 'streams' });
+        }}
+      />
+    </>
+  );
+
+  if (stream && streams.data) {
+    return (
+      <section data-testid="section-streams">
+        <StreamDetail
+          name={stream}
+          stream={list.find((s) => s.name === stream)}
+          tab={tab ?? 'overview'}
+          onEdit={() => setDialog({ kind: 'edit', name: stream })}
+          onDelete={() => setDialog({ kind: 'delete', name: stream })}
+        />
+        {dialogs}
+      </section>
+    );
+  }
+
+  const addButton = (
+    <Button leftSection={<IconPlus size={16} />} onClick={() => setDialog({ kind: 'add' })}>
+      Add stream
+    </Button>
+  );
+
+  return (
+    <section aria-labelledby="streams-title" data-testid="section-streams">
+      <PageHeader titleId="streams-title" title={SECTIONS.streams.title} summary={SECTIONS.streams.summary} actions={addButton} />
+      {streams.isPending ? (
+        <LoadingLine>Loading streams…</LoadingLine>
+      ) : null}
+      {streams.isError ? <ResultError error={streams.error} /> : null}
+      {streams.data && rows.length === 0 ? (
+        <Stack align="center" gap="xs" p="xl" className="first-run" data-testid="streams-empty">
+          <Title order={2} size="h4">
+            No streams yet
+          </Title>
+          <Text c="dimmed" ta="center" maw={520}>
+            A stream is a name for a camera or any other source: RTSP, HTTP, ONVIF, ffmpeg devices, WebRTC. Viewers then watch it by name in any
+            format.
+          </Text>
+          {addButton}
+        </Stack>
+      ) : null}
+      {rows.length > 0 ? (
+        <Stack gap="sm">
+          <TextInput
+            aria-label="Filter streams"
+            placeholder="Filter by name, codec or state"
+            leftSection={<IconSearch size={16} />}
+            value={filter}
+            onChange={(event) => setFilter(event.currentTarget.value)}
+            maw={360}
+          />
+          {visible.length > 0 ? (
+            <StreamsTable rows={visible} onEdit={(name) => setDialog({ kind: 'edit', name })} onDelete={(name) => setDialog({ kind: 'delete', name })} />
+          ) : (
+            <Alert color="gray">No stream matches “{filter}”.</Alert>
+          )}
+        </Stack>
+      ) : null}
+      {dialogs}
+    </section>
+  );
 }

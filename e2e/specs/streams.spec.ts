@@ -1,0 +1,130 @@
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { expectAccessible } from '../fixtures/accessibility';
+import { test, expect } from '../fixtures/test';
+import { StreamsPage } from '../pages/streams-page';
+
+const CAMERA = 'ffmpeg:virtual?video=testsrc&size=320x240#video=h264';
+
+async function apiStreams(url: string): Promise<Record<string, { producers: Array<{ url: string }>; consumers?: unknown[] }>> {
+  return (await (await fetch(`${url}/api/streams`)).json()) as Record<string, { producers: Array<{ url: string }> }>;
+}
+
+test.describe('streams page', () => {
+  test('adds a stream through the form after probing it; refuses commands and shows a dead source', async ({ page, consoleServer }, testInfo) => {
+    const streams = new StreamsPage(page, consoleServer.url);
+    await streams.open();
+    await page.getByRole('button', { name: 'Add stream' }).first().click();
+    await expect(streams.dialog()).toContainText('Add a stream');
+    await expectAccessible(page, 'the add-stream form');
+
+    // Nothing typed: the form says what is missing.
+    await streams.dialog().getByRole('button', { name: 'Add stream' }).click();
+    await expect(streams.dialog()).toContainText('a stream needs a name');
+    await streams.nameField().fill('s-form-cam');
+
+    await streams.sourceField().fill('exec:ls');
+    await streams.sourceField().blur();
+    await expect(streams.dialog()).toContainText('source exec runs commands and is accepted from the config file only');
+
+    await streams.probe('rtsp://127.0.0.1:1/nothing');
+    await expect(streams.probeResult()).toContainText('The source did not play');
+    await expect(streams.probeResult()).toContainText(/refused/i);
+
+    await streams.probe(CAMERA);
+    await expect(streams.probeResult()).toContainText('H264 320×240', { timeout: 15_000 });
+    await page.screenshot({ path: testInfo.outputPath('streams-add-probe.png') });
+    await streams.dialog().getByRole('button', { name: 'Add stream' }).click();
+    await expect(streams.dialog()).toBeHidden();
+
+    await expect(streams.row('s-form-cam')).toBeVisible();
+    expect((await apiStreams(consoleServer.url))['s-form-cam']?.producers[0]?.url).toBe(CAMERA);
+    expect(await readFile(consoleServer.configPath, 'utf8')).toContain(`s-form-cam: ${CAMERA}`);
+    await expectAccessible(page, 'the stream list');
+    await page.screenshot({ path: testInfo.outputPath('streams-list.png') });
+  });
+
+  test('a stream shows its viewers live, and links that play', async ({ page, consoleServer, context }, testInfo) => {
+    await fetch(`${consoleServer.url}/api/streams?name=s-links-cam&src=${encodeURIComponent(CAMERA)}`, { method: 'PUT' });
+    const streams = new StreamsPage(page, consoleServer.url);
+    await streams.open();
+    await streams.page.getByPlaceholder('Filter by name, codec or state').fill('s-links');
+    await streams.row('s-links-cam').getByRole('link', { name: 's-links-cam', exact: true }).click();
+    await expect(page).toHaveURL(/#\/streams\/s-links-cam$/);
+    await expect(page.getByTestId('no-consumers')).toBeVisible();
+
+    await page.getByRole('tab', { name: 'Links' }).click();
+    await expect(page).toHaveURL(/#\/streams\/s-links-cam\/links$/);
+    await expect(page.getByTestId('stream-links').locator('tbody tr')).toHaveCount(9);
+    await expect(streams.link('hls-fmp4')).toContainText('/api/stream.m3u8?src=s-links-cam&mp4');
+    await expect(streams.link('ws')).toContainText(/^MSE \/ WebRTC over WebSocketws:\/\/127\.0\.0\.1:\d+\/api\/ws\?src=s-links-cam/);
+    const rtsp = await streams.linkUrl('rtsp');
+    expect(rtsp).toMatch(/^rtsp:\/\/127\.0\.0\.1:\d+\/s-links-cam$/);
+    await expect(page.getByTestId('player-snippets')).toContainText(`ffplay -rtsp_transport tcp -fflags nobuffer "${rtsp}"`);
+    await expectAccessible(page, 'the links tab');
+    await page.screenshot({ path: testInfo.outputPath('streams-links.png') });
+
+    // Copy puts the URL on the clipboard.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: consoleServer.url });
+    await streams.link('frame-jpeg').getByRole('button', { name: 'Copy Snapshot (JPEG) link' }).click();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(await streams.linkUrl('frame-jpeg'));
+    const jpeg = Buffer.from(await (await fetch(copied)).arrayBuffer());
+    expect([...jpeg.subarray(0, 2)]).toEqual([0xff, 0xd8]);
+
+    // A real RTSP viewer on the copied link shows up under Viewers while it watches.
+    const viewer = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-rtsp_transport', 'tcp', '-i', rtsp, '-t', '30', '-f', 'null', '-'], { stdio: 'ignore' });
+    try {
+      await page.getByRole('tab', { name: 'Activity' }).click();
+      const consumers = page.getByTestId('consumers');
+      await expect(consumers).toContainText('rtsp+tcp', { timeout: 15_000 });
+      await expect(consumers).toContainText(/127\.0\.0\.1:\d+/);
+      await expect(consumers).not.toContainText(/\b0 B\b/, { timeout: 10_000 });
+      await expect(page.getByTestId('producers')).toContainText('H264 320×240');
+      await expect(page.getByTestId('producers')).toContainText('running');
+      await page.screenshot({ path: testInfo.outputPath('streams-activity.png') });
+    } finally {
+      viewer.kill('SIGKILL');
+    }
+    await expect(page.getByTestId('no-consumers')).toBeVisible({ timeout: 15_000 });
+    await expectAccessible(page, 'the activity tab');
+  });
+
+  test('edits a stream source and deletes a stream after asking', async ({ page, consoleServer }) => {
+    await fetch(`${consoleServer.url}/api/streams?name=s-edit-cam&src=${encodeURIComponent(CAMERA)}`, { method: 'PUT' });
+    const streams = new StreamsPage(page, consoleServer.url);
+    await streams.open();
+    await streams.row('s-edit-cam').getByRole('button', { name: 'Edit s-edit-cam' }).click();
+    await expect(streams.sourceField()).toHaveValue(CAMERA);
+    await expect(streams.nameField()).toBeDisabled();
+    const edited = 'ffmpeg:virtual?video=testsrc2&size=640x360#video=h264';
+    await streams.sourceField().fill(edited);
+    await streams.dialog().getByRole('button', { name: 'Save' }).click();
+    await expect(streams.dialog()).toBeHidden();
+    await expect.poll(async () => (await apiStreams(consoleServer.url))['s-edit-cam']?.producers[0]?.url).toBe(edited);
+    expect(await readFile(consoleServer.configPath, 'utf8')).toContain(`s-edit-cam: ${edited}`);
+
+    // Sorting by name from the keyboard.
+    await page.getByRole('button', { name: 'Name' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('columnheader', { name: 'Name' })).toHaveAttribute('aria-sort', 'descending');
+
+    await streams.row('s-edit-cam').getByRole('button', { name: 'Delete s-edit-cam' }).click();
+    await expect(streams.dialog()).toContainText('Delete s-edit-cam?');
+    await streams.dialog().getByRole('button', { name: 'Cancel' }).click();
+    await expect(streams.row('s-edit-cam')).toBeVisible();
+    await streams.row('s-edit-cam').getByRole('button', { name: 'Delete s-edit-cam' }).click();
+    await streams.dialog().getByRole('button', { name: 'Delete stream' }).click();
+    await expect(streams.row('s-edit-cam')).toHaveCount(0);
+    expect((await apiStreams(consoleServer.url))['s-edit-cam']).toBeUndefined();
+    expect(await readFile(consoleServer.configPath, 'utf8')).not.toContain('s-edit-cam');
+  });
+
+  test('an unknown stream says so instead of showing an empty page', async ({ page, consoleServer }) => {
+    const streams = new StreamsPage(page, consoleServer.url);
+    await streams.open('#/streams/no-such-camera');
+    await expect(page.getByTestId('stream-missing')).toContainText('No stream named no-such-camera');
+    await page.getByRole('link', { name: 'All streams' }).click();
+    await expect(page).toHaveURL(/#\/streams$/);
+  });
+});

@@ -1,0 +1,82 @@
+import { autocompletion } from '@codemirror/autocomplete';
+import { yaml } from '@codemirror/lang-yaml';
+import { linter, lintGutter } from '@codemirror/lint';
+import { EditorState, Prec } from '@codemirror/state';
+import { EditorView, hoverTooltip, keymap } from '@codemirror/view';
+import { basicSetup } from 'codemirror';
+import { useEffect, useRef } from 'react';
+import type { JsonSchemaNode } from '../model/config-schema';
+import type { ConfigProblem } from '../model/problems';
+import { completeFromSchema, hoverFromSchema, toDiagnostics } from './config-extensions';
+
+export interface ConfigEditorProps {
+  /** The text to show; the editor takes it whenever `replaced` changes (a load or reload). */
+  text: string;
+  replaced: number;
+  schema: JsonSchemaNode | undefined;
+  onChange(text: string): void;
+  /** Checks the text with the relay (debounced by the editor); its problems are underlined. */
+  validate(text: string): Promise<ConfigProblem[]>;
+  onSave(): void;
+  /** Moves the cursor (a problem clicked in the list). */
+  jumpTo?: { line: number; column: number; at: number };
+}
+
+/**
+ * CodeMirror 6 with YAML, schema completion and hover, and the relay's validation as you type.
+ * Tab is left to move focus (not to indent), so keyboard users can leave the editor.
+ */
+export function ConfigEditor({ text, replaced, schema, onChange, validate, onSave, jumpTo }: ConfigEditorProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const latest = useRef({ schema, onChange, validate, onSave });
+  latest.current = { schema, onChange, validate, onSave };
+
+  useEffect(() => {
+    const currentSchema = () => latest.current.schema;
+    const editor = new EditorView({
+      parent: host.current!,
+      state: EditorState.create({
+        doc: text,
+        extensions: [
+          basicSetup,
+          yaml(),
+          // Long source URLs wrap and the page scrolls, rather than a scroll box inside the page
+          // that a keyboard cannot reach.
+          EditorView.lineWrapping,
+          EditorState.tabSize.of(2),
+          autocompletion({ override: [completeFromSchema(currentSchema)] }),
+          hoverTooltip((v, pos) => hoverFromSchema(currentSchema)(v.state.doc.toString(), pos)),
+          lintGutter(),
+          linter(async (v) => toDiagnostics(v.state.doc, await latest.current.validate(v.state.doc.toString())), { delay: 350 }),
+          Prec.highest(keymap.of([{ key: 'Mod-s', preventDefault: true, run: () => (latest.current.onSave(), true) }])),
+          EditorView.updateListener.of((update) => {
+            if (update.docChanged) latest.current.onChange(update.state.doc.toString());
+          }),
+          EditorView.contentAttributes.of({ 'aria-label': 'Config file (YAML)', 'aria-multiline': 'true' }),
+        ],
+      }),
+    });
+    view.current = editor;
+    return () => editor.destroy();
+    // The editor is made once; text from outside arrives through `replaced` below.
+  }, []);
+
+  useEffect(() => {
+    const editor = view.current;
+    if (!editor || editor.state.doc.toString() === text) return;
+    editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: text } });
+    // Only a load or reload replaces the text; typing flows the other way.
+  }, [replaced]);
+
+  useEffect(() => {
+    const editor = view.current;
+    if (!editor || !jumpTo) return;
+    const line = editor.state.doc.line(Math.min(Math.max(jumpTo.line, 1), editor.state.doc.lines));
+    const pos = Math.min(line.from + Math.max(jumpTo.column - 1, 0), line.to);
+    editor.dispatch({ selection: { anchor: pos }, scrollIntoView: true });
+    editor.focus();
+  }, [jumpTo]);
+
+  return <div ref={host} className="config-editor" data-testid="config-editor" />;
+}

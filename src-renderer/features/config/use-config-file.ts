@@ -1,0 +1,64 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useReducer, useState } from 'react';
+import { unwrap } from '../../../src-shared/contract/result';
+import { useApi } from '../../api/api-context';
+import { queryKeys } from '../../api/query-keys';
+import { useServiceEvent } from '../../api/use-service-event';
+import { configDoc, emptyConfigDoc } from './model/config-doc';
+import type { JsonSchemaNode } from './model/config-schema';
+import type { ConfigProblem } from './model/problems';
+
+const RESTART_WAIT_MS = 30_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The config file being edited: the draft against the file on disk (kept in step by
+ * `onConfigFile`), the relay's problems with the draft, and revision-checked saves that can
+ * restart the engine.
+ */
+export function useConfigFile() {
+  const api = useApi();
+  const file = useQuery({ queryKey: queryKeys.configFile, queryFn: async () => unwrap(await api.relay.readConfig()), staleTime: Infinity, gcTime: 0 });
+  const schema = useQuery({ queryKey: queryKeys.configSchema, queryFn: async () => unwrap(await api.relay.configSchema()).schema as JsonSchemaNode, staleTime: Infinity });
+  const [doc, dispatch] = useReducer(configDoc, emptyConfigDoc);
+  const [problems, setProblems] = useState<ConfigProblem[]>([]);
+  const [checking, setChecking] = useState(false);
+
+  useEffect(() => {
+    if (file.data && !doc.base) dispatch({ type: 'loaded', file: file.data });
+  }, [file.data, doc.base]);
+
+  useServiceEvent(api.relay.onConfigFile, () => {
+    void api.relay.readConfig().then((result) => result.ok && dispatch({ type: 'disk-changed', file: result.value }));
+  });
+
+  const validate = useCallback(
+    async (text: string): Promise<ConfigProblem[]> => {
+      setChecking(true);
+      const result = await api.relay.validateConfig({ text }).finally(() => setChecking(false));
+      const list = result.ok ? result.value.problems : [{ message: `the relay could not check the file: ${result.error.message}`, severity: 'error' as const }];
+      setProblems(list);
+      return list;
+    },
+    [api],
+  );
+
+  const save = useMutation({
+    mutationFn: async ({ text, baseRevision, restart }: { text: string; baseRevision: string; restart: boolean }) => {
+      const { revision } = unwrap(await api.relay.writeConfig({ text, baseRevision }));
+      dispatch({ type: 'saved', text, revision });
+      if (!restart) return { restartedAt: undefined };
+      const before = unwrap(await api.app.info()).startedAt;
+      unwrap(await api.app.restart());
+      // The engine answers, closes, and comes back: wait for an engine that started later.
+      for (const deadline = Date.now() + RESTART_WAIT_MS; Date.now() < deadline; ) {
+        await sleep(500);
+        const info = await api.app.info().catch(() => undefined);
+        if (info?.ok && info.value.startedAt !== before) return { restartedAt: info.value.startedAt };
+      }
+      throw new Error('the file was saved, but the engine did not come back within 30 s; see its log');
+    },
+  });
+
+  return { file, schema, doc, dispatch, problems, checking, validate, save };
+}

@@ -1,0 +1,60 @@
+import type { CodecInfo, StreamSummary } from '../../../../src-shared/contract/relay';
+
+/** What a stream is doing, as the list shows it: one word and a colour, the reason on hover. */
+export type StreamState = 'live' | 'connecting' | 'error' | 'on demand' | 'no source';
+
+export interface StreamRow {
+  name: string;
+  state: StreamState;
+  /** The first producer error, when the stream has no working producer. */
+  problem?: string;
+  codecs: string;
+  consumers: number;
+  bytesIn: number;
+  bytesOut: number;
+}
+
+const SAMPLE_RATE = (hz: number) => (hz % 1000 === 0 ? `${hz / 1000} kHz` : `${(hz / 1000).toFixed(1)} kHz`);
+const CHANNELS: Record<number, string> = { 1: 'mono', 2: 'stereo' };
+
+/** `H264 1280×720`, `AAC 44.1 kHz stereo`, `PCMA 8 kHz`. */
+export function describeCodec(codec: CodecInfo): string {
+  const parts = [codec.name.toUpperCase()];
+  if (codec.width && codec.height) parts.push(`${codec.width}×${codec.height}`);
+  if (codec.sampleRate) parts.push(SAMPLE_RATE(codec.sampleRate));
+  if (codec.channels && codec.kind === 'audio') parts.push(CHANNELS[codec.channels] ?? `${codec.channels} ch`);
+  return parts.join(' ');
+}
+
+/**
+ * A stream's state from its producers. go2rtc dials a source only while someone watches, so a
+ * stream with no viewers and no error is "on demand", not broken.
+ */
+export function streamState(stream: StreamSummary): { state: StreamState; problem?: string } {
+  const { producers } = stream;
+  if (producers.length === 0) return { state: 'no source' };
+  if (producers.some((p) => p.state === 'running' && p.medias.length > 0)) return { state: 'live' };
+  const problem = producers.find((p) => p.error)?.error;
+  if (producers.some((p) => p.state === 'dialing' || (p.state === 'waiting' && !p.error))) return { state: 'connecting', ...(problem ? { problem } : {}) };
+  if (problem) return { state: 'error', problem };
+  return { state: 'on demand' };
+}
+
+export function streamRow(stream: StreamSummary): StreamRow {
+  const codecs = stream.producers.flatMap((p) => p.codecs).map(describeCodec);
+  return {
+    name: stream.name,
+    ...streamState(stream),
+    codecs: [...new Set(codecs)].join(', '),
+    consumers: stream.consumers.length,
+    bytesIn: stream.producers.reduce((sum, p) => sum + p.bytesReceived, 0),
+    bytesOut: stream.consumers.reduce((sum, c) => sum + c.bytesSent, 0),
+  };
+}
+
+/** Case-insensitive match on name, codecs and state: what the filter box searches. */
+export function matchesFilter(row: StreamRow, filter: string): boolean {
+  const needle = filter.trim().toLowerCase();
+  if (!needle) return true;
+  return [row.name, row.codecs, row.state].some((text) => text.toLowerCase().includes(needle));
+}
