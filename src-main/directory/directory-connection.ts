@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { parseListen } from '../platform/config/app-settings';
 import type { Logger } from '../platform/logger';
-import { createCacheKeySource, type SafeStorageLike } from './client/cache-key';
+import { createCacheKeySource, type SafeStorageLike } from '../platform/secrets/key-source';
 import { createGraphClient, type GraphClient, type RetryInfo, type TokenProvider } from './client/graph-client';
 import { createEncryptedCachePlugin } from './client/msal-cache-plugin';
 import { createInteractiveTokenProvider, createMsalPublicClient, type InteractiveTokenProvider } from './client/msal-sign-in';

@@ -1,7 +1,7 @@
 import { directoryAssignmentsService, directoryPoliciesService, directoryRolesService } from '../../src-shared/contract/directory';
 import { ContractFailure } from '../../src-shared/contract/result';
 import type { EngineContext, EngineModule } from '../engine/engine-context';
-import type { SafeStorageLike } from './client/cache-key';
+import type { SafeStorageLike } from '../platform/secrets/key-source';
 import { createGraphClient, type GraphClient, type GraphRequest, type RetryInfo } from './client/graph-client';
 import { join } from 'node:path';
 import { bindCalendarSync } from './calendar/calendar-sync-service';

@@ -3,6 +3,7 @@ import { appModule } from '../app/app-module';
 import { appSettingsSchema } from '../platform/config/app-settings';
 import { createConsoleModule, type ConsoleModuleOptions } from '../console/console-module';
 import { relayConfigSchema, relayModule } from '../relay/relay-module';
+import { createStorageClientModule } from '../storage/client/storage-client-module';
 import { storageEmulatorModule } from '../storage/emulator/storage-emulator-module';
 import { storageSectionSchema } from '../storage/emulator/emulator-config';
 import { directoryEmulatorModule } from '../directory/emulator/directory-emulator-module';
@@ -27,6 +28,7 @@ export function engineModules(console: ConsoleModuleOptions, desktop: DesktopOpt
     createPreferencesModule({ windows: desktop.windows }),
     relayModule,
     storageEmulatorModule,
+    createStorageClientModule({ safeStorage: desktop.safeStorage }),
     directoryEmulatorModule,
     createDirectoryModule(desktop),
     createConsoleModule(console),

@@ -3,6 +3,7 @@ import { createServiceClient } from '../../src-shared/contract/create-client';
 import type { ServiceClient } from '../../src-shared/contract/define-service';
 import { preferencesService } from '../../src-shared/contract/preferences';
 import { relayService } from '../../src-shared/contract/relay';
+import { storageService } from '../../src-shared/contract/storage';
 import type { ClientTransport } from '../../src-shared/contract/transport';
 
 /** Every service of the contract, typed, over whichever transport this window has. */
@@ -10,6 +11,7 @@ export interface ConsoleApi {
   app: ServiceClient<typeof appService>;
   relay: ServiceClient<typeof relayService>;
   preferences: ServiceClient<typeof preferencesService>;
+  storage: ServiceClient<typeof storageService>;
 }
 
 export function createConsoleApi(transport: ClientTransport): ConsoleApi {
@@ -17,5 +19,6 @@ export function createConsoleApi(transport: ClientTransport): ConsoleApi {
     app: createServiceClient(appService, transport),
     relay: createServiceClient(relayService, transport),
     preferences: createServiceClient(preferencesService, transport),
+    storage: createServiceClient(storageService, transport),
   };
 }

@@ -1,5 +1,5 @@
 import type { ICachePlugin, TokenCacheContext } from '@azure/msal-node';
-import { openSealedFile, SealedFileError } from './sealed-file';
+import { openSealedFile, SealedFileError } from '../../platform/secrets/sealed-file';
 
 const LABEL = 'relay-console msal token cache';
 

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCacheKeySource } from './cache-key';
+import { createCacheKeySource } from '../../platform/secrets/key-source';
 import { createFakeLoginNetwork, type FakeLoginNetwork } from './fake-login-network';
 import { GraphError } from './graph-error';
 import { createEncryptedCachePlugin } from './msal-cache-plugin';

@@ -1,8 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../../platform/atomic-write';
+import { writeFileAtomic } from '../atomic-write';
 
-// Secrets at rest (the sign-in token cache): AES-256-GCM, so a file that was read by someone
+// Secrets at rest (the sign-in token cache, storage account keys): AES-256-GCM, so a file that was read by someone
 // else reveals nothing and a file that was changed is refused instead of half-trusted.
 // Layout: MAGIC (6) | IV (12) | TAG (16) | ciphertext. The magic is also authenticated (AAD),
 // together with a label naming what the file holds, so a sealed file of another kind does

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCacheKeySource, type SafeStorageLike } from './cache-key';
+import { createCacheKeySource, type SafeStorageLike } from './key-source';
 import { openSealedFile, SealedFileError, seal, unseal } from './sealed-file';
 
 let dir: string;

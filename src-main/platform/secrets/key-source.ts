@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../../platform/atomic-write';
+import { writeFileAtomic } from '../atomic-write';
 
 /**
  * The part of Electron's `safeStorage` the key source uses (the OS keychain: DPAPI, Keychain,
