@@ -13,12 +13,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildAll } from '../scripts/build.mjs';
+import { freePort } from '../src-main/test-support/free-port';
 import { descendants, treeCpuSeconds } from './process-stats';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, tiles: { type: 'string', default: '16' } } });
@@ -27,15 +27,6 @@ const tileCount = Number(values.tiles);
 const MODES = ['WebRTC', 'MSE', 'HLS', 'MJPEG'] as const;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const names = Array.from({ length: tileCount }, (_, i) => `t${String(i + 1).padStart(2, '0')}`);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function writeConfig(dir: string, name: string, text: string): Promise<string> {
   await mkdir(join(dir, name), { recursive: true });

@@ -20,3 +20,6 @@ export function formatBytes(bytes: number): string {
   }
   return unit === 0 ? `${Math.round(value)} B` : `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
 }
+
+/** `1280×720`, or nothing before the size is known. */
+export const formatResolution = (width?: number, height?: number): string | undefined => (width && height ? `${width}×${height}` : undefined);

@@ -1,16 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../test-support/free-port';
 import { countFrames, probe, publishTestPattern, run, startRelay, waitForMedia } from '../test/relay-test-kit';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 describe('RTSP client: pulling a camera', () => {
   const cleanups: Array<() => Promise<void> | void> = [];

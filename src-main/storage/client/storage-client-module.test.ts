@@ -1,22 +1,14 @@
 import { readFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import qiniu from 'qiniu';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestEngine, type TestEngine } from '../../engine/test-engine';
+import { freePort } from '../../test-support/free-port';
 import { createCacheKeySource } from '../../platform/secrets/key-source';
 import { openSealedFile } from '../../platform/secrets/sealed-file';
 import { storageEmulatorModule } from '../emulator/storage-emulator-module';
 import { createAccountStore } from './account-store';
 import { createStorageClientModule } from './storage-client-module';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 const LOCAL = { ak: 'local-ak', sk: 'local-sk-secret' };
 const OTHER = { ak: 'other-ak', sk: 'other-sk-secret-value' };

@@ -34,6 +34,7 @@ export function ConfigEditor({ text, replaced, schema, onChange, validate, onSav
 
   useEffect(() => {
     const currentSchema = () => latest.current.schema;
+    const hover = hoverFromSchema(currentSchema);
     const editor = new EditorView({
       parent: host.current!,
       state: EditorState.create({
@@ -46,7 +47,7 @@ export function ConfigEditor({ text, replaced, schema, onChange, validate, onSav
           EditorView.lineWrapping,
           EditorState.tabSize.of(2),
           autocompletion({ override: [completeFromSchema(currentSchema)] }),
-          hoverTooltip((v, pos) => hoverFromSchema(currentSchema)(v.state.doc.toString(), pos)),
+          hoverTooltip((v, pos) => hover(v.state.doc.toString(), pos)),
           lintGutter(),
           linter(async (v) => toDiagnostics(v.state.doc, await latest.current.validate(v.state.doc.toString())), { delay: 350 }),
           Prec.highest(keymap.of([{ key: 'Mod-s', preventDefault: true, run: () => (latest.current.onSave(), true) }])),

@@ -1,5 +1,4 @@
-/** `1280×720`, or nothing before the first picture. */
-export const formatResolution = (width?: number, height?: number): string | undefined => (width && height ? `${width}×${height}` : undefined);
+export { formatResolution } from '../../../ui/format';
 
 /** `2.1 Mbit/s`, `640 kbit/s`. */
 export function formatBitrate(bitsPerSecond?: number): string | undefined {

@@ -1,4 +1,5 @@
 import type { CodecInfo, StreamSummary } from '../../../../src-shared/contract/relay';
+import { formatResolution } from '../../../ui/format';
 
 /** What a stream is doing, as the list shows it: one word and a colour, the reason on hover. */
 export type StreamState = 'live' | 'connecting' | 'error' | 'on demand' | 'no source';
@@ -20,7 +21,8 @@ const CHANNELS: Record<number, string> = { 1: 'mono', 2: 'stereo' };
 /** `H264 1280×720`, `AAC 44.1 kHz stereo`, `PCMA 8 kHz`. */
 export function describeCodec(codec: CodecInfo): string {
   const parts = [codec.name.toUpperCase()];
-  if (codec.width && codec.height) parts.push(`${codec.width}×${codec.height}`);
+  const size = formatResolution(codec.width, codec.height);
+  if (size) parts.push(size);
   if (codec.sampleRate) parts.push(SAMPLE_RATE(codec.sampleRate));
   if (codec.channels && codec.kind === 'audio') parts.push(CHANNELS[codec.channels] ?? `${codec.channels} ch`);
   return parts.join(' ');
