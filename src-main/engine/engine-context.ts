@@ -26,6 +26,8 @@ export interface EngineContext {
   readonly server: RunningHttpServer;
   /** Binds contract services so the renderer reaches them over IPC or WebSocket. */
   readonly services: ServiceHost;
+  /** Addresses modules really listen on (a configured port 0 becomes a real one), by service name. */
+  readonly addresses: AddressBook;
   /** Registers cleanup run at shutdown, in reverse order of registration. */
   onClose(cleanup: () => void | Promise<void>): void;
   /** Asks the app to exit (POST /api/exit) or restart (POST /api/restart). */
@@ -37,4 +39,19 @@ export interface EngineContext {
 export interface EngineModule {
   readonly name: string;
   init(context: EngineContext): void | Promise<void>;
+}
+
+/**
+ * Where this run's embedded services answer, published by the module that bound them, so a
+ * client module (the storage client of the embedded emulator) reaches the real port.
+ */
+export interface AddressBook {
+  publish(service: string, url: string): void;
+  /** The URL published for a service, or undefined when it is not running. */
+  get(service: string): string | undefined;
+}
+
+export function createAddressBook(): AddressBook {
+  const urls = new Map<string, string>();
+  return { publish: (service, url) => void urls.set(service, url), get: (service) => urls.get(service) };
 }

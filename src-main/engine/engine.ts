@@ -12,7 +12,7 @@ import { createRouter } from '../platform/http/router';
 import { startHttpServer, type RunningHttpServer } from '../platform/http/http-server';
 import { createServiceHost, type ServiceHost } from '../transport/service-host';
 import { createCleanupStack } from './cleanup-stack';
-import type { EngineContext, EngineModule, Runtime } from './engine-context';
+import { createAddressBook, type EngineContext, type EngineModule, type Runtime } from './engine-context';
 
 export interface EngineOptions {
   runtime: Runtime;
@@ -92,6 +92,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     http: router,
     server,
     services,
+    addresses: createAddressBook(),
     onClose: (cleanup) => cleanups.push(cleanup),
     requestExit: (code) => (options.onExitRequest ?? (() => undefined))(code),
     requestRestart: () => (options.onRestartRequest ?? (() => undefined))(),

@@ -65,6 +65,7 @@ export type BucketSummary = z.infer<typeof bucketSummarySchema>;
 /** Kodo's storage classes by their `type` number. */
 export const STORAGE_CLASSES = ['standard', 'infrequent', 'archive', 'deep-archive', 'archive-ir'] as const;
 export const storageClass = z.enum(STORAGE_CLASSES);
+export type StorageClass = z.infer<typeof storageClass>;
 
 export const objectSummarySchema = z.object({
   key: z.string(),
@@ -98,6 +99,95 @@ export const listPageSchema = z.object({
 });
 export type ListPage = z.infer<typeof listPageSchema>;
 
+const objectKey = z.string().min(1, 'the key is empty').max(1024, 'a key has at most 1024 characters');
+/** A folder is a key prefix ending in `/` (or the bucket's root, ''). */
+const folderPrefix = z.string().max(1024).refine((p) => p === '' || p.endsWith('/'), 'a folder prefix ends with /');
+
+/** What a background listing into the local index knows of a folder (its whole subtree). */
+export const indexStatusSchema = z.object({
+  accountId: z.string(),
+  bucket: z.string(),
+  prefix: z.string(),
+  state: z.enum(['none', 'running', 'complete', 'failed']),
+  /** Keys listed so far under the prefix (all depths). */
+  listed: z.number().int().nonnegative(),
+  /** Best guess of the total while running; equals `listed` when complete. */
+  estimate: z.number().int().nonnegative(),
+  /** Bytes of the keys listed so far. */
+  bytes: z.number().nonnegative(),
+  /** When the index of this folder was last complete, ms since the epoch. */
+  completedAt: z.number().optional(),
+  error: z.string().optional(),
+});
+export type IndexStatus = z.infer<typeof indexStatusSchema>;
+
+export const SORT_FIELDS = ['name', 'size', 'time', 'type'] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+
+/** One row of a folder from the index: a sub-folder with its totals, or a file. */
+export const folderEntrySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('folder'), key: z.string(), files: z.number().int(), bytes: z.number(), putTime: z.number() }),
+  objectSummarySchema.extend({ kind: z.literal('file') }),
+]);
+export type FolderEntry = z.infer<typeof folderEntrySchema>;
+
+export const sortedPageSchema = z.object({
+  entries: z.array(folderEntrySchema),
+  /** Rows of the folder level (sub-folders + files) in the index so far. */
+  total: z.number().int().nonnegative(),
+  offset: z.number().int().nonnegative(),
+});
+export type SortedPage = z.infer<typeof sortedPageSchema>;
+
+/** A file or a whole folder (every key under the prefix) that a batch acts on. */
+export const batchItemSchema = z.object({ key: objectKey, folder: z.boolean() });
+export type BatchItem = z.infer<typeof batchItemSchema>;
+
+const batchItems = z.array(batchItemSchema).min(1, 'nothing selected').max(10_000);
+
+export const batchRequestSchema = z.discriminatedUnion('kind', [
+  target.extend({ kind: z.literal('delete'), items: batchItems }),
+  target.extend({
+    kind: z.enum(['move', 'copy']),
+    items: batchItems,
+    toBucket: bucketName,
+    toPrefix: folderPrefix,
+    overwrite: z.boolean().default(false),
+  }),
+  target.extend({
+    kind: z.literal('rename'),
+    item: batchItemSchema,
+    newName: z
+      .string()
+      .trim()
+      .min(1, 'the new name is empty')
+      .max(1024)
+      .refine((name) => !name.includes('/'), 'a name cannot contain / (use Move to change folder)'),
+    overwrite: z.boolean().default(false),
+  }),
+]);
+export type BatchRequest = z.input<typeof batchRequestSchema>;
+
+/** Progress of a delete/move/copy/rename, run by main in batches of at most 1000 keys. */
+export const batchStatusSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['delete', 'move', 'copy', 'rename']),
+  accountId: z.string(),
+  bucket: z.string(),
+  /** What the user sees: "Delete 2,500 objects in photos/2024/". */
+  title: z.string(),
+  state: z.enum(['listing', 'running', 'done', 'failed']),
+  done: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  /** Keys to act on; grows while folders are being listed. */
+  total: z.number().int().nonnegative(),
+  /** The first failures, with Kodo's code in words. */
+  errors: z.array(z.object({ key: z.string(), message: z.string() })),
+});
+export type BatchStatus = z.infer<typeof batchStatusSchema>;
+
+export const LINK_EXPIRY_LIMIT_SECONDS = 30 * 24 * 3600;
+
 /**
  * Object storage: the embedded emulator and real Kodo accounts, through the official SDK in
  * main. Errors carry Kodo's code in the message (`Kodo 631: no such bucket`).
@@ -110,6 +200,9 @@ export const storageService = defineService({
     addAccount: method(newAccountSchema, storageAccountSchema),
     removeAccount: method(z.object({ accountId: z.string().min(1) }), z.void()),
     listBuckets: method(z.object({ accountId: z.string().min(1) }), z.array(bucketSummarySchema)),
+    createBucket: method(z.object({ accountId: z.string().min(1), bucket: bucketName, region: z.string().min(1).max(32).optional() }), z.void()),
+    /** Kodo refuses to drop a bucket that still holds objects. */
+    deleteBucket: method(target, z.void()),
     listObjects: method(
       target.extend({
         prefix: z.string().max(1024).default(''),
@@ -120,9 +213,46 @@ export const storageService = defineService({
       }),
       listPageSchema,
     ),
-    statObject: method(target.extend({ key: z.string().min(1).max(1024) }), objectDetailsSchema),
+    statObject: method(target.extend({ key: objectKey }), objectDetailsSchema),
+    /** Starts (or restarts) the background listing of a folder's subtree into the local index. */
+    indexFolder: method(target.extend({ prefix: folderPrefix }), indexStatusSchema),
+    indexStatus: method(target.extend({ prefix: folderPrefix }), indexStatusSchema),
+    /** One level of a folder from the index, sorted over the whole folder. */
+    listSorted: method(
+      target.extend({
+        prefix: folderPrefix,
+        sort: z.enum(SORT_FIELDS).default('name'),
+        descending: z.boolean().default(false),
+        offset: z.number().int().nonnegative().default(0),
+        limit: z.number().int().min(1).max(1000).default(200),
+      }),
+      sortedPageSchema,
+    ),
+    startBatch: method(batchRequestSchema, batchStatusSchema),
+    listBatches: method(z.void(), z.array(batchStatusSchema)),
+    /** A zero-byte `<prefix>/` object, as Kodo's portal makes folders. */
+    createFolder: method(target.extend({ prefix: folderPrefix.refine((p) => p !== '', 'name the folder') }), z.void()),
+    updateObject: method(
+      target.extend({
+        key: objectKey,
+        mimeType: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, 'a MIME type looks like image/png').optional(),
+        storageClass: storageClass.optional(),
+        /** Days until Kodo deletes the object; 0 cancels a scheduled deletion. */
+        deleteAfterDays: z.number().int().min(0).max(36_500).optional(),
+      }),
+      objectDetailsSchema,
+    ),
+    /** Thaws an archived object for `days` (1-7). */
+    restoreObject: method(target.extend({ key: objectKey, days: z.number().int().min(1).max(7) }), objectDetailsSchema),
+    /** A link anyone can open until it expires; signed for private buckets. */
+    downloadLink: method(
+      target.extend({ key: objectKey, expiresInSeconds: z.number().int().min(1, 'at least a second').max(LINK_EXPIRY_LIMIT_SECONDS, 'at most 30 days') }),
+      z.object({ url: z.string(), expiresAt: z.number() }),
+    ),
   },
   events: {
     onAccounts: z.array(storageAccountSchema),
+    onIndex: indexStatusSchema,
+    onBatch: batchStatusSchema,
   },
 });

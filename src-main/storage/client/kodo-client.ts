@@ -1,5 +1,6 @@
 import qiniu from 'qiniu';
-import { STORAGE_CLASSES, type BucketSummary, type CustomEndpoints, type KodoRegion, type ListPage, type ObjectDetails, type ObjectSummary } from '../../../src-shared/contract/storage';
+import { STORAGE_CLASSES, type BucketSummary, type StorageClass, type CustomEndpoints, type KodoRegion, type ListPage, type ObjectDetails, type ObjectSummary } from '../../../src-shared/contract/storage';
+import { ContractFailure } from '../../../src-shared/contract/result';
 import { kodoFailure, unreachable } from './kodo-errors';
 
 /** Where an account's services are: a public region, a private deployment, or one host for all (the emulator). */
@@ -10,13 +11,45 @@ export interface KodoCredentials {
   secretKey: string;
 }
 
+/** One entry of an rs batch (Kodo takes at most 1000 per request). */
+export type BatchOperation =
+  | { op: 'delete'; bucket: string; key: string }
+  | { op: 'move' | 'copy'; bucket: string; key: string; toBucket: string; toKey: string; force: boolean };
+
+/** What became of one entry of a batch: nothing on success, the failure in words otherwise. */
+export type BatchOutcome = { ok: true } | { ok: false; message: string };
+
+export const BATCH_LIMIT = 1000;
+
 export interface KodoClient {
   listBuckets(): Promise<BucketSummary[]>;
+  createBucket(bucket: string, region: string): Promise<void>;
+  deleteBucket(bucket: string): Promise<void>;
   listObjects(bucket: string, options: { prefix: string; delimiter: string; marker?: string; limit: number }): Promise<ListPage>;
   stat(bucket: string, key: string): Promise<ObjectDetails>;
+  batch(operations: readonly BatchOperation[]): Promise<BatchOutcome[]>;
+  changeMime(bucket: string, key: string, mimeType: string): Promise<void>;
+  changeStorageClass(bucket: string, key: string, storageClass: StorageClass): Promise<void>;
+  deleteAfterDays(bucket: string, key: string, days: number): Promise<void>;
+  restore(bucket: string, key: string, days: number): Promise<void>;
+  /** A zero-byte object, as a folder marker (`photos/2024/`). */
+  putEmpty(bucket: string, key: string): Promise<void>;
+  /** A download URL on the bucket's first domain, signed until `deadline` (s) for private buckets. */
+  downloadUrl(bucket: string, key: string, deadline: number): Promise<string>;
 }
 
 const hostOf = (url: string) => new URL(url).host;
+
+/**
+ * How a bucket domain is reached: the emulator serves every domain on its own port (routed by
+ * Host, and `*.localhost` names reach loopback in browsers); Kodo's test domains are plain
+ * HTTP; a user's own CDN domain is HTTPS.
+ */
+function domainOrigin(domain: string, location: KodoLocation): string {
+  if ('host' in location) return `http://${domain}:${new URL(`http://${location.host}`).port || '80'}`;
+  if (/\.(clouddn|qiniudn|qnssl|qiniucdn)\.com$/.test(domain)) return `http://${domain}`;
+  return `https://${domain}`;
+}
 
 function sdkConfig(location: KodoLocation): { config: qiniu.conf.Config; where: string } {
   if ('host' in location) {
@@ -69,15 +102,15 @@ export function createKodoClient(credentials: KodoCredentials, location: KodoLoc
     return answer.data;
   };
 
+  const bucketInfo = (name: string) => call(() => manager.getBucketInfo(name) as Promise<Answer<{ private?: number; region?: string; zone?: string }>>);
+  const bucketDomains = (name: string) => call(() => manager.listBucketDomains(name) as Promise<Answer<Array<{ domain: string }>>>);
+
   return {
     async listBuckets() {
       const names = await call(() => manager.listBucket() as Promise<Answer<string[]>>);
       return Promise.all(
         names.map(async (name) => {
-          const [info, domains] = await Promise.all([
-            call(() => manager.getBucketInfo(name) as Promise<Answer<{ private?: number; region?: string; zone?: string }>>),
-            call(() => manager.listBucketDomains(name) as Promise<Answer<Array<{ domain: string }>>>),
-          ]);
+          const [info, domains] = await Promise.all([bucketInfo(name), bucketDomains(name)]);
           return { name, private: info.private === 1, domains: domains.map((d) => d.domain), ...(info.region ?? info.zone ? { region: info.region ?? info.zone } : {}) };
         }),
       );
@@ -85,6 +118,53 @@ export function createKodoClient(credentials: KodoCredentials, location: KodoLoc
     async listObjects(bucket, { prefix, delimiter, marker, limit }) {
       const page = await call(() => manager.listPrefix(bucket, { prefix, limit, ...(delimiter ? { delimiter } : {}), ...(marker ? { marker } : {}) }) as Promise<Answer<ListedPage>>);
       return { folders: page.commonPrefixes ?? [], objects: page.items.map(summary), ...(page.marker ? { marker: page.marker } : {}) };
+    },
+    async createBucket(bucket, region) {
+      await call(() => manager.createBucket(bucket, { regionId: region }) as Promise<Answer<unknown>>);
+    },
+    async deleteBucket(bucket) {
+      await call(() => manager.deleteBucket(bucket) as Promise<Answer<unknown>>);
+    },
+    async batch(operations) {
+      if (operations.length === 0) return [];
+      const ops = operations.map((o) =>
+        o.op === 'delete'
+          ? qiniu.rs.deleteOp(o.bucket, o.key)
+          : (o.op === 'move' ? qiniu.rs.moveOp : qiniu.rs.copyOp)(o.bucket, o.key, o.toBucket, o.toKey, { force: o.force }),
+      );
+      let answer: Answer<Array<{ code: number; data?: { error?: string } }>>;
+      try {
+        answer = (await manager.batch(ops)) as Answer<Array<{ code: number; data?: { error?: string } }>>;
+      } catch (error) {
+        throw unreachable(error, where);
+      }
+      // 200: all done; 298: some entries failed, each with its own code.
+      const status = answer.resp.statusCode ?? 0;
+      if ((status !== 200 && status !== 298) || !Array.isArray(answer.data)) throw kodoFailure(status, answer.data);
+      return answer.data.map((entry) => (entry.code === 200 ? { ok: true } : { ok: false, message: kodoFailure(entry.code, entry.data).message }));
+    },
+    async changeMime(bucket, key, mimeType) {
+      await call(() => manager.changeMime(bucket, key, mimeType) as Promise<Answer<unknown>>);
+    },
+    async changeStorageClass(bucket, key, storageClass) {
+      await call(() => manager.changeType(bucket, key, STORAGE_CLASSES.indexOf(storageClass)) as Promise<Answer<unknown>>);
+    },
+    async deleteAfterDays(bucket, key, days) {
+      await call(() => manager.deleteAfterDays(bucket, key, days) as Promise<Answer<unknown>>);
+    },
+    async restore(bucket, key, days) {
+      await call(() => manager.restoreAr(`${bucket}:${key}`, days) as Promise<Answer<unknown>>);
+    },
+    async putEmpty(bucket, key) {
+      const token = new qiniu.rs.PutPolicy({ scope: `${bucket}:${key}`, insertOnly: 1 }).uploadToken(mac);
+      await call(() => new qiniu.form_up.FormUploader(config).put(token, key, Buffer.alloc(0), new qiniu.form_up.PutExtra()) as Promise<Answer<unknown>>);
+    },
+    async downloadUrl(bucket, key, deadline) {
+      const [info, domains] = await Promise.all([bucketInfo(bucket), bucketDomains(bucket)]);
+      const domain = domains[0]?.domain;
+      if (!domain) throw new ContractFailure('invalid_input', `the bucket ${bucket} has no domain to download from; bind one to it first`);
+      const origin = domainOrigin(domain, location);
+      return info.private === 1 ? manager.privateDownloadUrl(origin, key, deadline) : manager.publicDownloadUrl(origin, key);
     },
     async stat(bucket, key) {
       const stat = await call(() => manager.stat(bucket, key) as Promise<Answer<StatLike>>);

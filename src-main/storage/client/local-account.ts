@@ -20,17 +20,24 @@ const emulatorSection = z
 
 export interface LocalAccountSource {
   /** Where the embedded service answers (`127.0.0.1:1985`), or undefined when it is off. */
-  host: string | undefined;
+  host(): string | undefined;
   credentials(): Promise<KodoCredentials>;
 }
 
-/** The embedded emulator as an account: its address from the config, its keys from the config or its demo keys file. */
-export function localAccountSource(section: unknown, dataDir: string, hostOverride?: string): LocalAccountSource {
+/**
+ * The embedded emulator as an account: its address as the emulator published it (the configured
+ * one when it did not), its keys from the config or its demo keys file.
+ */
+export function localAccountSource(section: unknown, dataDir: string, boundUrl: () => string | undefined): LocalAccountSource {
   const { emulator } = emulatorSection.parse(section ?? {});
   // A wildcard listen address is reached on loopback from this machine.
-  const host = emulator.listen.replace(/^(0\.0\.0\.0|\[::\]|):/, '127.0.0.1:');
+  const configured = emulator.listen.replace(/^(0\.0\.0\.0|\[::\]|):/, '127.0.0.1:');
   return {
-    host: emulator.enabled ? (hostOverride ?? host) : undefined,
+    host: () => {
+      if (!emulator.enabled) return undefined;
+      const bound = boundUrl();
+      return bound ? new URL(bound).host : configured;
+    },
     async credentials() {
       const configured = emulator.accounts?.[0];
       if (configured) return { accessKey: configured.access_key, secretKey: configured.secret_key };

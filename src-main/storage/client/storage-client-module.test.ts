@@ -1,49 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import qiniu from 'qiniu';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestEngine, type TestEngine } from '../../engine/test-engine';
-import { freePort } from '../../test-support/free-port';
+import type { TestEngine } from '../../engine/test-engine';
 import { createCacheKeySource } from '../../platform/secrets/key-source';
 import { openSealedFile } from '../../platform/secrets/sealed-file';
-import { storageEmulatorModule } from '../emulator/storage-emulator-module';
 import { createAccountStore } from './account-store';
-import { createStorageClientModule } from './storage-client-module';
-
-const LOCAL = { ak: 'local-ak', sk: 'local-sk-secret' };
-const OTHER = { ak: 'other-ak', sk: 'other-sk-secret-value' };
-
-async function startStorage(): Promise<{ running: TestEngine; port: number; call: (method: string, input?: unknown) => Promise<unknown> }> {
-  const port = await freePort();
-  const running = await startTestEngine({
-    modules: [storageEmulatorModule, createStorageClientModule()],
-    config: [
-      'data_dir: ./data',
-      'api:\n  listen: 127.0.0.1:0',
-      'log:\n  level: warn',
-      'storage:\n  emulator:',
-      `    listen: 127.0.0.1:${port}`,
-      '    accounts:',
-      `      - access_key: ${LOCAL.ak}\n        secret_key: ${LOCAL.sk}\n        buckets:\n          - name: photos\n            domains: [photos.test]\n          - name: vault\n            private: true`,
-      `      - access_key: ${OTHER.ak}\n        secret_key: ${OTHER.sk}\n        buckets:\n          - name: theirs`,
-      '',
-    ].join('\n'),
-  });
-  return { running, port, call: (method, input) => running.engine.services.call('storage', method, input) };
-}
-
-/** Puts objects with the official SDK, as another app of the account would. */
-async function put(port: number, bucket: string, keys: string[]): Promise<void> {
-  const mac = new qiniu.auth.digest.Mac(LOCAL.ak, LOCAL.sk);
-  const host = `127.0.0.1:${port}`;
-  const config = new qiniu.conf.Config({ zone: new qiniu.conf.Zone([host], [host], host, host, host, host), useHttpsDomain: false });
-  const uploader = new qiniu.form_up.FormUploader(config);
-  for (const key of keys) {
-    const token = new qiniu.rs.PutPolicy({ scope: `${bucket}:${key}` }).uploadToken(mac);
-    const { resp } = await uploader.put(token, key, Buffer.from(`content of ${key}`), new qiniu.form_up.PutExtra());
-    expect(resp.statusCode).toBe(200);
-  }
-}
+import { OTHER, LOCAL, put, startStorage } from './test-support';
 
 describe('storage client', () => {
   let running: TestEngine | undefined;
@@ -58,7 +20,7 @@ describe('storage client', () => {
       ok: true,
       value: [
         { name: 'photos', private: false, domains: ['photos.test'], region: 'z0' },
-        { name: 'vault', private: true, domains: [], region: 'z0' },
+        { name: 'vault', private: true, domains: ['vault.localhost'], region: 'z0' },
       ],
     });
 

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ContractFailure } from '../../../src-shared/contract/result';
 import { storageService, type StorageAccount } from '../../../src-shared/contract/storage';
@@ -5,6 +6,9 @@ import type { EngineModule } from '../../engine/engine-context';
 import { createCacheKeySource, type SafeStorageLike } from '../../platform/secrets/key-source';
 import { openSealedFile } from '../../platform/secrets/sealed-file';
 import { createAccountStore, publicAccount } from './account-store';
+import { createBatchRunner } from './batch/batch-runner';
+import { createFolderIndexer } from './folder-index/folder-indexer';
+import { openIndexStore } from './folder-index/index-store';
 import { createKodoClient, type KodoClient } from './kodo-client';
 import { localAccountSource } from './local-account';
 
@@ -13,8 +17,6 @@ export const LOCAL_ACCOUNT_ID = 'local';
 export interface StorageClientOptions {
   /** Electron's safeStorage, so the key that seals SecretKeys sits in the OS keychain. */
   safeStorage?: SafeStorageLike | null;
-  /** Test hook: the emulator's host when its port was picked at random. */
-  emulatorHost?: string;
 }
 
 /** The `storage` contract service: the embedded emulator and the user's Kodo accounts, through the official SDK. */
@@ -24,7 +26,7 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
     init(ctx) {
       const log = ctx.logger.child('storage');
       const dir = join(ctx.settings.dataDir, 'storage');
-      const local = localAccountSource(ctx.config.section('storage'), ctx.settings.dataDir, options.emulatorHost);
+      const local = localAccountSource(ctx.config.section('storage'), ctx.settings.dataDir, () => ctx.addresses.get('storage-emulator'));
       const store = createAccountStore({
         path: join(dir, 'accounts.json'),
         secrets: openSealedFile({
@@ -39,17 +41,39 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
       });
 
       const localAccount = async (): Promise<StorageAccount[]> =>
-        local.host ? [{ id: LOCAL_ACCOUNT_ID, name: 'Local storage (emulator)', kind: 'emulator', accessKey: (await local.credentials()).accessKey }] : [];
+        local.host() ? [{ id: LOCAL_ACCOUNT_ID, name: 'Local storage (emulator)', kind: 'emulator', accessKey: (await local.credentials()).accessKey }] : [];
       const listAccounts = async () => [...(await localAccount()), ...(await store.list()).map(publicAccount)];
 
       const clientFor = async (accountId: string): Promise<KodoClient> => {
-        if (accountId === LOCAL_ACCOUNT_ID && local.host) return createKodoClient(await local.credentials(), { host: local.host });
+        const localHost = local.host();
+        if (accountId === LOCAL_ACCOUNT_ID && localHost) return createKodoClient(await local.credentials(), { host: localHost });
         const account = (await store.list()).find((a) => a.id === accountId);
         if (!account) throw new ContractFailure('not_found', `no storage account ${accountId}`);
         const secretKey = await store.secretOf(accountId);
         if (!secretKey) throw new ContractFailure('unauthorized', `the SecretKey of ${account.name} could not be read; remove the account and add it again`);
         const location = account.endpoints ? { endpoints: account.endpoints } : { region: account.region! };
         return createKodoClient({ accessKey: account.accessKey, secretKey }, location);
+      };
+
+      mkdirSync(dir, { recursive: true });
+      const index = openIndexStore(join(dir, 'index.sqlite'));
+      const indexer = createFolderIndexer({
+        store: index,
+        listPage: async ({ accountId, bucket }, prefix, marker) => (await clientFor(accountId)).listObjects(bucket, { prefix, delimiter: '', limit: 1000, ...(marker ? { marker } : {}) }),
+        onStatus: (status) => emit('onIndex', status),
+        logger: log,
+      });
+      const batches = createBatchRunner({ clientFor, index, onStatus: (status) => emit('onBatch', status), logger: log });
+      ctx.onClose(() => index.close());
+      ctx.onClose(() => indexer.close());
+      ctx.onClose(() => batches.close());
+
+      /** Stat after a change, and the index told, so sorted views and counts follow. */
+      const restat = async (client: KodoClient, accountId: string, bucket: string, key: string) => {
+        const details = await client.stat(bucket, key);
+        const { md5: _md5, expiration: _expiration, restore: _restore, metadata: _metadata, ...summary } = details;
+        index.putObjects({ accountId, bucket }, [summary]);
+        return details;
       };
 
       const emit = ctx.services.bind(storageService, {
@@ -76,7 +100,45 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
         },
         listBuckets: async ({ accountId }) => (await clientFor(accountId)).listBuckets(),
         listObjects: async ({ accountId, bucket, ...options }) => (await clientFor(accountId)).listObjects(bucket, options),
+        createBucket: async ({ accountId, bucket, region }) => {
+          const account = (await listAccounts()).find((a) => a.id === accountId);
+          await (await clientFor(accountId)).createBucket(bucket, region ?? account?.region ?? 'z0');
+        },
+        deleteBucket: async ({ accountId, bucket }) => (await clientFor(accountId)).deleteBucket(bucket),
         statObject: async ({ accountId, bucket, key }) => (await clientFor(accountId)).stat(bucket, key),
+        indexFolder: async ({ accountId, bucket, prefix }) => {
+          await clientFor(accountId);
+          return indexer.start({ accountId, bucket }, prefix);
+        },
+        indexStatus: async ({ accountId, bucket, prefix }) => indexer.status({ accountId, bucket }, prefix),
+        listSorted: async ({ accountId, bucket, prefix, sort, descending, offset, limit }) => index.level({ accountId, bucket }, prefix, sort, descending, offset, limit),
+        startBatch: (request) => batches.start(request),
+        listBatches: async () => batches.list(),
+        createFolder: async ({ accountId, bucket, prefix }) => {
+          const client = await clientFor(accountId);
+          // A folder exists as soon as any key starts with its name, marker or not.
+          const existing = await client.listObjects(bucket, { prefix, delimiter: '', limit: 1 });
+          if (existing.objects.length > 0) throw new ContractFailure('conflict', `a folder ${prefix} already exists in ${bucket}`);
+          await client.putEmpty(bucket, prefix);
+          await restat(client, accountId, bucket, prefix);
+        },
+        updateObject: async ({ accountId, bucket, key, mimeType, storageClass, deleteAfterDays }) => {
+          const client = await clientFor(accountId);
+          if (mimeType !== undefined) await client.changeMime(bucket, key, mimeType);
+          if (storageClass !== undefined) await client.changeStorageClass(bucket, key, storageClass);
+          if (deleteAfterDays !== undefined) await client.deleteAfterDays(bucket, key, deleteAfterDays);
+          return restat(client, accountId, bucket, key);
+        },
+        restoreObject: async ({ accountId, bucket, key, days }) => {
+          const client = await clientFor(accountId);
+          await client.restore(bucket, key, days);
+          return restat(client, accountId, bucket, key);
+        },
+        downloadLink: async ({ accountId, bucket, key, expiresInSeconds }) => {
+          const expiresAt = Date.now() + expiresInSeconds * 1000;
+          const url = await (await clientFor(accountId)).downloadUrl(bucket, key, Math.floor(expiresAt / 1000));
+          return { url, expiresAt };
+        },
       });
     },
   };

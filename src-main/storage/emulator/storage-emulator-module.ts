@@ -23,6 +23,7 @@ export const storageEmulatorModule: EngineModule = {
         maxClockSkewSeconds: config.max_clock_skew_seconds,
         workflows: config.workflows,
       });
+      ctx.addresses.publish('storage-emulator', emulator.url);
       ctx.onClose(() => emulator.close());
     } catch (error) {
       // A busy port must not keep the whole console from starting: say what to change instead.

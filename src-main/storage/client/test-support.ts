@@ -1,0 +1,60 @@
+import qiniu from 'qiniu';
+import { expect } from 'vitest';
+import { startTestEngine, type TestEngine } from '../../engine/test-engine';
+import { storageEmulatorModule } from '../emulator/storage-emulator-module';
+import { createStorageClientModule } from './storage-client-module';
+
+// Test support for the storage client: an engine with the emulator (two accounts) and the
+// client, and puts through the official SDK as another app of the account would make them.
+
+export const LOCAL = { ak: 'local-ak', sk: 'local-sk-secret' };
+export const OTHER = { ak: 'other-ak', sk: 'other-sk-secret-value' };
+
+export async function startStorage(): Promise<{ running: TestEngine; port: number; call: (method: string, input?: unknown) => Promise<unknown> }> {
+  const running = await startTestEngine({
+    modules: [storageEmulatorModule, createStorageClientModule()],
+    config: [
+      'data_dir: ./data',
+      'api:\n  listen: 127.0.0.1:0',
+      'log:\n  level: warn',
+      'storage:\n  emulator:',
+      '    listen: 127.0.0.1:0',
+      '    accounts:',
+      `      - access_key: ${LOCAL.ak}\n        secret_key: ${LOCAL.sk}\n        buckets:\n          - name: photos\n            domains: [photos.test]\n          - name: vault\n            private: true\n            domains: [vault.localhost]`,
+      `      - access_key: ${OTHER.ak}\n        secret_key: ${OTHER.sk}\n        buckets:\n          - name: theirs`,
+      '',
+    ].join('\n'),
+  });
+  // The emulator publishes the port it really bound; the client's local account reads the same.
+  const port = Number(new URL(running.engine.context.addresses.get('storage-emulator')!).port);
+  return { running, port, call: (method, input) => running.engine.services.call('storage', method, input) };
+}
+
+function sdk(port: number) {
+  const mac = new qiniu.auth.digest.Mac(LOCAL.ak, LOCAL.sk);
+  const host = `127.0.0.1:${port}`;
+  const config = new qiniu.conf.Config({ zone: new qiniu.conf.Zone([host], [host], host, host, host, host), useHttpsDomain: false });
+  return { mac, config };
+}
+
+/** Puts objects with the official SDK, as another app of the account would (body: `content of <key>` unless given). */
+export async function put(port: number, bucket: string, keys: string[], body?: (key: string) => Buffer): Promise<void> {
+  const { mac, config } = sdk(port);
+  const uploader = new qiniu.form_up.FormUploader(config);
+  for (const key of keys) {
+    const token = new qiniu.rs.PutPolicy({ scope: `${bucket}:${key}` }).uploadToken(mac);
+    const { resp } = await uploader.put(token, key, body?.(key) ?? Buffer.from(`content of ${key}`), new qiniu.form_up.PutExtra());
+    expect(resp.statusCode).toBe(200);
+  }
+}
+
+/** Many keys fast: one put, then batch copies of it, 1000 per request. */
+export async function copies(port: number, bucket: string, source: string, keys: string[]): Promise<void> {
+  const { mac, config } = sdk(port);
+  const manager = new qiniu.rs.BucketManager(mac, config);
+  for (let i = 0; i < keys.length; i += 1000) {
+    const { resp } = await manager.batch(keys.slice(i, i + 1000).map((key) => qiniu.rs.copyOp(bucket, source, bucket, key, { force: true })));
+    expect(resp.statusCode).toBe(200);
+  }
+}
+
