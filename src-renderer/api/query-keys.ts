@@ -6,4 +6,9 @@ export const queryKeys = {
   configFile: ['relay', 'readConfig'] as const,
   configSchema: ['relay', 'configSchema'] as const,
   preferences: ['preferences', 'get'] as const,
+  storageAccounts: ['storage', 'listAccounts'] as const,
+  storageBuckets: (accountId: string) => ['storage', 'listBuckets', accountId] as const,
+  /** Everything read from one bucket: invalidated together after a change to it. */
+  storageBucket: (accountId: string, bucket: string) => ['storage', 'bucket', accountId, bucket] as const,
+  storageBatches: ['storage', 'listBatches'] as const,
 };

@@ -4,6 +4,7 @@ import { AboutView } from '../features/about/AboutView';
 import { CameraView } from '../features/live/CameraView';
 import { LiveView } from '../features/live/LiveView';
 import { SettingsView } from '../features/settings/SettingsView';
+import { StorageView } from '../features/storage/StorageView';
 import { StreamsView } from '../features/streams/StreamsView';
 import { ErrorBoundary } from './ErrorBoundary';
 import { sectionOf, type Route } from './routes';
@@ -26,6 +27,8 @@ function SectionView({ route }: { route: Route }) {
           <ConfigView />
         </Suspense>
       );
+    case 'storage':
+      return <StorageView route={route} />;
     case 'about':
       return <AboutView />;
     case 'settings':

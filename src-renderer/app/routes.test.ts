@@ -10,6 +10,12 @@ describe('routes', () => {
     ['#/streams/door/links', { section: 'streams', stream: 'door', tab: 'links' }],
     ['#/config', { section: 'config' }],
     ['#/about', { section: 'about' }],
+    ['#/storage', { section: 'storage' }],
+    ['#/storage/local', { section: 'storage', account: 'local' }],
+    ['#/storage/local/photos', { section: 'storage', account: 'local', bucket: 'photos' }],
+    ['#/storage/local/photos/2024/jan%20trip/', { section: 'storage', account: 'local', bucket: 'photos', prefix: '2024/jan trip/' }],
+    ['#/storage/local/photos/a%3Fb/%23/', { section: 'storage', account: 'local', bucket: 'photos', prefix: 'a?b/#/' }],
+    ['#/storage/local/photos/a//b/', { section: 'storage', account: 'local', bucket: 'photos', prefix: 'a//b/' }],
   ];
 
   it.each(routes)('%s parses and prints back the same', (hash, route) => {
@@ -25,6 +31,8 @@ describe('routes', () => {
     ['#/camera/%E0%A4%A', { section: 'live' }],
     ['#/streams/door/nope', { section: 'streams', stream: 'door' }],
     ['#/config?x=1', { section: 'config' }],
+    ['#/storage/local/photos/2024', { section: 'storage', account: 'local', bucket: 'photos', prefix: '2024/' }],
+    ['#/storage/local/photos/%E0%A4%A/', { section: 'storage', account: 'local', bucket: 'photos' }],
   ])('%s lands somewhere sensible', (hash, route) => {
     expect(parseRoute(hash)).toEqual(route);
   });

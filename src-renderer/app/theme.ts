@@ -15,5 +15,6 @@ export const consoleTheme = createTheme({
   components: {
     // The close button of every dialog says what it does to a screen reader.
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
   },
 });

@@ -221,6 +221,8 @@ export const storageService = defineService({
     listSorted: method(
       target.extend({
         prefix: folderPrefix,
+        /** Keeps the names that start with this (Kodo's prefix search, inside the folder). */
+        search: z.string().max(1024).default(''),
         sort: z.enum(SORT_FIELDS).default('name'),
         descending: z.boolean().default(false),
         offset: z.number().int().nonnegative().default(0),

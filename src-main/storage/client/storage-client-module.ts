@@ -111,7 +111,8 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
           return indexer.start({ accountId, bucket }, prefix);
         },
         indexStatus: async ({ accountId, bucket, prefix }) => indexer.status({ accountId, bucket }, prefix),
-        listSorted: async ({ accountId, bucket, prefix, sort, descending, offset, limit }) => index.level({ accountId, bucket }, prefix, sort, descending, offset, limit),
+        listSorted: async ({ accountId, bucket, prefix, search, sort, descending, offset, limit }) =>
+          index.level({ accountId, bucket }, prefix, sort, descending, offset, limit, search),
         startBatch: (request) => batches.start(request),
         listBatches: async () => batches.list(),
         createFolder: async ({ accountId, bucket, prefix }) => {

@@ -49,6 +49,10 @@ describe('index store', () => {
     expect(store.level(scope, '', 'type', false, 0, 10).entries.map((e) => e.key)).toEqual(['2024/', '2025/', 'empty.bin', 'small.txt', 'big.mp4']);
     expect(store.level(scope, '2024/', 'name', false, 0, 10).entries.map((e) => e.key)).toEqual(['2024/deep/', '2024/a.jpg']);
     expect(store.level(scope, '2025/', 'name', false, 0, 10)).toEqual({ entries: [], total: 0, offset: 0 });
+    // Prefix search inside the level: names that start with what was typed, folders included.
+    expect(store.level(scope, '', 'size', true, 0, 10, '2').entries.map((e) => e.key)).toEqual(['2024/', '2025/']);
+    expect(store.level(scope, '', 'size', true, 0, 10, 's')).toMatchObject({ total: 1, entries: [{ key: 'small.txt' }] });
+    expect(store.level(scope, '2024/', 'name', false, 0, 10, 'd').entries.map((e) => e.key)).toEqual(['2024/deep/']);
   });
 
   it('counts a folder from a complete listing of it or of a folder above it', () => {

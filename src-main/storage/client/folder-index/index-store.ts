@@ -32,8 +32,8 @@ export interface IndexStore {
   failScan(scope: IndexScope, scan: ScanRecord, error: string): ScanRecord;
   /** What is known of a folder: its own scan, or what a complete scan of a parent folder holds. */
   status(scope: IndexScope, prefix: string): IndexStatus;
-  /** One level of a folder, sorted over everything the index holds of it. */
-  level(scope: IndexScope, prefix: string, sort: SortField, descending: boolean, offset: number, limit: number): SortedPage;
+  /** One level of a folder, sorted over everything the index holds of it; `search` keeps names that start with it. */
+  level(scope: IndexScope, prefix: string, sort: SortField, descending: boolean, offset: number, limit: number, search?: string): SortedPage;
   /** Keeps the index true after the console's own changes (delete, move, copy, upload). */
   removeKeys(scope: IndexScope, keys: readonly string[]): void;
   /** What the index holds of one key. */
@@ -189,7 +189,7 @@ export function openIndexStore(path: string): IndexStore {
   const levelQueries = new Map<string, ReturnType<typeof prepareLevel>>();
   const prepareLevel = (root: boolean, sort: SortField, descending: boolean) => {
     const dir = descending ? 'DESC' : 'ASC';
-    const range = root ? '' : 'AND key >= @prefix AND key < @end';
+    const range = root ? '' : 'AND key >= @from AND key < @end';
     const folders = db.prepare<Record<string, unknown>, { folder: string; files: number; bytes: number; put_time: number }>(`
       SELECT substr(key, 1, @n + instr(substr(key, @n + 1), '/')) AS folder,
              count(*) - sum(substr(key, -1) = '/') AS files, sum(size) AS bytes, max(put_time) AS put_time
@@ -197,9 +197,9 @@ export function openIndexStore(path: string): IndexStore {
       GROUP BY folder ORDER BY ${FOLDER_ORDER[sort]} ${dir}, folder ${dir}`);
     const files = db.prepare<Record<string, unknown>, ObjectRow>(`
       SELECT key, size, hash, mime, put_time, class FROM objects
-      WHERE scope = @scope AND parent = @prefix AND key != @prefix
+      WHERE scope = @scope AND parent = @prefix AND key != @prefix ${range}
       ORDER BY ${FILE_ORDER[sort]} ${dir}, key ${dir} LIMIT @limit OFFSET @offset`);
-    const fileCount = db.prepare<Record<string, unknown>, { n: number }>('SELECT count(*) AS n FROM objects WHERE scope = @scope AND parent = @prefix AND key != @prefix');
+    const fileCount = db.prepare<Record<string, unknown>, { n: number }>(`SELECT count(*) AS n FROM objects WHERE scope = @scope AND parent = @prefix AND key != @prefix ${range}`);
     return { folders, files, fileCount };
   };
   const levelQuery = (root: boolean, sort: SortField, descending: boolean) => {
@@ -245,10 +245,11 @@ export function openIndexStore(path: string): IndexStore {
       const { files, bytes } = totals(scope, prefix);
       return { ...base, state: 'complete', listed: files, estimate: files, bytes, completedAt: covering.completed_at ?? 0 };
     },
-    level(scope, prefix, sort, descending, offset, limit) {
-      const end = prefixEnd(prefix);
+    level(scope, prefix, sort, descending, offset, limit, search = '') {
+      const from = prefix + search;
+      const end = prefixEnd(from);
       const query = levelQuery(end === undefined, sort, descending);
-      const params = { scope: scopeId(scope), prefix, n: prefix.length, ...(end === undefined ? {} : { end }) };
+      const params = { scope: scopeId(scope), prefix, n: prefix.length, ...(end === undefined ? {} : { from, end }) };
       const folders = query.folders.all(params);
       const fileCount = query.fileCount.get(params)?.n ?? 0;
       const entries: FolderEntry[] = folders

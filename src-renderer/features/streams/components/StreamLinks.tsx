@@ -4,7 +4,7 @@ import { useMediaBase } from '../../../api/use-media-base';
 import { ResultError } from '../../../ui/ResultError';
 import { playerSnippets, streamLinks } from '../model/stream-links';
 import { useRelayEndpoints } from '../use-stream-actions';
-import { CopyField } from './CopyField';
+import { CopyField } from '../../../ui/CopyField';
 
 /** Every output URL of a stream, each copyable, with who plays it, and lines for ffplay and VLC. */
 export function StreamLinks({ stream }: { stream: string }) {

@@ -1,0 +1,77 @@
+import { Alert, Anchor, Breadcrumbs, Button, Stack } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { unwrap } from '../../../src-shared/contract/result';
+import { useApi } from '../../api/api-context';
+import { queryKeys } from '../../api/query-keys';
+import { printRoute } from '../../app/routes';
+import { LoadingLine } from '../../ui/LoadingLine';
+import { PageHeader } from '../../ui/PageHeader';
+import { ResultError } from '../../ui/ResultError';
+import { BucketsTable } from './components/BucketsTable';
+import { ConfirmDialog } from './components/ConfirmDialog';
+import { NameDialog } from './components/NameDialog';
+import { useBuckets } from './use-storage';
+
+const BUCKET_PROBLEM = (name: string) => (/^[a-zA-Z0-9_-]{1,63}$/.test(name) ? undefined : 'letters, digits, - and _ (1-63)');
+
+/** `#/storage/<account>`: the account's buckets; create and delete buckets. */
+export function BucketsView({ accountId, accountName }: { accountId: string; accountName: string }) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const buckets = useBuckets(accountId);
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<string>();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.storageBuckets(accountId) });
+  const create = useMutation({ mutationFn: async (bucket: string) => unwrap(await api.storage.createBucket({ accountId, bucket })), onSuccess: refresh });
+  const drop = useMutation({ mutationFn: async (bucket: string) => unwrap(await api.storage.deleteBucket({ accountId, bucket })), onSuccess: refresh });
+
+  return (
+    <section aria-labelledby="storage-title" data-testid="section-storage">
+      <Breadcrumbs mb="xs">
+        <Anchor href={printRoute({ section: 'storage' })}>Storage</Anchor>
+        <span>{accountName}</span>
+      </Breadcrumbs>
+      <PageHeader
+        titleId="storage-title"
+        title={accountName}
+        summary="Buckets of this account. Open one to browse it."
+        actions={
+          <Button leftSection={<IconPlus size={16} />} onClick={() => (create.reset(), setCreating(true))}>
+            New bucket
+          </Button>
+        }
+      />
+      {buckets.isPending ? <LoadingLine>Loading buckets…</LoadingLine> : null}
+      {buckets.isError ? <ResultError error={buckets.error} title="The buckets could not be listed" /> : null}
+      {buckets.data ? (
+        <Stack gap="sm">
+          {buckets.data.length > 0 ? <BucketsTable accountId={accountId} buckets={buckets.data} onDelete={(name) => (drop.reset(), setDeleting(name))} /> : <Alert color="gray">This account has no buckets yet.</Alert>}
+        </Stack>
+      ) : null}
+      <NameDialog
+        opened={creating}
+        title="New bucket"
+        label="Bucket name"
+        initial=""
+        submitLabel="Create bucket"
+        validate={BUCKET_PROBLEM}
+        busy={create.isPending}
+        error={create.error?.message}
+        onCancel={() => setCreating(false)}
+        onSubmit={(name) => create.mutate(name, { onSuccess: () => setCreating(false) })}
+      />
+      <ConfirmDialog
+        opened={Boolean(deleting)}
+        title={`Delete bucket ${deleting ?? ''}?`}
+        message="Kodo deletes only empty buckets: delete the objects in it first."
+        action="Delete bucket"
+        busy={drop.isPending}
+        error={drop.error?.message}
+        onCancel={() => setDeleting(undefined)}
+        onConfirm={() => deleting && drop.mutate(deleting, { onSuccess: () => setDeleting(undefined) })}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,123 @@
+import { Button, Divider, Drawer, Group, NumberInput, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { unwrap } from '../../../../src-shared/contract/result';
+import { STORAGE_CLASSES, type ObjectDetails as Details, type StorageClass } from '../../../../src-shared/contract/storage';
+import { useApi } from '../../../api/api-context';
+import { queryKeys } from '../../../api/query-keys';
+import { formatBytes } from '../../../ui/format';
+import { LoadingLine } from '../../../ui/LoadingLine';
+import { ResultError } from '../../../ui/ResultError';
+import { useBucketMutation } from '../use-storage';
+import { LinkSection } from './LinkSection';
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+const CLASS_LABEL: Record<StorageClass, string> = { standard: 'Standard', infrequent: 'Infrequent access', archive: 'Archive', 'deep-archive': 'Deep archive', 'archive-ir': 'Archive (instant retrieval)' };
+
+export interface ObjectDetailsProps {
+  accountId: string;
+  bucket: string;
+  objectKey: string | undefined;
+  onClose(): void;
+  onRename(key: string): void;
+  onDelete(key: string): void;
+}
+
+function Facts({ details }: { details: Details }) {
+  const rows: Array<[string, string]> = [
+    ['Size', `${formatBytes(details.size)} (${details.size.toLocaleString('en-US')} bytes)`],
+    ['MIME type', details.mimeType],
+    ['Storage class', CLASS_LABEL[details.storageClass]],
+    ['Uploaded', timeFormat.format(details.putTime)],
+    ['Hash (etag)', details.hash],
+    ...(details.md5 ? ([['MD5', details.md5]] as Array<[string, string]>) : []),
+    ...(details.expiration ? ([['Deleted on', timeFormat.format(details.expiration)]] as Array<[string, string]>) : []),
+    ...(details.restore ? ([['Archive state', details.restore]] as Array<[string, string]>) : []),
+    ...Object.entries(details.metadata).map(([name, value]): [string, string] => [`x-qn-meta-${name}`, value]),
+  ];
+  return (
+    <Table withRowBorders={false} verticalSpacing={4} data-testid="object-facts">
+      <Table.Tbody>
+        {rows.map(([label, value]) => (
+          <Table.Tr key={label}>
+            <Table.Th w={130}>{label}</Table.Th>
+            <Table.Td className="break-all">{value}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** One object: what Kodo says of it, a download link, and the changes Kodo allows in place. */
+export function ObjectDetails({ accountId, bucket, objectKey, onClose, onRename, onDelete }: ObjectDetailsProps) {
+  const api = useApi();
+  const key = objectKey ?? '';
+  const stat = useQuery({
+    queryKey: [...queryKeys.storageBucket(accountId, bucket), 'stat', key],
+    queryFn: async () => unwrap(await api.storage.statObject({ accountId, bucket, key })),
+    enabled: Boolean(objectKey),
+  });
+  const update = useBucketMutation(accountId, bucket, async (change: { mimeType?: string; storageClass?: StorageClass; deleteAfterDays?: number }) =>
+    unwrap(await api.storage.updateObject({ accountId, bucket, key, ...change })),
+  );
+  const restore = useBucketMutation(accountId, bucket, async (days: number) => unwrap(await api.storage.restoreObject({ accountId, bucket, key, days })));
+  const [mime, setMime] = useState('');
+  const [days, setDays] = useState<number | string>(30);
+  useEffect(() => setMime(stat.data?.mimeType ?? ''), [stat.data?.mimeType]);
+  const failure = update.error ?? restore.error;
+  const archived = stat.data?.storageClass === 'archive' || stat.data?.storageClass === 'deep-archive';
+
+  return (
+    <Drawer opened={Boolean(objectKey)} onClose={onClose} position="right" size="md" title={<span className="break-all">{key}</span>}>
+      {stat.isPending && objectKey ? <LoadingLine>Reading the object…</LoadingLine> : null}
+      {stat.isError ? <ResultError error={stat.error} title="The object could not be read" /> : null}
+      {stat.data ? (
+        <Stack gap="md">
+          <Facts details={stat.data} />
+          <Group gap="xs">
+            <Button size="xs" variant="default" onClick={() => onRename(key)}>
+              Rename
+            </Button>
+            <Button size="xs" variant="default" color="red" onClick={() => onDelete(key)}>
+              Delete
+            </Button>
+          </Group>
+          <Divider label="Download link" labelPosition="left" />
+          <LinkSection accountId={accountId} bucket={bucket} objectKey={key} />
+          <Divider label="Change" labelPosition="left" />
+          {failure ? (
+            <Text size="sm" c="red.8" role="alert">
+              {failure.message}
+            </Text>
+          ) : null}
+          <Group align="flex-end" gap="xs">
+            <TextInput size="xs" label="MIME type" value={mime} onChange={(event) => setMime(event.currentTarget.value)} style={{ flex: 1 }} spellCheck={false} />
+            <Button size="xs" variant="default" disabled={mime === stat.data.mimeType} loading={update.isPending && update.variables?.mimeType !== undefined} onClick={() => update.mutate({ mimeType: mime.trim() })}>
+              Save type
+            </Button>
+          </Group>
+          <Select
+            size="xs"
+            label="Storage class"
+            data={STORAGE_CLASSES.map((value) => ({ value, label: CLASS_LABEL[value] }))}
+            value={stat.data.storageClass}
+            allowDeselect={false}
+            onChange={(value) => value && value !== stat.data.storageClass && update.mutate({ storageClass: value as StorageClass })}
+          />
+          <Group align="flex-end" gap="xs">
+            <NumberInput size="xs" label="Delete after days" description="0 cancels a scheduled deletion" min={0} max={36500} value={days} onChange={setDays} style={{ flex: 1 }} />
+            <Button size="xs" variant="default" onClick={() => update.mutate({ deleteAfterDays: Number(days) })} disabled={typeof days !== 'number'}>
+              Schedule
+            </Button>
+          </Group>
+          {archived ? (
+            <Button size="xs" variant="default" loading={restore.isPending} onClick={() => restore.mutate(1)}>
+              Restore for 1 day
+            </Button>
+          ) : null}
+        </Stack>
+      ) : null}
+    </Drawer>
+  );
+}
