@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconArrowsMove, IconCopy, IconFolderPlus, IconPencil, IconSearch, IconTrash } from '@tabler/icons-react';
-import { useQueries } from '@tanstack/react-query';
+import { useMutation, useQueries } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { unwrap } from '../../../src-shared/contract/result';
 import type { BatchItem, BatchRequest, SortField } from '../../../src-shared/contract/storage';
@@ -20,7 +20,7 @@ import { ObjectTable } from './components/ObjectTable';
 import { needsIndex, rowFromEntry, rowsFromListing, type BrowserRow } from './model/browser-rows';
 import { isTyping } from './model/is-typing';
 import { backOf, emptyHistory, forwardOf, visit } from './model/folder-history';
-import { nameOf, parentFolder, printAddress, type FolderLocation } from './model/kodo-address';
+import { nameOf, parentFolder, parseAddress, printAddress, type FolderLocation } from './model/kodo-address';
 import { SORTED_PAGE, useBatches, useBuckets, useBucketMutation, useFolderListing, useIndexStatus, useSortedPages } from './use-storage';
 
 type Dialog =
@@ -51,10 +51,10 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
   const searchInput = useRef<HTMLInputElement>(null);
 
   const go = useCallback((location: FolderLocation) => navigate({ section: 'storage', account: accountId, bucket: location.bucket, prefix: location.prefix }), [navigate, accountId]);
+  /** History holds printed addresses; they parse back to the folder they name. */
   const goAddress = (text: string) => {
-    const [, rest = ''] = /^kodo:\/\/(.*)$/.exec(text) ?? [];
-    const slash = rest.indexOf('/');
-    go({ bucket: rest.slice(0, slash), prefix: rest.slice(slash + 1) });
+    const location = parseAddress(text);
+    if (!('error' in location)) go(location);
   };
   useEffect(() => setHistory((h) => visit(h, address)), [address]);
   useEffect(() => {
@@ -104,7 +104,8 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
     [sortedMode, hasNextPage, isFetchingNextPage, fetchNextPage, listedRows.length],
   );
 
-  const indexNow = useBucketMutation(accountId, bucket, async () => unwrap(await api.storage.indexFolder({ accountId, bucket, prefix })));
+  // Starting a listing changes nothing in the bucket: its progress arrives through onIndex.
+  const indexNow = useMutation({ mutationFn: async () => unwrap(await api.storage.indexFolder({ accountId, bucket, prefix })) });
   const onSort = (field: SortField) => {
     const descending = sort.field === field ? !sort.descending : field === 'size' || field === 'time';
     setSort({ field, descending });
@@ -124,6 +125,9 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
         setDetails(undefined);
       },
     });
+
+  /** Every key whose row is loaded: what "select all" can honestly select. */
+  const loadedKeys = () => new Set(Array.from({ length: count }, (_, i) => rowAt(i)?.key).filter((k): k is string => Boolean(k)));
 
   /** A dialog opens clean: the last refusal belongs to the last dialog. */
   const openDialog = (next: Dialog) => {
@@ -149,7 +153,7 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
     else if (event.key === 'F2' && row) openDialog({ kind: 'rename', item: itemOf(row.key) });
     else if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'a') {
       event.preventDefault();
-      setSelected(new Set(Array.from({ length: count }, (_, i) => rowAt(i)?.key).filter((k): k is string => Boolean(k))));
+      setSelected(loadedKeys());
     } else return;
     event.preventDefault();
   };
@@ -228,7 +232,7 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
           onSort={onSort}
           selected={selected}
           onToggle={(key) => setSelected((s) => (s.has(key) ? new Set([...s].filter((k) => k !== key)) : new Set([...s, key])))}
-          onToggleAll={() => setSelected((s) => (s.size > 0 ? new Set() : new Set(Array.from({ length: count }, (_, i) => rowAt(i)?.key).filter((k): k is string => Boolean(k)))))}
+          onToggleAll={() => setSelected((s) => (s.size > 0 ? new Set() : loadedKeys()))}
           onOpen={openRow}
           onVisible={onVisible}
           onKey={onTableKey}
