@@ -1,5 +1,7 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
+import '@mantine/dates/styles.css';
+import 'uplot/dist/uPlot.min.css';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient } from '@tanstack/react-query';
@@ -10,6 +12,8 @@ import { selectTransport } from './api/select-transport';
 import { App } from './app/App';
 import { consoleTheme } from './app/theme';
 import { createUiStore } from './app/ui-store';
+import { TRANSFER_BODY_PATH } from '../src-shared/contract/transfers';
+import { createUploadQueue } from './features/storage/model/upload-queue';
 import './styles.css';
 
 // Everything the renderer holds is built here, once, and handed down.
@@ -17,6 +21,7 @@ const selected = selectTransport();
 const api = createConsoleApi(selected.transport);
 const uiStore = createUiStore();
 selected.onStateChange((state) => uiStore.getState().setConnection(state));
+const uploads = createUploadQueue({ fetch: (url, init) => fetch(url, init), path: TRANSFER_BODY_PATH });
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 5_000 } },
 });
@@ -25,7 +30,7 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={consoleTheme} defaultColorScheme="auto">
       <Notifications position="bottom-right" />
-      <App api={api} uiStore={uiStore} queryClient={queryClient} />
+      <App api={api} uiStore={uiStore} queryClient={queryClient} uploads={uploads} />
     </MantineProvider>
   </StrictMode>,
 );

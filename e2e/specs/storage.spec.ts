@@ -1,9 +1,13 @@
+import { execFile } from 'node:child_process';
 import { request } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import qiniu from 'qiniu';
+import sharp from 'sharp';
 import { expectAccessible } from '../fixtures/accessibility';
-import { freePort, startHeadlessConsole, type HeadlessConsole } from '../fixtures/headless-console';
+import { freePort, startHeadlessConsole, storageEmulatorYaml, type HeadlessConsole } from '../fixtures/headless-console';
 import { expect, test } from '../fixtures/test';
 import { StoragePage } from '../pages/storage-page';
 
@@ -36,6 +40,13 @@ async function copies(bucket: string, source: string, keys: string[]): Promise<v
     const { resp } = await manager.batch(keys.slice(i, i + 1000).map((key) => qiniu.rs.copyOp(bucket, source, bucket, key, { force: true })));
     expect(resp.statusCode).toBe(200);
   }
+}
+
+/** What the emulator itself says of one object. */
+async function stat(bucket: string, key: string): Promise<{ mimeType: string; fsize: number; hash: string }> {
+  const { data, resp } = (await sdk().manager.stat(bucket, key)) as { data: { mimeType: string; fsize: number; hash: string }; resp: { statusCode: number } };
+  expect(resp.statusCode).toBe(200);
+  return data;
 }
 
 /** The emulator's own listing of every key under a prefix. */
@@ -72,23 +83,17 @@ test.beforeAll(async () => {
   server = await startHeadlessConsole(
     '',
     0,
-    [
-      `    listen: 127.0.0.1:${emulatorPort}`,
-      '    accounts:',
-      `      - access_key: ${MAIN.ak}`,
-      `        secret_key: ${MAIN.sk}`,
-      '        buckets:',
-      '          - name: media',
-      '            domains: [media.localhost]',
-      '          - name: vault',
-      '            private: true',
-      '            domains: [vault.localhost]',
-      `      - access_key: ${PARTNER.ak}`,
-      `        secret_key: ${PARTNER.sk}`,
-      '        buckets:',
-      '          - name: partner-files',
-      '',
-    ].join('\n'),
+    storageEmulatorYaml(emulatorPort, [
+      {
+        ...MAIN,
+        buckets: [
+          { name: 'media', domains: ['media.localhost'] },
+          { name: 'vault', private: true, domains: ['vault.localhost'] },
+          { name: 'site', domains: ['site.localhost'] },
+        ],
+      },
+      { ...PARTNER, buckets: [{ name: 'partner-files' }] },
+    ]),
   );
 });
 
@@ -202,6 +207,124 @@ test('a private link downloads the object and fails after its expiry', async ({ 
   await page.screenshot({ path: test.info().outputPath('storage-details.png') });
   await expectAccessible(page, 'object details');
   await expect.poll(async () => (await download(link)).status, { timeout: 10_000, intervals: [1000] }).toBe(401);
+});
+
+test('previews an image, a video and text in the details panel, all from the console origin', async ({ page }) => {
+  const clip = join(server.dataDir, '..', 'clip.mp4');
+  await promisify(execFile)('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25:duration=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', '-y', clip]);
+  await put('media', 'preview/gate.mp4', await readFile(clip));
+  await put('vault', 'preview/wide.png', await sharp({ create: { width: 1920, height: 1080, channels: 3, background: { r: 20, g: 90, b: 160 } } }).png().toBuffer());
+  await put('media', 'preview/README.md', Buffer.from('# Site notes\n\n- gate camera moved\n'));
+  await put('media', 'preview/page.html', Buffer.from('<script>document.title = "owned"</script>'));
+  const storage = new StoragePage(page, server.url);
+
+  // A private bucket's image: a thumbnail made by the service, no larger than the panel needs.
+  await storage.open('#/storage/local/vault/preview/');
+  await storage.row('preview/wide.png').getByRole('button').click();
+  const image = page.getByRole('dialog', { name: 'preview/wide.png' }).getByRole('img', { name: 'Preview of preview/wide.png' });
+  await expect(image).toBeVisible();
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([960, 540]);
+  expect(await image.getAttribute('src')).toMatch(new RegExp(`^${server.url}/console/preview/`));
+  await page.keyboard.press('Escape');
+
+  await storage.open('#/storage/local/media/preview/');
+  await storage.row('preview/gate.mp4').getByRole('button').click();
+  const video = page.getByRole('dialog', { name: 'preview/gate.mp4' });
+  await expect.poll(() => video.getByRole('img', { name: 'First frame of preview/gate.mp4' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(960);
+  await video.getByRole('button', { name: 'Play' }).click();
+  const player = video.getByTestId('video-preview');
+  await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.videoWidth)).toBe(640);
+  await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 10_000 }).toBeGreaterThan(0.2);
+  await page.screenshot({ path: test.info().outputPath('storage-preview-video.png') });
+
+  // Persistent processing from the same panel: a typed command is checked where it is typed,
+  // a preset runs, is followed to the end, and its result opens.
+  await video.getByLabel('Make').click();
+  await page.getByRole('option', { name: 'Custom command…' }).click();
+  await video.getByRole('textbox', { name: 'Command' }).fill('avthumb/mp4|saveas/bWVkaWE6eA==');
+  await video.getByRole('button', { name: 'Run' }).click();
+  await expect(video).toContainText('no spaces and no |');
+  await video.getByLabel('Make').click();
+  await page.getByRole('option', { name: 'Frame at 1 s as JPEG' }).click();
+  await expect(video.getByRole('textbox', { name: 'Save as (in media)' })).toHaveValue('preview/gate-frame.jpg');
+  await video.getByRole('button', { name: 'Run' }).click();
+  await expect(video.getByTestId('processing-job')).toHaveAttribute('data-state', 'done', { timeout: 30_000 });
+  await video.getByRole('button', { name: 'Open result' }).click();
+  const result = page.getByRole('dialog', { name: 'preview/gate-frame.jpg' });
+  await expect(result.getByTestId('object-facts')).toContainText('image/jpeg');
+  await expect.poll(() => result.getByRole('img', { name: 'Preview of preview/gate-frame.jpg' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(640);
+  expect((await stat('media', 'preview/gate-frame.jpg')).mimeType).toBe('image/jpeg');
+  await page.keyboard.press('Escape');
+
+  await storage.row('preview/README.md').getByRole('button').click();
+  const notes = page.getByRole('dialog', { name: 'preview/README.md' });
+  await expect(notes.getByTestId('markdown-preview').getByRole('heading', { name: 'Site notes' })).toBeVisible();
+  await expect(notes.getByTestId('markdown-preview').getByRole('listitem')).toHaveText('gate camera moved');
+  await expectAccessible(page, 'markdown preview');
+  await page.keyboard.press('Escape');
+
+  // An HTML object is shown as its text and never runs in the console.
+  await storage.row('preview/page.html').getByRole('button').click();
+  await expect(page.getByRole('dialog', { name: 'preview/page.html' }).getByTestId('text-preview')).toHaveText('<script>document.title = "owned"</script>');
+  expect(await page.title()).not.toBe('owned');
+});
+
+test('refreshes and prefetches CDN URLs within the limits, charts the flux and lists the access logs', async ({ page }) => {
+  await put('site', 'cdn/probe.bin', Buffer.alloc(300_000, 3));
+  for (let i = 0; i < 2; i++) expect((await download(`http://site.localhost:${emulatorPort}/cdn/probe.bin`)).status).toBe(200);
+  const storage = new StoragePage(page, server.url);
+  await storage.open('#/storage/local');
+  await page.getByRole('tab', { name: 'CDN' }).click();
+
+  const box = page.getByRole('textbox', { name: 'URLs and folders to refresh, one per line' });
+  await expect(page.getByTestId('cdn-limits')).toContainText('up to 100 URLs and 10 folders');
+  await box.fill(Array.from({ length: 101 }, (_, i) => `http://site.localhost/${i}.jpg`).join('\n'));
+  await expect(page.getByText('101 URLs: at most 100 go in one request')).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Refresh/ })).toBeDisabled();
+  await box.fill('http://site.localhost/cdn/probe.bin\nhttp://elsewhere.example/x.jpg');
+  await page.getByRole('button', { name: 'Refresh 2' }).click();
+  await expect(page.getByTestId('cdn-result')).toContainText('1 entry accepted');
+  await expect(page.getByTestId('cdn-result')).toContainText('Refused: http://elsewhere.example/x.jpg');
+  await expect(page.getByTestId('cdn-limits')).toContainText('Left today: 499 of 500 URL refreshes');
+
+  await page.getByText('Prefetch', { exact: true }).click();
+  const prefetch = page.getByRole('textbox', { name: 'URLs to prefetch, one per line' });
+  await prefetch.fill('http://site.localhost/cdn/');
+  await expect(page.getByText('Folders cannot be prefetched: name each file')).toBeVisible();
+  await prefetch.fill('http://site.localhost/cdn/probe.bin');
+  await page.getByRole('button', { name: 'Prefetch 1' }).click();
+  await expect(page.getByTestId('cdn-result')).toContainText('1 entry accepted');
+
+  // Flux of the one domain: exactly the two downloads above.
+  const traffic = page.getByRole('region', { name: 'Traffic' });
+  const domains = traffic.getByLabel('Domains');
+  // From the keyboard, as in any multi-select: Backspace takes the last domain off, arrows open the list.
+  await domains.focus();
+  for (let i = 0; i < 3; i++) await domains.press('Backspace');
+  await expect(traffic.getByText('Choose at least one domain.')).toBeVisible();
+  await domains.press('ArrowDown');
+  await page.getByRole('option', { name: 'site.localhost' }).click();
+  await page.keyboard.press('Escape');
+  await expect(traffic.getByTestId('traffic-summary')).toContainText('586 KiB served from');
+  await expect(traffic.getByTestId('traffic-chart').locator('canvas')).toBeVisible();
+  await page.getByText('Bandwidth', { exact: true }).click();
+  await expect(traffic.getByTestId('traffic-summary')).toContainText(/^Peak [\d.]+ (bit|kbit|Mbit)\/s at /);
+  await page.screenshot({ path: test.info().outputPath('storage-cdn.png'), fullPage: true });
+  await expectAccessible(page, 'CDN');
+
+  const logs = page.getByTestId('cdn-logs');
+  const siteLog = logs.getByRole('row').filter({ hasText: 'site.localhost' }).first().getByRole('link');
+  const logUrl = (await siteLog.getAttribute('href')) ?? '';
+  const log = await new Promise<Buffer>((resolve, reject) =>
+    request(logUrl, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve(Buffer.concat(chunks)));
+    })
+      .on('error', reject)
+      .end(),
+  );
+  expect(gunzipSync(log).toString()).toContain('/cdn/probe.bin');
 });
 
 test('a Kodo account is added only after its keys list buckets, and its SecretKey stays sealed in main', async ({ page }) => {

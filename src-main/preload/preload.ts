@@ -1,6 +1,6 @@
 // The only bridge between the sandboxed renderer and main: a typed call/subscribe pair, never
 // raw ipcRenderer. Bundled to dist/main/preload.cjs (sandboxed preloads must be CommonJS).
-import { contextBridge, ipcRenderer } from 'electron';
+import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import type { ConsoleBridge } from '../../src-shared/contract/transport';
 import type { Result } from '../../src-shared/contract/result';
 import {
@@ -18,6 +18,8 @@ ipcRenderer.on(IPC_EVENT_CHANNEL, (_event, frame: { service: string; event: stri
 
 const bridge: ConsoleBridge = {
   runtime: 'electron',
+  // Only a File the user chose has a path: main reads uploads from disk instead of a copy.
+  pathForFile: (file) => webUtils.getPathForFile(file as File),
   call: (service, method, input) => ipcRenderer.invoke(IPC_CALL_CHANNEL, { service, method, input }) as Promise<Result<unknown>>,
   subscribe(service, event, listener) {
     const key = `${service}/${event}`;

@@ -5,6 +5,9 @@ import { preferencesService } from '../../src-shared/contract/preferences';
 import { relayService } from '../../src-shared/contract/relay';
 import { storageService } from '../../src-shared/contract/storage';
 import type { ClientTransport } from '../../src-shared/contract/transport';
+import { transfersService } from '../../src-shared/contract/transfers';
+import { processingService } from '../../src-shared/contract/processing';
+import { cdnService } from '../../src-shared/contract/cdn';
 
 /** Every service of the contract, typed, over whichever transport this window has. */
 export interface ConsoleApi {
@@ -12,6 +15,9 @@ export interface ConsoleApi {
   relay: ServiceClient<typeof relayService>;
   preferences: ServiceClient<typeof preferencesService>;
   storage: ServiceClient<typeof storageService>;
+  transfers: ServiceClient<typeof transfersService>;
+  processing: ServiceClient<typeof processingService>;
+  cdn: ServiceClient<typeof cdnService>;
 }
 
 export function createConsoleApi(transport: ClientTransport): ConsoleApi {
@@ -20,5 +26,8 @@ export function createConsoleApi(transport: ClientTransport): ConsoleApi {
     relay: createServiceClient(relayService, transport),
     preferences: createServiceClient(preferencesService, transport),
     storage: createServiceClient(storageService, transport),
+    transfers: createServiceClient(transfersService, transport),
+    processing: createServiceClient(processingService, transport),
+    cdn: createServiceClient(cdnService, transport),
   };
 }

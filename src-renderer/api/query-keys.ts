@@ -11,4 +11,9 @@ export const queryKeys = {
   /** Everything read from one bucket: invalidated together after a change to it. */
   storageBucket: (accountId: string, bucket: string) => ['storage', 'bucket', accountId, bucket] as const,
   storageBatches: ['storage', 'listBatches'] as const,
+  transfers: ['transfers', 'list'] as const,
+  transferSettings: ['transfers', 'settings'] as const,
+  processingJobs: ['processing', 'list'] as const,
+  /** Everything read from one account's CDN. */
+  cdn: (accountId: string) => ['cdn', accountId] as const,
 };

@@ -5,6 +5,7 @@ import { CameraView } from '../features/live/CameraView';
 import { LiveView } from '../features/live/LiveView';
 import { SettingsView } from '../features/settings/SettingsView';
 import { StorageView } from '../features/storage/StorageView';
+import { TransfersView } from '../features/storage/TransfersView';
 import { StreamsView } from '../features/streams/StreamsView';
 import { ErrorBoundary } from './ErrorBoundary';
 import { sectionOf, type Route } from './routes';
@@ -29,6 +30,8 @@ function SectionView({ route }: { route: Route }) {
       );
     case 'storage':
       return <StorageView route={route} />;
+    case 'transfers':
+      return <TransfersView />;
     case 'about':
       return <AboutView />;
     case 'settings':

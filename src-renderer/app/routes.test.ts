@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRoute, printRoute, type Route } from './routes';
+import { parseRoute, printRoute, sectionOf, type Route } from './routes';
 
 describe('routes', () => {
   const routes: Array<[string, Route]> = [
@@ -10,6 +10,7 @@ describe('routes', () => {
     ['#/streams/door/links', { section: 'streams', stream: 'door', tab: 'links' }],
     ['#/config', { section: 'config' }],
     ['#/about', { section: 'about' }],
+    ['#/transfers', { section: 'transfers' }],
     ['#/storage', { section: 'storage' }],
     ['#/storage/local', { section: 'storage', account: 'local' }],
     ['#/storage/local/photos', { section: 'storage', account: 'local', bucket: 'photos' }],
@@ -35,5 +36,10 @@ describe('routes', () => {
     ['#/storage/local/photos/%E0%A4%A/', { section: 'storage', account: 'local', bucket: 'photos' }],
   ])('%s lands somewhere sensible', (hash, route) => {
     expect(parseRoute(hash)).toEqual(route);
+  });
+
+  it('puts transfers under Storage in the navigation', () => {
+    expect(sectionOf({ section: 'transfers' })).toBe('storage');
+    expect(sectionOf({ section: 'camera', stream: 'door' })).toBe('live');
   });
 });

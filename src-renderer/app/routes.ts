@@ -8,6 +8,7 @@ export type Route =
   | { section: 'camera'; stream: string }
   | { section: 'streams'; stream?: string; tab?: StreamTab }
   | StorageRoute
+  | { section: 'transfers' }
   | { section: Exclude<SectionId, 'streams' | 'storage'> };
 
 /**
@@ -38,6 +39,7 @@ export function parseRoute(hash: string): Route {
     return tab && tab !== 'overview' ? { section: 'streams', stream: first, tab } : { section: 'streams', stream: first };
   }
   if (head === 'storage') return parseStorage(rest);
+  if (head === 'transfers') return { section: 'transfers' };
   if (head !== 'camera' && isSectionId(head)) return { section: head } as Route;
   return { section: 'live' };
 }
@@ -74,5 +76,5 @@ export function printRoute(route: Route): string {
   }
 }
 
-/** The navigation entry a route belongs to (a pop-out belongs to Live). */
-export const sectionOf = (route: Route): SectionId => (route.section === 'camera' ? 'live' : route.section);
+/** The navigation entry a route belongs to (a pop-out belongs to Live, transfers to Storage). */
+export const sectionOf = (route: Route): SectionId => (route.section === 'camera' ? 'live' : route.section === 'transfers' ? 'storage' : route.section);

@@ -16,5 +16,10 @@ export const consoleTheme = createTheme({
     // The close button of every dialog says what it does to a screen reader.
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
     Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    // Toasts: a named dismiss button, and body text at full contrast (Mantine's dimmed grey is below AA).
+    Notification: {
+      defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } },
+      styles: { description: { color: 'var(--mantine-color-text)' } },
+    },
   },
 });

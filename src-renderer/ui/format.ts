@@ -9,16 +9,21 @@ export function formatDuration(seconds: number): string {
   return `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }
 
+/** A value in the largest unit of `units` (each `step` times the one before) that keeps it ≥ 1. */
+export function scaleToUnit(value: number, step: number, units: readonly string[]): { value: number; unit: string; index: number } {
+  let scaled = value;
+  let index = 0;
+  while (scaled >= step && index < units.length - 1) {
+    scaled /= step;
+    index += 1;
+  }
+  return { value: scaled, unit: units[index]!, index };
+}
+
 /** 0 → "0 B"; 1536 → "1.5 KiB"; 5_000_000 → "4.8 MiB" (binary units, as file managers show). */
 export function formatBytes(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return unit === 0 ? `${Math.round(value)} B` : `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+  const { value, unit, index } = scaleToUnit(bytes, 1024, ['B', 'KiB', 'MiB', 'GiB', 'TiB']);
+  return index === 0 ? `${Math.round(value)} B` : `${value < 10 ? value.toFixed(1) : Math.round(value)} ${unit}`;
 }
 
 /** `1280×720`, or nothing before the size is known. */

@@ -188,6 +188,9 @@ export type BatchStatus = z.infer<typeof batchStatusSchema>;
 
 export const LINK_EXPIRY_LIMIT_SECONDS = 30 * 24 * 3600;
 
+export const PREVIEW_VIEWS = ['original', 'thumbnail', 'poster'] as const;
+export type PreviewView = (typeof PREVIEW_VIEWS)[number];
+
 /**
  * Object storage: the embedded emulator and real Kodo accounts, through the official SDK in
  * main. Errors carry Kodo's code in the message (`Kodo 631: no such bucket`).
@@ -251,6 +254,11 @@ export const storageService = defineService({
       target.extend({ key: objectKey, expiresInSeconds: z.number().int().min(1, 'at least a second').max(LINK_EXPIRY_LIMIT_SECONDS, 'at most 30 days') }),
       z.object({ url: z.string(), expiresAt: z.number() }),
     ),
+    /**
+     * An address on the console's own origin that shows the object for a while: `original` (for
+     * text and video, with Range), `thumbnail` (imageView2) or `poster` (a video frame, vframe).
+     */
+    previewLink: method(target.extend({ key: objectKey, view: z.enum(PREVIEW_VIEWS) }), z.object({ url: z.string(), expiresAt: z.number() })),
   },
   events: {
     onAccounts: z.array(storageAccountSchema),

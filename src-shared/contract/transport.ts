@@ -10,4 +10,8 @@ export interface ClientTransport {
 }
 
 /** What the Electron preload exposes on `window.relayConsole` (and nothing more). */
-export type ConsoleBridge = ClientTransport & { readonly runtime: 'electron' };
+export type ConsoleBridge = ClientTransport & {
+  readonly runtime: 'electron';
+  /** The disk path of a file the user picked or dropped (Electron's webUtils), so main reads it where it is. */
+  pathForFile?(file: unknown): string;
+};

@@ -2,6 +2,7 @@ import qiniu from 'qiniu';
 import { STORAGE_CLASSES, type BucketSummary, type StorageClass, type CustomEndpoints, type KodoRegion, type ListPage, type ObjectDetails, type ObjectSummary } from '../../../src-shared/contract/storage';
 import { ContractFailure } from '../../../src-shared/contract/result';
 import { kodoFailure, unreachable } from './kodo-errors';
+import { uploadFile, type Uploaded, type UploadJob } from './kodo-transfers';
 
 /** Where an account's services are: a public region, a private deployment, or one host for all (the emulator). */
 export type KodoLocation = { region: KodoRegion } | { endpoints: CustomEndpoints } | { host: string };
@@ -36,6 +37,22 @@ export interface KodoClient {
   putEmpty(bucket: string, key: string): Promise<void>;
   /** A download URL on the bucket's first domain, signed until `deadline` (s) for private buckets. */
   downloadUrl(bucket: string, key: string, deadline: number): Promise<string>;
+  /**
+   * Where main GETs an object (a transfer, a preview): the URL, with a processing command when
+   * given (`imageView2/2/w/960`), and for the emulator the address that serves every domain.
+   */
+  downloadSource(bucket: string, key: string, deadline: number, fop?: string): Promise<{ url: string; connectTo?: string }>;
+  /** Starts persistent processing (`fops` already carries its `saveas`); resolves with the persistentId. */
+  pfop(bucket: string, key: string, fops: string): Promise<string>;
+  /** Kodo's prefop answer: code 0 done, 1 waiting, 2 processing, 3 failed, 4 done but its notification failed. */
+  prefop(persistentId: string): Promise<{ code: number; desc?: string; items?: Array<{ code: number; desc?: string; error?: string; key?: string }> }>;
+  /** Uploads a local file (resumable v2 above 4 MiB); resolves with what the service stored. */
+  upload(job: UploadJob): Promise<Uploaded>;
+  /**
+   * A call of the CDN API (`/v2/tune/...`), QBox-signed JSON as the SDK's CdnManager sends it,
+   * to the account's CDN API host; answers with the status and the JSON body, errors included.
+   */
+  cdnPost(path: string, body: Record<string, unknown>): Promise<{ status: number; data: Record<string, unknown> }>;
 }
 
 const hostOf = (url: string) => new URL(url).host;
@@ -49,6 +66,13 @@ function domainOrigin(domain: string, location: KodoLocation): string {
   if ('host' in location) return `http://${domain}:${new URL(`http://${location.host}`).port || '80'}`;
   if (/\.(clouddn|qiniudn|qnssl|qiniucdn)\.com$/.test(domain)) return `http://${domain}`;
   return `https://${domain}`;
+}
+
+/** Where the CDN API answers: Kodo's fusion host, a private deployment's api host, or the emulator. */
+function cdnOrigin(location: KodoLocation): string {
+  if ('host' in location) return `http://${location.host}`;
+  if ('endpoints' in location) return new URL(location.endpoints.api ?? location.endpoints.uc).origin;
+  return 'https://fusion.qiniuapi.com';
 }
 
 function sdkConfig(location: KodoLocation): { config: qiniu.conf.Config; where: string } {
@@ -105,6 +129,16 @@ export function createKodoClient(credentials: KodoCredentials, location: KodoLoc
   const bucketInfo = (name: string) => call(() => manager.getBucketInfo(name) as Promise<Answer<{ private?: number; region?: string; zone?: string }>>);
   const bucketDomains = (name: string) => call(() => manager.listBucketDomains(name) as Promise<Answer<Array<{ domain: string }>>>);
 
+  const downloadUrl = async (bucket: string, key: string, deadline: number, fop?: string): Promise<string> => {
+    const [info, domains] = await Promise.all([bucketInfo(bucket), bucketDomains(bucket)]);
+    const domain = domains[0]?.domain;
+    if (!domain) throw new ContractFailure('invalid_input', `the bucket ${bucket} has no domain to download from; bind one to it first`);
+    const origin = domainOrigin(domain, location);
+    // A processing command is the query of the object's URL, signed with it for private buckets.
+    if (info.private === 1) return manager.privateDownloadUrl(origin, fop ? `${key}?${fop}` : key, deadline);
+    return `${manager.publicDownloadUrl(origin, key)}${fop ? `?${fop}` : ''}`;
+  };
+
   return {
     async listBuckets() {
       const names = await call(() => manager.listBucket() as Promise<Answer<string[]>>);
@@ -159,13 +193,40 @@ export function createKodoClient(credentials: KodoCredentials, location: KodoLoc
       const token = new qiniu.rs.PutPolicy({ scope: `${bucket}:${key}`, insertOnly: 1 }).uploadToken(mac);
       await call(() => new qiniu.form_up.FormUploader(config).put(token, key, Buffer.alloc(0), new qiniu.form_up.PutExtra()) as Promise<Answer<unknown>>);
     },
-    async downloadUrl(bucket, key, deadline) {
-      const [info, domains] = await Promise.all([bucketInfo(bucket), bucketDomains(bucket)]);
-      const domain = domains[0]?.domain;
-      if (!domain) throw new ContractFailure('invalid_input', `the bucket ${bucket} has no domain to download from; bind one to it first`);
-      const origin = domainOrigin(domain, location);
-      return info.private === 1 ? manager.privateDownloadUrl(origin, key, deadline) : manager.publicDownloadUrl(origin, key);
+    downloadUrl: (bucket, key, deadline) => downloadUrl(bucket, key, deadline),
+    async downloadSource(bucket, key, deadline, fop) {
+      const url = await downloadUrl(bucket, key, deadline, fop);
+      return 'host' in location ? { url, connectTo: location.host } : { url };
     },
+    upload: (job) => uploadFile(mac, config, where, job),
+    async cdnPost(path, body) {
+      const url = `${cdnOrigin(location)}${path}`;
+      let response: Response;
+      try {
+        response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: qiniu.util.generateAccessToken(mac, url) }, body: JSON.stringify(body) });
+      } catch (error) {
+        throw unreachable(error, cdnOrigin(location));
+      }
+      const data = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+      return { status: response.status, data };
+    },
+    async pfop(bucket, key, fops) {
+      const operations = new qiniu.fop.OperationManager(mac, config);
+      const answer = await call(
+        () =>
+          new Promise<Answer<{ persistentId: string }>>((resolve, reject) =>
+            operations.pfop(bucket, key, [fops], '', { force: true }, (error, data, info) => (error ? reject(error) : resolve({ data: data!, resp: info as { statusCode?: number } }))),
+          ),
+      );
+      return answer.persistentId;
+    },
+    prefop: (persistentId) =>
+      call(
+        () =>
+          new Promise<Answer<Awaited<ReturnType<KodoClient['prefop']>>>>((resolve, reject) =>
+            new qiniu.fop.OperationManager(mac, config).prefop(persistentId, (error, data, info) => (error ? reject(error) : resolve({ data: data as Awaited<ReturnType<KodoClient['prefop']>>, resp: info as { statusCode?: number } }))),
+          ),
+      ),
     async stat(bucket, key) {
       const stat = await call(() => manager.stat(bucket, key) as Promise<Answer<StatLike>>);
       const archived = stat.type === 2 || stat.type === 3;

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ContractFailure } from '../../../src-shared/contract/result';
-import { storageService, type StorageAccount } from '../../../src-shared/contract/storage';
+import { storageService, type PreviewView, type StorageAccount } from '../../../src-shared/contract/storage';
 import type { EngineModule } from '../../engine/engine-context';
 import { createCacheKeySource, type SafeStorageLike } from '../../platform/secrets/key-source';
 import { openSealedFile } from '../../platform/secrets/sealed-file';
@@ -11,15 +12,32 @@ import { createFolderIndexer } from './folder-index/folder-indexer';
 import { openIndexStore } from './folder-index/index-store';
 import { createKodoClient, type KodoClient } from './kodo-client';
 import { localAccountSource } from './local-account';
+import { bindCdnService } from './cdn/cdn-service';
+import { createPreviewProxy, PREVIEW_PATH } from './preview/preview-proxy';
+import { bindProcessingService } from './processing/processing-service';
+import { createPreviewTickets } from './preview/preview-tickets';
+import { bindTransfersService } from './transfers/transfers-service';
 
 export const LOCAL_ACCOUNT_ID = 'local';
+
+/** The processing behind each preview: a bounded thumbnail (never enlarged), a video's first frame. */
+const PREVIEW_FOPS: Record<PreviewView, string | undefined> = {
+  original: undefined,
+  thumbnail: 'imageView2/2/w/960/h/960',
+  poster: 'vframe/jpg/offset/0/w/960',
+};
 
 export interface StorageClientOptions {
   /** Electron's safeStorage, so the key that seals SecretKeys sits in the OS keychain. */
   safeStorage?: SafeStorageLike | null;
+  /** Where downloads are written; by default ~/Downloads/Relay Console on the desktop, data_dir/downloads headless. */
+  downloadsDir?: string;
 }
 
-/** The `storage` contract service: the embedded emulator and the user's Kodo accounts, through the official SDK. */
+/**
+ * The `storage` contract service (and beside it `transfers`, `processing`, `cdn` and the preview
+ * path): the embedded emulator and the user's Kodo accounts, through the official SDK.
+ */
 export function createStorageClientModule(options: StorageClientOptions = {}): EngineModule {
   return {
     name: 'storage-client',
@@ -44,7 +62,19 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
         local.host() ? [{ id: LOCAL_ACCOUNT_ID, name: 'Local storage (emulator)', kind: 'emulator', accessKey: (await local.credentials()).accessKey }] : [];
       const listAccounts = async () => [...(await localAccount()), ...(await store.list()).map(publicAccount)];
 
-      const clientFor = async (accountId: string): Promise<KodoClient> => {
+      // One SDK client per account for the run: reading its sealed key for every call would cost
+      // a file read and a decryption per upload of a 2,000-file folder.
+      const clients = new Map<string, Promise<KodoClient>>();
+      const clientFor = (accountId: string): Promise<KodoClient> => {
+        let client = clients.get(accountId);
+        if (!client) {
+          client = newClient(accountId);
+          clients.set(accountId, client);
+          client.catch(() => clients.delete(accountId));
+        }
+        return client;
+      };
+      const newClient = async (accountId: string): Promise<KodoClient> => {
         const localHost = local.host();
         if (accountId === LOCAL_ACCOUNT_ID && localHost) return createKodoClient(await local.credentials(), { host: localHost });
         const account = (await store.list()).find((a) => a.id === accountId);
@@ -67,6 +97,16 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
       ctx.onClose(() => index.close());
       ctx.onClose(() => indexer.close());
       ctx.onClose(() => batches.close());
+      const downloadsDir = options.downloadsDir ?? (ctx.runtime === 'electron' ? join(homedir(), 'Downloads', 'Relay Console') : join(ctx.settings.dataDir, 'downloads'));
+      bindTransfersService(ctx, { dir, downloadsDir, clientFor, index });
+      bindProcessingService(ctx, clientFor, (job) =>
+        void clientFor(job.accountId)
+          .then((client) => restat(client, job.accountId, job.saveAs.bucket, job.saveAs.key))
+          .catch(() => undefined),
+      );
+      bindCdnService(ctx, clientFor);
+      const previews = createPreviewTickets();
+      ctx.http.prefix(PREVIEW_PATH, createPreviewProxy(previews, clientFor));
 
       /** Stat after a change, and the index told, so sorted views and counts follow. */
       const restat = async (client: KodoClient, accountId: string, bucket: string, key: string) => {
@@ -96,6 +136,7 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
         removeAccount: async ({ accountId }) => {
           if (accountId === LOCAL_ACCOUNT_ID) throw new ContractFailure('invalid_input', 'the local storage account is part of the app; turn it off with storage.emulator.enabled: false');
           if (!(await store.remove(accountId))) throw new ContractFailure('not_found', `no storage account ${accountId}`);
+          clients.delete(accountId);
           emit('onAccounts', await listAccounts());
         },
         listBuckets: async ({ accountId }) => (await clientFor(accountId)).listBuckets(),
@@ -139,6 +180,11 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
           const expiresAt = Date.now() + expiresInSeconds * 1000;
           const url = await (await clientFor(accountId)).downloadUrl(bucket, key, Math.floor(expiresAt / 1000));
           return { url, expiresAt };
+        },
+        previewLink: async ({ accountId, bucket, key, view }) => {
+          await clientFor(accountId);
+          const { ticket, expiresAt } = previews.issue({ accountId, bucket, key, ...(PREVIEW_FOPS[view] ? { fop: PREVIEW_FOPS[view] } : {}) });
+          return { url: `${PREVIEW_PATH}${ticket}`, expiresAt };
         },
       });
     },

@@ -1,5 +1,9 @@
+import { rm } from 'node:fs/promises';
 import qiniu from 'qiniu';
 import { expect } from 'vitest';
+import { startEngine } from '../../engine/engine';
+import type { Runtime } from '../../engine/engine-context';
+import { configSchemas } from '../../engine/modules';
 import { startTestEngine, type TestEngine } from '../../engine/test-engine';
 import { storageEmulatorModule } from '../emulator/storage-emulator-module';
 import { createStorageClientModule } from './storage-client-module';
@@ -10,15 +14,27 @@ import { createStorageClientModule } from './storage-client-module';
 export const LOCAL = { ak: 'local-ak', sk: 'local-sk-secret' };
 export const OTHER = { ak: 'other-ak', sk: 'other-sk-secret-value' };
 
-export async function startStorage(): Promise<{ running: TestEngine; port: number; call: (method: string, input?: unknown) => Promise<unknown> }> {
+export interface RunningStorage {
+  running: TestEngine;
+  /** The emulator's port. */
+  port: number;
+  call: (method: string, input?: unknown) => Promise<unknown>;
+}
+
+/**
+ * `emulatorPort`: a fixed port, so an engine started again on the same folder is found where it
+ * was; `runtime`: `electron` for what only the desktop app may do (upload files named by path).
+ */
+export async function startStorage(emulatorPort = 0, runtime: Runtime = 'headless'): Promise<RunningStorage> {
   const running = await startTestEngine({
+    runtime,
     modules: [storageEmulatorModule, createStorageClientModule()],
     config: [
       'data_dir: ./data',
       'api:\n  listen: 127.0.0.1:0',
       'log:\n  level: warn',
       'storage:\n  emulator:',
-      '    listen: 127.0.0.1:0',
+      `    listen: 127.0.0.1:${emulatorPort}`,
       '    accounts:',
       `      - access_key: ${LOCAL.ak}\n        secret_key: ${LOCAL.sk}\n        buckets:\n          - name: photos\n            domains: [photos.test]\n          - name: vault\n            private: true\n            domains: [vault.localhost]`,
       `      - access_key: ${OTHER.ak}\n        secret_key: ${OTHER.sk}\n        buckets:\n          - name: theirs`,
@@ -30,7 +46,30 @@ export async function startStorage(): Promise<{ running: TestEngine; port: numbe
   return { running, port, call: (method, input) => running.engine.services.call('storage', method, input) };
 }
 
-function sdk(port: number) {
+/** Closes the engine and starts it again on the same config and data folder, as a user reopening the app. */
+export async function restartStorage(previous: TestEngine): Promise<TestEngine> {
+  await previous.engine.close();
+  const engine = await startEngine({
+    runtime: 'headless',
+    version: 'test',
+    modules: [storageEmulatorModule, createStorageClientModule()],
+    configPath: previous.configPath,
+    env: {},
+    listen: { host: '127.0.0.1', port: 0 },
+    logSink: { write: (line) => previous.logLines.push(line) },
+    configSchemas,
+  });
+  return {
+    ...previous,
+    engine,
+    async stop() {
+      await engine.close();
+      await rm(previous.dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function sdk(port: number) {
   const mac = new qiniu.auth.digest.Mac(LOCAL.ak, LOCAL.sk);
   const host = `127.0.0.1:${port}`;
   const config = new qiniu.conf.Config({ zone: new qiniu.conf.Zone([host], [host], host, host, host, host), useHttpsDomain: false });

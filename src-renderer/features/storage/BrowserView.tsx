@@ -1,11 +1,13 @@
 import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconArrowsMove, IconCopy, IconFolderPlus, IconPencil, IconSearch, IconTrash } from '@tabler/icons-react';
+import { IconArrowsMove, IconArrowsTransferUpDown, IconCopy, IconDownload, IconFolderPlus, IconPencil, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueries } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useDropzone } from 'react-dropzone';
 import { unwrap } from '../../../src-shared/contract/result';
 import type { BatchItem, BatchRequest, SortField } from '../../../src-shared/contract/storage';
 import { useApi } from '../../api/api-context';
+import { printRoute } from '../../app/routes';
 import { useUi } from '../../app/ui-store-context';
 import { LoadingLine } from '../../ui/LoadingLine';
 import { ResultError } from '../../ui/ResultError';
@@ -17,11 +19,14 @@ import { MoveDialog } from './components/MoveDialog';
 import { NameDialog } from './components/NameDialog';
 import { ObjectDetails } from './components/ObjectDetails';
 import { ObjectTable } from './components/ObjectTable';
+import { TransferStrip } from './components/TransferStrip';
+import { UploadMenu } from './components/UploadMenu';
 import { needsIndex, rowFromEntry, rowsFromListing, type BrowserRow } from './model/browser-rows';
 import { isTyping } from './model/is-typing';
 import { backOf, emptyHistory, forwardOf, visit } from './model/folder-history';
 import { nameOf, parentFolder, parseAddress, printAddress, type FolderLocation } from './model/kodo-address';
 import { SORTED_PAGE, useBatches, useBuckets, useBucketMutation, useFolderListing, useIndexStatus, useSortedPages } from './use-storage';
+import { useDownloadItems, useTransfers, useUploadFiles } from './use-transfers';
 
 type Dialog =
   | { kind: 'delete'; items: BatchItem[] }
@@ -113,6 +118,13 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
     if (needsIndex(field, descending) && (index.data?.state ?? 'none') === 'none') indexNow.mutate(undefined);
   };
 
+  const upload = useUploadFiles(accountId, bucket, prefix);
+  const download = useDownloadItems(accountId, bucket, prefix);
+  const transfers = useTransfers();
+  const bucketTransfers = useMemo(() => (transfers.data ?? []).filter((t) => t.accountId === accountId && t.bucket === bucket), [transfers.data, accountId, bucket]);
+  // Files or folders dropped anywhere on the browser go into the folder shown.
+  const drop = useDropzone({ noClick: true, noKeyboard: true, onDrop: (files) => files.length > 0 && upload.mutate(files) });
+
   const batches = useBatches();
   const buckets = useBuckets(accountId);
   const startBatch = useBucketMutation(accountId, bucket, async (request: BatchRequest) => unwrap(await api.storage.startBatch(request)));
@@ -176,7 +188,13 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
   const error = (sortedMode ? pages.find((p) => p.isError)?.error : listing.error) ?? null;
 
   return (
-    <Stack gap="sm" onKeyDown={onSectionKey} className="browser" data-testid="storage-browser">
+    <Stack gap="sm" onKeyDown={onSectionKey} className="browser" data-testid="storage-browser" {...drop.getRootProps()}>
+      <input {...drop.getInputProps()} aria-label="Files dropped on the folder" />
+      {drop.isDragActive ? (
+        <div className="drop-overlay" aria-hidden>
+          Drop to upload into kodo://{bucket}/{prefix}
+        </div>
+      ) : null}
       <AddressBar
         location={{ bucket, prefix }}
         onGo={go}
@@ -196,6 +214,10 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
           w={280}
         />
         <Group gap={6}>
+          <UploadMenu onFiles={(files) => upload.mutate(files)} busy={upload.isPending} />
+          <Button size="xs" variant="default" leftSection={<IconDownload size={16} />} disabled={items.length === 0} loading={download.isPending} onClick={() => download.mutate(items)}>
+            Download
+          </Button>
           <Button size="xs" variant="default" leftSection={<IconFolderPlus size={16} />} onClick={() => openDialog({ kind: 'folder' })}>
             New folder
           </Button>
@@ -211,8 +233,14 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
           <Button size="xs" variant="default" color="red" leftSection={<IconTrash size={16} />} disabled={items.length === 0} onClick={() => openDialog({ kind: 'delete', items })}>
             Delete{selected.size > 1 ? ` ${selected.size}` : ''}
           </Button>
+          <Button component="a" href={printRoute({ section: 'transfers' })} size="xs" variant="default" leftSection={<IconArrowsTransferUpDown size={16} />}>
+            Transfers
+          </Button>
         </Group>
       </Group>
+      {upload.isError ? <ResultError error={upload.error} title="The files were not queued for upload" /> : null}
+      {download.isError ? <ResultError error={download.error} title="Nothing was queued for download" /> : null}
+      <TransferStrip transfers={bucketTransfers} />
       <IndexBar status={index.data} onIndex={() => indexNow.mutate(undefined)} busy={indexNow.isPending} />
       {indexNow.isError ? <ResultError error={indexNow.error} title="The folder could not be counted" /> : null}
       {error ? <ResultError error={error} title={`kodo://${bucket}/${prefix} could not be listed`} /> : null}
@@ -254,6 +282,12 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
         onClose={() => setDetails(undefined)}
         onRename={(key) => openDialog({ kind: 'rename', item: itemOf(key) })}
         onDelete={(key) => openDialog({ kind: 'delete', items: [itemOf(key)] })}
+        onOpen={(key) => {
+          // The result may sit in another folder: go there, with its details open.
+          const folder = key.slice(0, key.lastIndexOf('/') + 1);
+          if (folder !== prefix) go({ bucket, prefix: folder });
+          setDetails(key);
+        }}
       />
       <DeleteDialog
         items={dialog?.kind === 'delete' ? dialog.items : undefined}

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Breadcrumbs, Button, Stack } from '@mantine/core';
+import { Alert, Anchor, Breadcrumbs, Button, Stack, Tabs } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -9,6 +9,7 @@ import { printRoute } from '../../app/routes';
 import { LoadingLine } from '../../ui/LoadingLine';
 import { PageHeader } from '../../ui/PageHeader';
 import { ResultError } from '../../ui/ResultError';
+import { CdnView } from './CdnView';
 import { BucketsTable } from './components/BucketsTable';
 import { ConfirmDialog } from './components/ConfirmDialog';
 import { NameDialog } from './components/NameDialog';
@@ -36,20 +37,31 @@ export function BucketsView({ accountId, accountName }: { accountId: string; acc
       <PageHeader
         titleId="storage-title"
         title={accountName}
-        summary="Buckets of this account. Open one to browse it."
+        summary="Buckets of this account and the CDN in front of them."
         actions={
           <Button leftSection={<IconPlus size={16} />} onClick={() => (create.reset(), setCreating(true))}>
             New bucket
           </Button>
         }
       />
-      {buckets.isPending ? <LoadingLine>Loading buckets…</LoadingLine> : null}
-      {buckets.isError ? <ResultError error={buckets.error} title="The buckets could not be listed" /> : null}
-      {buckets.data ? (
-        <Stack gap="sm">
-          {buckets.data.length > 0 ? <BucketsTable accountId={accountId} buckets={buckets.data} onDelete={(name) => (drop.reset(), setDeleting(name))} /> : <Alert color="gray">This account has no buckets yet.</Alert>}
-        </Stack>
-      ) : null}
+      <Tabs defaultValue="buckets" keepMounted={false}>
+        <Tabs.List mb="sm">
+          <Tabs.Tab value="buckets">Buckets</Tabs.Tab>
+          <Tabs.Tab value="cdn">CDN</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="buckets">
+          {buckets.isPending ? <LoadingLine>Loading buckets…</LoadingLine> : null}
+          {buckets.isError ? <ResultError error={buckets.error} title="The buckets could not be listed" /> : null}
+          {buckets.data ? (
+            <Stack gap="sm">
+              {buckets.data.length > 0 ? <BucketsTable accountId={accountId} buckets={buckets.data} onDelete={(name) => (drop.reset(), setDeleting(name))} /> : <Alert color="gray">This account has no buckets yet.</Alert>}
+            </Stack>
+          ) : null}
+        </Tabs.Panel>
+        <Tabs.Panel value="cdn">
+          <CdnView accountId={accountId} />
+        </Tabs.Panel>
+      </Tabs>
       <NameDialog
         opened={creating}
         title="New bucket"

@@ -10,6 +10,8 @@ import { LoadingLine } from '../../../ui/LoadingLine';
 import { ResultError } from '../../../ui/ResultError';
 import { useBucketMutation } from '../use-storage';
 import { LinkSection } from './LinkSection';
+import { ObjectPreview } from './ObjectPreview';
+import { ProcessSection } from './ProcessSection';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 const CLASS_LABEL: Record<StorageClass, string> = { standard: 'Standard', infrequent: 'Infrequent access', archive: 'Archive', 'deep-archive': 'Deep archive', 'archive-ir': 'Archive (instant retrieval)' };
@@ -21,6 +23,8 @@ export interface ObjectDetailsProps {
   onClose(): void;
   onRename(key: string): void;
   onDelete(key: string): void;
+  /** Shows another object of the bucket (a processing result). */
+  onOpen(key: string): void;
 }
 
 function Facts({ details }: { details: Details }) {
@@ -50,7 +54,7 @@ function Facts({ details }: { details: Details }) {
 }
 
 /** One object: what Kodo says of it, a download link, and the changes Kodo allows in place. */
-export function ObjectDetails({ accountId, bucket, objectKey, onClose, onRename, onDelete }: ObjectDetailsProps) {
+export function ObjectDetails({ accountId, bucket, objectKey, onClose, onRename, onDelete, onOpen }: ObjectDetailsProps) {
   const api = useApi();
   const key = objectKey ?? '';
   const stat = useQuery({
@@ -74,6 +78,7 @@ export function ObjectDetails({ accountId, bucket, objectKey, onClose, onRename,
       {stat.isError ? <ResultError error={stat.error} title="The object could not be read" /> : null}
       {stat.data ? (
         <Stack gap="md">
+          <ObjectPreview target={{ accountId, bucket, objectKey: key }} mimeType={stat.data.mimeType} size={stat.data.size} />
           <Facts details={stat.data} />
           <Group gap="xs">
             <Button size="xs" variant="default" onClick={() => onRename(key)}>
@@ -85,6 +90,8 @@ export function ObjectDetails({ accountId, bucket, objectKey, onClose, onRename,
           </Group>
           <Divider label="Download link" labelPosition="left" />
           <LinkSection accountId={accountId} bucket={bucket} objectKey={key} />
+          <Divider label="Process" labelPosition="left" />
+          <ProcessSection accountId={accountId} bucket={bucket} objectKey={key} mimeType={stat.data.mimeType} onOpen={onOpen} />
           <Divider label="Change" labelPosition="left" />
           {failure ? (
             <Text size="sm" c="red.8" role="alert">

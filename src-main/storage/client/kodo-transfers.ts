@@ -1,0 +1,169 @@
+import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { basename, dirname } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
+import qiniu from 'qiniu';
+import { ContractFailure } from '../../../src-shared/contract/result';
+import { EtagHasher, KODO_BLOCK } from '../kodo-etag';
+import { kodoFailure, unreachable } from './kodo-errors';
+
+export interface UploadJob {
+  bucket: string;
+  key: string;
+  filePath: string;
+  size: number;
+  overwrite: boolean;
+  /** Where resumable uploads keep their record (uploadId and finished parts), one file per `resumeKey`. */
+  resumeDir: string;
+  resumeKey: string;
+  /** Aborting lets the part in flight finish, then stops; the record keeps what was sent. */
+  signal: AbortSignal;
+  onProgress(transferred: number): void;
+}
+
+export interface DownloadJob {
+  url: string;
+  /** The emulator serves every bucket domain on its own port: connect there, ask by Host. */
+  connectTo?: string;
+  /** The partial file: its length is where the download goes on (Range). */
+  partPath: string;
+  size: number;
+  signal: AbortSignal;
+  onProgress(transferred: number): void;
+}
+
+/** Files up to one block go in a single form upload; larger ones in 4 MiB resumable v2 parts. */
+export const PART_SIZE = KODO_BLOCK;
+
+export class TransferStopped extends Error {
+  constructor() {
+    super('stopped');
+    this.name = 'TransferStopped';
+  }
+}
+
+/** What the service says of a finished upload (the policy's returnBody). */
+export interface Uploaded {
+  hash: string;
+  size: number;
+  mimeType: string;
+}
+
+interface Answer {
+  data: { hash?: string; key?: string; fsize?: number; mimeType?: string; error?: string } | undefined;
+  resp: { statusCode?: number };
+}
+
+/** The qetag of a local file, to check what the service stored against what was sent. */
+export async function fileEtag(path: string): Promise<string> {
+  const hasher = new EtagHasher();
+  for await (const chunk of createReadStream(path, { highWaterMark: KODO_BLOCK })) hasher.update(chunk as Buffer);
+  return hasher.digest();
+}
+
+/** Bytes already sent according to a resumable upload's record (0 when it has none). */
+export function recordedBytes(resumeDir: string, resumeKey: string, size: number): number {
+  const recorder = qiniu.resume_up.createResumeRecorderSync(resumeDir) as unknown as { getSync(key: string): { etags?: unknown[]; expiredAt?: number } | undefined };
+  const record = recorder.getSync(resumeKey);
+  if (!record?.etags || (record.expiredAt ?? 0) * 1000 < Date.now()) return 0;
+  return Math.min(size, record.etags.length * PART_SIZE);
+}
+
+export function forgetRecord(resumeDir: string, resumeKey: string): void {
+  const recorder = qiniu.resume_up.createResumeRecorderSync(resumeDir) as unknown as { deleteSync(key: string): void };
+  recorder.deleteSync(resumeKey);
+}
+
+/**
+ * Uploads a file with the official SDK: resumable v2 with a record, so a paused, failed or
+ * interrupted upload goes on from its last finished part. Returns what the service stored.
+ */
+export async function uploadFile(mac: qiniu.auth.digest.Mac, config: qiniu.conf.Config, where: string, job: UploadJob): Promise<Uploaded> {
+  // The answer carries what the folder index needs, so no stat follows each upload.
+  const returnBody = '{"key":"$(key)","hash":"$(etag)","fsize":$(fsize),"mimeType":"$(mimeType)"}';
+  const policy = new qiniu.rs.PutPolicy({ scope: `${job.bucket}:${job.key}`, detectMime: 1, returnBody, expires: 24 * 3600, ...(job.overwrite ? {} : { insertOnly: 1 }) });
+  const token = policy.uploadToken(mac);
+  const fname = basename(job.key);
+  if (job.signal.aborted) throw new TransferStopped();
+  let answer: Answer;
+  try {
+    if (job.size <= PART_SIZE) {
+      answer = (await new qiniu.form_up.FormUploader(config).putFile(token, job.key, job.filePath, new qiniu.form_up.PutExtra(fname))) as Answer;
+      job.onProgress(job.size);
+    } else {
+      mkdirSync(job.resumeDir, { recursive: true });
+      const recorder = qiniu.resume_up.createResumeRecorderSync(job.resumeDir);
+      const progress = (uploaded: number) => {
+        // The SDK asks after each finished part: throwing here stops it with the record kept.
+        if (job.signal.aborted) throw new TransferStopped();
+        job.onProgress(uploaded);
+      };
+      const extra = qiniu.resume_up.PutExtra.create(fname, undefined, undefined, undefined, progress, PART_SIZE, 'v2', undefined, recorder, job.resumeKey);
+      answer = (await new qiniu.resume_up.ResumeUploader(config).putFile(token, job.key, job.filePath, extra)) as Answer;
+    }
+  } catch (error) {
+    if (job.signal.aborted) throw new TransferStopped();
+    throw unreachable(error, where);
+  }
+  const status = answer.resp.statusCode ?? 0;
+  if (status !== 200 || !answer.data?.hash) throw kodoFailure(status, answer.data);
+  return { hash: answer.data.hash, size: answer.data.fsize ?? job.size, mimeType: answer.data.mimeType ?? 'application/octet-stream' };
+}
+
+/**
+ * Downloads into `partPath`, going on from its current length with a Range request. Resolves
+ * when the file holds `size` bytes; a server that ignores Range starts the file again.
+ */
+export async function downloadFile(job: DownloadJob): Promise<void> {
+  mkdirSync(dirname(job.partPath), { recursive: true });
+  const have = await stat(job.partPath).then(
+    (s) => s.size,
+    () => 0,
+  );
+  if (have >= job.size && job.size > 0) return;
+  if (job.signal.aborted) throw new TransferStopped();
+  const url = new URL(job.url);
+  const connect = job.connectTo ? new URL(`http://${job.connectTo}`) : url;
+  const send = url.protocol === 'https:' && !job.connectTo ? httpsRequest : httpRequest;
+  const response = await new Promise<IncomingMessage>((resolve, reject) => {
+    const req = send(
+      {
+        host: connect.hostname,
+        port: connect.port || (url.protocol === 'https:' ? 443 : 80),
+        path: url.pathname + url.search,
+        headers: { Host: url.host, ...(have > 0 ? { Range: `bytes=${have}-` } : {}) },
+        signal: job.signal,
+      },
+      resolve,
+    );
+    req.on('error', reject);
+    req.end();
+  }).catch((error: unknown) => {
+    if (job.signal.aborted) throw new TransferStopped();
+    throw new ContractFailure('unavailable', `the download could not start: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  const status = response.statusCode ?? 0;
+  if (status !== 200 && status !== 206) {
+    response.resume();
+    throw kodoFailure(status, { error: `download answered HTTP ${status}` });
+  }
+  const from = status === 206 ? have : 0;
+  let transferred = from;
+  job.onProgress(transferred);
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      transferred += chunk.length;
+      job.onProgress(transferred);
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(response, counter, createWriteStream(job.partPath, from > 0 ? { flags: 'a' } : { flags: 'w' }), { signal: job.signal });
+  } catch (error) {
+    if (job.signal.aborted) throw new TransferStopped();
+    throw new ContractFailure('unavailable', `the download broke off at ${transferred} bytes: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,72 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { HttpError } from '../../../platform/http/http-error';
+import type { RouteHandler } from '../../../platform/http/router';
+import type { KodoClient } from '../kodo-client';
+import type { PreviewTickets } from './preview-tickets';
+
+/** GET `<path><ticket>`: the object (or its processed view) through the console's own origin. */
+export const PREVIEW_PATH = '/console/preview/';
+
+/** Types a page may render from this origin as they are; everything else is shown as plain text. */
+const SAFE_TYPE = /^(image\/(jpeg|png|gif|webp|avif|bmp)|video\/[\w.+-]+|audio\/[\w.+-]+)$/i;
+const PASSED_HEADERS = ['content-length', 'content-range', 'accept-ranges', 'last-modified', 'etag'];
+
+/**
+ * Streams what a preview ticket names from the bucket's domain (signed for private buckets),
+ * passing Range through so a video can seek. The object is the user's content on the console's
+ * origin, so nothing in it may run: HTML, SVG and the rest are sent as text/plain, with a CSP
+ * that sandboxes the response should it be opened on its own.
+ */
+export function createPreviewProxy(tickets: PreviewTickets, clientFor: (accountId: string) => Promise<KodoClient>): RouteHandler {
+  return async ({ req, res, url }) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', 'GET, HEAD');
+      throw new HttpError(405, 'a preview is read with GET');
+    }
+    const target = tickets.find(url.pathname.slice(PREVIEW_PATH.length));
+    if (!target) throw new HttpError(404, 'this preview address expired or never existed; open the object again');
+    const client = await clientFor(target.accountId);
+    const source = await client.downloadSource(target.bucket, target.key, Math.floor(Date.now() / 1000) + 600, target.fop);
+    const from = new URL(source.url);
+    const connect = source.connectTo ? new URL(`http://${source.connectTo}`) : from;
+    const send = from.protocol === 'https:' && !source.connectTo ? httpsRequest : httpRequest;
+    const range = req.headers.range;
+    const upstream = await new Promise<IncomingMessage>((resolve, reject) => {
+      const outgoing = send(
+        {
+          host: connect.hostname,
+          port: connect.port || (from.protocol === 'https:' ? 443 : 80),
+          method: req.method,
+          path: from.pathname + from.search,
+          headers: { Host: from.host, ...(range ? { Range: range } : {}) },
+        },
+        resolve,
+      );
+      outgoing.on('error', reject);
+      outgoing.end();
+    }).catch((error: unknown) => {
+      throw new HttpError(502, `the storage service did not answer: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    const status = upstream.statusCode ?? 502;
+    if (status >= 400) {
+      upstream.resume();
+      throw new HttpError(status < 500 ? status : 502, `the storage service answered HTTP ${status} for this preview`);
+    }
+    const type = String(upstream.headers['content-type'] ?? '').split(';')[0]!.trim();
+    const headers: Record<string, string> = {
+      'Content-Type': SAFE_TYPE.test(type) ? type : 'text/plain; charset=utf-8',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': "sandbox; default-src 'none'",
+      'Cache-Control': 'private, max-age=300',
+      'Cross-Origin-Resource-Policy': 'same-origin',
+    };
+    for (const name of PASSED_HEADERS) {
+      const value = upstream.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    res.writeHead(status, headers);
+    upstream.pipe(res);
+    res.on('close', () => upstream.destroy());
+  };
+}

@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+
+/** What the console may show through one preview address. */
+export interface PreviewTarget {
+  accountId: string;
+  bucket: string;
+  key: string;
+  /** A Kodo data-processing command applied on the way (`imageView2/...`, `vframe/...`), or none. */
+  fop?: string;
+}
+
+export interface PreviewTickets {
+  issue(target: PreviewTarget, now?: number): { ticket: string; expiresAt: number };
+  /** The target of a live ticket, or undefined when it is unknown or expired. */
+  find(ticket: string, now?: number): PreviewTarget | undefined;
+}
+
+/**
+ * Preview addresses are random tickets on the console's own origin that name one object for a
+ * while (an `<img>` or `<video>` cannot send the session token). A ticket gives no more than the
+ * console page that asked for it already has; it expires, and at most `limit` are kept.
+ */
+export function createPreviewTickets(ttlMs = 15 * 60_000, limit = 2000): PreviewTickets {
+  const tickets = new Map<string, { target: PreviewTarget; expiresAt: number }>();
+  return {
+    issue(target, now = Date.now()) {
+      for (const [id, entry] of tickets) if (entry.expiresAt <= now) tickets.delete(id);
+      // Oldest first out: a Map iterates in insertion order.
+      while (tickets.size >= limit) tickets.delete(tickets.keys().next().value!);
+      const ticket = randomBytes(18).toString('base64url');
+      const expiresAt = now + ttlMs;
+      tickets.set(ticket, { target, expiresAt });
+      return { ticket, expiresAt };
+    },
+    find(ticket, now = Date.now()) {
+      const entry = tickets.get(ticket);
+      if (!entry || entry.expiresAt <= now) return undefined;
+      return entry.target;
+    },
+  };
+}

@@ -1,0 +1,165 @@
+import Database from 'better-sqlite3';
+import type { TransferState, TransferStatus } from '../../../../src-shared/contract/transfers';
+
+/** A transfer as the queue keeps it: the status the console sees, and how to carry it out. */
+export interface TransferRow extends Omit<TransferStatus, 'bytesPerSecond'> {
+  /** Uploads: `spool` (bytes sent by a browser into data_dir) or `path` (a desktop file). */
+  source: 'spool' | 'path' | 'kodo';
+  overwrite: boolean;
+}
+
+type Patchable = Pick<TransferRow, 'state' | 'received' | 'transferred' | 'etag' | 'error' | 'finishedAt' | 'localPath'>;
+/** Fields to change; `null` clears an optional one (the error of a retried transfer). */
+export type TransferPatch = { [K in keyof Patchable]?: Patchable[K] | null };
+
+export interface TransferStore {
+  insert(rows: readonly TransferRow[]): void;
+  get(id: string): TransferRow | undefined;
+  /** Every transfer in the order it was added. */
+  list(): TransferRow[];
+  update(id: string, patch: TransferPatch): TransferRow | undefined;
+  remove(ids: readonly string[]): void;
+  /** The oldest queued transfers, up to `limit`. */
+  queued(limit: number): TransferRow[];
+  /** After a restart, what was running goes back to the queue (it resumes from its record). */
+  requeueRunning(): number;
+  setting(name: string): string | undefined;
+  setSetting(name: string, value: string): void;
+  close(): void;
+}
+
+interface Row {
+  id: string;
+  seq: number;
+  kind: 'upload' | 'download';
+  account_id: string;
+  bucket: string;
+  key: string;
+  name: string;
+  local_path: string | null;
+  size: number;
+  received: number;
+  transferred: number;
+  state: TransferState;
+  etag: string | null;
+  error: string | null;
+  created_at: number;
+  finished_at: number | null;
+  source: TransferRow['source'];
+  overwrite: number;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS transfers (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL, account_id TEXT NOT NULL, bucket TEXT NOT NULL, key TEXT NOT NULL, name TEXT NOT NULL,
+  local_path TEXT, size INTEGER NOT NULL, received INTEGER NOT NULL, transferred INTEGER NOT NULL,
+  state TEXT NOT NULL, etag TEXT, error TEXT, created_at INTEGER NOT NULL, finished_at INTEGER,
+  source TEXT NOT NULL, overwrite INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS transfers_state ON transfers (state, seq);
+CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+`;
+
+const fromRow = (r: Row): TransferRow => ({
+  id: r.id,
+  kind: r.kind,
+  accountId: r.account_id,
+  bucket: r.bucket,
+  key: r.key,
+  name: r.name,
+  ...(r.local_path !== null ? { localPath: r.local_path } : {}),
+  size: r.size,
+  received: r.received,
+  transferred: r.transferred,
+  state: r.state,
+  ...(r.etag !== null ? { etag: r.etag } : {}),
+  ...(r.error !== null ? { error: r.error } : {}),
+  createdAt: r.created_at,
+  ...(r.finished_at !== null ? { finishedAt: r.finished_at } : {}),
+  source: r.source,
+  overwrite: r.overwrite === 1,
+});
+
+const COLUMNS: Record<keyof TransferPatch, string> = {
+  state: 'state',
+  received: 'received',
+  transferred: 'transferred',
+  etag: 'etag',
+  error: 'error',
+  finishedAt: 'finished_at',
+  localPath: 'local_path',
+};
+
+/** The transfer queue in `data_dir/storage/transfers/queue.sqlite` (WAL): it outlives the app. */
+export function openTransferStore(path: string): TransferStore {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec(SCHEMA);
+  const insert = db.prepare(
+    `INSERT INTO transfers (id, kind, account_id, bucket, key, name, local_path, size, received, transferred, state, etag, error, created_at, finished_at, source, overwrite)
+     VALUES (@id, @kind, @account_id, @bucket, @key, @name, @local_path, @size, @received, @transferred, @state, @etag, @error, @created_at, @finished_at, @source, @overwrite)`,
+  );
+  const byId = db.prepare<[string], Row>('SELECT * FROM transfers WHERE id = ?');
+  const insertAll = db.transaction((rows: readonly TransferRow[]) => {
+    for (const t of rows) {
+      insert.run({
+        id: t.id,
+        kind: t.kind,
+        account_id: t.accountId,
+        bucket: t.bucket,
+        key: t.key,
+        name: t.name,
+        local_path: t.localPath ?? null,
+        size: t.size,
+        received: t.received,
+        transferred: t.transferred,
+        state: t.state,
+        etag: t.etag ?? null,
+        error: t.error ?? null,
+        created_at: t.createdAt,
+        finished_at: t.finishedAt ?? null,
+        source: t.source,
+        overwrite: t.overwrite ? 1 : 0,
+      });
+    }
+  });
+  const removeOne = db.prepare('DELETE FROM transfers WHERE id = ?');
+  const removeAll = db.transaction((ids: readonly string[]) => ids.forEach((id) => removeOne.run(id)));
+  const getSetting = db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE name = ?');
+  const listAll = db.prepare<[], Row>('SELECT * FROM transfers ORDER BY seq');
+  const queuedFirst = db.prepare<[number], Row>("SELECT * FROM transfers WHERE state = 'queued' ORDER BY seq LIMIT ?");
+  // One statement per set of changed fields, prepared once: a 2,000-file upload updates often.
+  const updates = new Map<string, Database.Statement>();
+  const updateFor = (fields: readonly string[]) => {
+    const name = fields.join(',');
+    let statement = updates.get(name);
+    if (!statement) {
+      statement = db.prepare(`UPDATE transfers SET ${fields.map((field) => `${COLUMNS[field as keyof TransferPatch]} = @${field}`).join(', ')} WHERE id = @id`);
+      updates.set(name, statement);
+    }
+    return statement;
+  };
+
+  return {
+    insert: (rows) => insertAll(rows),
+    get: (id) => {
+      const row = byId.get(id);
+      return row ? fromRow(row) : undefined;
+    },
+    list: () => listAll.all().map(fromRow),
+    update(id, patch) {
+      const entries = Object.entries(patch) as Array<[keyof TransferPatch, unknown]>;
+      if (entries.length > 0) updateFor(entries.map(([field]) => field)).run({ id, ...Object.fromEntries(entries.map(([f, v]) => [f, v ?? null])) });
+      const row = byId.get(id);
+      return row ? fromRow(row) : undefined;
+    },
+    remove: (ids) => removeAll(ids),
+    queued: (limit) => queuedFirst.all(limit).map(fromRow),
+    requeueRunning: () => db.prepare("UPDATE transfers SET state = 'queued' WHERE state = 'running'").run().changes,
+    setting: (name) => getSetting.get(name)?.value,
+    setSetting: (name, value) => void db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value').run(name, value),
+    close: () => db.close(),
+  };
+}

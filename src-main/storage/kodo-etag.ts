@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+
+/** Kodo hashes data in blocks of 4 MiB. */
+export const KODO_BLOCK = 4 * 1024 * 1024;
+
+const urlsafe = (data: Buffer) => data.toString('base64').replace(/\+/g, '-').replace(/\//g, '_');
+
+/**
+ * The Kodo etag (qetag), fed incrementally: up to one 4 MiB block it is 0x16 + sha1(data);
+ * above it, 0x96 + sha1(sha1(block1) + sha1(block2) + ...). The emulator computes it for what
+ * it stores; the client for what it sent, to check an upload end to end.
+ */
+export class EtagHasher {
+  private readonly blockHashes: Buffer[] = [];
+  private current = createHash('sha1');
+  private inBlock = 0;
+
+  update(chunk: Buffer): void {
+    let offset = 0;
+    while (offset < chunk.length) {
+      const take = Math.min(KODO_BLOCK - this.inBlock, chunk.length - offset);
+      this.current.update(chunk.subarray(offset, offset + take));
+      this.inBlock += take;
+      offset += take;
+      if (this.inBlock === KODO_BLOCK) {
+        this.blockHashes.push(this.current.digest());
+        this.current = createHash('sha1');
+        this.inBlock = 0;
+      }
+    }
+  }
+
+  digest(): string {
+    if (this.inBlock > 0 || this.blockHashes.length === 0) this.blockHashes.push(this.current.digest());
+    if (this.blockHashes.length === 1) return urlsafe(Buffer.concat([Buffer.from([0x16]), this.blockHashes[0]!]));
+    const outer = createHash('sha1');
+    for (const hash of this.blockHashes) outer.update(hash);
+    return urlsafe(Buffer.concat([Buffer.from([0x96]), outer.digest()]));
+  }
+}
+
+export function kodoEtag(data: Buffer): string {
+  const hasher = new EtagHasher();
+  hasher.update(data);
+  return hasher.digest();
+}

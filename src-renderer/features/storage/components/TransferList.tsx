@@ -1,0 +1,26 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef } from 'react';
+import type { TransferStatus } from '../../../../src-shared/contract/transfers';
+import { TransferRow, type TransferAction } from './TransferRow';
+
+const ROW_HEIGHT = 78;
+
+/** Thousands of transfers (a dropped folder) stay smooth: only the rows in view are drawn. */
+export function TransferList({ transfers, onAction }: { transfers: TransferStatus[]; onAction(id: string, action: TransferAction): void }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: transfers.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
+  return (
+    <div ref={scroller} className="transfer-list" role="list" aria-label="Transfers" tabIndex={-1}>
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const transfer = transfers[item.index]!;
+          return (
+            <div key={transfer.id} style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}>
+              <TransferRow transfer={transfer} onAction={(action) => onAction(transfer.id, action)} />
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import { Anchor, Group, Progress, Text } from '@mantine/core';
+import type { TransferStatus } from '../../../../src-shared/contract/transfers';
+import { printRoute } from '../../../app/routes';
+import { formatBytes, formatDuration } from '../../../ui/format';
+import { totalsOf } from '../model/transfer-totals';
+
+/** Under the folder: the transfers of this bucket still going, in one line, with a way to all of them. */
+export function TransferStrip({ transfers }: { transfers: TransferStatus[] }) {
+  const totals = totalsOf(transfers);
+  const going = totals.running + totals.waiting + totals.paused;
+  if (going === 0 && totals.failed === 0) return null;
+  const percent = totals.bytesTotal > 0 ? (totals.bytesDone / totals.bytesTotal) * 100 : 0;
+  return (
+    <div className="batch-panel" role="status" aria-label="Transfers of this bucket" data-testid="transfer-strip">
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <Text size="sm">
+          {going > 0 ? `${going} ${going === 1 ? 'transfer' : 'transfers'} · ${formatBytes(totals.bytesDone)} of ${formatBytes(totals.bytesTotal)}` : ''}
+          {totals.bytesPerSecond > 0 ? ` · ${formatBytes(totals.bytesPerSecond)}/s` : ''}
+          {totals.etaSeconds !== undefined ? ` · ${formatDuration(totals.etaSeconds)} left` : ''}
+          {totals.failed > 0 ? `${going > 0 ? ' · ' : ''}${totals.failed} failed` : ''}
+        </Text>
+        <Anchor size="sm" href={printRoute({ section: 'transfers' })}>
+          View transfers
+        </Anchor>
+      </Group>
+      {going > 0 ? <Progress value={percent} size="sm" mt={4} aria-label="Transfers of this bucket: progress" /> : null}
+    </div>
+  );
+}

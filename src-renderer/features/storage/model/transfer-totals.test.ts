@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { TransferStatus } from '../../../../src-shared/contract/transfers';
+import { etaOf, filterTransfers, mergeTransfers, progressOf, totalsOf } from './transfer-totals';
+
+const transfer = (over: Partial<TransferStatus>): TransferStatus => ({
+  id: 'x',
+  kind: 'download',
+  accountId: 'local',
+  bucket: 'media',
+  key: 'a.bin',
+  name: 'a.bin',
+  size: 1000,
+  received: 0,
+  transferred: 0,
+  state: 'queued',
+  bytesPerSecond: 0,
+  createdAt: 0,
+  ...over,
+});
+
+describe('transfer totals', () => {
+  it('shows the leg under way: the console reading a browser file, then the service receiving it', () => {
+    expect(progressOf(transfer({ kind: 'upload', state: 'receiving', received: 500 }))).toBe(0.5);
+    expect(progressOf(transfer({ kind: 'upload', state: 'running', received: 1000, transferred: 250 }))).toBe(0.25);
+    expect(progressOf(transfer({ kind: 'download', state: 'running', transferred: 250 }))).toBe(0.25);
+    expect(progressOf(transfer({ state: 'done', transferred: 0 }))).toBe(1);
+    expect(progressOf(transfer({ state: 'queued', size: 0 }))).toBe(0);
+  });
+
+  it('sums what is left and the speed of what runs into one ETA', () => {
+    const totals = totalsOf([
+      transfer({ id: 'a', state: 'running', transferred: 400, bytesPerSecond: 100 }),
+      transfer({ id: 'b', state: 'running', transferred: 0, bytesPerSecond: 100 }),
+      transfer({ id: 'c', state: 'queued' }),
+      transfer({ id: 'd', state: 'done', transferred: 1000 }),
+      transfer({ id: 'e', state: 'failed', error: 'Kodo 614' }),
+      transfer({ id: 'f', kind: 'upload', state: 'receiving', received: 900 }),
+    ]);
+    expect(totals).toMatchObject({ running: 2, waiting: 2, failed: 1, done: 1, bytesDone: 400, bytesTotal: 4000, bytesPerSecond: 200 });
+    expect(totals.etaSeconds).toBe(18);
+    expect(totalsOf([transfer({ state: 'paused', transferred: 10 })]).etaSeconds).toBeUndefined();
+  });
+
+  it('has an ETA only while a transfer moves', () => {
+    expect(etaOf({ state: 'running', size: 1000, transferred: 500, bytesPerSecond: 100 })).toBe(5);
+    expect(etaOf({ state: 'running', size: 1000, transferred: 500, bytesPerSecond: 0 })).toBeUndefined();
+    expect(etaOf({ state: 'paused', size: 1000, transferred: 500, bytesPerSecond: 100 })).toBeUndefined();
+  });
+
+  it('filters by what the user looks for', () => {
+    const list = [transfer({ id: 'a', state: 'running' }), transfer({ id: 'b', state: 'failed' }), transfer({ id: 'c', state: 'canceled' }), transfer({ id: 'd', state: 'paused' })];
+    expect(filterTransfers(list, 'active').map((t) => t.id)).toEqual(['a', 'd']);
+    expect(filterTransfers(list, 'failed').map((t) => t.id)).toEqual(['b']);
+    expect(filterTransfers(list, 'done').map((t) => t.id)).toEqual(['c']);
+    expect(filterTransfers(list, 'all')).toHaveLength(4);
+  });
+
+  it('merges pushed changes in place and appends new transfers', () => {
+    const list = [transfer({ id: 'a' }), transfer({ id: 'b' })];
+    const merged = mergeTransfers(list, [transfer({ id: 'b', state: 'running' }), transfer({ id: 'c' })]);
+    expect(merged.map((t) => `${t.id}:${t.state}`)).toEqual(['a:queued', 'b:running', 'c:queued']);
+  });
+});
