@@ -164,6 +164,12 @@ test('uploads a folder from the picker and dropped files, then downloads the fol
   for (const [relative, body] of Object.entries(bodies)) {
     expect((await readFile(join(server.dataDir, 'downloads', 'media', relative))).equals(body)).toBe(true);
   }
+  // A browser elsewhere than the console saves its own copy of a finished download.
+  const saved = page.waitForEvent('download');
+  await transfers.row('site-visit/day1/yard.jpg', 'download').getByRole('link', { name: 'Save site-visit/day1/yard.jpg to this computer' }).click();
+  const copy = await saved;
+  expect(copy.suggestedFilename()).toBe('yard.jpg');
+  expect((await readFile((await copy.path())!)).equals(bodies['site-visit/day1/yard.jpg']!)).toBe(true);
   await page.getByText('Finished', { exact: true }).click();
   await expect(transfers.row('site-visit/day1/yard.jpg', 'download')).toBeVisible();
   await page.getByRole('button', { name: 'Clear finished' }).click();

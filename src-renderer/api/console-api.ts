@@ -8,6 +8,7 @@ import type { ClientTransport } from '../../src-shared/contract/transport';
 import { transfersService } from '../../src-shared/contract/transfers';
 import { processingService } from '../../src-shared/contract/processing';
 import { cdnService } from '../../src-shared/contract/cdn';
+import { calendarSyncService } from '../../src-shared/contract/directory';
 
 /** Every service of the contract, typed, over whichever transport this window has. */
 export interface ConsoleApi {
@@ -18,6 +19,7 @@ export interface ConsoleApi {
   transfers: ServiceClient<typeof transfersService>;
   processing: ServiceClient<typeof processingService>;
   cdn: ServiceClient<typeof cdnService>;
+  calendarSync: ServiceClient<typeof calendarSyncService>;
 }
 
 export function createConsoleApi(transport: ClientTransport): ConsoleApi {
@@ -29,5 +31,6 @@ export function createConsoleApi(transport: ClientTransport): ConsoleApi {
     transfers: createServiceClient(transfersService, transport),
     processing: createServiceClient(processingService, transport),
     cdn: createServiceClient(cdnService, transport),
+    calendarSync: createServiceClient(calendarSyncService, transport),
   };
 }

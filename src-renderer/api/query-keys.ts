@@ -16,4 +16,7 @@ export const queryKeys = {
   processingJobs: ['processing', 'list'] as const,
   /** Everything read from one account's CDN. */
   cdn: (accountId: string) => ['cdn', accountId] as const,
+  calendarStatus: ['calendarSync', 'status'] as const,
+  /** Everything read from the local copy and the round history: refreshed after each round. */
+  calendarCopy: ['calendarSync', 'copy'] as const,
 };

@@ -1,6 +1,7 @@
 import { Loader } from '@mantine/core';
 import { lazy, Suspense, useEffect } from 'react';
 import { AboutView } from '../features/about/AboutView';
+import { CalendarView } from '../features/calendar/CalendarView';
 import { CameraView } from '../features/live/CameraView';
 import { LiveView } from '../features/live/LiveView';
 import { SettingsView } from '../features/settings/SettingsView';
@@ -32,6 +33,8 @@ function SectionView({ route }: { route: Route }) {
       return <StorageView route={route} />;
     case 'transfers':
       return <TransfersView />;
+    case 'calendar':
+      return <CalendarView />;
     case 'about':
       return <AboutView />;
     case 'settings':

@@ -303,16 +303,32 @@ export const calendarSyncStatusSchema = z.object({
   lastRound: roundCountsSchema
     .extend({
       kind: z.enum(['full', 'incremental']),
+      /** Full rounds: the view's first, after an expired delta token (410), or a resync asked for. */
+      reason: z.enum(['first', 'expired', 'resync']).optional(),
       startedAt: z.string(),
       durationMs: z.number().nonnegative(),
     })
     .nullable(),
   totals: roundCountsSchema,
+  /** The round running now, as far as it got (pages and events applied so far). */
+  currentRound: roundCountsSchema.extend({ kind: z.enum(['full', 'incremental']), startedAt: z.string(), received: z.number().int().nonnegative() }).nullable(),
   eventsStored: z.number().int().nonnegative(),
   lastSuccessAt: z.string().nullable(),
   lastError: z.object({ at: z.string(), message: z.string(), code: z.string().nullable() }).nullable(),
 });
 export type CalendarSyncStatus = z.infer<typeof calendarSyncStatusSchema>;
+
+/** One round of the history: what it did, why a full one ran, or why it failed. */
+export const calendarRoundSchema = roundCountsSchema.extend({
+  kind: z.enum(['full', 'incremental']),
+  /** Full rounds: the view's first, after an expired delta token (410), or a resync asked for. */
+  reason: z.enum(['first', 'expired', 'resync']).optional(),
+  startedAt: z.string(),
+  durationMs: z.number().nonnegative(),
+  received: z.number().int().nonnegative(),
+  error: z.string().nullable(),
+});
+export type CalendarRound = z.infer<typeof calendarRoundSchema>;
 
 /** Access-package assignment policies: read one, check an edit, save it (PUT, full replacement). */
 export const directoryPoliciesService = defineService({
@@ -371,7 +387,13 @@ export const calendarSyncService = defineService({
     status: method(z.void(), calendarSyncStatusSchema),
     /** Runs one round now (or waits for the running one) and answers with the status after it. */
     syncNow: method(z.void(), calendarSyncStatusSchema),
+    /** Drops the delta state and runs a full round now; the copy stays readable meanwhile. */
+    resync: method(z.void(), calendarSyncStatusSchema),
+    /** The view's rounds, newest first. */
+    history: method(z.object({ limit: z.number().int().min(1).max(500).default(100) }), z.array(calendarRoundSchema)),
     eventsInRange: method(z.object({ start: dateTimeOffset, end: dateTimeOffset }), z.array(calendarEventSchema)),
+    /** Events of the local copy whose subject holds the text, by start time. */
+    searchEvents: method(z.object({ text: z.string().trim().min(1, 'type a part of a subject').max(200), limit: z.number().int().min(1).max(500).default(100) }), z.array(calendarEventSchema)),
   },
   events: {
     /** After every state change and every round. */

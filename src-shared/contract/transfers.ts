@@ -61,8 +61,8 @@ const ids = z.object({ ids: z.array(z.string().min(1)).min(1, 'no transfer chose
 
 /** HTTP path where a browser sends an upload's bytes: PUT `<path><id>` with Content-Range. */
 export const TRANSFER_BODY_PATH = '/console/transfers/';
-/** The session token travels in this header on those PUTs (as it does in the WebSocket subprotocol). */
-export const SESSION_HEADER = 'x-relay-session';
+/** HTTP path of a finished download's file, for a browser on another machine: GET `<path><id>`. */
+export const DOWNLOADED_FILE_PATH = '/console/downloads/';
 
 /**
  * Uploads and downloads of objects, queued by main in SQLite so they survive a restart: uploads

@@ -7,9 +7,11 @@ import {
   zeroCounts,
   type CalendarView,
   type CompletedRound,
+  type FullReason,
   type RoundCounts,
   type RoundKind,
   type RoundProgress,
+  type RoundRecord,
   type SyncError,
   type SyncTarget,
   type ViewCounters,
@@ -78,7 +80,29 @@ CREATE TABLE IF NOT EXISTS calendar_events (
   json TEXT NOT NULL,
   PRIMARY KEY (view_id, id)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS calendar_events_start ON calendar_events (view_id, start_ms);
+CREATE TABLE IF NOT EXISTS calendar_rounds (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT, view_id INTEGER NOT NULL,
+  kind TEXT NOT NULL, reason TEXT, started_at TEXT NOT NULL, duration_ms INTEGER NOT NULL,
+  pages INTEGER NOT NULL, added INTEGER NOT NULL, updated INTEGER NOT NULL, removed INTEGER NOT NULL,
+  received INTEGER NOT NULL, error TEXT);
+CREATE INDEX IF NOT EXISTS calendar_rounds_view ON calendar_rounds (view_id, seq);
 `;
+
+/** Rounds kept per view in the history. */
+const HISTORY_LIMIT = 500;
+
+interface RoundRow {
+  kind: RoundKind;
+  reason: FullReason | null;
+  started_at: string;
+  duration_ms: number;
+  pages: number;
+  added: number;
+  updated: number;
+  removed: number;
+  received: number;
+  error: string | null;
+}
 
 function toView(row: ViewRow): CalendarView {
   return {
@@ -168,6 +192,17 @@ export class CalendarStore {
          ORDER BY start_ms, id`,
       ),
       allEvents: db.prepare<[number], EventRow>('SELECT id, start_ms, end_ms, last_modified, change_key, json FROM calendar_events WHERE view_id = ? ORDER BY id'),
+      insertRound: db.prepare(
+        `INSERT INTO calendar_rounds (view_id, kind, reason, started_at, duration_ms, pages, added, updated, removed, received, error)
+         VALUES (@view_id, @kind, @reason, @started_at, @duration_ms, @pages, @added, @updated, @removed, @received, @error)`,
+      ),
+      trimRounds: db.prepare<[number, number, number]>('DELETE FROM calendar_rounds WHERE view_id = ? AND seq <= (SELECT seq FROM calendar_rounds WHERE view_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)'),
+      rounds: db.prepare<[number, number], RoundRow>('SELECT * FROM calendar_rounds WHERE view_id = ? ORDER BY seq DESC LIMIT ?'),
+      deleteViewRounds: db.prepare<[number]>('DELETE FROM calendar_rounds WHERE view_id = ?'),
+      search: db.prepare<[number, string, number], EventRow>(
+        `SELECT id, start_ms, end_ms, last_modified, change_key, json FROM calendar_events
+         WHERE view_id = ? AND json_extract(json, '$.subject') LIKE ? ESCAPE '\\' ORDER BY start_ms, id LIMIT ?`,
+      ),
     };
   }
 
@@ -203,6 +238,7 @@ export class CalendarStore {
       this.sql.setSettings.run(settings.intervalSeconds, settings.pageSize, 1, row.id);
       for (const other of this.sql.otherViews.all(row.id)) {
         this.sql.deleteViewEvents.run(other.id);
+        this.sql.deleteViewRounds.run(other.id);
         this.sql.deleteView.run(other.id);
       }
       return toView(this.sql.view.get(row.id)!);
@@ -222,16 +258,53 @@ export class CalendarStore {
     return this.db.transaction(() => {
       const view = this.mustGetView(id);
       const generation = kind === 'full' ? view.generation + 1 : view.generation;
-      const counters = kind === 'full' ? { ...view.counters, fullSyncs: view.counters.fullSyncs + 1 } : view.counters;
-      const round: RoundProgress = { kind, startedAt, generation, received: 0, ...zeroCounts() };
+      const { pendingFullReason, ...rest } = view.counters;
+      const counters = kind === 'full' ? { ...rest, fullSyncs: view.counters.fullSyncs + 1 } : view.counters;
+      const round: RoundProgress = { kind, startedAt, generation, received: 0, ...zeroCounts(), ...(kind === 'full' ? { reason: pendingFullReason ?? 'first' } : {}) };
       this.sql.setRound.run(null, JSON.stringify(round), generation, JSON.stringify(counters), id);
       return this.mustGetView(id);
     })();
   }
 
-  /** Forgets the delta state (an expired token, 410): the next round is a full one. */
-  clearDeltaState(id: number): void {
-    this.sql.setLinks.run(null, null, null, id);
+  /** Forgets the delta state (an expired token, 410, or a resync asked for): the next round is a full one. */
+  clearDeltaState(id: number, reason: FullReason = 'expired'): void {
+    this.db.transaction(() => {
+      this.sql.setLinks.run(null, null, null, id);
+      this.updateCounters(id, (c) => ({ ...c, pendingFullReason: reason }));
+    })();
+  }
+
+  /** The view's rounds, newest first: what each did, or why it failed. */
+  roundHistory(id: number, limit = 100): RoundRecord[] {
+    return this.sql.rounds.all(id, limit).map((r) => ({
+      kind: r.kind,
+      ...(r.reason ? { reason: r.reason } : {}),
+      startedAt: r.started_at,
+      durationMs: r.duration_ms,
+      pages: r.pages,
+      added: r.added,
+      updated: r.updated,
+      removed: r.removed,
+      received: r.received,
+      error: r.error,
+    }));
+  }
+
+  private recordRound(id: number, round: CompletedRound, error: string | null): void {
+    this.sql.insertRound.run({
+      view_id: id,
+      kind: round.kind,
+      reason: round.reason ?? null,
+      started_at: round.startedAt,
+      duration_ms: Math.round(round.durationMs),
+      pages: round.pages,
+      added: round.added,
+      updated: round.updated,
+      removed: round.removed,
+      received: round.received,
+      error,
+    });
+    this.sql.trimRounds.run(id, id, HISTORY_LIMIT);
   }
 
   /** Drops the round in progress but keeps the deltaLink: the next round starts over from it. */
@@ -240,8 +313,15 @@ export class CalendarStore {
     this.sql.setLinks.run(view.deltaLink, null, null, id);
   }
 
+  /** A round that failed: the error kept, and the round in the history with what it had done. */
   recordFailure(id: number, error: SyncError): void {
-    this.updateCounters(id, (c) => ({ ...c, lastError: error }));
+    this.db.transaction(() => {
+      this.updateCounters(id, (c) => ({ ...c, lastError: error }));
+      const round = this.mustGetView(id).round;
+      if (!round) return;
+      const { generation: _generation, ...progress } = round;
+      this.recordRound(id, { ...progress, durationMs: Math.max(0, Date.parse(error.at) - Date.parse(round.startedAt)) }, error.message);
+    })();
   }
 
   addThrottled(id: number, count = 1): void {
@@ -281,7 +361,9 @@ export class CalendarStore {
         updated: round.updated,
         removed: round.removed,
         received: round.received,
+        ...(round.reason ? { reason: round.reason } : {}),
       };
+      this.recordRound(id, completed, null);
       const counters: ViewCounters = {
         ...view.counters,
         rounds: view.counters.rounds + 1,
@@ -293,6 +375,12 @@ export class CalendarStore {
       outcome.completed = completed;
       return outcome;
     })();
+  }
+
+  /** Events whose subject holds `text` (case-insensitive for ASCII), by start time. */
+  searchSubject(id: number, text: string, limit: number): StoredEvent[] {
+    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return this.sql.search.all(id, pattern, limit).map(toEvent);
   }
 
   eventsInRange(id: number, startMs: number, endMs: number): StoredEvent[] {

@@ -1,4 +1,4 @@
-import type { CalendarEvent, CalendarSyncStatus } from '../../../src-shared/contract/directory';
+import type { CalendarEvent, CalendarRound, CalendarSyncStatus } from '../../../src-shared/contract/directory';
 import type { GraphClient, RetryInfo } from '../client/graph-client';
 import { isGraphError } from '../client/graph-error';
 import type { Logger } from '../../platform/logger';
@@ -32,6 +32,12 @@ export interface CalendarSyncEngine {
   status(): CalendarSyncStatus;
   /** Runs a round now, or waits for the one running, and answers with the status after it. */
   syncNow(): Promise<CalendarSyncStatus>;
+  /** Drops the delta state (after the running round) and runs a full round. */
+  resync(): Promise<CalendarSyncStatus>;
+  /** The view's rounds, newest first. */
+  history(limit: number): CalendarRound[];
+  /** Events of the local copy whose subject holds `text`. */
+  searchEvents(text: string, limit: number): CalendarEvent[];
   /** Events of the local copy overlapping [start, end), by start time. */
   eventsInRange(start: string, end: string): CalendarEvent[];
   /** Called after every state change and every round; returns the unsubscribe function. */
@@ -91,6 +97,10 @@ export function createCalendarSyncEngine(options: CalendarSyncEngineOptions): Ca
       throttled: counters?.throttled ?? 0,
       lastRound: counters?.lastRound ?? null,
       totals: counters?.totals ?? { pages: 0, added: 0, updated: 0, removed: 0 },
+      currentRound:
+        state === 'syncing' && view?.round
+          ? { kind: view.round.kind, startedAt: view.round.startedAt, pages: view.round.pages, added: view.round.added, updated: view.round.updated, removed: view.round.removed, received: view.round.received }
+          : null,
       eventsStored: view ? store.countEvents(view.id) : 0,
       lastSuccessAt: counters?.lastSuccessAt ?? null,
       lastError: counters?.lastError ?? null,
@@ -107,6 +117,15 @@ export function createCalendarSyncEngine(options: CalendarSyncEngineOptions): Ca
         logger.warn('calendar status listener failed', { error: (error as Error).message });
       }
     }
+  }
+
+  // Progress while a round runs: after each page, at most every 200 ms.
+  let lastProgress = 0;
+  function emitProgress(): void {
+    const at = Date.now();
+    if (at - lastProgress < 200) return;
+    lastProgress = at;
+    emit();
   }
 
   function clearTimer(): void {
@@ -136,7 +155,7 @@ export function createCalendarSyncEngine(options: CalendarSyncEngineOptions): Ca
     emit();
     running = (async () => {
       try {
-        const round = await runDeltaRound({ client, store, logger, now, signal: controller.signal }, id);
+        const round = await runDeltaRound({ client, store, logger, now, signal: controller.signal, onPage: emitProgress }, id);
         state = 'idle';
         logger.debug('calendar round complete', { ...round });
       } catch (error) {
@@ -200,6 +219,15 @@ export function createCalendarSyncEngine(options: CalendarSyncEngineOptions): Ca
       await runRound();
       return status();
     },
+    async resync() {
+      if (!active || viewId === null) throw new CalendarSyncNotStartedError('calendar sync is stopped: start it first');
+      await running?.catch(() => undefined);
+      store.clearDeltaState(viewId, 'resync');
+      await runRound();
+      return status();
+    },
+    history: (limit) => (viewId === null ? [] : store.roundHistory(viewId, limit)),
+    searchEvents: (text, limit) => (viewId === null ? [] : store.searchSubject(viewId, text, limit).map(toCalendarEvent)),
     eventsInRange(start, end) {
       const startMs = Date.parse(start);
       const endMs = Date.parse(end);

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CalendarEvent, CalendarSyncStatus } from '../../../src-shared/contract/directory';
+import type { CalendarEvent, CalendarRound, CalendarSyncStatus } from '../../../src-shared/contract/directory';
 import type { Result } from '../../../src-shared/contract/result';
 import { createMemoryLogger } from '../../platform/logger';
 import { createServiceHost, type ServiceHost } from '../../transport/service-host';
@@ -71,5 +71,40 @@ describe('calendarSync service', () => {
     expect(firstWeek.ok && firstWeek.value[0]!.graph).toMatchObject({ '@odata.type': '#microsoft.graph.event', subject: 'Planning' });
 
     expect(await call('stop')).toMatchObject({ ok: true, value: { state: 'stopped', nextRoundAt: null } });
+  });
+  it('keeps a history of rounds: removals, a full resync after an expired token, and one asked for', async () => {
+    const writer = calendarWriter(recordingClient(emu).client, emu.user.id);
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push((await writer.create({ subject: `Visit ${i}`, start: `2030-01-${String(2 + i).padStart(2, '0')}T09:00:00`, end: `2030-01-${String(2 + i).padStart(2, '0')}T10:00:00` })).id);
+    const pushed: CalendarSyncStatus[] = [];
+    host.subscribe('calendarSync', 'onStatus', (status) => pushed.push(status as CalendarSyncStatus));
+    await call('start', { start: '2030-01-01T00:00:00Z', end: '2030-02-01T00:00:00Z', pageSize: 2 });
+    expect(await call('syncNow')).toMatchObject({ ok: true, value: { eventsStored: 12, currentRound: null } });
+    // While the round ran, its progress was pushed page by page.
+    expect(pushed.some((s) => s.state === 'syncing' && s.currentRound !== null && s.currentRound.pages > 0)).toBe(true);
+
+    // Three deleted, two moved out of the window: five removed in the next round.
+    for (const id of ids.slice(0, 3)) await writer.remove(id);
+    for (const id of ids.slice(3, 5)) await writer.update(id, { start: { dateTime: '2030-03-02T09:00:00', timeZone: 'UTC' }, end: { dateTime: '2030-03-02T10:00:00', timeZone: 'UTC' } });
+    expect(await call('syncNow')).toMatchObject({ ok: true, value: { eventsStored: 7, lastRound: { kind: 'incremental', removed: 5 } } });
+
+    emu.evictSyncState();
+    expect(await call('syncNow')).toMatchObject({ ok: true, value: { eventsStored: 7, lastRound: { kind: 'full', reason: 'expired' } } });
+    expect(await call('resync')).toMatchObject({ ok: true, value: { eventsStored: 7, lastRound: { kind: 'full', reason: 'resync' } } });
+
+    const history = await call<CalendarRound[]>('history', { limit: 10 });
+    expect(history.ok && history.value.map((r) => [r.kind, r.reason ?? '', r.removed, r.error])).toEqual([
+      ['full', 'resync', 0, null],
+      ['full', 'expired', 0, null],
+      ['incremental', '', 5, null],
+      ['full', 'first', 0, null],
+    ]);
+    expect(await call('history', { limit: 0 })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+
+    // Search by subject over the whole copy; % and _ are taken as they are typed.
+    const found = await call<CalendarEvent[]>('searchEvents', { text: 'visit 1' });
+    expect(found.ok && found.value.map((e) => e.subject)).toEqual(['Visit 10', 'Visit 11']);
+    expect(await call('searchEvents', { text: '%' })).toEqual({ ok: true, value: [] });
+    expect(await call('searchEvents', { text: ' ' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
   });
 });

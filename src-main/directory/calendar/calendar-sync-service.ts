@@ -43,6 +43,9 @@ export function bindCalendarSync(options: BindCalendarSyncOptions): CalendarSync
     stop: () => sync.stop(),
     status: async () => sync.status(),
     syncNow: () => sync.syncNow().catch(asContractFailure),
+    resync: () => sync.resync().catch(asContractFailure),
+    history: async ({ limit }) => sync.history(limit),
+    searchEvents: async ({ text, limit }) => sync.searchEvents(text, limit),
     eventsInRange: async ({ start, end }) => {
       try {
         return sync.eventsInRange(start, end);

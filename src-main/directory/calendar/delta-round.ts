@@ -11,6 +11,8 @@ export interface DeltaRoundDeps {
   logger: Logger;
   now: () => Date;
   signal?: AbortSignal;
+  /** Called after each applied page (progress for the console). */
+  onPage?(): void;
 }
 
 /** How many times one call starts over after an expired token or a dead resume point. */
@@ -75,6 +77,7 @@ export async function runDeltaRound(deps: DeltaRoundDeps, viewId: number): Promi
         checkLink((page.nextLink ?? page.deltaLink)!, client.baseUrl);
         const outcome = store.applyPage(viewId, page, deps.now());
         if (outcome.completed) return outcome.completed;
+        deps.onPage?.();
         step = { path: page.nextLink! };
       }
     } catch (error) {

@@ -2,6 +2,9 @@
 
 export type RoundKind = 'full' | 'incremental';
 
+/** Why a full round ran: the view's first, an expired delta token (410), or the user asked. */
+export type FullReason = 'first' | 'expired' | 'resync';
+
 export interface RoundCounts {
   pages: number;
   added: number;
@@ -17,6 +20,8 @@ export interface RoundProgress extends RoundCounts {
   generation: number;
   /** Entries received, changing the copy or not (unchanged, older, removals of unknown ids). */
   received: number;
+  /** Full rounds: why this one ran. */
+  reason?: FullReason;
 }
 
 export interface CompletedRound extends RoundCounts {
@@ -24,6 +29,12 @@ export interface CompletedRound extends RoundCounts {
   startedAt: string;
   durationMs: number;
   received: number;
+  reason?: FullReason;
+}
+
+/** One round in the view's history: completed, or failed with the reason. */
+export interface RoundRecord extends CompletedRound {
+  error: string | null;
 }
 
 export interface SyncError {
@@ -40,6 +51,8 @@ export interface ViewCounters {
   lastRound: CompletedRound | null;
   lastSuccessAt: string | null;
   lastError: SyncError | null;
+  /** Why the next full round will run (set when the delta state is dropped). */
+  pendingFullReason?: FullReason;
 }
 
 /** Who is synchronised (`me` or a user id) and the window, as normalized ISO instants (Z). */

@@ -1,6 +1,7 @@
 import { Alert, Button, Group, NumberInput, SegmentedControl, Stack, Text } from '@mantine/core';
 import { IconPlayerPause, IconPlayerPlay, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
+import { DOWNLOADED_FILE_PATH } from '../../../src-shared/contract/transfers';
 import { CopyField } from '../../ui/CopyField';
 import { LoadingLine } from '../../ui/LoadingLine';
 import { PageHeader } from '../../ui/PageHeader';
@@ -21,6 +22,8 @@ export function TransfersView() {
   const clear = useClearFinished();
   const [filter, setFilter] = useState<TransferFilter>('all');
   const list = useMemo(() => transfers.data ?? [], [transfers.data]);
+  // In a browser the console may run on another machine: finished downloads offer a copy.
+  const desktop = window.relayConsole !== undefined;
   const shown = useMemo(() => filterTransfers(list, filter), [list, filter]);
   const totals = useMemo(() => totalsOf(list), [list]);
   const idsWhere = (states: string[]) => list.filter((t) => states.includes(t.state)).map((t) => t.id);
@@ -75,7 +78,7 @@ export function TransfersView() {
             {list.length === 0 ? 'No transfers yet. Upload files by dropping them on a folder in Storage, or download a selection from there.' : `No ${FILTER_LABELS[filter].toLowerCase()} transfers.`}
           </Alert>
         ) : null}
-        {shown.length > 0 ? <TransferList transfers={shown} onAction={(id, action) => act.mutate({ action, ids: [id] })} /> : null}
+        {shown.length > 0 ? <TransferList transfers={shown} onAction={(id, action) => act.mutate({ action, ids: [id] })} {...(desktop ? {} : { saveUrlOf: (id: string) => `${DOWNLOADED_FILE_PATH}${encodeURIComponent(id)}` })} /> : null}
         {settings.data ? (
           <Group gap="xs">
             <Text size="sm" c="dimmed">

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseH264Sps, spsFromFmtp } from '../../codecs/h264/sps';
 import { demuxAll, encodeClip } from '../test-media';
+import { DemuxError } from '../demuxer';
 import { createTsDemuxer } from './ts-demuxer';
 
 describe('MPEG-TS demuxer', () => {
@@ -37,5 +38,20 @@ describe('MPEG-TS demuxer', () => {
     expect(() => demuxAll(createTsDemuxer, shifted)).toThrow(`lost sync at byte ${188 * 3}`);
     const empty = createTsDemuxer(noop);
     expect(() => empty.end()).toThrow('the body is empty');
+  });
+
+  it('refuses an ADTS header with a sample rate AAC does not have as a demux error', async () => {
+    const ts = Buffer.from(await encodeClip('mpegts', 1));
+    // Every ADTS header of the 44.1 kHz audio (sampling index 4) gets index 13, which is reserved.
+    let changed = 0;
+    for (let i = 0; i + 2 < ts.length; i++) {
+      if (ts[i] === 0xff && (ts[i + 1]! & 0xf6) === 0xf0 && ((ts[i + 2]! >> 2) & 0x0f) === 4) {
+        ts[i + 2] = (ts[i + 2]! & 0xc3) | (13 << 2);
+        changed++;
+      }
+    }
+    expect(changed).toBeGreaterThan(10);
+    expect(() => demuxAll(createTsDemuxer, ts)).toThrow(DemuxError);
+    expect(() => demuxAll(createTsDemuxer, ts)).toThrow('sampling frequency index 13');
   });
 });

@@ -95,7 +95,14 @@ export function createTsDemuxer(sink: DemuxSink): Demuxer {
       const length = ((data[at + 3]! & 0x03) << 11) | (data[at + 4]! << 3) | (data[at + 5]! >> 5);
       const headerLength = protectionAbsent ? 7 : 9;
       if (length < headerLength || at + length > data.length) throw new DemuxError(`MPEG-TS: ADTS frame of ${length} bytes runs past its PES`);
-      if (!stream.codec) stream.codec = aacCodec(audioSpecificConfigFromAdts(data.subarray(at, at + 7)));
+      if (!stream.codec) {
+        // A damaged header can name a sample rate AAC does not have: a demux error, not a crash.
+        try {
+          stream.codec = aacCodec(audioSpecificConfigFromAdts(data.subarray(at, at + 7)));
+        } catch (error) {
+          throw new DemuxError(`MPEG-TS: AAC stream on PID ${stream.pid}: ${(error as Error).message}`);
+        }
+      }
       const rate = stream.codec.clockRate;
       // PES time is 90 kHz; the track's clock is the sample rate, 1024 samples per frame.
       const timestamp = (Math.round((pts * rate) / 90000) + index * 1024) % 2 ** 32;

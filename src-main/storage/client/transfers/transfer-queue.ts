@@ -43,6 +43,8 @@ export interface TransferQueue {
   /** Bytes a browser sent so far; the upload joins the queue once all have arrived. */
   received(id: string, received: number): void;
   spoolPath(id: string): string;
+  /** Where a finished download was written, or undefined for anything else. */
+  downloadedFile(id: string): string | undefined;
   /** Stops what runs, keeping each transfer's place to go on from at the next start. */
   close(): Promise<void>;
 }
@@ -320,6 +322,10 @@ export function createTransferQueue(deps: TransferQueueDeps): TransferQueue {
       if (complete) pump();
     },
     spoolPath,
+    downloadedFile(id) {
+      const row = store.get(id);
+      return row?.kind === 'download' && row.state === 'done' ? row.localPath : undefined;
+    },
     async close() {
       closed = true;
       clearInterval(timer);

@@ -2,10 +2,11 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ContractFailure } from '../../../../src-shared/contract/result';
 import type { BatchItem } from '../../../../src-shared/contract/storage';
-import { TRANSFER_BODY_PATH, transfersService } from '../../../../src-shared/contract/transfers';
+import { DOWNLOADED_FILE_PATH, TRANSFER_BODY_PATH, transfersService } from '../../../../src-shared/contract/transfers';
 import type { EngineContext } from '../../../engine/engine-context';
 import type { IndexStore } from '../folder-index/index-store';
 import type { KodoClient } from '../kodo-client';
+import { createDownloadedFileRoute } from './downloaded-file';
 import { createIndexBatcher } from './index-batcher';
 import { freeName, localTarget } from './local-target';
 import { createSpoolReceiver } from './spool-receiver';
@@ -63,6 +64,7 @@ export function bindTransfersService(ctx: EngineContext, options: TransfersServi
     store.close();
   });
   ctx.http.prefix(TRANSFER_BODY_PATH, createSpoolReceiver(queue));
+  ctx.http.prefix(DOWNLOADED_FILE_PATH, createDownloadedFileRoute(queue));
 
   const emit = ctx.services.bind(transfersService, {
     list: async () => queue.list(),

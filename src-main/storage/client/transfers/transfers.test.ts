@@ -185,6 +185,14 @@ describe('transfers', () => {
     expect(await readFile(join(downloads, 'docs', 'a.txt'), 'utf8')).toBe('alpha');
     expect((await readFile(join(downloads, 'docs', 'deep', 'b.bin'))).equals(bodies.get('docs/deep/b.bin')!)).toBe(true);
 
+    // A browser on another machine fetches its own copy of a finished download, and nothing else.
+    const notes = list.find((t) => t.key === 'docs/a.txt')!;
+    const copy = await fetch(`${running.engine.server.url}/console/downloads/${notes.id}`);
+    expect(copy.status).toBe(200);
+    expect(copy.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''a.txt");
+    expect(await copy.text()).toBe('alpha');
+    expect((await fetch(`${running.engine.server.url}/console/downloads/not-a-transfer`)).status).toBe(404);
+
     // The same file again does not overwrite the first copy.
     await transfers.call('addDownloads', { accountId: 'local', bucket: 'vault', prefix: 'docs/', items: [{ key: 'docs/a.txt', folder: false }] });
     const second = (await transfers.call<TransferStatus[]>('list')).at(-1)!;

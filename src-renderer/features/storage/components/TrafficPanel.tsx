@@ -8,7 +8,7 @@ import { LoadingLine } from '../../../ui/LoadingLine';
 import { ResultError } from '../../../ui/ResultError';
 import { formatBitrate, slotSeconds, trafficSummary } from '../model/traffic-summary';
 import { useTraffic } from '../use-cdn';
-import { UplotChart } from './UplotChart';
+import { UplotChart } from '../../../ui/UplotChart';
 
 const GRANULARITY_LABEL: Record<CdnGranularity, string> = { '5min': '5 minutes', hour: 'Hour', day: 'Day' };
 const day = (date: Date | string | null) => (date ? dayjs(date).format('YYYY-MM-DD') : '');
@@ -66,7 +66,7 @@ export function TrafficPanel({ accountId, domains }: { accountId: string; domain
                   ? `Peak ${formatBitrate(summary.peak)} at ${summary.peakAt} UTC on ${summary.peakDomain}`
                   : 'No traffic in this range'}
             </Text>
-            <UplotChart x={x} series={series} format={format} label={`${kind === 'flux' ? 'Flux' : 'Bandwidth'} per ${GRANULARITY_LABEL[granularity].toLowerCase()} of ${chosen.join(', ')}`} />
+            <UplotChart utc testId="traffic-chart" x={x} series={series} format={format} label={`${kind === 'flux' ? 'Flux' : 'Bandwidth'} per ${GRANULARITY_LABEL[granularity].toLowerCase()} of ${chosen.join(', ')}`} />
           </>
         ) : null}
       </Stack>

@@ -6,7 +6,7 @@ import { TransferRow, type TransferAction } from './TransferRow';
 const ROW_HEIGHT = 78;
 
 /** Thousands of transfers (a dropped folder) stay smooth: only the rows in view are drawn. */
-export function TransferList({ transfers, onAction }: { transfers: TransferStatus[]; onAction(id: string, action: TransferAction): void }) {
+export function TransferList({ transfers, onAction, saveUrlOf }: { transfers: TransferStatus[]; onAction(id: string, action: TransferAction): void; saveUrlOf?(id: string): string }) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: transfers.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
   return (
@@ -16,7 +16,7 @@ export function TransferList({ transfers, onAction }: { transfers: TransferStatu
           const transfer = transfers[item.index]!;
           return (
             <div key={transfer.id} style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}>
-              <TransferRow transfer={transfer} onAction={(action) => onAction(transfer.id, action)} />
+              <TransferRow transfer={transfer} onAction={(action) => onAction(transfer.id, action)} saveUrl={saveUrlOf?.(transfer.id)} />
             </div>
           );
         })}

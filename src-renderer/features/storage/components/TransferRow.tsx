@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Group, Progress, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Group, Progress, Text, Tooltip } from '@mantine/core';
 import { IconDownload, IconPlayerPause, IconPlayerPlay, IconRefresh, IconUpload, IconX } from '@tabler/icons-react';
 import type { TransferState, TransferStatus } from '../../../../src-shared/contract/transfers';
 import { formatBytes, formatDuration } from '../../../ui/format';
@@ -27,8 +27,12 @@ function detailOf(t: TransferStatus): string {
   return `${formatBytes(t.transferred)} of ${formatBytes(t.size)}${speed} · ${where}`;
 }
 
-/** One transfer: direction, name, its progress bar, speed and ETA, and what can be done with it. */
-export function TransferRow({ transfer: t, onAction }: { transfer: TransferStatus; onAction(action: TransferAction): void }) {
+/**
+ * One transfer: direction, name, its progress bar, speed and ETA, and what can be done with it.
+ * `saveUrl`: where a browser fetches its own copy of a finished download (the console may run
+ * on another machine); absent in the desktop app, which wrote the file on this machine.
+ */
+export function TransferRow({ transfer: t, onAction, saveUrl }: { transfer: TransferStatus; onAction(action: TransferAction): void; saveUrl?: string | undefined }) {
   const percent = Math.round(progressOf(t) * 1000) / 10;
   const actions: Array<{ action: TransferAction; label: string; icon: typeof IconX }> = [];
   if (t.state === 'running' || t.state === 'queued') actions.push({ action: 'pause', label: 'Pause', icon: IconPlayerPause });
@@ -54,6 +58,11 @@ export function TransferRow({ transfer: t, onAction }: { transfer: TransferStatu
           <Text size="xs" c="dimmed" className="cell-ellipsis" data-testid="transfer-detail">
             {detailOf(t)}
           </Text>
+          {saveUrl && t.kind === 'download' && t.state === 'done' ? (
+            <Anchor size="xs" href={saveUrl} download aria-label={`Save ${t.name} to this computer`}>
+              Save to this computer
+            </Anchor>
+          ) : null}
           {t.error ? (
             <Text size="xs" c="red.8" role="status">
               {t.error}
