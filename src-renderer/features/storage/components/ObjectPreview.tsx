@@ -34,13 +34,14 @@ function usePreviewUrl({ accountId, bucket, objectKey }: Target, view: PreviewVi
   });
 }
 
+/** A thumbnail at its own size (the service never enlarges one), shrunk only to fit the panel. */
 function ImagePreview({ target }: { target: Target }) {
   const url = usePreviewUrl(target, 'thumbnail');
   const [failed, setFailed] = useState(false);
   if (url.isError) return <ResultError error={url.error} title="No preview" />;
   if (!url.data) return <LoadingLine>Making a thumbnail…</LoadingLine>;
   if (failed) return <Text size="sm" c="dimmed">The service could not make a thumbnail of this image.</Text>;
-  return <Image src={url.data} alt={`Preview of ${target.objectKey}`} radius="sm" mah={360} fit="contain" onError={() => setFailed(true)} data-testid="image-preview" />;
+  return <Image src={url.data} alt={`Preview of ${target.objectKey}`} radius="sm" w="auto" maw="100%" mah={360} fit="contain" onError={() => setFailed(true)} data-testid="image-preview" />;
 }
 
 function VideoPreview({ target }: { target: Target }) {
@@ -53,7 +54,7 @@ function VideoPreview({ target }: { target: Target }) {
   }
   return (
     <Stack gap={6} align="flex-start">
-      {poster.data ? <Image src={poster.data} alt={`First frame of ${target.objectKey}`} radius="sm" mah={300} fit="contain" data-testid="poster-preview" /> : <LoadingLine>Taking a frame…</LoadingLine>}
+      {poster.data ? <Image src={poster.data} alt={`First frame of ${target.objectKey}`} radius="sm" w="auto" maw="100%" mah={300} fit="contain" data-testid="poster-preview" /> : <LoadingLine>Taking a frame…</LoadingLine>}
       <Button size="xs" variant="default" leftSection={<IconPlayerPlay size={16} />} onClick={() => setPlaying(true)}>
         Play
       </Button>
