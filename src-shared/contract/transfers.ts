@@ -55,7 +55,6 @@ export const newUploadSchema = z.object({
   /** The desktop app reads a chosen file from disk; a browser sends its bytes to the console. */
   path: z.string().min(1).max(4096).optional(),
 });
-export type NewUpload = z.infer<typeof newUploadSchema>;
 
 const ids = z.object({ ids: z.array(z.string().min(1)).min(1, 'no transfer chosen').max(10_000) });
 

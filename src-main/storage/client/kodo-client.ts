@@ -2,6 +2,7 @@ import qiniu from 'qiniu';
 import { STORAGE_CLASSES, type BucketSummary, type StorageClass, type CustomEndpoints, type KodoRegion, type ListPage, type ObjectDetails, type ObjectSummary } from '../../../src-shared/contract/storage';
 import { ContractFailure } from '../../../src-shared/contract/result';
 import { kodoFailure, unreachable } from './kodo-errors';
+import type { ObjectSource } from './object-source';
 import { uploadFile, type Uploaded, type UploadJob } from './kodo-transfers';
 
 /** Where an account's services are: a public region, a private deployment, or one host for all (the emulator). */
@@ -41,9 +42,9 @@ export interface KodoClient {
    * Where main GETs an object (a transfer, a preview): the URL, with a processing command when
    * given (`imageView2/2/w/960`), and for the emulator the address that serves every domain.
    */
-  downloadSource(bucket: string, key: string, deadline: number, fop?: string): Promise<{ url: string; connectTo?: string }>;
-  /** Starts persistent processing (`fops` already carries its `saveas`); resolves with the persistentId. */
-  pfop(bucket: string, key: string, fops: string): Promise<string>;
+  downloadSource(bucket: string, key: string, deadline: number, fop?: string): Promise<ObjectSource>;
+  /** Starts persistent processing of one command, its result saved as `saveAs`; resolves with the persistentId. */
+  pfop(bucket: string, key: string, command: string, saveAs: { bucket: string; key: string }): Promise<string>;
   /** Kodo's prefop answer: code 0 done, 1 waiting, 2 processing, 3 failed, 4 done but its notification failed. */
   prefop(persistentId: string): Promise<{ code: number; desc?: string; items?: Array<{ code: number; desc?: string; error?: string; key?: string }> }>;
   /** Uploads a local file (resumable v2 above 4 MiB); resolves with what the service stored. */
@@ -210,8 +211,9 @@ export function createKodoClient(credentials: KodoCredentials, location: KodoLoc
       const data = (await response.json().catch(() => ({}))) as Record<string, unknown>;
       return { status: response.status, data };
     },
-    async pfop(bucket, key, fops) {
+    async pfop(bucket, key, command, saveAs) {
       const operations = new qiniu.fop.OperationManager(mac, config);
+      const fops = `${command}|saveas/${qiniu.util.encodedEntry(saveAs.bucket, saveAs.key)}`;
       const answer = await call(
         () =>
           new Promise<Answer<{ persistentId: string }>>((resolve, reject) =>

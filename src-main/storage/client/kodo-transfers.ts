@@ -1,7 +1,5 @@
 import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { basename, dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
@@ -9,6 +7,7 @@ import qiniu from 'qiniu';
 import { ContractFailure } from '../../../src-shared/contract/result';
 import { EtagHasher, KODO_BLOCK } from '../kodo-etag';
 import { kodoFailure, unreachable } from './kodo-errors';
+import { openObjectSource, type ObjectSource } from './object-source';
 
 export interface UploadJob {
   bucket: string;
@@ -24,11 +23,7 @@ export interface UploadJob {
   onProgress(transferred: number): void;
 }
 
-export interface DownloadJob {
-  url: string;
-  /** The emulator serves every bucket domain on its own port: connect there, ask by Host. */
-  connectTo?: string;
-  /** The partial file: its length is where the download goes on (Range). */
+export interface DownloadJob extends ObjectSource {  /** The partial file: its length is where the download goes on (Range). */
   partPath: string;
   size: number;
   signal: AbortSignal;
@@ -125,23 +120,7 @@ export async function downloadFile(job: DownloadJob): Promise<void> {
   );
   if (have >= job.size && job.size > 0) return;
   if (job.signal.aborted) throw new TransferStopped();
-  const url = new URL(job.url);
-  const connect = job.connectTo ? new URL(`http://${job.connectTo}`) : url;
-  const send = url.protocol === 'https:' && !job.connectTo ? httpsRequest : httpRequest;
-  const response = await new Promise<IncomingMessage>((resolve, reject) => {
-    const req = send(
-      {
-        host: connect.hostname,
-        port: connect.port || (url.protocol === 'https:' ? 443 : 80),
-        path: url.pathname + url.search,
-        headers: { Host: url.host, ...(have > 0 ? { Range: `bytes=${have}-` } : {}) },
-        signal: job.signal,
-      },
-      resolve,
-    );
-    req.on('error', reject);
-    req.end();
-  }).catch((error: unknown) => {
+  const response = await openObjectSource(job, { headers: have > 0 ? { Range: `bytes=${have}-` } : {}, signal: job.signal }).catch((error: unknown) => {
     if (job.signal.aborted) throw new TransferStopped();
     throw new ContractFailure('unavailable', `the download could not start: ${error instanceof Error ? error.message : String(error)}`);
   });

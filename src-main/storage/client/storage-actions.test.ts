@@ -1,24 +1,9 @@
-import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BatchStatus, IndexStatus, SortedPage } from '../../../src-shared/contract/storage';
 import type { TestEngine } from '../../engine/test-engine';
-import { copies, put, startStorage } from './test-support';
+import { copies, getThroughEmulator, put, startStorage } from './test-support';
 
 type Ok<T> = { ok: true; value: T };
-
-/** GET through the emulator's port with the link's host as Host (bucket domains are routed by it). */
-function download(link: string, port: number): Promise<{ status: number; body: string }> {
-  const url = new URL(link);
-  return new Promise((resolve, reject) => {
-    request({ host: '127.0.0.1', port, path: url.pathname + url.search, headers: { Host: url.host } }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    })
-      .on('error', reject)
-      .end();
-  });
-}
 
 describe('storage client actions', () => {
   let running: TestEngine | undefined;
@@ -120,11 +105,11 @@ describe('storage client actions', () => {
     await put(port, 'vault', ['plan.txt']);
     const link = (await call('downloadLink', { accountId: 'local', bucket: 'vault', key: 'plan.txt', expiresInSeconds: 1 })) as Ok<{ url: string; expiresAt: number }>;
     expect(link.value.url).toMatch(new RegExp(`^http://vault\\.localhost:${port}/plan\\.txt\\?e=\\d+&token=local-ak:`));
-    expect(await download(link.value.url, port)).toEqual({ status: 200, body: 'content of plan.txt' });
+    expect(await getThroughEmulator(port, link.value.url)).toEqual({ status: 200, body: 'content of plan.txt' });
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, link.value.expiresAt - Date.now()) + 1100));
-    expect((await download(link.value.url, port)).status).toBe(401);
+    expect((await getThroughEmulator(port, link.value.url)).status).toBe(401);
     const unsigned = link.value.url.split('?')[0]!;
-    expect((await download(unsigned, port)).status).toBe(401);
+    expect((await getThroughEmulator(port, unsigned)).status).toBe(401);
 
     const target = { accountId: 'local', bucket: 'vault', key: 'plan.txt' };
     expect(await call('updateObject', { ...target, mimeType: 'text/markdown', deleteAfterDays: 3 })).toMatchObject({ ok: true, value: { mimeType: 'text/markdown', expiration: expect.any(Number) } });

@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import { request } from 'node:http';
 import qiniu from 'qiniu';
 import { expect } from 'vitest';
 import { startEngine } from '../../engine/engine';
@@ -97,3 +98,17 @@ export async function copies(port: number, bucket: string, source: string, keys:
   }
 }
 
+
+/** GET a link on a bucket domain through the emulator's port, with the link's host as Host (domains are routed by it). */
+export function getThroughEmulator(port: number, link: string): Promise<{ status: number; body: string }> {
+  const url = new URL(link);
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path: url.pathname + url.search, headers: { Host: url.host } }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}

@@ -1,21 +1,9 @@
-import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CdnLog, CdnRequestResult, Traffic } from '../../../../src-shared/contract/cdn';
 import type { TestEngine } from '../../../engine/test-engine';
-import { put, startStorage } from '../test-support';
+import { getThroughEmulator, put, startStorage } from '../test-support';
 
 type Result<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
-
-function get(port: number, path: string, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    request({ host: '127.0.0.1', port, path, headers: { Host: host } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    })
-      .on('error', reject)
-      .end();
-  });
-}
 
 describe('CDN through the console', () => {
   let running: TestEngine | undefined;
@@ -46,7 +34,7 @@ describe('CDN through the console', () => {
     const started = await startStorage();
     running = started.running;
     await put(started.port, 'photos', ['big.bin'], () => Buffer.alloc(100_000, 7));
-    for (let i = 0; i < 3; i++) expect(await get(started.port, '/big.bin', 'photos.test')).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await getThroughEmulator(started.port, 'http://photos.test/big.bin')).status).toBe(200);
     const today = new Date().toISOString().slice(0, 10);
 
     const flux = await call<Traffic>('traffic', { accountId: 'local', kind: 'flux', granularity: 'day', startDate: today, endDate: today, domains: ['photos.test'] });

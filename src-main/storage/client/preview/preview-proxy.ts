@@ -1,8 +1,8 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { HttpError } from '../../../platform/http/http-error';
 import type { RouteHandler } from '../../../platform/http/router';
 import type { KodoClient } from '../kodo-client';
+import { openObjectSource } from '../object-source';
+import { UNTRUSTED_CONTENT_HEADERS } from '../untrusted-content';
 import type { PreviewTickets } from './preview-tickets';
 
 /** GET `<path><ticket>`: the object (or its processed view) through the console's own origin. */
@@ -28,24 +28,8 @@ export function createPreviewProxy(tickets: PreviewTickets, clientFor: (accountI
     if (!target) throw new HttpError(404, 'this preview address expired or never existed; open the object again');
     const client = await clientFor(target.accountId);
     const source = await client.downloadSource(target.bucket, target.key, Math.floor(Date.now() / 1000) + 600, target.fop);
-    const from = new URL(source.url);
-    const connect = source.connectTo ? new URL(`http://${source.connectTo}`) : from;
-    const send = from.protocol === 'https:' && !source.connectTo ? httpsRequest : httpRequest;
     const range = req.headers.range;
-    const upstream = await new Promise<IncomingMessage>((resolve, reject) => {
-      const outgoing = send(
-        {
-          host: connect.hostname,
-          port: connect.port || (from.protocol === 'https:' ? 443 : 80),
-          method: req.method,
-          path: from.pathname + from.search,
-          headers: { Host: from.host, ...(range ? { Range: range } : {}) },
-        },
-        resolve,
-      );
-      outgoing.on('error', reject);
-      outgoing.end();
-    }).catch((error: unknown) => {
+    const upstream = await openObjectSource(source, { method: req.method, headers: range ? { Range: range } : {} }).catch((error: unknown) => {
       throw new HttpError(502, `the storage service did not answer: ${error instanceof Error ? error.message : String(error)}`);
     });
     const status = upstream.statusCode ?? 502;
@@ -56,8 +40,7 @@ export function createPreviewProxy(tickets: PreviewTickets, clientFor: (accountI
     const type = String(upstream.headers['content-type'] ?? '').split(';')[0]!.trim();
     const headers: Record<string, string> = {
       'Content-Type': SAFE_TYPE.test(type) ? type : 'text/plain; charset=utf-8',
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Security-Policy': "sandbox; default-src 'none'",
+      ...UNTRUSTED_CONTENT_HEADERS,
       'Cache-Control': 'private, max-age=300',
       'Cross-Origin-Resource-Policy': 'same-origin',
     };

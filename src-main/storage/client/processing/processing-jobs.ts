@@ -19,9 +19,6 @@ export interface ProcessingJobs {
   close(): void;
 }
 
-/** `bucket:key` in URL-safe base64, as saveas wants it. */
-const entry = (bucket: string, key: string) => Buffer.from(`${bucket}:${key}`).toString('base64').replace(/\+/g, '-').replace(/\//g, '_');
-
 const STATE_OF_CODE: Record<number, ProcessingJob['state']> = { 0: 'done', 1: 'waiting', 2: 'processing', 3: 'failed', 4: 'done' };
 
 /**
@@ -66,7 +63,7 @@ export function createProcessingJobs(deps: ProcessingJobsDeps): ProcessingJobs {
   return {
     async start({ accountId, bucket, key, command, saveAs }) {
       const client = await deps.clientFor(accountId);
-      const id = await client.pfop(bucket, key, `${command}|saveas/${entry(saveAs.bucket, saveAs.key)}`);
+      const id = await client.pfop(bucket, key, command, saveAs);
       const job: ProcessingJob = { id, accountId, bucket, key, command, saveAs, state: 'waiting', createdAt: Date.now() };
       jobs.unshift(job);
       jobs.splice(deps.keep ?? 200);

@@ -6,6 +6,7 @@ import { DOWNLOADED_FILE_PATH } from '../../../../src-shared/contract/transfers'
 import { HttpError } from '../../../platform/http/http-error';
 import type { RouteHandler } from '../../../platform/http/router';
 import type { TransferQueue } from './transfer-queue';
+import { UNTRUSTED_CONTENT_HEADERS } from '../untrusted-content';
 
 /**
  * `GET /console/downloads/<id>`: the file a finished download wrote, as an attachment, so a
@@ -26,8 +27,7 @@ export function createDownloadedFileRoute(queue: TransferQueue): RouteHandler {
       'Content-Type': 'application/octet-stream',
       'Content-Length': info.size,
       'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(basename(path))}`,
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Security-Policy': "sandbox; default-src 'none'",
+      ...UNTRUSTED_CONTENT_HEADERS,
       'Cache-Control': 'no-store',
     });
     if (req.method === 'HEAD') return void res.end();

@@ -1,8 +1,8 @@
 import { Anchor, Group, Progress, Text } from '@mantine/core';
 import type { TransferStatus } from '../../../../src-shared/contract/transfers';
 import { printRoute } from '../../../app/routes';
-import { formatBytes, formatDuration } from '../../../ui/format';
-import { totalsOf } from '../model/transfer-totals';
+import { formatBytes } from '../../../ui/format';
+import { rateText, totalsOf } from '../model/transfer-totals';
 
 /** Under the folder: the transfers of this bucket still going, in one line, with a way to all of them. */
 export function TransferStrip({ transfers }: { transfers: TransferStatus[] }) {
@@ -15,8 +15,7 @@ export function TransferStrip({ transfers }: { transfers: TransferStatus[] }) {
       <Group justify="space-between" gap="xs" wrap="nowrap">
         <Text size="sm">
           {going > 0 ? `${going} ${going === 1 ? 'transfer' : 'transfers'} · ${formatBytes(totals.bytesDone)} of ${formatBytes(totals.bytesTotal)}` : ''}
-          {totals.bytesPerSecond > 0 ? ` · ${formatBytes(totals.bytesPerSecond)}/s` : ''}
-          {totals.etaSeconds !== undefined ? ` · ${formatDuration(totals.etaSeconds)} left` : ''}
+          {rateText(totals)}
           {totals.failed > 0 ? `${going > 0 ? ' · ' : ''}${totals.failed} failed` : ''}
         </Text>
         <Anchor size="sm" href={printRoute({ section: 'transfers' })}>

@@ -1,6 +1,6 @@
 import { Group, Progress, Text } from '@mantine/core';
-import { formatBytes, formatDuration } from '../../../ui/format';
-import type { TransferTotals } from '../model/transfer-totals';
+import { formatBytes } from '../../../ui/format';
+import { rateText, type TransferTotals } from '../model/transfer-totals';
 
 /** All transfers not finished yet as one bar: bytes, speed, time left and how many are where. */
 export function TransferTotalsBar({ totals }: { totals: TransferTotals }) {
@@ -17,8 +17,7 @@ export function TransferTotalsBar({ totals }: { totals: TransferTotals }) {
       <Group justify="space-between" mb={6}>
         <Text size="sm" fw={500}>
           {totals.bytesTotal > 0 ? `${formatBytes(totals.bytesDone)} of ${formatBytes(totals.bytesTotal)}` : 'Nothing under way'}
-          {totals.bytesPerSecond > 0 ? ` · ${formatBytes(totals.bytesPerSecond)}/s` : ''}
-          {totals.etaSeconds !== undefined ? ` · ${formatDuration(totals.etaSeconds)} left` : ''}
+          {rateText(totals)}
         </Text>
         <Text size="sm" c="dimmed">
           {counts.join(' · ') || 'No transfers'}

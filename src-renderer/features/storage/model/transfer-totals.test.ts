@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TransferStatus } from '../../../../src-shared/contract/transfers';
-import { etaOf, filterTransfers, mergeTransfers, progressOf, totalsOf } from './transfer-totals';
+import { etaOf, filterTransfers, mergeTransfers, progressOf, rateText, totalsOf } from './transfer-totals';
 
 const transfer = (over: Partial<TransferStatus>): TransferStatus => ({
   id: 'x',
@@ -59,5 +59,10 @@ describe('transfer totals', () => {
     const list = [transfer({ id: 'a' }), transfer({ id: 'b' })];
     const merged = mergeTransfers(list, [transfer({ id: 'b', state: 'running' }), transfer({ id: 'c' })]);
     expect(merged.map((t) => `${t.id}:${t.state}`)).toEqual(['a:queued', 'b:running', 'c:queued']);
+  });
+
+  it('ends a totals line with speed and time left only while something moves', () => {
+    expect(rateText({ bytesPerSecond: 2 * 1024 * 1024, etaSeconds: 200 })).toBe(' · 2.0 MiB/s · 3 min 20 s left');
+    expect(rateText({ bytesPerSecond: 0, etaSeconds: undefined })).toBe('');
   });
 });

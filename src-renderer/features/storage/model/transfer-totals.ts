@@ -1,4 +1,5 @@
 import type { TransferStatus } from '../../../../src-shared/contract/transfers';
+import { formatBytes, formatDuration } from '../../../ui/format';
 
 const UNFINISHED = new Set(['receiving', 'queued', 'running', 'paused']);
 
@@ -74,4 +75,9 @@ export function mergeTransfers(list: readonly TransferStatus[], changed: readonl
   const known = new Set(list.map((t) => t.id));
   for (const t of changed) if (!known.has(t.id)) merged.push(t);
   return merged;
+}
+
+/** " · 12 MiB/s · 3 min 20 s left" while something moves, else nothing: the tail of a totals line. */
+export function rateText(totals: Pick<TransferTotals, 'bytesPerSecond' | 'etaSeconds'>): string {
+  return `${totals.bytesPerSecond > 0 ? ` · ${formatBytes(totals.bytesPerSecond)}/s` : ''}${totals.etaSeconds !== undefined ? ` · ${formatDuration(totals.etaSeconds)} left` : ''}`;
 }
