@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { parseListen } from '../platform/config/app-settings';
 import type { Logger } from '../platform/logger';
 import { createCacheKeySource, type SafeStorageLike } from '../platform/secrets/key-source';
-import { createGraphClient, type GraphClient, type RetryInfo, type TokenProvider } from './client/graph-client';
+import { createGraphClient, type GraphClient, type GraphExchangeInfo, type RetryInfo, type TokenProvider } from './client/graph-client';
 import { createEncryptedCachePlugin } from './client/msal-cache-plugin';
 import { createInteractiveTokenProvider, createMsalPublicClient, type InteractiveTokenProvider } from './client/msal-sign-in';
 import { createClientCredentialsTokenProvider, createPasswordTokenProvider, GRAPH_DEFAULT_SCOPE } from './client/oauth-token-provider';
@@ -127,6 +127,8 @@ export interface DirectoryConnectionOptions {
   fetch?: typeof fetch;
   retry?: RetryOptions;
   onRetry?: (info: RetryInfo) => void;
+  /** Each HTTP exchange of the directory client (the Graph traffic panel). */
+  onExchange?: (info: GraphExchangeInfo) => void;
 }
 
 export interface DirectoryConnection {
@@ -145,7 +147,7 @@ export interface DirectoryConnection {
  */
 export async function openDirectoryConnection(options: DirectoryConnectionOptions): Promise<DirectoryConnection> {
   const settings = parseDirectorySection(options.section);
-  const clientOptions = { fetch: options.fetch, retry: options.retry, onRetry: options.onRetry };
+  const clientOptions = { fetch: options.fetch, retry: options.retry, onRetry: options.onRetry, onExchange: options.onExchange };
   const log = options.logger.child('directory');
 
   if (!settings.graph) {

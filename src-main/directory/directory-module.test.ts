@@ -9,7 +9,7 @@ import { createDirectoryModule, directoryModule } from './directory-module';
 import { DEMO_IDS } from './emulator/demo-data';
 import { directoryEmulatorModule } from './emulator/directory-emulator-module';
 import { startTestDirectoryEmulator, type TestDirectoryEmulator } from './emulator/test-support';
-import { fullPolicyBody } from './services/policy-fixtures';
+import { fullPolicyBody } from '../../src-shared/directory/policy-fixtures';
 
 let emu: TestDirectoryEmulator;
 let dataDir: string;

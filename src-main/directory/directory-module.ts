@@ -2,7 +2,9 @@ import { directoryAssignmentsService, directoryPoliciesService, directoryRolesSe
 import { ContractFailure } from '../../src-shared/contract/result';
 import type { EngineContext, EngineModule } from '../engine/engine-context';
 import type { SafeStorageLike } from '../platform/secrets/key-source';
-import { createGraphClient, type GraphClient, type GraphRequest, type RetryInfo } from './client/graph-client';
+import { directoryPackagesService } from '../../src-shared/contract/directory-packages';
+import { directoryPeopleService } from '../../src-shared/contract/directory-people';
+import { createGraphClient, type GraphClient, type GraphExchangeInfo, type GraphRequest, type RetryInfo } from './client/graph-client';
 import { join } from 'node:path';
 import { bindCalendarSync } from './calendar/calendar-sync-service';
 import type { CalendarSyncEngine } from './calendar/calendar-sync-engine';
@@ -11,7 +13,11 @@ import { DirectoryConfigError, openDirectoryConnection, parseDirectorySection, t
 import { createAssignmentsService } from './services/assignments-service';
 import { graphFailure } from './services/graph-failure';
 import { createPoliciesService } from './services/policies-service';
+import { createPackagesService } from './services/packages-service';
+import { createPeopleService } from './services/people-service';
 import { createRolesService } from './services/roles-service';
+import { bindGraphTraffic } from './traffic/graph-traffic-service';
+import { GraphTrafficLog } from './traffic/graph-traffic-log';
 
 export interface DirectoryModuleOptions {
   /** Opens a real tenant's sign-in page (Electron: `shell.openExternal`); headless logs the URL. */
@@ -27,7 +33,7 @@ export interface DirectoryModuleOptions {
  * a real tenant may need a sign-in, neither of which should hold up the console. A failed open
  * is retried on the next call.
  */
-function lazyDirectoryConnection(ctx: EngineContext, options: DirectoryModuleOptions): () => Promise<DirectoryConnection> {
+function lazyDirectoryConnection(ctx: EngineContext, options: DirectoryModuleOptions, onExchange: (info: GraphExchangeInfo) => void): () => Promise<DirectoryConnection> {
   let opening: Promise<DirectoryConnection> | null = null;
   return () => {
     opening ??= openDirectoryConnection({
@@ -37,6 +43,7 @@ function lazyDirectoryConnection(ctx: EngineContext, options: DirectoryModuleOpt
       openBrowser: options.openBrowser,
       safeStorage: options.safeStorage,
       emulatorUrl: options.emulatorUrl,
+      onExchange,
     }).catch((error: unknown) => {
       opening = null;
       if (error instanceof DirectoryConfigError) throw new ContractFailure('unavailable', error.message);
@@ -52,7 +59,7 @@ function lazyDirectoryConnection(ctx: EngineContext, options: DirectoryModuleOpt
  * client of its own, so its status counts only its own retries. Made with the first request, as
  * the sync resumes at start.
  */
-function calendarClient(open: () => Promise<DirectoryConnection>, onRetry: (info: RetryInfo) => void): GraphClient {
+function calendarClient(open: () => Promise<DirectoryConnection>, onRetry: (info: RetryInfo) => void, onExchange: (info: GraphExchangeInfo) => void): GraphClient {
   let opened: GraphClient | undefined;
   return {
     get baseUrl() {
@@ -62,7 +69,7 @@ function calendarClient(open: () => Promise<DirectoryConnection>, onRetry: (info
     async request(request) {
       if (!opened) {
         const connection = await open();
-        opened = createGraphClient({ baseUrl: connection.client.baseUrl, tokens: connection.tokens, onRetry });
+        opened = createGraphClient({ baseUrl: connection.client.baseUrl, tokens: connection.tokens, onRetry, onExchange });
       }
       return opened.request(request);
     },
@@ -104,7 +111,8 @@ export function createDirectoryModule(options: DirectoryModuleOptions = {}): Eng
       if (!settings.graph && !settings.emulator.enabled) {
         log.warn('directory services off: no directory.graph tenant and directory.emulator.enabled is false; the directory pages will answer "unavailable"');
       }
-      const connection = lazyDirectoryConnection(ctx, options);
+      const traffic = new GraphTrafficLog();
+      const connection = lazyDirectoryConnection(ctx, options, traffic.recorder('directory'));
       const client = announceReadyOnce(
         async (): Promise<GraphClient> => (await connection()).client,
         (baseUrl) => log.info('directory services ready', { mode: settings.graph ? 'graph' : 'emulator', url: baseUrl }),
@@ -112,9 +120,12 @@ export function createDirectoryModule(options: DirectoryModuleOptions = {}): Eng
       ctx.services.bind(directoryPoliciesService, createPoliciesService(client));
       ctx.services.bind(directoryAssignmentsService, createAssignmentsService(client));
       ctx.services.bind(directoryRolesService, createRolesService(client));
+      ctx.services.bind(directoryPackagesService, createPackagesService(client));
+      ctx.services.bind(directoryPeopleService, createPeopleService(client));
+      bindGraphTraffic(ctx, traffic);
       const sync: CalendarSyncEngine = bindCalendarSync({
         ctx,
-        client: calendarClient(connection, (info) => sync.recordRetry(info)),
+        client: calendarClient(connection, (info) => sync.recordRetry(info), traffic.recorder('calendar')),
         databasePath: join(ctx.settings.dataDir, 'directory', 'calendar.sqlite'),
         logger: ctx.logger.child('calendar-sync'),
       });

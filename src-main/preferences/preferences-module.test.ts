@@ -14,14 +14,16 @@ describe('preferences service', () => {
 
   it('keeps the live layout and order in data_dir and reads them back after a restart', async () => {
     running = await startTestEngine({ modules: [createPreferencesModule()] });
-    expect(await call('get')).toEqual({ ok: true, value: { live: { layout: 'auto', order: [] }, popouts: [] } });
+    expect(await call('get')).toEqual({ ok: true, value: { live: { layout: 'auto', order: [] }, popouts: [], directory: { assignmentColumns: ['target', 'accessPackage', 'assignmentPolicy', 'state', 'schedule'] } } });
     const events: unknown[] = [];
     running.engine.services.subscribe('preferences', 'onPreferences', (p) => events.push(p));
     expect(await call('setLiveView', { layout: '3x3', order: ['yard', 'door'] })).toMatchObject({ ok: true, value: { live: { layout: '3x3', order: ['yard', 'door'] } } });
-    expect(events).toEqual([{ live: { layout: '3x3', order: ['yard', 'door'] }, popouts: [] }]);
+    expect(events).toMatchObject([{ live: { layout: '3x3', order: ['yard', 'door'] }, popouts: [] }]);
     const file = JSON.parse(await readFile(join(running.dir, 'data', PREFERENCES_FILE), 'utf8'));
     expect(file.live).toEqual({ layout: '3x3', order: ['yard', 'door'] });
     expect(await call('setLiveView', { layout: '5x5', order: [] })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await call('setDirectoryView', { assignmentColumns: ['state', 'target'] })).toMatchObject({ ok: true, value: { directory: { assignmentColumns: ['state', 'target'] } } });
+    expect(await call('setDirectoryView', { assignmentColumns: [] })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
 
     await running.engine.close();
     const reopened = await startEngineOn(running.dir);

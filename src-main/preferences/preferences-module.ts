@@ -38,6 +38,11 @@ export function createPreferencesModule(options: PreferencesModuleOptions = {}):
           emit('onPreferences', next);
           return next;
         },
+        setDirectoryView: async (directory) => {
+          const next = await store.update((p) => ({ ...p, directory }));
+          emit('onPreferences', next);
+          return next;
+        },
         openPopout: async ({ stream }) => {
           if (!windows) return { opened: false };
           const known = store.get().popouts.find((p) => p.stream === stream);

@@ -8,7 +8,10 @@ import type { ClientTransport } from '../../src-shared/contract/transport';
 import { transfersService } from '../../src-shared/contract/transfers';
 import { processingService } from '../../src-shared/contract/processing';
 import { cdnService } from '../../src-shared/contract/cdn';
-import { calendarSyncService } from '../../src-shared/contract/directory';
+import { calendarSyncService, directoryAssignmentsService, directoryPoliciesService, directoryRolesService } from '../../src-shared/contract/directory';
+import { directoryPackagesService } from '../../src-shared/contract/directory-packages';
+import { directoryPeopleService } from '../../src-shared/contract/directory-people';
+import { graphTrafficService } from '../../src-shared/contract/graph-traffic';
 
 /** Every service of the contract, typed, over whichever transport this window has. */
 export interface ConsoleApi {
@@ -20,6 +23,12 @@ export interface ConsoleApi {
   processing: ServiceClient<typeof processingService>;
   cdn: ServiceClient<typeof cdnService>;
   calendarSync: ServiceClient<typeof calendarSyncService>;
+  directoryPackages: ServiceClient<typeof directoryPackagesService>;
+  directoryPolicies: ServiceClient<typeof directoryPoliciesService>;
+  directoryAssignments: ServiceClient<typeof directoryAssignmentsService>;
+  directoryRoles: ServiceClient<typeof directoryRolesService>;
+  directoryPeople: ServiceClient<typeof directoryPeopleService>;
+  graphTraffic: ServiceClient<typeof graphTrafficService>;
 }
 
 export function createConsoleApi(transport: ClientTransport): ConsoleApi {
@@ -32,5 +41,11 @@ export function createConsoleApi(transport: ClientTransport): ConsoleApi {
     processing: createServiceClient(processingService, transport),
     cdn: createServiceClient(cdnService, transport),
     calendarSync: createServiceClient(calendarSyncService, transport),
+    directoryPackages: createServiceClient(directoryPackagesService, transport),
+    directoryPolicies: createServiceClient(directoryPoliciesService, transport),
+    directoryAssignments: createServiceClient(directoryAssignmentsService, transport),
+    directoryRoles: createServiceClient(directoryRolesService, transport),
+    directoryPeople: createServiceClient(directoryPeopleService, transport),
+    graphTraffic: createServiceClient(graphTrafficService, transport),
   };
 }

@@ -19,4 +19,12 @@ export const queryKeys = {
   calendarStatus: ['calendarSync', 'status'] as const,
   /** Everything read from the local copy and the round history: refreshed after each round. */
   calendarCopy: ['calendarSync', 'copy'] as const,
+  /** Catalogs, packages and their policy summaries: refreshed after a policy is saved or deleted. */
+  directoryPackages: ['directoryPackages'] as const,
+  directoryPolicy: (policyId: string) => ['directoryPolicies', 'get', policyId] as const,
+  directoryAssignments: ['directoryAssignments'] as const,
+  directoryUnits: ['directoryRoles', 'units'] as const,
+  directoryMembers: (unitId: string) => ['directoryRoles', 'members', unitId] as const,
+  directoryPeople: ['directoryPeople'] as const,
+  graphTraffic: ['graphTraffic', 'recent'] as const,
 };

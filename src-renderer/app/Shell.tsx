@@ -2,6 +2,7 @@ import { Loader } from '@mantine/core';
 import { lazy, Suspense, useEffect } from 'react';
 import { AboutView } from '../features/about/AboutView';
 import { CalendarView } from '../features/calendar/CalendarView';
+import { DirectoryView } from '../features/directory/DirectoryView';
 import { CameraView } from '../features/live/CameraView';
 import { LiveView } from '../features/live/LiveView';
 import { SettingsView } from '../features/settings/SettingsView';
@@ -11,7 +12,6 @@ import { StreamsView } from '../features/streams/StreamsView';
 import { ErrorBoundary } from './ErrorBoundary';
 import { sectionOf, type Route } from './routes';
 import { SECTIONS, SECTION_IDS, hashOf } from './sections';
-import { UpcomingSection } from './UpcomingSection';
 import { useUi } from './ui-store-context';
 
 // The config editor brings CodeMirror: loaded when the section is first opened, not at start.
@@ -35,14 +35,14 @@ function SectionView({ route }: { route: Route }) {
       return <TransfersView />;
     case 'calendar':
       return <CalendarView />;
+    case 'directory':
+      return <DirectoryView route={route} />;
     case 'about':
       return <AboutView />;
     case 'settings':
       return <SettingsView />;
     case 'camera':
       return <CameraView stream={route.stream} />;
-    default:
-      return <UpcomingSection section={SECTIONS[route.section]} />;
   }
 }
 

@@ -17,6 +17,16 @@ describe('routes', () => {
     ['#/storage/local/photos/2024/jan%20trip/', { section: 'storage', account: 'local', bucket: 'photos', prefix: '2024/jan trip/' }],
     ['#/storage/local/photos/a%3Fb/%23/', { section: 'storage', account: 'local', bucket: 'photos', prefix: 'a?b/#/' }],
     ['#/storage/local/photos/a//b/', { section: 'storage', account: 'local', bucket: 'photos', prefix: 'a//b/' }],
+    ['#/directory', { section: 'directory', view: 'packages' }],
+    ['#/directory/packages/p%201', { section: 'directory', view: 'packages', packageId: 'p 1' }],
+    ['#/directory/policies/4540a08f', { section: 'directory', view: 'policy', policyId: '4540a08f' }],
+    ['#/directory/packages/p1/new', { section: 'directory', view: 'newPolicy', packageId: 'p1' }],
+    ['#/directory/packages/p1/new/o2', { section: 'directory', view: 'newPolicy', packageId: 'p1', copyOf: 'o2' }],
+    ['#/directory/assignments', { section: 'directory', view: 'assignments' }],
+    ['#/directory/assignments/a1', { section: 'directory', view: 'assignments', assignmentId: 'a1' }],
+    ['#/directory/units', { section: 'directory', view: 'units' }],
+    ['#/directory/units/u1', { section: 'directory', view: 'units', unitId: 'u1' }],
+    ['#/directory/traffic', { section: 'directory', view: 'traffic' }],
   ];
 
   it.each(routes)('%s parses and prints back the same', (hash, route) => {
@@ -34,6 +44,8 @@ describe('routes', () => {
     ['#/config?x=1', { section: 'config' }],
     ['#/storage/local/photos/2024', { section: 'storage', account: 'local', bucket: 'photos', prefix: '2024/' }],
     ['#/storage/local/photos/%E0%A4%A/', { section: 'storage', account: 'local', bucket: 'photos' }],
+    ['#/directory/nope', { section: 'directory', view: 'packages' }],
+    ['#/directory/policies', { section: 'directory', view: 'packages' }],
   ])('%s lands somewhere sensible', (hash, route) => {
     expect(parseRoute(hash)).toEqual(route);
   });

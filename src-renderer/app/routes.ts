@@ -8,14 +8,29 @@ export type Route =
   | { section: 'camera'; stream: string }
   | { section: 'streams'; stream?: string; tab?: StreamTab }
   | StorageRoute
+  | DirectoryRoute
   | { section: 'transfers' }
-  | { section: Exclude<SectionId, 'streams' | 'storage'> };
+  | { section: Exclude<SectionId, 'streams' | 'storage' | 'directory'> };
 
 /**
  * `#/storage` (accounts), `#/storage/<account>` (its buckets), `#/storage/<account>/<bucket>/<prefix>`
  * (a folder): the storage address bar is this route, so back and forward walk folders.
  */
 export type StorageRoute = { section: 'storage'; account?: string; bucket?: string; prefix?: string };
+
+/**
+ * The Directory section: access packages (`#/directory`, `#/directory/packages/<package>`), a
+ * policy in the editor (`#/directory/policies/<policy>`), a new one for a package, perhaps a
+ * copy of another (`#/directory/packages/<package>/new[/<policy to copy>]`), assignments,
+ * administrative units and the Graph traffic panel.
+ */
+export type DirectoryRoute =
+  | { section: 'directory'; view: 'packages'; packageId?: string }
+  | { section: 'directory'; view: 'policy'; policyId: string }
+  | { section: 'directory'; view: 'newPolicy'; packageId: string; copyOf?: string }
+  | { section: 'directory'; view: 'assignments'; assignmentId?: string }
+  | { section: 'directory'; view: 'units'; unitId?: string }
+  | { section: 'directory'; view: 'traffic' };
 
 export const STREAM_TABS = ['overview', 'links'] as const;
 export type StreamTab = (typeof STREAM_TABS)[number];
@@ -39,6 +54,7 @@ export function parseRoute(hash: string): Route {
     return tab && tab !== 'overview' ? { section: 'streams', stream: first, tab } : { section: 'streams', stream: first };
   }
   if (head === 'storage') return parseStorage(rest);
+  if (head === 'directory') return parseDirectory(rest.map(decode));
   if (head === 'transfers') return { section: 'transfers' };
   if (head !== 'camera' && isSectionId(head)) return { section: head } as Route;
   return { section: 'live' };
@@ -53,6 +69,34 @@ function parseStorage(parts: string[]): StorageRoute {
   // A folder prefix always ends with `/`; a typed `.../photos/2024` means the folder 2024/.
   const prefix = joined === '' || joined.endsWith('/') ? joined : `${joined}/`;
   return prefix ? { section: 'storage', account, bucket, prefix } : { section: 'storage', account, bucket };
+}
+
+function parseDirectory([view, id, sub, copyOf]: (string | undefined)[]): DirectoryRoute {
+  if (view === 'policies' && id) return { section: 'directory', view: 'policy', policyId: id };
+  if (view === 'packages' && id && sub === 'new') return copyOf ? { section: 'directory', view: 'newPolicy', packageId: id, copyOf } : { section: 'directory', view: 'newPolicy', packageId: id };
+  if (view === 'packages' && id) return { section: 'directory', view: 'packages', packageId: id };
+  if (view === 'assignments') return id ? { section: 'directory', view: 'assignments', assignmentId: id } : { section: 'directory', view: 'assignments' };
+  if (view === 'units') return id ? { section: 'directory', view: 'units', unitId: id } : { section: 'directory', view: 'units' };
+  if (view === 'traffic') return { section: 'directory', view: 'traffic' };
+  return { section: 'directory', view: 'packages' };
+}
+
+function printDirectory(route: DirectoryRoute): string {
+  const part = (value: string) => `/${encodeURIComponent(value)}`;
+  switch (route.view) {
+    case 'packages':
+      return route.packageId ? `#/directory/packages${part(route.packageId)}` : '#/directory';
+    case 'policy':
+      return `#/directory/policies${part(route.policyId)}`;
+    case 'newPolicy':
+      return `#/directory/packages${part(route.packageId)}/new${route.copyOf ? part(route.copyOf) : ''}`;
+    case 'assignments':
+      return `#/directory/assignments${route.assignmentId ? part(route.assignmentId) : ''}`;
+    case 'units':
+      return `#/directory/units${route.unitId ? part(route.unitId) : ''}`;
+    case 'traffic':
+      return '#/directory/traffic';
+  }
 }
 
 function printStorage({ account, bucket, prefix }: StorageRoute): string {
@@ -71,6 +115,8 @@ export function printRoute(route: Route): string {
       return `#/streams/${encodeURIComponent(route.stream)}${route.tab && route.tab !== 'overview' ? `/${route.tab}` : ''}`;
     case 'storage':
       return printStorage(route);
+    case 'directory':
+      return printDirectory(route);
     default:
       return `#/${route.section}`;
   }

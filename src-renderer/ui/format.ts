@@ -28,3 +28,11 @@ export function formatBytes(bytes: number): string {
 
 /** `1280×720`, or nothing before the size is known. */
 export const formatResolution = (width?: number, height?: number): string | undefined => (width && height ? `${width}×${height}` : undefined);
+
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** An ISO timestamp in the reader's locale and zone: "12 Mar 2026, 14:05"; text that is no date stays as it is. */
+export function formatDateTime(iso: string): string {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : dateTimeFormat.format(ms);
+}

@@ -339,14 +339,53 @@ export const directoryPoliciesService = defineService({
     validate: method(z.object({ policy: z.unknown() }), z.object({ problems: z.array(policyProblemSchema) })),
     /** Sends the body as a PUT. A body with problems answers `invalid_input` with them in details.problems; Graph's refusals answer with its error in details.graph (code, status, requestId). */
     update: method(z.object({ policyId: guidLike, policy: z.unknown() }), assignmentPolicySchema),
+    /** A new policy (POST) for the body's access package; the same checks as update. */
+    create: method(z.object({ policy: z.unknown() }), assignmentPolicySchema),
+    /** Deletes a policy; Graph refuses while assignments still use it. */
+    remove: method(z.object({ policyId: guidLike }), z.object({ removed: z.literal(true) })),
   },
   events: {},
 });
+
+export const assignmentStates = ['delivering', 'partiallyDelivered', 'delivered', 'expired', 'deliveryFailed'] as const;
+
+/** What an assignment list may be narrowed to; each becomes a clause of Graph's `$filter`. */
+export const assignmentFilterSchema = z.object({
+  state: z.enum(assignmentStates).optional(),
+  accessPackageId: guidLike.optional(),
+  policyId: guidLike.optional(),
+  /** The object id of the user or service principal who holds the assignment. */
+  targetObjectId: guidLike.optional(),
+});
+export type AssignmentFilter = z.infer<typeof assignmentFilterSchema>;
+
+/** Columns of the assignment list; the navigation ones are expanded, the rest are `$select`ed. */
+export const assignmentColumns = ['target', 'accessPackage', 'assignmentPolicy', 'state', 'status', 'schedule', 'expiredDateTime'] as const;
+export type AssignmentColumn = (typeof assignmentColumns)[number];
+
+export const assignmentPageSchema = z.object({
+  items: z.array(assignmentSchema),
+  /** All assignments that pass the filter (`@odata.count`), when Graph counted them. */
+  total: z.number().int().nonnegative().nullable(),
+  /** Hands the next page back to `list`; null on the last page. */
+  next: z.string().nullable(),
+});
+export type AssignmentPage = z.infer<typeof assignmentPageSchema>;
 
 /** Access-package assignments. */
 export const directoryAssignmentsService = defineService({
   name: 'directoryAssignments',
   methods: {
+    /** One page of assignments; `next` from the previous page continues the same list. */
+    list: method(
+      z.object({
+        filter: assignmentFilterSchema.default({}),
+        columns: z.array(z.enum(assignmentColumns)).min(1).default([...assignmentColumns]),
+        pageSize: z.number().int().min(1).max(999).default(50),
+        next: z.string().max(8192).optional(),
+      }),
+      assignmentPageSchema,
+    ),
     get: method(
       z.object({ assignmentId: guidLike, expand: z.array(assignmentExpandSchema).optional(), select: z.array(propertyName).optional() }),
       assignmentSchema,
@@ -355,10 +394,37 @@ export const directoryAssignmentsService = defineService({
   events: {},
 });
 
+export const administrativeUnitSchema = z
+  .object({
+    id: z.string(),
+    displayName: z.string().nullish(),
+    description: z.string().nullish(),
+    visibility: z.string().nullish(),
+    membershipType: z.string().nullish(),
+  })
+  .loose();
+export type AdministrativeUnit = z.infer<typeof administrativeUnitSchema>;
+
+/** A scoped role member with what its ids stand for: the role's name and the member's kind. */
+export const scopedRoleMemberViewSchema = z.object({
+  id: z.string(),
+  roleId: z.string(),
+  /** The directory role's display name; null when the role could not be read. */
+  roleName: z.string().nullable(),
+  memberId: z.string(),
+  memberName: z.string().nullable(),
+  memberPrincipalName: z.string().nullable(),
+  memberKind: z.enum(['user', 'group', 'servicePrincipal', 'unknown']),
+});
+export type ScopedRoleMemberView = z.infer<typeof scopedRoleMemberViewSchema>;
+
 /** Role members scoped to an administrative unit. */
 export const directoryRolesService = defineService({
   name: 'directoryRoles',
   methods: {
+    units: method(z.void(), z.array(administrativeUnitSchema)),
+    /** A unit's scoped role members, each with the role's name and the member's kind. */
+    members: method(z.object({ administrativeUnitId: guidLike }), z.array(scopedRoleMemberViewSchema)),
     get: method(
       z.object({ administrativeUnitId: guidLike, membershipId: guidLike, select: z.array(propertyName).optional() }),
       scopedRoleMemberSchema,

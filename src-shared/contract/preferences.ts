@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineService, method } from './define-service';
+import { assignmentColumns } from './directory';
 
 /** Grid layouts of the live view: one tile, fixed squares, or as many columns as fit. */
 export const LIVE_LAYOUTS = ['1', '2x2', '3x3', '4x4', 'auto'] as const;
@@ -25,8 +26,15 @@ export type WindowBounds = z.infer<typeof windowBoundsSchema>;
 export const popoutSchema = z.object({ stream: z.string().min(1).max(128), bounds: windowBoundsSchema.optional() });
 export type Popout = z.infer<typeof popoutSchema>;
 
+/** The Directory section's lists: which assignment columns are shown (and so asked of Graph). */
+export const directoryViewSchema = z.object({
+  assignmentColumns: z.array(z.enum(assignmentColumns)).min(1).default(['target', 'accessPackage', 'assignmentPolicy', 'state', 'schedule']),
+});
+export type DirectoryViewPreferences = z.infer<typeof directoryViewSchema>;
+
 export const preferencesSchema = z.object({
   live: liveViewSchema.prefault({}),
+  directory: directoryViewSchema.prefault({}),
   popouts: z.array(popoutSchema).max(64).default([]),
 });
 export type Preferences = z.infer<typeof preferencesSchema>;
@@ -40,6 +48,7 @@ export const preferencesService = defineService({
   methods: {
     get: method(z.void(), preferencesSchema),
     setLiveView: method(liveViewSchema, preferencesSchema),
+    setDirectoryView: method(directoryViewSchema, preferencesSchema),
     /** Opens a camera in its own window (desktop); the headless console opens a browser window itself. */
     openPopout: method(z.object({ stream: z.string().min(1).max(128) }), z.object({ opened: z.boolean() })),
   },

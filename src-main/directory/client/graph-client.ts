@@ -55,6 +55,18 @@ export interface RetryInfo {
   delayMs: number;
 }
 
+/** One HTTP exchange with Graph, as the traffic panel lists it (the URL still whole: redact before showing). */
+export interface GraphExchangeInfo {
+  method: GraphMethod;
+  url: string;
+  /** 0 when Graph could not be reached. */
+  status: number;
+  durationMs: number;
+  requestId: string | null;
+  clientRequestId: string;
+  errorCode: string | null;
+}
+
 export interface GraphClientOptions {
   baseUrl: string;
   tokens: TokenProvider;
@@ -62,6 +74,8 @@ export interface GraphClientOptions {
   fetch?: typeof fetch;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   onRetry?: (info: RetryInfo) => void;
+  /** Called after every HTTP exchange, retries and redirects included. */
+  onExchange?: (info: GraphExchangeInfo) => void;
 }
 
 const MAX_REDIRECTS = 5;
@@ -147,10 +161,14 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
       }
 
       let response: Response;
+      const sentAt = performance.now();
+      const exchanged = (status: number, requestId: string | null, errorCode: string | null) =>
+        options.onExchange?.({ method, url, status, durationMs: performance.now() - sentAt, requestId, clientRequestId, errorCode });
       try {
         // Redirects are followed here, not by fetch, so the token rule applies to every hop.
         response = await doFetch(url, { method, headers, body, signal: req.signal, redirect: 'manual' });
       } catch (error) {
+        exchanged(0, null, isAbort(error, req.signal) ? 'aborted' : 'networkError');
         if (isAbort(error, req.signal)) throw error;
         const delayMs = IDEMPOTENT.has(method) ? policy.delayFor(attempt, null) : null;
         const reason = (error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message;
@@ -160,9 +178,11 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
         continue;
       }
 
+      const requestId = response.headers.get('request-id');
       const location = response.headers.get('location');
       if (response.status >= 300 && response.status < 400 && location && redirects < MAX_REDIRECTS) {
         await discard(response);
+        exchanged(response.status, requestId, null);
         redirects += 1;
         attempt -= 1; // a redirect is not a failed try
         url = new URL(location, url).href;
@@ -174,13 +194,16 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
       }
 
       if (response.status >= 200 && response.status < 300) {
-        return { status: response.status, headers: response.headers, body: (await readBody(response)) as T };
+        const read = (await readBody(response)) as T;
+        exchanged(response.status, requestId, null);
+        return { status: response.status, headers: response.headers, body: read };
       }
 
       if (response.status === 401 && withToken && !refreshedAfter401) {
         // An expired or revoked token: forget it and try once more with a fresh one.
         refreshedAfter401 = true;
         await discard(response);
+        exchanged(response.status, requestId, 'InvalidAuthenticationToken');
         if (token !== undefined) options.tokens.invalidate?.(token);
         attempt -= 1;
         continue;
@@ -190,13 +213,16 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
         const delayMs = policy.delayFor(attempt, response.headers.get('retry-after'));
         if (delayMs !== null) {
           await discard(response);
+          exchanged(response.status, requestId, response.status === 429 ? 'TooManyRequests' : 'ServiceUnavailable');
           options.onRetry?.({ attempt, status: response.status, delayMs });
           await sleep(delayMs, req.signal);
           continue;
         }
       }
 
-      throw await graphErrorFromResponse(response, clientRequestId);
+      const failure = await graphErrorFromResponse(response, clientRequestId);
+      exchanged(response.status, requestId, failure.code);
+      throw failure;
     }
   }
 

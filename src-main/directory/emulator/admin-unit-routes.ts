@@ -7,6 +7,7 @@ import { badRequest, GraphError, notFound } from './graph-error';
 import { readJsonObject } from './graph-http';
 import { applySelect, parseExpand, parseSelect } from './odata-query';
 import { findUser } from './principals';
+import { findRole } from './directory-roles';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -60,7 +61,7 @@ export async function handleAdminUnits(deps: DirectoryDeps, request: GraphReques
     for (const key of Object.keys(body))
       if (!['roleId', 'roleMemberInfo', 'administrativeUnitId', 'id'].includes(key) && !key.startsWith('@odata.'))
         throw badRequest('RequestBodyRead', `The property '${key}' does not exist on type 'microsoft.graph.scopedRoleMembership'. Make sure to only use property names that are defined by the type or mark the type as open type.`);
-    if (typeof body.roleId !== 'string' || !GUID.test(body.roleId)) throw badRequest('Request_BadRequest', `Invalid value specified for property 'roleId' of resource 'ScopedRoleMembership'.`);
+    if (typeof body.roleId !== 'string' || !GUID.test(body.roleId) || !findRole(body.roleId)) throw badRequest('Request_BadRequest', `Invalid value specified for property 'roleId' of resource 'ScopedRoleMembership'.`);
     const info = body.roleMemberInfo as { id?: unknown } | undefined;
     const user = typeof info?.id === 'string' ? findUser(deps.principals, info.id) : undefined;
     if (!user) throw badRequest('Request_BadRequest', `Invalid object identifier '${String(info?.id ?? '')}'.`);

@@ -6,19 +6,19 @@ import type { AddressInfo } from 'node:net';
 import { listen } from '../../platform/listen';
 import type { Logger } from '../../platform/logger';
 import { parseListen } from '../../platform/config/app-settings';
-import { authenticate, PERMISSIONS, requirePermission } from './access';
+import { authenticate } from './access';
 import { CalendarDelta } from './calendar-delta';
 import { handleCalendar } from './calendar-routes';
 import { seedDemoData } from './demo-data';
 import { handleDirectory } from './directory-routes';
+import { handlePeople } from './people-routes';
 import { EventService } from './event-service';
 import { FaultInjector, type FaultSettings } from './faults';
 import type { GraphRequest } from './graph-context';
-import { reply } from './graph-context';
 import { GraphError, badRequest } from './graph-error';
 import { readJsonObject, requestIds, sendGraphError, parsePrefer, type RequestIds } from './graph-http';
 import { GraphStore } from './graph-store';
-import { findUser, loadPrincipals, type AppInput, type AppPrincipal, type UserInput, type UserPrincipal } from './principals';
+import { loadPrincipals, type AppInput, type AppPrincipal, type UserInput, type UserPrincipal } from './principals';
 import { TimeZones } from './time-zones';
 import { handleTokenRequest } from './token-endpoint';
 
@@ -94,19 +94,7 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
     const request: GraphRequest = { req, res, ids, caller, method: req.method ?? 'GET', segments, pathname, query, prefer: parsePrefer(req), origin: `http://${host}` };
     if (await handleCalendar({ principals, events, delta, zones }, request)) return;
     if (await handleDirectory({ store, principals, clock }, request)) return;
-    if (segments[0] === 'me' && segments.length === 1 && request.method === 'GET') {
-      if (!caller.user) throw badRequest('BadRequest', '/me request is only valid with delegated authentication flow.');
-      requirePermission(caller, 'directory', PERMISSIONS.userRead);
-      reply(request, 200, userResource(request, caller.user));
-      return;
-    }
-    if (segments[0] === 'users' && segments.length === 2 && request.method === 'GET') {
-      requirePermission(caller, 'directory', caller.kind === 'user' ? PERMISSIONS.userRead : ['User.Read.All', 'User.ReadBasic.All', 'Directory.Read.All']);
-      const user = findUser(principals, segments[1]!);
-      if (!user) throw new GraphError(404, 'Request_ResourceNotFound', `Resource '${segments[1]}' does not exist or one of its queried reference-property objects are not present.`);
-      reply(request, 200, userResource(request, user));
-      return;
-    }
+    if (await handlePeople(principals, request)) return;
     throw badRequest('BadRequest', `Resource not found for the segment '${segments[segments.length - 1] ?? ''}'.`);
   };
 
@@ -191,23 +179,6 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
 
 function positive(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
-}
-
-function userResource(request: GraphRequest, user: UserPrincipal): Record<string, unknown> {
-  return {
-    '@odata.context': `${request.origin}/v1.0/$metadata#users/$entity`,
-    id: user.id,
-    displayName: user.displayName,
-    userPrincipalName: user.userPrincipalName,
-    mail: user.userPrincipalName,
-    givenName: user.displayName.split(' ')[0] ?? null,
-    surname: user.displayName.split(' ').slice(1).join(' ') || null,
-    jobTitle: null,
-    businessPhones: [],
-    mobilePhone: null,
-    officeLocation: null,
-    preferredLanguage: 'en-US',
-  };
 }
 
 async function recordDemoUrl(demoFile: string, url: string): Promise<void> {

@@ -16,8 +16,10 @@ import type { DirectoryDeps } from './directory-routes';
 import { contextUrl, reply, type GraphRequest } from './graph-context';
 import { badRequest, GraphError, notFound } from './graph-error';
 import { readJsonObject } from './graph-http';
+import { matchesFilter, parseFilter } from './odata-filter';
 import { applySelect, parseExpand, parseSelect } from './odata-query';
 import { parsePolicyBody } from './policy-body';
+import { unknownUserInPolicy } from './policy-references';
 import { findUser } from './principals';
 
 const BASE = 'identityGovernance/entitlementManagement';
@@ -43,6 +45,22 @@ const COLLECTIONS = {
 } as const;
 type CollectionName = keyof typeof COLLECTIONS;
 
+/** What `$filter` may name on each collection, and where a stored object keeps it. */
+const FILTERABLE: Record<CollectionName, Record<string, (item: Record<string, unknown>) => unknown>> = {
+  accessPackages: { displayName: (i) => i.displayName, isHidden: (i) => i.isHidden, 'catalog/id': (i) => i._catalogId },
+  assignmentPolicies: { displayName: (i) => i.displayName, 'accessPackage/id': (i) => i._accessPackageId, 'catalog/id': (i) => i._catalogId },
+  assignments: {
+    state: (i) => i.state,
+    status: (i) => i.status,
+    'accessPackage/id': (i) => i._accessPackageId,
+    'assignmentPolicy/id': (i) => i._policyId,
+    'target/objectId': (i) => (i._target as { objectId?: unknown } | undefined)?.objectId,
+    'target/principalName': (i) => (i._target as { principalName?: unknown } | undefined)?.principalName,
+  },
+  assignmentRequests: { state: (i) => i.state, requestType: (i) => i.requestType, 'accessPackage/id': (i) => i._accessPackageId },
+  catalogs: { displayName: (i) => i.displayName, state: (i) => i.state },
+};
+
 const REQUEST_TYPES = ['notSpecified', 'userAdd', 'userUpdate', 'userRemove', 'adminAdd', 'adminUpdate', 'adminRemove', 'systemAdd', 'systemUpdate', 'systemRemove', 'onBehalfAdd'];
 
 /** /identityGovernance/entitlementManagement/...: returns false for other paths. */
@@ -61,13 +79,17 @@ export async function handleEntitlement(deps: DirectoryDeps, request: GraphReque
   if (id === undefined && method === 'GET') {
     const select = parseSelect(request.query.get('$select'), collection.type, collection.properties);
     const expand = parseExpand(request.query.get('$expand'), collection.type, collection.navigation);
-    const all = deps.store.objects(collection.kind);
+    const readers = FILTERABLE[name];
+    const filterText = request.query.get('$filter');
+    const filter = filterText === null ? undefined : parseFilter(filterText, Object.keys(readers), collection.type);
+    const all = deps.store.objects(collection.kind).filter((item) => !filter || matchesFilter(filter, (path) => readers[path]!(item)));
     const top = Math.min(Number(request.query.get('$top') ?? 100) || 100, 999);
     const skip = Math.max(Number(request.query.get('$skip') ?? 0) || 0, 0);
     const next = new URLSearchParams(request.query);
     next.set('$skip', String(skip + top));
     reply(request, 200, {
       '@odata.context': contextUrl(request, `${BASE}/${name}${select ? `(${select.join(',')})` : ''}`),
+      ...(request.query.get('$count') === 'true' ? { '@odata.count': all.length } : {}),
       value: all.slice(skip, skip + top).map((item) => render(deps, item, select, expand)),
       ...(skip + top < all.length ? { '@odata.nextLink': `${request.origin}${request.pathname}?${next.toString()}` } : {}),
     });
@@ -85,6 +107,8 @@ export async function handleEntitlement(deps: DirectoryDeps, request: GraphReque
 
   if (name === 'assignmentPolicies' && (method === 'PUT' || (method === 'POST' && id === undefined))) {
     const body = parsePolicyBody(await readJsonObject(request.req));
+    const unknownUser = unknownUserInPolicy(body, deps.principals);
+    if (unknownUser) throw unknownUser;
     const policyId = id ?? randomUUID();
     const existing = id ? deps.store.object(KIND.policy, id) : undefined;
     if (method === 'PUT' && !existing) throw notFound('directory', policyId);
@@ -120,6 +144,16 @@ export async function handleEntitlement(deps: DirectoryDeps, request: GraphReque
     };
     deps.store.transaction(() => deps.store.putObject(KIND.policy, policyId, body.accessPackage.id, stored));
     reply(request, method === 'PUT' ? 200 : 201, { '@odata.context': contextUrl(request, `${BASE}/assignmentPolicies/$entity`), ...publicView(stored) });
+    return true;
+  }
+
+  if (name === 'assignmentPolicies' && method === 'DELETE' && id !== undefined) {
+    if (!deps.store.object(KIND.policy, id)) throw notFound('directory', id);
+    // As in the admin center: a policy people hold access through is kept until that access ends.
+    const active = deps.store.objects(KIND.assignment).filter((a) => ref(a, '_policyId') === id && a.state !== 'expired');
+    if (active.length > 0) throw badRequest('Request_BadRequest', `The policy cannot be deleted while ${active.length} assignment${active.length === 1 ? '' : 's'} still use${active.length === 1 ? 's' : ''} it; remove them first.`);
+    deps.store.transaction(() => deps.store.deleteObject(KIND.policy, id));
+    reply(request, 204, undefined);
     return true;
   }
 

@@ -6,7 +6,7 @@ import { DEMO_IDS } from '../emulator/demo-data';
 import { startTestDirectoryEmulator, type TestDirectoryEmulator } from '../emulator/test-support';
 import { createAssignmentsService } from './assignments-service';
 import { createPoliciesService } from './policies-service';
-import { fullPolicyBody } from './policy-fixtures';
+import { fullPolicyBody } from '../../../src-shared/directory/policy-fixtures';
 import { createRolesService } from './roles-service';
 
 // The three services against the Graph emulator over real HTTP, signed in as its user.

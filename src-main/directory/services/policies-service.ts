@@ -1,12 +1,13 @@
 import type { AccessPackageAssignmentPolicy } from '@microsoft/microsoft-graph-types';
-import type { directoryPoliciesService, AssignmentPolicy } from '../../../src-shared/contract/directory';
+import type { directoryPoliciesService, AssignmentPolicy, AssignmentPolicyBody } from '../../../src-shared/contract/directory';
 import type { ServiceImpl } from '../../../src-shared/contract/define-service';
 import { ContractFailure } from '../../../src-shared/contract/result';
 import type { GraphClient } from '../client/graph-client';
 import { callGraph } from './graph-failure';
-import { validatePolicyBody } from './policy-validation';
+import { validatePolicyBody } from '../../../src-shared/directory/policy-validation';
 
-const policyPath = (id: string) => `/identityGovernance/entitlementManagement/assignmentPolicies/${encodeURIComponent(id)}`;
+const POLICIES = '/identityGovernance/entitlementManagement/assignmentPolicies';
+const policyPath = (id: string) => `${POLICIES}/${encodeURIComponent(id)}`;
 
 /**
  * Graph leaves the access package and the custom extension stages out of a policy unless asked;
@@ -18,7 +19,7 @@ async function readPolicy(graph: GraphClient, policyId: string): Promise<AccessP
   return (await graph.request<AccessPackageAssignmentPolicy>({ path: policyPath(policyId), query: { $expand: POLICY_EXPAND } })).body;
 }
 
-/** Access-package assignment policies: read, check without sending, replace with a PUT. */
+/** Access-package assignment policies: read, check without sending, replace with a PUT, create, delete. */
 export function createPoliciesService(client: () => Promise<GraphClient>): ServiceImpl<typeof directoryPoliciesService> {
   return {
     get: ({ policyId }) => callGraph(async () => (await readPolicy(await client(), policyId)) as AssignmentPolicy),
@@ -26,12 +27,7 @@ export function createPoliciesService(client: () => Promise<GraphClient>): Servi
     validate: async ({ policy }) => ({ problems: validatePolicyBody(policy).problems }),
 
     update: async ({ policyId, policy }) => {
-      const { problems, body } = validatePolicyBody(policy);
-      if (!body) {
-        const first = problems[0]!;
-        const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-        throw new ContractFailure('invalid_input', `${first.message}${more}`, { problems });
-      }
+      const body = checkedBody(policy);
       if (body.id !== undefined && body.id !== policyId) {
         throw new ContractFailure('invalid_input', `the body is policy ${body.id} but the update names policy ${policyId}`, {
           problems: [{ path: 'id', code: 'idMismatch', message: 'id differs from the policy being updated' }],
@@ -44,5 +40,28 @@ export function createPoliciesService(client: () => Promise<GraphClient>): Servi
         return { ...body, ...saved, id: (saved as { id?: string }).id ?? policyId } as AssignmentPolicy;
       });
     },
+
+    create: async ({ policy }) => {
+      const { id: _ignored, ...body } = checkedBody(policy);
+      return callGraph(async () => {
+        const answer = await (await client()).request<AccessPackageAssignmentPolicy>({ method: 'POST', path: POLICIES, body });
+        return { ...body, ...answer.body } as AssignmentPolicy;
+      });
+    },
+
+    remove: ({ policyId }) =>
+      callGraph(async () => {
+        await (await client()).request({ method: 'DELETE', path: policyPath(policyId) });
+        return { removed: true as const };
+      }),
   };
+}
+
+/** The body to send, or the problems that keep it from being sent (Graph is not called). */
+function checkedBody(policy: unknown): AssignmentPolicyBody {
+  const { problems, body } = validatePolicyBody(policy);
+  if (body) return body;
+  const first = problems[0]!;
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+  throw new ContractFailure('invalid_input', `${first.message}${more}`, { problems });
 }

@@ -4,7 +4,7 @@ import { createGraphClient, type GraphClient } from '../client/graph-client';
 import { sendGraphError, sendJson, startRecordingServer, type RecordingHandler, type RecordingServer } from '../client/recording-server';
 import { createAssignmentsService } from './assignments-service';
 import { contractCodeFor } from './graph-failure';
-import { fullPolicyBody } from './policy-fixtures';
+import { fullPolicyBody } from '../../../src-shared/directory/policy-fixtures';
 import { createPoliciesService, POLICY_EXPAND } from './policies-service';
 import { createRolesService } from './roles-service';
 

@@ -1,4 +1,4 @@
-import type { AssignmentPolicyBody } from '../../../src-shared/contract/directory';
+import type { AssignmentPolicyBody } from '../contract/directory';
 
 // Policy bodies for tests: one that uses every kind of part a v1.0 policy has, the way the
 // admin center's editor would fill it in.

@@ -5,7 +5,7 @@ import {
   type AssignmentPolicyBody,
   type PolicyProblem,
   type SubjectSet,
-} from '../../../src-shared/contract/directory';
+} from '../contract/directory';
 import { isoDurationMs } from './iso-duration';
 import { findUnknownProperties } from './unknown-properties';
 

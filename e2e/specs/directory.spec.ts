@@ -1,0 +1,283 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expectAccessible } from '../fixtures/accessibility';
+import { startHeadlessConsole, type HeadlessConsole } from '../fixtures/headless-console';
+import { expect, test } from '../fixtures/test';
+import { DirectoryPage } from '../pages/directory-page';
+
+// The Directory section against its own console and the emulator's demo tenant. What the
+// console saved is read back from the emulator over HTTP, as another Graph client would.
+let server: HeadlessConsole;
+
+const EM = '/v1.0/identityGovernance/entitlementManagement';
+const POLICY = '4540a08f-8ab5-43f6-a923-015275799197';
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- Graph JSON read back in assertions
+
+interface DemoAccount {
+  url: string;
+  tenant: string;
+  client_id: string;
+  client_secret: string;
+  user: { id: string; userPrincipalName: string };
+}
+
+async function demoAccount(): Promise<DemoAccount> {
+  return JSON.parse(await readFile(join(server.dataDir, 'directory', 'demo-account.json'), 'utf8')) as DemoAccount;
+}
+
+/** Graph over HTTP as the tenant's app (client credentials), answering status and JSON. */
+async function graphAs(demo: DemoAccount) {
+  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: demo.client_id, client_secret: demo.client_secret, scope: 'https://graph.microsoft.com/.default' });
+  const token = ((await (await fetch(`${demo.url}/${demo.tenant}/oauth2/v2.0/token`, { method: 'POST', body: form })).json()) as { access_token: string }).access_token;
+  return async (method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> => {
+    const response = await fetch(`${demo.url}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    return { status: response.status, body: response.status === 204 ? {} : ((await response.json()) as Json) };
+  };
+}
+
+test.beforeAll(async () => {
+  server = await startHeadlessConsole();
+});
+
+test.afterAll(async () => {
+  expect(await server.stop()).toBe(0);
+});
+
+test('adds an approval stage and a multiple-choice question, reviews exactly what changes, saves, and the service stores every field', async ({ page }) => {
+  const directory = new DirectoryPage(page, server.url);
+  await directory.open();
+  await expect(page.getByTestId('package-details')).toContainText('Marketing campaign resources');
+  await expectAccessible(page, 'access packages');
+  await page.getByRole('link', { name: 'Employees, with manager approval', exact: true }).click();
+  await expect(page.getByRole('textbox', { name: 'Name' })).toHaveValue('Employees, with manager approval');
+
+  await page.getByRole('textbox', { name: 'Description' }).fill('Members request; their manager, then their manager’s manager approve.');
+
+  await directory.editorTab('Approval').click();
+  await page.getByRole('button', { name: 'Add approval stage' }).click();
+  const stage = directory.stage(2);
+  await expect(stage).toContainText('None.');
+  await stage.getByRole('button', { name: 'Add to Stage 2 approvers' }).click();
+  await page.getByRole('menuitem', { name: "Requestor's manager" }).click();
+  const level = stage.getByRole('textbox', { name: 'Stage 2 approvers 1: manager level' });
+  await level.fill('2');
+  await stage.getByRole('textbox', { name: 'Stage 2: deny if not decided within' }).fill('3');
+  await stage.getByRole('switch', { name: 'Approvers must give a justification' }).click();
+  await expectAccessible(page, 'policy editor, approval');
+
+  await directory.editorTab('Requestor information').click();
+  await page.getByRole('button', { name: 'Add question' }).click();
+  const question = directory.question(2);
+  await question.getByText('Multiple choice', { exact: true }).click();
+  await question.getByRole('textbox', { name: 'Question 2 text' }).fill('Which region do you work in?');
+  await question.getByRole('button', { name: 'Add a translation of question 2 text' }).click();
+  await question.getByRole('textbox', { name: 'Question 2 text translation 1: language' }).fill('fr-FR');
+  await question.getByRole('textbox', { name: 'Question 2 text translation 1: text' }).fill('Dans quelle région travaillez-vous ?');
+  await question.getByRole('switch', { name: 'Requestors may pick more than one' }).click();
+  await question.getByRole('textbox', { name: 'Question 2 choice 1: shown text' }).fill('Europe');
+  await question.getByRole('textbox', { name: 'Question 2 choice 1: stored value' }).fill('eu');
+  await question.getByRole('button', { name: 'Add choice' }).click();
+  await question.getByRole('textbox', { name: 'Question 2 choice 2: shown text' }).fill('Asia and Pacific');
+  await question.getByRole('textbox', { name: 'Question 2 choice 2: stored value' }).fill('apac');
+  await expectAccessible(page, 'policy editor, requestor information');
+
+  await directory.editorTab('Review').click();
+  expect(await directory.reviewedPaths()).toEqual(['description', 'requestApprovalSettings.stages[1]', 'questions[1]']);
+  await expect(page.getByText(`PUT /identityGovernance/entitlementManagement/assignmentPolicies/${POLICY}`)).toBeVisible();
+  await expectAccessible(page, 'policy editor, review');
+  await page.screenshot({ path: test.info().outputPath('policy-review.png'), fullPage: true });
+
+  await directory.save();
+  await expect(page.getByText('Policy saved')).toBeVisible();
+  await expect(page.getByTestId('review-no-changes')).toBeVisible();
+
+  const graph = await graphAs(await demoAccount());
+  const stored = (await graph('GET', `${EM}/assignmentPolicies/${POLICY}`)).body;
+  expect(stored.description).toBe('Members request; their manager, then their manager’s manager approve.');
+  expect(stored.requestApprovalSettings.stages).toHaveLength(2);
+  expect(stored.requestApprovalSettings.stages[1]).toEqual({
+    durationBeforeAutomaticDenial: 'P3D',
+    isApproverJustificationRequired: true,
+    isEscalationEnabled: false,
+    durationBeforeEscalation: null,
+    primaryApprovers: [{ '@odata.type': '#microsoft.graph.requestorManager', managerLevel: 2 }],
+    fallbackPrimaryApprovers: [],
+    escalationApprovers: [],
+    fallbackEscalationApprovers: [],
+  });
+  expect(stored.questions).toHaveLength(2);
+  expect(stored.questions[1]).toMatchObject({
+    '@odata.type': '#microsoft.graph.accessPackageMultipleChoiceQuestion',
+    text: 'Which region do you work in?',
+    isRequired: true,
+    isAnswerEditable: true,
+    isMultipleSelectionAllowed: true,
+    localizations: [{ languageCode: 'fr-FR', text: 'Dans quelle région travaillez-vous ?' }],
+    choices: [
+      { actualValue: 'eu', text: 'Europe', localizations: [] },
+      { actualValue: 'apac', text: 'Asia and Pacific', localizations: [] },
+    ],
+  });
+  // The first stage and question are as they were.
+  expect(stored.requestApprovalSettings.stages[0].primaryApprovers).toEqual([{ '@odata.type': '#microsoft.graph.requestorManager', managerLevel: 1 }]);
+  expect(stored.questions[0].text).toBe('Which campaign are you working on?');
+});
+
+test('the form refuses what the shared rules refuse, and a field Graph rejects shows Graph’s message at that field', async ({ page }) => {
+  const directory = new DirectoryPage(page, server.url);
+  const graph = await graphAs(await demoAccount());
+  const before = (await graph('GET', `${EM}/assignmentPolicies/${POLICY}`)).body;
+  await directory.open(`#/directory/policies/${POLICY}`);
+  await expect(page.getByRole('textbox', { name: 'Name' })).toHaveValue(String(before.displayName));
+
+  // Checked in the form: nothing is sent.
+  await page.getByRole('textbox', { name: 'Name' }).fill('');
+  await directory.save();
+  await expect(page.getByText('Must not be empty')).toBeVisible();
+  await expect(directory.editorTab('Basics')).toHaveAccessibleName('Basics 1 problem');
+  await page.getByRole('textbox', { name: 'Name' }).fill(String(before.displayName));
+
+  // Checked by Graph: a user id that is not in the directory.
+  await directory.editorTab('Approval').click();
+  const stage = directory.stage(1);
+  await stage.getByRole('button', { name: 'Add to Stage 1 approvers' }).click();
+  await page.getByRole('menuitem', { name: 'Specific user' }).click();
+  const ghost = '0f0f0f0f-0000-4000-a000-00000000dead';
+  const user = stage.getByRole('group', { name: 'Stage 1 approvers' }).getByRole('combobox', { name: 'User', exact: true });
+  await user.fill(ghost);
+  await expect(stage.getByText('No user with this id was found')).toBeVisible();
+  await directory.editorTab('Basics').click();
+  await directory.save();
+  // Graph's words, at the field, in the tab that holds it.
+  await expect(directory.editorTab('Approval')).toHaveAttribute('aria-selected', 'true');
+  await expect(stage.getByText(`The model is invalid. requestApprovalSettings.stages.0.primaryApprovers.1.userId: no user '${ghost}' in the directory`)).toBeVisible();
+  await expect(user).toHaveAttribute('aria-invalid', 'true');
+  await expectAccessible(page, 'policy editor, a field Graph refused');
+  await page.screenshot({ path: test.info().outputPath('policy-graph-error.png'), fullPage: true });
+  const after = (await graph('GET', `${EM}/assignmentPolicies/${POLICY}`)).body;
+  expect(after.modifiedDateTime).toBe(before.modifiedDateTime);
+  expect(after.requestApprovalSettings.stages[0].primaryApprovers).toEqual(before.requestApprovalSettings.stages[0].primaryApprovers);
+
+  // Picking a real user through the search instead: the save goes through.
+  const demo = await demoAccount();
+  await user.fill('Demo');
+  await page.getByRole('option', { name: new RegExp(demo.user.userPrincipalName) }).click();
+  await expect(user).toHaveValue(demo.user.id);
+  await directory.save();
+  await expect(page.getByText('Policy saved')).toBeVisible();
+  const saved = (await graph('GET', `${EM}/assignmentPolicies/${POLICY}`)).body;
+  expect(saved.requestApprovalSettings.stages[0].primaryApprovers[1]).toEqual({ '@odata.type': '#microsoft.graph.singleUser', userId: demo.user.id, description: null });
+});
+
+test('creates a policy, duplicates it and deletes the copy', async ({ page }) => {
+  const directory = new DirectoryPage(page, server.url);
+  const graph = await graphAs(await demoAccount());
+  await directory.open();
+  await page.getByRole('link', { name: 'New policy' }).click();
+  await page.getByRole('textbox', { name: 'Name' }).fill('Contractors');
+  await directory.editorTab('Lifecycle').click();
+  await page.getByText('On a date', { exact: true }).click();
+  await directory.editorTab('Review').click();
+  await expect(page.getByText('POST /identityGovernance/entitlementManagement/assignmentPolicies')).toBeVisible();
+  await directory.save();
+  await expect(page.getByText('expiration type afterDateTime needs an endDateTime')).toBeVisible();
+  await page.getByText('After a time', { exact: true }).click();
+  await page.getByRole('textbox', { name: 'Access lasts' }).fill('90');
+  await directory.save();
+  const id = await directory.openedPolicyId();
+  expect((await graph('GET', `${EM}/assignmentPolicies/${id}`)).body).toMatchObject({ displayName: 'Contractors', expiration: { type: 'afterDuration', duration: 'P90D' }, allowedTargetScope: 'allMemberUsers' });
+
+  await page.getByRole('link', { name: 'Duplicate' }).click();
+  await expect(page.getByRole('textbox', { name: 'Name' })).toHaveValue('Contractors (copy)');
+  await directory.save();
+  const copyId = await directory.openedPolicyId(id);
+  expect((await graph('GET', `${EM}/assignmentPolicies/${copyId}`)).body).toMatchObject({ displayName: 'Contractors (copy)', expiration: { duration: 'P90D' } });
+
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete policy' }).click();
+  await expect(page.getByTestId('policy-table')).not.toContainText('Contractors (copy)');
+  await expect(page.getByTestId('policy-table')).toContainText('Contractors');
+  expect((await graph('GET', `${EM}/assignmentPolicies/${copyId}`)).status).toBe(404);
+
+  // A policy that assignments use is kept, and Graph says why.
+  await page.getByRole('button', { name: 'Delete Employees, with manager approval' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete policy' }).click();
+  await expect(page.getByRole('alert')).toContainText('The policy cannot be deleted while 1 assignment still uses it');
+  expect((await graph('GET', `${EM}/assignmentPolicies/${POLICY}`)).status).toBe(200);
+});
+
+test('lists assignments by page with filters and chosen columns, opens one expanded, and shows the Graph requests', async ({ page }) => {
+  const demo = await demoAccount();
+  const graph = await graphAs(demo);
+  for (let i = 0; i < 30; i++) {
+    const made = await graph('POST', `${EM}/assignmentRequests`, { requestType: 'adminAdd', assignment: { targetId: demo.user.id, assignmentPolicyId: POLICY } });
+    expect(made.status).toBe(201);
+  }
+  const directory = new DirectoryPage(page, server.url);
+  await directory.open('#/directory/assignments');
+  const range = page.getByTestId('assignment-range');
+  await expect(range).toHaveText('1–32 of 32');
+  await page.getByRole('combobox', { name: 'Assignments per page' }).click();
+  await page.getByRole('option', { name: '25' }).click();
+  await expect(range).toHaveText('1–25 of 32');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(range).toHaveText('26–32 of 32');
+  await page.getByRole('button', { name: 'Previous' }).click();
+  await expect(range).toHaveText('1–25 of 32');
+
+  await page.getByRole('combobox', { name: 'State', exact: true }).click();
+  await page.getByRole('option', { name: 'Expired' }).click();
+  await expect(range).toHaveText('1–1 of 1');
+  const table = page.getByTestId('assignment-table');
+  await expect(table.locator('tbody tr')).toHaveCount(1);
+  await expect(table).toContainText('Expired');
+
+  // Columns: drop Schedule, add Status; the table and the request to Graph follow.
+  await page.getByRole('button', { name: 'Columns' }).click();
+  await page.getByRole('checkbox', { name: 'Schedule' }).uncheck();
+  await page.getByRole('checkbox', { name: 'Status' }).check();
+  await page.keyboard.press('Escape');
+  await expect(table.locator('thead')).toHaveText(/Target.*Access package.*Policy.*State.*Status/);
+  await expect(table.locator('thead')).not.toContainText('Schedule');
+  await expectAccessible(page, 'assignments');
+
+  await table.getByRole('link', { name: new RegExp(demo.user.userPrincipalName) }).click();
+  const details = page.getByTestId('assignment-details');
+  await expect(details.getByTestId('assignment-package')).toContainText('Marketing campaign resources');
+  await expect(details.getByTestId('assignment-package')).toContainText('Sites, groups and apps for the spring campaign.');
+  await expect(details.getByTestId('assignment-policy')).toContainText('Employees, with manager approval');
+  await expect(details.getByTestId('assignment-policy')).toContainText('Who can request: All members (excluding guests)');
+  await expectAccessible(page, 'assignment details');
+  await page.keyboard.press('Escape');
+  await expect(page).toHaveURL(/#\/directory\/assignments$/);
+
+  // The column choice is kept by main, and Graph was asked for those properties only.
+  const prefs = JSON.parse(await readFile(join(server.dataDir, 'console-preferences.json'), 'utf8')) as Json;
+  expect(prefs.directory.assignmentColumns).toEqual(['target', 'accessPackage', 'assignmentPolicy', 'state', 'status']);
+  await page.getByRole('tab', { name: 'Graph traffic' }).click();
+  const traffic = page.getByTestId('graph-traffic');
+  const listRequest = traffic.locator('tbody tr', { hasText: "/assignments?$filter=state%20eq%20'expired'&$select=id,state,status" }).first();
+  await expect(listRequest).toContainText('200');
+  await expect(listRequest).toContainText('$expand=target($select=id,objectId,displayName,principalName,email,subjectType),accessPackage($select=id,displayName)');
+  await expect(traffic.locator('tbody tr', { hasText: `/assignments/` }).first()).toContainText('$expand=target,accessPackage,assignmentPolicy');
+  await expectAccessible(page, 'graph traffic');
+  await page.screenshot({ path: test.info().outputPath('graph-traffic.png'), fullPage: true });
+});
+
+test('shows each administrative unit’s scoped role members with the role’s name', async ({ page }) => {
+  const demo = await demoAccount();
+  const directory = new DirectoryPage(page, server.url);
+  await directory.open('#/directory/units');
+  const members = page.getByTestId('scoped-members');
+  const row = members.locator('tbody tr').first();
+  await expect(row).toContainText('User Administrator');
+  await expect(row).toContainText('Demo User');
+  await expect(row).toContainText(demo.user.userPrincipalName);
+  await expect(row).toContainText('User');
+  await expect(page.getByRole('navigation', { name: 'Administrative units' })).toContainText('Seattle District Technical Schools');
+  await expectAccessible(page, 'administrative units');
+});

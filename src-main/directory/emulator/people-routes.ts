@@ -1,0 +1,110 @@
+import { PERMISSIONS, requirePermission } from './access';
+import { DIRECTORY_ROLES, findRole, type DirectoryRole } from './directory-roles';
+import { contextUrl, reply, type GraphRequest } from './graph-context';
+import { badRequest, GraphError, notFound } from './graph-error';
+import { readJsonObject } from './graph-http';
+import { matchesFilter, parseFilter } from './odata-filter';
+import { applySelect, parseSelect } from './odata-query';
+import { findUser, type Principals, type UserPrincipal } from './principals';
+
+const USER_PROPS = ['id', 'displayName', 'userPrincipalName', 'mail', 'givenName', 'surname', 'jobTitle', 'businessPhones', 'mobilePhone', 'officeLocation', 'preferredLanguage'] as const;
+const ROLE_PROPS = ['id', 'displayName', 'description', 'roleTemplateId'] as const;
+const USER_FILTER: Record<string, (user: UserPrincipal) => unknown> = {
+  displayName: (u) => u.displayName,
+  userPrincipalName: (u) => u.userPrincipalName,
+  mail: (u) => u.userPrincipalName,
+  id: (u) => u.id,
+};
+const USER_READ_ALL = ['User.Read.All', 'User.ReadBasic.All', 'Directory.Read.All', 'Directory.ReadWrite.All'];
+
+function userView(user: UserPrincipal): Record<string, unknown> {
+  return {
+    id: user.id,
+    displayName: user.displayName,
+    userPrincipalName: user.userPrincipalName,
+    mail: user.userPrincipalName,
+    givenName: user.displayName.split(' ')[0] ?? null,
+    surname: user.displayName.split(' ').slice(1).join(' ') || null,
+    jobTitle: null,
+    businessPhones: [],
+    mobilePhone: null,
+    officeLocation: null,
+    preferredLanguage: 'en-US',
+  };
+}
+
+const roleView = (role: DirectoryRole): Record<string, unknown> => ({ ...role });
+
+/**
+ * People and roles: `/me`, `/users` (list with $filter/$top/$select, one by id or UPN),
+ * `/directoryRoles` (the activated roles scoped role members name by roleId) and
+ * `POST /directoryObjects/getByIds` (names and kinds of many objects in one call).
+ * Returns false for other paths.
+ */
+export async function handlePeople(principals: Principals, request: GraphRequest): Promise<boolean> {
+  const { segments, method, caller, query } = request;
+  const [head, id, ...rest] = segments;
+  if (rest.length > 0) return false;
+
+  if (head === 'me' && id === undefined && method === 'GET') {
+    if (!caller.user) throw badRequest('BadRequest', '/me request is only valid with delegated authentication flow.');
+    requirePermission(caller, 'directory', PERMISSIONS.userRead);
+    reply(request, 200, { '@odata.context': contextUrl(request, 'users/$entity'), ...userView(caller.user) });
+    return true;
+  }
+
+  if (head === 'users' && method === 'GET') {
+    requirePermission(caller, 'directory', caller.kind === 'user' && id !== undefined ? PERMISSIONS.userRead : USER_READ_ALL);
+    const select = parseSelect(query.get('$select'), 'user', USER_PROPS);
+    if (id !== undefined) {
+      const user = findUser(principals, id);
+      if (!user) throw notFound('directory', id);
+      reply(request, 200, { '@odata.context': contextUrl(request, 'users/$entity'), ...applySelect(userView(user), select) });
+      return true;
+    }
+    const filterText = query.get('$filter');
+    const filter = filterText === null ? undefined : parseFilter(filterText, Object.keys(USER_FILTER), 'user');
+    const top = Math.min(Math.max(Number(query.get('$top') ?? 100) || 100, 1), 999);
+    const users = principals.users.filter((user) => !filter || matchesFilter(filter, (path) => USER_FILTER[path]!(user)));
+    reply(request, 200, { '@odata.context': contextUrl(request, 'users'), value: users.slice(0, top).map((user) => applySelect(userView(user), select)) });
+    return true;
+  }
+
+  if (head === 'directoryRoles' && method === 'GET') {
+    requirePermission(caller, 'directory', PERMISSIONS.roleRead);
+    const select = parseSelect(query.get('$select'), 'directoryRole', ROLE_PROPS);
+    if (id !== undefined) {
+      const role = findRole(id);
+      if (!role) throw notFound('directory', id);
+      reply(request, 200, { '@odata.context': contextUrl(request, 'directoryRoles/$entity'), ...applySelect(roleView(role), select) });
+      return true;
+    }
+    reply(request, 200, { '@odata.context': contextUrl(request, 'directoryRoles'), value: DIRECTORY_ROLES.map((role) => applySelect(roleView(role), select)) });
+    return true;
+  }
+
+  if (head === 'directoryObjects' && id === 'getByIds') {
+    if (method !== 'POST') throw new GraphError(405, 'Request_BadRequest', `The ${method} method is not supported on getByIds.`);
+    requirePermission(caller, 'directory', ['Directory.Read.All', 'Directory.ReadWrite.All', 'User.Read.All', 'User.ReadBasic.All']);
+    const body = await readJsonObject(request.req);
+    for (const key of Object.keys(body)) if (key !== 'ids' && key !== 'types') throw badRequest('Request_BadRequest', `The property '${key}' does not exist on getByIds.`);
+    if (!Array.isArray(body.ids) || body.ids.some((v) => typeof v !== 'string')) throw badRequest('Request_BadRequest', "Invalid value specified for property 'ids': a list of object ids is required.");
+    if (body.ids.length > 1000) throw badRequest('Request_BadRequest', 'getByIds takes at most 1000 ids.');
+    const types = Array.isArray(body.types) ? body.types.map((t) => String(t).toLowerCase()) : undefined;
+    reply(request, 200, { '@odata.context': contextUrl(request, 'directoryObjects'), value: (body.ids as string[]).flatMap((wanted) => objectById(principals, wanted, types)) });
+    return true;
+  }
+  return false;
+}
+
+/** A user, service principal or role by object id, as getByIds lists it (with its @odata.type). */
+function objectById(principals: Principals, id: string, types: string[] | undefined): Record<string, unknown>[] {
+  const allowed = (type: string) => !types || types.includes(type.toLowerCase());
+  const user = principals.users.find((u) => u.id.toLowerCase() === id.toLowerCase());
+  if (user && allowed('user')) return [{ '@odata.type': '#microsoft.graph.user', ...userView(user) }];
+  const app = principals.apps.find((a) => a.servicePrincipalId.toLowerCase() === id.toLowerCase());
+  if (app && allowed('servicePrincipal')) return [{ '@odata.type': '#microsoft.graph.servicePrincipal', id: app.servicePrincipalId, appId: app.clientId, displayName: app.displayName, servicePrincipalType: 'Application' }];
+  const role = findRole(id);
+  if (role && allowed('directoryRole')) return [{ '@odata.type': '#microsoft.graph.directoryRole', ...roleView(role) }];
+  return [];
+}

@@ -1,0 +1,31 @@
+import { Button, Checkbox, Popover, Stack } from '@mantine/core';
+import { IconColumns } from '@tabler/icons-react';
+import { assignmentColumns, type AssignmentColumn } from '../../../../src-shared/contract/directory';
+import { ASSIGNMENT_COLUMN_LABELS } from '../model/assignment-cells';
+
+/** Which columns the assignment list shows; Graph is then asked for those properties only ($select/$expand). */
+export function ColumnChooser({ columns, onChange }: { columns: AssignmentColumn[]; onChange(columns: AssignmentColumn[]): void }) {
+  return (
+    <Popover position="bottom-end" trapFocus>
+      <Popover.Target>
+        <Button variant="default" leftSection={<IconColumns size={16} />}>
+          Columns
+        </Button>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Checkbox.Group
+          label="Columns shown"
+          value={columns}
+          // In the table's order whatever the click order; at least one column stays.
+          onChange={(next) => next.length > 0 && onChange(assignmentColumns.filter((column) => next.includes(column)))}
+        >
+          <Stack gap={6} mt="xs">
+            {assignmentColumns.map((column) => (
+              <Checkbox key={column} value={column} label={ASSIGNMENT_COLUMN_LABELS[column]} />
+            ))}
+          </Stack>
+        </Checkbox.Group>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}

@@ -1,0 +1,205 @@
+import { Alert, Badge, Button, Group, Stack, Tabs, Text } from '@mantine/core';
+import { getHotkeyHandler } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { IconCopy, IconDeviceFloppy, IconTrash } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { FormProvider, useForm, type FieldPath } from 'react-hook-form';
+import type { AssignmentPolicy, AssignmentPolicyBody, PolicyProblem } from '../../../../src-shared/contract/directory';
+import { ContractFailure, unwrap } from '../../../../src-shared/contract/result';
+import { useApi } from '../../../api/api-context';
+import { queryKeys } from '../../../api/query-keys';
+import { printRoute } from '../../../app/routes';
+import { useUi } from '../../../app/ui-store-context';
+import { DeletePolicyDialog } from '../components/DeletePolicyDialog';
+import { policyFormValues } from '../model/policy-form-values';
+import { errorPaths, fieldPath, graphFieldError, POLICY_TAB_LABELS, POLICY_TABS, problemsPerTab, tabOfPath, type PolicyTab } from '../model/policy-problems';
+import { policyResolver } from '../model/policy-resolver';
+import { useDeletePolicy } from '../use-directory';
+import { ApprovalTab } from './tabs/ApprovalTab';
+import { BasicsTab } from './tabs/BasicsTab';
+import { ExtensionsTab } from './tabs/ExtensionsTab';
+import { LifecycleTab } from './tabs/LifecycleTab';
+import { QuestionsTab } from './tabs/QuestionsTab';
+import { RequestsTab } from './tabs/RequestsTab';
+import { ReviewsTab } from './tabs/ReviewsTab';
+import { ReviewTab } from './tabs/ReviewTab';
+
+const POLICIES_PATH = '/identityGovernance/entitlementManagement/assignmentPolicies';
+
+export interface PolicyFormProps {
+  /** The policy being edited, or undefined for a new one (saved with a POST). */
+  policyId: string | undefined;
+  initial: AssignmentPolicyBody;
+  /** What the service has (the Review tab's "now"); null for a new policy. */
+  saved: AssignmentPolicyBody | null;
+  packageName: string;
+}
+
+/**
+ * The whole policy as one form in the admin center's tabs. It is checked by the shared
+ * validation as it is typed; Graph's own refusals come back to the field they name.
+ */
+export function PolicyForm({ policyId, initial, saved, packageName }: PolicyFormProps) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const navigate = useUi((s) => s.navigate);
+  const form = useForm<AssignmentPolicyBody>({ defaultValues: initial, resolver: policyResolver, mode: 'onTouched' });
+  const [tab, setTab] = useState<PolicyTab>('basics');
+  const [focusPath, setFocusPath] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const remove = useDeletePolicy();
+
+  const save = useMutation({
+    mutationFn: async (body: AssignmentPolicyBody): Promise<AssignmentPolicy> =>
+      policyId ? unwrap(await api.directoryPolicies.update({ policyId, policy: body })) : unwrap(await api.directoryPolicies.create({ policy: body })),
+  });
+
+  // A field in another tab is focused once its tab is shown (hidden fields cannot take focus).
+  useEffect(() => {
+    if (!focusPath) return;
+    const timer = setTimeout(() => form.setFocus(focusPath as FieldPath<AssignmentPolicyBody>), 0);
+    setFocusPath(null);
+    return () => clearTimeout(timer);
+  }, [focusPath, form, tab]);
+
+  const showProblemAt = (path: string) => {
+    setTab(tabOfPath(path));
+    setFocusPath(fieldPath(path));
+  };
+
+  const placeServerError = (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    const problems = error instanceof ContractFailure ? (error.details as { problems?: PolicyProblem[] } | undefined)?.problems : undefined;
+    if (problems?.length) {
+      for (const problem of problems) form.setError(fieldPath(problem.path) as FieldPath<AssignmentPolicyBody>, { type: problem.code, message: problem.message });
+      showProblemAt(problems[0]!.path);
+      return;
+    }
+    const atField = graphFieldError(message);
+    if (atField) {
+      form.setError(atField.path as FieldPath<AssignmentPolicyBody>, { type: 'server', message: atField.message });
+      showProblemAt(atField.path);
+      return;
+    }
+    setFormError(message);
+  };
+
+  const submit = form.handleSubmit(
+    async (body) => {
+      setFormError(null);
+      try {
+        const result = await save.mutateAsync(body);
+        await queryClient.invalidateQueries({ queryKey: queryKeys.directoryPackages });
+        notifications.show({ color: 'green', title: 'Policy saved', message: `“${result.displayName ?? body.displayName}” is saved in the directory.` });
+        if (policyId) {
+          queryClient.setQueryData(queryKeys.directoryPolicy(policyId), result);
+          form.reset(policyFormValues(result));
+        } else {
+          navigate({ section: 'directory', view: 'policy', policyId: result.id });
+        }
+      } catch (error) {
+        placeServerError(error);
+      }
+    },
+    (errors) => {
+      const first = errorPaths(errors)[0];
+      if (first !== undefined) showProblemAt(first);
+    },
+  );
+
+  const perTab = problemsPerTab(errorPaths(form.formState.errors));
+  const dirty = form.formState.isDirty;
+  const packageId = initial.accessPackage.id;
+  return (
+    <FormProvider {...form}>
+      <form onSubmit={submit} noValidate aria-label={policyId ? 'Edit assignment policy' : 'New assignment policy'} onKeyDown={getHotkeyHandler([['mod+S', () => void submit()]])}>
+        <Stack gap="md">
+          <Tabs value={tab} onChange={(value) => setTab((value as PolicyTab) ?? 'basics')} keepMounted>
+            <Tabs.List aria-label="Policy settings">
+              {POLICY_TABS.map((value) => (
+                <Tabs.Tab key={value} value={value} rightSection={perTab[value] ? <Badge color="red" size="sm" circle aria-label={`${perTab[value]} ${perTab[value] === 1 ? 'problem' : 'problems'}`}>{perTab[value]}</Badge> : null}>
+                  {POLICY_TAB_LABELS[value]}
+                </Tabs.Tab>
+              ))}
+            </Tabs.List>
+            <Tabs.Panel value="basics" pt="md">
+              <BasicsTab packageName={packageName} />
+            </Tabs.Panel>
+            <Tabs.Panel value="requests" pt="md">
+              <RequestsTab />
+            </Tabs.Panel>
+            <Tabs.Panel value="approval" pt="md">
+              <ApprovalTab />
+            </Tabs.Panel>
+            <Tabs.Panel value="questions" pt="md">
+              <QuestionsTab />
+            </Tabs.Panel>
+            <Tabs.Panel value="lifecycle" pt="md">
+              <LifecycleTab />
+            </Tabs.Panel>
+            <Tabs.Panel value="reviews" pt="md">
+              <ReviewsTab />
+            </Tabs.Panel>
+            <Tabs.Panel value="extensions" pt="md">
+              <ExtensionsTab />
+            </Tabs.Panel>
+            <Tabs.Panel value="review" pt="md">
+              {tab === 'review' ? <ReviewTab saved={saved} requestLine={policyId ? `PUT ${POLICIES_PATH}/${policyId}` : `POST ${POLICIES_PATH}`} /> : null}
+            </Tabs.Panel>
+          </Tabs>
+          {formError ? (
+            <Alert color="red" role="alert" title="The service did not save the policy">
+              {formError}
+            </Alert>
+          ) : null}
+          <Group justify="space-between" className="save-bar">
+            <Group gap="xs">
+              <Button type="submit" leftSection={<IconDeviceFloppy size={16} />} loading={save.isPending}>
+                {policyId ? 'Save policy' : 'Create policy'}
+              </Button>
+              <Button variant="default" disabled={!dirty} onClick={() => (form.reset(), setFormError(null))}>
+                Discard changes
+              </Button>
+              {tab !== 'review' ? (
+                <Button variant="subtle" onClick={() => setTab('review')}>
+                  Review changes
+                </Button>
+              ) : null}
+              <Text size="sm" c="dimmed" aria-live="polite">
+                {dirty ? 'Unsaved changes' : policyId ? 'Saved' : ''}
+              </Text>
+            </Group>
+            {policyId ? (
+              <Group gap="xs">
+                <Button component="a" variant="subtle" leftSection={<IconCopy size={16} />} href={printRoute({ section: 'directory', view: 'newPolicy', packageId, copyOf: policyId })}>
+                  Duplicate
+                </Button>
+                <Button variant="subtle" color="red" leftSection={<IconTrash size={16} />} onClick={() => setDeleting(true)}>
+                  Delete
+                </Button>
+              </Group>
+            ) : null}
+          </Group>
+          {remove.isError ? (
+            <Alert color="red" role="alert" title="The policy was not deleted">
+              {remove.error.message}
+            </Alert>
+          ) : null}
+        </Stack>
+      </form>
+      <DeletePolicyDialog
+        policy={deleting && policyId ? { id: policyId, displayName: initial.displayName } : null}
+        busy={remove.isPending}
+        onCancel={() => setDeleting(false)}
+        onConfirm={(policy) =>
+          remove.mutate(policy.id, {
+            onSuccess: () => navigate({ section: 'directory', view: 'packages', packageId }),
+            onSettled: () => setDeleting(false),
+          })
+        }
+      />
+    </FormProvider>
+  );
+}

@@ -1,0 +1,13 @@
+import { get, useFormState } from 'react-hook-form';
+
+/**
+ * The message at a path of the policy form (a field, or a list such as a stage's approvers),
+ * once the person has left the field or tried to save: a field just added is not red before
+ * it was typed in, and messages appearing under other fields do not move what is being clicked.
+ */
+export function useFieldError(name: string): string | undefined {
+  const { errors, touchedFields, isSubmitted } = useFormState({ name: name as never });
+  if (!isSubmitted && !get(touchedFields, name)) return undefined;
+  const error = get(errors, name) as { message?: unknown } | undefined;
+  return typeof error?.message === 'string' ? error.message : undefined;
+}

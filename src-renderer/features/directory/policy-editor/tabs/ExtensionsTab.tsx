@@ -1,0 +1,63 @@
+import { ActionIcon, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { Controller, useFieldArray, useFormContext } from 'react-hook-form';
+import { customExtensionStageSchema, type AssignmentPolicyBody } from '../../../../../src-shared/contract/directory';
+import { useFieldError } from '../fields/use-field-error';
+
+const STAGE_LABELS: Record<string, string> = {
+  assignmentRequestCreated: 'Request is created',
+  assignmentRequestApproved: 'Request is approved',
+  assignmentRequestGranted: 'Assignment is granted',
+  assignmentRequestRemoved: 'Assignment is removed',
+  assignmentFourteenDaysBeforeExpiration: '14 days before expiry',
+  assignmentOneDayBeforeExpiration: 'One day before expiry',
+};
+
+/** Logic Apps (custom extensions of the catalog) called at stages of a request's life. */
+export function ExtensionsTab() {
+  const { control } = useFormContext<AssignmentPolicyBody>();
+  const { fields, append, remove } = useFieldArray({ control, name: 'customExtensionStageSettings' });
+  return (
+    <Stack gap="sm" maw={900}>
+      <Text size="sm" c="dimmed">
+        Each row calls a custom extension of the package’s catalog when a request reaches the stage.
+      </Text>
+      {fields.map((field, index) => (
+        <ExtensionRow key={field.id} index={index} onRemove={() => remove(index)} />
+      ))}
+      {fields.length === 0 ? <Text size="sm">No custom extensions are called.</Text> : null}
+      <Button variant="light" leftSection={<IconPlus size={16} />} w="fit-content" onClick={() => append({ stage: 'assignmentRequestCreated', customExtension: { id: '' } })}>
+        Add custom extension
+      </Button>
+    </Stack>
+  );
+}
+
+function ExtensionRow({ index, onRemove }: { index: number; onRemove(): void }) {
+  const { register } = useFormContext<AssignmentPolicyBody>();
+  const at = `customExtensionStageSettings.${index}` as const;
+  const rowError = useFieldError(at);
+  const idError = useFieldError(`${at}.customExtension.id`);
+  return (
+    <Group align="flex-start" gap="xs" wrap="nowrap" data-testid="extension-row">
+      <Controller
+        name={`${at}.stage`}
+        render={({ field }) => (
+          <Select
+            label={`Extension ${index + 1}: stage`}
+            data={customExtensionStageSchema.options.map((value) => ({ value, label: STAGE_LABELS[value] ?? value }))}
+            value={field.value as string}
+            onChange={(value) => field.onChange(value)}
+            allowDeselect={false}
+            error={rowError}
+            w={260}
+          />
+        )}
+      />
+      <TextInput label={`Extension ${index + 1}: custom extension id`} spellCheck={false} style={{ flex: 1 }} error={idError} {...register(`${at}.customExtension.id`)} />
+      <ActionIcon variant="subtle" color="red" mt={26} aria-label={`Remove extension ${index + 1}`} onClick={onRemove}>
+        <IconTrash size={16} />
+      </ActionIcon>
+    </Group>
+  );
+}
