@@ -193,7 +193,8 @@ test('creates a policy, duplicates it and deletes the copy', async ({ page }) =>
 
   await page.getByRole('link', { name: 'Duplicate' }).click();
   await expect(page.getByRole('textbox', { name: 'Name' })).toHaveValue('Contractors (copy)');
-  await directory.save();
+  // Saved from the keyboard.
+  await page.getByRole('textbox', { name: 'Name' }).press('Control+s');
   const copyId = await directory.openedPolicyId(id);
   expect((await graph('GET', `${EM}/assignmentPolicies/${copyId}`)).body).toMatchObject({ displayName: 'Contractors (copy)', expiration: { duration: 'P90D' } });
 

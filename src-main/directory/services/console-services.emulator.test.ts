@@ -105,3 +105,20 @@ describe('the Directory section’s services against the emulator', () => {
     expect((await people.usersById({ ids: [TEST_USER.id, 'nobody'] })).map((u) => u.userPrincipalName)).toEqual([TEST_USER.userPrincipalName]);
   });
 });
+
+describe('scoped role members for an account that may not read the whole directory', () => {
+  it('still lists the members, with the role named and the member’s kind unknown', async () => {
+    const limited = await startTestDirectoryEmulator({
+      demoData: true,
+      apps: [{ client_id: 'roles-only', client_secret: 'r', permissions: ['RoleManagement.Read.Directory', 'AdministrativeUnit.Read.All'] }],
+    });
+    try {
+      const token = await limited.token({ grant_type: 'client_credentials', client_id: 'roles-only', client_secret: 'r', scope: 'https://graph.microsoft.com/.default' });
+      const graph = createGraphClient({ baseUrl: `${limited.url}/v1.0`, tokens: { getToken: async () => token } });
+      const [member] = await createRolesService(async () => graph).members({ administrativeUnitId: DEMO_IDS.administrativeUnit });
+      expect(member).toMatchObject({ roleName: 'User Administrator', memberName: TEST_USER.displayName, memberKind: 'unknown' });
+    } finally {
+      await limited.close();
+    }
+  });
+});

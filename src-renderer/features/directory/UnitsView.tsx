@@ -85,7 +85,9 @@ function ScopedMembers({ unitId }: { unitId: string }) {
         {members.data.map((member) => (
           <Table.Tr key={member.id} data-member={member.id}>
             <Table.Td>
-              <Text fw={500}>{member.roleName ?? 'Unknown role'}</Text>
+              <Text fw={500} size="sm">
+                {member.roleName ?? 'Unknown role'}
+              </Text>
               {member.roleName ? null : (
                 <Text size="xs" c="dimmed">
                   {member.roleId}

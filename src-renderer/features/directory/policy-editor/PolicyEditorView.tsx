@@ -18,7 +18,14 @@ export function PolicyEditorView({ mode }: { mode: EditorMode }) {
 
   const needsPolicy = mode.kind === 'edit' || mode.copyOf !== undefined;
   if (needsPolicy && policy.isPending) return <LoadingLine>Reading the policy…</LoadingLine>;
-  if (needsPolicy && policy.isError) return <ResultError error={policy.error} title="The policy could not be read" />;
+  if (needsPolicy && policy.isError) {
+    return (
+      <Stack gap="xs">
+        <ResultError error={policy.error} title="The policy could not be read" />
+        <Anchor href={printRoute({ section: 'directory', view: 'packages' })}>Show the access packages</Anchor>
+      </Stack>
+    );
+  }
   if (mode.kind === 'new' && packages.isPending) return <LoadingLine>Reading the access package…</LoadingLine>;
 
   const title = mode.kind === 'edit' ? (policy.data?.displayName ?? 'Policy') : mode.copyOf ? `Copy of ${policy.data?.displayName ?? 'a policy'}` : 'New assignment policy';

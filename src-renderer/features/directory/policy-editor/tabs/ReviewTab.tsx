@@ -39,7 +39,7 @@ export function ReviewTab({ saved, requestLine }: { saved: AssignmentPolicyBody 
                   <Code>{change.path}</Code>
                 </Table.Td>
                 <Table.Td>
-                  <Badge variant="dot" color={KIND_COLOR[change.kind]} style={{ overflow: 'visible' }}>
+                  <Badge variant="dot" color={KIND_COLOR[change.kind]}>
                     {change.kind}
                   </Badge>
                 </Table.Td>
