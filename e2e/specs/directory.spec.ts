@@ -282,3 +282,27 @@ test('shows each administrative unit’s scoped role members with the role’s n
   await expect(page.getByRole('navigation', { name: 'Administrative units' })).toContainText('Seattle District Technical Schools');
   await expectAccessible(page, 'administrative units');
 });
+
+test('Settings shows who the directory acts as; a sign-out holds the directory pages until the next sign-in', async ({ page }) => {
+  const demo = await demoAccount();
+  await page.goto(`${server.url}/#/settings`);
+  const panel = page.getByTestId('directory-account');
+  await expect(panel.getByTestId('sign-in-summary')).toHaveText(`Signed in as Demo User (${demo.user.userPrincipalName})`);
+  await expect(panel).toContainText(demo.tenant);
+  await expect(panel).toContainText(demo.client_id);
+  await expect(panel.getByTestId('granted-scopes')).toContainText('EntitlementManagement.ReadWrite.All');
+  await expect(panel.getByTestId('token-expiry')).toContainText(/in (59|60) minutes/);
+  await expectAccessible(page, 'settings, directory account');
+  await page.screenshot({ path: test.info().outputPath('settings-directory-account.png'), fullPage: true });
+
+  await panel.getByRole('button', { name: 'Sign out' }).click();
+  await expect(panel.getByTestId('sign-in-state')).toHaveText('Signed out');
+  await page.goto(`${server.url}/#/directory/units`);
+  await expect(page.getByRole('alert')).toContainText('signed out of the directory: sign in again in Settings');
+
+  await page.goto(`${server.url}/#/settings`);
+  await panel.getByRole('button', { name: 'Sign in' }).click();
+  await expect(panel.getByTestId('sign-in-summary')).toHaveText(`Signed in as Demo User (${demo.user.userPrincipalName})`);
+  await page.goto(`${server.url}/#/directory/units`);
+  await expect(page.getByTestId('scoped-members')).toContainText('User Administrator');
+});

@@ -6,7 +6,8 @@ import type { Logger } from '../platform/logger';
 import { createCacheKeySource, type SafeStorageLike } from '../platform/secrets/key-source';
 import { createGraphClient, type GraphClient, type GraphExchangeInfo, type RetryInfo, type TokenProvider } from './client/graph-client';
 import { createEncryptedCachePlugin } from './client/msal-cache-plugin';
-import { createInteractiveTokenProvider, createMsalPublicClient, type InteractiveTokenProvider } from './client/msal-sign-in';
+import type { DirectoryConnectionInfo } from '../../src-shared/contract/directory-accounts';
+import { createInteractiveTokenProvider, createMsalPublicClient, type DeviceCodeInfo, type InteractiveTokenProvider } from './client/msal-sign-in';
 import { createClientCredentialsTokenProvider, createPasswordTokenProvider, GRAPH_DEFAULT_SCOPE } from './client/oauth-token-provider';
 import type { RetryOptions } from './client/retry-policy';
 
@@ -30,6 +31,8 @@ const graphSettingsSchema = z
     /** Overrides `<authority_host>/<tenant>/oauth2/v2.0/token` for the secret and password grants. */
     token_url: z.url({ protocol: /^https?$/ }).optional(),
     scopes: z.array(z.string().min(1)).optional(),
+    /** Without secret or password: the system browser (auth code + PKCE), or a device code for a machine with no browser. */
+    sign_in: z.enum(['browser', 'device_code']).default('browser'),
   })
   .loose()
   .refine((graph) => (graph.username === undefined) === (graph.password === undefined), { message: 'username and password go together' });
@@ -129,11 +132,15 @@ export interface DirectoryConnectionOptions {
   onRetry?: (info: RetryInfo) => void;
   /** Each HTTP exchange of the directory client (the Graph traffic panel). */
   onExchange?: (info: GraphExchangeInfo) => void;
+  /** Device code sign-in: the code to show the person. */
+  onDeviceCode?: (code: DeviceCodeInfo) => void;
 }
 
 export interface DirectoryConnection {
   client: GraphClient;
   mode: 'emulator' | 'graph';
+  /** Where and how it signs in, for the console (no secrets). */
+  info: DirectoryConnectionInfo;
   tokens: TokenProvider;
   /** Present when a user signs in through the browser (a real tenant without secret or password). */
   signIn?: InteractiveTokenProvider;
@@ -167,7 +174,8 @@ export async function openDirectoryConnection(options: DirectoryConnectionOption
       scopes: [GRAPH_DEFAULT_SCOPE, 'offline_access'],
       fetch: options.fetch,
     });
-    return { client: createGraphClient({ baseUrl: `${origin}/v1.0`, tokens, ...clientOptions }), mode: 'emulator', tokens };
+    const info: DirectoryConnectionInfo = { mode: 'emulator', tenant: tenant ?? demo!.tenant, clientId: app?.client_id ?? demo!.client_id, signIn: 'password', graphBaseUrl: `${origin}/v1.0` };
+    return { client: createGraphClient({ baseUrl: `${origin}/v1.0`, tokens, ...clientOptions }), mode: 'emulator', tokens, info };
   }
 
   const graph = settings.graph;
@@ -194,6 +202,8 @@ export async function openDirectoryConnection(options: DirectoryConnectionOption
     signIn = createInteractiveTokenProvider({
       app,
       scopes: graph.scopes,
+      flow: graph.sign_in === 'device_code' ? 'deviceCode' : 'browser',
+      onDeviceCode: options.onDeviceCode,
       openBrowser:
         options.openBrowser ??
         (async (url) => {
@@ -202,5 +212,12 @@ export async function openDirectoryConnection(options: DirectoryConnectionOption
     });
     tokens = signIn;
   }
-  return { client: createGraphClient({ baseUrl: graph.base_url, tokens, ...clientOptions }), mode: 'graph', tokens, ...(signIn ? { signIn } : {}) };
+  const info: DirectoryConnectionInfo = {
+    mode: 'graph',
+    tenant: graph.tenant,
+    clientId: graph.client_id,
+    signIn: graph.username !== undefined ? 'password' : graph.client_secret !== undefined ? 'clientCredentials' : graph.sign_in === 'device_code' ? 'deviceCode' : 'authCode',
+    graphBaseUrl: graph.base_url,
+  };
+  return { client: createGraphClient({ baseUrl: graph.base_url, tokens, ...clientOptions }), mode: 'graph', tokens, info, ...(signIn ? { signIn } : {}) };
 }

@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { bindCalendarSync } from './calendar/calendar-sync-service';
 import type { CalendarSyncEngine } from './calendar/calendar-sync-engine';
 import { isGraphError } from './client/graph-error';
-import { DirectoryConfigError, openDirectoryConnection, parseDirectorySection, type DirectoryConnection } from './directory-connection';
+import { directoryAccountService } from '../../src-shared/contract/directory-accounts';
+import { createDirectoryAccount, type DirectoryAccount } from './account/directory-account';
+import { DirectoryConfigError, openDirectoryConnection, parseDirectorySection, type DirectoryConnection, type DirectoryConnectionOptions } from './directory-connection';
 import { createAssignmentsService } from './services/assignments-service';
 import { graphFailure } from './services/graph-failure';
 import { createPoliciesService } from './services/policies-service';
@@ -28,29 +30,32 @@ export interface DirectoryModuleOptions {
   emulatorUrl?: string;
 }
 
+interface LazyConnection {
+  open(): Promise<DirectoryConnection>;
+  /** Forgets the open connection; the next open makes a new one (new providers, no tokens in memory). */
+  reset(): void;
+}
+
 /**
  * The connection is opened on first use, not at start: the emulator may still be starting and
  * a real tenant may need a sign-in, neither of which should hold up the console. A failed open
  * is retried on the next call.
  */
-function lazyDirectoryConnection(ctx: EngineContext, options: DirectoryModuleOptions, onExchange: (info: GraphExchangeInfo) => void): () => Promise<DirectoryConnection> {
+function lazyDirectoryConnection(ctx: EngineContext, connectionOptions: Omit<DirectoryConnectionOptions, 'section' | 'dataDir' | 'logger'>): LazyConnection {
   let opening: Promise<DirectoryConnection> | null = null;
-  return () => {
-    opening ??= openDirectoryConnection({
-      section: ctx.config.section('directory'),
-      dataDir: ctx.settings.dataDir,
-      logger: ctx.logger,
-      openBrowser: options.openBrowser,
-      safeStorage: options.safeStorage,
-      emulatorUrl: options.emulatorUrl,
-      onExchange,
-    }).catch((error: unknown) => {
+  return {
+    open() {
+      opening ??= openDirectoryConnection({ section: ctx.config.section('directory'), dataDir: ctx.settings.dataDir, logger: ctx.logger, ...connectionOptions }).catch((error: unknown) => {
+        opening = null;
+        if (error instanceof DirectoryConfigError) throw new ContractFailure('unavailable', error.message);
+        if (isGraphError(error)) throw graphFailure(error);
+        throw error;
+      });
+      return opening;
+    },
+    reset() {
       opening = null;
-      if (error instanceof DirectoryConfigError) throw new ContractFailure('unavailable', error.message);
-      if (isGraphError(error)) throw graphFailure(error);
-      throw error;
-    });
-    return opening;
+    },
   };
 }
 
@@ -60,18 +65,17 @@ function lazyDirectoryConnection(ctx: EngineContext, options: DirectoryModuleOpt
  * the sync resumes at start.
  */
 function calendarClient(open: () => Promise<DirectoryConnection>, onRetry: (info: RetryInfo) => void, onExchange: (info: GraphExchangeInfo) => void): GraphClient {
-  let opened: GraphClient | undefined;
+  let opened: { client: GraphClient; connection: DirectoryConnection } | undefined;
   return {
     get baseUrl() {
       if (!opened) throw new Error('the directory connection is not open yet');
-      return opened.baseUrl;
+      return opened.client.baseUrl;
     },
     async request(request) {
-      if (!opened) {
-        const connection = await open();
-        opened = createGraphClient({ baseUrl: connection.client.baseUrl, tokens: connection.tokens, onRetry, onExchange });
-      }
-      return opened.request(request);
+      const connection = await open();
+      // A new connection (after a sign-out and sign-in) brings new tokens: a new client with them.
+      if (opened?.connection !== connection) opened = { connection, client: createGraphClient({ baseUrl: connection.client.baseUrl, tokens: connection.tokens, onRetry, onExchange }) };
+      return opened.client.request(request);
     },
   };
 }
@@ -112,9 +116,29 @@ export function createDirectoryModule(options: DirectoryModuleOptions = {}): Eng
         log.warn('directory services off: no directory.graph tenant and directory.emulator.enabled is false; the directory pages will answer "unavailable"');
       }
       const traffic = new GraphTrafficLog();
-      const connection = lazyDirectoryConnection(ctx, options, traffic.recorder('directory'));
+      const connection = lazyDirectoryConnection(ctx, {
+        safeStorage: options.safeStorage,
+        emulatorUrl: options.emulatorUrl,
+        onExchange: traffic.recorder('directory'),
+        openBrowser: async (url) => {
+          account.onSignInPage(url);
+          if (options.openBrowser) await options.openBrowser(url);
+          else log.info(`sign in to Microsoft Graph: open this address in a browser on this machine: ${url}`);
+        },
+        onDeviceCode: (code) => {
+          account.onDeviceCode(code);
+          log.info(`sign in to Microsoft Graph: ${code.message}`);
+        },
+      });
+      const account: DirectoryAccount = createDirectoryAccount({ open: connection.open, reset: connection.reset, emit: (status) => emitAccount('onStatus', status) });
+      const emitAccount = ctx.services.bind(directoryAccountService, account.service);
+      // Every Graph call of the directory pages and the calendar sync waits for a sign-in after a sign-out.
+      const guarded = async () => {
+        account.guard();
+        return connection.open();
+      };
       const client = announceReadyOnce(
-        async (): Promise<GraphClient> => (await connection()).client,
+        async (): Promise<GraphClient> => (await guarded()).client,
         (baseUrl) => log.info('directory services ready', { mode: settings.graph ? 'graph' : 'emulator', url: baseUrl }),
       );
       ctx.services.bind(directoryPoliciesService, createPoliciesService(client));
@@ -125,7 +149,7 @@ export function createDirectoryModule(options: DirectoryModuleOptions = {}): Eng
       bindGraphTraffic(ctx, traffic);
       const sync: CalendarSyncEngine = bindCalendarSync({
         ctx,
-        client: calendarClient(connection, (info) => sync.recordRetry(info), traffic.recorder('calendar')),
+        client: calendarClient(guarded, (info) => sync.recordRetry(info), traffic.recorder('calendar')),
         databasePath: join(ctx.settings.dataDir, 'directory', 'calendar.sqlite'),
         logger: ctx.logger.child('calendar-sync'),
       });

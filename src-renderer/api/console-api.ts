@@ -9,6 +9,7 @@ import { transfersService } from '../../src-shared/contract/transfers';
 import { processingService } from '../../src-shared/contract/processing';
 import { cdnService } from '../../src-shared/contract/cdn';
 import { calendarSyncService, directoryAssignmentsService, directoryPoliciesService, directoryRolesService } from '../../src-shared/contract/directory';
+import { directoryAccountService } from '../../src-shared/contract/directory-accounts';
 import { directoryPackagesService } from '../../src-shared/contract/directory-packages';
 import { directoryPeopleService } from '../../src-shared/contract/directory-people';
 import { graphTrafficService } from '../../src-shared/contract/graph-traffic';
@@ -29,6 +30,7 @@ export interface ConsoleApi {
   directoryRoles: ServiceClient<typeof directoryRolesService>;
   directoryPeople: ServiceClient<typeof directoryPeopleService>;
   graphTraffic: ServiceClient<typeof graphTrafficService>;
+  directoryAccount: ServiceClient<typeof directoryAccountService>;
 }
 
 export function createConsoleApi(transport: ClientTransport): ConsoleApi {
@@ -47,5 +49,6 @@ export function createConsoleApi(transport: ClientTransport): ConsoleApi {
     directoryRoles: createServiceClient(directoryRolesService, transport),
     directoryPeople: createServiceClient(directoryPeopleService, transport),
     graphTraffic: createServiceClient(graphTrafficService, transport),
+    directoryAccount: createServiceClient(directoryAccountService, transport),
   };
 }

@@ -27,4 +27,5 @@ export const queryKeys = {
   directoryMembers: (unitId: string) => ['directoryRoles', 'members', unitId] as const,
   directoryPeople: ['directoryPeople'] as const,
   graphTraffic: ['graphTraffic', 'recent'] as const,
+  directoryAccount: ['directoryAccount', 'status'] as const,
 };

@@ -17,6 +17,8 @@ export interface FakeLoginNetwork extends INetworkModule {
   urls: string[];
   /** When set, every call fails as if offline. */
   offline: boolean;
+  /** Device code flow: set when the person has typed the code and signed in on another device. */
+  deviceApproved: boolean;
 }
 
 export function createFakeLoginNetwork(options: { tenantId: string; clientId: string }): FakeLoginNetwork {
@@ -48,6 +50,7 @@ export function createFakeLoginNetwork(options: { tenantId: string; clientId: st
     tokenRequests: [],
     urls: [],
     offline: false,
+    deviceApproved: false,
     async sendGetRequestAsync<T>(url: string) {
       network.urls.push(url);
       if (network.offline) throw new Error('offline');
@@ -83,8 +86,26 @@ export function createFakeLoginNetwork(options: { tenantId: string; clientId: st
       if (network.offline) throw new Error('offline');
       const form = Object.fromEntries(new URLSearchParams(request?.body ?? ''));
       network.tokenRequests.push(form);
-      const grant = form.grant_type;
-      if ((grant === 'authorization_code' && form.code === 'good-code' && form.code_verifier) || (grant === 'refresh_token' && form.refresh_token?.startsWith('refresh-'))) {
+      // msal-node sends the short `device_code`; the standard also allows the urn.
+      const grant = form.grant_type === 'urn:ietf:params:oauth:grant-type:device_code' ? 'device_code' : form.grant_type;
+      if (url.endsWith('/oauth2/v2.0/devicecode')) {
+        return {
+          status: 200,
+          headers: {},
+          body: {
+            device_code: 'device-1',
+            user_code: 'FAKE-CODE',
+            verification_uri: 'https://microsoft.com/devicelogin',
+            expires_in: 900,
+            interval: 1,
+            message: 'To sign in, use a web browser to open the page https://microsoft.com/devicelogin and enter the code FAKE-CODE to authenticate.',
+          } as T,
+        };
+      }
+      if (grant === 'device_code' && !network.deviceApproved) {
+        return { status: 400, headers: {}, body: { error: 'authorization_pending', error_description: 'AADSTS70016: the user has not yet signed in', error_codes: [70016] } as T };
+      }
+      if ((grant === 'device_code' && form.device_code === 'device-1') || (grant === 'authorization_code' && form.code === 'good-code' && form.code_verifier) || (grant === 'refresh_token' && form.refresh_token?.startsWith('refresh-'))) {
         issued += 1;
         return {
           status: 200,

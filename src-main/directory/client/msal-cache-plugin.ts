@@ -20,9 +20,6 @@ export interface EncryptedCachePluginOptions {
  */
 export function createEncryptedCachePlugin(options: EncryptedCachePluginOptions): ICachePlugin {
   const file = openSealedFile({ path: options.path, key: options.key, label: LABEL });
-  // The text last read or written: msal's in-memory cache already holds it, so an unchanged
-  // file is not deserialized again on every call.
-  let known: string | null = null;
 
   return {
     async beforeCacheAccess(context: TokenCacheContext) {
@@ -34,17 +31,16 @@ export function createEncryptedCachePlugin(options: EncryptedCachePluginOptions)
         options.onRejected?.(error.message);
         text = null;
       }
-      if (text === known) return;
-      known = text;
-      // An empty object resets msal's memory too, so a refused or deleted file leaves no
-      // accounts behind from before.
+      // Loaded on every access, changed or not: msal-node reads its cache through this hook,
+      // and skipping an unchanged file left it empty after a silent call, so a person who had
+      // just signed in was sent to the browser again. An empty object also clears a refused or
+      // deleted file's accounts from before.
       context.tokenCache.deserialize(text ?? '{}');
     },
     async afterCacheAccess(context: TokenCacheContext) {
       if (!context.cacheHasChanged) return;
       const text = context.tokenCache.serialize();
       await file.write(text);
-      known = text;
     },
   };
 }

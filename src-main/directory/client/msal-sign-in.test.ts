@@ -140,4 +140,46 @@ describe('msal sign-in with the encrypted cache', () => {
     expect(error).toBeInstanceOf(GraphError);
     expect(error.code).toBe('invalid_grant');
   });
+
+  it('stays signed in within the same run: the calls after a browser sign-in are silent', async () => {
+    const network = createFakeLoginNetwork({ tenantId, clientId });
+    const opened: string[] = [];
+    const provider = signInWith(network, opened);
+    expect(await provider.getToken()).toBe('access-1');
+    expect(await provider.getToken()).toBe('access-1');
+    expect((await provider.silent())?.account?.username).toBe('alex@contoso.example');
+    expect(opened).toHaveLength(1);
+    expect(network.tokenRequests).toHaveLength(1);
+  });
+
+  it('signs in with a device code typed on another device, then answers silently', async () => {
+    const network = createFakeLoginNetwork({ tenantId, clientId });
+    const codes: string[] = [];
+    const cachePlugin = createEncryptedCachePlugin({ path: join(dir, 'msal-cache.bin'), key: createCacheKeySource({ path: join(dir, 'token-cache.key') }) });
+    const app = createMsalPublicClient({ clientId, tenant: tenantId, cachePlugin, networkClient: network });
+    const provider = createInteractiveTokenProvider({
+      app,
+      flow: 'deviceCode',
+      openBrowser: async () => {
+        throw new Error('the device code flow opens no browser');
+      },
+      onDeviceCode: (code) => {
+        codes.push(`${code.userCode} at ${code.verificationUri}`);
+        // The person signs in on their phone a moment later.
+        setTimeout(() => (network.deviceApproved = true), 200);
+      },
+    });
+    expect(await provider.silent()).toBeNull();
+    const account = await provider.signIn();
+    expect(codes).toEqual(['FAKE-CODE at https://microsoft.com/devicelogin']);
+    expect(account.username).toBe(network.user.upn);
+    expect(network.tokenRequests.filter((r) => r.grant_type === 'device_code').length).toBeGreaterThanOrEqual(2);
+    const silent = await provider.silent();
+    expect(silent?.accessToken).toMatch(/^access-/);
+    expect(silent?.scopes).toContain('Calendars.Read');
+    expect(await provider.getToken()).toBe(silent?.accessToken);
+    expect(codes).toHaveLength(1);
+    await provider.signOut();
+    expect(await provider.silent()).toBeNull();
+  }, 20_000);
 });

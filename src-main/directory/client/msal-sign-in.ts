@@ -5,6 +5,7 @@ import {
   PublicClientApplication,
   type AccountInfo,
   type AuthenticationResult,
+  type DeviceCodeRequest,
   type ICachePlugin,
   type INetworkModule,
 } from '@azure/msal-node';
@@ -49,6 +50,9 @@ export function createMsalPublicClient(options: MsalPublicClientOptions): Public
   });
 }
 
+/** What msal hands the device code callback: userCode, verificationUri, expiresIn, message. */
+export type DeviceCodeInfo = Parameters<DeviceCodeRequest['deviceCodeCallback']>[0];
+
 export interface InteractiveTokenProviderOptions {
   app: PublicClientApplication;
   scopes?: string[];
@@ -57,6 +61,13 @@ export interface InteractiveTokenProviderOptions {
    * when headless. The page redirects to a loopback port msal listens on (auth code + PKCE).
    */
   openBrowser: (url: string) => Promise<void>;
+  /**
+   * How a person signs in: the browser (auth code + PKCE, default), or a device code typed on
+   * another device's browser, for a console with no browser at hand (headless on a server).
+   */
+  flow?: 'browser' | 'deviceCode';
+  /** Device code flow: what to show the person (code, address, msal's sentence). */
+  onDeviceCode?: (code: DeviceCodeInfo) => void;
   /** When false, getToken never opens a browser and asks for signIn() instead (default true). */
   interactive?: boolean;
   successTemplate?: string;
@@ -74,6 +85,8 @@ export interface InteractiveTokenProvider extends TokenProvider {
   signOut(): Promise<void>;
   /** The account in the token cache, if any. */
   account(): Promise<AccountInfo | null>;
+  /** A token from the cache (renewed with the refresh token if needed), never asking the person; null when signed out. */
+  silent(): Promise<AuthenticationResult | null>;
 }
 
 function asGraphError(error: unknown): unknown {
@@ -99,13 +112,19 @@ export function createInteractiveTokenProvider(options: InteractiveTokenProvider
   const account = async (): Promise<AccountInfo | null> => (await app.getAllAccounts())[0] ?? null;
 
   const interactive = (): Promise<AuthenticationResult> => {
-    signingIn ??= app
-      .acquireTokenInteractive({
-        scopes,
-        openBrowser: options.openBrowser,
-        successTemplate: options.successTemplate ?? SUCCESS_PAGE,
-        errorTemplate: options.errorTemplate ?? ERROR_PAGE,
-      })
+    const start = (): Promise<AuthenticationResult> =>
+      options.flow === 'deviceCode'
+        ? app.acquireTokenByDeviceCode({ scopes, deviceCodeCallback: (code) => options.onDeviceCode?.(code) }).then((result) => {
+            if (!result) throw new GraphError(401, 'deviceCodeCancelled', 'the device code sign-in was cancelled');
+            return result;
+          })
+        : app.acquireTokenInteractive({
+            scopes,
+            openBrowser: options.openBrowser,
+            successTemplate: options.successTemplate ?? SUCCESS_PAGE,
+            errorTemplate: options.errorTemplate ?? ERROR_PAGE,
+          });
+    signingIn ??= start()
       .catch((error: unknown) => {
         throw asGraphError(error);
       })
@@ -159,6 +178,18 @@ export function createInteractiveTokenProvider(options: InteractiveTokenProvider
       const result = await interactive();
       if (!result.account) throw new GraphError(401, 'noAccount', 'the sign-in returned no account');
       return result.account;
+    },
+    async silent() {
+      const signedIn = await account();
+      console.log('ACCOUNT', JSON.stringify(signedIn));
+      if (!signedIn) return null;
+      try {
+        return await app.acquireTokenSilent({ account: signedIn, scopes });
+      } catch (error) {
+        console.log('SILENTERR', String(error));
+        if (error instanceof InteractionRequiredAuthError) return null;
+        throw asGraphError(error);
+      }
     },
     async signOut() {
       const signedIn = await account();

@@ -5,6 +5,7 @@ import { queryKeys } from '../../api/query-keys';
 import { hashOf, SECTIONS } from '../../app/sections';
 import { PageHeader } from '../../ui/PageHeader';
 import { ResultError } from '../../ui/ResultError';
+import { DirectoryAccountPanel } from './components/DirectoryAccountPanel';
 
 export function SettingsView() {
   const api = useApi();
@@ -23,6 +24,7 @@ export function SettingsView() {
           <a href={hashOf('about')}>About Relay Console</a>
         </p>
       </div>
+      <DirectoryAccountPanel />
     </section>
   );
 }
