@@ -181,12 +181,10 @@ export function createInteractiveTokenProvider(options: InteractiveTokenProvider
     },
     async silent() {
       const signedIn = await account();
-      console.log('ACCOUNT', JSON.stringify(signedIn));
       if (!signedIn) return null;
       try {
         return await app.acquireTokenSilent({ account: signedIn, scopes });
       } catch (error) {
-        console.log('SILENTERR', String(error));
         if (error instanceof InteractionRequiredAuthError) return null;
         throw asGraphError(error);
       }
