@@ -137,7 +137,7 @@ test('the form refuses what the shared rules refuse, and a field Graph rejects s
   // Checked in the form: nothing is sent.
   await page.getByRole('textbox', { name: 'Name' }).fill('');
   await directory.save();
-  await expect(page.getByText('Must not be empty')).toBeVisible();
+  await expect(page.getByTestId('policy-problems')).toContainText('Basics: Must not be empty');
   await expect(directory.editorTab('Basics')).toHaveAccessibleName('Basics 1 problem');
   await page.getByRole('textbox', { name: 'Name' }).fill(String(before.displayName));
 
@@ -184,7 +184,7 @@ test('creates a policy, duplicates it and deletes the copy', async ({ page }) =>
   await directory.editorTab('Review').click();
   await expect(page.getByText('POST /identityGovernance/entitlementManagement/assignmentPolicies')).toBeVisible();
   await directory.save();
-  await expect(page.getByText('expiration type afterDateTime needs an endDateTime')).toBeVisible();
+  await expect(page.getByTestId('policy-problems')).toContainText('Lifecycle: expiration type afterDateTime needs an endDateTime');
   await page.getByText('After a time', { exact: true }).click();
   await page.getByRole('textbox', { name: 'Access lasts' }).fill('90');
   await directory.save();

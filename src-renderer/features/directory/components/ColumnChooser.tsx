@@ -1,10 +1,20 @@
 import { Button, Checkbox, Popover, Stack } from '@mantine/core';
 import { IconColumns } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
 import { assignmentColumns, type AssignmentColumn } from '../../../../src-shared/contract/directory';
 import { ASSIGNMENT_COLUMN_LABELS } from '../model/assignment-cells';
 
 /** Which columns the assignment list shows; Graph is then asked for those properties only ($select/$expand). */
 export function ColumnChooser({ columns, onChange }: { columns: AssignmentColumn[]; onChange(columns: AssignmentColumn[]): void }) {
+  // The boxes follow the click at once; the saved choice catches up (and wins if it differs).
+  const [checked, setChecked] = useState<string[]>(columns);
+  useEffect(() => setChecked(columns), [columns]);
+  const choose = (next: string[]) => {
+    if (next.length === 0) return; // at least one column stays
+    const ordered = assignmentColumns.filter((column) => next.includes(column));
+    setChecked(ordered);
+    onChange(ordered);
+  };
   return (
     <Popover position="bottom-end" trapFocus>
       <Popover.Target>
@@ -15,9 +25,8 @@ export function ColumnChooser({ columns, onChange }: { columns: AssignmentColumn
       <Popover.Dropdown>
         <Checkbox.Group
           label="Columns shown"
-          value={columns}
-          // In the table's order whatever the click order; at least one column stays.
-          onChange={(next) => next.length > 0 && onChange(assignmentColumns.filter((column) => next.includes(column)))}
+          value={checked}
+          onChange={choose}
         >
           <Stack gap={6} mt="xs">
             {assignmentColumns.map((column) => (

@@ -12,6 +12,8 @@ import { queryKeys } from '../../../api/query-keys';
 import { printRoute } from '../../../app/routes';
 import { useUi } from '../../../app/ui-store-context';
 import { DeletePolicyDialog } from '../components/DeletePolicyDialog';
+import { SaveAttemptContext } from './fields/save-attempt';
+import { ProblemList } from './ProblemList';
 import { policyFormValues } from '../model/policy-form-values';
 import { errorPaths, fieldPath, graphFieldError, POLICY_TAB_LABELS, POLICY_TABS, problemsPerTab, tabOfPath, type PolicyTab } from '../model/policy-problems';
 import { policyResolver } from '../model/policy-resolver';
@@ -44,7 +46,9 @@ export function PolicyForm({ policyId, initial, saved, packageName }: PolicyForm
   const api = useApi();
   const queryClient = useQueryClient();
   const navigate = useUi((s) => s.navigate);
-  const form = useForm<AssignmentPolicyBody>({ defaultValues: initial, resolver: policyResolver, mode: 'onTouched' });
+  // Checked when saving, then as the person fixes things: a message appearing when a field
+  // loses focus would move the Save button from under the click that blurred it.
+  const form = useForm<AssignmentPolicyBody>({ defaultValues: initial, resolver: policyResolver, mode: 'onSubmit', reValidateMode: 'onChange' });
   const [tab, setTab] = useState<PolicyTab>('basics');
   const [focusPath, setFocusPath] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
@@ -86,7 +90,8 @@ export function PolicyForm({ policyId, initial, saved, packageName }: PolicyForm
     setFormError(message);
   };
 
-  const submit = form.handleSubmit(
+  const [saveAttempted, setSaveAttempted] = useState(false);
+  const validateAndSave = form.handleSubmit(
     async (body) => {
       setFormError(null);
       try {
@@ -108,12 +113,17 @@ export function PolicyForm({ policyId, initial, saved, packageName }: PolicyForm
       if (first !== undefined) showProblemAt(first);
     },
   );
+  const submit = (event?: React.BaseSyntheticEvent) => {
+    setSaveAttempted(true);
+    return validateAndSave(event);
+  };
 
   const perTab = problemsPerTab(errorPaths(form.formState.errors));
   const dirty = form.formState.isDirty;
   const packageId = initial.accessPackage.id;
   return (
     <FormProvider {...form}>
+      <SaveAttemptContext.Provider value={saveAttempted}>
       <form onSubmit={submit} noValidate aria-label={policyId ? 'Edit assignment policy' : 'New assignment policy'} onKeyDown={getHotkeyHandler([['mod+S', () => void submit()]])}>
         <Stack gap="md">
           <Tabs value={tab} onChange={(value) => setTab((value as PolicyTab) ?? 'basics')} keepMounted>
@@ -149,6 +159,7 @@ export function PolicyForm({ policyId, initial, saved, packageName }: PolicyForm
               {tab === 'review' ? <ReviewTab saved={saved} requestLine={policyId ? `PUT ${POLICIES_PATH}/${policyId}` : `POST ${POLICIES_PATH}`} /> : null}
             </Tabs.Panel>
           </Tabs>
+          <ProblemList onOpen={showProblemAt} />
           {formError ? (
             <Alert color="red" role="alert" title="The service did not save the policy">
               {formError}
@@ -159,7 +170,7 @@ export function PolicyForm({ policyId, initial, saved, packageName }: PolicyForm
               <Button type="submit" leftSection={<IconDeviceFloppy size={16} />} loading={save.isPending}>
                 {policyId ? 'Save policy' : 'Create policy'}
               </Button>
-              <Button variant="default" disabled={!dirty} onClick={() => (form.reset(), setFormError(null))}>
+              <Button variant="default" disabled={!dirty} onClick={() => (form.reset(), setFormError(null), setSaveAttempted(false))}>
                 Discard changes
               </Button>
               {tab !== 'review' ? (
@@ -189,6 +200,7 @@ export function PolicyForm({ policyId, initial, saved, packageName }: PolicyForm
           ) : null}
         </Stack>
       </form>
+      </SaveAttemptContext.Provider>
       <DeletePolicyDialog
         policy={deleting && policyId ? { id: policyId, displayName: initial.displayName } : null}
         busy={remove.isPending}

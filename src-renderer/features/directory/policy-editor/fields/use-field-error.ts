@@ -1,4 +1,5 @@
 import { get, useFormState } from 'react-hook-form';
+import { useSaveAttempted } from './save-attempt';
 
 /**
  * The message at a path of the policy form (a field, or a list such as a stage's approvers),
@@ -6,8 +7,9 @@ import { get, useFormState } from 'react-hook-form';
  * it was typed in, and messages appearing under other fields do not move what is being clicked.
  */
 export function useFieldError(name: string): string | undefined {
-  const { errors, touchedFields, isSubmitted } = useFormState({ name: name as never });
-  if (!isSubmitted && !get(touchedFields, name)) return undefined;
+  const { errors, touchedFields } = useFormState({ name: name as never });
+  const attempted = useSaveAttempted();
+  if (!attempted && !get(touchedFields, name)) return undefined;
   const error = get(errors, name) as { message?: unknown } | undefined;
   return typeof error?.message === 'string' ? error.message : undefined;
 }

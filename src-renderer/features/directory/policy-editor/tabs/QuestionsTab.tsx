@@ -17,8 +17,15 @@ function blankQuestion(kind: typeof TEXT | typeof CHOICE, sequence: number, text
 
 /** Questions requestors answer (text, or a choice of options), in order; answers are shown to approvers. */
 export function QuestionsTab() {
-  const { control } = useFormContext<AssignmentPolicyBody>();
+  const { control, unregister } = useFormContext<AssignmentPolicyBody>();
   const { fields, append, remove, update } = useFieldArray({ control, name: 'questions' });
+  const changeKind = (index: number, kind: typeof TEXT | typeof CHOICE) => {
+    const at = `questions.${index}` as const;
+    // The other format's fields leave with it: a regexPattern left on a multiple-choice
+    // question is a property Graph refuses, and the form would have no field to show it at.
+    unregister(kind === CHOICE ? [`${at}.isSingleLineQuestion`, `${at}.regexPattern`] : [`${at}.isMultipleSelectionAllowed`, `${at}.choices`]);
+    update(index, blankQuestion(kind, questions[index]?.sequence ?? index, questions[index]?.text ?? ''));
+  };
   const questions = useWatch({ control, name: 'questions' }) ?? [];
   return (
     <Stack gap="md" maw={1000}>
@@ -31,7 +38,7 @@ export function QuestionsTab() {
           key={`${field.id}:${questions[index]?.['@odata.type'] ?? ''}`}
           index={index}
           question={questions[index]}
-          onKind={(kind) => update(index, blankQuestion(kind, questions[index]?.sequence ?? index, questions[index]?.text ?? ''))}
+          onKind={(kind) => changeKind(index, kind)}
           onRemove={() => remove(index)}
         />
       ))}
