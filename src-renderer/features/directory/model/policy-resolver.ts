@@ -1,6 +1,7 @@
 import type { FieldErrors, Resolver } from 'react-hook-form';
 import type { AssignmentPolicyBody } from '../../../../src-shared/contract/directory';
 import { validatePolicyBody } from '../../../../src-shared/directory/policy-validation';
+import { withoutOtherKindFields } from './kind-fields';
 import { problemsToErrors } from './policy-problems';
 
 /**
@@ -9,12 +10,13 @@ import { problemsToErrors } from './policy-problems';
  * and its messages name the same paths.
  */
 export const policyResolver: Resolver<AssignmentPolicyBody> = async (values) => {
-  const { problems, body } = validatePolicyBody(values);
+  const { problems, body } = validatePolicyBody(withoutOtherKindFields(values));
   if (body) return { values: body, errors: {} };
   return { values: {}, errors: problemsToErrors(problems) as FieldErrors<AssignmentPolicyBody> };
 };
 
 /** The body a save would send: checked and reduced when valid, as typed otherwise (for the Review tab). */
 export function bodyToSend(values: unknown): unknown {
-  return validatePolicyBody(values).body ?? values;
+  const cleaned = withoutOtherKindFields(values);
+  return validatePolicyBody(cleaned).body ?? cleaned;
 }

@@ -17,16 +17,11 @@ function blankQuestion(kind: typeof TEXT | typeof CHOICE, sequence: number, text
 
 /** Questions requestors answer (text, or a choice of options), in order; answers are shown to approvers. */
 export function QuestionsTab() {
-  const { control, unregister } = useFormContext<AssignmentPolicyBody>();
+  const { control } = useFormContext<AssignmentPolicyBody>();
   const { fields, append, remove, update } = useFieldArray({ control, name: 'questions' });
-  const changeKind = (index: number, kind: typeof TEXT | typeof CHOICE) => {
-    const at = `questions.${index}` as const;
-    // The other format's fields leave with it: a regexPattern left on a multiple-choice
-    // question is a property Graph refuses, and the form would have no field to show it at.
-    unregister(kind === CHOICE ? [`${at}.isSingleLineQuestion`, `${at}.regexPattern`] : [`${at}.isMultipleSelectionAllowed`, `${at}.choices`]);
-    update(index, blankQuestion(kind, questions[index]?.sequence ?? index, questions[index]?.text ?? ''));
-  };
   const questions = useWatch({ control, name: 'questions' }) ?? [];
+  // Fields of the old format that linger are dropped before checking (model/kind-fields.ts).
+  const changeKind = (index: number, kind: typeof TEXT | typeof CHOICE) => update(index, blankQuestion(kind, questions[index]?.sequence ?? index, questions[index]?.text ?? ''));
   return (
     <Stack gap="md" maw={1000}>
       <Text size="sm" c="dimmed">
