@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractFailure } from '../../../src-shared/contract/result';
 import { fullPolicyBody } from '../../../src-shared/directory/policy-fixtures';
 import { createGraphClient, type GraphClient } from '../client/graph-client';
-import { createPasswordTokenProvider, GRAPH_DEFAULT_SCOPE } from '../client/oauth-token-provider';
+import { signedInClient } from './test-support';
 import { DEMO_IDS } from '../emulator/demo-data';
 import { graphCall, startTestDirectoryEmulator, TEST_OTHER_USER, TEST_USER, type TestDirectoryEmulator } from '../emulator/test-support';
 import { createAssignmentsService } from './assignments-service';
@@ -18,17 +18,7 @@ let emu: TestDirectoryEmulator;
 let client: () => Promise<GraphClient>;
 beforeAll(async () => {
   emu = await startTestDirectoryEmulator({ demoData: true });
-  const graph = createGraphClient({
-    baseUrl: `${emu.url}/v1.0`,
-    tokens: createPasswordTokenProvider({
-      tokenUrl: `${emu.url}/${emu.tenant}/oauth2/v2.0/token`,
-      clientId: emu.app.clientId,
-      clientSecret: emu.app.clientSecret,
-      username: emu.user.userPrincipalName,
-      password: emu.user.password,
-      scopes: [GRAPH_DEFAULT_SCOPE, 'offline_access'],
-    }),
-  });
+  const graph = signedInClient(emu);
   client = async () => graph;
 });
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractFailure } from '../../../src-shared/contract/result';
-import { createGraphClient, type GraphClient } from '../client/graph-client';
-import { createPasswordTokenProvider, GRAPH_DEFAULT_SCOPE } from '../client/oauth-token-provider';
+import type { GraphClient } from '../client/graph-client';
+import { signedInClient } from './test-support';
 import { DEMO_IDS } from '../emulator/demo-data';
 import { startTestDirectoryEmulator, type TestDirectoryEmulator } from '../emulator/test-support';
 import { createAssignmentsService } from './assignments-service';
@@ -17,18 +17,7 @@ let client: () => Promise<GraphClient>;
 beforeAll(async () => {
   emu = await startTestDirectoryEmulator({ demoData: true });
   waits = [];
-  const graph = createGraphClient({
-    baseUrl: `${emu.url}/v1.0`,
-    tokens: createPasswordTokenProvider({
-      tokenUrl: `${emu.url}/${emu.tenant}/oauth2/v2.0/token`,
-      clientId: emu.app.clientId,
-      clientSecret: emu.app.clientSecret,
-      username: emu.user.userPrincipalName,
-      password: emu.user.password,
-      scopes: [GRAPH_DEFAULT_SCOPE, 'offline_access'],
-    }),
-    sleep: async (ms) => void waits.push(ms),
-  });
+  const graph = signedInClient(emu, { sleep: async (ms) => void waits.push(ms) });
   client = async () => graph;
 });
 afterAll(async () => {

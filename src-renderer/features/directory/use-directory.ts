@@ -5,6 +5,7 @@ import type { Preferences } from '../../../src-shared/contract/preferences';
 import { unwrap } from '../../../src-shared/contract/result';
 import { useApi } from '../../api/api-context';
 import { queryKeys } from '../../api/query-keys';
+import { usePreferences } from '../../api/use-preferences';
 import { useServiceEvent } from '../../api/use-service-event';
 
 export function usePackages() {
@@ -95,8 +96,7 @@ export function useUserNames(ids: string[]) {
 export function useAssignmentColumns() {
   const api = useApi();
   const queryClient = useQueryClient();
-  useServiceEvent(api.preferences.onPreferences, (next: Preferences) => queryClient.setQueryData(queryKeys.preferences, next));
-  const preferences = useQuery({ queryKey: queryKeys.preferences, queryFn: async () => unwrap(await api.preferences.get()), staleTime: Infinity });
+  const preferences = usePreferences();
   const save = useMutation({
     mutationFn: async (assignmentColumns: AssignmentColumn[]) => unwrap(await api.preferences.setDirectoryView({ assignmentColumns })),
     onMutate: (assignmentColumns) => queryClient.setQueryData<Preferences>(queryKeys.preferences, (old) => (old ? { ...old, directory: { assignmentColumns } } : old)),

@@ -27,6 +27,17 @@ import { RequestsTab } from './tabs/RequestsTab';
 import { ReviewsTab } from './tabs/ReviewsTab';
 import { ReviewTab } from './tabs/ReviewTab';
 
+/** The tabs that edit the policy, in the admin center's order; Review follows them. */
+const EDIT_TABS: ReadonlyArray<{ value: Exclude<PolicyTab, 'review'>; Panel: (props: { packageName: string }) => React.ReactNode }> = [
+  { value: 'basics', Panel: BasicsTab },
+  { value: 'requests', Panel: RequestsTab },
+  { value: 'approval', Panel: ApprovalTab },
+  { value: 'questions', Panel: QuestionsTab },
+  { value: 'lifecycle', Panel: LifecycleTab },
+  { value: 'reviews', Panel: ReviewsTab },
+  { value: 'extensions', Panel: ExtensionsTab },
+];
+
 const POLICIES_PATH = '/identityGovernance/entitlementManagement/assignmentPolicies';
 
 export interface PolicyFormProps {
@@ -134,27 +145,11 @@ export function PolicyForm({ policyId, initial, saved, packageName }: PolicyForm
                 </Tabs.Tab>
               ))}
             </Tabs.List>
-            <Tabs.Panel value="basics" pt="md">
-              <BasicsTab packageName={packageName} />
-            </Tabs.Panel>
-            <Tabs.Panel value="requests" pt="md">
-              <RequestsTab />
-            </Tabs.Panel>
-            <Tabs.Panel value="approval" pt="md">
-              <ApprovalTab />
-            </Tabs.Panel>
-            <Tabs.Panel value="questions" pt="md">
-              <QuestionsTab />
-            </Tabs.Panel>
-            <Tabs.Panel value="lifecycle" pt="md">
-              <LifecycleTab />
-            </Tabs.Panel>
-            <Tabs.Panel value="reviews" pt="md">
-              <ReviewsTab />
-            </Tabs.Panel>
-            <Tabs.Panel value="extensions" pt="md">
-              <ExtensionsTab />
-            </Tabs.Panel>
+            {EDIT_TABS.map(({ value, Panel }) => (
+              <Tabs.Panel key={value} value={value} pt="md">
+                <Panel packageName={packageName} />
+              </Tabs.Panel>
+            ))}
             <Tabs.Panel value="review" pt="md">
               {tab === 'review' ? <ReviewTab saved={saved} requestLine={policyId ? `PUT ${POLICIES_PATH}/${policyId}` : `POST ${POLICIES_PATH}`} /> : null}
             </Tabs.Panel>
