@@ -6,12 +6,11 @@ import type { Logger } from '../platform/logger';
 import { createCacheKeySource, type SafeStorageLike } from '../platform/secrets/key-source';
 import { createGraphClient, type GraphClient, type GraphExchangeInfo, type RetryInfo, type TokenProvider } from './client/graph-client';
 import { createEncryptedCachePlugin } from './client/msal-cache-plugin';
-import type { DirectoryConnectionInfo } from '../../src-shared/contract/directory-accounts';
+import { DEFAULT_GRAPH_BASE_URL, type DirectoryConnectionInfo } from '../../src-shared/contract/directory-accounts';
 import { createInteractiveTokenProvider, createMsalPublicClient, type DeviceCodeInfo, type InteractiveTokenProvider } from './client/msal-sign-in';
 import { createClientCredentialsTokenProvider, createPasswordTokenProvider, GRAPH_DEFAULT_SCOPE } from './client/oauth-token-provider';
 import type { RetryOptions } from './client/retry-policy';
 
-export const DEFAULT_GRAPH_BASE_URL = 'https://graph.microsoft.com/v1.0';
 export const DEFAULT_EMULATOR_LISTEN = '127.0.0.1:1986';
 
 const listenAddress = z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^:\s]*):\d{1,5}$/, 'expected host:port, e.g. 127.0.0.1:1986');
@@ -125,6 +124,8 @@ export interface DirectoryConnectionOptions {
   openBrowser?: (url: string) => Promise<void>;
   /** Electron's safeStorage, to keep the token cache key in the OS keychain. */
   safeStorage?: SafeStorageLike | null;
+  /** Where a browser or device-code sign-in keeps its sealed cache; default `<data_dir>/directory`. */
+  cacheDir?: string;
   /** The emulator's origin when the caller knows it better than the config (e.g. port 0). */
   emulatorUrl?: string;
   fetch?: typeof fetch;
@@ -188,7 +189,7 @@ export async function openDirectoryConnection(options: DirectoryConnectionOption
   } else if (graph.client_secret !== undefined) {
     tokens = createClientCredentialsTokenProvider({ ...common, clientSecret: graph.client_secret, scopes: graph.scopes ?? [GRAPH_DEFAULT_SCOPE] });
   } else {
-    const dir = join(options.dataDir, 'directory');
+    const dir = options.cacheDir ?? join(options.dataDir, 'directory');
     const cachePlugin = createEncryptedCachePlugin({
       path: join(dir, 'msal-cache.bin'),
       key: createCacheKeySource({

@@ -6,10 +6,11 @@ import { directoryPackagesService } from '../../src-shared/contract/directory-pa
 import { directoryPeopleService } from '../../src-shared/contract/directory-people';
 import { createGraphClient, type GraphClient, type GraphExchangeInfo, type GraphRequest, type RetryInfo } from './client/graph-client';
 import { join } from 'node:path';
-import { bindCalendarSync } from './calendar/calendar-sync-service';
-import type { CalendarSyncEngine } from './calendar/calendar-sync-engine';
+import { bindCalendarSync, type CalendarSyncBinding } from './calendar/calendar-sync-service';
 import { isGraphError } from './client/graph-error';
-import { directoryAccountService } from '../../src-shared/contract/directory-accounts';
+import { directoryAccountService, type SignInStatus } from '../../src-shared/contract/directory-accounts';
+import { createConnectionMethods } from './account/connection-methods';
+import { createDirectoryConnections, type ConnectionTarget } from './account/directory-connections';
 import { createDirectoryAccount, type DirectoryAccount } from './account/directory-account';
 import { DirectoryConfigError, openDirectoryConnection, parseDirectorySection, type DirectoryConnection, type DirectoryConnectionOptions } from './directory-connection';
 import { createAssignmentsService } from './services/assignments-service';
@@ -41,16 +42,18 @@ interface LazyConnection {
  * a real tenant may need a sign-in, neither of which should hold up the console. A failed open
  * is retried on the next call.
  */
-function lazyDirectoryConnection(ctx: EngineContext, connectionOptions: Omit<DirectoryConnectionOptions, 'section' | 'dataDir' | 'logger'>): LazyConnection {
+function lazyDirectoryConnection(ctx: EngineContext, target: () => Promise<ConnectionTarget>, connectionOptions: Omit<DirectoryConnectionOptions, 'section' | 'dataDir' | 'logger' | 'cacheDir'>): LazyConnection {
   let opening: Promise<DirectoryConnection> | null = null;
   return {
     open() {
-      opening ??= openDirectoryConnection({ section: ctx.config.section('directory'), dataDir: ctx.settings.dataDir, logger: ctx.logger, ...connectionOptions }).catch((error: unknown) => {
-        opening = null;
-        if (error instanceof DirectoryConfigError) throw new ContractFailure('unavailable', error.message);
-        if (isGraphError(error)) throw graphFailure(error);
-        throw error;
-      });
+      opening ??= target()
+        .then((active) => openDirectoryConnection({ section: active.section, cacheDir: active.cacheDir, dataDir: ctx.settings.dataDir, logger: ctx.logger, ...connectionOptions }))
+        .catch((error: unknown) => {
+          opening = null;
+          if (error instanceof DirectoryConfigError) throw new ContractFailure('unavailable', error.message);
+          if (isGraphError(error)) throw graphFailure(error);
+          throw error;
+        });
       return opening;
     },
     reset() {
@@ -108,7 +111,7 @@ function announceReadyOnce(open: () => Promise<GraphClient>, announce: (baseUrl:
 export function createDirectoryModule(options: DirectoryModuleOptions = {}): EngineModule {
   return {
     name: 'directory',
-    init(ctx) {
+    async init(ctx) {
       // A malformed section stops the start with the key named, like every other section.
       const settings = parseDirectorySection(ctx.config.section('directory'));
       const log = ctx.logger.child('directory');
@@ -116,7 +119,8 @@ export function createDirectoryModule(options: DirectoryModuleOptions = {}): Eng
         log.warn('directory services off: no directory.graph tenant and directory.emulator.enabled is false; the directory pages will answer "unavailable"');
       }
       const traffic = new GraphTrafficLog();
-      const connection = lazyDirectoryConnection(ctx, {
+      const connections = createDirectoryConnections({ dir: join(ctx.settings.dataDir, 'directory'), configSection: () => ctx.config.section('directory'), safeStorage: options.safeStorage, logger: log });
+      const connection = lazyDirectoryConnection(ctx, () => connections.active(), {
         safeStorage: options.safeStorage,
         emulatorUrl: options.emulatorUrl,
         onExchange: traffic.recorder('directory'),
@@ -131,7 +135,30 @@ export function createDirectoryModule(options: DirectoryModuleOptions = {}): Eng
         },
       });
       const account: DirectoryAccount = createDirectoryAccount({ open: connection.open, reset: connection.reset, emit: (status) => emitAccount('onStatus', status) });
-      const emitAccount = ctx.services.bind(directoryAccountService, account.service);
+      // One switch at a time; the calendar copy in use closes before the connection changes.
+      let switching: Promise<unknown> = Promise.resolve();
+      const switchTo = (id: string): Promise<SignInStatus> => {
+        const next = switching.then(async () => {
+          await connections.target(id);
+          await calendar.switchTo(connections.calendarPathOf(id), async () => {
+            await connections.use(id);
+            connection.reset();
+          });
+          log.info('directory connection switched', { connection: id });
+          return account.switched();
+        });
+        switching = next.catch(() => undefined);
+        return next;
+      };
+      const connectionMethods = createConnectionMethods({
+        connections,
+        switchTo,
+        configInfo: async () => (await openDirectoryConnection({ section: ctx.config.section('directory'), dataDir: ctx.settings.dataDir, logger: ctx.logger, emulatorUrl: options.emulatorUrl })).info,
+        tryClientSecret: async (section) => {
+          await (await openDirectoryConnection({ section, dataDir: ctx.settings.dataDir, logger: ctx.logger })).tokens.getToken();
+        },
+      });
+      const emitAccount = ctx.services.bind(directoryAccountService, { ...account.service, ...connectionMethods });
       // Every Graph call of the directory pages and the calendar sync waits for a sign-in after a sign-out.
       const guarded = async () => {
         account.guard();
@@ -147,10 +174,11 @@ export function createDirectoryModule(options: DirectoryModuleOptions = {}): Eng
       ctx.services.bind(directoryPackagesService, createPackagesService(client));
       ctx.services.bind(directoryPeopleService, createPeopleService(client));
       bindGraphTraffic(ctx, traffic);
-      const sync: CalendarSyncEngine = bindCalendarSync({
+      const calendar: CalendarSyncBinding = bindCalendarSync({
         ctx,
-        client: calendarClient(guarded, (info) => sync.recordRetry(info), traffic.recorder('calendar')),
-        databasePath: join(ctx.settings.dataDir, 'directory', 'calendar.sqlite'),
+        client: calendarClient(guarded, (info) => calendar.recordRetry(info), traffic.recorder('calendar')),
+        // Each connection keeps its own copy: its delta links and events belong to its tenant.
+        databasePath: connections.calendarPathOf(await connections.activeId()),
         logger: ctx.logger.child('calendar-sync'),
       });
     },

@@ -28,4 +28,5 @@ export const queryKeys = {
   directoryPeople: ['directoryPeople'] as const,
   graphTraffic: ['graphTraffic', 'recent'] as const,
   directoryAccount: ['directoryAccount', 'status'] as const,
+  directoryConnections: ['directoryAccount', 'connections'] as const,
 };

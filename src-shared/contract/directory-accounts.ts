@@ -37,6 +37,78 @@ export const signInStatusSchema = z.object({
 });
 export type SignInStatus = z.infer<typeof signInStatusSchema>;
 
+/** How a tenant added in Settings signs in: the three kinds Entra offers a desktop app. */
+export const TENANT_SIGN_IN_KINDS = ['authCode', 'deviceCode', 'clientCredentials'] as const;
+export type TenantSignInKind = (typeof TENANT_SIGN_IN_KINDS)[number];
+
+export const DEFAULT_AUTHORITY_HOST = 'https://login.microsoftonline.com';
+export const DEFAULT_GRAPH_BASE_URL = 'https://graph.microsoft.com/v1.0';
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DOMAIN = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+/** Sign-in endpoints that take any work account: fine for a person, meaningless for an app. */
+const MULTI_TENANT = ['organizations', 'common'];
+
+const isLoopback = (host: string) => host === 'localhost' || host === '[::1]' || /^127\./.test(host);
+
+/** https, or http to this machine only (a local emulator): secrets never cross a network in the clear. */
+const serviceUrl = (example: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `required, e.g. ${example}`)
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname));
+      } catch {
+        return false;
+      }
+    }, `expected an https address, e.g. ${example} (plain http only to this computer)`);
+
+/**
+ * A tenant as typed in Settings. The form, main (before anything is stored) and the tests all
+ * check it with this schema.
+ */
+export const newTenantSchema = z
+  .object({
+    /** Shown in the connection list; the tenant when empty. */
+    name: z.string().trim().max(80, 'at most 80 characters'),
+    tenant: z
+      .string()
+      .trim()
+      .min(1, 'required: the directory (tenant) id or a domain of the tenant')
+      .refine((value) => GUID.test(value) || DOMAIN.test(value) || MULTI_TENANT.includes(value), 'expected a tenant id (a GUID) or a domain such as contoso.onmicrosoft.com'),
+    clientId: z.string().trim().regex(GUID, 'expected the application (client) id of the app registration: a GUID such as 11111111-2222-3333-4444-555555555555'),
+    signIn: z.enum(TENANT_SIGN_IN_KINDS),
+    /** Client credentials only; sealed in main and never sent back. */
+    clientSecret: z.string(),
+    authorityHost: serviceUrl(DEFAULT_AUTHORITY_HOST),
+    graphBaseUrl: serviceUrl(DEFAULT_GRAPH_BASE_URL),
+  })
+  .superRefine((tenant, ctx) => {
+    if (tenant.signIn !== 'clientCredentials') return;
+    if (tenant.clientSecret.length === 0) ctx.addIssue({ code: 'custom', path: ['clientSecret'], message: 'required for client credentials: a secret of the app registration (Certificates & secrets)' });
+    if (MULTI_TENANT.includes(tenant.tenant)) ctx.addIssue({ code: 'custom', path: ['tenant'], message: `app-only access needs one tenant: its id or domain, not "${tenant.tenant}"` });
+  });
+export type NewTenant = z.infer<typeof newTenantSchema>;
+
+/** The connection from the config file (the emulator unless `directory.graph` names a tenant). */
+export const CONFIG_CONNECTION_ID = 'config';
+
+export const directoryConnectionEntrySchema = z.object({
+  /** CONFIG_CONNECTION_ID, or the id of a tenant added in Settings. */
+  id: z.string(),
+  name: z.string(),
+  source: z.enum(['config', 'added']),
+  /** The one the directory pages and the calendar sync use. */
+  active: z.boolean(),
+  /** Null when the config's connection cannot be read (see problem). */
+  info: directoryConnectionInfoSchema.nullable(),
+  problem: z.string().nullable(),
+});
+export type DirectoryConnectionEntry = z.infer<typeof directoryConnectionEntrySchema>;
+
 export const directoryAccountService = defineService({
   name: 'directoryAccount',
   methods: {
@@ -46,6 +118,17 @@ export const directoryAccountService = defineService({
     signIn: method(z.void(), signInStatusSchema),
     /** Forgets the tokens (the sealed sign-in cache too); the directory pages answer "signed out" until the next sign-in. */
     signOut: method(z.void(), signInStatusSchema),
+    /** The config's connection and the tenants added here, the active one marked. */
+    connections: method(z.void(), z.array(directoryConnectionEntrySchema)),
+    /**
+     * Keeps a tenant (its client secret sealed) and makes it the active connection. A client
+     * secret is tried first: a tenant whose token endpoint refuses it is not kept.
+     */
+    addTenant: method(newTenantSchema, directoryConnectionEntrySchema),
+    /** Forgets a tenant, its secret, its sign-in cache and its calendar copy; the config's connection takes over if it was active. */
+    removeTenant: method(z.object({ id: z.string().min(1) }), z.void()),
+    /** Switches the directory pages and the calendar sync to another connection. */
+    useConnection: method(z.object({ id: z.string().min(1) }), signInStatusSchema),
   },
   events: {
     onStatus: signInStatusSchema,

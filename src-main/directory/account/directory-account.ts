@@ -15,7 +15,9 @@ export interface DirectoryAccountDeps {
 }
 
 export interface DirectoryAccount {
-  service: ServiceImpl<typeof directoryAccountService>;
+  service: Pick<ServiceImpl<typeof directoryAccountService>, 'status' | 'signIn' | 'signOut'>;
+  /** Another connection is in use: a sign-out or failure of the previous one no longer applies. Answers the new status. */
+  switched(): Promise<SignInStatus>;
   /** Throws "signed out" while the person has signed out: the directory pages wait for a sign-in. */
   guard(): void;
   /** For the connection: a browser sign-in page opened (or to be opened by hand when headless). */
@@ -99,6 +101,13 @@ export function createDirectoryAccount(deps: DirectoryAccountDeps): DirectoryAcc
     onSignInPage(url) {
       signInUrl = url;
       void publish();
+    },
+    switched() {
+      signedOut = false;
+      lastError = null;
+      deviceCode = null;
+      signInUrl = null;
+      return publish();
     },
     onDeviceCode(code) {
       deviceCode = { userCode: code.userCode, verificationUri: code.verificationUri, message: code.message, expiresAt: new Date(now() + code.expiresIn * 1000).toISOString() };

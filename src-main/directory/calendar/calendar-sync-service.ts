@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { calendarSyncService } from '../../../src-shared/contract/directory';
+import { calendarSyncService, type CalendarSyncStatus } from '../../../src-shared/contract/directory';
 import { ContractFailure } from '../../../src-shared/contract/result';
 import type { EngineContext } from '../../engine/engine-context';
 import type { Logger } from '../../platform/logger';
-import type { GraphClient } from '../client/graph-client';
+import type { GraphClient, RetryInfo } from '../client/graph-client';
 import { CalendarStore } from './calendar-store';
 import { CalendarSyncNotStartedError, createCalendarSyncEngine, type CalendarSyncEngine } from './calendar-sync-engine';
 import { CalendarSyncInputError, type CalendarSyncDefaults } from './sync-target';
@@ -27,26 +27,65 @@ function asContractFailure(error: unknown): never {
   throw error;
 }
 
+export interface CalendarSyncBinding {
+  /** For the Graph client's onRetry: counts throttled retries of the running round. */
+  recordRetry(info: RetryInfo): void;
+  /**
+   * Closes the local copy in use (its running round cancelled) and opens another one: each
+   * directory connection keeps its own copy, as its delta links and events belong to its tenant.
+   * The view left running in the new copy starts again. `between` runs with no copy open (the
+   * connection changes there, so no round of either copy reaches the other's tenant).
+   */
+  switchTo(databasePath: string, between?: () => Promise<void>): Promise<void>;
+}
+
+interface OpenCopy {
+  store: CalendarStore;
+  sync: CalendarSyncEngine;
+}
+
 /**
  * Binds the `calendarSync` contract service on ctx.services: the local copy of a calendar view
  * kept by delta rounds, its status pushed as onStatus. Closed with the engine (ctx.onClose).
- * Returns the sync engine, whose `recordRetry` belongs in the Graph client's onRetry.
  */
-export function bindCalendarSync(options: BindCalendarSyncOptions): CalendarSyncEngine {
+export function bindCalendarSync(options: BindCalendarSyncOptions): CalendarSyncBinding {
   const { ctx, logger } = options;
-  mkdirSync(dirname(options.databasePath), { recursive: true });
-  const store = new CalendarStore(options.databasePath);
-  const sync = createCalendarSyncEngine({ client: options.client, store, logger, defaults: options.defaults });
+  let emit: (event: 'onStatus', status: CalendarSyncStatus) => void = () => undefined;
 
-  const emit = ctx.services.bind(calendarSyncService, {
-    start: (input) => sync.start(input).catch(asContractFailure),
-    stop: () => sync.stop(),
-    status: async () => sync.status(),
-    syncNow: () => sync.syncNow().catch(asContractFailure),
-    resync: () => sync.resync().catch(asContractFailure),
-    history: async ({ limit }) => sync.history(limit),
-    searchEvents: async ({ text, limit }) => sync.searchEvents(text, limit),
+  const open = (databasePath: string): OpenCopy => {
+    mkdirSync(dirname(databasePath), { recursive: true });
+    const store = new CalendarStore(databasePath);
+    const sync = createCalendarSyncEngine({ client: options.client, store, logger, defaults: options.defaults });
+    sync.subscribe((status) => emit('onStatus', status));
+    if (options.resume !== false) {
+      sync.resume().catch((error: unknown) => logger.warn('calendar sync could not resume', { error: (error as Error).message }));
+    }
+    return { store, sync };
+  };
+  const close = async (copy: OpenCopy) => {
+    await copy.sync.close();
+    copy.store.close();
+  };
+
+  let current = open(options.databasePath);
+  let currentPath = options.databasePath;
+  // A switch under way: calls wait for the new copy rather than reach the closed one.
+  let switching: Promise<void> = Promise.resolve();
+  const engine = async () => {
+    await switching;
+    return current.sync;
+  };
+
+  emit = ctx.services.bind(calendarSyncService, {
+    start: async (input) => (await engine()).start(input).catch(asContractFailure),
+    stop: async () => (await engine()).stop(),
+    status: async () => (await engine()).status(),
+    syncNow: async () => (await engine()).syncNow().catch(asContractFailure),
+    resync: async () => (await engine()).resync().catch(asContractFailure),
+    history: async ({ limit }) => (await engine()).history(limit),
+    searchEvents: async ({ text, limit }) => (await engine()).searchEvents(text, limit),
     eventsInRange: async ({ start, end }) => {
+      const sync = await engine();
       try {
         return sync.eventsInRange(start, end);
       } catch (error) {
@@ -54,14 +93,32 @@ export function bindCalendarSync(options: BindCalendarSyncOptions): CalendarSync
       }
     },
   });
-  sync.subscribe((status) => emit('onStatus', status));
   ctx.onClose(async () => {
-    await sync.close();
-    store.close();
+    await switching;
+    await close(current);
   });
 
-  if (options.resume !== false) {
-    sync.resume().catch((error: unknown) => logger.warn('calendar sync could not resume', { error: (error as Error).message }));
-  }
-  return sync;
+  return {
+    recordRetry: (info) => current.sync.recordRetry(info),
+    switchTo(databasePath, between) {
+      const next = switching.then(async () => {
+        await close(current);
+        let path = databasePath;
+        try {
+          await between?.();
+        } catch (error) {
+          // The connection did not change: its own copy again.
+          path = currentPath;
+          throw error;
+        } finally {
+          current = open(path);
+          currentPath = path;
+        }
+        emit('onStatus', current.sync.status());
+      });
+      // A failed switch is the caller's to report; the calls after it still get an answer.
+      switching = next.catch(() => undefined);
+      return next;
+    },
+  };
 }

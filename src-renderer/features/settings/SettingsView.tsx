@@ -6,6 +6,7 @@ import { hashOf, SECTIONS } from '../../app/sections';
 import { PageHeader } from '../../ui/PageHeader';
 import { ResultError } from '../../ui/ResultError';
 import { DirectoryAccountPanel } from './components/DirectoryAccountPanel';
+import { DirectoryConnectionsPanel } from './components/DirectoryConnectionsPanel';
 
 export function SettingsView() {
   const api = useApi();
@@ -24,6 +25,7 @@ export function SettingsView() {
           <a href={hashOf('about')}>About Relay Console</a>
         </p>
       </div>
+      <DirectoryConnectionsPanel />
       <DirectoryAccountPanel />
     </section>
   );

@@ -12,7 +12,7 @@ import { PageHeader } from '../../ui/PageHeader';
 import { ResultError } from '../../ui/ResultError';
 import { AccountForm } from './components/AccountForm';
 import { AccountsTable } from './components/AccountsTable';
-import { ConfirmDialog } from './components/ConfirmDialog';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { useStorageAccounts } from './use-storage';
 
 /** `#/storage`: the accounts, the local emulator first; add and remove Kodo accounts. */

@@ -11,7 +11,7 @@ import { PageHeader } from '../../ui/PageHeader';
 import { ResultError } from '../../ui/ResultError';
 import { CdnView } from './CdnView';
 import { BucketsTable } from './components/BucketsTable';
-import { ConfirmDialog } from './components/ConfirmDialog';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { NameDialog } from './components/NameDialog';
 import { useBuckets } from './use-storage';
 

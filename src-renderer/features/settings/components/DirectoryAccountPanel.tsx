@@ -102,8 +102,7 @@ export function DirectoryAccountPanel() {
             )}
           </Group>
           <Text size="xs" c="dimmed">
-            The directory connection comes from the <Code>directory</Code> section of the config file: the built-in emulator unless <Code>directory.graph</Code> names a tenant. Tokens and secrets stay in the
-            console’s engine; a browser or device-code sign-in is kept in an encrypted cache, which signing out clears.
+            This is the connection in use (chosen under Directory connections). Tokens and secrets stay in the console’s engine; a browser or device-code sign-in is kept in an encrypted cache, which signing out clears.
           </Text>
         </Stack>
       ) : null}

@@ -1,0 +1,113 @@
+import { access, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expectAccessible } from '../fixtures/accessibility';
+import { startHeadlessConsole, type HeadlessConsole } from '../fixtures/headless-console';
+import { expect, test } from '../fixtures/test';
+
+// Adding a Microsoft Entra tenant in Settings, using it, switching back and removing it. The
+// console's own directory emulator stands in for the tenant: its token endpoint takes the
+// client credentials and its Graph serves the directory pages, as a real tenant's would.
+let server: HeadlessConsole;
+
+interface DemoAccount {
+  url: string;
+  tenant: string;
+  client_id: string;
+  client_secret: string;
+  user: { userPrincipalName: string };
+}
+
+const directoryFile = (name: string) => join(server.dataDir, 'directory', name);
+const demoAccount = async () => JSON.parse(await readFile(directoryFile('demo-account.json'), 'utf8')) as DemoAccount;
+const exists = (path: string) => access(path).then(() => true, () => false);
+
+test.beforeAll(async () => {
+  server = await startHeadlessConsole();
+});
+
+test.afterAll(async () => {
+  expect(await server.stop()).toBe(0);
+});
+
+test('adds a client-credentials tenant through the form (errors at their fields, a wrong secret refused), uses it, switches back and removes it', async ({ page }) => {
+  const demo = await demoAccount();
+  await page.goto(`${server.url}/#/settings`);
+  const connections = page.getByTestId('directory-connections');
+  const account = page.getByTestId('directory-account');
+  await expect(connections.locator('tr[aria-current="true"]')).toContainText('Built-in Graph emulator');
+  await expect(connections).toContainText('No tenants added yet');
+
+  await connections.getByRole('button', { name: 'Add tenant' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add a Microsoft Entra tenant' });
+  await dialog.getByRole('textbox', { name: 'Tenant' }).fill('contoso');
+  await dialog.getByRole('textbox', { name: 'Application (client) id' }).fill('my-app');
+  await dialog.getByRole('radio', { name: 'App-only (client secret)' }).check();
+  await dialog.getByRole('button', { name: 'Check and add' }).click();
+  await expect(dialog.getByRole('textbox', { name: 'Tenant' })).toHaveAccessibleDescription(/expected a tenant id \(a GUID\) or a domain/);
+  await expect(dialog.getByRole('textbox', { name: 'Application (client) id' })).toHaveAccessibleDescription(/a GUID such as/);
+  await expect(dialog.getByRole('textbox', { name: 'Client secret' })).toHaveAccessibleDescription(/required for client credentials/);
+  await expect(dialog).toContainText('Certificates & secrets');
+  await expectAccessible(page, 'settings, add tenant form with errors');
+  await page.screenshot({ path: test.info().outputPath('settings-add-tenant-errors.png'), fullPage: true });
+
+  // The emulator is on plain http on this computer: allowed for loopback addresses only.
+  await dialog.getByRole('textbox', { name: 'Tenant' }).fill(demo.tenant);
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('Contoso (app)');
+  await dialog.getByRole('textbox', { name: 'Application (client) id' }).fill(demo.client_id);
+  await dialog.getByRole('textbox', { name: 'Client secret' }).fill('not-the-secret');
+  await dialog.getByRole('button', { name: 'Show national cloud and test addresses' }).click();
+  await dialog.getByRole('textbox', { name: 'Sign-in address' }).fill(demo.url);
+  await dialog.getByRole('textbox', { name: 'Graph address' }).fill(`${demo.url}/v1.0`);
+  await dialog.getByRole('button', { name: 'Check and add' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('AADSTS7000215: Invalid client secret provided');
+  expect(await exists(directoryFile('tenants.json'))).toBe(false);
+
+  await dialog.getByRole('textbox', { name: 'Client secret' }).fill(demo.client_secret);
+  await dialog.getByRole('textbox', { name: 'Client secret' }).press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(connections.locator('tr[aria-current="true"]')).toContainText('Contoso (app)');
+  await expect(connections.locator('tr[aria-current="true"]')).toContainText('App-only (client secret)');
+  await expect(account.getByTestId('sign-in-summary')).toHaveText('App-only access: the app acts as itself, no person is signed in');
+  await expect(account.getByTestId('granted-scopes')).toContainText('EntitlementManagement.ReadWrite.All');
+  await expect(account).toContainText('Application permissions');
+  // Stored: the tenant in plain JSON, its secret only sealed.
+  const tenantsFile = await readFile(directoryFile('tenants.json'), 'utf8');
+  expect(JSON.parse(tenantsFile).tenants).toEqual([expect.objectContaining({ name: 'Contoso (app)', tenant: demo.tenant, clientId: demo.client_id, signIn: 'clientCredentials', authorityHost: demo.url })]);
+  expect(tenantsFile).not.toContain(demo.client_secret);
+  expect((await readFile(directoryFile('tenant-secrets.sealed'))).includes(demo.client_secret)).toBe(false);
+  await expectAccessible(page, 'settings, tenant in use');
+  await page.screenshot({ path: test.info().outputPath('settings-tenant-in-use.png'), fullPage: true });
+
+  // The directory pages now read through the tenant's app-only token.
+  await page.getByRole('link', { name: 'Directory' }).click();
+  await expect(page.getByTestId('package-details')).toContainText('Marketing campaign resources');
+  await page.goto(`${server.url}/#/directory/traffic`);
+  await expect(page.getByTestId('graph-traffic')).toContainText('/identityGovernance/entitlementManagement/accessPackages');
+
+  // A delegated tenant can be added without a secret; it waits for a sign-in.
+  await page.goto(`${server.url}/#/settings`);
+  await connections.getByRole('button', { name: 'Add tenant' }).click();
+  await dialog.getByRole('textbox', { name: 'Tenant' }).fill('fabrikam.onmicrosoft.com');
+  await dialog.getByRole('textbox', { name: 'Application (client) id' }).fill('11111111-2222-3333-4444-555555555555');
+  await dialog.getByRole('radio', { name: 'Device code' }).check();
+  await expect(dialog).toContainText('Allow public client flows');
+  await expect(dialog.getByRole('textbox', { name: 'Client secret' })).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Add tenant' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(connections.locator('tr[aria-current="true"]')).toContainText('fabrikam.onmicrosoft.com');
+  await expect(account.getByTestId('sign-in-state')).toHaveText('Signed out');
+  await expect(account.getByRole('button', { name: 'Sign in' })).toBeEnabled();
+
+  // Back to the emulator with the keyboard.
+  await connections.getByRole('button', { name: 'Use Built-in Graph emulator' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(connections.locator('tr[aria-current="true"]')).toContainText('Built-in Graph emulator');
+  await expect(account.getByTestId('sign-in-summary')).toHaveText(`Signed in as Demo User (${demo.user.userPrincipalName})`);
+
+  // Removing forgets the tenant and its sealed secret.
+  await connections.getByRole('button', { name: 'Remove Contoso (app)' }).click();
+  await page.getByRole('dialog', { name: 'Remove Contoso (app)?' }).getByRole('button', { name: 'Remove' }).click();
+  await expect(connections.getByText('Contoso (app)')).toHaveCount(0);
+  const remaining = JSON.parse(await readFile(directoryFile('tenants.json'), 'utf8')).tenants as { name: string }[];
+  expect(remaining.map((t) => t.name)).toEqual(['fabrikam.onmicrosoft.com']);
+});
