@@ -68,6 +68,31 @@ describe('directory module', () => {
     }
   });
 
+  it('reaches an emulator on port 0 at the port it got, with the apps and users of the config (no demo file)', async () => {
+    const running = await startTestEngine({
+      modules: [directoryEmulatorModule, directoryModule],
+      config: [
+        'data_dir: ./data',
+        'api:\n  listen: 127.0.0.1:0',
+        'log:\n  level: warn',
+        'directory:',
+        '  emulator:',
+        '    listen: 127.0.0.1:0',
+        '    tenant: 0f0e0d0c-0000-4000-8000-00000000abcd',
+        '    apps:\n      - client_id: 5a5a5a5a-0000-4000-8000-000000000001\n        client_secret: s3cret-of-the-app',
+        '    users:\n      - userPrincipalName: ops@contoso.test\n        password: pass-of-ops\n        displayName: Ops Person',
+        '',
+      ].join('\n'),
+    });
+    try {
+      const status = await running.engine.services.call('directoryAccount', 'status', undefined);
+      expect(status).toMatchObject({ ok: true, value: { state: 'signedIn', user: { userPrincipalName: 'ops@contoso.test' }, connection: { tenant: '0f0e0d0c-0000-4000-8000-00000000abcd' } } });
+      if (status.ok) expect((status.value as { connection: { graphBaseUrl: string } }).connection.graphBaseUrl).not.toContain(':0/');
+    } finally {
+      await running.stop();
+    }
+  });
+
   it('answers unavailable when the emulator cannot be reached, and stays up', async () => {
     const running = await startTestEngine({
       modules: [createDirectoryModule({})],

@@ -47,7 +47,16 @@ function lazyDirectoryConnection(ctx: EngineContext, target: () => Promise<Conne
   return {
     open() {
       opening ??= target()
-        .then((active) => openDirectoryConnection({ section: active.section, cacheDir: active.cacheDir, dataDir: ctx.settings.dataDir, logger: ctx.logger, ...connectionOptions }))
+        .then((active) =>
+          openDirectoryConnection({
+            section: active.section,
+            cacheDir: active.cacheDir,
+            dataDir: ctx.settings.dataDir,
+            logger: ctx.logger,
+            ...connectionOptions,
+            emulatorUrl: connectionOptions.emulatorUrl ?? ctx.addresses.get('directory-emulator'),
+          }),
+        )
         .catch((error: unknown) => {
           opening = null;
           if (error instanceof DirectoryConfigError) throw new ContractFailure('unavailable', error.message);
@@ -69,17 +78,26 @@ function lazyDirectoryConnection(ctx: EngineContext, target: () => Promise<Conne
  */
 function calendarClient(open: () => Promise<DirectoryConnection>, onRetry: (info: RetryInfo) => void, onExchange: (info: GraphExchangeInfo) => void): GraphClient {
   let opened: { client: GraphClient; connection: DirectoryConnection } | undefined;
+  const current = async (): Promise<GraphClient> => {
+    const connection = await open();
+    // A new connection (after a sign-out and sign-in, or a switch) brings new tokens: a new client with them.
+    if (opened?.connection !== connection) opened = { connection, client: createGraphClient({ baseUrl: connection.client.baseUrl, tokens: connection.tokens, onRetry, onExchange }) };
+    return opened.client;
+  };
   return {
     get baseUrl() {
       if (!opened) throw new Error('the directory connection is not open yet');
       return opened.client.baseUrl;
     },
-    async request(request) {
-      const connection = await open();
-      // A new connection (after a sign-out and sign-in) brings new tokens: a new client with them.
-      if (opened?.connection !== connection) opened = { connection, client: createGraphClient({ baseUrl: connection.client.baseUrl, tokens: connection.tokens, onRetry, onExchange }) };
-      return opened.client.request(request);
+    get connectionKey() {
+      if (!opened) throw new Error('the directory connection is not open yet');
+      const { info } = opened.connection;
+      return `${info.graphBaseUrl}|${info.tenant}|${info.clientId}`;
     },
+    open: async () => {
+      await current();
+    },
+    request: async (request) => (await current()).request(request),
   };
 }
 
@@ -153,7 +171,7 @@ export function createDirectoryModule(options: DirectoryModuleOptions = {}): Eng
       const connectionMethods = createConnectionMethods({
         connections,
         switchTo,
-        configInfo: async () => (await openDirectoryConnection({ section: ctx.config.section('directory'), dataDir: ctx.settings.dataDir, logger: ctx.logger, emulatorUrl: options.emulatorUrl })).info,
+        configInfo: async () => (await openDirectoryConnection({ section: ctx.config.section('directory'), dataDir: ctx.settings.dataDir, logger: ctx.logger, emulatorUrl: options.emulatorUrl ?? ctx.addresses.get('directory-emulator') })).info,
         tryClientSecret: async (section) => {
           await (await openDirectoryConnection({ section, dataDir: ctx.settings.dataDir, logger: ctx.logger })).tokens.getToken();
         },

@@ -278,6 +278,9 @@ export const calendarEventSchema = z.object({
 });
 export type CalendarEvent = z.infer<typeof calendarEventSchema>;
 
+/** Why a full round ran: the view's first, an expired delta token, a resync asked for, or links from another connection. */
+export const FULL_REASONS = ['first', 'expired', 'resync', 'connection'] as const;
+
 const roundCountsSchema = z.object({
   pages: z.number().int().nonnegative(),
   added: z.number().int().nonnegative(),
@@ -304,7 +307,7 @@ export const calendarSyncStatusSchema = z.object({
     .extend({
       kind: z.enum(['full', 'incremental']),
       /** Full rounds: the view's first, after an expired delta token (410), or a resync asked for. */
-      reason: z.enum(['first', 'expired', 'resync']).optional(),
+      reason: z.enum(FULL_REASONS).optional(),
       startedAt: z.string(),
       durationMs: z.number().nonnegative(),
     })
@@ -322,7 +325,7 @@ export type CalendarSyncStatus = z.infer<typeof calendarSyncStatusSchema>;
 export const calendarRoundSchema = roundCountsSchema.extend({
   kind: z.enum(['full', 'incremental']),
   /** Full rounds: the view's first, after an expired delta token (410), or a resync asked for. */
-  reason: z.enum(['first', 'expired', 'resync']).optional(),
+  reason: z.enum(FULL_REASONS).optional(),
   startedAt: z.string(),
   durationMs: z.number().nonnegative(),
   received: z.number().int().nonnegative(),

@@ -254,12 +254,12 @@ export class CalendarStore {
    * at its end, which is how deletions made while no delta state existed reach the local copy.
    * The old events stay readable until then.
    */
-  beginRound(id: number, kind: RoundKind, startedAt: string): CalendarView {
+  beginRound(id: number, kind: RoundKind, startedAt: string, linksFrom?: string): CalendarView {
     return this.db.transaction(() => {
       const view = this.mustGetView(id);
       const generation = kind === 'full' ? view.generation + 1 : view.generation;
       const { pendingFullReason, ...rest } = view.counters;
-      const counters = kind === 'full' ? { ...rest, fullSyncs: view.counters.fullSyncs + 1 } : view.counters;
+      const counters = { ...(kind === 'full' ? { ...rest, fullSyncs: view.counters.fullSyncs + 1 } : view.counters), ...(linksFrom !== undefined ? { linksFrom } : {}) };
       const round: RoundProgress = { kind, startedAt, generation, received: 0, ...zeroCounts(), ...(kind === 'full' ? { reason: pendingFullReason ?? 'first' } : {}) };
       this.sql.setRound.run(null, JSON.stringify(round), generation, JSON.stringify(counters), id);
       return this.mustGetView(id);

@@ -11,6 +11,8 @@ import { startTestDirectoryEmulator, type TestDirectoryEmulator } from '../emula
 import { CalendarStore } from './calendar-store';
 import { CalendarSyncNotStartedError, createCalendarSyncEngine, type CalendarSyncEngine } from './calendar-sync-engine';
 import { parseDeltaPage } from './delta-page';
+import type { GraphClient } from '../client/graph-client';
+import { GraphError } from '../client/graph-error';
 import { calendarViewOf, calendarWriter, recordingClient, type SentRequest } from './emulator-test-client';
 
 const WINDOW = { start: '2030-01-01T00:00:00.000Z', end: '2030-02-01T00:00:00.000Z' };
@@ -44,10 +46,12 @@ describe('calendar sync against the emulator', () => {
   });
 
   /** A sync engine on the shared SQLite file, as the app builds one at each start. */
-  function openSync(retry?: RetryOptions): { sync: CalendarSyncEngine; store: CalendarStore; sent: SentRequest[] } {
+  function openSync(retry?: RetryOptions, adapt: (client: GraphClient) => GraphClient = (client) => client): { sync: CalendarSyncEngine; store: CalendarStore; sent: SentRequest[] } {
     const store = new CalendarStore(join(dir, 'calendar.sqlite'));
     const holder: { sync?: CalendarSyncEngine } = {};
-    const { client, sent } = recordingClient(emu, { retry, onRetry: (info) => holder.sync?.recordRetry(info) });
+    const recording = recordingClient(emu, { retry, onRetry: (info) => holder.sync?.recordRetry(info) });
+    const { sent } = recording;
+    const client = adapt(recording.client);
     const sync = createCalendarSyncEngine({ client, store, logger: createMemoryLogger('warn') });
     holder.sync = sync;
     let closed = false;
@@ -167,6 +171,46 @@ describe('calendar sync against the emulator', () => {
     // The full round sweeps the event deleted while no delta state was valid.
     expect(status.lastRound).toMatchObject({ kind: 'full', added: 1, updated: 0, removed: 1 });
     await expectInStep(sync);
+  });
+
+  it('starts a full synchronisation when a stored deltaLink is answered 400 with a sync-state code', async () => {
+    for (const day of [2, 3]) await writer.create(inWindow(day));
+    let refused = 0;
+    // Outlook answers some dead delta tokens with 400 rather than 410.
+    const { sync, sent } = openSync(undefined, (client) => ({
+      baseUrl: client.baseUrl,
+      async request(request) {
+        if (request.path.includes('$deltatoken=') && refused === 0 && sent.length > 0) {
+          refused += 1;
+          throw new GraphError(400, 'InvalidDeltaToken', 'The delta token is not valid.');
+        }
+        return client.request(request);
+      },
+    }));
+    await sync.start(startRequest(5));
+    await sync.syncNow();
+    await writer.create(inWindow(9));
+    const status = await sync.syncNow();
+    expect(refused).toBe(1);
+    expect(status).toMatchObject({ fullSyncs: 2, lastError: null, lastRound: { kind: 'full', reason: 'expired', added: 1 } });
+    await expectInStep(sync);
+  });
+
+  it('does not follow delta links another connection handed out: a full round instead', async () => {
+    for (const day of [2, 3]) await writer.create(inWindow(day));
+    const first = openSync(undefined, (client) => Object.assign(Object.create(client) as GraphClient, { connectionKey: 'tenant-a' }));
+    await first.sync.start(startRequest(5));
+    await first.sync.syncNow();
+    await closers.pop()!();
+
+    const second = openSync(undefined, (client) => Object.assign(Object.create(client) as GraphClient, { connectionKey: 'tenant-b' }));
+    await second.sync.resume();
+    const status = await second.sync.syncNow();
+    const requests = deltaRequests(second.sent);
+    expect(requests[0]!.url).toContain('startDateTime=');
+    expect(requests.some((r) => r.url.includes('$deltatoken='))).toBe(false);
+    expect(status).toMatchObject({ fullSyncs: 2, lastRound: { kind: 'full', reason: 'connection', added: 0, removed: 0 } });
+    await expectInStep(second.sync);
   });
 
   it('continues from the stored deltaLink after a restart', async () => {

@@ -15,6 +15,9 @@ export interface DeltaRoundDeps {
   onPage?(): void;
 }
 
+/** Error codes saying the delta token is no longer usable: SyncStateNotFound, SyncStateInvalid, InvalidDeltaToken, ErrorInvalidSyncStateData, resyncRequired. */
+const SYNC_STATE_GONE = /syncstate|deltatoken|synctoken|resyncrequired/i;
+
 /** How many times one call starts over after an expired token or a dead resume point. */
 const MAX_RESTARTS = 2;
 
@@ -43,14 +46,27 @@ function checkLink(link: string, baseUrl: string): void {
   if (origin !== new URL(baseUrl).origin) throw new DeltaPageError(`the delta reply links to ${origin}, not to ${new URL(baseUrl).origin}`);
 }
 
+/**
+ * Stored links that another connection handed out (the account, tenant or address changed):
+ * following them would ask the old service, or the new one with a token it never issued.
+ */
+function linksFromElsewhere(view: CalendarView, client: GraphClient): boolean {
+  const links = [view.deltaLink, view.nextLink].filter((link): link is string => link !== null);
+  if (links.length === 0) return false;
+  const key = client.connectionKey ?? client.baseUrl;
+  if (view.counters.linksFrom !== undefined) return view.counters.linksFrom !== key;
+  return links.some((link) => !link.startsWith(`${client.baseUrl}/`));
+}
+
 /** The first step of a round, starting it in the store unless it resumes. */
-function firstStep(store: CalendarStore, view: CalendarView, now: Date): { step: Step; resumed: boolean } {
+function firstStep(store: CalendarStore, view: CalendarView, now: Date, client: GraphClient): { step: Step; resumed: boolean } {
+  const linksFrom = client.connectionKey ?? client.baseUrl;
   if (view.round && view.nextLink) return { step: { path: view.nextLink }, resumed: true };
   if (view.deltaLink) {
-    store.beginRound(view.id, 'incremental', now.toISOString());
+    store.beginRound(view.id, 'incremental', now.toISOString(), linksFrom);
     return { step: { path: view.deltaLink }, resumed: false };
   }
-  store.beginRound(view.id, 'full', now.toISOString());
+  store.beginRound(view.id, 'full', now.toISOString(), linksFrom);
   return { step: { path: deltaPath(view.user), query: { startDateTime: view.windowStart, endDateTime: view.windowEnd } }, resumed: false };
 }
 
@@ -64,10 +80,17 @@ function firstStep(store: CalendarStore, view: CalendarView, now: Date): { step:
  */
 export async function runDeltaRound(deps: DeltaRoundDeps, viewId: number): Promise<CompletedRound> {
   const { client, store, logger } = deps;
+  // A client whose connection opens on first use knows its base and connection after this.
+  await client.open?.();
   for (let restarts = 0; ; restarts += 1) {
-    const view = store.getView(viewId);
+    let view = store.getView(viewId);
     if (!view) throw new Error(`calendar view ${viewId} is not in the store`);
-    const { step: first, resumed } = firstStep(store, view, deps.now());
+    if (linksFromElsewhere(view, client)) {
+      logger.info('calendar delta links came from another connection: starting a full synchronisation', { connection: client.connectionKey ?? client.baseUrl });
+      store.clearDeltaState(viewId, 'connection');
+      view = store.getView(viewId)!;
+    }
+    const { step: first, resumed } = firstStep(store, view, deps.now(), client);
     const prefer = `odata.maxpagesize=${view.settings.pageSize}`;
     let step: Step = first;
     try {
@@ -82,8 +105,9 @@ export async function runDeltaRound(deps: DeltaRoundDeps, viewId: number): Promi
       }
     } catch (error) {
       if (restarts >= MAX_RESTARTS) throw error;
-      if (isGraphError(error) && error.status === 410) {
-        logger.info('calendar delta state expired: starting a full synchronisation', { code: error.code });
+      // 410, or a 4xx whose code says the sync state is gone (Outlook answers 400 for some).
+      if (isGraphError(error) && (error.status === 410 || (error.status >= 400 && error.status < 500 && SYNC_STATE_GONE.test(error.code)))) {
+        logger.info('calendar delta state expired: starting a full synchronisation', { status: error.status, code: error.code });
         store.clearDeltaState(viewId);
         continue;
       }

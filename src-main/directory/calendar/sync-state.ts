@@ -3,7 +3,8 @@
 export type RoundKind = 'full' | 'incremental';
 
 /** Why a full round ran: the view's first, an expired delta token (410), or the user asked. */
-export type FullReason = 'first' | 'expired' | 'resync';
+/** Why a full round runs: the view's first, a delta token the service no longer knows, a resync asked for, or links from another connection. */
+export type FullReason = 'first' | 'expired' | 'resync' | 'connection';
 
 export interface RoundCounts {
   pages: number;
@@ -53,6 +54,8 @@ export interface ViewCounters {
   lastError: SyncError | null;
   /** Why the next full round will run (set when the delta state is dropped). */
   pendingFullReason?: FullReason;
+  /** The connection (GraphClient.connectionKey) the stored delta and next links came from. */
+  linksFrom?: string;
 }
 
 /** Who is synchronised (`me` or a user id) and the window, as normalized ISO instants (Z). */

@@ -26,6 +26,14 @@ export interface GraphResponse<T> {
 export interface GraphClient {
   /** The v1.0 root every relative path is resolved against, e.g. `https://graph.microsoft.com/v1.0`. */
   readonly baseUrl: string;
+  /**
+   * Which service and account the client reaches (base URL, tenant, application). Links a
+   * service handed out (a stored deltaLink) are only followed by a client of the same connection.
+   * Default: the base URL.
+   */
+  readonly connectionKey?: string;
+  /** For a client whose connection opens on first use: opens it, so baseUrl and connectionKey can be read. */
+  open?(): Promise<void>;
   /** Throws GraphError for a non-2xx answer after retries, or for a network failure (status 0). */
   request<T>(req: GraphRequest): Promise<GraphResponse<T>>;
 }

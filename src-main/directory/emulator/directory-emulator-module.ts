@@ -34,6 +34,8 @@ export const directoryEmulatorModule: EngineModule = {
     }
     try {
       const emulator = await createDirectoryEmulator(emulatorOptions(config, ctx.settings.dataDir, ctx.logger));
+      // The directory client reaches it at the port it really got (listen may name port 0).
+      ctx.addresses.publish('directory-emulator', emulator.url);
       ctx.onClose(() => emulator.close());
     } catch (error) {
       // A busy port must not keep the whole console from starting: say what to change instead.

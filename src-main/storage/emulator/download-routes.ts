@@ -5,9 +5,8 @@ import type { Logger } from '../../platform/logger';
 import { safeEqual, verifyDownloadToken, type AccountLookup } from './auth';
 import type { BlobStore } from './blob-store';
 import { sendError, sendRaw } from './http-kit';
-import { IMAGE_COMMANDS } from './image-ops';
 import { KodoError } from './kodo-error';
-import { MEDIA_COMMANDS } from './media-ops';
+import type { MediaOutput } from './media-ops';
 import type { BucketRow, MetadataStore, ObjectRow } from './metadata-store';
 import type { ObjectService } from './object-service';
 import { runCommand } from './persistent-fop';
@@ -105,11 +104,36 @@ function corsHeaders(rules: CorsRule[] | undefined, origin: string | undefined, 
   return out;
 }
 
-function fopOf(query: string): string | undefined {
+/**
+ * The processing asked for on a download URL: a first query part that is not `name=value`
+ * (`?imageView2/1/w/50|imageInfo`). Any such part is a command chain; one the emulator does not
+ * know answers 400, as on Kodo, rather than the original file.
+ */
+function fopOf(query: string): string[] | undefined {
   const first = query.split('&')[0] ?? '';
-  const name = decodeURIComponent(first).split('/')[0] ?? '';
-  if (IMAGE_COMMANDS.has(name) || MEDIA_COMMANDS.has(name)) return decodeURIComponent(first);
-  return undefined;
+  if (first === '' || first.includes('=')) return undefined;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(first);
+  } catch {
+    throw new KodoError(400, 'bad processing command encoding');
+  }
+  return decoded
+    .split('|')
+    .map((step) => step.trim())
+    .filter(Boolean);
+}
+
+/** Runs a chain: each command gets the previous one's output, the first the stored file. */
+async function runChain(path: string, steps: string[]): Promise<MediaOutput> {
+  let input: Buffer | string = path;
+  let output: MediaOutput | undefined;
+  for (const step of steps) {
+    output = await runCommand(input, step);
+    input = output.body;
+  }
+  if (!output) throw new KodoError(400, 'no processing command');
+  return output;
 }
 
 async function fromMirror(deps: DownloadDeps, bucket: BucketRow, key: string): Promise<ObjectRow | undefined> {
@@ -166,7 +190,7 @@ export async function handleDownload(deps: DownloadDeps, req: IncomingMessage, r
     if (!row) throw new KodoError(404, 'Document not found');
     const fop = fopOf(query);
     if (fop) {
-      const output = await runCommand(deps.blobs.blobPath(row.blob), fop);
+      const output = await runChain(deps.blobs.blobPath(row.blob), fop);
       bytes = output.body.length;
       sendRaw(res, 200, output.body, output.contentType);
       return;

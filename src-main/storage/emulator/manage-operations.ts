@@ -21,7 +21,8 @@ export function statBody(row: ObjectRow): Record<string, unknown> {
   // Multipart uploads are assembled without an md5 pass, as on Kodo.
   if (row.md5) body['md5'] = row.md5;
   if (row.end_user) body['endUser'] = row.end_user;
-  if (row.meta) body['x-qn-meta'] = JSON.parse(row.meta);
+  // Kodo names custom metadata without its header prefix here (`x-qn-meta-color` → `color`).
+  if (row.meta) body['x-qn-meta'] = Object.fromEntries(Object.entries(JSON.parse(row.meta) as Record<string, string>).map(([name, value]) => [name.replace(/^x-qn-meta-/i, ''), value]));
   if (row.expire_at !== null) body['expiration'] = Math.floor(row.expire_at / 1000);
   return body;
 }
@@ -65,8 +66,8 @@ export async function runOperation(objects: ObjectService, account: Account, op:
       for (let i = 0; i + 1 < rest.length; i += 2) options.set(rest[i]!, rest[i + 1]!);
       const mime = options.get('mime');
       const metaChanges: Record<string, string> = {};
-      // changeHeaders sends `x-qn-meta-!<name>`; both spellings name the metadata `x-qn-meta-<name>`.
-      for (const [k, v] of options) if (k.toLowerCase().startsWith('x-qn-meta-')) metaChanges[k.replace('x-qn-meta-!', 'x-qn-meta-')] = urlsafeB64Decode(v).toString('utf8');
+      // changeHeaders sends `x-qn-meta-!<name>`; Kodo keeps the `!` as part of the name.
+      for (const [k, v] of options) if (k.toLowerCase().startsWith('x-qn-meta-')) metaChanges[k] = urlsafeB64Decode(v).toString('utf8');
       objects.update(bucket, key, (row) => ({
         mime: mime ? servableMime(urlsafeB64Decode(mime).toString('utf8')) : row.mime,
         meta: Object.keys(metaChanges).length > 0 ? JSON.stringify({ ...(row.meta ? JSON.parse(row.meta) : {}), ...metaChanges }) : row.meta,

@@ -152,9 +152,13 @@ describe('BucketManager against the emulator', () => {
     await put('pub', 'h.txt', 'headers');
     expect((await bm.changeHeaders('pub', 'h.txt', { color: 'blue' })).resp.statusCode).toBe(200);
     expect((await bm.updateObjectStatus('pub', 'h.txt', 1)).resp.statusCode).toBe(200);
-    expect((await bm.stat('pub', 'h.txt')).data).toMatchObject({ status: 1, 'x-qn-meta': { 'x-qn-meta-color': 'blue' } });
+    const stat = await bm.stat('pub', 'h.txt');
+    expect(stat.data).toMatchObject({ status: 1, 'x-qn-meta': { '!color': 'blue' } });
+    // Every reply names its request and service, as Kodo's do.
+    expect(stat.resp.headers['x-reqid']).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    expect(stat.resp.headers['x-log']).toBe('RS');
     const meta = await httpGet(env.emulator.port, '/h.txt?attname=', { Host: 'pub.test' });
-    expect(meta.headers.get('x-qn-meta-color')).toBe('blue');
+    expect(meta.headers.get('x-qn-meta-!color')).toBe('blue');
     expect(meta.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''h.txt");
     expect((await bm.setObjectLifeCycle('pub', 'h.txt', { toIaAfterDays: 10, deleteAfterDays: 30 })).resp.statusCode).toBe(200);
     expect((await bm.stat('pub', 'h.txt')).data.expiration).toBeGreaterThan(Date.now() / 1000 + 29 * 86400);

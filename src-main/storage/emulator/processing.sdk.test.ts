@@ -63,6 +63,17 @@ describe('image commands on download URLs', () => {
     const ave = JSON.parse((await httpGet(env.emulator.port, '/pic.png?imageAve', { Host: 'pub.test' })).body.toString());
     expect(ave).toEqual({ RGB: '0xff0000' });
   });
+
+  it('chains commands with | on a download URL; an unknown command is a 400, not the original file', async () => {
+    const chained = await httpGet(env.emulator.port, '/pic.png?imageView2/1/w/50/h/40|imageInfo', { Host: 'pub.test' });
+    expect(chained.status).toBe(200);
+    expect(JSON.parse(chained.body.toString())).toMatchObject({ format: 'png', width: 50, height: 40 });
+    const unknown = await httpGet(env.emulator.port, '/pic.png?imageFly/2', { Host: 'pub.test' });
+    expect(unknown.status).toBe(400);
+    expect(JSON.parse(unknown.body.toString()).error).toContain('imageFly');
+    // A plain query (a cache buster, attname) is not processing.
+    expect((await httpGet(env.emulator.port, '/pic.png?v=3', { Host: 'pub.test' })).status).toBe(200);
+  });
 });
 
 describe('persistent processing through OperationManager', () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ import { MetadataStore, type BucketRow } from './metadata-store';
 import { ObjectService } from './object-service';
 import { PersistentFop } from './persistent-fop';
 import { seedSampleFiles } from './sample-files';
+import { serviceTag } from './service-tag';
 import { handleManagement, isManagementPath, type ManagementDeps } from './management-routes';
 import { handleFormUpload, handleMkblk, handleMkfile, handleMultipart, sweepUploads, type UploadRouteDeps } from './upload-routes';
 
@@ -187,6 +189,9 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
   };
 
   const server = createServer((req, res) => {
+    // Every Kodo reply names its request (X-Reqid, quoted in support tickets) and the services it went through (X-Log).
+    res.setHeader('X-Reqid', randomBytes(12).toString('base64url'));
+    res.setHeader('X-Log', serviceTag(req.url ?? '/', req.headers.host ?? '', bucketByDomain));
     route(req, res).catch((error: unknown) => {
       if (error instanceof KodoError) {
         if (error.status >= 500) logger.warn('request failed', { url: req.url?.split('?')[0], error: error.message });

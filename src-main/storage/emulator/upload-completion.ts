@@ -4,6 +4,7 @@ import { extname } from 'node:path';
 import type { Logger } from '../../platform/logger';
 import { checkScope, type VerifiedUploadToken } from './auth';
 import type { BlobStore, StagedFile } from './blob-store';
+import { postCallback } from './callback-post';
 import { hmacSha1B64 } from './encoding';
 import { KodoError } from './kodo-error';
 import { mimeAllowed, mimeFromBytes, mimeFromName } from './mime-guess';
@@ -214,17 +215,57 @@ function magicValue(name: string, ctx: MagicContext): string | undefined {
 }
 
 /**
- * Fills `$(name)` variables. In JSON templates a value lands inside quotes, so it is JSON-escaped;
- * an unquoted unknown variable becomes null. In form templates values are URL-encoded.
+ * Fills `$(name)` variables. In form templates values are URL-encoded. In JSON templates, as on
+ * Kodo: inside a string literal a value is JSON-escaped (a variable that is the whole literal
+ * and has no value becomes null); outside one, numbers and JSON objects (fsize, imageInfo) go in
+ * as they are and anything else as a quoted string, so `{"key":$(key)}` is valid JSON.
  */
 export function expandTemplate(template: string, lookup: (name: string) => string | undefined, mode: 'json' | 'form' | 'raw'): string {
-  return template.replace(/(")?\$\(([^)]+)\)(")?/g, (whole, open: string | undefined, name: string, close: string | undefined) => {
-    const value = lookup(name);
-    if (mode === 'raw') return `${open ?? ''}${value ?? ''}${close ?? ''}`;
-    if (mode === 'form') return `${open ?? ''}${encodeURIComponent(value ?? '')}${close ?? ''}`;
-    if (value === undefined) return open && close ? 'null' : `${open ?? ''}${close ?? ''}` || 'null';
-    return `${open ?? ''}${JSON.stringify(value).slice(1, -1)}${close ?? ''}`;
-  });
+  if (mode !== 'json') return template.replace(/\$\(([^)]+)\)/g, (_whole, name: string) => (mode === 'form' ? encodeURIComponent(lookup(name) ?? '') : (lookup(name) ?? '')));
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < template.length; ) {
+    const variable = template.startsWith('$(', i) ? /^\$\(([^)]+)\)/.exec(template.slice(i)) : null;
+    if (variable) {
+      const value = lookup(variable[1]!);
+      const end = i + variable[0].length;
+      if (inString && value === undefined && template[i - 1] === '"' && template[end] === '"') {
+        // `"$(x:missing)"`: the whole literal becomes null, its quotes with it.
+        out = `${out.slice(0, -1)}null`;
+        inString = false;
+        i = end + 1;
+        continue;
+      }
+      out += inString ? (value === undefined ? '' : JSON.stringify(value).slice(1, -1)) : jsonValue(value);
+      i = end;
+      continue;
+    }
+    const char = template[i]!;
+    if (char === '\\' && inString) {
+      out += template.slice(i, i + 2);
+      i += 2;
+      continue;
+    }
+    if (char === '"') inString = !inString;
+    out += char;
+    i += 1;
+  }
+  return out;
+}
+
+/** A variable outside quotes: a number or a JSON object as it is, anything else as a string. */
+function jsonValue(value: string | undefined): string {
+  if (value === undefined) return 'null';
+  if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(value)) return value;
+  if (/^\s*[[{]/.test(value)) {
+    try {
+      JSON.parse(value);
+      return value;
+    } catch {
+      // Not JSON after all: a string.
+    }
+  }
+  return JSON.stringify(value);
 }
 
 /** POSTs callbackBody to each callbackUrl in turn; the first JSON 200 reply becomes the upload reply. */
@@ -243,10 +284,9 @@ async function runCallback(deps: UploadCompletionDeps, request: UploadRequest, l
         Authorization: `QBox ${account.accessKey}:${hmacSha1B64(account.secretKey, signed)}`,
       };
       if (policy.callbackHost) headers['Host'] = policy.callbackHost;
-      const response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(5000) });
-      const text = await response.text();
-      if (response.status !== 200) {
-        lastError = `callback failed: ${url.host} replied ${response.status}`;
+      const { status, text } = await postCallback(url, headers, body, 5000);
+      if (status !== 200) {
+        lastError = `callback failed: ${url.host} replied ${status}`;
         continue;
       }
       try {

@@ -62,6 +62,14 @@ describe('form upload through the qiniu SDK', () => {
     expect((await download('pub', 'dir/small.bin')).equals(data)).toBe(true);
   });
 
+  it('returnBody with unquoted variables (the SDK suites\' template) answers JSON with quoted strings', async () => {
+    const token = uploadToken({ scope: 'pub', returnBody: '{"key":$(key),"hash":$(etag),"fname":$(fname),"size":$(fsize),"var_1":$(x:var_1),"none":$(x:none),"note":"of $(x:var_1) \\"quoted\\""}' });
+    const extra = new qiniu.form_up.PutExtra('a "b".txt', { 'x:var_1': 'v1 "x"' });
+    const result = await form().put(token, 'unquoted.txt', 'unquoted', extra);
+    expect(result.resp.statusCode).toBe(200);
+    expect(result.data).toEqual({ key: 'unquoted.txt', hash: kodoEtag(Buffer.from('unquoted')), fname: 'a "b".txt', size: 8, var_1: 'v1 "x"', none: null, note: 'of v1 "x" "quoted"' });
+  });
+
   it('saveKey with forceSaveKey names the object, endUser and fileType are stored', async () => {
     const token = uploadToken({ scope: 'pub', saveKey: 'saved/$(x:id)$(ext)', forceSaveKey: true, endUser: 'u1', fileType: 1, detectMime: 1 });
     const extra = new qiniu.form_up.PutExtra('pic.json', { 'x:id': '42' });
@@ -181,6 +189,14 @@ describe('upload callbacks', () => {
     } finally {
       await renamer.close();
     }
+  });
+
+  it('callbackHost reaches the business server as its Host header', async () => {
+    const token = uploadToken({ scope: 'pub', callbackUrl: `${business.url}/cb`, callbackHost: 'callback.example.com', callbackBody: '{"key":$(key)}', callbackBodyType: 'application/json' });
+    const result = await form().put(token, 'cb-host.txt', 'host', new qiniu.form_up.PutExtra());
+    expect(result.resp.statusCode).toBe(200);
+    expect(business.requests.at(-1)!.headers.host).toBe('callback.example.com');
+    expect(business.requests.at(-1)!.body.toString()).toBe('{"key":"cb-host.txt"}');
   });
 
   it('a failing callback → 579', async () => {

@@ -31,6 +31,7 @@ describe('calendar sync status in words', () => {
 
   it('says why a full round ran, and what a round did', () => {
     expect(roundKindText({ kind: 'full', reason: 'expired' })).toBe('full: resync after the delta token expired (410)');
+    expect(roundKindText({ kind: 'full', reason: 'connection' })).toBe('full: resync: the directory connection changed');
     expect(roundKindText({ kind: 'incremental' })).toBe('incremental');
     expect(roundCountsText({ added: 3, updated: 1, removed: 5, pages: 1 })).toBe('+3 added · 1 updated · −5 removed in 1 page');
   });
