@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { Account } from './auth';
@@ -13,7 +14,8 @@ export interface CdnDeps {
   db: MetadataStore;
   objects: ObjectService;
   clock: () => number;
-  publicUrl: () => string;
+  /** The emulator's origin as this request reached it (scheme and host), for links handed back. */
+  publicUrl: (req?: IncomingMessage) => string;
 }
 
 export interface CdnReply {
@@ -147,7 +149,7 @@ export function traffic(deps: CdnDeps, kind: 'flux' | 'bandwidth', body: Record<
 }
 
 /** /v2/tune/log/list `{day, domains}`: one gzip log per hour with downloads, behind a signed link. */
-export function logList(deps: CdnDeps, account: Account, body: Record<string, unknown>): CdnReply {
+export function logList(deps: CdnDeps, account: Account, body: Record<string, unknown>, req?: IncomingMessage): CdnReply {
   const dayText = String(body['day'] ?? '');
   const start = Date.parse(`${dayText}T00:00:00Z`);
   if (Number.isNaN(start)) return { status: 400, body: { code: 400000, error: 'day must be YYYY-MM-DD' } };
@@ -162,7 +164,7 @@ export function logList(deps: CdnDeps, account: Account, body: Record<string, un
     }
     data[domain] = [...hours.keys()].sort((a, b) => a - b).map((hour) => {
       const name = `${domain}_${dayText}-${String(hour).padStart(2, '0')}_part-00000.gz`;
-      const base = `${deps.publicUrl()}/cdnlogs/${encodeURIComponent(name)}?e=${deadline}`;
+      const base = `${deps.publicUrl(req)}/cdnlogs/${encodeURIComponent(name)}?e=${deadline}`;
       return {
         name,
         size: renderLog(deps, domain, start + hour * 3_600_000).length,

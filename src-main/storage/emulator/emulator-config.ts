@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tlsSettingsSchema } from '../../platform/tls/tls-settings';
 
 const bucketSchema = z
   .object({
@@ -9,6 +10,12 @@ const bucketSchema = z
     mirror: z.string().url().optional(),
     /** Timestamp anti-leech key; when set, downloads need `sign` and `t`. */
     anti_leech_key: z.string().min(1).optional(),
+    /**
+     * Upload acceleration: the bucket's accelerated upload host (as Kodo names it,
+     * `<bucket>.kodo-accelerate.<region>.qiniucs.com`), answered in the region query's
+     * `up.acc_domains`. It must reach this emulator (a hosts entry, a proxy).
+     */
+    accelerate_domain: z.string().min(1).optional(),
   })
   .strict();
 
@@ -38,6 +45,8 @@ export const emulatorConfigSchema = z
      * in upload policies and workflowTemplateID in pfop.
      */
     workflows: z.record(z.string().regex(/^[\w.-]{1,64}$/, 'workflow template names: letters, digits, . - _'), z.string().min(1)).default({}),
+    /** https on the same port as http: a certificate of your own, or one from a local CA in `<data_dir>/storage/tls`. */
+    tls: tlsSettingsSchema,
   })
   .strict();
 

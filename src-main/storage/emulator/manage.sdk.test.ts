@@ -175,7 +175,7 @@ describe('BucketManager against the emulator', () => {
   });
 
   it('bucket listing, domains and info', async () => {
-    expect((await bm.listBucket()).data).toEqual(['leech', 'mirrored', 'priv', 'pub']);
+    expect((await bm.listBucket()).data).toEqual(['fast', 'leech', 'mirrored', 'priv', 'pub']);
     expect((await bm.listBucketDomains('priv')).data).toMatchObject([{ domain: 'priv.test', tbl: 'priv' }]);
     expect((await bm.getBucketInfo('priv')).data).toMatchObject({ private: 1 });
     expect((await bm.createBucket('made', { regionId: 'z0' })).resp.statusCode).toBe(200);
@@ -190,6 +190,12 @@ describe('BucketManager against the emulator', () => {
     const upload = await new qiniu.form_up.FormUploader(config).put(uploadToken({ scope: 'pub:q.txt' }), 'q.txt', 'via query', new qiniu.form_up.PutExtra());
     expect(upload.resp.statusCode).toBe(200);
     expect((await httpGet(env.emulator.port, `/v4/query?ak=${env.mac.accessKey}&bucket=nope`)).status).toBe(631);
+  });
+
+  it('/v4/query names the accelerated upload host of a bucket that has one', async () => {
+    const query = async (bucket: string) => JSON.parse((await httpGet(env.emulator.port, `/v4/query?ak=${env.mac.accessKey}&bucket=${bucket}`)).body.toString()).hosts[0].up;
+    expect(await query('fast')).toMatchObject({ acc_domains: ['fast.kodo-accelerate.cn-east-1.qiniucs.com'] });
+    expect(await query('pub')).not.toHaveProperty('acc_domains');
   });
 });
 

@@ -46,7 +46,7 @@ export interface ManagementRequest {
 
 /** rs/rsf/io/uc/api/fusion requests, once the QBox or Qiniu signature has been checked. */
 export async function handleManagement(deps: ManagementDeps, request: ManagementRequest): Promise<void> {
-  const { res, account, body, pathname, segments, query } = request;
+  const { req, res, account, body, pathname, segments, query } = request;
   const { db, blobs, objects, pfop, clock } = deps;
   const cdnDeps = deps.cdn;
   const head = segments[0] ?? '';
@@ -145,6 +145,7 @@ export async function handleManagement(deps: ManagementDeps, request: Management
         bucket,
         key,
         fops,
+        workflow: workflow ?? undefined,
         notifyURL: form.get('notifyURL') ?? undefined,
         pipeline: form.get('pipeline') ?? undefined,
         type,
@@ -201,7 +202,7 @@ export async function handleManagement(deps: ManagementDeps, request: Management
       name === 'refresh' ? refresh(cdnDeps, account, json)
       : name === 'prefetch' ? prefetch(cdnDeps, account, json)
       : name === 'flux' || name === 'bandwidth' ? traffic(cdnDeps, name, json)
-      : name === 'log/list' ? logList(cdnDeps, account, json)
+      : name === 'log/list' ? logList(cdnDeps, account, json, req)
       : undefined;
     if (!reply) throw new KodoError(404, `no such CDN API ${name}`);
     sendJson(res, reply.status, reply.body);

@@ -30,6 +30,8 @@ export interface PfopStatus {
   reqid: string;
   creationDate: string;
   type: number;
+  /** The workflow template that started the task, when one did. */
+  taskFrom?: string;
   items: PfopItem[];
 }
 
@@ -42,6 +44,8 @@ export interface PfopRequest {
   pipeline?: string | undefined;
   type?: number | undefined;
   force?: boolean;
+  /** Started by this workflow template (persistentWorkflowTemplateID, workflowTemplateID). */
+  workflow?: string | undefined;
 }
 
 const DESC: Record<number, string> = { 0: 'The fop was completed successfully', 1: 'The fop is waiting for execution', 2: 'The fop is executing now', 3: 'The fop is failed', 4: 'Callback failed' };
@@ -80,6 +84,7 @@ export class PersistentFop {
       reqid: randomBytes(8).toString('hex'),
       creationDate: new Date(this.deps.clock()).toISOString(),
       type: request.type ?? 0,
+      ...(request.workflow ? { taskFrom: request.workflow } : {}),
       items: groups.map((cmd) => ({ cmd, code: 1, desc: DESC[1]!, returnOld: 0 })),
     };
     this.deps.db.putTask(id, status);

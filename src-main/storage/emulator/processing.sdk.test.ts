@@ -119,7 +119,8 @@ describe('persistent processing through OperationManager', () => {
   it('workflow templates run from the upload policy and from pfop; unknown ones are refused', async () => {
     const token = uploadToken({ scope: 'pub:wf.png', persistentWorkflowTemplateID: 'thumbnail' });
     const result = await new qiniu.form_up.FormUploader(env.config).put(token, 'wf.png', png, new qiniu.form_up.PutExtra());
-    expect(await waitFor(result.data.persistentId)).toMatchObject({ code: 0 });
+    // prefop names the template a task came from.
+    expect(await waitFor(result.data.persistentId)).toMatchObject({ code: 0, taskFrom: 'thumbnail', creationDate: expect.any(String) });
     expect(await sharp((await httpGet(env.emulator.port, '/download/pub/wf-small.png')).body).metadata()).toMatchObject({ width: 16 });
 
     const op = new qiniu.fop.OperationManager(env.mac, env.config);
@@ -129,7 +130,7 @@ describe('persistent processing through OperationManager', () => {
       ),
     );
     expect(viaPfop.status).toBe(200);
-    expect(await waitFor(viaPfop.body.persistentId!)).toMatchObject({ code: 0 });
+    expect(await waitFor(viaPfop.body.persistentId!)).toMatchObject({ code: 0, taskFrom: 'thumbnail' });
 
     const unknown = uploadToken({ scope: 'pub:wf2.png', persistentWorkflowTemplateID: 'nope' });
     const refused = await new qiniu.form_up.FormUploader(env.config).put(unknown, 'wf2.png', png, new qiniu.form_up.PutExtra());

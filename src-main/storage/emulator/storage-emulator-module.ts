@@ -22,6 +22,7 @@ export const storageEmulatorModule: EngineModule = {
         logger: ctx.logger,
         maxClockSkewSeconds: config.max_clock_skew_seconds,
         workflows: config.workflows,
+        tls: config.tls,
       });
       ctx.addresses.publish('storage-emulator', emulator.url);
       ctx.onClose(() => emulator.close());

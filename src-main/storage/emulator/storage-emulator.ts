@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createDualProtocolServer, requestOrigin } from '../../platform/tls/dual-protocol-server';
+import { serverTls, tlsSettingsSchema, type TlsSettings } from '../../platform/tls/tls-settings';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -38,6 +40,8 @@ export interface StorageEmulatorOptions {
   workflows?: Record<string, string>;
   /** How often expired objects and uploads are swept (ms). */
   sweepIntervalMs?: number;
+  /** https on the same port (`storage.emulator.tls`); default on, with a certificate from a local CA in `<dataDir>/storage/tls`. */
+  tls?: TlsSettings;
 }
 
 export interface RunningStorageEmulator {
@@ -83,15 +87,17 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
       anti_leech_key: b.antiLeechKey ?? null,
       created: existing?.created ?? clock(),
     });
+    db.putSetting(b.name, 'accelerate', 'default', b.accelerateDomain ?? null);
   }
 
   const objects = new ObjectService(db, blobs, clock, logger);
   const pfop = new PersistentFop({ db, blobs, objects, clock, logger });
   let publicUrl = '';
   const workflows = new Map(Object.entries(options.workflows ?? {}));
-  const uploadDeps: UploadRouteDeps = { db, blobs, objects, pfop, clock, logger, accounts, workflows, publicUrl: () => publicUrl, assembling: new Set() };
+  const originOf = (req?: IncomingMessage) => (req ? requestOrigin(req, publicUrl) : publicUrl);
+  const uploadDeps: UploadRouteDeps = { db, blobs, objects, pfop, clock, logger, accounts, workflows, publicUrl: originOf, assembling: new Set() };
   const downloadDeps: DownloadDeps = { db, blobs, objects, accounts, clock, logger };
-  const cdnDeps: CdnDeps = { db, objects, clock, publicUrl: () => publicUrl };
+  const cdnDeps: CdnDeps = { db, objects, clock, publicUrl: originOf };
   const managementDeps: ManagementDeps = { db, blobs, objects, pfop, cdn: cdnDeps, clock, workflows };
 
   if (accountSet.demo && newBuckets.length > 0) await seedSampleFiles(objects, blobs, accountSet.buckets[0]!.name);
@@ -144,11 +150,12 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
       const bucket = db.bucket(query.get('bucket') ?? '');
       if (!accounts(ak) || !bucket || bucket.owner !== ak) throw new KodoError(631, 'no such bucket');
       const hostName = host || new URL(publicUrl).host;
+      const accelerated = db.setting<string | null>(bucket.name, 'accelerate', 'default');
       const service = { domains: [hostName] };
       const region = {
         region: 'z0',
         ttl: 86400,
-        up: { domains: [hostName], old: [] },
+        up: { domains: [hostName], old: [], ...(accelerated ? { acc_domains: [accelerated] } : {}) },
         io: service,
         io_src: service,
         rs: service,
@@ -175,7 +182,7 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
       const parsed = parseLogName(decodeURIComponent(segments[1] ?? ''));
       const bucket = parsed ? bucketByDomain(parsed.domain) : undefined;
       if (!parsed || !bucket) throw new KodoError(404, 'no such log file');
-      verifyDownloadToken(`${publicUrl}${url}`, accounts, bucket.owner, clock());
+      verifyDownloadToken(`${originOf(req)}${url}`, accounts, bucket.owner, clock());
       const gz = renderLog(cdnDeps, parsed.domain, parsed.hourStart);
       res.writeHead(200, { 'Content-Type': 'application/gzip', 'Content-Length': gz.length });
       res.end(gz);
@@ -188,7 +195,8 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
     await handleManagement(managementDeps, { req, res, account, body, pathname, segments, query });
   };
 
-  const server = createServer((req, res) => {
+  const tls = await serverTls(options.tls ?? tlsSettingsSchema.parse(undefined), { dir: join(root, 'tls'), label: 'Kodo storage emulator', logger });
+  const dual = createDualProtocolServer((req, res) => {
     // Every Kodo reply names its request (X-Reqid, quoted in support tickets) and the services it went through (X-Log).
     res.setHeader('X-Reqid', randomBytes(12).toString('base64url'));
     res.setHeader('X-Log', serviceTag(req.url ?? '/', req.headers.host ?? '', bucketByDomain));
@@ -203,9 +211,12 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
       logger.error('unexpected error', { url: req.url?.split('?')[0], error });
       sendError(res, 599, `internal error: ${(error as Error).message}`);
     });
-  });
-  server.keepAliveTimeout = 5000;
-  server.requestTimeout = 0;
+  }, tls);
+  for (const http of dual.httpServers) {
+    http.keepAliveTimeout = 5000;
+    http.requestTimeout = 0;
+  }
+  const { server } = dual;
 
   const { host, port } = parseListen(options.listen ?? '127.0.0.1:1985');
   try {
@@ -248,8 +259,8 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
     close: async () => {
       clearInterval(timer);
       pfop.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      dual.closeAllConnections();
+      await dual.close();
       await pfop.idle();
       db.close();
     },

@@ -36,6 +36,7 @@ export function testAccounts(mirror?: string): AccountInput[] {
         { name: 'pub', domains: ['pub.test'] },
         { name: 'priv', private: true, domains: ['priv.test'] },
         { name: 'leech', domains: ['leech.test'], anti_leech_key: 'encryptKey' },
+        { name: 'fast', domains: ['fast.test'], accelerate_domain: 'fast.kodo-accelerate.cn-east-1.qiniucs.com' },
         ...(mirror ? [{ name: 'mirrored', domains: ['mirror.test'], mirror }] : []),
       ],
     },

@@ -30,7 +30,7 @@ export interface UploadReply {
 }
 
 export interface PfopStarter {
-  start(request: { owner: string; bucket: string; key: string; fops: string; notifyURL?: string; pipeline?: string; type?: number }): string;
+  start(request: { owner: string; bucket: string; key: string; fops: string; notifyURL?: string; pipeline?: string; type?: number; workflow?: string }): string;
 }
 
 export interface UploadCompletionDeps {
@@ -96,6 +96,7 @@ export async function completeUpload(deps: UploadCompletionDeps, request: Upload
         bucket: token.bucket,
         key,
         fops,
+        workflow: policy.persistentOps ? undefined : policy.persistentWorkflowTemplateID,
         notifyURL: policy.persistentNotifyUrl,
         pipeline: policy.persistentPipeline,
         type: policy.persistentType,

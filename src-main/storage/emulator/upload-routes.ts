@@ -18,7 +18,8 @@ export interface UploadRouteDeps extends UploadCompletionDeps {
   blobs: BlobStore;
   accounts: AccountLookup;
   /** Host reported back in mkblk replies. */
-  publicUrl: () => string;
+  /** The emulator's origin as this request reached it (scheme and host), for links handed back. */
+  publicUrl: (req?: IncomingMessage) => string;
   /** Uploads with a part being appended to their assembly file right now (one writer at a time). */
   assembling: Set<string>;
 }
@@ -140,7 +141,7 @@ export async function handleMkblk(deps: UploadRouteDeps, req: IncomingMessage, r
     checksum: createHash('sha1').update(ctx).digest('base64url'),
     crc32: staged.crc32,
     offset: size,
-    host: deps.publicUrl(),
+    host: deps.publicUrl(req),
     expired_at: Math.floor(expireAt / 1000),
   });
 }
