@@ -86,4 +86,10 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: "CallExpression[callee.property.name='waitForTimeout']", message: 'wait for a visible state, not a timer' }],
     },
   },
+  {
+    // Loaded into other programs' CommonJS processes (mocha 6 --require, --reporter).
+    files: ['scripts/**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );
