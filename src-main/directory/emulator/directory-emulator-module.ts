@@ -17,6 +17,7 @@ export function emulatorOptions(config: DirectoryEmulatorConfig, dataDir: string
     tokenLifetimeSeconds: config.token_lifetime_seconds,
     changeLogLimit: config.change_log_limit,
     demoData: config.demo_data,
+    tls: config.tls,
   };
 }
 

@@ -1,4 +1,7 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { createDualProtocolServer } from '../../platform/tls/dual-protocol-server';
+import { serverTls, tlsSettingsSchema, type TlsSettings } from '../../platform/tls/tls-settings';
 import { mkdir, readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../../platform/atomic-write';
 import { join } from 'node:path';
@@ -43,6 +46,8 @@ export interface DirectoryEmulatorOptions {
   changeLogLimit?: number | undefined;
   /** Seeds demo directory objects and a week of events on first run. Default false. */
   demoData?: boolean | undefined;
+  /** https on the same port (`directory.emulator.tls`); default on, with a certificate from a local CA in `<dataDir>/directory/tls`. */
+  tls?: TlsSettings | undefined;
 }
 
 export interface RunningDirectoryEmulator {
@@ -91,7 +96,7 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
       throw badRequest('BadRequest', 'The request URL is not valid.');
     }
     const host = req.headers.host && /^[\w.-]+(:\d+)?$|^\[[0-9a-f:.]+\](:\d+)?$/i.test(req.headers.host) ? req.headers.host : new URL(publicUrl).host;
-    const request: GraphRequest = { req, res, ids, caller, method: req.method ?? 'GET', segments, pathname, query, prefer: parsePrefer(req), origin: `http://${host}` };
+    const request: GraphRequest = { req, res, ids, caller, method: req.method ?? 'GET', segments, pathname, query, prefer: parsePrefer(req), origin: `${(req.socket as TLSSocket).encrypted ? 'https' : 'http'}://${host}` };
     if (await handleCalendar({ principals, events, delta, zones }, request)) return;
     if (await handleDirectory({ store, principals, clock }, request)) return;
     if (await handlePeople(principals, request)) return;
@@ -131,7 +136,8 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
     throw new GraphError(404, 'NotFound', `No such endpoint: ${req.method} ${pathname}. Graph is under /v1.0, tokens at /{tenant}/oauth2/v2.0/token.`);
   };
 
-  const server = createServer((req, res) => {
+  const tls = await serverTls(options.tls ?? tlsSettingsSchema.parse(undefined), { dir: join(options.dataDir, 'directory', 'tls'), label: 'Graph directory emulator', logger });
+  const dual = createDualProtocolServer((req, res) => {
     const ids = requestIds(req);
     route(req, res, ids).catch((error: unknown) => {
       if (error instanceof GraphError) {
@@ -142,8 +148,9 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
       logger.error('unexpected error', { url: req.url?.split('?')[0], error });
       sendGraphError(res, new GraphError(500, 'InternalServerError', `The emulator failed: ${(error as Error).message}`), ids, clock());
     });
-  });
-  server.keepAliveTimeout = 5000;
+  }, tls);
+  for (const http of dual.httpServers) http.keepAliveTimeout = 5000;
+  const { server } = dual;
 
   const { host, port } = parseListen(options.listen ?? '127.0.0.1:1986');
   try {
@@ -170,8 +177,8 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
     evictSyncState: () => store.evictChangeLog(),
     setFaults: (settings) => faults.set(settings),
     close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      dual.closeAllConnections();
+      await dual.close();
       store.close();
     },
   };

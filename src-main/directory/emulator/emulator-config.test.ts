@@ -3,7 +3,7 @@ import { parseDirectorySection } from './emulator-config';
 
 describe('directory.emulator config', () => {
   it('has defaults when the section is absent', () => {
-    expect(parseDirectorySection(undefined)).toEqual({ enabled: true, listen: '127.0.0.1:1986', token_lifetime_seconds: 3600, change_log_limit: 5000, demo_data: true });
+    expect(parseDirectorySection(undefined)).toEqual({ enabled: true, listen: '127.0.0.1:1986', token_lifetime_seconds: 3600, change_log_limit: 5000, demo_data: true, tls: { enabled: true, names: [] } });
   });
 
   it('keeps other keys of the directory section for other features', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tlsSettingsSchema } from '../../platform/tls/tls-settings';
 import { PERMISSIONS } from './access';
 import { ALL_PERMISSIONS } from './principals';
 
@@ -49,6 +50,8 @@ export const directoryEmulatorConfigSchema = z
     apps: z.array(appSchema).optional(),
     users: z.array(userSchema).optional(),
     faults: faultsSchema.optional(),
+    /** https on the same port as http: a certificate of your own, or one from a local CA in `<data_dir>/directory/tls`. */
+    tls: tlsSettingsSchema,
   })
   .strict();
 
