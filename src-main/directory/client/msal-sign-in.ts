@@ -28,12 +28,19 @@ export interface MsalPublicClientOptions {
   networkClient?: INetworkModule;
 }
 
+/** Entra ID's sign-in hosts in the public and national clouds. */
+const MICROSOFT_LOGIN_HOSTS = new Set(['login.microsoftonline.com', 'login.microsoftonline.us', 'login.chinacloudapi.cn', 'login.partner.microsoftonline.cn', 'login.microsoftonline.de', 'login.windows.net', 'login.microsoft.com', 'sts.windows.net']);
+
 /** The msal-node app for a real tenant: a public client (no secret on the user's machine). */
 export function createMsalPublicClient(options: MsalPublicClientOptions): PublicClientApplication {
   const host = (options.authorityHost ?? 'https://login.microsoftonline.com').replace(/\/+$/, '');
   const log = options.logger;
+  // Microsoft's clouds are checked through instance discovery; any other sign-in host (a local
+  // emulator, a test identity service) is trusted as configured, as msal wants it named.
+  const authorityHost = new URL(host).host;
+  const knownAuthorities = MICROSOFT_LOGIN_HOSTS.has(authorityHost.toLowerCase()) ? undefined : [authorityHost];
   return new PublicClientApplication({
-    auth: { clientId: options.clientId, authority: `${host}/${encodeURIComponent(options.tenant)}` },
+    auth: { clientId: options.clientId, authority: `${host}/${encodeURIComponent(options.tenant)}`, ...(knownAuthorities ? { knownAuthorities } : {}) },
     cache: options.cachePlugin ? { cachePlugin: options.cachePlugin } : undefined,
     system: {
       ...(options.networkClient ? { networkClient: options.networkClient } : {}),

@@ -1,4 +1,6 @@
-import { fromBase64Url, hmac, sameSignature, toBase64Url } from './signing';
+import { sign, verify } from 'node:crypto';
+import { fromBase64Url, toBase64Url } from './signing';
+import type { SigningKey } from './signing-keys';
 
 /** The claims of an emulator access token: the ones Graph reads from an Entra ID token. */
 export interface AccessTokenClaims {
@@ -25,23 +27,25 @@ export interface AccessTokenClaims {
 
 export const GRAPH_AUDIENCE = 'https://graph.microsoft.com';
 
-/** A JWT (HS256) over the claims, so it looks and decodes like the real thing. */
-export function signAccessToken(claims: AccessTokenClaims, key: Buffer): string {
-  const head = toBase64Url({ typ: 'JWT', alg: 'HS256', kid: 'relay-console-emulator' });
+/** A JWT signed RS256 with the emulator's key, verifiable by anyone through its JWKS, as Entra ID's are. */
+export function signJwt(claims: object, key: SigningKey): string {
+  const head = toBase64Url({ typ: 'JWT', alg: 'RS256', kid: key.kid, x5t: key.kid });
   const body = toBase64Url(claims);
-  return `${head}.${body}.${hmac(key, `${head}.${body}`)}`;
+  return `${head}.${body}.${sign('sha256', Buffer.from(`${head}.${body}`), key.privateKey).toString('base64url')}`;
 }
+
+export const signAccessToken = (claims: AccessTokenClaims, key: SigningKey): string => signJwt(claims, key);
 
 export type TokenCheck = { ok: true; claims: AccessTokenClaims } | { ok: false; reason: 'malformed' | 'signature' | 'expired' | 'audience' };
 
-export function verifyAccessToken(token: string, key: Buffer, nowSeconds: number): TokenCheck {
+export function verifyAccessToken(token: string, key: SigningKey, nowSeconds: number): TokenCheck {
   const parts = token.split('.');
   if (parts.length !== 3) return { ok: false, reason: 'malformed' };
   const [head, body, signature] = parts as [string, string, string];
   const header = fromBase64Url(head) as { alg?: unknown } | undefined;
   const claims = fromBase64Url(body) as Partial<AccessTokenClaims> | undefined;
-  if (!header || !claims || typeof claims !== 'object' || header.alg !== 'HS256') return { ok: false, reason: 'malformed' };
-  if (!sameSignature(signature, hmac(key, `${head}.${body}`))) return { ok: false, reason: 'signature' };
+  if (!header || !claims || typeof claims !== 'object' || header.alg !== 'RS256' || !/^[A-Za-z0-9_-]+$/.test(signature)) return { ok: false, reason: 'malformed' };
+  if (!verify('sha256', Buffer.from(`${head}.${body}`), key.publicKey, Buffer.from(signature, 'base64url'))) return { ok: false, reason: 'signature' };
   if (typeof claims.exp !== 'number' || typeof claims.nbf !== 'number' || typeof claims.tid !== 'string') return { ok: false, reason: 'malformed' };
   if (claims.aud !== GRAPH_AUDIENCE && claims.aud !== '00000003-0000-0000-c000-000000000000') return { ok: false, reason: 'audience' };
   // Entra ID allows five minutes of clock skew on nbf; expiry is exact here so tests can rely on it.

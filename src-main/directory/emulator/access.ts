@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { verifyAccessToken, type AccessTokenClaims } from './access-token';
 import { GraphError, accessDenied, badRequest, type GraphArea } from './graph-error';
 import { findUser, type Principals, type UserPrincipal } from './principals';
+import type { SigningKey } from './signing-keys';
 
 /** Who is calling: an app on its own (client credentials) or a signed-in user through an app. */
 export interface Caller {
@@ -17,7 +18,7 @@ const WWW_AUTHENTICATE = 'Bearer realm="", authorization_uri="https://login.micr
 const unauthorized = (message: string): GraphError => new GraphError(401, 'InvalidAuthenticationToken', message, { 'WWW-Authenticate': WWW_AUTHENTICATE });
 
 /** Checks the bearer token of a /v1.0 request: signature, tenant, lifetime, and that its user still exists. */
-export function authenticate(req: IncomingMessage, principals: Principals, key: Buffer, nowMs: number): Caller {
+export function authenticate(req: IncomingMessage, principals: Principals, key: SigningKey, nowMs: number): Caller {
   const header = req.headers.authorization;
   if (!header || header.trim() === '') throw unauthorized('Access token is empty.');
   const match = /^Bearer\s+(\S+)$/i.exec(header.trim());

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { createDualProtocolServer } from '../../platform/tls/dual-protocol-server';
+import { createDualProtocolServer, requestOrigin } from '../../platform/tls/dual-protocol-server';
 import { serverTls, tlsSettingsSchema, type TlsSettings } from '../../platform/tls/tls-settings';
 import { mkdir, readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../../platform/atomic-write';
@@ -24,6 +24,9 @@ import { GraphStore } from './graph-store';
 import { loadPrincipals, type AppInput, type AppPrincipal, type UserInput, type UserPrincipal } from './principals';
 import { TimeZones } from './time-zones';
 import { handleTokenRequest } from './token-endpoint';
+import { signingKeyOf } from './signing-keys';
+import { DeviceCodes } from './device-codes';
+import { handleSignIn } from './sign-in-routes';
 
 export interface DirectoryEmulatorOptions {
   /** `host:port`; port 0 picks a free one. Default 127.0.0.1:1986. */
@@ -78,7 +81,10 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
   const events = new EventService(store, zones, clock);
   const delta = new CalendarDelta(store, zones, syncKey);
   const faults = new FaultInjector(options.faults ?? {});
-  const tokenDeps = { principals, key: tokenKey, clock, tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600 };
+  const signing = signingKeyOf(store);
+  const deviceCodes = new DeviceCodes(clock);
+  const signInDeps = { principals, signing, deviceCodes, key: tokenKey, clock };
+  const tokenDeps = { principals, key: tokenKey, signing, deviceCodes, clock, tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600 };
   if (options.demoData && !store.meta('demo_seeded')) {
     seedDemoData({ store, events, principals, clock });
     store.setMeta('demo_seeded', new Date(clock()).toISOString());
@@ -88,7 +94,7 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
   const graph = async (req: IncomingMessage, res: ServerResponse, ids: RequestIds, pathname: string, query: URLSearchParams): Promise<void> => {
     const fault = faults.next();
     if (fault) throw fault;
-    const caller = authenticate(req, principals, tokenKey, clock());
+    const caller = authenticate(req, principals, signing, clock());
     let segments: string[];
     try {
       segments = pathname.split('/').filter((s) => s !== '').slice(1).map(decodeURIComponent);
@@ -105,7 +111,7 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
 
   /** Test hooks for callers that only have HTTP (the standalone emulator): need a valid token. */
   const admin = async (req: IncomingMessage, res: ServerResponse, ids: RequestIds, pathname: string): Promise<void> => {
-    authenticate(req, principals, tokenKey, clock());
+    authenticate(req, principals, signing, clock());
     if (pathname === '/_emulator/calendar/evict-sync-state' && req.method === 'POST') {
       store.evictChangeLog();
       res.writeHead(204, { 'request-id': ids.requestId }).end();
@@ -130,7 +136,9 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
     const pathname = q < 0 ? url : url.slice(0, q);
     const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
     const token = /^\/([^/]+)\/oauth2\/v2\.0\/token$/.exec(pathname);
-    if (token && req.method === 'POST') return handleTokenRequest(tokenDeps, decodeTenant(token[1]!), req, res);
+    const origin = requestOrigin(req, publicUrl);
+    if (token && req.method === 'POST') return handleTokenRequest(tokenDeps, decodeTenant(token[1]!), req, res, origin);
+    if (await handleSignIn(signInDeps, req, res, pathname, origin)) return;
     if (pathname.startsWith('/v1.0/')) return graph(req, res, ids, pathname, query);
     if (pathname.startsWith('/_emulator/')) return admin(req, res, ids, pathname);
     throw new GraphError(404, 'NotFound', `No such endpoint: ${req.method} ${pathname}. Graph is under /v1.0, tokens at /{tenant}/oauth2/v2.0/token.`);

@@ -46,7 +46,7 @@ describe('token endpoint', () => {
       [{ ...clientCredentials, scope: 'https://graph.microsoft.com/Calendars.Read' }, 400, 'invalid_scope', 1002012],
       [{ ...clientCredentials, scope: 'https://example.com/.default' }, 400, 'invalid_resource', 500011],
       [{ client_id: TEST_CLIENT_ID }, 400, 'invalid_request', 900144],
-      [{ ...clientCredentials, grant_type: 'device_code' }, 400, 'unsupported_grant_type', 70003],
+      [{ ...clientCredentials, grant_type: 'urn:ietf:params:oauth:grant-type:saml1_1-bearer' }, 400, 'unsupported_grant_type', 70003],
       [{ ...userTokenForm(), password: 'wrong' }, 400, 'invalid_grant', 50126],
       [{ ...userTokenForm(), username: 'nobody@emulator.test' }, 400, 'invalid_grant', 50034],
       [{ ...userTokenForm(), client_id: 'narrow-app', client_secret: 'narrow-secret', scope: 'Calendars.ReadWrite' }, 400, 'invalid_grant', 65001],

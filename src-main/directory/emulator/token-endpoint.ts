@@ -1,20 +1,28 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { GRAPH_AUDIENCE, signAccessToken, type AccessTokenClaims } from './access-token';
+import { GRAPH_AUDIENCE, signAccessToken, signJwt, type AccessTokenClaims } from './access-token';
+import type { DeviceCodes } from './device-codes';
+import { MULTI_TENANT, resolveTenant } from './tenant-names';
 import { readBody } from './graph-http';
 import type { AppPrincipal, Principals, UserPrincipal } from './principals';
 import { findUser } from './principals';
+import type { SigningKey } from './signing-keys';
 import { fromBase64Url, hmac, sameSignature, toBase64Url } from './signing';
 
 export interface TokenEndpointDeps {
   principals: Principals;
+  /** Signs refresh tokens and checks secrets (HMAC). */
   key: Buffer;
+  /** Signs access and ID tokens (RS256). */
+  signing: SigningKey;
+  /** Device code sign-ins under way (the device polls this endpoint). */
+  deviceCodes: DeviceCodes;
   clock: () => number;
   tokenLifetimeSeconds: number;
 }
 
 /** An Entra ID OAuth error: `{error, error_description, error_codes, timestamp, trace_id, correlation_id}`. */
-class OAuthError extends Error {
+export class OAuthError extends Error {
   constructor(
     readonly status: number,
     readonly error: string,
@@ -29,10 +37,11 @@ const GRAPH_RESOURCES = [GRAPH_AUDIENCE, '00000003-0000-0000-c000-000000000000']
 /** OpenID scopes a sign-in may ask for besides Graph permissions. */
 const OIDC_SCOPES = new Set(['openid', 'profile', 'email', 'offline_access']);
 const REFRESH_LIFETIME_SECONDS = 90 * 86_400;
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
-const missing = (name: string) => new OAuthError(400, 'invalid_request', 900144, `The request body must contain the following parameter: '${name}'.`);
+export const missing = (name: string) => new OAuthError(400, 'invalid_request', 900144, `The request body must contain the following parameter: '${name}'.`);
 
-function sendOAuthError(res: ServerResponse, error: OAuthError, now: number): void {
+export function sendOAuthError(res: ServerResponse, error: OAuthError, now: number): void {
   const traceId = randomUUID();
   const correlationId = randomUUID();
   const timestamp = new Date(now).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, 'Z');
@@ -49,11 +58,11 @@ function sendOAuthError(res: ServerResponse, error: OAuthError, now: number): vo
   res.end(body);
 }
 
-/** POST /{tenant}/oauth2/v2.0/token: client credentials, password (ROPC) and refresh_token grants. */
-export async function handleTokenRequest(deps: TokenEndpointDeps, tenantInPath: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** POST /{tenant}/oauth2/v2.0/token: client credentials, password (ROPC), refresh_token and device code grants. */
+export async function handleTokenRequest(deps: TokenEndpointDeps, tenantInPath: string, req: IncomingMessage, res: ServerResponse, origin: string): Promise<void> {
   const now = deps.clock();
   try {
-    const reply = await issue(deps, tenantInPath, req, now);
+    const reply = await issue(deps, tenantInPath, req, now, origin);
     const body = JSON.stringify(reply);
     res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store', Pragma: 'no-cache' });
     res.end(body);
@@ -63,16 +72,15 @@ export async function handleTokenRequest(deps: TokenEndpointDeps, tenantInPath: 
   }
 }
 
-async function issue(deps: TokenEndpointDeps, tenantInPath: string, req: IncomingMessage, now: number): Promise<Record<string, unknown>> {
+async function issue(deps: TokenEndpointDeps, tenantInPath: string, req: IncomingMessage, now: number, origin: string): Promise<Record<string, unknown>> {
   const { principals } = deps;
   const type = String(req.headers['content-type'] ?? '');
   const form = new URLSearchParams((await readBody(req, 64 * 1024)).toString('utf8'));
   if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) throw missing('grant_type');
   const grant = form.get('grant_type');
   if (!grant) throw missing('grant_type');
-  const tenant = tenantInPath.toLowerCase();
-  const multiTenant = tenant === 'organizations' || tenant === 'common';
-  if (tenant !== principals.tenant.toLowerCase() && !(multiTenant && grant !== 'client_credentials')) {
+  const multiTenant = MULTI_TENANT.has(tenantInPath.toLowerCase());
+  if (!resolveTenant(tenantInPath, principals) || (multiTenant && grant === 'client_credentials')) {
     throw new OAuthError(400, 'invalid_request', 90002, `Tenant '${tenantInPath}' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud.`);
   }
   const clientId = form.get('client_id');
@@ -114,7 +122,7 @@ async function issue(deps: TokenEndpointDeps, tenantInPath: string, req: Incomin
     if (!sameSignature(hmac(deps.key, password), hmac(deps.key, user.password)))
       throw new OAuthError(400, 'invalid_grant', 50126, 'Error validating credentials due to invalid username or password.');
     const scopes = grantedScopes(app, scope);
-    return tokenReply(deps, userClaims(deps, app, user, scopes, now), refreshFor(deps, app, user, scopes, scope, now));
+    return userTokenReply(deps, { app, user, scopes, asked: scope, now, origin, clientInfo: form.get('client_info') === '1' });
   }
 
   if (grant === 'refresh_token') {
@@ -125,7 +133,25 @@ async function issue(deps: TokenEndpointDeps, tenantInPath: string, req: Incomin
     const user = findUser(principals, state.user);
     if (!user) throw new OAuthError(400, 'invalid_grant', 50034, 'The user account {EUII Hidden} does not exist in the directory.');
     const scopes = state.scopes.filter((s) => app.permissions.includes(s));
-    return tokenReply(deps, userClaims(deps, app, user, scopes, now), refreshFor(deps, app, user, scopes, 'offline_access', now));
+    const asked = `${form.get('scope') ?? ''} offline_access`;
+    return userTokenReply(deps, { app, user, scopes, asked, now, origin, clientInfo: form.get('client_info') === '1' });
+  }
+
+  // msal sends the short name; RFC 8628 clients the urn. Entra takes both.
+  if (grant === DEVICE_CODE_GRANT || grant === 'device_code') {
+    checkSecret(false);
+    const deviceCode = form.get('device_code');
+    if (!deviceCode) throw missing('device_code');
+    const polled = deps.deviceCodes.poll(deviceCode, app.clientId);
+    if (!polled) throw new OAuthError(400, 'invalid_grant', 70000, "The provided value for the input parameter 'device_code' is not valid.");
+    const { state } = polled;
+    if (state.status === 'pending') throw new OAuthError(400, 'authorization_pending', 70016, 'OAuth 2.0 device flow error. Authorization is pending. Continue polling.');
+    if (state.status === 'expired') throw new OAuthError(400, 'expired_token', 70020, 'The provided value for the input parameter \'device_code\' is not valid. This device code has expired.');
+    if (state.status === 'declined') throw new OAuthError(400, 'authorization_declined', 70000, 'The user declined the sign-in.');
+    const user = findUser(principals, state.userId);
+    if (!user) throw new OAuthError(400, 'invalid_grant', 50034, 'The user account {EUII Hidden} does not exist in the directory.');
+    const scopes = grantedScopes(app, polled.scope);
+    return userTokenReply(deps, { app, user, scopes, asked: polled.scope, now, origin, clientInfo: form.get('client_info') === '1' });
   }
 
   throw new OAuthError(400, 'unsupported_grant_type', 70003, `The app requested an unsupported grant type '${grant}'.`);
@@ -176,13 +202,69 @@ function userClaims(deps: TokenEndpointDeps, app: AppPrincipal, user: UserPrinci
   return { ...baseClaims(deps, app, now), oid: user.id, idtyp: 'user', scp: scopes.join(' '), upn: user.userPrincipalName, name: user.displayName };
 }
 
-function tokenReply(deps: TokenEndpointDeps, claims: AccessTokenClaims, refreshToken: string | undefined): Record<string, unknown> {
+interface UserSignIn {
+  app: AppPrincipal;
+  user: UserPrincipal;
+  scopes: string[];
+  /** The scope parameter as sent: openid brings an ID token, offline_access a refresh token. */
+  asked: string;
+  now: number;
+  origin: string;
+  /** msal sends client_info=1 and builds the account from the answer. */
+  clientInfo: boolean;
+}
+
+/** A signed-in user's tokens: access token, and as asked an ID token, client_info and a refresh token. */
+function userTokenReply(deps: TokenEndpointDeps, signIn: UserSignIn): Record<string, unknown> {
+  const { app, user, scopes, asked, now } = signIn;
+  const askedScopes = asked.split(/\s+/);
+  const tid = deps.principals.tenant;
+  const iat = Math.floor(now / 1000);
+  const idToken = askedScopes.includes('openid')
+    ? signJwt(
+        {
+          aud: app.clientId,
+          iss: `${signIn.origin}/${tid}/v2.0`,
+          iat,
+          nbf: iat,
+          exp: iat + deps.tokenLifetimeSeconds,
+          sub: createHash('sha256').update(`${app.clientId}:${user.id}`).digest('base64url'),
+          oid: user.id,
+          tid,
+          name: user.displayName,
+          preferred_username: user.userPrincipalName,
+          ver: '2.0',
+        },
+        deps.signing,
+      )
+    : undefined;
+  return {
+    ...tokenReply(deps, userClaims(deps, app, user, scopes, now), refreshFor(deps, app, user, scopes, asked, now), asked),
+    ...(idToken ? { id_token: idToken } : {}),
+    ...(signIn.clientInfo ? { client_info: toBase64Url({ uid: user.id, utid: tid }) } : {}),
+  };
+}
+
+/**
+ * The `scope` of a user token reply: each Graph permission in the form it was asked for (bare
+ * `Calendars.Read`, or with the resource, `https://graph.microsoft.com/Calendars.Read`; `.default`
+ * answers with the resource), then the OpenID scopes asked for.
+ */
+function replyScope(granted: string[], asked: string): string {
+  const askedItems = asked.split(/\s+/).filter(Boolean);
+  const bare = new Set(askedItems.filter((item) => !item.includes('/')));
+  const graph = granted.map((permission) => (bare.has(permission) ? permission : `${GRAPH_AUDIENCE}/${permission}`));
+  const openId = askedItems.filter((item) => item === 'openid' || item === 'profile' || item === 'email');
+  return [...graph, ...openId].join(' ');
+}
+
+function tokenReply(deps: TokenEndpointDeps, claims: AccessTokenClaims, refreshToken: string | undefined, asked = ''): Record<string, unknown> {
   return {
     token_type: 'Bearer',
-    ...(claims.scp !== undefined ? { scope: claims.scp.split(' ').filter(Boolean).map((s) => `${GRAPH_AUDIENCE}/${s}`).join(' ') } : {}),
+    ...(claims.scp !== undefined ? { scope: replyScope(claims.scp.split(' ').filter(Boolean), asked) } : {}),
     expires_in: deps.tokenLifetimeSeconds,
     ext_expires_in: deps.tokenLifetimeSeconds,
-    access_token: signAccessToken(claims, deps.key),
+    access_token: signAccessToken(claims, deps.signing),
     ...(refreshToken ? { refresh_token: refreshToken } : {}),
   };
 }

@@ -1,0 +1,164 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { DeviceCodes } from './device-codes';
+import { readBody } from './graph-http';
+import { findUser, type Principals } from './principals';
+import { hmac, sameSignature } from './signing';
+import type { SigningKey } from './signing-keys';
+import { MULTI_TENANT, resolveTenant } from './tenant-names';
+import { missing, OAuthError, sendOAuthError } from './token-endpoint';
+
+export interface SignInDeps {
+  principals: Principals;
+  signing: SigningKey;
+  deviceCodes: DeviceCodes;
+  /** Compares passwords through HMAC (no early exit on the first differing byte). */
+  key: Buffer;
+  clock: () => number;
+}
+
+const sendJson = (res: ServerResponse, status: number, body: unknown) => {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' });
+  res.end(text);
+};
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const unknownTenant = (segment: string) =>
+  new OAuthError(400, 'invalid_tenant', 90002, `Tenant '${segment}' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud.`);
+
+/** The OpenID Connect discovery document of the tenant (or of organizations/common), with this emulator's addresses. */
+function openIdConfiguration(origin: string, segment: string, tenantId: string): Record<string, unknown> {
+  const base = `${origin}/${encodeURIComponent(segment)}`;
+  const issuerTenant = MULTI_TENANT.has(segment.toLowerCase()) ? '{tenantid}' : tenantId;
+  return {
+    token_endpoint: `${base}/oauth2/v2.0/token`,
+    token_endpoint_auth_methods_supported: ['client_secret_post', 'private_key_jwt', 'client_secret_basic'],
+    jwks_uri: `${base}/discovery/v2.0/keys`,
+    response_modes_supported: ['query', 'fragment', 'form_post'],
+    subject_types_supported: ['pairwise'],
+    id_token_signing_alg_values_supported: ['RS256'],
+    response_types_supported: ['code', 'id_token', 'code id_token', 'id_token token'],
+    scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
+    issuer: `${origin}/${issuerTenant}/v2.0`,
+    request_uri_parameter_supported: false,
+    userinfo_endpoint: `${origin}/v1.0/me`,
+    authorization_endpoint: `${base}/oauth2/v2.0/authorize`,
+    device_authorization_endpoint: `${base}/oauth2/v2.0/devicecode`,
+    http_logout_supported: true,
+    frontchannel_logout_supported: true,
+    end_session_endpoint: `${base}/oauth2/v2.0/logout`,
+    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'preferred_username', 'name', 'tid', 'ver', 'oid'],
+    kerberos_endpoint: `${base}/kerberos`,
+    tenant_region_scope: 'WW',
+    cloud_instance_name: new URL(origin).host,
+    cloud_graph_host_name: new URL(origin).host,
+    msgraph_host: new URL(origin).host,
+  };
+}
+
+/** The device login page: the code and the person's name and password. */
+function deviceLoginPage(message: string | null, error: boolean): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in - Graph emulator</title>
+<style>body{font:16px system-ui,sans-serif;max-width:26rem;margin:3rem auto;padding:0 1rem}label{display:block;margin:.8rem 0 .2rem}input{width:100%;padding:.4rem;font:inherit}button{margin-top:1rem;padding:.5rem 1.2rem;font:inherit}.error{color:#a00}</style></head>
+<body><h1>Enter code</h1><p>Sign in to the Graph emulator on another device.</p>
+${message ? `<p role="${error ? 'alert' : 'status'}" class="${error ? 'error' : ''}">${escapeHtml(message)}</p>` : ''}
+<form method="post" action="/devicelogin"><label for="otc">Code</label><input id="otc" name="otc" autocomplete="one-time-code" required>
+<label for="username">User name</label><input id="username" name="username" autocomplete="username" required>
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button></form></body></html>`;
+}
+
+function sendHtml(res: ServerResponse, status: number, html: string): void {
+  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(html), 'Cache-Control': 'no-store', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'" });
+  res.end(html);
+}
+
+/**
+ * What msal and other OpenID clients ask of the sign-in service besides the token endpoint:
+ * discovery (`/{tenant}/v2.0/.well-known/openid-configuration`, instance discovery, the JWKS),
+ * the device code endpoint and the page where a person enters the code. Answers false for
+ * paths it does not serve.
+ */
+export async function handleSignIn(deps: SignInDeps, req: IncomingMessage, res: ServerResponse, pathname: string, origin: string): Promise<boolean> {
+  const method = req.method ?? 'GET';
+  const now = deps.clock();
+  if (pathname === '/devicelogin') {
+    if (method === 'GET') {
+      sendHtml(res, 200, deviceLoginPage(null, false));
+      return true;
+    }
+    if (method !== 'POST') return false;
+    const form = new URLSearchParams((await readBody(req, 16 * 1024)).toString('utf8'));
+    const code = deps.deviceCodes.byUserCode(form.get('otc') ?? '');
+    if (!code) {
+      sendHtml(res, 400, deviceLoginPage('That code is not valid or has expired. Check the code on your device and try again.', true));
+      return true;
+    }
+    const user = findUser(deps.principals, form.get('username') ?? '');
+    if (!user || !sameSignature(hmac(deps.key, form.get('password') ?? ''), hmac(deps.key, user.password))) {
+      sendHtml(res, 401, deviceLoginPage('Your account or password is incorrect.', true));
+      return true;
+    }
+    deps.deviceCodes.approve(code, user.id);
+    const app = deps.principals.apps.find((a) => a.clientId === code.clientId);
+    sendHtml(res, 200, deviceLoginPage(`You have signed in to ${app?.displayName ?? 'the application'} on your device as ${user.userPrincipalName}. You may now close this window.`, false));
+    return true;
+  }
+
+  const match = /^\/([^/]+)\/(v2\.0\/\.well-known\/openid-configuration|discovery\/v2\.0\/keys|discovery\/keys|discovery\/instance|oauth2\/v2\.0\/devicecode)$/.exec(pathname);
+  if (!match) return false;
+  let segment: string;
+  try {
+    segment = decodeURIComponent(match[1]!);
+  } catch {
+    segment = match[1]!;
+  }
+  const what = match[2]!;
+  try {
+    if (what === 'discovery/instance') {
+      if (method !== 'GET') return false;
+      const host = new URL(origin).host;
+      sendJson(res, 200, {
+        tenant_discovery_endpoint: `${origin}/${encodeURIComponent(segment)}/v2.0/.well-known/openid-configuration`,
+        'api-version': '1.1',
+        metadata: [{ preferred_network: host, preferred_cache: host, aliases: [host] }],
+      });
+      return true;
+    }
+    const tenantId = resolveTenant(segment, deps.principals);
+    if (!tenantId) throw unknownTenant(segment);
+    if (what === 'v2.0/.well-known/openid-configuration') {
+      if (method !== 'GET') return false;
+      sendJson(res, 200, openIdConfiguration(origin, segment, tenantId));
+      return true;
+    }
+    if (what === 'discovery/v2.0/keys' || what === 'discovery/keys') {
+      if (method !== 'GET') return false;
+      sendJson(res, 200, { keys: [deps.signing.jwk] });
+      return true;
+    }
+    if (method !== 'POST') return false;
+    const form = new URLSearchParams((await readBody(req, 64 * 1024)).toString('utf8'));
+    const clientId = form.get('client_id');
+    if (!clientId) throw missing('client_id');
+    const scope = form.get('scope');
+    if (!scope) throw missing('scope');
+    if (!deps.principals.apps.some((a) => a.clientId === clientId)) throw new OAuthError(400, 'unauthorized_client', 700016, `Application with identifier '${clientId}' was not found in the directory '${tenantId}'.`);
+    const code = deps.deviceCodes.start(clientId, scope);
+    const verificationUri = `${origin}/devicelogin`;
+    sendJson(res, 200, {
+      user_code: code.userCode,
+      device_code: code.deviceCode,
+      verification_uri: verificationUri,
+      expires_in: deps.deviceCodes.lifetimeSeconds,
+      interval: 1,
+      message: `To sign in, use a web browser to open the page ${verificationUri} and enter the code ${code.userCode} to authenticate.`,
+    });
+    return true;
+  } catch (error) {
+    if (!(error instanceof OAuthError)) throw error;
+    sendOAuthError(res, error, now);
+    return true;
+  }
+}
