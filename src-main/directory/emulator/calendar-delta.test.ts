@@ -153,6 +153,18 @@ describe('calendarView/delta', () => {
       const gone = await call(url);
       expect(gone.status).toBe(410);
       expect(gone.body.error.code).toBe('SyncStateNotFound');
+      // Location: where a fresh synchronisation of the same window starts.
+      const restart = new URL(gone.headers.get('location')!);
+      expect(restart.pathname).toBe('/v1.0/me/calendarView/delta');
+      expect([restart.searchParams.get('startDateTime'), restart.searchParams.get('endDateTime')].map((d) => Date.parse(d!))).toEqual(
+        [new URLSearchParams(WINDOW).get('startDateTime'), new URLSearchParams(WINDOW).get('endDateTime')].map((d) => Date.parse(d!)),
+      );
+    }
+    // The function forms SDKs send reach the same delta.
+    for (const form of ['delta()', 'microsoft.graph.delta()', 'microsoft.graph.delta']) {
+      const page = await call(`/me/calendarView/${form}?${WINDOW}`);
+      expect(page.status).toBe(200);
+      expect(page.body['@odata.deltaLink'] ?? page.body['@odata.nextLink']).toContain(`/me/calendarView/${form}?`);
     }
     // A full synchronisation starts over and is fine afterwards.
     const fresh = await round(`/me/calendarView/delta?${WINDOW}`, 100);

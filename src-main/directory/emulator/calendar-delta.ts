@@ -19,6 +19,8 @@ export interface DeltaRequest {
   query: URLSearchParams;
   pageSize: number;
   view: ViewZone;
+  /** The URL of a fresh synchronisation of a window: the `Location` of a 410. */
+  restartUrl?: (windowStart: string, windowEnd: string) => string;
 }
 
 export interface DeltaPage {
@@ -67,7 +69,12 @@ export class CalendarDelta {
     // A round whose changes (or whose resulting deltaLink) reach before the log's start cannot be served.
     const pruned = this.store.prunedThrough();
     if ((state.from >= 0 && state.from < pruned) || (state.kind === 'skip' && to < pruned)) {
-      throw new GraphError(410, 'SyncStateNotFound', `The sync state generation is not found; generation=${state.from};[highest=${this.store.lastSeq()}]. Start a full synchronisation.`);
+      throw new GraphError(
+        410,
+        'SyncStateNotFound',
+        `The sync state generation is not found; generation=${state.from};[highest=${this.store.lastSeq()}]. Start a full synchronisation.`,
+        request.restartUrl ? { Location: request.restartUrl(new Date(state.windowStart).toISOString(), new Date(state.windowEnd).toISOString()) } : {},
+      );
     }
     const out: Record<string, unknown>[] = [];
     let bytes = 0;

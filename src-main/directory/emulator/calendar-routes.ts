@@ -59,6 +59,9 @@ function replyPage<T>(request: GraphRequest, all: readonly T[], renderItem: (ite
   );
 }
 
+/** The delta function as SDKs write it: `delta`, `delta()`, `microsoft.graph.delta()`. */
+const DELTA_FUNCTION = /^(microsoft\.graph\.)?delta(\(\))?$/;
+
 /**
  * /me/... and /users/{id|upn}/...: events, calendarView, calendarView/delta (and the same under
  * /calendar/). Returns false when the path is not a calendar path.
@@ -87,9 +90,10 @@ export async function handleCalendar(deps: CalendarDeps, request: GraphRequest):
   const render = (instance: Parameters<typeof renderEvent>[0]) => renderEvent(instance, owner, view, deps.zones);
   const collection = contextUrl(request, `users('${owner.id}')/events`);
 
-  if (rest[0] === 'calendarView' && rest[1] === 'delta' && rest.length === 2 && method === 'GET') {
+  if (rest[0] === 'calendarView' && rest.length === 2 && DELTA_FUNCTION.test(rest[1]!) && method === 'GET') {
     const pageSize = Math.min(request.prefer.maxPageSize ?? DEFAULT_DELTA_PAGE, MAX_DELTA_PAGE);
-    const page = deps.delta.page({ owner, query: request.query, pageSize, view });
+    const restartUrl = (start: string, end: string) => `${request.origin}${request.pathname}?startDateTime=${encodeURIComponent(start)}&endDateTime=${encodeURIComponent(end)}`;
+    const page = deps.delta.page({ owner, query: request.query, pageSize, view, restartUrl });
     const link = (name: string, token: string) => `${request.origin}${request.pathname}?${name}=${encodeURIComponent(token)}`;
     reply(
       request,

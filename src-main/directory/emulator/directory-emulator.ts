@@ -15,6 +15,7 @@ import { handleCalendar } from './calendar-routes';
 import { seedDemoData } from './demo-data';
 import { handleDirectory } from './directory-routes';
 import { handlePeople } from './people-routes';
+import { handleRoleDefinitions } from './role-definition-routes';
 import { EventService } from './event-service';
 import { FaultInjector, type FaultSettings } from './faults';
 import type { GraphRequest } from './graph-context';
@@ -106,6 +107,7 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
     if (await handleCalendar({ principals, events, delta, zones }, request)) return;
     if (await handleDirectory({ store, principals, clock }, request)) return;
     if (await handlePeople(principals, request)) return;
+    if (handleRoleDefinitions(request)) return;
     throw badRequest('BadRequest', `Resource not found for the segment '${segments[segments.length - 1] ?? ''}'.`);
   };
 

@@ -77,6 +77,18 @@ describe('lists the console reads: filtered assignments, roles, people', () => {
     expect(unknownRole.status).toBe(400);
   });
 
+  it('lists the built-in role definitions by template id, with $filter and $select', async () => {
+    const all = await call('/roleManagement/directory/roleDefinitions?$select=id,displayName,isBuiltIn');
+    expect(all.status).toBe(200);
+    expect(all.body.value).toHaveLength(DIRECTORY_ROLES.length);
+    expect(all.body.value).toContainEqual({ id: 'fe930be7-5e62-47db-91af-98c3a49a38b1', displayName: 'User Administrator', isBuiltIn: true });
+    const filtered = await call(`/roleManagement/directory/roleDefinitions?$filter=${encodeURIComponent("displayName eq 'Helpdesk Administrator'")}`);
+    expect(filtered.body.value.map((r: { templateId: string }) => r.templateId)).toEqual(['729827e3-9c14-49f7-bb1b-9608f156bbb8']);
+    expect((await call('/roleManagement/directory/roleDefinitions/fe930be7-5e62-47db-91af-98c3a49a38b1')).body).toMatchObject({ displayName: 'User Administrator', isEnabled: true, resourceScopes: ['/'] });
+    expect((await call('/roleManagement/directory/roleDefinitions/00000000-0000-4000-a000-000000000000')).status).toBe(404);
+    expect((await call(`/roleManagement/directory/roleDefinitions?$filter=${encodeURIComponent("rolePermissions eq 'x'")}`)).status).toBe(400);
+  });
+
   it('finds users by the start of a name and tells object kinds apart with getByIds', async () => {
     const found = await call(`/users?$filter=${encodeURIComponent("startswith(displayName,'bo') or startswith(userPrincipalName,'bo')")}&$select=id,userPrincipalName`);
     expect(found.body.value).toEqual([{ id: TEST_OTHER_USER.id, userPrincipalName: TEST_OTHER_USER.userPrincipalName }]);
