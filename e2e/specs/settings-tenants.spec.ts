@@ -14,7 +14,7 @@ interface DemoAccount {
   tenant: string;
   client_id: string;
   client_secret: string;
-  user: { userPrincipalName: string };
+  user: { userPrincipalName: string; password: string };
 }
 
 const directoryFile = (name: string) => join(server.dataDir, 'directory', name);
@@ -110,4 +110,56 @@ test('adds a client-credentials tenant through the form (errors at their fields,
   await expect(connections.getByText('Contoso (app)')).toHaveCount(0);
   const remaining = JSON.parse(await readFile(directoryFile('tenants.json'), 'utf8')).tenants as { name: string }[];
   expect(remaining.map((t) => t.name)).toEqual(['fabrikam.onmicrosoft.com']);
+});
+
+test('signs in to an added tenant with a device code typed on another device', async ({ page, browser }) => {
+  const demo = await demoAccount();
+  const port = new URL(demo.url).port;
+  await page.goto(`${server.url}/#/settings`);
+  const connections = page.getByTestId('directory-connections');
+  const account = page.getByTestId('directory-account');
+
+  // The emulator as a tenant: msal signs in over https (its local CA is the console's own), Graph over loopback http.
+  await connections.getByRole('button', { name: 'Add tenant' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add a Microsoft Entra tenant' });
+  await dialog.getByRole('textbox', { name: 'Tenant' }).fill(demo.user.userPrincipalName.split('@')[1]!);
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('Emulator (device code)');
+  await dialog.getByRole('textbox', { name: 'Application (client) id' }).fill(demo.client_id);
+  await dialog.getByRole('radio', { name: 'Device code' }).check();
+  await dialog.getByRole('button', { name: 'Show national cloud and test addresses' }).click();
+  await dialog.getByRole('textbox', { name: 'Sign-in address' }).fill(`https://localhost:${port}`);
+  await dialog.getByRole('textbox', { name: 'Graph address' }).fill(`${demo.url}/v1.0`);
+  await dialog.getByRole('button', { name: 'Add tenant' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(account.getByTestId('sign-in-state')).toHaveText('Signed out');
+
+  await account.getByRole('button', { name: 'Sign in' }).click();
+  const code = account.getByTestId('device-code');
+  await expect(code).toContainText('Sign in on another device');
+  const userCode = (await code.locator('code').first().innerText()).trim();
+  expect(userCode).toMatch(/^[A-Z2-9]{9}$/);
+  const verificationUri = await code.getByRole('link').getAttribute('href');
+  expect(verificationUri).toBe(`https://localhost:${port}/devicelogin`);
+  await expectAccessible(page, 'settings, device code shown');
+  await page.screenshot({ path: test.info().outputPath('settings-device-code.png'), fullPage: true });
+
+  // The other device: a browser that trusts the emulator's certificate.
+  const phone = await browser.newContext({ ignoreHTTPSErrors: true });
+  try {
+    const signInPage = await phone.newPage();
+    await signInPage.goto(verificationUri!);
+    await signInPage.getByLabel('Code').fill(userCode.toLowerCase());
+    await signInPage.getByLabel('User name').fill(demo.user.userPrincipalName);
+    await signInPage.getByLabel('Password').fill(demo.user.password);
+    await signInPage.getByRole('button', { name: 'Sign in' }).click();
+    await expect(signInPage.getByRole('status')).toContainText('You have signed in');
+  } finally {
+    await phone.close();
+  }
+
+  await expect(account.getByTestId('sign-in-summary')).toHaveText(`Signed in as Demo User (${demo.user.userPrincipalName})`, { timeout: 20_000 });
+  await expect(account.getByTestId('granted-scopes')).toContainText('Calendars.Read');
+  await expect(account.getByTestId('device-code')).toHaveCount(0);
+  await page.getByRole('link', { name: 'Directory' }).click();
+  await expect(page.getByTestId('package-details')).toContainText('Marketing campaign resources');
 });

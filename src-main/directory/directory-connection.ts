@@ -6,6 +6,7 @@ import type { Logger } from '../platform/logger';
 import { createCacheKeySource, type SafeStorageLike } from '../platform/secrets/key-source';
 import { createGraphClient, type GraphClient, type GraphExchangeInfo, type RetryInfo, type TokenProvider } from './client/graph-client';
 import { createEncryptedCachePlugin } from './client/msal-cache-plugin';
+import { createLocalTrustNetwork, isLoopbackHost, readLocalCas } from './client/local-trust-network';
 import { DEFAULT_GRAPH_BASE_URL, type DirectoryConnectionInfo } from '../../src-shared/contract/directory-accounts';
 import { createInteractiveTokenProvider, createMsalPublicClient, type DeviceCodeInfo, type InteractiveTokenProvider } from './client/msal-sign-in';
 import { createClientCredentialsTokenProvider, createPasswordTokenProvider, GRAPH_DEFAULT_SCOPE } from './client/oauth-token-provider';
@@ -199,7 +200,11 @@ export async function openDirectoryConnection(options: DirectoryConnectionOption
       }),
       onRejected: (reason) => log.warn(`the saved sign-in was refused (${reason}); sign in again`),
     });
-    const app = createMsalPublicClient({ clientId: graph.client_id, tenant: graph.tenant, authorityHost: graph.authority_host, cachePlugin, logger: log });
+    // A sign-in host on this machine (the built-in emulator) is reached trusting the local CAs
+    // of the console's own emulators too; any other host through msal's own HTTP.
+    const localCas = [join(options.dataDir, 'directory', 'tls', 'ca.pem'), join(options.dataDir, 'storage', 'tls', 'ca.pem')];
+    const networkClient = isLoopbackHost(new URL(graph.authority_host).hostname) ? createLocalTrustNetwork(readLocalCas(localCas)) : undefined;
+    const app = createMsalPublicClient({ clientId: graph.client_id, tenant: graph.tenant, authorityHost: graph.authority_host, cachePlugin, logger: log, ...(networkClient ? { networkClient } : {}) });
     signIn = createInteractiveTokenProvider({
       app,
       scopes: graph.scopes,

@@ -64,21 +64,21 @@ export function DirectoryAccountPanel() {
             </dl>
           ) : null}
           {status.data.deviceCode ? (
-            <Alert color="blue" title="Sign in on another device" data-testid="device-code">
+            <Alert variant="outline" color="blue" title="Sign in on another device" data-testid="device-code">
               <Stack gap={4}>
                 <Text size="sm">
                   Open <Anchor href={status.data.deviceCode.verificationUri} target="_blank" rel="noreferrer">{status.data.deviceCode.verificationUri}</Anchor> and enter the code
                 </Text>
                 <Group gap="xs">
                   <Code fz="lg">{status.data.deviceCode.userCode}</Code>
-                  <CopyButton value={status.data.deviceCode.userCode}>{({ copied, copy }) => <Button size="xs" variant="light" onClick={copy}>{copied ? 'Copied' : 'Copy code'}</Button>}</CopyButton>
+                  <CopyButton value={status.data.deviceCode.userCode}>{({ copied, copy }) => <Button size="xs" variant="default" onClick={copy}>{copied ? 'Copied' : 'Copy code'}</Button>}</CopyButton>
                 </Group>
                 <Text size="xs">The code works until {formatDateTime(status.data.deviceCode.expiresAt)}.</Text>
               </Stack>
             </Alert>
           ) : null}
           {status.data.signInUrl && status.data.state === 'signingIn' ? (
-            <Alert color="blue" title="Finish signing in in the browser">
+            <Alert variant="outline" color="blue" title="Finish signing in in the browser">
               <Text size="sm">
                 If no browser window opened, <Anchor href={status.data.signInUrl} target="_blank" rel="noreferrer">open the sign-in page</Anchor> on this computer.
               </Text>
