@@ -155,7 +155,7 @@ async function main(): Promise<void> {
     t = performance.now();
     db.transaction(() => {
       for (let i = 0; i < keyCount; i++) {
-        db.putObject({ bucket: 'bench', key: `many/${String(i).padStart(7, '0')}.txt`, hash: 'Fto5o-5ea0sNMlW_75VgGJCv2AcJ', fsize: 0, mime: 'text/plain', put_time: Date.now() * 10_000, type: 0, status: 0, end_user: null, meta: null, md5: '', expire_at: null, blob: `bench-${i}` });
+        db.putObject({ bucket: 'bench', key: `many/${String(i).padStart(7, '0')}.txt`, hash: 'Fto5o-5ea0sNMlW_75VgGJCv2AcJ', fsize: 0, mime: 'text/plain', put_time: Date.now() * 10_000, type: 0, status: 0, end_user: null, meta: null, md5: '', expire_at: null, lifecycle: null, blob: `bench-${i}` });
       }
     });
     db.close();

@@ -2,6 +2,7 @@ import type { Account } from './auth';
 import { decodeEntry, urlsafeB64Decode } from './encoding';
 import { KodoError } from './kodo-error';
 import type { ObjectRow } from './metadata-store';
+import { changeLifecycle, LIFECYCLE_OPTIONS, lifecycleStatFields, readLifecycle, writeLifecycle } from './object-lifecycle';
 import { assertServableMime, type ObjectService } from './object-service';
 
 export interface OpResult {
@@ -9,14 +10,15 @@ export interface OpResult {
   data?: unknown;
 }
 
-export function statBody(row: ObjectRow): Record<string, unknown> {
+export function statBody(row: ObjectRow, rules: readonly Record<string, unknown>[] = [], now = Date.now()): Record<string, unknown> {
   const body: Record<string, unknown> = {
     fsize: row.fsize,
     hash: row.hash,
     mimeType: row.mime,
     putTime: row.put_time,
     type: row.type,
-    status: row.status,
+    // Kodo names the status only for a disabled file.
+    ...(row.status !== 0 ? { status: row.status } : {}),
   };
   // Multipart uploads are assembled without an md5 pass, as on Kodo.
   if (row.md5) body['md5'] = row.md5;
@@ -24,7 +26,7 @@ export function statBody(row: ObjectRow): Record<string, unknown> {
   // Kodo names custom metadata without its header prefix here (`x-qn-meta-color` → `color`).
   if (row.meta) body['x-qn-meta'] = Object.fromEntries(Object.entries(JSON.parse(row.meta) as Record<string, string>).map(([name, value]) => [name.replace(/^x-qn-meta-/i, ''), value]));
   if (row.expire_at !== null) body['expiration'] = Math.floor(row.expire_at / 1000);
-  return body;
+  return { ...body, ...lifecycleStatFields(row, rules, now) };
 }
 
 function entryOf(objects: ObjectService, account: Account, encoded: string | undefined): { bucket: string; key: string } {
@@ -46,7 +48,7 @@ export async function runOperation(objects: ObjectService, account: Account, op:
   switch (name) {
     case 'stat': {
       const { bucket, key } = entryOf(objects, account, first);
-      return { code: 200, data: statBody(objects.stat(bucket, key)) };
+      return { code: 200, data: statBody(objects.stat(bucket, key), objects.lifecycleRules(bucket), objects.now()) };
     }
     case 'delete': {
       const { bucket, key } = entryOf(objects, account, first);
@@ -96,18 +98,28 @@ export async function runOperation(objects: ObjectService, account: Account, op:
       return { code: 200 };
     }
     case 'lifecycle': {
-      // Storage-class transitions have no effect here; deleteAfterDays really expires the object.
+      // Transitions are dates stat reports (the storage class does not change by itself here);
+      // deleteAfterDays really expires the object. 0 leaves a setting, -1 removes it.
       const { bucket, key } = entryOf(objects, account, first);
       for (let i = 0; i + 1 < rest.length; i += 2) options.set(rest[i]!, rest[i + 1]!);
-      for (const [k, v] of options) if (k !== 'cond' && !/^\d+$/.test(v)) throw new KodoError(400, `lifecycle: ${k} must be a number of days`);
-      const days = Number(options.get('deleteAfterDays') ?? 0);
-      objects.update(bucket, key, (row) => ({ expire_at: days > 0 ? objects.expiry(days) : row.expire_at }));
+      for (const [k, v] of options) if (k !== 'cond' && !/^-?\d+$/.test(v)) throw new KodoError(400, `lifecycle: ${k} must be a number of days`);
+      const days = (name: string) => (options.has(name) ? Number(options.get(name)) : undefined);
+      const remove = days('deleteAfterDays');
+      objects.update(bucket, key, (row) => ({
+        expire_at: remove === undefined || remove === 0 ? row.expire_at : remove < 0 ? null : objects.expiry(remove),
+        lifecycle: writeLifecycle(changeLifecycle(readLifecycle(row), Object.fromEntries(Object.keys(LIFECYCLE_OPTIONS).map((o) => [o, days(o)])), objects.now())),
+      }));
       return { code: 200 };
     }
     case 'restoreAr': {
       const { bucket, key } = entryOf(objects, account, first);
       const row = objects.stat(bucket, key);
       if (row.type !== 2 && row.type !== 3) throw new KodoError(400, 'restoreAr: the file is not in archive storage');
+      for (let i = 0; i + 1 < rest.length; i += 2) options.set(rest[i]!, rest[i + 1]!);
+      const freezeAfterDays = Number(options.get('freezeAfterDays'));
+      if (!Number.isInteger(freezeAfterDays) || freezeAfterDays < 1 || freezeAfterDays > 7) throw new KodoError(400, 'restoreAr: freezeAfterDays must be 1-7');
+      // The emulator has the bytes at hand: the restored copy is readable at once, for the days asked.
+      objects.update(bucket, key, (current) => ({ lifecycle: writeLifecycle({ ...readLifecycle(current), restoredUntil: objects.now() + freezeAfterDays * 86_400_000 }) }));
       return { code: 200 };
     }
     default:

@@ -160,11 +160,41 @@ describe('BucketManager against the emulator', () => {
     const meta = await httpGet(env.emulator.port, '/h.txt?attname=', { Host: 'pub.test' });
     expect(meta.headers.get('x-qn-meta-!color')).toBe('blue');
     expect(meta.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''h.txt");
-    expect((await bm.setObjectLifeCycle('pub', 'h.txt', { toIaAfterDays: 10, deleteAfterDays: 30 })).resp.statusCode).toBe(200);
-    expect((await bm.stat('pub', 'h.txt')).data.expiration).toBeGreaterThan(Date.now() / 1000 + 29 * 86400);
+    expect((await bm.setObjectLifeCycle('pub', 'h.txt', { toIaAfterDays: 10, toArchiveAfterDays: 40, deleteAfterDays: 60 })).resp.statusCode).toBe(200);
+    const day = 86_400;
+    const nowS = Date.now() / 1000;
+    const withLifecycle = (await bm.stat('pub', 'h.txt')).data;
+    expect(withLifecycle.expiration).toBeGreaterThan(nowS + 59 * day);
+    expect(withLifecycle.transitionToIA).toBeGreaterThan(nowS + 9 * day);
+    expect(withLifecycle.transitionToIA).toBeLessThan(nowS + 11 * day);
+    expect(withLifecycle.transitionToARCHIVE).toBeGreaterThan(nowS + 39 * day);
+    expect(withLifecycle).not.toHaveProperty('transitionToDeepArchive');
+    // 0 leaves a setting, -1 removes it.
+    await bm.setObjectLifeCycle('pub', 'h.txt', { toIaAfterDays: -1, toArchiveAfterDays: 0 });
+    const changed = (await bm.stat('pub', 'h.txt')).data;
+    expect(changed).not.toHaveProperty('transitionToIA');
+    expect(changed.transitionToARCHIVE).toBe(withLifecycle.transitionToARCHIVE);
+    // An enabled file has no status in stat.
+    await bm.updateObjectStatus('pub', 'h.txt', 0);
+    expect((await bm.stat('pub', 'h.txt')).data).not.toHaveProperty('status');
     expect((await bm.restoreAr('pub:h.txt', 1)).resp.statusCode).toBe(400);
     await bm.changeType('pub', 'h.txt', 2);
+    expect((await bm.stat('pub', 'h.txt')).data).not.toHaveProperty('restoreStatus');
     expect((await bm.restoreAr('pub:h.txt', 1)).resp.statusCode).toBe(200);
+    expect((await bm.stat('pub', 'h.txt')).data).toMatchObject({ type: 2, restoreStatus: 2 });
+    expect((await bm.restoreAr('pub:h.txt', 9)).resp.statusCode).toBe(400);
+  });
+
+  it('stat reports the transitions of the bucket rules whose prefix the key has', async () => {
+    expect((await bm.putBucketLifecycleRule('pub', { name: 'logs-ia', prefix: 'logs/', to_line_after_days: 30, delete_after_days: 365 })).resp.statusCode).toBe(200);
+    await put('pub', 'logs/a.txt', 'log');
+    await put('pub', 'other.txt', 'other');
+    const logs = (await bm.stat('pub', 'logs/a.txt')).data;
+    const putS = logs.putTime / 10_000_000;
+    expect(logs.transitionToIA).toBe(Math.floor(putS + 30 * 86_400));
+    expect(logs.expiration).toBe(Math.floor(putS + 365 * 86_400));
+    expect((await bm.stat('pub', 'other.txt')).data).not.toHaveProperty('transitionToIA');
+    await bm.deleteBucketLifecycleRule('pub', 'logs-ia');
   });
 
   it('image/unimage set and clear the mirror source', async () => {

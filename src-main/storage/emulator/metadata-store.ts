@@ -16,6 +16,8 @@ export interface ObjectRow {
   /** Epoch ms when the sweeper deletes it, or null for permanent. */
   expire_at: number | null;
   blob: string;
+  /** The object's own lifecycle settings (object-lifecycle.ts), JSON, or null. */
+  lifecycle: string | null;
 }
 
 export interface BucketRow {
@@ -74,7 +76,7 @@ CREATE TABLE IF NOT EXISTS buckets (
 CREATE TABLE IF NOT EXISTS objects (
   bucket TEXT NOT NULL, key TEXT NOT NULL, hash TEXT NOT NULL, fsize INTEGER NOT NULL,
   mime TEXT NOT NULL, put_time INTEGER NOT NULL, type INTEGER NOT NULL, status INTEGER NOT NULL DEFAULT 0,
-  end_user TEXT, meta TEXT, md5 TEXT NOT NULL, expire_at INTEGER, blob TEXT NOT NULL,
+  end_user TEXT, meta TEXT, md5 TEXT NOT NULL, expire_at INTEGER, blob TEXT NOT NULL, lifecycle TEXT,
   PRIMARY KEY (bucket, key)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS objects_expire ON objects(expire_at) WHERE expire_at IS NOT NULL;
 CREATE TABLE IF NOT EXISTS uploads (
@@ -113,6 +115,9 @@ export class MetadataStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(SCHEMA);
+    // Files made before objects had lifecycle settings get the column.
+    const columns = this.db.prepare<[], { name: string }>('PRAGMA table_info(objects)').all();
+    if (!columns.some((c) => c.name === 'lifecycle')) this.db.exec('ALTER TABLE objects ADD COLUMN lifecycle TEXT');
     const db = this.db;
     this.stmts = {
       bucket: db.prepare<[string], BucketRow>('SELECT * FROM buckets WHERE name = ?'),
@@ -129,11 +134,11 @@ export class MetadataStore {
       usage: db.prepare<[string], { count: number; size: number }>('SELECT count(*) AS count, coalesce(sum(fsize), 0) AS size FROM objects WHERE bucket = ?'),
       object: db.prepare<[string, string], ObjectRow>('SELECT * FROM objects WHERE bucket = ? AND key = ?'),
       putObject: db.prepare(
-        `INSERT INTO objects (bucket, key, hash, fsize, mime, put_time, type, status, end_user, meta, md5, expire_at, blob)
-         VALUES (@bucket, @key, @hash, @fsize, @mime, @put_time, @type, @status, @end_user, @meta, @md5, @expire_at, @blob)
+        `INSERT INTO objects (bucket, key, hash, fsize, mime, put_time, type, status, end_user, meta, md5, expire_at, blob, lifecycle)
+         VALUES (@bucket, @key, @hash, @fsize, @mime, @put_time, @type, @status, @end_user, @meta, @md5, @expire_at, @blob, @lifecycle)
          ON CONFLICT(bucket, key) DO UPDATE SET hash = excluded.hash, fsize = excluded.fsize, mime = excluded.mime,
            put_time = excluded.put_time, type = excluded.type, status = excluded.status, end_user = excluded.end_user,
-           meta = excluded.meta, md5 = excluded.md5, expire_at = excluded.expire_at, blob = excluded.blob`,
+           meta = excluded.meta, md5 = excluded.md5, expire_at = excluded.expire_at, blob = excluded.blob, lifecycle = excluded.lifecycle`,
       ),
       deleteObject: db.prepare('DELETE FROM objects WHERE bucket = ? AND key = ?'),
       list: db.prepare<[ListQuery], ObjectRow>(

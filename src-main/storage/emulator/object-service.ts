@@ -58,6 +58,16 @@ export class ObjectService {
     return row.expire_at !== null && row.expire_at <= this.clock();
   }
 
+  /** The emulator's clock (epoch ms). */
+  now(): number {
+    return this.clock();
+  }
+
+  /** The bucket's lifecycle rules (`/rules/add`), for what stat reports. */
+  lifecycleRules(bucket: string): Record<string, unknown>[] {
+    return this.db.settings<Record<string, unknown>>(bucket, 'rules');
+  }
+
   expiry(days: number | undefined): number | null {
     return days && days > 0 ? this.clock() + days * DAY_MS : null;
   }
@@ -80,6 +90,7 @@ export class ObjectService {
       md5: request.staged.md5,
       expire_at: this.expiry(request.deleteAfterDays),
       blob,
+      lifecycle: null,
     };
     let replaced: string | undefined;
     let keptExisting: ObjectRow | undefined;
@@ -142,7 +153,8 @@ export class ObjectService {
         const existing = this.db.object(dst.bucket, dst.key);
         if (existing && !this.isExpired(existing) && !force) throw new KodoError(614, 'file exists');
         if (src.bucket !== dst.bucket || kind === 'copy') this.checkQuota(dst.bucket, existing ? 0 : 1, source.fsize - (existing?.fsize ?? 0));
-        this.db.putObject({ ...source, bucket: dst.bucket, key: dst.key, blob, put_time: kind === 'copy' ? this.clock() * 10_000 : source.put_time });
+        // A copy is a new object: its lifecycle starts over; a moved one keeps its own.
+        this.db.putObject({ ...source, bucket: dst.bucket, key: dst.key, blob, put_time: kind === 'copy' ? this.clock() * 10_000 : source.put_time, lifecycle: kind === 'copy' ? null : source.lifecycle });
         replaced = existing?.blob;
         if (kind === 'move') this.db.deleteObject(src.bucket, src.key);
       });
