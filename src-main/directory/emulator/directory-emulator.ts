@@ -28,6 +28,7 @@ import { handleTokenRequest } from './token-endpoint';
 import { signingKeyOf } from './signing-keys';
 import { DeviceCodes } from './device-codes';
 import { handleSignIn } from './sign-in-routes';
+import { handleBatch } from './batch-route';
 
 export interface DirectoryEmulatorOptions {
   /** `host:port`; port 0 picks a free one. Default 127.0.0.1:1986. */
@@ -141,6 +142,10 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
     const origin = requestOrigin(req, publicUrl);
     if (token && req.method === 'POST') return handleTokenRequest(tokenDeps, decodeTenant(token[1]!), req, res, origin);
     if (await handleSignIn(signInDeps, req, res, pathname, origin)) return;
+    if (pathname === '/v1.0/$batch' && req.method === 'POST') {
+      authenticate(req, principals, signing, clock());
+      return handleBatch(req, res, ids, publicUrl);
+    }
     if (pathname.startsWith('/v1.0/')) return graph(req, res, ids, pathname, query);
     if (pathname.startsWith('/_emulator/')) return admin(req, res, ids, pathname);
     throw new GraphError(404, 'NotFound', `No such endpoint: ${req.method} ${pathname}. Graph is under /v1.0, tokens at /{tenant}/oauth2/v2.0/token.`);

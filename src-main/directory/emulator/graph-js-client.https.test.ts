@@ -38,7 +38,8 @@ const { Client, PageIterator } = require(${JSON.stringify(graphClientPath)});
   await iterator.iterate();
   const deltaLink = iterator.getDeltaLink();
   const again = await client.api(deltaLink).get();
-  console.log(JSON.stringify({ subjects: subjects.sort(), firstNext: first['@odata.nextLink'], deltaLink, changesSince: again.value.length }));
+  const batch = await client.api('/$batch').post({ requests: [{ id: 'me', method: 'GET', url: '/users/${userId}?$select=userPrincipalName' }] });
+  console.log(JSON.stringify({ subjects: subjects.sort(), firstNext: first['@odata.nextLink'], deltaLink, changesSince: again.value.length, batch: batch.responses[0] }));
 })().catch((error) => { console.error(error); process.exit(1); });
 `;
 
@@ -50,10 +51,11 @@ describe('the Graph JavaScript client over https', () => {
       env: { ...process.env, NODE_EXTRA_CA_CERTS: join(emu.dataDir, 'directory', 'tls', 'ca.pem') },
       timeout: 60_000,
     });
-    const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as { subjects: string[]; firstNext: string; deltaLink: string; changesSince: number };
+    const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as { subjects: string[]; firstNext: string; deltaLink: string; changesSince: number; batch: { status: number; body: Record<string, unknown> } };
     expect(out.subjects).toEqual([1, 2, 3, 4, 5, 6, 7].map((day) => `standup ${day}`));
     expect(out.firstNext.startsWith(`${origin}/v1.0/users/`)).toBe(true);
     expect(out.deltaLink.startsWith(`${origin}/v1.0/users/`)).toBe(true);
     expect(out.changesSince).toBe(0);
+    expect(out.batch).toMatchObject({ status: 200, body: { userPrincipalName: emu.user.userPrincipalName } });
   });
 });
