@@ -13,8 +13,16 @@ import type { Logger } from '../../platform/logger';
 import type { TokenProvider } from './graph-client';
 import { GraphError } from './graph-error';
 
-/** Delegated permissions the console uses, least privileged for each operation it performs. */
-export const CONSOLE_GRAPH_SCOPES = ['EntitlementManagement.ReadWrite.All', 'RoleManagement.Read.Directory', 'Calendars.Read'];
+/**
+ * Delegated permissions the console uses, least privileged for each operation it performs:
+ * policies (EntitlementManagement.ReadWrite.All), role names (RoleManagement.Read.Directory),
+ * administrative units (AdministrativeUnit.Read.All), people pickers and member names
+ * (User.ReadBasic.All), the signed-in person's calendar (Calendars.Read).
+ */
+export const CONSOLE_GRAPH_SCOPES = ['EntitlementManagement.ReadWrite.All', 'RoleManagement.Read.Directory', 'AdministrativeUnit.Read.All', 'User.ReadBasic.All', 'Calendars.Read'];
+
+/** Asked for only when another person's calendar is synchronised (incremental consent). */
+export const SHARED_CALENDAR_SCOPES = ['Calendars.Read.Shared'];
 
 export interface MsalPublicClientOptions {
   clientId: string;
@@ -94,6 +102,8 @@ export interface InteractiveTokenProvider extends TokenProvider {
   account(): Promise<AccountInfo | null>;
   /** A token from the cache (renewed with the refresh token if needed), never asking the person; null when signed out. */
   silent(): Promise<AuthenticationResult | null>;
+  /** Tokens that also carry these scopes: silent when already consented, else one more sign-in asking for them. */
+  withScopes(extra: string[]): TokenProvider;
 }
 
 function asGraphError(error: unknown): unknown {
@@ -118,15 +128,15 @@ export function createInteractiveTokenProvider(options: InteractiveTokenProvider
 
   const account = async (): Promise<AccountInfo | null> => (await app.getAllAccounts())[0] ?? null;
 
-  const interactive = (): Promise<AuthenticationResult> => {
+  const interactive = (wanted: string[] = scopes): Promise<AuthenticationResult> => {
     const start = (): Promise<AuthenticationResult> =>
       options.flow === 'deviceCode'
-        ? app.acquireTokenByDeviceCode({ scopes, deviceCodeCallback: (code) => options.onDeviceCode?.(code) }).then((result) => {
+        ? app.acquireTokenByDeviceCode({ scopes: wanted, deviceCodeCallback: (code) => options.onDeviceCode?.(code) }).then((result) => {
             if (!result) throw new GraphError(401, 'deviceCodeCancelled', 'the device code sign-in was cancelled');
             return result;
           })
         : app.acquireTokenInteractive({
-            scopes,
+            scopes: wanted,
             openBrowser: options.openBrowser,
             successTemplate: options.successTemplate ?? SUCCESS_PAGE,
             errorTemplate: options.errorTemplate ?? ERROR_PAGE,
@@ -142,7 +152,7 @@ export function createInteractiveTokenProvider(options: InteractiveTokenProvider
   };
 
   const timeoutMs = options.signInTimeoutMs ?? 5 * 60_000;
-  const interactiveWithin = async (): Promise<AuthenticationResult> => {
+  const interactiveWithin = async (wanted: string[]): Promise<AuthenticationResult> => {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(
@@ -151,20 +161,21 @@ export function createInteractiveTokenProvider(options: InteractiveTokenProvider
       );
     });
     try {
-      return await Promise.race([interactive(), timeout]);
+      return await Promise.race([interactive(wanted), timeout]);
     } finally {
       clearTimeout(timer);
     }
   };
 
-  return {
+  /** Silent first (cache, then refresh token); a sign-in only when that needs the person. */
+  const tokensFor = (wanted: string[]): TokenProvider => ({
     async getToken(signal) {
       signal?.throwIfAborted();
       const signedIn = await account();
       if (signedIn) {
         try {
           const forceRefresh = refused !== null;
-          const result = await app.acquireTokenSilent({ account: signedIn, scopes, forceRefresh });
+          const result = await app.acquireTokenSilent({ account: signedIn, scopes: wanted, forceRefresh });
           if (result.accessToken !== refused) {
             refused = null;
             return result.accessToken;
@@ -174,13 +185,20 @@ export function createInteractiveTokenProvider(options: InteractiveTokenProvider
         }
       }
       if (options.interactive === false) throw new GraphError(401, 'interactionRequired', 'not signed in to Microsoft Graph: sign in first');
-      const result = await interactiveWithin();
+      const result = await interactiveWithin(wanted);
       refused = null;
       return result.accessToken;
     },
     invalidate(token) {
       refused = token;
     },
+  });
+  const base = tokensFor(scopes);
+
+  return {
+    getToken: base.getToken,
+    invalidate: base.invalidate,
+    withScopes: (extra) => tokensFor([...new Set([...scopes, ...extra])]),
     async signIn() {
       const result = await interactive();
       if (!result.account) throw new GraphError(401, 'noAccount', 'the sign-in returned no account');

@@ -7,6 +7,8 @@ import { writeFileAtomic } from '../../platform/atomic-write';
 export const ALL_PERMISSIONS = [
   'Calendars.Read',
   'Calendars.ReadWrite',
+  'Calendars.Read.Shared',
+  'Calendars.ReadWrite.Shared',
   'EntitlementManagement.Read.All',
   'EntitlementManagement.ReadWrite.All',
   'AdministrativeUnit.Read.All',
@@ -15,6 +17,7 @@ export const ALL_PERMISSIONS = [
   'RoleManagement.ReadWrite.Directory',
   'Directory.Read.All',
   'User.Read',
+  'User.ReadBasic.All',
   'User.Read.All',
 ] as const;
 

@@ -132,8 +132,12 @@ async function issue(deps: TokenEndpointDeps, tenantInPath: string, req: Incomin
     if (!state || state.client !== app.clientId) throw new OAuthError(400, 'invalid_grant', 9002313, 'Invalid request. Request is malformed or invalid.');
     const user = findUser(principals, state.user);
     if (!user) throw new OAuthError(400, 'invalid_grant', 50034, 'The user account {EUII Hidden} does not exist in the directory.');
-    const scopes = state.scopes.filter((s) => app.permissions.includes(s));
-    const asked = `${form.get('scope') ?? ''} offline_access`;
+    // A refresh may ask for more than the sign-in did (incremental consent): granted when the
+    // app holds the permission (consented), else 65001 as Entra answers; without a scope, the same as before.
+    const askedScope = form.get('scope');
+    const wanted = askedScope ? grantedScopes(app, askedScope) : [];
+    const scopes = [...new Set([...state.scopes.filter((s) => app.permissions.includes(s)), ...wanted])];
+    const asked = `${askedScope ?? ''} offline_access`;
     return userTokenReply(deps, { app, user, scopes, asked, now, origin, clientInfo: form.get('client_info') === '1' });
   }
 
