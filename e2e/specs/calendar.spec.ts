@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { expectAccessible } from '../fixtures/accessibility';
+import { readDemoAccount, type DemoAccount } from '../fixtures/demo-account';
 import { startHeadlessConsole, type HeadlessConsole } from '../fixtures/headless-console';
 import { expect, test } from '../fixtures/test';
 
@@ -8,13 +7,6 @@ import { expect, test } from '../fixtures/test';
 // events: the test writes the calendar through the emulator's Graph API, as another app would.
 let server: HeadlessConsole;
 
-interface DemoAccount {
-  url: string;
-  tenant: string;
-  client_id: string;
-  client_secret: string;
-  user: { id: string };
-}
 
 /** Graph calls as another app of the tenant: client credentials of the emulator's demo app. */
 async function graphAs(demo: DemoAccount) {
@@ -51,7 +43,7 @@ test('syncs 500 new events, removes deleted and moved ones, and shows a full res
   await expect(status).toHaveAttribute('data-state', 'idle');
   await expect(page.getByTestId('events-stored')).toHaveText('0 events in the local copy');
 
-  const demo = JSON.parse(await readFile(join(server.dataDir, 'directory', 'demo-account.json'), 'utf8')) as DemoAccount;
+  const demo = await readDemoAccount(server.dataDir);
   const graph = await graphAs(demo);
   const events = `/v1.0/users/${demo.user.id}/events`;
   const tomorrow = Math.ceil(Date.now() / 86_400_000) * 86_400_000 + 86_400_000;

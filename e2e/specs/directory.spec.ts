@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expectAccessible } from '../fixtures/accessibility';
+import { readDemoAccount, type DemoAccount } from '../fixtures/demo-account';
 import { startHeadlessConsole, type HeadlessConsole } from '../fixtures/headless-console';
 import { expect, test } from '../fixtures/test';
 import { DirectoryPage } from '../pages/directory-page';
@@ -13,17 +14,8 @@ const EM = '/v1.0/identityGovernance/entitlementManagement';
 const POLICY = '4540a08f-8ab5-43f6-a923-015275799197';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- Graph JSON read back in assertions
 
-interface DemoAccount {
-  url: string;
-  tenant: string;
-  client_id: string;
-  client_secret: string;
-  user: { id: string; userPrincipalName: string };
-}
 
-async function demoAccount(): Promise<DemoAccount> {
-  return JSON.parse(await readFile(join(server.dataDir, 'directory', 'demo-account.json'), 'utf8')) as DemoAccount;
-}
+const demoAccount = () => readDemoAccount(server.dataDir);
 
 /** Graph over HTTP as the tenant's app (client credentials), answering status and JSON. */
 async function graphAs(demo: DemoAccount) {

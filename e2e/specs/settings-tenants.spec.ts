@@ -1,6 +1,7 @@
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expectAccessible } from '../fixtures/accessibility';
+import { readDemoAccount } from '../fixtures/demo-account';
 import { startHeadlessConsole, type HeadlessConsole } from '../fixtures/headless-console';
 import { expect, test } from '../fixtures/test';
 
@@ -9,16 +10,9 @@ import { expect, test } from '../fixtures/test';
 // client credentials and its Graph serves the directory pages, as a real tenant's would.
 let server: HeadlessConsole;
 
-interface DemoAccount {
-  url: string;
-  tenant: string;
-  client_id: string;
-  client_secret: string;
-  user: { userPrincipalName: string; password: string };
-}
 
 const directoryFile = (name: string) => join(server.dataDir, 'directory', name);
-const demoAccount = async () => JSON.parse(await readFile(directoryFile('demo-account.json'), 'utf8')) as DemoAccount;
+const demoAccount = () => readDemoAccount(server.dataDir);
 const exists = (path: string) => access(path).then(() => true, () => false);
 
 test.beforeAll(async () => {

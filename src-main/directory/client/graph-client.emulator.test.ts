@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInClient } from '../services/test-support';
 import { startTestDirectoryEmulator, type TestDirectoryEmulator } from '../emulator/test-support';
 import { createGraphClient, type GraphClient } from './graph-client';
 import { GraphError } from './graph-error';
-import { createClientCredentialsTokenProvider, createPasswordTokenProvider, GRAPH_DEFAULT_SCOPE } from './oauth-token-provider';
+import { createClientCredentialsTokenProvider } from './oauth-token-provider';
 import { startRecordingServer, sendJson, type RecordingServer } from './recording-server';
 
 // The client against the Graph emulator over real HTTP: tokens from its token endpoint,
@@ -16,17 +17,7 @@ afterAll(async () => {
   await emu?.close();
 });
 
-function userClient(extra: { sleep?: (ms: number) => Promise<void>; retry?: { maxAttempts?: number } } = {}): GraphClient {
-  const tokens = createPasswordTokenProvider({
-    tokenUrl: `${emu.url}/${emu.tenant}/oauth2/v2.0/token`,
-    clientId: emu.app.clientId,
-    clientSecret: emu.app.clientSecret,
-    username: emu.user.userPrincipalName,
-    password: emu.user.password,
-    scopes: [GRAPH_DEFAULT_SCOPE, 'offline_access'],
-  });
-  return createGraphClient({ baseUrl: `${emu.url}/v1.0`, tokens, ...extra });
-}
+const userClient = (extra: Parameters<typeof signedInClient>[1] = {}): GraphClient => signedInClient(emu, extra);
 
 describe('graph client against the emulator', () => {
   it('signs in as the user (password grant) and as the app (client credentials)', async () => {

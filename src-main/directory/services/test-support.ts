@@ -3,7 +3,7 @@ import { createPasswordTokenProvider, GRAPH_DEFAULT_SCOPE } from '../client/oaut
 import type { TestDirectoryEmulator } from '../emulator/test-support';
 
 /** A Graph client for a test emulator, signed in as its user (password grant), as the console is. */
-export function signedInClient(emu: TestDirectoryEmulator, options: Pick<GraphClientOptions, 'sleep'> = {}): GraphClient {
+export function signedInClient(emu: TestDirectoryEmulator, options: Pick<GraphClientOptions, 'sleep' | 'retry'> = {}): GraphClient {
   return createGraphClient({
     baseUrl: `${emu.url}/v1.0`,
     tokens: createPasswordTokenProvider({
