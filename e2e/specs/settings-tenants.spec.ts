@@ -157,3 +157,62 @@ test('signs in to an added tenant with a device code typed on another device', a
   await page.getByRole('link', { name: 'Directory' }).click();
   await expect(page.getByTestId('package-details')).toContainText('Marketing campaign resources');
 });
+
+test('signs in to an added tenant through the browser (authorization code with PKCE)', async ({ page, browser }) => {
+  const demo = await demoAccount();
+  const port = new URL(demo.url).port;
+  await page.goto(`${server.url}/#/settings`);
+  const connections = page.getByTestId('directory-connections');
+  const account = page.getByTestId('directory-account');
+
+  await connections.getByRole('button', { name: 'Add tenant' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add a Microsoft Entra tenant' });
+  await dialog.getByRole('textbox', { name: 'Tenant' }).fill(demo.tenant);
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('Emulator (browser)');
+  await dialog.getByRole('textbox', { name: 'Application (client) id' }).fill(demo.client_id);
+  await dialog.getByRole('radio', { name: 'Browser sign-in' }).check();
+  await dialog.getByRole('button', { name: 'Show national cloud and test addresses' }).click();
+  await dialog.getByRole('textbox', { name: 'Sign-in address' }).fill(`https://localhost:${port}`);
+  await dialog.getByRole('textbox', { name: 'Graph address' }).fill(`${demo.url}/v1.0`);
+  await dialog.getByRole('button', { name: 'Add tenant' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(connections.locator('tr[aria-current="true"]')).toContainText('Emulator (browser)');
+  await expect(account.getByTestId('sign-in-state')).toHaveText('Signed out');
+
+  // Headless, no browser window opens: the console links the sign-in page instead.
+  await account.getByRole('button', { name: 'Sign in' }).click();
+  const link = account.getByRole('link', { name: 'open the sign-in page' });
+  await expect(link).toBeVisible();
+  const signInUrl = new URL((await link.getAttribute('href'))!);
+  expect(`${signInUrl.origin}${signInUrl.pathname}`).toBe(`https://localhost:${port}/${demo.tenant}/oauth2/v2.0/authorize`);
+  expect(signInUrl.searchParams.get('code_challenge_method')).toBe('S256');
+  await page.screenshot({ path: test.info().outputPath('settings-browser-sign-in.png'), fullPage: true });
+
+  // The browser on this computer (trusting the emulator's CA): the emulator's sign-in page.
+  const desktop = await browser.newContext({ ignoreHTTPSErrors: true });
+  try {
+    const signInPage = await desktop.newPage();
+    await signInPage.goto(signInUrl.href);
+    await expect(signInPage.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+    await expect(signInPage.getByText('to continue to')).toContainText('Relay Console (emulator demo)');
+    await expect(signInPage.getByRole('listitem').filter({ hasText: 'Calendars.Read' }).first()).toBeVisible();
+    await signInPage.getByLabel('User name').fill(demo.user.userPrincipalName);
+    await signInPage.getByLabel('Password').fill('not the password');
+    await signInPage.getByRole('button', { name: 'Sign in' }).click();
+    await expect(signInPage.getByRole('alert')).toHaveText('Your account or password is incorrect.');
+    await expect(signInPage.getByLabel('User name')).toHaveValue(demo.user.userPrincipalName);
+    await signInPage.screenshot({ path: test.info().outputPath('emulator-sign-in-page.png'), fullPage: true });
+    await signInPage.getByLabel('Password').fill(demo.user.password);
+    await signInPage.getByLabel('Password').press('Enter');
+    // The page posts the code to the console's loopback listener, which answers its own page.
+    await expect(signInPage.locator('body')).toContainText('Signed in. You can close this tab and return to Relay Console.');
+  } finally {
+    await desktop.close();
+  }
+
+  await expect(account.getByTestId('sign-in-summary')).toHaveText(`Signed in as Demo User (${demo.user.userPrincipalName})`, { timeout: 20_000 });
+  await expect(account.getByTestId('granted-scopes')).toContainText('EntitlementManagement.ReadWrite.All');
+  await expectAccessible(page, 'settings, signed in through the browser');
+  await page.getByRole('link', { name: 'Directory' }).click();
+  await expect(page.getByTestId('package-details')).toContainText('Marketing campaign resources');
+});

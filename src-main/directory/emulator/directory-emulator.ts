@@ -28,6 +28,8 @@ import { handleTokenRequest } from './token-endpoint';
 import { signingKeyOf } from './signing-keys';
 import { DeviceCodes } from './device-codes';
 import { handleSignIn } from './sign-in-routes';
+import { handleAuthorize } from './authorize-routes';
+import { AuthorizationCodes } from './authorization-codes';
 import { handleBatch } from './batch-route';
 
 export interface DirectoryEmulatorOptions {
@@ -85,8 +87,10 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
   const faults = new FaultInjector(options.faults ?? {});
   const signing = signingKeyOf(store);
   const deviceCodes = new DeviceCodes(clock);
+  const authorizationCodes = new AuthorizationCodes(clock);
   const signInDeps = { principals, signing, deviceCodes, key: tokenKey, clock };
-  const tokenDeps = { principals, key: tokenKey, signing, deviceCodes, clock, tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600 };
+  const authorizeDeps = { principals, codes: authorizationCodes, key: tokenKey, clock };
+  const tokenDeps = { principals, key: tokenKey, signing, deviceCodes, authorizationCodes, clock, tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600 };
   if (options.demoData && !store.meta('demo_seeded')) {
     seedDemoData({ store, events, principals, clock });
     store.setMeta('demo_seeded', new Date(clock()).toISOString());
@@ -142,6 +146,7 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
     const origin = requestOrigin(req, publicUrl);
     if (token && req.method === 'POST') return handleTokenRequest(tokenDeps, decodeTenant(token[1]!), req, res, origin);
     if (await handleSignIn(signInDeps, req, res, pathname, origin)) return;
+    if (await handleAuthorize(authorizeDeps, req, res, pathname, origin)) return;
     if (pathname === '/v1.0/$batch' && req.method === 'POST') {
       authenticate(req, principals, signing, clock());
       return handleBatch(req, res, ids, publicUrl);

@@ -13,6 +13,8 @@ const appSchema = z
     display_name: z.string().min(1).optional(),
     /** Without a list: every permission. */
     permissions: z.array(z.enum(KNOWN_PERMISSIONS)).optional(),
+    /** Where browser sign-in may return (exact; an http loopback address on any port). Without: http://localhost and 127.0.0.1. */
+    redirect_uris: z.array(z.url({ protocol: /^https?$/, error: 'expected an http(s) address without a fragment' }).refine((u) => !u.includes('#'), 'expected an address without a fragment')).min(1).optional(),
   })
   .strict();
 

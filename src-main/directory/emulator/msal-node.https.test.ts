@@ -7,7 +7,8 @@ import { startTestDirectoryEmulator, type TestDirectoryEmulator } from './test-s
 
 // msal-node, Microsoft's own sign-in library, against the emulator as its authority, with
 // nothing set but the authority and knownAuthorities: OpenID discovery, client credentials,
-// a device code sign-in completed on the emulator's sign-in page, and a refresh. In a process
+// a device code sign-in completed on the emulator's sign-in page, a refresh, and a browser
+// sign-in (authorization code + PKCE) through the authorize page. In a process
 // of its own that trusts the emulator's local CA (msal asks for https).
 let emu: TestDirectoryEmulator;
 beforeAll(async () => {
@@ -45,12 +46,39 @@ const host = ${JSON.stringify(host)};
   const me = await (await fetch('https://' + host + '/v1.0/me', { headers: { Authorization: 'Bearer ' + result.accessToken } })).json();
   const renewed = await pca.acquireTokenSilent({ account: result.account, scopes: ['Calendars.Read'], forceRefresh: true });
   out.device = { shown, username: result.account.username, tenantId: result.account.tenantId, scopes: result.scopes.sort(), me: me.userPrincipalName, renewed: renewed.accessToken !== result.accessToken, fromCache: renewed.fromCache };
+
+  // A person signs in through the browser: msal opens the authorize page (auth code + PKCE) and
+  // listens on a loopback port for the redirect. The "browser" here reads the page, posts its
+  // form and follows the redirect, as a person's browser would.
+  const desktop = new msal.PublicClientApplication({ auth: { clientId: ${JSON.stringify(clientId)}, authority: 'https://' + host + '/${domain}', knownAuthorities: [host] } });
+  const browser = {};
+  const interactive = await desktop.acquireTokenInteractive({
+    scopes: ['Calendars.Read'],
+    successTemplate: 'signed in',
+    openBrowser: async (url) => {
+      const asked = new URL(url);
+      browser.asked = { challengeMethod: asked.searchParams.get('code_challenge_method'), hasChallenge: !!asked.searchParams.get('code_challenge'), redirect: asked.searchParams.get('redirect_uri') };
+      const page = await (await fetch(url)).text();
+      browser.page = { app: /to continue to <strong>([^<]*)/.exec(page)?.[1], permissions: [...page.matchAll(/<li>([^<]*)<[/]li>/g)].map((m) => m[1]) };
+      const flow = /name="flow" value="([^"]*)"/.exec(page)[1];
+      const wrong = await fetch(url, { method: 'POST', body: new URLSearchParams({ flow, username: ${JSON.stringify(user.userPrincipalName)}, password: 'wrong' }), redirect: 'manual' });
+      browser.wrong = { status: wrong.status, said: /role="alert"[^>]*>([^<]*)/.exec(await wrong.text())?.[1] };
+      const right = await fetch(url, { method: 'POST', body: new URLSearchParams({ flow, username: ${JSON.stringify(user.userPrincipalName)}, password: ${JSON.stringify(user.password)} }), redirect: 'manual' });
+      // msal asks for response_mode=form_post: the page posts the code to its loopback listener.
+      const page2 = await right.text();
+      const action = /<form method="post" action="([^"]*)"/.exec(page2)[1];
+      const fields = Object.fromEntries([...page2.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+      browser.back = { status: right.status, mode: asked.searchParams.get('response_mode'), toRedirect: action === browser.asked.redirect, fields: Object.keys(fields).sort(), cookie: /HttpOnly/.test(right.headers.get('set-cookie') ?? '') };
+      browser.landed = await (await fetch(action, { method: 'POST', body: new URLSearchParams(fields) })).text();
+    },
+  });
+  out.browser = { ...browser, username: interactive.account.username, scopes: interactive.scopes, hasIdToken: !!interactive.idToken };
   console.log(JSON.stringify(out));
 })().catch((error) => { console.error(error); process.exit(1); });
 `;
 
 describe('msal-node with the emulator as its authority', () => {
-  it('discovers the endpoints, gets app-only tokens, signs a person in with a device code and renews with the refresh token', async () => {
+  it('discovers the endpoints, gets app-only tokens, signs a person in with a device code and through the browser (auth code + PKCE), and renews with the refresh token', async () => {
     const host = `localhost:${emu.emulator.port}`;
     const domain = emu.user.userPrincipalName.split('@')[1]!;
     const run = promisify(execFile);
@@ -65,5 +93,13 @@ describe('msal-node with the emulator as its authority', () => {
     expect(out.device.shown.message).toContain(`https://${host}/devicelogin`);
     expect(out.device).toMatchObject({ username: emu.user.userPrincipalName, tenantId: emu.tenant, me: emu.user.userPrincipalName, renewed: true, fromCache: false });
     expect(out.device.scopes).toEqual(expect.arrayContaining(['Calendars.Read', 'User.Read']));
+    expect(out.browser.asked).toMatchObject({ challengeMethod: 'S256', hasChallenge: true });
+    expect(out.browser.asked.redirect).toMatch(/^http:\/\/localhost:\d+\/?$/);
+    expect(out.browser.page).toEqual({ app: 'Relay Console tests', permissions: ['Calendars.Read'] });
+    expect(out.browser.wrong).toEqual({ status: 200, said: 'Your account or password is incorrect.' });
+    expect(out.browser.back).toEqual({ status: 200, mode: 'form_post', toRedirect: true, fields: ['client_info', 'code', 'session_state', 'state'], cookie: true });
+    expect(out.browser.landed).toBe('signed in');
+    expect(out.browser).toMatchObject({ username: emu.user.userPrincipalName, hasIdToken: true });
+    expect(out.browser.scopes).toContain('Calendars.Read');
   });
 });

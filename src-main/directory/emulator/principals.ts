@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../platform/atomic-write';
+import { DEFAULT_REDIRECT_URIS } from './redirect-uris';
 
 /** Every Graph permission the emulator checks; an app without a list gets all of them. */
 export const ALL_PERMISSIONS = [
@@ -27,6 +28,8 @@ export interface AppInput {
   display_name?: string | undefined;
   /** Graph permission names; application tokens carry them as roles, user tokens as scp. */
   permissions?: string[] | undefined;
+  /** Where the authorize endpoint may send a signed-in person back; loopback addresses when absent. */
+  redirect_uris?: string[] | undefined;
 }
 
 export interface UserInput {
@@ -43,6 +46,8 @@ export interface AppPrincipal {
   permissions: string[];
   /** The object id an application token names in `oid`. */
   servicePrincipalId: string;
+  /** Registered redirect addresses of the authorize endpoint (an http loopback one matches any port). */
+  redirectUris: string[];
 }
 
 export interface UserPrincipal {
@@ -105,8 +110,9 @@ export async function loadPrincipals(root: string, tenant: string | undefined, a
           displayName: a.display_name ?? a.client_id,
           permissions: a.permissions ?? [...ALL_PERMISSIONS],
           servicePrincipalId: guidFrom(`sp:${a.client_id}`),
+          redirectUris: a.redirect_uris ?? DEFAULT_REDIRECT_URIS,
         }))
-      : [{ clientId: demo!.client_id, clientSecret: demo!.client_secret, displayName: 'Relay Console (emulator demo)', permissions: [...ALL_PERMISSIONS], servicePrincipalId: guidFrom(`sp:${demo!.client_id}`) }];
+      : [{ clientId: demo!.client_id, clientSecret: demo!.client_secret, displayName: 'Relay Console (emulator demo)', permissions: [...ALL_PERMISSIONS], servicePrincipalId: guidFrom(`sp:${demo!.client_id}`), redirectUris: DEFAULT_REDIRECT_URIS }];
   const userList: UserPrincipal[] =
     users && users.length > 0
       ? users.map((u) => ({

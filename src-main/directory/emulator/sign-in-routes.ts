@@ -3,6 +3,7 @@ import type { DeviceCodes } from './device-codes';
 import { readBody } from './graph-http';
 import { findUser, type Principals } from './principals';
 import { hmac, sameSignature } from './signing';
+import { notice, sendHtml, signInDocument } from './sign-in-page';
 import type { SigningKey } from './signing-keys';
 import { MULTI_TENANT, resolveTenant } from './tenant-names';
 import { missing, OAuthError, sendOAuthError } from './token-endpoint';
@@ -21,8 +22,6 @@ const sendJson = (res: ServerResponse, status: number, body: unknown) => {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' });
   res.end(text);
 };
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const unknownTenant = (segment: string) =>
   new OAuthError(400, 'invalid_tenant', 90002, `Tenant '${segment}' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud.`);
@@ -59,19 +58,15 @@ function openIdConfiguration(origin: string, segment: string, tenantId: string):
 
 /** The device login page: the code and the person's name and password. */
 function deviceLoginPage(message: string | null, error: boolean): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in - Graph emulator</title>
-<style>body{font:16px system-ui,sans-serif;max-width:26rem;margin:3rem auto;padding:0 1rem}label{display:block;margin:.8rem 0 .2rem}input{width:100%;padding:.4rem;font:inherit}button{margin-top:1rem;padding:.5rem 1.2rem;font:inherit}.error{color:#a00}</style></head>
-<body><h1>Enter code</h1><p>Sign in to the Graph emulator on another device.</p>
-${message ? `<p role="${error ? 'alert' : 'status'}" class="${error ? 'error' : ''}">${escapeHtml(message)}</p>` : ''}
+  return signInDocument(
+    'Sign in',
+    `<h1>Enter code</h1><p>Sign in to the Graph emulator on another device.</p>
+${notice(message, error)}
 <form method="post" action="/devicelogin"><label for="otc">Code</label><input id="otc" name="otc" autocomplete="one-time-code" required>
 <label for="username">User name</label><input id="username" name="username" autocomplete="username" required>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-<button type="submit">Sign in</button></form></body></html>`;
-}
-
-function sendHtml(res: ServerResponse, status: number, html: string): void {
-  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(html), 'Cache-Control': 'no-store', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'" });
-  res.end(html);
+<button type="submit">Sign in</button></form>`,
+  );
 }
 
 /**

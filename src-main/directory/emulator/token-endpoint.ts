@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GRAPH_AUDIENCE, signAccessToken, signJwt, type AccessTokenClaims } from './access-token';
+import type { AuthorizationCodes, RedeemFailure } from './authorization-codes';
 import type { DeviceCodes } from './device-codes';
 import { MULTI_TENANT, resolveTenant } from './tenant-names';
 import { readBody } from './graph-http';
@@ -17,6 +18,8 @@ export interface TokenEndpointDeps {
   signing: SigningKey;
   /** Device code sign-ins under way (the device polls this endpoint). */
   deviceCodes: DeviceCodes;
+  /** Codes the authorize endpoint issued after a browser sign-in. */
+  authorizationCodes: AuthorizationCodes;
   clock: () => number;
   tokenLifetimeSeconds: number;
 }
@@ -58,7 +61,7 @@ export function sendOAuthError(res: ServerResponse, error: OAuthError, now: numb
   res.end(body);
 }
 
-/** POST /{tenant}/oauth2/v2.0/token: client credentials, password (ROPC), refresh_token and device code grants. */
+/** POST /{tenant}/oauth2/v2.0/token: client credentials, password (ROPC), refresh_token, device code and authorization code (PKCE) grants. */
 export async function handleTokenRequest(deps: TokenEndpointDeps, tenantInPath: string, req: IncomingMessage, res: ServerResponse, origin: string): Promise<void> {
   const now = deps.clock();
   try {
@@ -158,11 +161,45 @@ async function issue(deps: TokenEndpointDeps, tenantInPath: string, req: Incomin
     return userTokenReply(deps, { app, user, scopes, asked: polled.scope, now, origin, clientInfo: form.get('client_info') === '1' });
   }
 
+  if (grant === 'authorization_code') {
+    const code = form.get('code');
+    if (!code) throw missing('code');
+    const verifier = form.get('code_verifier');
+    // A public client (a desktop app) proves itself with PKCE; without it, the app's secret.
+    checkSecret(verifier === null);
+    const grantOrFailure = deps.authorizationCodes.redeem(code, app.clientId, form.get('redirect_uri'), verifier);
+    if (typeof grantOrFailure === 'string') throw codeRefused(grantOrFailure, app);
+    const user = findUser(principals, grantOrFailure.userId);
+    if (!user) throw new OAuthError(400, 'invalid_grant', 50034, 'The user account {EUII Hidden} does not exist in the directory.');
+    const scopes = grantedScopes(app, grantOrFailure.scope);
+    return userTokenReply(deps, { app, user, scopes, asked: grantOrFailure.scope, now, origin, clientInfo: form.get('client_info') === '1', ...(grantOrFailure.nonce !== undefined ? { nonce: grantOrFailure.nonce } : {}) });
+  }
+
   throw new OAuthError(400, 'unsupported_grant_type', 70003, `The app requested an unsupported grant type '${grant}'.`);
 }
 
+/** Entra's answer to a code it will not redeem. */
+function codeRefused(failure: RedeemFailure, app: AppPrincipal): OAuthError {
+  switch (failure) {
+    case 'expired':
+      return new OAuthError(400, 'invalid_grant', 70008, 'The provided authorization code or refresh token has expired due to inactivity. Send a new interactive authorization request for this user and resource.');
+    case 'redeemed':
+      return new OAuthError(400, 'invalid_grant', 54005, 'OAuth2 Authorization code was already redeemed, please retry with a new valid code or use an existing refresh token.');
+    case 'otherRedirect':
+      return new OAuthError(400, 'invalid_grant', 500112, 'The reply address does not match the reply address provided when requesting Authorization code.');
+    case 'verifierMissing':
+      return new OAuthError(400, 'invalid_grant', 50148, 'The code_verifier does not match the code_challenge supplied in the authorization request for PKCE.');
+    case 'verifierMismatch':
+      return new OAuthError(400, 'invalid_grant', 501481, 'The Code_Verifier does not match the code_challenge supplied in the authorization request.');
+    case 'otherClient':
+      return new OAuthError(400, 'invalid_grant', 70000, `The provided authorization code was not issued to the application '${app.clientId}'.`);
+    default:
+      return new OAuthError(400, 'invalid_grant', 9002313, 'Invalid request. Request is malformed or invalid.');
+  }
+}
+
 /** Graph permissions a user token gets: all the app's for `.default`, else those asked for (each must be granted). */
-function grantedScopes(app: AppPrincipal, scope: string): string[] {
+export function grantedScopes(app: AppPrincipal, scope: string): string[] {
   const asked = scope.split(/\s+/).filter((s) => s !== '' && !OIDC_SCOPES.has(s));
   const out = new Set<string>();
   for (const item of asked) {
@@ -216,6 +253,8 @@ interface UserSignIn {
   origin: string;
   /** msal sends client_info=1 and builds the account from the answer. */
   clientInfo: boolean;
+  /** The authorize request's nonce, repeated in the ID token. */
+  nonce?: string;
 }
 
 /** A signed-in user's tokens: access token, and as asked an ID token, client_info and a refresh token. */
@@ -237,6 +276,7 @@ function userTokenReply(deps: TokenEndpointDeps, signIn: UserSignIn): Record<str
           tid,
           name: user.displayName,
           preferred_username: user.userPrincipalName,
+          ...(signIn.nonce !== undefined ? { nonce: signIn.nonce } : {}),
           ver: '2.0',
         },
         deps.signing,
