@@ -4,10 +4,25 @@ import { ADMIN_UNIT_PROPS, KIND, SCOPED_MEMBER_PROPS, publicView } from './direc
 import type { DirectoryDeps } from './directory-routes';
 import { contextUrl, reply, type GraphRequest } from './graph-context';
 import { badRequest, GraphError, notFound } from './graph-error';
-import { readJsonObject } from './graph-http';
+import { readJsonObject, sendText } from './graph-http';
+import { countOf, listBody, queryList, type ListRules } from './list-query';
 import { applySelect, parseExpand, parseSelect } from './odata-query';
 import { findUser } from './principals';
 import { findRole } from './directory-roles';
+
+type Stored = Record<string, unknown>;
+/** Administrative units are directory objects: advanced queries for count, search and filtered sorting. */
+const ADMIN_UNIT_LIST: ListRules<Stored> = {
+  type: 'administrativeUnit',
+  properties: ADMIN_UNIT_PROPS,
+  directory: true,
+  filter: { id: (au) => au.id, displayName: (au) => au.displayName, description: (au) => au.description, visibility: (au) => au.visibility },
+  orderBy: { displayName: (au) => au.displayName },
+  search: { displayName: (au) => au.displayName, description: (au) => au.description },
+  top: { default: 100, max: 999 },
+};
+/** Scoped role members take only $select (and pages), as Graph documents. */
+const SCOPED_MEMBER_LIST: ListRules<Stored> = { type: 'scopedRoleMembership', properties: SCOPED_MEMBER_PROPS, directory: true, top: { default: 100, max: 999 } };
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -28,8 +43,12 @@ export async function handleAdminUnits(deps: DirectoryDeps, request: GraphReques
       for (const e of expand) out.scopedRoleMembers = deps.store.objects(KIND.scopedRoleMember, String(au.id)).map((m) => applySelect(publicView(m), e.select));
       return out;
     };
+    if (auId === '$count') {
+      sendText(request.res, 200, String(countOf(request, deps.store.objects(KIND.adminUnit), ADMIN_UNIT_LIST)), request.ids);
+      return true;
+    }
     if (auId === undefined) {
-      reply(request, 200, { '@odata.context': contextUrl(request, 'directory/administrativeUnits'), value: deps.store.objects(KIND.adminUnit).map(render) });
+      reply(request, 200, listBody(contextUrl(request, 'directory/administrativeUnits'), queryList(request, deps.store.objects(KIND.adminUnit), ADMIN_UNIT_LIST), render));
       return true;
     }
     const au = deps.store.object(KIND.adminUnit, auId);
@@ -47,7 +66,8 @@ export async function handleAdminUnits(deps: DirectoryDeps, request: GraphReques
   if (method === 'GET') {
     const select = parseSelect(query.get('$select'), 'scopedRoleMembership', SCOPED_MEMBER_PROPS);
     if (memberId === undefined) {
-      reply(request, 200, { '@odata.context': contextUrl(request, context), value: deps.store.objects(KIND.scopedRoleMember, auId).map((m) => applySelect(publicView(m), select)) });
+      const page = queryList(request, deps.store.objects(KIND.scopedRoleMember, auId), SCOPED_MEMBER_LIST);
+      reply(request, 200, listBody(contextUrl(request, context), page, (m) => applySelect(publicView(m), select)));
       return true;
     }
     const member = deps.store.object(KIND.scopedRoleMember, memberId);

@@ -7,6 +7,7 @@ import type { EventService } from './event-service';
 import { renderEvent, UTC_VIEW, type ViewZone } from './event-view';
 import { badRequest, GraphError } from './graph-error';
 import { readJsonObject } from './graph-http';
+import { listBody, queryList } from './list-query';
 import { contextUrl, reply, type GraphRequest } from './graph-context';
 import { findUser, type Principals, type UserPrincipal } from './principals';
 import type { TimeZones } from './time-zones';
@@ -32,31 +33,30 @@ function preferenceApplied(request: GraphRequest, view: ViewZone, pageSize?: num
   return applied.length > 0 ? { 'Preference-Applied': applied.join(', ') } : {};
 }
 
-function intParam(query: URLSearchParams, name: string, fallback: number, max: number): number {
-  const text = query.get(name);
-  if (text === null) return fallback;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0) throw badRequest('BadRequest', `Invalid value '${text}' for query option '${name}': expected a non-negative integer.`);
-  return Math.min(n, max);
-}
+type EventJson = Record<string, unknown>;
+const part = (event: EventJson, key: string, inner: string) => (event[key] as Record<string, unknown> | undefined)?.[inner];
+const EVENT_PROPS = ['id', 'subject', 'start', 'end', 'isAllDay', 'type', 'showAs', 'importance', 'sensitivity', 'categories', 'createdDateTime', 'lastModifiedDateTime', 'body', 'bodyPreview', 'location', 'organizer', 'recurrence', 'seriesMasterId', 'isCancelled', 'changeKey', 'originalStart'];
+const EVENT_FIELDS: Record<string, (event: EventJson) => unknown> = {
+  subject: (e) => e.subject,
+  'start/dateTime': (e) => part(e, 'start', 'dateTime'),
+  'end/dateTime': (e) => part(e, 'end', 'dateTime'),
+  createdDateTime: (e) => e.createdDateTime,
+  lastModifiedDateTime: (e) => e.lastModifiedDateTime,
+};
 
-/** A page of a list by `$top` (default: the maxpagesize preference, else 10) and `$skip`, with the link to the next. */
-function replyPage<T>(request: GraphRequest, all: readonly T[], renderItem: (item: T) => Record<string, unknown>, collection: string, headers: Record<string, string>): void {
-  const top = intParam(request.query, '$top', request.prefer.maxPageSize ?? 10, 1000);
-  const skip = intParam(request.query, '$skip', 0, Number.MAX_SAFE_INTEGER);
-  const next = new URLSearchParams(request.query);
-  next.set('$skip', String(skip + top));
-  next.set('$top', String(top));
-  reply(
-    request,
-    200,
-    {
-      '@odata.context': collection,
-      value: all.slice(skip, skip + top).map(renderItem),
-      ...(skip + top < all.length ? { '@odata.nextLink': `${request.origin}${request.pathname}?${next.toString()}` } : {}),
-    },
-    headers,
-  );
+/**
+ * Outlook's list options on events and calendarView: $filter, $orderby, $count, $top (default
+ * the maxpagesize preference, else 10; at most 1000 a page), $skip and the next link.
+ */
+function replyPage(request: GraphRequest, all: readonly EventJson[], collection: string, headers: Record<string, string>): void {
+  const page = queryList(request, all, {
+    type: 'event',
+    properties: EVENT_PROPS,
+    filter: { ...EVENT_FIELDS, isAllDay: (e) => e.isAllDay, type: (e) => e.type, showAs: (e) => e.showAs, importance: (e) => e.importance, sensitivity: (e) => e.sensitivity, seriesMasterId: (e) => e.seriesMasterId },
+    orderBy: EVENT_FIELDS,
+    top: { default: request.prefer.maxPageSize ?? 10, max: 1000 },
+  });
+  reply(request, 200, listBody(collection, page, (event) => event), headers);
 }
 
 /** The delta function as SDKs write it: `delta`, `delta()`, `microsoft.graph.delta()`. */
@@ -115,13 +115,13 @@ export async function handleCalendar(deps: CalendarDeps, request: GraphRequest):
       .list(owner.id)
       .flatMap((ev) => instancesInWindow(ev, window.start, window.end, deps.zones))
       .sort((a, b) => a.startUtc - b.startUtc || a.id.localeCompare(b.id));
-    replyPage(request, all, render, collection, preferenceApplied(request, view));
+    replyPage(request, all.map(render), collection, preferenceApplied(request, view));
     return true;
   }
 
   if (rest[0] !== 'events') return false;
   if (rest.length === 1 && method === 'GET') {
-    replyPage(request, deps.events.list(owner.id), (ev) => render(masterInstance(ev)), collection, preferenceApplied(request, view));
+    replyPage(request, deps.events.list(owner.id).map((ev) => render(masterInstance(ev))), collection, preferenceApplied(request, view));
     return true;
   }
   if (rest.length === 1 && method === 'POST') {

@@ -16,7 +16,7 @@ import type { DirectoryDeps } from './directory-routes';
 import { contextUrl, reply, type GraphRequest } from './graph-context';
 import { badRequest, GraphError, notFound } from './graph-error';
 import { readJsonObject } from './graph-http';
-import { matchesFilter, parseFilter } from './odata-filter';
+import { listBody, queryList } from './list-query';
 import { applySelect, parseExpand, parseSelect } from './odata-query';
 import { parsePolicyBody } from './policy-body';
 import { unknownUserInPolicy } from './policy-references';
@@ -61,6 +61,15 @@ const FILTERABLE: Record<CollectionName, Record<string, (item: Record<string, un
   catalogs: { displayName: (i) => i.displayName, state: (i) => i.state },
 };
 
+/** What `$orderby` may name on each collection (entitlement management sorts by names and dates). */
+const SORTABLE: Record<CollectionName, Record<string, (item: Record<string, unknown>) => unknown> | undefined> = {
+  accessPackages: { displayName: (i) => i.displayName, createdDateTime: (i) => i.createdDateTime, modifiedDateTime: (i) => i.modifiedDateTime },
+  assignmentPolicies: { displayName: (i) => i.displayName, createdDateTime: (i) => i.createdDateTime, modifiedDateTime: (i) => i.modifiedDateTime },
+  assignments: undefined,
+  assignmentRequests: { createdDateTime: (i) => i.createdDateTime },
+  catalogs: { displayName: (i) => i.displayName, createdDateTime: (i) => i.createdDateTime, modifiedDateTime: (i) => i.modifiedDateTime },
+};
+
 const REQUEST_TYPES = ['notSpecified', 'userAdd', 'userUpdate', 'userRemove', 'adminAdd', 'adminUpdate', 'adminRemove', 'systemAdd', 'systemUpdate', 'systemRemove', 'onBehalfAdd'];
 
 /** /identityGovernance/entitlementManagement/...: returns false for other paths. */
@@ -79,20 +88,15 @@ export async function handleEntitlement(deps: DirectoryDeps, request: GraphReque
   if (id === undefined && method === 'GET') {
     const select = parseSelect(request.query.get('$select'), collection.type, collection.properties);
     const expand = parseExpand(request.query.get('$expand'), collection.type, collection.navigation);
-    const readers = FILTERABLE[name];
-    const filterText = request.query.get('$filter');
-    const filter = filterText === null ? undefined : parseFilter(filterText, Object.keys(readers), collection.type);
-    const all = deps.store.objects(collection.kind).filter((item) => !filter || matchesFilter(filter, (path) => readers[path]!(item)));
-    const top = Math.min(Number(request.query.get('$top') ?? 100) || 100, 999);
-    const skip = Math.max(Number(request.query.get('$skip') ?? 0) || 0, 0);
-    const next = new URLSearchParams(request.query);
-    next.set('$skip', String(skip + top));
-    reply(request, 200, {
-      '@odata.context': contextUrl(request, `${BASE}/${name}${select ? `(${select.join(',')})` : ''}`),
-      ...(request.query.get('$count') === 'true' ? { '@odata.count': all.length } : {}),
-      value: all.slice(skip, skip + top).map((item) => render(deps, item, select, expand)),
-      ...(skip + top < all.length ? { '@odata.nextLink': `${request.origin}${request.pathname}?${next.toString()}` } : {}),
+    const sortable = SORTABLE[name];
+    const page = queryList(request, deps.store.objects(collection.kind), {
+      type: collection.type,
+      properties: collection.properties,
+      filter: FILTERABLE[name],
+      ...(sortable ? { orderBy: sortable } : {}),
+      top: { default: 100, max: 999 },
     });
+    reply(request, 200, listBody(contextUrl(request, `${BASE}/${name}${select ? `(${select.join(',')})` : ''}`), page, (item) => render(deps, item, select, expand)));
     return true;
   }
 

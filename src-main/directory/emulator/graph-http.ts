@@ -59,6 +59,19 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, ids
   res.end(text);
 }
 
+/** A plain-text answer (`/$count`), with the ids every Graph reply carries. */
+export function sendText(res: ServerResponse, status: number, text: string, ids: RequestIds): void {
+  res.writeHead(status, {
+    'Content-Type': 'text/plain;charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-cache',
+    'OData-Version': '4.0',
+    'request-id': ids.requestId,
+    'client-request-id': ids.clientRequestId,
+  });
+  res.end(text);
+}
+
 /** innerError.date as Graph writes it: UTC, seconds, no `Z`. */
 export function graphDate(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19);

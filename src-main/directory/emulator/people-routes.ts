@@ -2,18 +2,36 @@ import { PERMISSIONS, requirePermission } from './access';
 import { DIRECTORY_ROLES, findRole, type DirectoryRole } from './directory-roles';
 import { contextUrl, reply, type GraphRequest } from './graph-context';
 import { badRequest, GraphError, notFound } from './graph-error';
-import { readJsonObject } from './graph-http';
-import { matchesFilter, parseFilter } from './odata-filter';
+import { readJsonObject, sendText } from './graph-http';
+import { countOf, listBody, queryList, type ListRules } from './list-query';
 import { applySelect, parseSelect } from './odata-query';
 import { findUser, type Principals, type UserPrincipal } from './principals';
 
 const USER_PROPS = ['id', 'displayName', 'userPrincipalName', 'mail', 'givenName', 'surname', 'jobTitle', 'businessPhones', 'mobilePhone', 'officeLocation', 'preferredLanguage'] as const;
 const ROLE_PROPS = ['id', 'displayName', 'description', 'roleTemplateId'] as const;
-const USER_FILTER: Record<string, (user: UserPrincipal) => unknown> = {
+const USER_NAMES: Record<string, (user: UserPrincipal) => unknown> = {
   displayName: (u) => u.displayName,
   userPrincipalName: (u) => u.userPrincipalName,
   mail: (u) => u.userPrincipalName,
-  id: (u) => u.id,
+  givenName: (u) => u.displayName.split(' ')[0] ?? null,
+  surname: (u) => u.displayName.split(' ').slice(1).join(' ') || null,
+};
+/** As Graph's directory lists users: filter on ids and names, sort by name, search names (advanced queries). */
+const USER_LIST: ListRules<UserPrincipal> = {
+  type: 'user',
+  properties: USER_PROPS,
+  directory: true,
+  filter: { id: (u) => u.id, ...USER_NAMES },
+  orderBy: { displayName: (u) => u.displayName, userPrincipalName: (u) => u.userPrincipalName },
+  search: USER_NAMES,
+  top: { default: 100, max: 999 },
+};
+const ROLE_LIST: ListRules<DirectoryRole> = {
+  type: 'directoryRole',
+  properties: ROLE_PROPS,
+  directory: true,
+  filter: { id: (r) => r.id, displayName: (r) => r.displayName, roleTemplateId: (r) => r.roleTemplateId },
+  top: { default: 999, max: 999 },
 };
 const USER_READ_ALL = ['User.Read.All', 'User.ReadBasic.All', 'Directory.Read.All', 'Directory.ReadWrite.All'];
 
@@ -33,10 +51,16 @@ function userView(user: UserPrincipal): Record<string, unknown> {
   };
 }
 
+/** `/$count` answers the number as text. */
+function sendCount(request: GraphRequest, count: number): void {
+  sendText(request.res, 200, String(count), request.ids);
+}
+
 const roleView = (role: DirectoryRole): Record<string, unknown> => ({ ...role });
 
 /**
- * People and roles: `/me`, `/users` (list with $filter/$top/$select, one by id or UPN),
+ * People and roles: `/me`, `/users` (list with $filter/$search/$orderby/$count/$top and skip
+ * tokens, `/users/$count`, one by id or UPN),
  * `/directoryRoles` (the activated roles scoped role members name by roleId) and
  * `POST /directoryObjects/getByIds` (names and kinds of many objects in one call).
  * Returns false for other paths.
@@ -55,6 +79,10 @@ export async function handlePeople(principals: Principals, request: GraphRequest
 
   if (head === 'users' && method === 'GET') {
     requirePermission(caller, 'directory', caller.kind === 'user' && id !== undefined ? PERMISSIONS.userRead : USER_READ_ALL);
+    if (id === '$count') {
+      sendCount(request, countOf(request, principals.users, USER_LIST));
+      return true;
+    }
     const select = parseSelect(query.get('$select'), 'user', USER_PROPS);
     if (id !== undefined) {
       const user = findUser(principals, id);
@@ -62,11 +90,7 @@ export async function handlePeople(principals: Principals, request: GraphRequest
       reply(request, 200, { '@odata.context': contextUrl(request, 'users/$entity'), ...applySelect(userView(user), select) });
       return true;
     }
-    const filterText = query.get('$filter');
-    const filter = filterText === null ? undefined : parseFilter(filterText, Object.keys(USER_FILTER), 'user');
-    const top = Math.min(Math.max(Number(query.get('$top') ?? 100) || 100, 1), 999);
-    const users = principals.users.filter((user) => !filter || matchesFilter(filter, (path) => USER_FILTER[path]!(user)));
-    reply(request, 200, { '@odata.context': contextUrl(request, 'users'), value: users.slice(0, top).map((user) => applySelect(userView(user), select)) });
+    reply(request, 200, listBody(contextUrl(request, 'users'), queryList(request, principals.users, USER_LIST), (user) => applySelect(userView(user), select)));
     return true;
   }
 
@@ -79,7 +103,7 @@ export async function handlePeople(principals: Principals, request: GraphRequest
       reply(request, 200, { '@odata.context': contextUrl(request, 'directoryRoles/$entity'), ...applySelect(roleView(role), select) });
       return true;
     }
-    reply(request, 200, { '@odata.context': contextUrl(request, 'directoryRoles'), value: DIRECTORY_ROLES.map((role) => applySelect(roleView(role), select)) });
+    reply(request, 200, listBody(contextUrl(request, 'directoryRoles'), queryList(request, DIRECTORY_ROLES, ROLE_LIST), (role) => applySelect(roleView(role), select)));
     return true;
   }
 

@@ -2,15 +2,16 @@ import { PERMISSIONS, requirePermission } from './access';
 import { DIRECTORY_ROLES, type DirectoryRole } from './directory-roles';
 import { contextUrl, reply, type GraphRequest } from './graph-context';
 import { GraphError, notFound } from './graph-error';
-import { matchesFilter, parseFilter } from './odata-filter';
+import { listBody, queryList, type ListRules } from './list-query';
 import { applySelect, parseSelect } from './odata-query';
 
 const DEFINITION_PROPS = ['id', 'displayName', 'description', 'isBuiltIn', 'isEnabled', 'templateId', 'version', 'resourceScopes', 'rolePermissions'] as const;
-const DEFINITION_FILTER: Record<string, (role: DirectoryRole) => unknown> = {
-  id: (r) => r.roleTemplateId,
-  displayName: (r) => r.displayName,
-  templateId: (r) => r.roleTemplateId,
-  isBuiltIn: () => true,
+/** Role management (not the directory's own store): $filter and $select, no sorting. */
+const DEFINITION_LIST: ListRules<DirectoryRole> = {
+  type: 'unifiedRoleDefinition',
+  properties: DEFINITION_PROPS,
+  filter: { id: (r) => r.roleTemplateId, displayName: (r) => r.displayName, templateId: (r) => r.roleTemplateId, isBuiltIn: () => true },
+  top: { default: 999, max: 999 },
 };
 
 /** A built-in role as `roleManagement/directory/roleDefinitions` lists it: its id is the template id. */
@@ -47,9 +48,7 @@ export function handleRoleDefinitions(request: GraphRequest): boolean {
     reply(request, 200, { '@odata.context': contextUrl(request, 'roleManagement/directory/roleDefinitions/$entity'), ...applySelect(definitionView(role), select) });
     return true;
   }
-  const filterText = query.get('$filter');
-  const filter = filterText === null ? undefined : parseFilter(filterText, Object.keys(DEFINITION_FILTER), 'unifiedRoleDefinition');
-  const roles = DIRECTORY_ROLES.filter((role) => !filter || matchesFilter(filter, (path) => DEFINITION_FILTER[path]!(role)));
-  reply(request, 200, { '@odata.context': contextUrl(request, 'roleManagement/directory/roleDefinitions'), value: roles.map((role) => applySelect(definitionView(role), select)) });
+  const page = queryList(request, DIRECTORY_ROLES, DEFINITION_LIST);
+  reply(request, 200, listBody(contextUrl(request, 'roleManagement/directory/roleDefinitions'), page, (role) => applySelect(definitionView(role), select)));
   return true;
 }
