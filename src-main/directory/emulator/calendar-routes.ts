@@ -5,7 +5,7 @@ import { DEFAULT_DELTA_PAGE, MAX_DELTA_PAGE } from './calendar-delta';
 import { instancesInWindow, masterInstance } from './event-instances';
 import type { EventService } from './event-service';
 import { renderEvent, UTC_VIEW, type ViewZone } from './event-view';
-import { badRequest, GraphError } from './graph-error';
+import { GraphError } from './graph-error';
 import { readJsonObject } from './graph-http';
 import { listBody, queryList } from './list-query';
 import { contextUrl, reply, type GraphRequest } from './graph-context';

@@ -121,6 +121,35 @@ describe('entitlement management and administrative units', () => {
     expect(alt.status).toBe(200);
   });
 
+  it("PUT takes the body of Graph's own update example: no questions, reviewSettings or automaticRequestSettings", async () => {
+    const docsExample = {
+      id: DEMO_IDS.policy,
+      displayName: 'All Users',
+      description: 'All users can request for access to the directory.',
+      allowedTargetScope: 'allDirectoryUsers',
+      specificAllowedTargets: [],
+      expiration: { endDateTime: null, duration: null, type: 'noExpiration' },
+      requestorSettings: {
+        enableTargetsToSelfAddAccess: true,
+        enableTargetsToSelfUpdateAccess: false,
+        enableTargetsToSelfRemoveAccess: true,
+        allowCustomAssignmentSchedule: true,
+        enableOnBehalfRequestorsToAddAccess: false,
+        enableOnBehalfRequestorsToUpdateAccess: false,
+        enableOnBehalfRequestorsToRemoveAccess: false,
+        onBehalfRequestors: [],
+      },
+      requestApprovalSettings: { isApprovalRequiredForAdd: false, isApprovalRequiredForUpdate: false, stages: [] },
+      accessPackage: { id: DEMO_IDS.accessPackage },
+    };
+    const reply = await put(docsExample);
+    expect(reply.status).toBe(200);
+    // A PUT replaces the policy: what the body leaves out is gone, not kept from before.
+    const read = await call(`${EM}/assignmentPolicies/${DEMO_IDS.policy}`);
+    expect(read.body).toMatchObject({ displayName: 'All Users', allowedTargetScope: 'allDirectoryUsers', questions: [], reviewSettings: null, automaticRequestSettings: null, expiration: { type: 'noExpiration' } });
+    expect((await put(policyBody())).status).toBe(200);
+  });
+
   it('PUT refuses bad bodies the way Graph does', async () => {
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [policyBody({ colour: 'red' }), 'RequestBodyRead', /^The property 'colour' does not exist on type 'microsoft\.graph\.accessPackageAssignmentPolicy'\./],

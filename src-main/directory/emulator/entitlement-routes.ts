@@ -134,7 +134,7 @@ export async function handleEntitlement(deps: DirectoryDeps, request: GraphReque
       requestApprovalSettings: body.requestApprovalSettings,
       reviewSettings: body.reviewSettings !== undefined ? body.reviewSettings : (body.accessReviewSettings ?? null),
       notificationSettings: body.notificationSettings ?? existing?.notificationSettings ?? null,
-      questions: body.questions.map((q, i) => ({ ...q, id: q.id ?? randomUUID(), sequence: q.sequence ?? i })),
+      questions: (body.questions ?? []).map((q, i) => ({ ...q, id: q.id ?? randomUUID(), sequence: q.sequence ?? i })),
       // Not given: the stage settings stay as they were; [] removes them all (seed rule 1).
       customExtensionStageSettings:
         body.customExtensionStageSettings === undefined

@@ -9,7 +9,9 @@ import { GraphError, unknownProperty } from './graph-error';
 
 // The body of PUT/POST .../assignmentPolicies, checked as Graph checks it: an unknown property
 // is RequestBodyRead (naming the property and its type), a missing access package is
-// ArgumentNullException, any other wrong shape is InvalidModel with the offending path.
+// ArgumentNullException, any other wrong shape is InvalidModel with the offending path. As in
+// Graph's own update example, questions, reviewSettings and automaticRequestSettings may be left
+// out; the PUT replaces the whole policy, so they become none.
 
 /**
  * The console's contract schema plus the alternative names the seed has seen on the wire:
@@ -24,6 +26,8 @@ const requestorSettings = requestorSettingsSchema.extend({
 
 export const policyBodySchema = assignmentPolicyBodySchema.extend({
   requestorSettings,
+  // Graph's own update example sends neither: a PUT replaces the policy, so they become none.
+  questions: assignmentPolicyBodySchema.shape.questions.optional(),
   reviewSettings: reviewSettingsSchema.nullish(),
   accessReviewSettings: reviewSettingsSchema.nullish(),
   accessPackageId: z.string().nullish(),
@@ -111,7 +115,6 @@ export function parsePolicyBody(body: Record<string, unknown>): PolicyBody {
     const reason = issue.code === 'invalid_type' && /received undefined$/.test(issue.message) ? 'is required' : issue.message;
     throw new GraphError(400, 'InvalidModel', `The model is invalid. ${target}: ${reason}`);
   }
-  if (parsed.data.reviewSettings === undefined && parsed.data.accessReviewSettings === undefined) throw new GraphError(400, 'InvalidModel', 'The model is invalid. reviewSettings: is required');
   const stages = new Set<string>();
   for (const setting of parsed.data.customExtensionStageSettings ?? []) {
     if (stages.has(setting.stage)) throw new GraphError(400, 'InvalidModel', `The model is invalid. customExtensionStageSettings: stage ${setting.stage} is given twice`);
