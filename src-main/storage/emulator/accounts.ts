@@ -8,7 +8,7 @@ import type { AccountConfig } from './emulator-config';
 export interface AccountSet {
   list: Account[];
   byKey: Map<string, Account>;
-  buckets: { owner: string; name: string; private: boolean; domains: string[]; mirror?: string | undefined; antiLeechKey?: string | undefined; accelerateDomain?: string | undefined }[];
+  buckets: { owner: string; name: string; private: boolean; domains: string[]; mirror?: string | undefined; antiLeechKey?: string | undefined; accelerateDomain?: string | undefined; region: string }[];
   demo: boolean;
 }
 
@@ -23,7 +23,7 @@ export async function loadAccounts(root: string, configured: AccountConfig[] | u
   if (configured && configured.length > 0) {
     const list = configured.map((a) => ({ accessKey: a.access_key, secretKey: a.secret_key, dirRefresh: a.dir_refresh }));
     const buckets = configured.flatMap((a) =>
-      a.buckets.map((b) => ({ owner: a.access_key, name: b.name, private: b.private, domains: b.domains, mirror: b.mirror, antiLeechKey: b.anti_leech_key, accelerateDomain: b.accelerate_domain })),
+      a.buckets.map((b) => ({ owner: a.access_key, name: b.name, private: b.private, domains: b.domains, mirror: b.mirror, antiLeechKey: b.anti_leech_key, accelerateDomain: b.accelerate_domain, region: b.region })),
     );
     return { list, byKey: new Map(list.map((a) => [a.accessKey, a])), buckets, demo: false };
   }
@@ -39,7 +39,7 @@ export async function loadAccounts(root: string, configured: AccountConfig[] | u
   return {
     list: [account],
     byKey: new Map([[account.accessKey, account]]),
-    buckets: [{ owner: account.accessKey, name: DEMO_BUCKET, private: false, domains: [DEMO_DOMAIN] }],
+    buckets: [{ owner: account.accessKey, name: DEMO_BUCKET, private: false, domains: [DEMO_DOMAIN], region: 'z0' }],
     demo: true,
   };
 }

@@ -52,6 +52,66 @@ function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
+/** Keeps one task per URL or directory (the task lists answer them); the emulator's CDN is its origin, so each is done at once. */
+function recordTasks(deps: CdnDeps, account: Account, kind: 'refresh' | 'prefetch', request: string, entries: { url: string; dir: boolean }[]): Record<string, string> {
+  const now = deps.clock();
+  const rows = entries.map(({ url, dir }) => ({ task_id: requestId(), owner: account.accessKey, kind, request_id: request, url, is_dir: dir ? 1 : 0, created: now }));
+  deps.db.addCdnTasks(rows);
+  return Object.fromEntries(rows.map((row) => [row.url, row.task_id]));
+}
+
+/** Fusion's times: `YYYY-MM-DD HH:mm:ss` in China Standard Time. */
+const fusionTime = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+const fromFusionTime = (text: string) => Date.parse(`${text.replace(' ', 'T')}+08:00`);
+
+/**
+ * /v2/tune/refresh/list and /v2/tune/prefetch/list: the account's tasks, newest first, filtered by
+ * requestId, urls, state, isDir (refresh), startTime/endTime, in pages (pageNo from 0, pageSize
+ * at most 100).
+ */
+export function taskList(deps: CdnDeps, account: Account, kind: 'refresh' | 'prefetch', body: Record<string, unknown>): CdnReply {
+  const id = requestId();
+  const fail = (error: string): CdnReply => ({ status: 400, body: { code: 400000, error, requestId: id } });
+  const pageNo = body['pageNo'] === undefined ? 0 : Number(body['pageNo']);
+  const pageSize = body['pageSize'] === undefined ? 100 : Number(body['pageSize']);
+  if (!Number.isInteger(pageNo) || pageNo < 0) return fail('pageNo must be a whole number from 0');
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) return fail('pageSize must be 1 to 100');
+  const times: number[] = [];
+  for (const name of ['startTime', 'endTime']) {
+    const value = body[name];
+    if (value === undefined || value === '') continue;
+    const at = typeof value === 'string' && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(value) ? fromFusionTime(value.length === 16 ? `${value}:00` : value) : NaN;
+    if (Number.isNaN(at)) return fail(`${name} must be YYYY-MM-DD HH:mm:ss`);
+    times[name === 'startTime' ? 0 : 1] = at;
+  }
+  const state = body['state'];
+  if (state !== undefined && state !== '' && !['processing', 'success', 'failure'].includes(String(state))) return fail('state must be processing, success or failure');
+  const urls = stringList(body['urls']);
+  const isDir = body['isDir'];
+  const all = deps.db.cdnTasks(account.accessKey, kind).filter(
+    (task) =>
+      (!body['requestId'] || task.request_id === body['requestId']) &&
+      (urls.length === 0 || urls.includes(task.url)) &&
+      (state === undefined || state === '' || state === 'success') &&
+      (kind !== 'refresh' || isDir === undefined || isDir === '' || (isDir === 'yes') === (task.is_dir === 1)) &&
+      (times[0] === undefined || task.created >= times[0]) &&
+      (times[1] === undefined || task.created <= times[1]),
+  );
+  const items = all.slice(pageNo * pageSize, (pageNo + 1) * pageSize).map((task) => ({
+    taskId: task.task_id,
+    requestId: task.request_id,
+    url: task.url,
+    state: 'success',
+    progress: 100,
+    ...(kind === 'refresh' ? { isDir: task.is_dir === 1 ? 'yes' : 'no' } : {}),
+    createAt: fusionTime(task.created),
+    beginAt: fusionTime(task.created),
+    endAt: fusionTime(task.created),
+    stateDetail: '',
+  }));
+  return { status: 200, body: { code: 200, error: 'success', requestId: id, items, pageNo, pageSize, total: all.length } };
+}
+
 /** /v2/tune/refresh `{urls <= 100, dirs <= 10}`; directories need the account permission (400038). */
 export function refresh(deps: CdnDeps, account: Account, body: Record<string, unknown>): CdnReply {
   const urls = stringList(body['urls']);
@@ -71,12 +131,12 @@ export function refresh(deps: CdnDeps, account: Account, body: Record<string, un
   if (used.urls + urls.length > URL_QUOTA_DAY || used.dirs + dirs.length > DIR_QUOTA_DAY) return fail(400034, 'refresh quota of the day exceeded');
   const domains = ownedDomains(deps.db, account);
   const invalidUrls = urls.filter((u) => !domains.has(urlDomain(u) ?? ''));
-  const invalidDirs = dirs.filter((d) => !domains.has(urlDomain(d) ?? '') || !d.endsWith('/'));
+  // A directory ends with '/' (a bare domain is its root).
+  const invalidDirs = dirs.filter((d) => !domains.has(urlDomain(d) ?? '') || !new URL(d).pathname.endsWith('/') || new URL(d).search !== '');
   const validUrls = urls.filter((u) => !invalidUrls.includes(u));
   const validDirs = dirs.filter((d) => !invalidDirs.includes(d));
   deps.db.addQuota(account.accessKey, today, validUrls.length, validDirs.length);
-  const taskIds: Record<string, string> = {};
-  for (const u of [...validUrls, ...validDirs]) taskIds[u] = requestId();
+  const taskIds = recordTasks(deps, account, 'refresh', id, [...validUrls.map((url) => ({ url, dir: false })), ...validDirs.map((url) => ({ url, dir: true }))]);
   const after = deps.db.quota(account.accessKey, today);
   const ok = invalidUrls.length === 0 && invalidDirs.length === 0;
   return {
@@ -108,8 +168,7 @@ export function prefetch(deps: CdnDeps, account: Account, body: Record<string, u
     const key = decodeURIComponent(new URL(u).pathname.slice(1));
     return !deps.objects.find(bucket, key);
   });
-  const taskIds: Record<string, string> = {};
-  for (const u of urls.filter((x) => !invalidUrls.includes(x))) taskIds[u] = requestId();
+  const taskIds = recordTasks(deps, account, 'prefetch', id, urls.filter((x) => !invalidUrls.includes(x)).map((url) => ({ url, dir: false })));
   const ok = invalidUrls.length === 0;
   return {
     status: ok ? 200 : 400,

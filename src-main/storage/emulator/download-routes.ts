@@ -10,8 +10,18 @@ import type { MediaOutput } from './media-ops';
 import type { BucketRow, MetadataStore, ObjectRow } from './metadata-store';
 import type { ObjectService } from './object-service';
 import { runCommand } from './persistent-fop';
+import { IMAGE_COMMANDS } from './image-ops';
+import { MEDIA_COMMANDS } from './media-ops';
 import { mimeFromName } from './mime-guess';
 import type { SettingValue } from './bucket-settings';
+
+/**
+ * A header name as Kodo's Go servers write it (net/http's canonical form): each letter that
+ * starts the name or follows a `-` upper case, the rest lower case (`x-qn-meta-m1` → `X-Qn-Meta-M1`).
+ */
+export function canonicalHeaderName(name: string): string {
+  return name.toLowerCase().replace(/(^|-)([a-z])/g, (_match, dash: string, letter: string) => dash + letter.toUpperCase());
+}
 
 export interface DownloadDeps {
   db: MetadataStore;
@@ -106,12 +116,14 @@ function corsHeaders(rules: CorsRule[] | undefined, origin: string | undefined, 
 
 /**
  * The processing asked for on a download URL: a first query part that is not `name=value`
- * (`?imageView2/1/w/50|imageInfo`). Any such part is a command chain; one the emulator does not
- * know answers 400, as on Kodo, rather than the original file.
+ * (`?imageView2/1/w/50|imageInfo`). A chain or a command with arguments the emulator does not
+ * know answers 400, as on Kodo, rather than the original file; a lone word that names no
+ * command (`?v2`, `?qiniu`, a cache buster) is an ordinary query parameter.
  */
 function fopOf(query: string): string[] | undefined {
   const first = query.split('&')[0] ?? '';
   if (first === '' || first.includes('=')) return undefined;
+  if (/^[\w.-]+$/.test(first) && !IMAGE_COMMANDS.has(first) && !MEDIA_COMMANDS.has(first)) return undefined;
   let decoded: string;
   try {
     decoded = decodeURIComponent(first);
@@ -205,7 +217,7 @@ export async function handleDownload(deps: DownloadDeps, req: IncomingMessage, r
     const maxAge = deps.db.setting<number>(target.bucket.name, 'maxAge', 'default');
     if (maxAge !== undefined && maxAge > 0) headers['Cache-Control'] = `public, max-age=${maxAge}`;
     for (const [name, value] of Object.entries(row.meta ? (JSON.parse(row.meta) as Record<string, string>) : {})) {
-      headers[name.replace(/^x-qn-meta-/i, 'X-Qn-Meta-')] = encodeURIComponent(value);
+      headers[canonicalHeaderName(name)] = encodeURIComponent(value);
     }
     const attname = params.get('attname');
     if (attname !== null) headers['Content-Disposition'] = `attachment; filename*=UTF-8''${encodeURIComponent(attname || key.split('/').pop()!)}`;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { tlsSettingsSchema } from '../../platform/tls/tls-settings';
+import { REGION_IDS } from './regions';
 
 const bucketSchema = z
   .object({
@@ -16,6 +17,8 @@ const bucketSchema = z
      * `up.acc_domains`. It must reach this emulator (a hosts entry, a proxy).
      */
     accelerate_domain: z.string().min(1).optional(),
+    /** The Kodo region the bucket lives in (z0, cn-east-2, z1, z2, na0, as0, ap-southeast-2, ap-southeast-3). */
+    region: z.enum(REGION_IDS).default('z0'),
   })
   .strict();
 
@@ -47,6 +50,11 @@ export const emulatorConfigSchema = z
     workflows: z.record(z.string().regex(/^[\w.-]{1,64}$/, 'workflow template names: letters, digits, . - _'), z.string().min(1)).default({}),
     /** https on the same port as http: a certificate of your own, or one from a local CA in `<data_dir>/storage/tls`. */
     tls: tlsSettingsSchema,
+    /**
+     * Host names the region query answers: `local` the emulator's own address for every region,
+     * `qiniu` Qiniu's public names of each region (for SDK suites run behind a hosts file or proxy).
+     */
+    region_hosts: z.enum(['local', 'qiniu']).default('local'),
   })
   .strict();
 

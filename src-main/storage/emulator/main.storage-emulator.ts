@@ -12,6 +12,7 @@ runStandaloneService('storage-emulator', async (config, settings, logger) => {
     logger,
     maxClockSkewSeconds: emulatorConfig.max_clock_skew_seconds,
     workflows: emulatorConfig.workflows,
+    regionHosts: emulatorConfig.region_hosts,
     tls: emulatorConfig.tls,
   });
   return { banner: [`Kodo storage emulator at ${emulator.url}`, `Data: ${settings.dataDir}/storage`], close: () => emulator.close() };

@@ -88,6 +88,7 @@ export async function runOperation(objects: ObjectService, account: Account, op:
       const status = Number(rest[1]);
       if (rest[0] !== 'status' || (status !== 0 && status !== 1)) throw new KodoError(400, 'chstatus: status must be 0 or 1');
       objects.update(bucket, key, () => ({ status }));
+      objects.announce(status === 1 ? 'disable' : 'enable', objects.stat(bucket, key), { accessKey: account.accessKey });
       return { code: 200 };
     }
     case 'deleteAfterDays': {
@@ -120,6 +121,7 @@ export async function runOperation(objects: ObjectService, account: Account, op:
       if (!Number.isInteger(freezeAfterDays) || freezeAfterDays < 1 || freezeAfterDays > 7) throw new KodoError(400, 'restoreAr: freezeAfterDays must be 1-7');
       // The emulator has the bytes at hand: the restored copy is readable at once, for the days asked.
       objects.update(bucket, key, (current) => ({ lifecycle: writeLifecycle({ ...readLifecycle(current), restoredUntil: objects.now() + freezeAfterDays * 86_400_000 }) }));
+      objects.announce('restore:completed', objects.stat(bucket, key), { accessKey: account.accessKey });
       return { code: 200 };
     }
     default:

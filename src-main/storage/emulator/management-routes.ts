@@ -1,25 +1,27 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Account } from './auth';
+import type { AsyncFetch } from './async-fetch';
 import type { BlobStore } from './blob-store';
+import { BUCKET_HEADS, BUCKET_PATHS, handleBucketRequest } from './bucket-routes';
 import { handleBucketSettings, SETTINGS_HEADS } from './bucket-settings';
-import { logList, prefetch, refresh, traffic, type CdnDeps } from './cdn-routes';
+import { logList, prefetch, refresh, taskList, traffic, type CdnDeps } from './cdn-routes';
 import { decodeEntry, urlsafeB64Decode } from './encoding';
 import { parseForm, sendJson } from './http-kit';
 import { KodoError } from './kodo-error';
 import { decodeMarker, listItem, listPage, walkListing } from './list-objects';
 import { runBatch, runOperation } from './manage-operations';
-import type { BucketRow, MetadataStore } from './metadata-store';
+import type { MetadataStore } from './metadata-store';
 import { mimeFromName } from './mime-guess';
 import type { ObjectService } from './object-service';
 import type { PersistentFop } from './persistent-fop';
 
 export const RS_OPS: ReadonlySet<string> = new Set(['stat', 'delete', 'move', 'copy', 'chgm', 'chtype', 'chstatus', 'deleteAfterDays', 'lifecycle', 'restoreAr']);
-const OTHER_HEADS: ReadonlySet<string> = new Set(['batch', 'list', 'fetch', 'prefetch', 'buckets', 'mkbucketv3', 'drop', 'pfop', 'bucket', 'image', 'unimage']);
-const OTHER_PATHS: ReadonlySet<string> = new Set(['/v2/list', '/v3/domains', '/v2/domains', '/v2/bucketInfo', '/v2/buckets']);
+const OTHER_HEADS: ReadonlySet<string> = new Set(['batch', 'list', 'fetch', 'prefetch', 'pfop', 'image', 'unimage', 'sisyphus']);
+const OTHER_PATHS: ReadonlySet<string> = new Set(['/v2/list']);
 
 /** Whether a path is one of the account-signed APIs (rs, rsf, io, uc, pfop, CDN). */
 export function isManagementPath(pathname: string, head: string): boolean {
-  return RS_OPS.has(head) || OTHER_HEADS.has(head) || SETTINGS_HEADS.has(head) || OTHER_PATHS.has(pathname) || pathname.startsWith('/v2/tune/');
+  return RS_OPS.has(head) || OTHER_HEADS.has(head) || SETTINGS_HEADS.has(head) || BUCKET_HEADS.has(head) || OTHER_PATHS.has(pathname) || BUCKET_PATHS.has(pathname) || pathname.startsWith('/v2/tune/');
 }
 
 export interface ManagementDeps {
@@ -31,6 +33,7 @@ export interface ManagementDeps {
   clock: () => number;
   /** Workflow templates: name → processing commands. */
   workflows: ReadonlyMap<string, string>;
+  asyncFetch: AsyncFetch;
 }
 
 export interface ManagementRequest {
@@ -57,6 +60,11 @@ export async function handleManagement(deps: ManagementDeps, request: Management
     : undefined;
   if (settings) {
     sendJson(res, 200, settings.body);
+    return;
+  }
+  const bucketReply = BUCKET_HEADS.has(head) || BUCKET_PATHS.has(pathname) ? handleBucketRequest(db, objects, clock, { method, segments, pathname, query, body, owner: account.accessKey }) : undefined;
+  if (bucketReply) {
+    sendJson(res, 200, bucketReply.body);
     return;
   }
   if (RS_OPS.has(head)) {
@@ -103,27 +111,24 @@ export async function handleManagement(deps: ManagementDeps, request: Management
       const staged = await blobs.stage(response.body as unknown as AsyncIterable<Buffer>);
       const mime = response.headers.get('content-type')?.split(';')[0] || mimeFromName(key) || 'application/octet-stream';
       await objects.commit({ bucket, key, staged, mime, overwrite: true });
-      sendJson(res, 200, undefined);
+      sendJson(res, 200, {});
       return;
     }
-    case 'buckets':
-      sendJson(res, 200, db.bucketsOf(account.accessKey).map((b) => b.name));
-      return;
-    case 'mkbucketv3': {
-      const name = segments[1] ?? '';
-      if (!/^[a-zA-Z0-9_-]{1,63}$/.test(name)) throw new KodoError(400, 'invalid bucket name');
-      if (db.bucket(name)) throw new KodoError(614, 'bucket exists');
-      db.upsertBucket({ name, owner: account.accessKey, private: 0, domains: '[]', mirror: null, anti_leech_key: null, created: clock() });
-      sendJson(res, 200, undefined);
-      return;
-    }
-    case 'drop': {
-      const name = segments[1] ?? '';
-      objects.ownedBucket(name, account.accessKey);
-      if (db.countObjects(name) > 0) throw new KodoError(400, 'bucket is not empty');
-      db.dropBucket(name);
-      db.dropSettings(name);
-      sendJson(res, 200, undefined);
+    case 'sisyphus': {
+      if (segments[1] !== 'fetch' || segments.length > 2) break;
+      if (method === 'GET') {
+        sendJson(res, 200, deps.asyncFetch.status(query.get('id') ?? ''));
+        return;
+      }
+      if (method !== 'POST') throw new KodoError(405, `/sisyphus/fetch does not take ${method}`);
+      let json: unknown;
+      try {
+        json = JSON.parse(body.toString('utf8'));
+      } catch {
+        throw new KodoError(400, 'the body must be JSON: {"url": ..., "bucket": ...}');
+      }
+      if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new KodoError(400, 'the body must be a JSON object');
+      sendJson(res, 200, deps.asyncFetch.submit(account, json as Record<string, unknown>));
       return;
     }
     case 'pfop': {
@@ -166,29 +171,10 @@ export async function handleManagement(deps: ManagementDeps, request: Management
       sendJson(res, 200, undefined);
       return;
     }
-    case 'bucket': {
-      const row = objects.ownedBucket(segments[1] ?? '', account.accessKey);
-      sendJson(res, 200, bucketInfo(row));
-      return;
-    }
   }
   switch (pathname) {
     case '/v2/list':
       return listV2(deps, res, account, query);
-    case '/v2/buckets':
-      sendJson(res, 200, db.bucketsOf(account.accessKey).map((b) => ({ tbl: b.name, itbl: 0, region: 'z0', zone: 'z0', private: b.private, ctime: Math.floor(b.created / 1000) })));
-      return;
-    case '/v3/domains':
-    case '/v2/domains': {
-      const row = objects.ownedBucket(query.get('tbl') ?? '', account.accessKey);
-      const domains = JSON.parse(row.domains) as string[];
-      if (pathname === '/v2/domains') sendJson(res, 200, domains);
-      else sendJson(res, 200, domains.map((domain) => ({ domain, tbl: row.name, owner: 0, refresh: false, ctime: Math.floor(row.created / 1000), utime: Math.floor(row.created / 1000) })));
-      return;
-    }
-    case '/v2/bucketInfo':
-      sendJson(res, 200, bucketInfo(objects.ownedBucket(query.get('bucket') ?? '', account.accessKey)));
-      return;
   }
   if (pathname.startsWith('/v2/tune/')) {
     let json: Record<string, unknown>;
@@ -200,6 +186,8 @@ export async function handleManagement(deps: ManagementDeps, request: Management
     const name = pathname.slice('/v2/tune/'.length);
     const reply =
       name === 'refresh' ? refresh(cdnDeps, account, json)
+      : name === 'refresh/list' ? taskList(cdnDeps, account, 'refresh', json)
+      : name === 'prefetch/list' ? taskList(cdnDeps, account, 'prefetch', json)
       : name === 'prefetch' ? prefetch(cdnDeps, account, json)
       : name === 'flux' || name === 'bandwidth' ? traffic(cdnDeps, name, json)
       : name === 'log/list' ? logList(cdnDeps, account, json, req)
@@ -211,18 +199,6 @@ export async function handleManagement(deps: ManagementDeps, request: Management
   throw new KodoError(404, `no such API: ${method} ${pathname}`);
 }
 
-function bucketInfo(row: BucketRow): Record<string, unknown> {
-  return {
-    region: 'z0',
-    zone: 'z0',
-    private: row.private,
-    protected: 0,
-    source: row.mirror ?? '',
-    anti_leech_mode: row.anti_leech_key ? 1 : 0,
-    domains: JSON.parse(row.domains) as string[],
-  };
-}
-
 /** rsf /v2/list: one JSON line per entry, streamed; limit 0 lists everything. */
 function listV2(deps: ManagementDeps, res: ServerResponse, account: Account, query: URLSearchParams): void {
   const { db, objects, clock } = deps;
@@ -231,7 +207,8 @@ function listV2(deps: ManagementDeps, res: ServerResponse, account: Account, que
   const limit = Number(query.get('limit') || 0);
   const marker = query.get('marker') ?? '';
   decodeMarker(marker); // 640 for a bad marker while an answer can still say so, not after a 200
-  res.writeHead(200, { 'Content-Type': 'application/json' });
+  // One JSON object per line, not one JSON document: SDKs that parse application/json bodies would refuse it.
+  res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
   let count = 0;
   for (const entry of walkListing(db, { bucket, prefix: query.get('prefix') ?? '', marker: query.get('marker') ?? '', limit: 0, delimiter: query.get('delimiter') ?? '' }, clock())) {
     res.write(JSON.stringify({ item: entry.item ? listItem(entry.item) : null, marker: entry.marker, dir: entry.dir ?? '' }) + '\n');

@@ -28,6 +28,19 @@ export interface BucketRow {
   mirror: string | null;
   anti_leech_key: string | null;
   created: number;
+  /** The Kodo region the bucket lives in. */
+  region: string;
+}
+
+/** One URL or directory of a CDN refresh or prefetch request. */
+export interface CdnTaskRow {
+  task_id: string;
+  owner: string;
+  kind: 'refresh' | 'prefetch';
+  request_id: string;
+  url: string;
+  is_dir: number;
+  created: number;
 }
 
 export interface UploadRow {
@@ -72,7 +85,7 @@ export interface DownloadLogRow {
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS buckets (
   name TEXT PRIMARY KEY, owner TEXT NOT NULL, private INTEGER NOT NULL, domains TEXT NOT NULL,
-  mirror TEXT, anti_leech_key TEXT, created INTEGER NOT NULL);
+  mirror TEXT, anti_leech_key TEXT, created INTEGER NOT NULL, region TEXT NOT NULL DEFAULT 'z0');
 CREATE TABLE IF NOT EXISTS objects (
   bucket TEXT NOT NULL, key TEXT NOT NULL, hash TEXT NOT NULL, fsize INTEGER NOT NULL,
   mime TEXT NOT NULL, put_time INTEGER NOT NULL, type INTEGER NOT NULL, status INTEGER NOT NULL DEFAULT 0,
@@ -94,6 +107,10 @@ CREATE TABLE IF NOT EXISTS download_log (
 CREATE INDEX IF NOT EXISTS download_log_at ON download_log(domain, at);
 CREATE TABLE IF NOT EXISTS bucket_settings (
   bucket TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (bucket, kind, name));
+CREATE TABLE IF NOT EXISTS cdn_tasks (
+  task_id TEXT PRIMARY KEY, owner TEXT NOT NULL, kind TEXT NOT NULL, request_id TEXT NOT NULL, url TEXT NOT NULL,
+  is_dir INTEGER NOT NULL, created INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS cdn_tasks_owner ON cdn_tasks(owner, kind, created);
 CREATE TABLE IF NOT EXISTS cdn_quota (
   owner TEXT NOT NULL, day TEXT NOT NULL, urls INTEGER NOT NULL, dirs INTEGER NOT NULL, PRIMARY KEY (owner, day));
 `;
@@ -118,16 +135,19 @@ export class MetadataStore {
     // Files made before objects had lifecycle settings get the column.
     const columns = this.db.prepare<[], { name: string }>('PRAGMA table_info(objects)').all();
     if (!columns.some((c) => c.name === 'lifecycle')) this.db.exec('ALTER TABLE objects ADD COLUMN lifecycle TEXT');
+    // And buckets made before regions live in z0, where they always answered.
+    const bucketColumns = this.db.prepare<[], { name: string }>('PRAGMA table_info(buckets)').all();
+    if (!bucketColumns.some((c) => c.name === 'region')) this.db.exec("ALTER TABLE buckets ADD COLUMN region TEXT NOT NULL DEFAULT 'z0'");
     const db = this.db;
     this.stmts = {
       bucket: db.prepare<[string], BucketRow>('SELECT * FROM buckets WHERE name = ?'),
       buckets: db.prepare<[string], BucketRow>('SELECT * FROM buckets WHERE owner = ? ORDER BY name'),
       allBuckets: db.prepare<[], BucketRow>('SELECT * FROM buckets'),
       upsertBucket: db.prepare(
-        `INSERT INTO buckets (name, owner, private, domains, mirror, anti_leech_key, created)
-         VALUES (@name, @owner, @private, @domains, @mirror, @anti_leech_key, @created)
+        `INSERT INTO buckets (name, owner, private, domains, mirror, anti_leech_key, created, region)
+         VALUES (@name, @owner, @private, @domains, @mirror, @anti_leech_key, @created, @region)
          ON CONFLICT(name) DO UPDATE SET owner = excluded.owner, private = excluded.private,
-           domains = excluded.domains, mirror = excluded.mirror, anti_leech_key = excluded.anti_leech_key`,
+           domains = excluded.domains, mirror = excluded.mirror, anti_leech_key = excluded.anti_leech_key, region = excluded.region`,
       ),
       dropBucket: db.prepare('DELETE FROM buckets WHERE name = ?'),
       countObjects: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM objects WHERE bucket = ?'),
@@ -187,6 +207,8 @@ export class MetadataStore {
            AND put_time < @putTime LIMIT 500`,
       ),
       quota: db.prepare<[string, string], { urls: number; dirs: number }>('SELECT urls, dirs FROM cdn_quota WHERE owner = ? AND day = ?'),
+      addCdnTask: db.prepare('INSERT INTO cdn_tasks (task_id, owner, kind, request_id, url, is_dir, created) VALUES (@task_id, @owner, @kind, @request_id, @url, @is_dir, @created)'),
+      cdnTasks: db.prepare<[string, string], CdnTaskRow>('SELECT * FROM cdn_tasks WHERE owner = ? AND kind = ? ORDER BY created DESC, task_id'),
       addQuota: db.prepare(
         `INSERT INTO cdn_quota (owner, day, urls, dirs) VALUES (?, ?, ?, ?)
          ON CONFLICT(owner, day) DO UPDATE SET urls = urls + excluded.urls, dirs = dirs + excluded.dirs`,
@@ -326,6 +348,16 @@ export class MetadataStore {
   }
   addQuota(owner: string, day: string, urls: number, dirs: number): void {
     this.stmts.addQuota.run(owner, day, urls, dirs);
+  }
+
+  addCdnTasks(rows: CdnTaskRow[]): void {
+    this.db.transaction(() => {
+      for (const row of rows) this.stmts.addCdnTask.run(row);
+    })();
+  }
+  /** The account's refresh or prefetch tasks, newest first. */
+  cdnTasks(owner: string, kind: 'refresh' | 'prefetch'): CdnTaskRow[] {
+    return this.stmts.cdnTasks.all(owner, kind);
   }
 
   close(): void {

@@ -1,4 +1,5 @@
 import type { Logger } from '../../platform/logger';
+import type { ObjectEvent, ObjectEventName } from './event-notifications';
 import type { BlobStore, StagedFile } from './blob-store';
 import { KodoError } from './kodo-error';
 import type { BucketRow, MetadataStore, ObjectRow } from './metadata-store';
@@ -15,6 +16,8 @@ export interface CommitRequest {
   meta?: Record<string, string> | undefined;
   fileType?: number | undefined;
   deleteAfterDays?: number | undefined;
+  /** The event it notifies: put (default), mkfile for a resumable upload's completion. */
+  event?: 'put' | 'mkfile' | undefined;
 }
 
 /**
@@ -28,7 +31,19 @@ export class ObjectService {
     private readonly blobs: BlobStore,
     private readonly clock: () => number,
     private readonly logger: Logger,
+    /** Told of each change after it is stored (bucket event notifications). */
+    private readonly onEvent: (event: ObjectEvent) => void = () => undefined,
   ) {}
+
+  /** Tells the listener of a change; the bucket's owner made it unless another account is named. */
+  announce(event: ObjectEventName, row: ObjectRow, extra: { dest?: { bucket: string; key: string }; accessKey?: string } = {}): void {
+    const accessKey = extra.accessKey ?? this.db.bucket(row.bucket)?.owner ?? '';
+    try {
+      this.onEvent({ event, row, accessKey, ...(extra.dest ? { dest: extra.dest } : {}) });
+    } catch (error) {
+      this.logger.warn('object event listener failed', { error });
+    }
+  }
 
   bucket(name: string): BucketRow {
     const row = this.db.bucket(name);
@@ -119,6 +134,7 @@ export class ObjectService {
       return keptExisting;
     }
     if (replaced) await this.blobs.remove(replaced);
+    this.announce(request.event ?? 'put', row);
     return row;
   }
 
@@ -135,6 +151,7 @@ export class ObjectService {
     const row = this.stat(bucket, key);
     this.db.deleteObject(bucket, key);
     await this.blobs.remove(row.blob);
+    this.announce('delete', row);
   }
 
   /** copy/move: 614 when the destination exists and force is not set. */
@@ -164,6 +181,7 @@ export class ObjectService {
     }
     if (replaced) await this.blobs.remove(replaced);
     if (kind === 'move') await this.blobs.remove(source.blob);
+    this.announce(kind, source, { dest: dst });
   }
 
   update(bucket: string, key: string, change: (row: ObjectRow) => Partial<ObjectRow>): void {

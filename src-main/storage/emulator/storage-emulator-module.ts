@@ -22,6 +22,7 @@ export const storageEmulatorModule: EngineModule = {
         logger: ctx.logger,
         maxClockSkewSeconds: config.max_clock_skew_seconds,
         workflows: config.workflows,
+        regionHosts: config.region_hosts,
         tls: config.tls,
       });
       ctx.addresses.publish('storage-emulator', emulator.url);

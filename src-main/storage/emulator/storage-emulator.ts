@@ -22,6 +22,9 @@ import { ObjectService } from './object-service';
 import { PersistentFop } from './persistent-fop';
 import { seedSampleFiles } from './sample-files';
 import { serviceTag } from './service-tag';
+import { AsyncFetch } from './async-fetch';
+import { EventNotifier } from './event-notifications';
+import { legacyQueryEntry, regionQueryEntry, type RegionHostMode } from './regions';
 import { handleManagement, isManagementPath, type ManagementDeps } from './management-routes';
 import { handleFormUpload, handleMkblk, handleMkfile, handleMultipart, sweepUploads, type UploadRouteDeps } from './upload-routes';
 
@@ -38,6 +41,8 @@ export interface StorageEmulatorOptions {
   maxClockSkewSeconds?: number;
   /** Workflow templates: name → processing commands (`storage.emulator.workflows`). */
   workflows?: Record<string, string>;
+  /** Host names the region query answers (`storage.emulator.region_hosts`): the emulator's own (default) or Qiniu's. */
+  regionHosts?: RegionHostMode;
   /** How often expired objects and uploads are swept (ms). */
   sweepIntervalMs?: number;
   /** https on the same port (`storage.emulator.tls`); default on, with a certificate from a local CA in `<dataDir>/storage/tls`. */
@@ -86,19 +91,23 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
       mirror: b.mirror ?? null,
       anti_leech_key: b.antiLeechKey ?? null,
       created: existing?.created ?? clock(),
+      region: b.region,
     });
     db.putSetting(b.name, 'accelerate', 'default', b.accelerateDomain ?? null);
   }
 
-  const objects = new ObjectService(db, blobs, clock, logger);
+  const notifier = new EventNotifier(db, logger, clock);
+  const objects = new ObjectService(db, blobs, clock, logger, (event) => notifier.publish(event));
   const pfop = new PersistentFop({ db, blobs, objects, clock, logger });
   let publicUrl = '';
   const workflows = new Map(Object.entries(options.workflows ?? {}));
+  const regionHosts = options.regionHosts ?? 'local';
   const originOf = (req?: IncomingMessage) => (req ? requestOrigin(req, publicUrl) : publicUrl);
   const uploadDeps: UploadRouteDeps = { db, blobs, objects, pfop, clock, logger, accounts, workflows, publicUrl: originOf, assembling: new Set() };
   const downloadDeps: DownloadDeps = { db, blobs, objects, accounts, clock, logger };
   const cdnDeps: CdnDeps = { db, objects, clock, publicUrl: originOf };
-  const managementDeps: ManagementDeps = { db, blobs, objects, pfop, cdn: cdnDeps, clock, workflows };
+  const asyncFetch = new AsyncFetch({ objects, blobs, logger });
+  const managementDeps: ManagementDeps = { db, blobs, objects, pfop, cdn: cdnDeps, clock, workflows, asyncFetch };
 
   if (accountSet.demo && newBuckets.length > 0) await seedSampleFiles(objects, blobs, accountSet.buckets[0]!.name);
 
@@ -133,6 +142,8 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
     const head = segments[0] ?? '';
 
     if (pathname === '/' && method === 'POST') return handleFormUpload(uploadDeps, req, res);
+    // The upload host's root takes only the form upload.
+    if (pathname === '/') throw new KodoError(405, 'only allowed POST method');
     if (head === 'mkblk') return handleMkblk(uploadDeps, req, res, segments[1] ?? '');
     if (head === 'mkfile') return handleMkfile(uploadDeps, req, res, segments.slice(1));
     if (head === 'buckets' && segments[2] === 'objects' && segments[4] === 'uploads') return handleMultipart(uploadDeps, req, res, segments);
@@ -150,22 +161,9 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
       const bucket = db.bucket(query.get('bucket') ?? '');
       if (!accounts(ak) || !bucket || bucket.owner !== ak) throw new KodoError(631, 'no such bucket');
       const hostName = host || new URL(publicUrl).host;
-      const accelerated = db.setting<string | null>(bucket.name, 'accelerate', 'default');
-      const service = { domains: [hostName] };
-      const region = {
-        region: 'z0',
-        ttl: 86400,
-        up: { domains: [hostName], old: [], ...(accelerated ? { acc_domains: [accelerated] } : {}) },
-        io: service,
-        io_src: service,
-        rs: service,
-        rsf: service,
-        api: service,
-        uc: service,
-        s3: { domains: [hostName], region_alias: 'emulator' },
-      };
-      if (pathname !== '/v2/query') sendJson(res, 200, { hosts: [region] });
-      else sendJson(res, 200, { ttl: 86400, io: { src: { main: [hostName] } }, up: { src: { main: [hostName] }, acc: { main: [hostName] } }, uc: { main: [hostName] }, rs: { main: [hostName] }, rsf: { main: [hostName] }, api: { main: [hostName] } });
+      const accelerated = db.setting<string | null>(bucket.name, 'accelerate', 'default') ?? null;
+      if (pathname !== '/v2/query') sendJson(res, 200, { hosts: [regionQueryEntry(bucket.region, regionHosts, hostName, accelerated)] });
+      else sendJson(res, 200, legacyQueryEntry(bucket.region, regionHosts, hostName, accelerated));
       return;
     }
 
@@ -255,13 +253,18 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
     port: address.port,
     accounts: accountSet.list,
     sweep,
-    idle: () => pfop.idle(),
+    idle: async () => {
+      await pfop.idle();
+      await asyncFetch.idle();
+      await notifier.idle();
+    },
     close: async () => {
       clearInterval(timer);
       pfop.close();
       dual.closeAllConnections();
       await dual.close();
       await pfop.idle();
+      await asyncFetch.idle();
       db.close();
     },
   };

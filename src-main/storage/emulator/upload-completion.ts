@@ -86,6 +86,7 @@ export async function completeUpload(deps: UploadCompletionDeps, request: Upload
       meta: request.meta,
       fileType: policy.fileType,
       deleteAfterDays: policy.deleteAfterDays,
+      event: form ? 'put' : 'mkfile',
     });
 
     let persistentId: string | undefined;
