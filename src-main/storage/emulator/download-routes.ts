@@ -12,6 +12,7 @@ import type { ObjectService } from './object-service';
 import { runCommand } from './persistent-fop';
 import { IMAGE_COMMANDS } from './image-ops';
 import { MEDIA_COMMANDS } from './media-ops';
+import { MODERATION_COMMANDS } from './moderation';
 import { mimeFromName } from './mime-guess';
 import type { SettingValue } from './bucket-settings';
 
@@ -123,7 +124,7 @@ function corsHeaders(rules: CorsRule[] | undefined, origin: string | undefined, 
 function fopOf(query: string): string[] | undefined {
   const first = query.split('&')[0] ?? '';
   if (first === '' || first.includes('=')) return undefined;
-  if (/^[\w.-]+$/.test(first) && !IMAGE_COMMANDS.has(first) && !MEDIA_COMMANDS.has(first)) return undefined;
+  if (/^[\w.-]+$/.test(first) && !IMAGE_COMMANDS.has(first) && !MEDIA_COMMANDS.has(first) && !MODERATION_COMMANDS.has(first)) return undefined;
   let decoded: string;
   try {
     decoded = decodeURIComponent(first);

@@ -12,6 +12,7 @@ import { decodeMarker, listItem, listPage, walkListing } from './list-objects';
 import { runBatch, runOperation } from './manage-operations';
 import type { MetadataStore } from './metadata-store';
 import { mimeFromName } from './mime-guess';
+import { MODERATION_PATHS, moderationNotEnabled } from './moderation';
 import type { ObjectService } from './object-service';
 import type { PersistentFop } from './persistent-fop';
 
@@ -21,7 +22,7 @@ const OTHER_PATHS: ReadonlySet<string> = new Set(['/v2/list']);
 
 /** Whether a path is one of the account-signed APIs (rs, rsf, io, uc, pfop, CDN). */
 export function isManagementPath(pathname: string, head: string): boolean {
-  return RS_OPS.has(head) || OTHER_HEADS.has(head) || SETTINGS_HEADS.has(head) || BUCKET_HEADS.has(head) || OTHER_PATHS.has(pathname) || BUCKET_PATHS.has(pathname) || pathname.startsWith('/v2/tune/');
+  return MODERATION_PATHS.has(pathname) || RS_OPS.has(head) || OTHER_HEADS.has(head) || SETTINGS_HEADS.has(head) || BUCKET_HEADS.has(head) || OTHER_PATHS.has(pathname) || BUCKET_PATHS.has(pathname) || pathname.startsWith('/v2/tune/');
 }
 
 export interface ManagementDeps {
@@ -62,6 +63,7 @@ export async function handleManagement(deps: ManagementDeps, request: Management
     sendJson(res, 200, settings.body);
     return;
   }
+  if (MODERATION_PATHS.has(pathname)) throw moderationNotEnabled(pathname.split('/')[2] === 'video' ? 'video censor' : 'image censor');
   const bucketReply = BUCKET_HEADS.has(head) || BUCKET_PATHS.has(pathname) ? handleBucketRequest(db, objects, clock, { method, segments, pathname, query, body, owner: account.accessKey }) : undefined;
   if (bucketReply) {
     sendJson(res, 200, bucketReply.body);

@@ -4,6 +4,7 @@ import type { Logger } from '../../platform/logger';
 import type { BlobStore } from './blob-store';
 import { decodeEntry } from './encoding';
 import { IMAGE_COMMANDS, runImageCommand } from './image-ops';
+import { MODERATION_COMMANDS, moderationNotEnabled } from './moderation';
 import { KodoError } from './kodo-error';
 import { MEDIA_COMMANDS, runMediaCommand, type MediaOutput } from './media-ops';
 import type { MetadataStore } from './metadata-store';
@@ -53,6 +54,7 @@ const DESC: Record<number, string> = { 0: 'The fop was completed successfully', 
 /** Runs a command on bytes: image commands through sharp, media through ffmpeg. */
 export async function runCommand(input: Buffer | string, command: string): Promise<MediaOutput> {
   const name = command.split('/')[0] ?? '';
+  if (MODERATION_COMMANDS.has(name)) throw moderationNotEnabled(name);
   if (IMAGE_COMMANDS.has(name)) return runImageCommand(typeof input === 'string' ? await readFile(input) : input, command);
   if (MEDIA_COMMANDS.has(name)) return runMediaCommand(input, command);
   throw new KodoError(400, `unsupported processing command ${name}`);

@@ -71,8 +71,24 @@ describe('image commands on download URLs', () => {
     const unknown = await httpGet(env.emulator.port, '/pic.png?imageFly/2', { Host: 'pub.test' });
     expect(unknown.status).toBe(400);
     expect(JSON.parse(unknown.body.toString()).error).toContain('imageFly');
-    // A plain query (a cache buster, attname) is not processing.
+    // A plain query (a cache buster, attname, a lone flag word) is not processing.
     expect((await httpGet(env.emulator.port, '/pic.png?v=3', { Host: 'pub.test' })).status).toBe(200);
+    const flag = await httpGet(env.emulator.port, '/pic.png?qiniu&sign=abc&t=5f5e1000', { Host: 'pub.test' });
+    expect(flag.status).toBe(200);
+    expect(flag.headers.get('content-type')).toBe('image/png');
+  });
+
+  it('moderation answers as for an account without the service, never a verdict', async () => {
+    for (const path of ['/pic.png?nrop', '/pic.png?qpulp', '/pic.png?imageView2/1/w/10|nrop']) {
+      const refused = await httpGet(env.emulator.port, path, { Host: 'pub.test' });
+      expect(refused.status, path).toBe(403);
+      expect(JSON.parse(refused.body.toString()).error, path).toMatch(/content moderation service is not enabled for this account/);
+    }
+    const url = `http://${env.host}/v3/image/censor`;
+    const body = JSON.stringify({ data: { uri: 'http://pub.test/pic.png' }, params: { scenes: ['pulp'] } });
+    const censor = await fetch(url, { method: 'POST', body, headers: { 'Content-Type': 'application/json', Authorization: qiniu.util.generateAccessTokenV2(env.mac, url, 'POST', 'application/json', body, {}) } });
+    expect(censor.status).toBe(403);
+    expect(((await censor.json()) as { error: string }).error).toMatch(/^image censor: the content moderation service is not enabled/);
   });
 });
 
