@@ -57,7 +57,8 @@ writeFileSync(
     `      - access_key: ${ACCESS_KEY}`,
     `        secret_key: ${SECRET_KEY}`,
     '        dir_refresh: true',
-    `        buckets:\n          - name: ${BUCKET}\n            domains: [${DOMAIN}]\n            accelerate_domain: ${ACCELERATED}`,
+    // The suite lists its bucket by these tags.
+    `        buckets:\n          - name: ${BUCKET}\n            domains: [${DOMAIN}]\n            accelerate_domain: ${ACCELERATED}\n            tags: { sdk: nodejs, lang: javascript }`,
     '',
   ].join('\n'),
 );

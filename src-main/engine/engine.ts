@@ -10,6 +10,7 @@ import { defaultConfigPath, type PlatformInfo } from '../platform/config/default
 import { createLogger, type Logger, type LogSink } from '../platform/logger';
 import { createRouter } from '../platform/http/router';
 import { startHttpServer, type RunningHttpServer } from '../platform/http/http-server';
+import { apiCertificate } from '../platform/tls/api-certificate';
 import { createServiceHost, type ServiceHost } from '../transport/service-host';
 import { createCleanupStack } from './cleanup-stack';
 import { createAddressBook, type EngineContext, type EngineModule, type Runtime } from './engine-context';
@@ -68,9 +69,15 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
 
   const listen = options.listen ?? settings.api;
   const address = `${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${listen.port}`;
-  const server = await startHttpServer({ host: listen.host, port: listen.port, router, logger: logger.child('api'), credentials, allowedOrigins: settings.api.origins }).catch((error: unknown) => {
-    throw listenFailure(error, address, options.listen ? 'start with another --listen host:port' : `change api.listen in ${configPath}, or start with --listen host:port`);
+  const tlsSettings = settings.api.tls;
+  const tls = tlsSettings ? { host: tlsSettings.host, port: tlsSettings.port, ...(await apiCertificate(tlsSettings, { dataDir: settings.dataDir, logger: logger.child('api') })) } : undefined;
+  const server = await startHttpServer({ host: listen.host, port: listen.port, router, logger: logger.child('api'), credentials, allowedOrigins: settings.api.origins, ...(tls ? { tls } : {}) }).catch((error: unknown) => {
+    const failed = tls && (error as { address?: string; port?: number }).port === tls.port && tls.port !== 0 ? `${tls.host}:${tls.port}` : address;
+    throw listenFailure(error, failed, failed === address ? (options.listen ? 'start with another --listen host:port' : `change api.listen in ${configPath}, or start with --listen host:port`) : `change api.tls_listen in ${configPath}`);
   });
+  if (tls && !isLoopbackAddress(tls.host) && !credentials) {
+    logger.warn(`the console and the API over https on ${tls.host}:${tls.port} are open to the network without a username and password; set api.username and api.password`);
+  }
   if (!isLoopbackAddress(listen.host) && !credentials) {
     logger.warn(
       `the console and the API on ${address} are open to the network without a username and password: anyone who reaches this machine can watch the cameras and change the config; set api.username and api.password`,

@@ -39,8 +39,13 @@ export const appSettingsSchema = z.object({
         .union([z.string(), z.array(z.string())], { error: 'expected "*" or a list of origins, e.g. origin: "https://dash.example.com"' })
         .optional()
         .describe('sites whose pages may read the API ("*" for any); none by default'),
+      tls_listen: listenSetting('0.0.0.0:443').optional().describe('host:port of the API and the console over https (as go2rtc), besides api.listen'),
+      tls_cert: z.string().min(1).optional().describe('PEM certificate (chain included) for api.tls_listen, or the path of its file; without it a local CA makes one'),
+      tls_key: z.string().min(1).optional().describe('PEM private key for api.tls_listen, or the path of its file'),
     })
     .loose()
+    .refine((api) => (api.tls_cert === undefined) === (api.tls_key === undefined), { message: 'api.tls_cert and api.tls_key go together', path: ['tls_key'] })
+    .refine((api) => api.tls_listen !== undefined || api.tls_cert === undefined, { message: 'api.tls_cert is set but api.tls_listen is not: add tls_listen: ":443" (or another port) for https', path: ['tls_listen'] })
     .default({ listen: '127.0.0.1:1984' })
     .describe('HTTP API (go2rtc-compatible) and the console page'),
   log: z
@@ -50,10 +55,20 @@ export const appSettingsSchema = z.object({
     .describe('logging'),
 });
 
+/** `api.tls_listen`: https for the API and the console; cert and key as written (PEM text or file paths, relative to the config file). */
+export interface ApiTlsSettings {
+  host: string;
+  port: number;
+  cert?: string;
+  key?: string;
+  /** The config file's folder, for relative certificate paths. */
+  baseDir: string;
+}
+
 export interface AppSettings {
   dataDir: string;
   /** `origins`: the sites whose pages may read answers (api.origin; `*` any), none by default. */
-  api: { host: string; port: number; username?: string; password?: string; origins: string[] };
+  api: { host: string; port: number; username?: string; password?: string; origins: string[]; tls?: ApiTlsSettings };
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error';
 }
 
@@ -81,7 +96,13 @@ export function readAppSettings(config: ConfigObject, configPath: string, platfo
   const listen = parseListen(api.listen);
   return {
     dataDir,
-    api: { ...listen, username: api.username, password: api.password, origins: api.origin === undefined ? [] : [api.origin].flat() },
+    api: {
+      ...listen,
+      username: api.username,
+      password: api.password,
+      origins: api.origin === undefined ? [] : [api.origin].flat(),
+      ...(api.tls_listen !== undefined ? { tls: { ...parseListen(api.tls_listen), cert: api.tls_cert, key: api.tls_key, baseDir: dirname(configPath) } } : {}),
+    },
     logLevel: log.level,
   };
 }

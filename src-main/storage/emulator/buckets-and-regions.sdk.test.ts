@@ -76,11 +76,11 @@ describe('buckets in regions', () => {
     expect((await uc('GET', '/bucketTagging?bucket=pub')).json).toEqual({ Tags: [] });
   });
 
-  it('answers Kodo public host names per region when configured to (for SDK suites behind a hosts mapping)', async () => {
+  it('answers Kodo public host names per region when configured to (for SDK suites behind a hosts mapping); tags come from the config', async () => {
     const emulator: RunningStorageEmulator = await createStorageEmulator({
       listen: '127.0.0.1:0',
       dataDir: `${env.dir}/named`,
-      accounts: [{ access_key: 'named-ak', secret_key: 'named-sk', buckets: [{ name: 'sg', region: 'as0' }, { name: 'hz', region: 'z0' }] }],
+      accounts: [{ access_key: 'named-ak', secret_key: 'named-sk', buckets: [{ name: 'sg', region: 'as0', tags: { team: 'ops' } }, { name: 'hz', region: 'z0' }] }],
       logger: createMemoryLogger(),
       regionHosts: 'qiniu',
       tls: { enabled: false, names: [] },
@@ -91,6 +91,10 @@ describe('buckets in regions', () => {
       expect((await hostsOf('hz')).up!.domains).toEqual(['upload.qiniup.com', 'up.qiniup.com']);
       const legacy = (await (await fetch(`${emulator.url}/v2/query?ak=named-ak&bucket=sg`)).json()) as { io: { src: { main: string[] } } };
       expect(legacy.io.src.main).toEqual(['iovip-as0.qbox.me']);
+      // Tags from the config.
+      const tagsUrl = `${emulator.url}/bucketTagging?bucket=sg`;
+      const tags = await fetch(tagsUrl, { headers: { Authorization: qiniu.util.generateAccessToken(new qiniu.auth.digest.Mac('named-ak', 'named-sk'), tagsUrl, '') } });
+      expect(await tags.json()).toEqual({ Tags: [{ Key: 'team', Value: 'ops' }] });
     } finally {
       await emulator.close();
     }

@@ -19,6 +19,8 @@ const bucketSchema = z
     accelerate_domain: z.string().min(1).optional(),
     /** The Kodo region the bucket lives in (z0, cn-east-2, z1, z2, na0, as0, ap-southeast-2, ap-southeast-3). */
     region: z.enum(REGION_IDS).default('z0'),
+    /** Bucket tags (at most 10), as bucketTagging sets them; the config's replace the stored ones on start. */
+    tags: z.record(z.string().regex(/^[A-Za-z0-9_.:/=+@-]{1,64}$/, 'tag keys: 1-64 letters, digits and _.:/=+-@').refine((k) => !k.toLowerCase().startsWith('kodo'), 'tag keys may not start with kodo'), z.string().max(128)).refine((t) => Object.keys(t).length <= 10, 'at most 10 tags').optional(),
   })
   .strict();
 

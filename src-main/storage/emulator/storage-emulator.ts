@@ -94,6 +94,7 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
       region: b.region,
     });
     db.putSetting(b.name, 'accelerate', 'default', b.accelerateDomain ?? null);
+    if (b.tags) db.putSetting(b.name, 'tags', 'default', Object.entries(b.tags).map(([Key, Value]) => ({ Key, Value })));
   }
 
   const notifier = new EventNotifier(db, logger, clock);
