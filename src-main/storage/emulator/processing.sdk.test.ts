@@ -191,6 +191,10 @@ describe('CDN API (QBox-signed JSON, as CdnManager sends it)', () => {
     expect(data['pub.test']!.china[0]).toBeGreaterThanOrEqual(png.length);
     const bw = await cdn('/v2/tune/bandwidth', { startDate: today, endDate: today, granularity: 'hour', domains: 'pub.test' });
     expect((bw.json['time'] as string[]).length).toBe(24);
+    // A multiple of a unit (the Node SDK's own tests ask for 5hour); under five minutes is refused.
+    const fiveHours = await cdn('/v2/tune/flux', { startDate: today, endDate: today, granularity: '5hour', domains: 'pub.test' });
+    expect(fiveHours.json['time']).toHaveLength(5);
+    expect((await cdn('/v2/tune/flux', { startDate: today, endDate: today, granularity: '1min', domains: 'pub.test' })).json['code']).toBe(400000);
     const logs = await cdn('/v2/tune/log/list', { day: today, domains: 'pub.test' });
     const entries = (logs.json['data'] as Record<string, { url: string; name: string }[]>)['pub.test']!;
     expect(entries.length).toBeGreaterThan(0);
