@@ -19,6 +19,7 @@ import { registerWebrtc } from './webrtc/webrtc-protocol';
 import { registerWsApi } from './api/ws-api';
 import { registerRtspToWebrtc } from './rtsp-to-webrtc/rtsp-to-webrtc-routes';
 import { registerWithRtspServer } from './core/needs-rtsp-server';
+import { registerPreload } from './preload/preload-routes';
 
 export interface ProtocolContext {
   ctx: EngineContext;
@@ -46,4 +47,5 @@ export async function registerProtocols(protocols: ProtocolContext): Promise<voi
   // Child-process sources publish back into the RTSP server; without it their dials say so.
   registerWithRtspServer(protocols, rtspServer, registerFfmpeg);
   registerWithRtspServer(protocols, rtspServer, registerExec);
+  registerPreload(protocols);
 }

@@ -40,6 +40,11 @@ export const relayConfigSchema = z.object({
     .nullable()
     .optional()
     .describe('stream name: source URL or a list of them (rtsp://, http://, ffmpeg:, webrtc:, ...)'),
+  preload: z
+    .record(z.string(), z.string().nullable(), { error: 'expected stream names and the tracks to keep running, e.g. preload: { cam: "video&audio" }' })
+    .nullable()
+    .optional()
+    .describe('streams kept running without a viewer: stream name → tracks (video&audio when empty)'),
 });
 
 /** The RTSP settings; `port` is filled in once the server listens (0 in config picks a free one). */
