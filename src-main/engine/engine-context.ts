@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ConfigStore } from '../platform/config/config-store';
 import type { AppSettings } from '../platform/config/app-settings';
 import type { Logger } from '../platform/logger';
+import type { MemoryLog } from '../platform/memory-log';
 import type { HttpRouter } from '../platform/http/router';
 import type { RunningHttpServer } from '../platform/http/http-server';
 import type { ServiceHost } from '../transport/service-host';
@@ -21,6 +22,8 @@ export interface EngineContext {
   readonly configSchemas: readonly z.core.$ZodType[];
   readonly settings: AppSettings;
   readonly logger: Logger;
+  /** The latest log lines (GET /api/log). */
+  readonly logs: MemoryLog;
   /** Routes of the API server on `api.listen` (the seed's /api paths, the console page). */
   readonly http: HttpRouter;
   readonly server: RunningHttpServer;

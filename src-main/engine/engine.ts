@@ -11,6 +11,7 @@ import { createLogger, type Logger, type LogSink } from '../platform/logger';
 import { createRouter } from '../platform/http/router';
 import { startHttpServer, type RunningHttpServer } from '../platform/http/http-server';
 import { apiCertificate } from '../platform/tls/api-certificate';
+import { MemoryLog } from '../platform/memory-log';
 import { createServiceHost, type ServiceHost } from '../transport/service-host';
 import { createCleanupStack } from './cleanup-stack';
 import { createAddressBook, type EngineContext, type EngineModule, type Runtime } from './engine-context';
@@ -58,7 +59,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     validate: (values) => void readAppSettings(values, configPath, platform),
   });
   const settings = readAppSettings(config.effective(), configPath, platform);
-  const logger = createLogger({ level: settings.logLevel, sink: options.logSink });
+  const logs = new MemoryLog();
+  const logger = createLogger({ level: settings.logLevel, sink: options.logSink, tap: (entry) => logs.record(entry) });
   for (const warning of unknownKeyWarnings(config.effective(), options.configSchemas ?? [], configPath)) logger.warn(warning);
   const cleanups = createCleanupStack(logger);
   const router = createRouter(logger.child('http'));
@@ -96,6 +98,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     // loopback-only decides who may read secrets back.
     settings: { ...settings, api: { ...settings.api, host: listen.host, port: listen.port } },
     logger,
+    logs,
     http: router,
     server,
     services,

@@ -1,3 +1,5 @@
+import type { LogEntry } from './memory-log';
+
 // A structured logger created once at start and handed to every module (no global logger).
 // Field values whose key names a secret are masked, so credentials never reach a log line.
 
@@ -42,6 +44,8 @@ export function redactUrlCredentials(text: string): string {
 export interface LoggerOptions {
   level?: LogLevel;
   sink?: LogSink;
+  /** Also hands each line, structured, to a keeper of recent lines (GET /api/log). */
+  tap?: (entry: LogEntry) => void;
   scope?: string;
   clock?: () => Date;
 }
@@ -54,11 +58,15 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 
   const emit = (at: LogLevel, message: string, fields?: LogFields): void => {
     if (LEVEL_ORDER[at] < LEVEL_ORDER[level]) return;
-    const parts = [clock().toISOString(), at.toUpperCase().padEnd(5)];
+    const time = clock();
+    const safeMessage = redactUrlCredentials(message);
+    const safeFields = fields && Object.keys(fields).length > 0 ? redactFields(fields) : undefined;
+    const parts = [time.toISOString(), at.toUpperCase().padEnd(5)];
     if (scope) parts.push(`[${scope}]`);
-    parts.push(redactUrlCredentials(message));
-    if (fields && Object.keys(fields).length > 0) parts.push(JSON.stringify(redactFields(fields)));
+    parts.push(safeMessage);
+    if (safeFields) parts.push(JSON.stringify(safeFields));
     sink.write(parts.join(' '));
+    options.tap?.({ time, level: at, ...(scope ? { scope } : {}), message: safeMessage, ...(safeFields ? { fields: safeFields } : {}) });
   };
 
   return {
@@ -67,7 +75,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     info: (m, f) => emit('info', m, f),
     warn: (m, f) => emit('warn', m, f),
     error: (m, f) => emit('error', m, f),
-    child: (child) => createLogger({ level, sink, clock, scope: scope ? `${scope}.${child}` : child }),
+    child: (child) => createLogger({ level, sink, clock, scope: scope ? `${scope}.${child}` : child, ...(options.tap ? { tap: options.tap } : {}) }),
   };
 }
 

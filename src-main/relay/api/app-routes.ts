@@ -17,7 +17,7 @@ export interface AppRoutesDeps {
   schemes: () => string[];
 }
 
-/** GET /api, GET /api/schemes, POST /api/exit, POST /api/restart, GET /api/stack. */
+/** GET /api, GET /api/schemes, GET/DELETE /api/log, POST /api/exit, POST /api/restart, GET /api/stack. */
 export function registerAppRoutes(ctx: EngineContext, deps: AppRoutesDeps): void {
   ctx.http.route(
     '/api',
@@ -39,6 +39,21 @@ export function registerAppRoutes(ctx: EngineContext, deps: AppRoutesDeps): void
       res.end(JSON.stringify(deps.schemes()));
     },
     ['GET'],
+  );
+
+  // go2rtc's log view: the latest lines as JSON lines; DELETE clears them.
+  ctx.http.route(
+    '/api/log',
+    ({ req, res }) => {
+      if (req.method === 'DELETE') {
+        ctx.logs.clear();
+        res.writeHead(200, { 'Content-Type': 'text/plain' }).end('OK');
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': 'application/jsonlines', 'Cache-Control': 'no-store' });
+      res.end(ctx.logs.text());
+    },
+    ['GET', 'DELETE'],
   );
 
   ctx.http.route('/api/exit', ({ req, res, url }) => {
