@@ -5,6 +5,7 @@ import { redactSource } from '../core/redact-source';
 import { SourceRejectedError, type StreamRegistry } from '../core/stream-registry';
 import { persistStream } from '../streams-config';
 import { mayReadSecrets } from './secret-readers';
+import { streamsDot, type StreamGraph } from './streams-dot';
 
 export interface StreamsApiDeps {
   streams: StreamRegistry;
@@ -58,6 +59,18 @@ export function registerStreamsRoutes(ctx: EngineContext, deps: StreamsApiDeps):
     await persistStream(ctx.config, name, sources);
     streams.set(name, sources);
   };
+
+  // go2rtc's graph of producers and consumers (its web UI draws it); URLs always masked.
+  ctx.http.route(
+    '/api/streams.dot',
+    ({ res, url }) => {
+      const wanted = url.searchParams.getAll('src');
+      const names = wanted.length > 0 ? wanted.filter((n) => streams.get(n)) : streams.names();
+      res.writeHead(200, { 'Content-Type': 'text/vnd.graphviz' });
+      res.end(streamsDot(names.map((n) => [n, streamJson(streams, n, false)] as [string, StreamGraph])));
+    },
+    ['GET'],
+  );
 
   ctx.http.route('/api/streams', async ({ req, res, url }) => {
     const query = url.searchParams;

@@ -211,7 +211,7 @@ export class SourceRunner {
     return {
       ...this.connection.info(),
       url: this.options.url,
-      receivers: this.tracks.map((t, i) => ({ id: i, codec: codecStats(t.codec, t.media.kind), childs: t.senderCount, bytes: t.bytes, packets: t.packets })),
+      receivers: this.tracks.map((t) => ({ id: t.id, codec: codecStats(t.codec, t.media.kind), childs: t.senderCount, bytes: t.bytes, packets: t.packets })),
     };
   }
 }

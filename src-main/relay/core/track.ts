@@ -16,6 +16,7 @@ export interface PacketSink {
 
 export interface SenderStats {
   id: number;
+  parent: number;
   codec: string;
   packets: number;
   bytes: number;
@@ -40,6 +41,8 @@ export class Sender {
     public codec: Codec,
     private readonly sink: PacketSink,
     private readonly capacity: number,
+    /** The id of the track it reads (a producer's receiver), as go2rtc's `parent`. */
+    readonly parent = 0,
   ) {}
 
   push(packet: RtpPacket): void {
@@ -86,7 +89,7 @@ export class Sender {
   }
 
   stats(): SenderStats {
-    return { id: this.id, codec: this.codec.name, packets: this.packets, bytes: this.bytes, drops: this.drops };
+    return { id: this.id, parent: this.parent, codec: this.codec.name, packets: this.packets, bytes: this.bytes, drops: this.drops };
   }
 }
 
@@ -107,6 +110,8 @@ export interface TrackOptions {
  * when the next one takes over, so nobody ever gets a picture of a connection before.
  */
 export class Track {
+  /** Unique in the relay: a consumer's sender names it as its `parent`. */
+  readonly id: number;
   private readonly senders = new Set<Sender>();
   private gop: RtpPacket[] = [];
   private gopValid = false;
@@ -129,6 +134,7 @@ export class Track {
     public codec: Codec,
     private readonly options: TrackOptions,
   ) {
+    this.id = options.nextId();
     this.capacity = options.senderCapacity ?? 2048;
     this.gopLimit = options.gopCacheLimit ?? 4096;
     this.cachesGop = media.kind === 'video' && (codec.name === 'H264' || codec.name === 'H265' || codec.name === 'VP8');
@@ -216,7 +222,7 @@ export class Track {
 
   /** Adds a consumer; it first gets the cached GOP (if any), then live packets. */
   addSender(sink: PacketSink, codec: Codec = this.codec): Sender {
-    const sender = new Sender(this.options.nextId(), codec, sink, this.capacity);
+    const sender = new Sender(this.options.nextId(), codec, sink, this.capacity, this.id);
     if (this.gopValid) for (const packet of this.gop) sender.push(packet);
     else this.requestKeyframe();
     this.senders.add(sender);
