@@ -20,6 +20,7 @@ import { registerWsApi } from './api/ws-api';
 import { registerRtspToWebrtc } from './rtsp-to-webrtc/rtsp-to-webrtc-routes';
 import { registerWithRtspServer } from './core/needs-rtsp-server';
 import { registerPreload } from './preload/preload-routes';
+import { registerRawStreams } from './raw-streams/raw-streams-protocol';
 
 export interface ProtocolContext {
   ctx: EngineContext;
@@ -41,6 +42,7 @@ export async function registerProtocols(protocols: ProtocolContext): Promise<voi
   registerHttpSource(protocols);
   const hls = registerHls(protocols);
   registerMp4(protocols);
+  registerRawStreams(protocols);
   const webrtc = await registerWebrtc(protocols);
   registerWsApi(protocols, { webrtc, hls, mjpeg });
   registerRtspToWebrtc(protocols, webrtc);
