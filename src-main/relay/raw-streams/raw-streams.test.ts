@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishTestPattern, run, startRelay, type RelayUnderTest } from '../test/relay-test-kit';
 
-// GET stream.ts and stream.aac, read by ffprobe and decoded by ffmpeg as any player would.
+// GET stream.ts, stream.flv and stream.aac, read by ffprobe and decoded by ffmpeg as any player would.
 let relay: RelayUnderTest;
 let camera: ChildProcess;
 beforeAll(async () => {
@@ -21,7 +21,7 @@ const probeHttp = async (url: string) => {
   return (JSON.parse(result.stdout) as { streams: Record<string, unknown>[] }).streams;
 };
 
-describe('GET stream.ts and stream.aac', () => {
+describe('GET stream.ts, stream.flv and stream.aac', () => {
   it('stream.ts is MPEG-TS with the H.264 video and AAC audio, decodable from its first bytes', async () => {
     const url = `${relay.api}/api/stream.ts?src=cam`;
     const head = await fetch(url, { method: 'HEAD' });
@@ -29,6 +29,17 @@ describe('GET stream.ts and stream.aac', () => {
     const streams = await probeHttp(url);
     expect(streams).toEqual(expect.arrayContaining([expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: 320, height: 240 }), expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' })]));
     const decoded = await run('ffmpeg', ['-v', 'error', '-i', url, '-t', '2', '-map', '0:v', '-f', 'framemd5', '-']);
+    expect(decoded.code, decoded.stderr).toBe(0);
+    expect(decoded.stdout.split('\n').filter((l) => /^0,/.test(l)).length).toBeGreaterThanOrEqual(40);
+  });
+
+  it('stream.flv is FLV with H.264 and AAC that ffmpeg decodes at the full frame rate', async () => {
+    const url = `${relay.api}/api/stream.flv?src=cam`;
+    const head = await fetch(url, { method: 'HEAD' });
+    expect(head.headers.get('content-type')).toBe('video/x-flv');
+    const streams = await probeHttp(url);
+    expect(streams).toEqual(expect.arrayContaining([expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: 320, height: 240 }), expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' })]));
+    const decoded = await run('ffmpeg', ['-v', 'error', '-f', 'flv', '-i', url, '-t', '2', '-map', '0:v', '-f', 'framemd5', '-']);
     expect(decoded.code, decoded.stderr).toBe(0);
     expect(decoded.stdout.split('\n').filter((l) => /^0,/.test(l)).length).toBeGreaterThanOrEqual(40);
   });
