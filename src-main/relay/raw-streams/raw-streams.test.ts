@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishTestPattern, run, startRelay, type RelayUnderTest } from '../test/relay-test-kit';
 
-// GET stream.ts, stream.flv and stream.aac, read by ffprobe and decoded by ffmpeg as any player would.
+// GET stream.ts, stream.flv, stream.aac and stream.y4m, read by ffprobe and decoded by ffmpeg as any player would.
 let relay: RelayUnderTest;
 let camera: ChildProcess;
 beforeAll(async () => {
@@ -21,7 +21,7 @@ const probeHttp = async (url: string) => {
   return (JSON.parse(result.stdout) as { streams: Record<string, unknown>[] }).streams;
 };
 
-describe('GET stream.ts, stream.flv and stream.aac', () => {
+describe('GET stream.ts, stream.flv, stream.aac and stream.y4m', () => {
   it('stream.ts is MPEG-TS with the H.264 video and AAC audio, decodable from its first bytes', async () => {
     const url = `${relay.api}/api/stream.ts?src=cam`;
     const head = await fetch(url, { method: 'HEAD' });
@@ -50,6 +50,19 @@ describe('GET stream.ts, stream.flv and stream.aac', () => {
     expect(streams).toEqual([expect.objectContaining({ codec_type: 'audio', codec_name: 'aac', sample_rate: '44100' })]);
     const decoded = await run('ffmpeg', ['-v', 'error', '-f', 'aac', '-i', url, '-t', '1', '-f', 's16le', '-']);
     expect(decoded.code, decoded.stderr).toBe(0);
+  });
+
+  it('stream.y4m is the video decoded to raw YUV 4:2:0 frames', async () => {
+    const url = `${relay.api}/api/stream.y4m?src=cam`;
+    const streams = await probeHttp(url);
+    expect(streams).toEqual([expect.objectContaining({ codec_type: 'video', codec_name: 'rawvideo', width: 320, height: 240 })]);
+    // The first bytes are the YUV4MPEG2 header with the picture size and a frame marker follows.
+    const response = await fetch(url);
+    const reader = response.body!.getReader();
+    let head = '';
+    while (!head.includes('FRAME')) head += Buffer.from((await reader.read()).value!).toString('latin1');
+    await reader.cancel();
+    expect(head).toMatch(/^YUV4MPEG2 W320 H240 F25:1 /);
   });
 
   it('answers what go2rtc answers before any byte: 400 without src, 404 for an unknown stream, 503 with no source', async () => {
