@@ -21,6 +21,7 @@ import { registerRtspToWebrtc } from './rtsp-to-webrtc/rtsp-to-webrtc-routes';
 import { registerWithRtspServer } from './core/needs-rtsp-server';
 import { registerPreload } from './preload/preload-routes';
 import { registerRawStreams } from './raw-streams/raw-streams-protocol';
+import { registerOnvifServer } from './onvif/onvif-server';
 
 export interface ProtocolContext {
   ctx: EngineContext;
@@ -50,4 +51,5 @@ export async function registerProtocols(protocols: ProtocolContext): Promise<voi
   registerWithRtspServer(protocols, rtspServer, registerFfmpeg);
   registerWithRtspServer(protocols, rtspServer, registerExec);
   registerPreload(protocols);
+  registerOnvifServer(protocols);
 }
