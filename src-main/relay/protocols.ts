@@ -22,6 +22,7 @@ import { registerWithRtspServer } from './core/needs-rtsp-server';
 import { registerPreload } from './preload/preload-routes';
 import { registerRawStreams } from './raw-streams/raw-streams-protocol';
 import { registerOnvifServer } from './onvif/onvif-server';
+import { registerOnvifSource } from './onvif/onvif-source';
 
 export interface ProtocolContext {
   ctx: EngineContext;
@@ -52,4 +53,5 @@ export async function registerProtocols(protocols: ProtocolContext): Promise<voi
   registerWithRtspServer(protocols, rtspServer, registerExec);
   registerPreload(protocols);
   registerOnvifServer(protocols);
+  registerOnvifSource(protocols);
 }
