@@ -23,6 +23,7 @@ import { registerPreload } from './preload/preload-routes';
 import { registerRawStreams } from './raw-streams/raw-streams-protocol';
 import { registerOnvifServer } from './onvif/onvif-server';
 import { registerOnvifSource } from './onvif/onvif-source';
+import { registerTcpSource } from './tcp-source/tcp-source';
 
 export interface ProtocolContext {
   ctx: EngineContext;
@@ -54,4 +55,5 @@ export async function registerProtocols(protocols: ProtocolContext): Promise<voi
   registerPreload(protocols);
   registerOnvifServer(protocols);
   registerOnvifSource(protocols);
+  registerTcpSource(protocols);
 }

@@ -7,6 +7,9 @@ import { DemuxError, type Demuxer, type DemuxSink } from './demuxer';
 import { createFlvDemuxer } from './flv/flv-demuxer';
 import { createMjpegDemuxer } from './mjpeg/mjpeg-demuxer';
 import { createTsDemuxer } from './mpegts-demux/ts-demuxer';
+import { createAdtsDemuxer } from './elementary/adts-demuxer';
+import { createAnnexBDemuxer } from './elementary/annexb-demuxer';
+import { createWavDemuxer } from './elementary/wav-demuxer';
 
 /** One second of a small test pattern in a container, made by ffmpeg once. */
 function sample(format: string, codecs: string[]): Buffer {
@@ -19,6 +22,9 @@ const DEMUXERS: Record<string, (sink: DemuxSink) => Demuxer> = {
   flv: (sink) => createFlvDemuxer(sink),
   mpegts: (sink) => createTsDemuxer(sink),
   mjpeg: (sink) => createMjpegDemuxer(sink, { now: () => 0 }),
+  h264: (sink) => createAnnexBDemuxer(sink, { now: () => 0 }),
+  adts: (sink) => createAdtsDemuxer(sink),
+  wav: (sink) => createWavDemuxer(sink),
 };
 
 const counting = (): DemuxSink & { frames: number } => {
@@ -29,12 +35,15 @@ const counting = (): DemuxSink & { frames: number } => {
 /** Bytes of a real sample with a few bytes changed, cut or inserted, then cut into chunks anywhere. */
 const damaged = (bytes: Buffer) => fc.tuple(damagedSample([bytes], 12), fc.array(fc.nat(), { maxLength: 8 })).map(([out, cuts]) => splitAt(out, cuts));
 
-describe('fuzz: FLV, MPEG-TS and MJPEG demuxers', () => {
+describe('fuzz: FLV, MPEG-TS, MJPEG, Annex B, ADTS and WAV demuxers', () => {
   const samples: Record<string, Buffer> = {};
   beforeAll(() => {
     samples.flv = sample('flv', ['-c:v', 'libx264', '-preset', 'ultrafast', '-g', '5', '-c:a', 'aac']);
     samples.mpegts = sample('mpegts', ['-c:v', 'libx264', '-preset', 'ultrafast', '-g', '5', '-c:a', 'aac']);
     samples.mjpeg = sample('mpjpeg', ['-map', '0:v', '-c:v', 'mjpeg', '-q:v', '10']);
+    samples.h264 = sample('h264', ['-map', '0:v', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '5']);
+    samples.adts = sample('adts', ['-map', '1:a', '-c:a', 'aac']);
+    samples.wav = sample('wav', ['-map', '1:a', '-c:a', 'pcm_s16le']);
   });
 
   for (const format of Object.keys(DEMUXERS)) {

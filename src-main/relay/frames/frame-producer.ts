@@ -42,6 +42,7 @@ function builtInPacketizer(codec: Codec): FramePacketizer | undefined {
     case 'OPUS':
     case 'PCMA':
     case 'PCMU':
+    case 'L16':
       return (frame) => [{ payload: frame.data, marker: true }];
     default:
       return undefined;

@@ -126,7 +126,7 @@ describe('http(s) sources', () => {
       void probe(relay.rtspUrl('missing')).catch(() => undefined);
       void probe(relay.rtspUrl('page')).catch(() => undefined);
       expect(await errorOf('missing')).toContain('HTTP 404');
-      expect(await errorOf('page')).toContain('sent text/html, which is not MJPEG, JPEG, FLV, MPEG-TS or HLS');
+      expect(await errorOf('page')).toContain('sent text/html, which is not MJPEG, JPEG, FLV, MPEG-TS, HLS, raw H.264/H.265, ADTS AAC or WAV');
     } finally {
       await relay.stop();
     }

@@ -3,6 +3,9 @@ import type { Demuxer, DemuxSink } from '../containers/demuxer';
 import { createFlvDemuxer } from '../containers/flv/flv-demuxer';
 import { createMjpegDemuxer } from '../containers/mjpeg/mjpeg-demuxer';
 import { createTsDemuxer } from '../containers/mpegts-demux/ts-demuxer';
+import { createAdtsDemuxer } from '../containers/elementary/adts-demuxer';
+import { createAnnexBDemuxer } from '../containers/elementary/annexb-demuxer';
+import { createWavDemuxer } from '../containers/elementary/wav-demuxer';
 import { createDemuxedProducer } from '../frames/demuxed-producer';
 import type { FramePacketizer } from '../frames/frame-producer';
 import { jpegPacketizers } from '../codecs/jpeg/jpeg-packetizers';
@@ -14,7 +17,8 @@ const FIRST_MEDIA_MS = 10_000;
 
 /**
  * `http://` and `https://` sources: MJPEG (multipart), a JPEG snapshot URL (polled), FLV,
- * MPEG-TS and HLS with MPEG-TS segments, told apart by Content-Type or by the first bytes. The
+ * MPEG-TS, HLS with MPEG-TS segments, raw H.264/H.265, ADTS AAC and WAV, told apart by
+ * Content-Type or by the first bytes. The
  * source is a producer like a camera: when the body ends or fails, the relay dials it again.
  */
 export function registerHttpSource({ schemes }: ProtocolContext, packetizers: Record<string, FramePacketizer> = jpegPacketizers): void {
@@ -34,7 +38,7 @@ export async function dialHttp(url: string, outer: AbortSignal, packetizers?: Re
     reader?.releaseLock();
     const contentType = response.headers.get('content-type');
     const format = detectFormat(contentType, first);
-    if (!format) throw new Error(`${redactUrl(url)} sent ${contentType ?? 'no Content-Type'}, which is not MJPEG, JPEG, FLV, MPEG-TS or HLS`);
+    if (!format) throw new Error(`${redactUrl(url)} sent ${contentType ?? 'no Content-Type'}, which is not MJPEG, JPEG, FLV, MPEG-TS, HLS, raw H.264/H.265, ADTS AAC or WAV`);
     const { createDemuxer, pump } = readerFor(format, url, response, first, contentType, abort.signal);
     const demuxed = createDemuxedProducer(createDemuxer, { format_name: format, protocol: 'http', url: redactUrl(url) }, packetizers);
     void pump((chunk) => demuxed.demuxer.push(chunk))
@@ -75,6 +79,28 @@ function readerFor(format: HttpSourceFormat, url: string, response: Response, fi
         createDemuxer: createTsDemuxer,
         pump: async (push) => readHls(url, (await readRest(response, first)).toString('utf8'), signal)(push),
       };
+    default:
+      return { createDemuxer: streamDemuxer(format), pump: streamBody(response, first) };
+  }
+}
+
+/** The demuxer of a format that arrives as one continuous byte stream (an HTTP body, a TCP socket). */
+export function streamDemuxer(format: HttpSourceFormat): (sink: DemuxSink) => Demuxer {
+  switch (format) {
+    case 'mjpeg':
+      return (sink) => createMjpegDemuxer(sink);
+    case 'flv':
+      return createFlvDemuxer;
+    case 'mpegts':
+      return createTsDemuxer;
+    case 'annexb':
+      return (sink) => createAnnexBDemuxer(sink);
+    case 'adts':
+      return createAdtsDemuxer;
+    case 'wav':
+      return createWavDemuxer;
+    default:
+      throw new Error(`${format} does not come as one continuous stream`);
   }
 }
 
