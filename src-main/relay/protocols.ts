@@ -24,6 +24,7 @@ import { registerRawStreams } from './raw-streams/raw-streams-protocol';
 import { registerOnvifServer } from './onvif/onvif-server';
 import { registerOnvifSource } from './onvif/onvif-source';
 import { registerTcpSource } from './tcp-source/tcp-source';
+import { registerDiscovery } from './discovery/discovery-routes';
 
 export interface ProtocolContext {
   ctx: EngineContext;
@@ -56,4 +57,5 @@ export async function registerProtocols(protocols: ProtocolContext): Promise<voi
   registerOnvifServer(protocols);
   registerOnvifSource(protocols);
   registerTcpSource(protocols);
+  registerDiscovery(protocols);
 }

@@ -45,6 +45,14 @@ export const relayConfigSchema = z.object({
     .nullable()
     .optional()
     .describe('streams kept running without a viewer: stream name → tracks (video&audio when empty)'),
+  hass: z
+    .object({
+      url: z.url({ protocol: /^https?$/, error: 'expected the Home Assistant address, e.g. http://homeassistant.local:8123' }).optional().describe('Home Assistant address, for GET /api/hass'),
+      token: z.string().min(1).optional().describe('long-lived access token; ${ENV} keeps it out of the file'),
+    })
+    .loose()
+    .optional()
+    .describe('a Home Assistant whose cameras /api/hass lists'),
 });
 
 /** The RTSP settings; `port` is filled in once the server listens (0 in config picks a free one). */
