@@ -12,7 +12,7 @@ export function readPreloadSection(value: unknown): Map<string, string> {
   return out;
 }
 
-/** Only the track keys go2rtc keeps (`video`, `audio`, `microphone`), in go2rtc's order. */
+/** Only the track keys go2rtc keeps (`video`, `audio`, `microphone`), in the order given. */
 export function preloadQuery(query: URLSearchParams): string {
   const kept = new URLSearchParams();
   for (const [key, value] of query) if (key === 'video' || key === 'audio' || key === 'microphone') kept.append(key, value);
@@ -25,6 +25,8 @@ interface Preload {
   /** Why the last attach failed (no such stream, no source reachable). */
   error?: string;
   retry?: NodeJS.Timeout;
+  /** An attach is under way (the source is being dialed). */
+  attaching?: boolean;
 }
 
 const RETRY_MS = 5_000;
@@ -48,7 +50,7 @@ export class Preloads {
     for (const name of [...this.wanted.keys()]) if (!config.has(name)) this.remove(name);
     for (const [name, query] of config) {
       const current = this.wanted.get(name);
-      if (current && current.query === query && (current.consumer || current.retry)) continue;
+      if (current && current.query === query && (current.consumer || current.retry || current.attaching)) continue;
       void this.add(name, query).catch(() => undefined);
     }
   }
@@ -85,6 +87,7 @@ export class Preloads {
 
   private async attach(name: string, preload: Preload): Promise<void> {
     const stream = this.streams.get(name);
+    preload.attaching = true;
     try {
       if (!stream) throw new Error(`stream not found: ${name}`);
       const consumer = new PreloadConsumer(requestsFromQuery(new URLSearchParams(preload.query)), (reason) => {
@@ -105,6 +108,8 @@ export class Preloads {
       this.logger.warn('preload could not attach; trying again', { stream: name, error: preload.error });
       this.later(name, preload);
       throw error;
+    } finally {
+      preload.attaching = false;
     }
   }
 
