@@ -84,7 +84,9 @@ describe('ingest: POST /api/stream.flv and /api/stream.ts', () => {
     relay = await startRelay('  pushed:\n');
     expect(await post('/api/stream.flv?dst=nope', Buffer.from('FLV'))).toMatchObject({ status: 404, text: 'stream not found: nope\n' });
     expect((await post('/api/stream.ts', Buffer.from('x'))).status).toBe(400);
-    expect((await fetch(`${relay.api}/api/stream.flv?dst=pushed`)).status).toBe(405);
+    // GET is the FLV output (it needs src); other methods are refused.
+    expect((await fetch(`${relay.api}/api/stream.flv?dst=pushed`)).status).toBe(400);
+    expect((await fetch(`${relay.api}/api/stream.flv?dst=pushed`, { method: 'DELETE' })).status).toBe(405);
   });
 
   it('answers 400 naming the problem for garbage, wrong-format and truncated bodies, and keeps nothing of them', async () => {
