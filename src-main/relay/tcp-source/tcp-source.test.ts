@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe, startRelay, type RelayUnderTest } from '../test/relay-test-kit';
+import { dialTcp } from './tcp-source';
 
 // tcp:// sources and HTTP sources of raw elementary streams, each served by a real socket on
 // loopback that sends what ffmpeg made, looping, as a camera or a `libcamera-vid --listen` would.
@@ -83,8 +84,10 @@ describe('tcp:// and raw HTTP sources', () => {
   });
 
   it('a tcp:// source that sends something else says what it got', async () => {
-    await add('tcpjunk', `tcp://127.0.0.1:${await tcpServer(Buffer.from('HELLO WORLD, NOT MEDIA '.repeat(200)))}`);
-    const streams = (await (await fetch(`${relay.api}/api/streams?src=tcpjunk&video=all`)).json()) as { producers: { error?: string }[] };
-    expect(streams.producers[0]!.error).toMatch(/sent bytes that are not MPEG-TS, FLV, MJPEG, raw H.264\/H.265, ADTS AAC or WAV \(they begin 48454c4c\)/);
+    const port = await tcpServer(Buffer.from('HELLO WORLD, NOT MEDIA '.repeat(200)));
+    await expect(dialTcp(`tcp://127.0.0.1:${port}`, AbortSignal.timeout(5_000))).rejects.toThrow(
+      `127.0.0.1:${port} sent bytes that are not MPEG-TS, FLV, MJPEG, raw H.264/H.265, ADTS AAC or WAV (they begin 48454c4c)`,
+    );
+    await expect(dialTcp('tcp://127.0.0.1', AbortSignal.timeout(5_000))).rejects.toThrow('expected tcp://host:port');
   });
 });
