@@ -1,9 +1,10 @@
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expectAccessible } from '../fixtures/accessibility';
-import { readDemoAccount } from '../fixtures/demo-account';
+import { readDemoAccount, type DemoAccount } from '../fixtures/demo-account';
 import { startHeadlessConsole, type HeadlessConsole } from '../fixtures/headless-console';
 import { expect, test } from '../fixtures/test';
+import type { Page } from '@playwright/test';
 
 // Adding a Microsoft Entra tenant in Settings, using it, switching back and removing it. The
 // console's own directory emulator stands in for the tenant: its token endpoint takes the
@@ -14,6 +15,20 @@ let server: HeadlessConsole;
 const directoryFile = (name: string) => join(server.dataDir, 'directory', name);
 const demoAccount = () => readDemoAccount(server.dataDir);
 const exists = (path: string) => access(path).then(() => true, () => false);
+
+/** Opens Add tenant and fills it in for the console's own emulator as a delegated tenant (sign-in over https, Graph over loopback http). */
+async function openEmulatorTenantForm(page: Page, demo: DemoAccount, tenant: { tenant: string; name: string; signIn: 'Device code' | 'Browser sign-in' }) {
+  await page.getByTestId('directory-connections').getByRole('button', { name: 'Add tenant' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add a Microsoft Entra tenant' });
+  await dialog.getByRole('textbox', { name: 'Tenant' }).fill(tenant.tenant);
+  await dialog.getByRole('textbox', { name: 'Name' }).fill(tenant.name);
+  await dialog.getByRole('textbox', { name: 'Application (client) id' }).fill(demo.client_id);
+  await dialog.getByRole('radio', { name: tenant.signIn }).check();
+  await dialog.getByRole('button', { name: 'Show national cloud and test addresses' }).click();
+  await dialog.getByRole('textbox', { name: 'Sign-in address' }).fill(`https://localhost:${new URL(demo.url).port}`);
+  await dialog.getByRole('textbox', { name: 'Graph address' }).fill(`${demo.url}/v1.0`);
+  return dialog;
+}
 
 test.beforeAll(async () => {
   server = await startHeadlessConsole();
@@ -110,19 +125,10 @@ test('signs in to an added tenant with a device code typed on another device', a
   const demo = await demoAccount();
   const port = new URL(demo.url).port;
   await page.goto(`${server.url}/#/settings`);
-  const connections = page.getByTestId('directory-connections');
   const account = page.getByTestId('directory-account');
 
   // The emulator as a tenant: msal signs in over https (its local CA is the console's own), Graph over loopback http.
-  await connections.getByRole('button', { name: 'Add tenant' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Add a Microsoft Entra tenant' });
-  await dialog.getByRole('textbox', { name: 'Tenant' }).fill(demo.user.userPrincipalName.split('@')[1]!);
-  await dialog.getByRole('textbox', { name: 'Name' }).fill('Emulator (device code)');
-  await dialog.getByRole('textbox', { name: 'Application (client) id' }).fill(demo.client_id);
-  await dialog.getByRole('radio', { name: 'Device code' }).check();
-  await dialog.getByRole('button', { name: 'Show national cloud and test addresses' }).click();
-  await dialog.getByRole('textbox', { name: 'Sign-in address' }).fill(`https://localhost:${port}`);
-  await dialog.getByRole('textbox', { name: 'Graph address' }).fill(`${demo.url}/v1.0`);
+  const dialog = await openEmulatorTenantForm(page, demo, { tenant: demo.user.userPrincipalName.split('@')[1]!, name: 'Emulator (device code)', signIn: 'Device code' });
   await dialog.getByRole('button', { name: 'Add tenant' }).click();
   await expect(dialog).toBeHidden();
   await expect(account.getByTestId('sign-in-state')).toHaveText('Signed out');
@@ -165,15 +171,7 @@ test('signs in to an added tenant through the browser (authorization code with P
   const connections = page.getByTestId('directory-connections');
   const account = page.getByTestId('directory-account');
 
-  await connections.getByRole('button', { name: 'Add tenant' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Add a Microsoft Entra tenant' });
-  await dialog.getByRole('textbox', { name: 'Tenant' }).fill(demo.tenant);
-  await dialog.getByRole('textbox', { name: 'Name' }).fill('Emulator (browser)');
-  await dialog.getByRole('textbox', { name: 'Application (client) id' }).fill(demo.client_id);
-  await dialog.getByRole('radio', { name: 'Browser sign-in' }).check();
-  await dialog.getByRole('button', { name: 'Show national cloud and test addresses' }).click();
-  await dialog.getByRole('textbox', { name: 'Sign-in address' }).fill(`https://localhost:${port}`);
-  await dialog.getByRole('textbox', { name: 'Graph address' }).fill(`${demo.url}/v1.0`);
+  const dialog = await openEmulatorTenantForm(page, demo, { tenant: demo.tenant, name: 'Emulator (browser)', signIn: 'Browser sign-in' });
   await dialog.getByRole('button', { name: 'Add tenant' }).click();
   await expect(dialog).toBeHidden();
   await expect(connections.locator('tr[aria-current="true"]')).toContainText('Emulator (browser)');

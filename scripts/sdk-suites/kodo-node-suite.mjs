@@ -7,15 +7,14 @@
 // https on; the suite's requests to Qiniu's host names are sent to it (qiniu-hosts-preload.cjs)
 // and it trusts the emulator's CA through NODE_EXTRA_CA_CERTS. Tests of services outside
 // Kodo's storage API (RTC, the sandbox) are not run.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { freePort, startStorageEmulator } from './suite-kit.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const { values } = parseArgs({ options: { sdk: { type: 'string' }, keep: { type: 'boolean', default: false } } });
 if (!values.sdk || !existsSync(join(values.sdk, 'test', 'conftest.js'))) {
   console.error('usage: npm run sdk-suite:kodo-node -- --sdk <checkout of qiniu/nodejs-sdk, npm install done>');
@@ -30,14 +29,6 @@ const SECRET_KEY = 'sdk-suite-secret-key';
 const BUCKET = 'sdk-suite';
 const DOMAIN = 'sdk-suite.clouddn.com';
 const ACCELERATED = `${BUCKET}.kodo-accelerate.cn-east-1.qiniucs.com`;
-
-const freePort = () =>
-  new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-  });
 
 const work = mkdtempSync(join(tmpdir(), 'kodo-sdk-suite-'));
 const port = await freePort();
@@ -62,11 +53,7 @@ writeFileSync(
     '',
   ].join('\n'),
 );
-const emulator = spawn(process.execPath, [join(root, 'dist', 'main', 'storage-emulator.js'), '--config', join(work, 'relay.yaml')], { stdio: ['ignore', 'pipe', 'inherit'] });
-await new Promise((ready, fail) => {
-  emulator.stdout.on('data', (chunk) => chunk.toString().includes('Kodo storage emulator at') && ready());
-  emulator.on('exit', (code) => fail(new Error(`the emulator exited (${code})`)));
-});
+const emulator = await startStorageEmulator(join(work, 'relay.yaml'));
 const env = {
   ...process.env,
   NODE_ENV: 'test',

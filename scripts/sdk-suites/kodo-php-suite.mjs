@@ -12,15 +12,13 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { freePort, startStorageEmulator } from './suite-kit.mjs';
 import { startHostProxy } from './qiniu-host-proxy.mjs';
 import { exifJpeg } from './sample-exif.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const { values } = parseArgs({ options: { sdk: { type: 'string' }, enum: { type: 'string' }, keep: { type: 'boolean', default: false }, filter: { type: 'string' } } });
 if (!values.sdk || !existsSync(join(values.sdk, 'tests', 'bootstrap.php')) || !values.enum || !existsSync(join(values.enum, 'src', 'Enum.php'))) {
   console.error('usage: npm run sdk-suite:kodo-php -- --sdk <checkout of qiniu/php-sdk> --enum <checkout of myclabs/php-enum>');
@@ -42,14 +40,6 @@ const REGION_BUCKETS = [
   ['phpsdk-fs', 'z2'],
   ['phpsdk-as', 'as0'],
 ];
-
-const freePort = () =>
-  new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-  });
 
 const work = mkdtempSync(join(tmpdir(), 'kodo-php-suite-'));
 const port = await freePort();
@@ -78,11 +68,7 @@ writeFileSync(
     '',
   ].join('\n'),
 );
-const emulator = spawn(process.execPath, [join(root, 'dist', 'main', 'storage-emulator.js'), '--config', join(work, 'relay.yaml')], { stdio: ['ignore', 'pipe', 'inherit'] });
-await new Promise((ready, fail) => {
-  emulator.stdout.on('data', (chunk) => chunk.toString().includes('Kodo storage emulator at') && ready());
-  emulator.on('exit', (code) => fail(new Error(`the emulator exited (${code})`)));
-});
+const emulator = await startStorageEmulator(join(work, 'relay.yaml'));
 const proxy = await startHostProxy({ port, names: QINIU_HOSTS });
 const mockPort = 9000;
 const mock = spawn('php', ['-S', `localhost:${mockPort}`, '-t', join(sdk, 'tests', 'mock-server')], { stdio: 'ignore' });

@@ -1,4 +1,4 @@
-import type { ConnectionInfo } from '../core/producer';
+import type { ConnectionInfo, ProducerConnection } from '../core/producer';
 import type { Demuxer, DemuxSink } from '../containers/demuxer';
 import { createFrameProducer, type FramePacketizer, type FrameProducer } from './frame-producer';
 
@@ -39,6 +39,20 @@ export function createDemuxedProducer(
     end(error) {
       if (producer) producer.end(error);
       else settle.reject(error ?? new Error(`the ${demuxer.format} input ended before any media`));
+    },
+  };
+}
+
+/** A demuxed producer's connection whose close also stops what feeds it (the HTTP body, the socket). */
+export function stoppingWith(connection: ProducerConnection, stop: () => void): ProducerConnection {
+  return {
+    medias: connection.medias,
+    closed: connection.closed,
+    start: (sink) => connection.start(sink),
+    info: () => connection.info(),
+    close() {
+      stop();
+      connection.close();
     },
   };
 }

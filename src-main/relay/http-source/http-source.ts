@@ -6,7 +6,7 @@ import { createTsDemuxer } from '../containers/mpegts-demux/ts-demuxer';
 import { createAdtsDemuxer } from '../containers/elementary/adts-demuxer';
 import { createAnnexBDemuxer } from '../containers/elementary/annexb-demuxer';
 import { createWavDemuxer } from '../containers/elementary/wav-demuxer';
-import { createDemuxedProducer } from '../frames/demuxed-producer';
+import { createDemuxedProducer, stoppingWith } from '../frames/demuxed-producer';
 import type { FramePacketizer } from '../frames/frame-producer';
 import { jpegPacketizers } from '../codecs/jpeg/jpeg-packetizers';
 import type { ProtocolContext } from '../protocols';
@@ -46,17 +46,7 @@ export async function dialHttp(url: string, outer: AbortSignal, packetizers?: Re
       .then(() => demuxed.end(), (error: Error) => demuxed.end(abort.signal.aborted ? undefined : error))
       .finally(() => outer.removeEventListener('abort', stop));
     const producer = await withTimeout(demuxed.ready, FIRST_MEDIA_MS, `no media from ${redactUrl(url)} in ${FIRST_MEDIA_MS / 1000} s`);
-    const connection = producer.connection;
-    return {
-      medias: connection.medias,
-      closed: connection.closed,
-      start: (sink) => connection.start(sink),
-      info: () => connection.info(),
-      close() {
-        stop();
-        connection.close();
-      },
-    };
+    return stoppingWith(producer.connection, stop);
   } catch (error) {
     stop();
     outer.removeEventListener('abort', stop);

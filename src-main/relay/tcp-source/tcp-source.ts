@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import type { ProducerConnection } from '../core/producer';
-import { createDemuxedProducer } from '../frames/demuxed-producer';
+import { createDemuxedProducer, stoppingWith } from '../frames/demuxed-producer';
 import { detectFormat } from '../http-source/detect-format';
 import { streamDemuxer } from '../http-source/http-source';
 import type { ProtocolContext } from '../protocols';
@@ -86,17 +86,7 @@ export async function dialTcp(url: string, signal: AbortSignal): Promise<Produce
     socket.on('error', () => undefined); // 'close' follows and ends the producer
     socket.resume();
     const producer = await demuxed.ready;
-    const connection = producer.connection;
-    return {
-      medias: connection.medias,
-      closed: connection.closed,
-      start: (sink) => connection.start(sink),
-      info: () => connection.info(),
-      close() {
-        stop();
-        connection.close();
-      },
-    };
+    return stoppingWith(producer.connection, stop);
   } catch (error) {
     stop();
     signal.removeEventListener('abort', stop);
