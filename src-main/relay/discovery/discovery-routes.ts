@@ -1,8 +1,14 @@
 import { HttpError } from '../../platform/http/http-error';
 import type { ProtocolContext } from '../protocols';
 import { CLOUD_ACCOUNT_PATHS, type CloudAccountAdapter } from './cloud-accounts';
+import { parseOnvifUrl, describeOnvifDevice } from '../onvif/onvif-client';
+import { discoveryProbe, type ProbeKind } from './discovery-settings';
+import { discoverDvrip } from './dvrip-discovery';
 import { hassCameras, type HassSettings } from './hass-cameras';
-import { sendSources } from './sources-answer';
+import { discoverHomekit } from './homekit-discovery';
+import { sendSources, type DiscoveredSource } from './sources-answer';
+import type { ProbeTarget } from './udp-probe';
+import { discoverOnvif } from './ws-discovery';
 
 const DISCOVERY_TIMEOUT_MS = 10_000;
 
@@ -12,12 +18,58 @@ function hassSettings(section: unknown): HassSettings | undefined {
   return typeof url === 'string' && url !== '' && typeof token === 'string' && token !== '' ? { url, token } : undefined;
 }
 
+/** The profiles of one ONVIF camera (`/api/onvif?src=onvif://...`), each a source to add. */
+async function onvifDeviceStreams(src: string): Promise<DiscoveredSource[]> {
+  let target;
+  try {
+    target = parseOnvifUrl(src);
+  } catch {
+    throw new HttpError(400, `src=${src} is not an ONVIF address (onvif://user:pass@host[:port])`);
+  }
+  try {
+    const { name, tokens } = await describeOnvifDevice(target, AbortSignal.timeout(DISCOVERY_TIMEOUT_MS));
+    const base = src.replace(/[?#].*$/, '');
+    return tokens.map((token, i) => ({ name: `${name} stream${i}`, url: `${base}?subtype=${encodeURIComponent(token)}`, info: token }));
+  } catch (error) {
+    throw new HttpError(502, (error as Error).message);
+  }
+}
+
 /**
- * Discovery endpoints that answer go2rtc's `{sources: [{name, url, info}]}`: `/api/hass` (the
- * cameras of the Home Assistant in `hass: {url, token}`), and the cloud account endpoints, which
- * answer 501 naming the service until an adapter for it is registered.
+ * Discovery endpoints that answer go2rtc's `{sources: [{name, url, info}]}`: network probes
+ * (`/api/onvif` WS-Discovery, `/api/dvrip` DVRIP search, `/api/homekit` mDNS `_hap._tcp`, sent
+ * where `discovery:` says), `/api/hass` (the cameras of the Home Assistant in `hass:`), and
+ * the cloud account endpoints, which answer 501 naming the service until an adapter exists.
  */
 export function registerDiscovery({ ctx, logger }: ProtocolContext, adapters: CloudAccountAdapter[] = []): void {
+  const probe = (kind: ProbeKind) => {
+    try {
+      return discoveryProbe(ctx.config.section('discovery'), kind);
+    } catch (error) {
+      throw new HttpError(400, (error as Error).message);
+    }
+  };
+  const probeRoute = (path: string, kind: ProbeKind, discover: (target: ProbeTarget, timeoutMs: number) => Promise<DiscoveredSource[]>) =>
+    ctx.http.route(
+      path,
+      async ({ res, url }) => {
+        if (kind === 'onvif' && url.searchParams.get('src')) return sendSources(res, await onvifDeviceStreams(url.searchParams.get('src')!));
+        const { target, timeoutMs } = probe(kind);
+        try {
+          sendSources(res, await discover(target, timeoutMs));
+        } catch (error) {
+          logger.warn('discovery probe failed', { path, error: (error as Error).message });
+          throw new HttpError(500, `${path}: ${(error as Error).message}`);
+        }
+      },
+      ['GET'],
+    );
+  probeRoute('/api/onvif', 'onvif', discoverOnvif);
+  probeRoute('/api/dvrip', 'dvrip', discoverDvrip);
+  // go2rtc's web UI asks the second; dashboards written against its API, the first.
+  probeRoute('/api/homekit', 'mdns', discoverHomekit);
+  probeRoute('/api/discovery/homekit', 'mdns', discoverHomekit);
+
   ctx.http.route(
     '/api/hass',
     async ({ res }) => {

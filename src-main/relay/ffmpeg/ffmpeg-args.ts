@@ -1,9 +1,12 @@
+import { deviceInputArgs, isDeviceInput } from './device-input';
+import { FfmpegSourceError } from './ffmpeg-source-error';
 import { encoderFor, HARDWARE_ENGINES, hardwareInput, hardwareFilters, type HardwareEngine } from './hardware';
 
 /**
  * Turns a go2rtc-style ffmpeg source into ffmpeg arguments:
  * `ffmpeg:<input>#video=h264#audio=copy#audio=opus#width=640#rotate=90#hardware#raw=-crf 23`.
- * `<input>` is a stream of this relay, a URL, a file, or `virtual?video=testsrc&size=720`.
+ * `<input>` is a stream of this relay, a URL, a file, `virtual?video=testsrc&size=720`, or a
+ * capture device (`device?video=/dev/video0`, `device?audio=hw:1`).
  */
 export interface FfmpegSource {
   input: string;
@@ -23,9 +26,7 @@ export interface FfmpegSource {
   hardware?: HardwareEngine | 'auto';
 }
 
-export class FfmpegSourceError extends Error {
-  override name = 'FfmpegSourceError';
-}
+export { FfmpegSourceError };
 
 /** Encoder options as [option, value] pairs; the stream specifier is added per output track. */
 type EncoderOptions = ReadonlyArray<readonly [string, string]>;
@@ -147,6 +148,7 @@ function inputArgs(source: FfmpegSource, context: InputContext): string[] {
     if (query.has('audio')) args.push('-re', '-f', 'lavfi', '-i', 'sine=frequency=1000:sample_rate=48000');
     return args;
   }
+  if (isDeviceInput(input)) return deviceInputArgs(input);
   const local = context.localStream(input);
   // A clip played once (#input=file, a chime for a camera's speaker), from a file or a URL: in real time.
   if (source.once) return ['-re', '-i', local ?? input];

@@ -3,12 +3,15 @@ import type { RunningRtspServer } from '../rtsp/rtsp-server';
 import { createHardwareProber } from './hardware';
 import { registerHardwareRoute } from './hardware-route';
 import { dialPublishingChild } from './publishing-child';
+import { isDeviceInput } from './device-input';
+import { registerDevicesRoute } from './devices-route';
 import { ffmpegArgs, FfmpegSourceError, parseFfmpegSource, readsLocalFiles, type FfmpegSource } from './ffmpeg-args';
 
 /** `ffmpeg:` sources: transcode a file, a URL or another stream, published back into the relay. */
 export function registerFfmpeg({ ctx, schemes, streams, tasks }: ProtocolContext, rtsp: RunningRtspServer, ffmpegBinary = 'ffmpeg'): void {
   const hardware = createHardwareProber(ffmpegBinary);
   registerHardwareRoute(ctx.http, hardware);
+  registerDevicesRoute(ctx.http, ffmpegBinary);
 
   /** Why the API and the console may not give this source; the config file may. */
   const refuseFromApi = (source: string, streamName?: string): string | undefined => {
@@ -19,6 +22,7 @@ export function registerFfmpeg({ ctx, schemes, streams, tasks }: ProtocolContext
       if (error instanceof FfmpegSourceError) return undefined; // the dial says what is wrong
       throw error;
     }
+    if (isDeviceInput(parsed.input)) return `ffmpeg: ${parsed.input} is a capture device of this machine: devices are opened only from the config file`;
     if (readsLocalFiles(parsed.input, (name) => name === streamName || streams.get(name) !== undefined)) {
       return `ffmpeg: ${parsed.input} is a file on this machine: files are played only from the config file, or give an http:// or rtsp:// URL`;
     }

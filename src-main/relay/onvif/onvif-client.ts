@@ -51,18 +51,31 @@ export function profileTokens(xml: string): string[] {
   return [...xml.matchAll(/<(?:[\w-]+:)?Profiles\b[^>]*\btoken="([^"]+)"/g)].map((m) => m[1]!);
 }
 
+async function mediaServiceUrl(target: OnvifTarget, signal: AbortSignal): Promise<string> {
+  const capabilities = await soapCall(target.deviceUrl, target, `<GetCapabilities xmlns="${DEVICE_NS}"><Category>Media</Category></GetCapabilities>`, signal);
+  const media = /<(?:[\w-]+:)?Media\b[^>]*>\s*<(?:[\w-]+:)?XAddr>([^<]+)</.exec(capabilities)?.[1] ?? target.deviceUrl;
+  // A camera that answers its own LAN address, reached here by another name: keep the host used.
+  const mediaUrl = new URL(media);
+  mediaUrl.host = new URL(target.deviceUrl).host;
+  return mediaUrl.href;
+}
+
+/** A camera's maker and model (GetDeviceInformation) and its profile tokens, for a list of its streams. */
+export async function describeOnvifDevice(target: OnvifTarget, signal: AbortSignal): Promise<{ name: string; tokens: string[] }> {
+  const information = await soapCall(target.deviceUrl, target, `<GetDeviceInformation xmlns="${DEVICE_NS}"/>`, signal);
+  const name = [elementText(information, 'Manufacturer'), elementText(information, 'Model')].filter(Boolean).join(' ') || new URL(target.deviceUrl).host;
+  const tokens = profileTokens(await soapCall(await mediaServiceUrl(target, signal), target, `<GetProfiles xmlns="${MEDIA_NS}"/>`, signal));
+  return { name, tokens };
+}
+
 /**
  * The RTSP address an ONVIF camera streams the chosen profile on: device service → media
  * service address (GetCapabilities) → profiles → GetStreamUri (RTP over RTSP). The camera's
  * ONVIF login is put into the RTSP URL when the camera leaves it out, as cameras expect.
  */
 export async function resolveOnvifStream(target: OnvifTarget, signal: AbortSignal): Promise<string> {
-  const capabilities = await soapCall(target.deviceUrl, target, `<GetCapabilities xmlns="${DEVICE_NS}"><Category>Media</Category></GetCapabilities>`, signal);
-  const media = /<(?:[\w-]+:)?Media\b[^>]*>\s*<(?:[\w-]+:)?XAddr>([^<]+)</.exec(capabilities)?.[1] ?? target.deviceUrl;
-  // A camera that answers its own LAN address, reached here by another name: keep the host used.
-  const mediaUrl = new URL(media);
+  const mediaUrl = new URL(await mediaServiceUrl(target, signal));
   const deviceUrl = new URL(target.deviceUrl);
-  mediaUrl.host = deviceUrl.host;
   const tokens = profileTokens(await soapCall(mediaUrl.href, target, `<GetProfiles xmlns="${MEDIA_NS}"/>`, signal));
   if (tokens.length === 0) throw new Error(`ONVIF ${deviceUrl.host}: the camera has no media profile`);
   const wanted = target.subtype;
