@@ -25,6 +25,7 @@ import { registerOnvifServer } from './onvif/onvif-server';
 import { registerOnvifSource } from './onvif/onvif-source';
 import { registerTcpSource } from './tcp-source/tcp-source';
 import { registerDiscovery } from './discovery/discovery-routes';
+import { registerRtmp } from './rtmp/rtmp-protocol';
 
 export interface ProtocolContext {
   ctx: EngineContext;
@@ -58,4 +59,5 @@ export async function registerProtocols(protocols: ProtocolContext): Promise<voi
   registerOnvifSource(protocols);
   registerTcpSource(protocols);
   registerDiscovery(protocols);
+  await registerRtmp(protocols);
 }

@@ -53,6 +53,22 @@ export const relayConfigSchema = z.object({
     .loose()
     .optional()
     .describe('a Home Assistant whose cameras /api/hass lists'),
+  discovery: z
+    .object({
+      onvif: z.string().optional().describe('where /api/onvif sends its WS-Discovery probe (default 239.255.255.250:3702)'),
+      dvrip: z.string().optional().describe('where /api/dvrip sends its DVRIP search (default 255.255.255.255:34569)'),
+      mdns: z.string().optional().describe('where /api/homekit sends its mDNS query (default 224.0.0.251:5353)'),
+      timeout: z.union([z.string(), z.number()]).optional().describe('how long a probe waits for answers, e.g. 3s'),
+    })
+    .optional()
+    .describe('network discovery probes: where they go and how long they listen'),
+  rtmp: z
+    .object({
+      listen: listenSetting('127.0.0.1:1935', { allowEmpty: true }).optional().describe('host:port of the RTMP server for publishers such as OBS (e.g. :1935); empty or absent: off'),
+    })
+    .loose()
+    .optional()
+    .describe('RTMP server: publishers push rtmp://host:1935/<stream>'),
 });
 
 /** The RTSP settings; `port` is filled in once the server listens (0 in config picks a free one). */
