@@ -26,6 +26,7 @@ import { registerOnvifSource } from './onvif/onvif-source';
 import { registerTcpSource } from './tcp-source/tcp-source';
 import { registerDiscovery } from './discovery/discovery-routes';
 import { registerRtmp } from './rtmp/rtmp-protocol';
+import { registerWebtorrent } from './webtorrent/webtorrent-protocol';
 
 export interface ProtocolContext {
   ctx: EngineContext;
@@ -60,4 +61,5 @@ export async function registerProtocols(protocols: ProtocolContext): Promise<voi
   registerTcpSource(protocols);
   registerDiscovery(protocols);
   await registerRtmp(protocols);
+  registerWebtorrent(protocols, webrtc);
 }

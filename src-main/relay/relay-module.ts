@@ -69,6 +69,16 @@ export const relayConfigSchema = z.object({
     .loose()
     .optional()
     .describe('RTMP server: publishers push rtmp://host:1935/<stream>'),
+  webtorrent: z
+    .object({
+      trackers: z.array(z.string().regex(/^wss?:\/\//, 'a tracker is a ws:// or wss:// address')).optional().describe('WebTorrent trackers; the first carries shares and webtorrent: sources (default wss://tracker.openwebtorrent.com)'),
+      shares: z
+        .record(z.string(), z.object({ pwd: z.string().describe('password a peer needs (4+ characters)'), src: z.string().describe('the stream shared') }).nullable())
+        .optional()
+        .describe('share name (8+ characters, unique on the tracker): its pwd and stream'),
+    })
+    .optional()
+    .describe('P2P shares: streams reached by share name and pwd through a WebTorrent tracker, over WebRTC'),
 });
 
 /** The RTSP settings; `port` is filled in once the server listens (0 in config picks a free one). */

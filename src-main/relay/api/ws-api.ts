@@ -9,7 +9,7 @@ import type { TaskRegistry } from '../core/task-registry';
 import type { ProtocolContext } from '../protocols';
 import { startMseViewer } from '../mp4/mse-session';
 import type { Mp4Deps } from '../mp4/mp4-deps';
-import { openWebrtcSession, type WebrtcOutput, type WebrtcSession } from '../webrtc/webrtc-session';
+import { openWebrtcSession, peerOfRequest, type WebrtcOutput, type WebrtcSession } from '../webrtc/webrtc-session';
 import { openWhipSession } from '../webrtc/whip-session';
 import type { HlsSessions } from '../hls/hls-sessions';
 import { sessionMasterPlaylist } from '../hls/hls-routes';
@@ -188,7 +188,7 @@ export function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
       if (!stream) return fail(`stream not found: ${name}`);
       offering = true;
       try {
-        const options = { stream, streamName: name, offer: value, request: req, tasks: deps.tasks, ...deps.webrtc, onClosed: () => ws.close() };
+        const options = { stream, streamName: name, offer: value, peer: peerOfRequest(req), tasks: deps.tasks, ...deps.webrtc, onClosed: () => ws.close() };
         session = src ? await openWebrtcSession(options) : await openWhipSession(options);
       } catch (error) {
         return fail(error instanceof HttpError ? error.message : `the offer could not be answered: ${(error as Error).message}`);

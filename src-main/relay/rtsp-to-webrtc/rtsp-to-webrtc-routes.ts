@@ -5,7 +5,7 @@ import { SourceRejectedError, type StreamRegistry } from '../core/stream-registr
 import type { TaskRegistry } from '../core/task-registry';
 import type { ProtocolContext } from '../protocols';
 import { readBody } from '../api/read-body';
-import { openWebrtcSession, type WebrtcOutput, type WebrtcSession } from '../webrtc/webrtc-session';
+import { openWebrtcSession, peerOfRequest, type WebrtcOutput, type WebrtcSession } from '../webrtc/webrtc-session';
 import { linkedStream, parseAddRequest, parseOfferForm } from './rtsp-to-webrtc-requests';
 
 /** A form with a base64 SDP offer, or an add request: a few kilobytes. */
@@ -73,7 +73,7 @@ export function registerRtspToWebrtcRoutes(ctx: EngineContext, deps: RtspToWebrt
       const stream = streams.get(name);
       if (!stream) throw new HttpError(404, `stream not found: ${id}`);
       const offer = await parseOfferForm(body, req.headers['content-type'] ?? '');
-      const session = await openWebrtcSession({ stream, streamName: name, offer, request: req, tasks: deps.tasks, ...deps.webrtc, onClosed: (closed) => sessions.delete(closed.id) });
+      const session = await openWebrtcSession({ stream, streamName: name, offer, peer: peerOfRequest(req), tasks: deps.tasks, ...deps.webrtc, onClosed: (closed) => sessions.delete(closed.id) });
       sessions.set(session.id, session);
       res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
       return void res.end(Buffer.from(session.answer).toString('base64'));

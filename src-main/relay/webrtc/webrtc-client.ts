@@ -79,56 +79,92 @@ function go2rtcSocket(target: URL, offer: string, signal: AbortSignal, onCandida
   });
 }
 
-/** Dials `webrtc:` sources: an offer to receive video and audio, signalled as the URL says, ICE up within the timeout. */
-export function createWebrtcDialer(tasks: TaskRegistry) {
-  return async (url: string, context: DialContext): Promise<ProducerConnection> => {
-    const { target, signalling } = parseWebrtcSource(url);
-    const pc = new RTCPeerConnection({
-      codecs: { video: VIDEO.map((c) => codecParameters(c, 'video')), audio: AUDIO.map((c) => codecParameters(c, 'audio')) },
-      iceUseIpv6: false,
-      iceAdditionalHostAddresses: ['127.0.0.1'],
-    });
-    const video = pc.addTransceiver('video', { direction: 'recvonly' });
-    const audio = pc.addTransceiver('audio', { direction: 'recvonly' });
-    const abort = AbortSignal.any([context.signal, AbortSignal.timeout(DIAL_TIMEOUT_MS)]);
-    let untrack = () => undefined as void;
-    let end = () => undefined as void;
-    try {
-      await pc.setLocalDescription(await pc.createOffer());
-      await iceGathered(pc);
-      const offer = pc.localDescription!.sdp;
-      const addCandidate = (candidate: string) => void pc.addIceCandidate({ candidate: candidate.replace(/^a=/, ''), sdpMid: video.mid ?? '0' }).catch(() => undefined);
-      const signalled = signalling === 'whep' ? await whep(target, offer, abort) : await go2rtcSocket(target, offer, abort, addCandidate);
-      end = signalled.end;
-      await pc.setRemoteDescription({ type: 'answer', sdp: signalled.answer });
-      const medias = parseSdp(signalled.answer, 'recvonly');
-      if (medias.length === 0) throw new Error('the answer has no audio or video');
-      await connected(pc, abort);
-      // go2rtc's own client hangs up the socket once media flows; the session lives on its peer connection.
-      if (signalling === 'ws') end();
+/** How a dial reaches the other side: the offer out, the answer back; `end` hangs the signalling up. */
+export type Signalling = (offer: string, signal: AbortSignal, onCandidate: (candidate: string) => void) => Promise<{ answer: string; end(): void }>;
 
-      let finish: (error?: Error) => void = () => undefined;
-      const closed = new Promise<Error | undefined>((resolve) => (finish = resolve));
-      untrack = tasks.add('producer', `webrtc source ${target.host}${target.pathname}`);
-      const producer = new WebrtcProducer(medias, [video, audio].slice(0, medias.length), { remote: target.host, userAgent: '', protocol: signalling, url }, closed, () => {
-        finish();
-        end();
-        untrack();
-        void pc.close().catch(() => undefined);
-      });
-      onPeerGone(pc, (why) => {
-        finish(new Error(`the server's peer connection ended: ${why}`));
-        untrack();
-        void pc.close().catch(() => undefined);
-      });
-      return producer;
-    } catch (error) {
+export interface PeerDial {
+  /** Names the peer in errors (`webrtc host`). */
+  name: string;
+  /** Names the source in the task list (`host/path`). */
+  task: string;
+  /** The producer's connection info. */
+  remote: string;
+  protocol: string;
+  url: string;
+  signalling: Signalling;
+  /** Hang the signalling up once media flows (go2rtc's clients do; WHEP keeps its resource). */
+  endOnConnect: boolean;
+}
+
+/**
+ * Receives a stream from a WebRTC peer: an offer for video and audio (every candidate in it),
+ * signalled as `dial.signalling` does, ICE and DTLS up within the timeout, then a producer.
+ */
+export async function dialWebrtcPeer(tasks: TaskRegistry, context: DialContext, dial: PeerDial): Promise<ProducerConnection> {
+  const pc = new RTCPeerConnection({
+    codecs: { video: VIDEO.map((c) => codecParameters(c, 'video')), audio: AUDIO.map((c) => codecParameters(c, 'audio')) },
+    iceUseIpv6: false,
+    iceAdditionalHostAddresses: ['127.0.0.1'],
+  });
+  const video = pc.addTransceiver('video', { direction: 'recvonly' });
+  const audio = pc.addTransceiver('audio', { direction: 'recvonly' });
+  const abort = AbortSignal.any([context.signal, AbortSignal.timeout(DIAL_TIMEOUT_MS)]);
+  let untrack = () => undefined as void;
+  let end = () => undefined as void;
+  try {
+    await pc.setLocalDescription(await pc.createOffer());
+    await iceGathered(pc);
+    const offer = pc.localDescription!.sdp;
+    const addCandidate = (candidate: string) => void pc.addIceCandidate({ candidate: candidate.replace(/^a=/, ''), sdpMid: video.mid ?? '0' }).catch(() => undefined);
+    const signalled = await dial.signalling(offer, abort, addCandidate);
+    end = signalled.end;
+    await pc.setRemoteDescription({ type: 'answer', sdp: signalled.answer });
+    // A media the other side has nothing for comes back rejected (port 0) or inactive: not a track.
+    const sections = signalled.answer.split(/\r?\n(?=m=)/).slice(1);
+    const answered = (kind: string) => sections.some((section) => section.startsWith(`m=${kind} `) && !/^m=\w+ 0 /.test(section) && !/^a=inactive/m.test(section));
+    const medias = parseSdp(signalled.answer, 'recvonly').filter((media) => answered(media.kind));
+    if (medias.length === 0) throw new Error('the answer has no audio or video');
+    await connected(pc, abort);
+    // The session lives on its peer connection from here.
+    if (dial.endOnConnect) end();
+
+    let finish: (error?: Error) => void = () => undefined;
+    const closed = new Promise<Error | undefined>((resolve) => (finish = resolve));
+    untrack = tasks.add('producer', `webrtc source ${dial.task}`);
+    const producer = new WebrtcProducer(medias, medias.map((media) => (media.kind === 'video' ? video : audio)), { remote: dial.remote, userAgent: '', protocol: dial.protocol, url: dial.url }, closed, () => {
+      finish();
       end();
       untrack();
       void pc.close().catch(() => undefined);
-      const why = abort.aborted && !context.signal.aborted ? `no media within ${DIAL_TIMEOUT_MS / 1000} s` : (error as Error).message;
-      throw new Error(`webrtc ${target.host}: ${why}`);
-    }
+    });
+    onPeerGone(pc, (why) => {
+      finish(new Error(`the server's peer connection ended: ${why}`));
+      untrack();
+      void pc.close().catch(() => undefined);
+    });
+    return producer;
+  } catch (error) {
+    end();
+    untrack();
+    void pc.close().catch(() => undefined);
+    const why = abort.aborted && !context.signal.aborted ? `no media within ${DIAL_TIMEOUT_MS / 1000} s` : (error as Error).message;
+    throw new Error(`${dial.name}: ${why}`);
+  }
+}
+
+/** Dials `webrtc:` sources: WHEP or go2rtc's WebSocket API, as the URL says. */
+export function createWebrtcDialer(tasks: TaskRegistry) {
+  return (url: string, context: DialContext): Promise<ProducerConnection> => {
+    const { target, signalling } = parseWebrtcSource(url);
+    return dialWebrtcPeer(tasks, context, {
+      name: `webrtc ${target.host}`,
+      task: `${target.host}${target.pathname}`,
+      remote: target.host,
+      protocol: signalling,
+      url,
+      signalling: (offer, signal, onCandidate) => (signalling === 'whep' ? whep(target, offer, signal) : go2rtcSocket(target, offer, signal, onCandidate)),
+      endOnConnect: signalling === 'ws',
+    });
   };
 }
 

@@ -4,7 +4,7 @@ import { HttpError } from '../../platform/http/http-error';
 import type { StreamRegistry } from '../core/stream-registry';
 import type { TaskRegistry } from '../core/task-registry';
 import { readBody } from '../api/read-body';
-import { openWebrtcSession, type WebrtcOutput, type WebrtcSession } from './webrtc-session';
+import { openWebrtcSession, peerOfRequest, type WebrtcOutput, type WebrtcSession } from './webrtc-session';
 import { iceServerLinks } from './ice/ice-server-links';
 import { iceUfrag } from './ice/answer-candidates';
 import { parseTrickleFragment } from './trickle-sdpfrag';
@@ -90,7 +90,7 @@ export function registerWebrtcRoutes(ctx: EngineContext, deps: WebrtcRoutesDeps)
         offer = message.sdp;
       }
 
-      const common = { stream, streamName: name, offer, request: req, tasks: deps.tasks, network: deps.network, opus: deps.opus, onClosed: (closed: WebrtcSession) => sessions.delete(closed.id) };
+      const common = { stream, streamName: name, offer, peer: peerOfRequest(req), tasks: deps.tasks, network: deps.network, opus: deps.opus, onClosed: (closed: WebrtcSession) => sessions.delete(closed.id) };
       const session = src ? await openWebrtcSession(common) : await openWhipSession(common);
       sessions.set(session.id, { session, remoteUfrag: iceUfrag(offer) });
       if (type === 'application/json') return answer(res, 200, 'application/json', JSON.stringify({ type: 'answer', sdp: session.answer }));

@@ -29,11 +29,22 @@ export interface WebrtcOutput {
   opus?: OpusTranscoders;
 }
 
+/** The other side of a session: an HTTP or WebSocket client, or a peer that came through a tracker. */
+export interface SessionPeer {
+  /** `address:port`, or what names the peer where there is no socket (`webtorrent:<peer id>`). */
+  remote: string;
+  userAgent: string;
+}
+
+/** The peer of a session signalled over this HTTP request or WebSocket. */
+export const peerOfRequest = (request: IncomingMessage): SessionPeer => ({ remote: `${request.socket.remoteAddress}:${request.socket.remotePort}`, userAgent: request.headers['user-agent'] ?? '' });
+
 export interface OpenSessionOptions extends WebrtcOutput {
   stream: Stream;
   streamName: string;
   offer: string;
-  request: IncomingMessage;
+  /** Who is on the other side, for /api/streams and the task list. */
+  peer: SessionPeer;
   tasks: TaskRegistry;
   onClosed(session: WebrtcSession): void;
 }
@@ -44,7 +55,7 @@ export interface OpenSessionOptions extends WebrtcOutput {
  * its packets flow once ICE and DTLS are up, starting with the cached GOP.
  */
 export async function openWebrtcSession(options: OpenSessionOptions): Promise<WebrtcSession> {
-  const { stream, request, tasks } = options;
+  const { stream, peer, tasks } = options;
   const offered = parseOffer(options.offer, 'sendonly');
   const requests = viewerRequests(offered);
   if (requests.length === 0) {
@@ -60,7 +71,7 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
   let timer: NodeJS.Timeout | undefined;
   const consumer = new WebrtcConsumer(
     requests,
-    { remote: `${request.socket.remoteAddress}:${request.socket.remotePort}`, userAgent: request.headers['user-agent'] ?? '' },
+    peer,
     (reason) => session.close(reason),
   );
   const session: WebrtcSession = {
@@ -91,7 +102,7 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
     if (error instanceof SourceUnavailableError) throw new HttpError(503, error.message);
     throw error;
   }
-  untrack = tasks.add('consumer', `webrtc ${options.streamName} ${request.socket.remoteAddress}`);
+  untrack = tasks.add('consumer', `webrtc ${options.streamName} ${peer.remote}`);
 
   // Audio the viewer cannot play (AAC): Opus from the stream's shared transcoder, attached anew.
   // A transcoder that cannot start leaves the viewer its picture (the answer then has no audio).

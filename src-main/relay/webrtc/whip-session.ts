@@ -31,7 +31,7 @@ export function publishedCodec(media: Media): Codec | undefined {
  * the peer connection lasts. Viewers that join ask the publisher for a keyframe with a PLI.
  */
 export async function openWhipSession(options: OpenSessionOptions): Promise<WebrtcSession> {
-  const { stream, request, tasks } = options;
+  const { stream, peer, tasks } = options;
   const offered = parseOffer(options.offer, 'recvonly');
   const chosen = offered.map((media) => ({ media, codec: publishedCodec(media) }));
   if (!chosen.some(({ codec }) => codec)) {
@@ -43,7 +43,7 @@ export async function openWhipSession(options: OpenSessionOptions): Promise<Webr
   for (const media of offered) if (codecs[media.kind].length === 0 && media.codecs[0]) codecs[media.kind].push(codecParameters(media.codecs[0], media.kind));
 
   const id = randomUUID();
-  const remote = `${request.socket.remoteAddress}:${request.socket.remotePort}`;
+  const { remote } = peer;
   const pc = new RTCPeerConnection({ codecs, ...options.network.peerConfig() });
   let closed = false;
   let release = () => undefined as void;
@@ -81,13 +81,13 @@ export async function openWhipSession(options: OpenSessionOptions): Promise<Webr
     // The answer's audio/video sections, in order, are the producer's medias.
     const medias = parseSdp(local, 'recvonly');
     const transceivers = pc.getTransceivers().filter((t) => t.kind === 'audio' || t.kind === 'video');
-    const publisher = new WebrtcProducer(medias, transceivers, { remote, userAgent: request.headers['user-agent'] ?? '' }, connectionClosed, () => session.close('the stream let the publisher go'));
+    const publisher = new WebrtcProducer(medias, transceivers, { remote, userAgent: peer.userAgent }, connectionClosed, () => session.close('the stream let the publisher go'));
     const published = await options.network.publish(local, { onRemote: (address) => publisher.remoteAt(address), onGone: () => session.close('the publisher went silent') });
     release = published.release;
     pc.connectionStateChange.subscribe((state) => state === 'connected' && clearTimeout(timer));
     onPeerGone(pc, (why) => session.close(why));
     stream.addPushed(`webrtc://${remote}/${options.streamName}`, publisher);
-    untrack = tasks.add('producer', `webrtc publisher ${options.streamName} ${request.socket.remoteAddress}`);
+    untrack = tasks.add('producer', `webrtc publisher ${options.streamName} ${remote}`);
     timer = setTimeout(() => session.close('the publisher never connected'), CONNECT_TIMEOUT_MS);
     timer.unref();
     return { ...session, answer: published.sdp };
