@@ -21,8 +21,14 @@ export interface HttpRouter {
    * POST uploads), each registered by its own module.
    */
   route(path: string, handler: RouteHandler, methods?: readonly string[]): void;
-  /** Every path that starts with `prefix`; the longest matching prefix wins. */
-  prefix(prefix: string, handler: RouteHandler): void;
+  /**
+   * Every path that starts with `prefix`; the longest matching prefix wins. `ownAuth`: the
+   * handler checks the API login itself, in its protocol's own way (ONVIF's WS-Security), so
+   * the server does not ask for HTTP Basic first.
+   */
+  prefix(prefix: string, handler: RouteHandler, options?: { ownAuth?: boolean }): void;
+  /** Whether the handler of this path checks the login itself (see `prefix`). */
+  authenticatesItself(pathname: string): boolean;
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
@@ -33,7 +39,7 @@ interface ExactRoute {
 
 export function createRouter(logger: Logger): HttpRouter {
   const exact = new Map<string, ExactRoute[]>();
-  const prefixes: Array<{ prefix: string; handler: RouteHandler }> = [];
+  const prefixes: Array<{ prefix: string; handler: RouteHandler; ownAuth: boolean }> = [];
 
   const find = (pathname: string, method: string): ExactRoute | undefined => {
     const hits = exact.get(pathname);
@@ -52,9 +58,12 @@ export function createRouter(logger: Logger): HttpRouter {
       if (overlaps) throw new Error(`route ${path} registered twice for the same method`);
       exact.set(path, [...routes, { handler, methods }]);
     },
-    prefix(prefix, handler) {
-      prefixes.push({ prefix, handler });
+    prefix(prefix, handler, options) {
+      prefixes.push({ prefix, handler, ownAuth: options?.ownAuth === true });
       prefixes.sort((a, b) => b.prefix.length - a.prefix.length);
+    },
+    authenticatesItself(pathname) {
+      return !exact.has(pathname) && prefixes.find((p) => pathname.startsWith(p.prefix))?.ownAuth === true;
     },
     async handle(req, res) {
       const url = new URL(req.url ?? '/', 'http://localhost');

@@ -5,6 +5,7 @@ import { readBody } from '../api/read-body';
 import * as answer from './onvif-responses';
 import type { ProfileInfo } from './onvif-responses';
 import { elementText, envelope, fault, requestAction } from './soap';
+import { createWsSecurityCheck, PRE_AUTH } from './ws-security';
 
 const MAX_REQUEST_BYTES = 64 * 1024;
 
@@ -32,6 +33,9 @@ function profileOf(protocols: ProtocolContext, name: string): ProfileInfo {
  */
 export function registerOnvifServer(protocols: ProtocolContext): void {
   const { ctx, streams } = protocols;
+  const { username, password } = ctx.settings.api;
+  // With an API login, ONVIF clients log in their own way (WS-Security in the SOAP header).
+  const refusal = username ? createWsSecurityCheck({ username, password: password ?? '' }) : undefined;
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method !== 'POST') {
       res.writeHead(405, { Allow: 'POST', 'Content-Type': 'text/plain' }).end('ONVIF services take SOAP requests by POST');
@@ -40,6 +44,8 @@ export function registerOnvifServer(protocols: ProtocolContext): void {
     const xml = await readBody(req, MAX_REQUEST_BYTES);
     const action = requestAction(xml);
     if (!action) return send(res, 400, fault('Sender', 'ter:WellFormed', 'the request is not a SOAP envelope with an operation in its Body'));
+    const refused = refusal && !PRE_AUTH.has(action) ? refusal(req, xml) : undefined;
+    if (refused) return send(res, 400, fault('Sender', 'ter:NotAuthorized', `Sender not authorized: ${refused}`));
     const host = req.headers.host ?? `127.0.0.1:${ctx.server.port}`;
     const base = `${(req.socket as TLSSocket).encrypted ? 'https' : 'http'}://${host}`;
     const names = streams.names();
@@ -95,5 +101,5 @@ export function registerOnvifServer(protocols: ProtocolContext): void {
       }
     }
   };
-  ctx.http.prefix('/onvif/', ({ req, res }) => handle(req, res));
+  ctx.http.prefix('/onvif/', ({ req, res }) => handle(req, res), { ownAuth: true });
 }

@@ -20,7 +20,10 @@ export async function startRelay(streams = '', extra = '', rtspPort = 0, rtspOpt
     config: `# relay test config\ndata_dir: ./data\napi:\n  listen: 127.0.0.1:0\n${apiOptions}rtsp:\n  listen: 127.0.0.1:${rtspPort}\n${rtspOptions}${webrtc}log:\n  level: error\n${extra}streams:\n${streams}`,
   });
   const api = running.engine.url;
-  const info = (await (await fetch(`${api}/api`)).json()) as { rtsp: { listen: string } };
+  // An API with a login (apiOptions) is asked with it.
+  const login = [/username: (\S+)/.exec(apiOptions)?.[1], /password: (\S+)/.exec(apiOptions)?.[1]];
+  const headers: Record<string, string> = login[0] ? { Authorization: `Basic ${Buffer.from(`${login[0]}:${login[1] ?? ''}`).toString('base64')}` } : {};
+  const info = (await (await fetch(`${api}/api`, { headers })).json()) as { rtsp: { listen: string } };
   const boundPort = Number(info.rtsp.listen.split(':').pop());
   return { running, api, rtspPort: boundPort, rtspUrl: (path) => `rtsp://127.0.0.1:${boundPort}/${path}`, stop: () => running.stop() };
 }
