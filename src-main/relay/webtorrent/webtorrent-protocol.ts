@@ -65,7 +65,9 @@ export function registerWebtorrent({ ctx, schemes, streams, tasks, logger }: Pro
         }
         const list = server.list();
         if (list.length === 0) return void res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('no sources');
-        return json(200, { sources: list.map((s) => ({ id: s.src, url: `webtorrent:?share=${encodeURIComponent(s.share)}&pwd=${encodeURIComponent(s.pwd)}` })) });
+        const entries = list.map((s) => ({ name: s.src, url: `webtorrent:?share=${encodeURIComponent(s.share)}&pwd=${encodeURIComponent(s.pwd)}` }));
+        // `streams` as seed 000 shapes the share list; `sources` (with go2rtc's `id`) as go2rtc's web UI reads it.
+        return json(200, { streams: entries, sources: entries.map((e) => ({ id: e.name, ...e })) });
       }
       if (!src) throw new HttpError(400, 'src is required: the stream to share');
       if (req.method === 'POST') {

@@ -46,12 +46,11 @@ describe('P2P shares through a tracker', () => {
     expect(random.share).toMatch(/^[0-9A-Za-z]{10}$/);
     expect(random.pwd).toMatch(/^[0-9A-Za-z]{10}$/);
     expect(await (await fetch(`${sharer.api}/api/webtorrent?src=cam`)).json()).toEqual({ share: 'front-yard-cam', pwd: 'open-sesame' });
-    expect(await (await fetch(`${sharer.api}/api/webtorrent`)).json()).toEqual({
-      sources: [
-        { id: 'cam', url: 'webtorrent:?share=front-yard-cam&pwd=open-sesame' },
-        { id: 'other', url: `webtorrent:?share=${random.share}&pwd=${random.pwd}` },
-      ],
-    });
+    const entries = [
+      { name: 'cam', url: 'webtorrent:?share=front-yard-cam&pwd=open-sesame' },
+      { name: 'other', url: `webtorrent:?share=${random.share}&pwd=${random.pwd}` },
+    ];
+    expect(await (await fetch(`${sharer.api}/api/webtorrent`)).json()).toEqual({ streams: entries, sources: entries.map((e) => ({ id: e.name, ...e })) });
     const again = await fetch(`${sharer.api}/api/webtorrent?src=cam`, { method: 'POST' });
     expect([again.status, await again.text()]).toEqual([400, 'cam is already shared (DELETE it first)\n']);
     expect((await fetch(`${sharer.api}/api/webtorrent?src=nope`, { method: 'POST' })).status).toBe(404);
