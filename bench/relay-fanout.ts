@@ -1,31 +1,40 @@
-// One 720p H264 camera (~2 Mbit/s, made by ffmpeg) fanned out by the relay to N RTSP viewers.
-// Prints, per N: relay CPU seconds per minute, relay RSS, dropped packets, and the latency the
-// relay adds (p50/p99), measured per RTP packet from the moment this script hands it to the
-// relay until a viewer receives it.
+// One 720p H264 camera (~2 Mbit/s: a clip ffmpeg encodes first, then sends in real time) fanned out to N light RTSP/TCP viewers, by
+// the relay and, in the same run, by GStreamer's RTSP server relaying the same camera (the peer:
+// C, shared media). Prints per N: CPU (% of one core) and RSS of each, the ratio, viewers
+// served, packets lost, and the delay the relay adds (p50/p99), measured per RTP packet from
+// the moment this script hands it to the relay until a viewer process receives it.
 //
-//   npm run bench:relay-fanout [-- --clients 1,10,50,100 --seconds 15]
+//   npm run bench:relay-fanout [-- --clients 1,10,50,100,200 --seconds 15]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { buildMain } from '../scripts/build.mjs';
+import { ENGINE_V8_FLAGS } from '../scripts/engine-flags.mjs';
 import { cpuSeconds, rssMiB } from './process-stats';
 import { createMemoryLogger } from '../src-main/platform/logger';
 import { createStreamRegistry } from '../src-main/relay/core/stream-registry';
 import { createSchemeRegistry } from '../src-main/relay/core/scheme-registry';
 import { createTaskRegistry } from '../src-main/relay/core/task-registry';
 import { serializeRtpPacket, type RtpPacket } from '../src-main/relay/core/rtp-packet';
-import { dialRtsp } from '../src-main/relay/rtsp/rtsp-client';
 import { startRtspServer } from '../src-main/relay/rtsp/rtsp-server';
 import { buildSdp } from '../src-main/relay/rtsp/sdp';
 import { interleavedFrame } from '../src-main/relay/rtsp/rtsp-parser';
 
-const { values } = parseArgs({ options: { clients: { type: 'string', default: '1,10,50,100' }, seconds: { type: 'string', default: '15' } } });
+const { values } = parseArgs({ options: { clients: { type: 'string', default: '1,10,50,100,200' }, seconds: { type: 'string', default: '15' } } });
 const counts = values.clients.split(',').map(Number);
 const seconds = Number(values.seconds);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const wallNow = () => performance.timeOrigin + performance.now();
+
+/** Child processes to kill however the run ends (an orphaned relay would hold the terminal's pipe). */
+const children: ChildProcess[] = [];
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
 
 function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -38,84 +47,179 @@ async function rtspRequest(socket: Socket, lines: string[], body = ''): Promise<
   });
 }
 
+/** A line of a child's stdout that matches, as soon as it is printed. */
+function lineOf(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      const match = pattern.exec(line);
+      if (match) {
+        lines.close();
+        resolve(match);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${child.spawnfile} exited (${code}) before printing ${pattern}`)));
+  });
+}
+
+interface ViewerRun {
+  cpuPercent: number;
+  rss: number;
+  served: number;
+  gaps: number;
+  arrivals: number[][];
+  failed: string[];
+}
+
+/** One viewer process: its result, and the server's CPU and RSS over its measured window. */
+async function viewerProcess(url: string, n: number, sample: number, serverPid: number): Promise<ViewerRun> {
+  const child = spawn(process.execPath, ['bench/lib/rtsp-viewers.mjs', '--url', url, '--count', String(n), '--sample', String(sample), '--seconds', String(seconds), '--warmup', '3'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  const lines = createInterface({ input: child.stdout! });
+  let cpu0 = 0;
+  let cpu = 0;
+  let started = 0;
+  let elapsed = 0;
+  let rss = 0;
+  let result: Omit<ViewerRun, 'cpuPercent' | 'rss'> | undefined;
+  for await (const line of lines) {
+    if (line.startsWith('MEASURE ')) {
+      cpu0 = cpuSeconds(serverPid);
+      started = performance.now();
+    } else if (line.startsWith('MEASURED ')) {
+      cpu = cpuSeconds(serverPid) - cpu0;
+      elapsed = (performance.now() - started) / 1000;
+      rss = rssMiB(serverPid);
+    } else if (line.startsWith('{')) {
+      result = JSON.parse(line) as typeof result;
+    }
+  }
+  if (!result) throw new Error(`the viewers against ${url} printed no result`);
+  return { ...result, cpuPercent: (cpu / elapsed) * 100, rss };
+}
+
+/**
+ * N viewers against `url`: up to 10 in a light process that notes arrival times (so the delay
+ * measured is the server's, not a busy reader's), the rest in another that only reads. The
+ * server's CPU is taken over the busy process's measured window.
+ */
+async function runViewers(url: string, n: number, serverPid: number): Promise<ViewerRun> {
+  const sampled = Math.min(n, 10);
+  const [probe, bulk] = await Promise.all([viewerProcess(url, sampled, sampled, serverPid), n > sampled ? viewerProcess(url, n - sampled, 0, serverPid) : undefined]);
+  if (!bulk) return probe;
+  return { ...bulk, served: probe.served + bulk.served, gaps: probe.gaps + bulk.gaps, arrivals: probe.arrivals, failed: [...probe.failed, ...bulk.failed] };
+}
+
 async function main(): Promise<void> {
   await buildMain();
   const dir = await mkdtemp(join(tmpdir(), 'rc-bench-fanout-'));
   const config = join(dir, 'relay.yaml');
-  await writeFile(config, `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\nrtsp:\n  listen: 127.0.0.1:0\nlog:\n  level: error\nstorage:\n  emulator:\n    enabled: false\nstreams:\n  cam:\n`);
-  const relay: ChildProcess = spawn(process.execPath, ['dist/main/headless.js', '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const apiUrl = await new Promise<string>((resolve) => relay.stdout!.on('data', (d: Buffer) => /at (http:\/\/\S+)\//.exec(d.toString())?.[1] && resolve(/at (http:\/\/\S+)\//.exec(d.toString())![1]!)));
+  await writeFile(config, `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\nrtsp:\n  listen: 127.0.0.1:0\nlog:\n  level: error\nstorage:\n  emulator:\n    enabled: false\ndirectory:\n  emulator:\n    enabled: false\nstreams:\n  cam:\n`);
+  // Started as `npm start` starts it; RELAY_NODE_FLAGS adds more (--cpu-prof --cpu-prof-dir=/tmp/prof).
+  const flags = [...ENGINE_V8_FLAGS, ...(process.env.RELAY_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
+  const relay: ChildProcess = spawn(process.execPath, [...flags, 'dist/main/headless.js', '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(relay);
+  const apiUrl = (await lineOf(relay, /at (http:\/\/\S+)\//))[1]!;
   const info = (await (await fetch(`${apiUrl}/api`)).json()) as { rtsp: { listen: string } };
   const rtspPort = Number(info.rtsp.listen.split(':').pop());
 
   // The camera: ffmpeg publishes into a tap in this process, which forwards every packet to the
-  // relay and notes when it did, so the relay's own delay can be measured per packet.
+  // relay and notes when it did, so the relay's own delay can be measured per packet. The peer
+  // pulls the same camera from the tap.
   const logger = createMemoryLogger('error');
   const tasks = createTaskRegistry();
   const tapStreams = createStreamRegistry({ schemes: createSchemeRegistry(), logger, tasks });
   const tap = await startRtspServer({ host: '127.0.0.1', port: 0, streams: tapStreams, tasks, logger, defaultQuery: 'video' });
+  // The peer plays `peer` on the tap: a copy of the camera this script pushes there too.
+  tapStreams.set('peer', []);
   const published = tap.expectPublish('camera', 20_000);
-  const camera = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25', '-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'zerolatency', '-b:v', '2M', '-maxrate', '2M', '-bufsize', '1M', '-g', '50', '-pix_fmt', 'yuv420p', '-f', 'rtsp', '-rtsp_transport', 'tcp', `rtsp://127.0.0.1:${tap.port}/camera`], { stdio: 'ignore' });
+  // Encoded once beforehand and sent as is, looped: an encoder running beside the two servers
+  // would take most of a core and blur both servers' figures (and the delays measured).
+  const clip = join(dir, 'camera.mp4');
+  await new Promise<void>((resolve, reject) =>
+    spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25:duration=30', '-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'zerolatency', '-b:v', '2M', '-maxrate', '2M', '-bufsize', '1M', '-g', '50', '-pix_fmt', 'yuv420p', clip], { stdio: 'inherit' }).once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg could not make the camera clip (${code})`)))),
+  );
+  const camera = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', clip, '-c', 'copy', '-f', 'rtsp', '-rtsp_transport', 'tcp', `rtsp://127.0.0.1:${tap.port}/camera`], { stdio: 'ignore' });
+  children.push(camera);
   const source = await published;
 
-  const upstream = connect(rtspPort, '127.0.0.1');
-  await new Promise((r) => upstream.once('connect', r));
   const sdp = buildSdp(source.medias.map((m) => ({ kind: m.kind, codec: m.codecs[0]! })), { sessionName: 'bench' });
+  /** Publishes into `target` (ANNOUNCE, SETUP, RECORD over TCP) and returns the socket to write frames on. */
+  const publishTo = async (port: number, target: string): Promise<Socket> => {
+    const socket = connect(port, '127.0.0.1');
+    socket.setNoDelay(true);
+    await new Promise((r) => socket.once('connect', r));
+    await rtspRequest(socket, [`ANNOUNCE ${target} RTSP/1.0`, 'CSeq: 1', 'Content-Type: application/sdp'], sdp);
+    await rtspRequest(socket, [`SETUP ${target}/trackID=0 RTSP/1.0`, 'CSeq: 2', 'Transport: RTP/AVP/TCP;unicast;interleaved=0-1;mode=record']);
+    await rtspRequest(socket, [`RECORD ${target} RTSP/1.0`, 'CSeq: 3']);
+    return socket;
+  };
   const target = `rtsp://127.0.0.1:${rtspPort}/cam`;
-  await rtspRequest(upstream, [`ANNOUNCE ${target} RTSP/1.0`, 'CSeq: 1', 'Content-Type: application/sdp'], sdp);
-  await rtspRequest(upstream, [`SETUP ${target}/trackID=0 RTSP/1.0`, 'CSeq: 2', 'Transport: RTP/AVP/TCP;unicast;interleaved=0-1;mode=record']);
-  await rtspRequest(upstream, [`RECORD ${target} RTSP/1.0`, 'CSeq: 3']);
+  const upstream = await publishTo(rtspPort, target);
+  const toPeer = await publishTo(tap.port, `rtsp://127.0.0.1:${tap.port}/peer`);
   const sentAt = new Map<number, number>();
   let bitsSent = 0;
   source.start((index, packet: RtpPacket) => {
     if (index !== 0) return;
-    sentAt.set(packet.sequenceNumber, performance.now());
-    if (sentAt.size > 20_000) sentAt.delete(sentAt.keys().next().value!);
+    sentAt.set(packet.sequenceNumber, wallNow());
+    if (sentAt.size > 30_000) sentAt.delete(sentAt.keys().next().value!);
     bitsSent += packet.payload.length * 8;
-    upstream.write(interleavedFrame(0, serializeRtpPacket(packet)));
+    const frame = interleavedFrame(0, serializeRtpPacket(packet));
+    upstream.write(frame);
+    toPeer.write(frame);
   });
+
+  const peer = spawn('/usr/bin/python3', ['bench/peers/gst-rtsp-relay.py', '--camera', `rtsp://127.0.0.1:${tap.port}/peer`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(peer);
+  const peerPort = Number((await lineOf(peer, /^PORT (\d+)/))[1]);
   await sleep(2_000);
 
   const rows: string[] = [];
+  const started = performance.now();
+  const bits0 = bitsSent;
   for (const n of counts) {
-    const controllers = Array.from({ length: n }, () => new AbortController());
+    const ours = await runViewers(target, n, relay.pid!);
+    const streams = (await (await fetch(`${apiUrl}/api/streams?src=cam`)).json()) as { consumers?: Array<{ senders?: Array<{ drops: number }> }> };
+    const drops = (streams.consumers ?? []).reduce((sum, c) => sum + (c.senders ?? []).reduce((s, x) => s + x.drops, 0), 0);
     const latencies: number[] = [];
-    let measuring = false;
-    const viewers = await Promise.all(
-      controllers.map(async (c, i) => {
-        const viewer = await dialRtsp(`rtsp://127.0.0.1:${rtspPort}/cam`, { signal: c.signal, streamName: `viewer${i}` });
-        viewer.start((_index, packet) => {
-          const sent = sentAt.get(packet.sequenceNumber);
-          if (measuring && sent !== undefined && i % Math.max(1, Math.floor(n / 10)) === 0) latencies.push(performance.now() - sent);
-        });
-        return viewer;
-      }),
-    );
-    await sleep(3_000);
-    const cpu0 = cpuSeconds(relay.pid!);
-    const bits0 = bitsSent;
-    measuring = true;
-    await sleep(seconds * 1000);
-    measuring = false;
-    const cpu = cpuSeconds(relay.pid!) - cpu0;
-    const bitrate = (bitsSent - bits0) / seconds / 1e6;
-    const streams = (await (await fetch(`${apiUrl}/api/streams?src=cam`)).json()) as { consumers: Array<{ senders: Array<{ drops: number }> }> };
-    const drops = streams.consumers.reduce((sum, c) => sum + c.senders.reduce((s, x) => s + x.drops, 0), 0);
+    for (const arrivals of ours.arrivals) {
+      for (let i = 0; i < arrivals.length; i += 2) {
+        const sent = sentAt.get(arrivals[i]!);
+        if (sent !== undefined) latencies.push(arrivals[i + 1]! - sent);
+      }
+    }
     latencies.sort((a, b) => a - b);
-    rows.push(
-      [String(n).padStart(7), (cpu * (60 / seconds)).toFixed(2).padStart(12), rssMiB(relay.pid!).toFixed(1).padStart(9), String(drops).padStart(7), percentile(latencies, 50).toFixed(2).padStart(9), percentile(latencies, 99).toFixed(2).padStart(9), bitrate.toFixed(2).padStart(9)].join(' '),
-    );
-    for (const viewer of viewers) viewer.close();
     await sleep(1_000);
+    const theirs = await runViewers(`rtsp://127.0.0.1:${peerPort}/cam`, n, peer.pid!);
+    await sleep(1_000);
+    rows.push(
+      [
+        String(n).padStart(7),
+        `${ours.cpuPercent.toFixed(1)} %`.padStart(9),
+        `${theirs.cpuPercent.toFixed(1)} %`.padStart(9),
+        (ours.cpuPercent / theirs.cpuPercent).toFixed(2).padStart(6),
+        ours.rss.toFixed(0).padStart(8),
+        theirs.rss.toFixed(0).padStart(8),
+        `${ours.served}/${theirs.served}`.padStart(9),
+        `${drops + ours.gaps}/${theirs.gaps}`.padStart(9),
+        percentile(latencies, 50).toFixed(2).padStart(8),
+        percentile(latencies, 99).toFixed(2).padStart(8),
+      ].join(' '),
+    );
+    for (const failure of [...ours.failed, ...theirs.failed]) console.error(`viewer failed: ${failure}`);
   }
+  const bitrate = (bitsSent - bits0) / ((performance.now() - started) / 1000) / 1e6;
 
-  console.log(`\nrelay fan-out: one 1280x720 H264 camera, RTSP/TCP viewers, ${seconds} s measured per row (relay in its own process, ${process.platform}, ${(await import('node:os')).cpus().length} cores)\n`);
-  console.log('viewers  CPU s/min   RSS MiB   drops  lat p50ms  lat p99ms  cam Mbit/s');
+  console.log(`\nrelay fan-out: one 1280x720 H264 camera at ${bitrate.toFixed(2)} Mbit/s, RTSP/TCP viewers in their own process, ${seconds} s measured per row; ${process.platform}, ${cpus().length} cores, ${cpus()[0]?.model ?? ''}`);
+  console.log('peer: GStreamer RTSP server (gst-rtsp-server, shared media relaying the same camera), measured right after ours in each row\n');
+  console.log('viewers  CPU ours  CPU peer  ratio  RSS ours  RSS peer  served o/p  lost o/p  lat p50  lat p99 (ms, ours)');
   for (const row of rows) console.log(row);
 
   camera.kill('SIGKILL');
+  peer.kill('SIGKILL');
   source.close();
   upstream.destroy();
+  toPeer.destroy();
   await tap.close();
   relay.kill('SIGTERM');
   await new Promise((r) => relay.once('exit', r));

@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildAll } from './build.mjs';
+import { ENGINE_V8_FLAGS } from './engine-flags.mjs';
 import { helpText, parseCommandLine, UsageError } from '../src-main/cli-options.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -49,10 +50,10 @@ function run(command, commandArgs) {
 await buildAll({ quiet: true });
 const electron = headlessOnly ? undefined : electronBinary();
 if (electron) {
-  run(electron, ['.', ...forwarded]);
+  run(electron, [`--js-flags=${ENGINE_V8_FLAGS.join(' ')}`, '.', ...forwarded]);
 } else {
   if (!headlessOnly) {
     console.log('Electron binary not installed (npx install-electron fetches it); serving the console headless instead.');
   }
-  run(process.execPath, [join(root, 'dist', 'main', 'headless.js'), ...forwarded]);
+  run(process.execPath, [...ENGINE_V8_FLAGS, join(root, 'dist', 'main', 'headless.js'), ...forwarded]);
 }

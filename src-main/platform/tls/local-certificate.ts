@@ -2,7 +2,6 @@ import { webcrypto, X509Certificate as NodeX509 } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import * as x509 from '@peculiar/x509';
 import { writeFileAtomic } from '../atomic-write';
 
 export interface LocalCertificate {
@@ -52,6 +51,8 @@ async function readExisting(dir: string, names: string[], now: number): Promise<
  * certificate nears its end, both are made again (the CA file keeps its path).
  */
 export async function ensureLocalCertificate(options: { dir: string; names?: string[]; label: string; now?: () => number }): Promise<LocalCertificate> {
+  // Loaded only to make a certificate (about 10 MB with its dependencies), not at every start.
+  const x509 = await import('@peculiar/x509');
   const now = options.now?.() ?? Date.now();
   const names = [...new Set([...LOCAL_NAMES, ...(options.names ?? [])])];
   const existing = await readExisting(options.dir, names, now);

@@ -118,6 +118,24 @@ describe('track fan-out', () => {
     expect(slow).toHaveLength(2);
   });
 
+  it('delivers a long backlog in order once the viewer drains, within its capacity', () => {
+    const track = new Track(audio, aac, { nextId: () => ++ids, senderCapacity: 3000 });
+    const taken: RtpPacket[] = [];
+    let open = false;
+    const slowSink = sink(taken, () => open);
+    const sender = track.addSender(slowSink);
+    for (let i = 0; i < 2500; i++) track.receive(packet(i, i * 1024, [i & 0xff]));
+    expect(taken).toHaveLength(1);
+    expect(sender.queued).toBe(2499);
+    open = true;
+    slowSink.drain?.();
+    expect(taken.map((p) => p.sequenceNumber)).toEqual(Array.from({ length: 2500 }, (_, i) => i));
+    expect(sender.queued).toBe(0);
+    expect(sender.drops).toBe(0);
+    track.receive(packet(2500, 2500 * 1024, [0]));
+    expect(taken).toHaveLength(2501);
+  });
+
   it('keeps sequence numbers and timestamps continuous when the source comes back with new ones', () => {
     const track = new Track(video, h264, options);
     const taken: RtpPacket[] = [];

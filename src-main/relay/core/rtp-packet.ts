@@ -39,14 +39,18 @@ export function parseRtpPacket(bytes: Uint8Array): RtpPacket {
   };
 }
 
-export function serializeRtpPacket(packet: RtpPacket): Uint8Array {
-  const out = new Uint8Array(12 + packet.payload.length);
-  const view = new DataView(out.buffer);
-  out[0] = 0x80;
-  out[1] = (packet.marker ? 0x80 : 0) | (packet.payloadType & 0x7f);
-  view.setUint16(2, packet.sequenceNumber & 0xffff);
-  view.setUint32(4, packet.timestamp >>> 0);
-  view.setUint32(8, packet.ssrc >>> 0);
-  out.set(packet.payload, 12);
+/**
+ * The packet's bytes: a 12-byte header and the payload, `prefix` bytes left free in front (an
+ * RTSP interleaved header). `payloadType` and `ssrc` replace the packet's own, so callers that
+ * send one packet under another number need no copy of it.
+ */
+export function serializeRtpPacket(packet: RtpPacket, payloadType = packet.payloadType, ssrc = packet.ssrc, prefix = 0): Buffer {
+  const out = Buffer.allocUnsafe(prefix + 12 + packet.payload.length);
+  out[prefix] = 0x80;
+  out[prefix + 1] = (packet.marker ? 0x80 : 0) | (payloadType & 0x7f);
+  out.writeUInt16BE(packet.sequenceNumber & 0xffff, prefix + 2);
+  out.writeUInt32BE(packet.timestamp >>> 0, prefix + 4);
+  out.writeUInt32BE(ssrc >>> 0, prefix + 8);
+  out.set(packet.payload, prefix + 12);
   return out;
 }

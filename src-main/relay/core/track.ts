@@ -28,7 +28,9 @@ export interface SenderStats {
  * falls behind, so one slow viewer never stalls the camera or the others.
  */
 export class Sender {
-  private readonly queue: RtpPacket[] = [];
+  // A queue read from `head` (no shift() per packet); compacted once half of it is read.
+  private queue: RtpPacket[] = [];
+  private head = 0;
   private waiting = false;
   private closed = false;
   packets = 0;
@@ -47,7 +49,12 @@ export class Sender {
 
   push(packet: RtpPacket): void {
     if (this.closed) return;
-    if (this.queue.length >= this.capacity) {
+    // The common case, a consumer keeping up: straight to the sink, no queueing.
+    if (!this.waiting && this.head === this.queue.length) {
+      this.send(packet);
+      return;
+    }
+    if (this.queue.length - this.head >= this.capacity) {
       this.drops++;
       return;
     }
@@ -55,19 +62,33 @@ export class Sender {
     if (!this.waiting) this.flush();
   }
 
+  /** Hands one packet to the sink; false (and waiting for its drain) when the sink is full. */
+  private send(packet: RtpPacket): boolean {
+    this.packets++;
+    this.bytes += packet.payload.length;
+    if (this.sink.write(packet)) return true;
+    this.waiting = true;
+    this.sink.onDrain(this.resume);
+    return false;
+  }
+
+  private readonly resume = () => {
+    this.waiting = false;
+    this.flush();
+  };
+
   private flush(): void {
-    while (this.queue.length > 0 && !this.closed) {
-      const packet = this.queue.shift()!;
-      this.packets++;
-      this.bytes += packet.payload.length;
-      if (!this.sink.write(packet)) {
-        this.waiting = true;
-        this.sink.onDrain(() => {
-          this.waiting = false;
-          this.flush();
-        });
-        return;
-      }
+    while (this.head < this.queue.length && !this.closed) {
+      const packet = this.queue[this.head]!;
+      this.queue[this.head++] = undefined as unknown as RtpPacket;
+      if (!this.send(packet)) break;
+    }
+    if (this.head === this.queue.length) {
+      this.queue = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
     }
   }
 
@@ -81,11 +102,12 @@ export class Sender {
 
   close(): void {
     this.closed = true;
-    this.queue.length = 0;
+    this.queue = [];
+    this.head = 0;
   }
 
   get queued(): number {
-    return this.queue.length;
+    return this.queue.length - this.head;
   }
 
   stats(): SenderStats {

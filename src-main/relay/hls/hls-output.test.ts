@@ -67,7 +67,7 @@ describe('HLS output', () => {
     expect(master.headers.get('access-control-allow-origin')).toBe('*');
     const text = await master.text();
     // x264's ultrafast preset is Constrained Baseline (42 c0); AAC-LC is object type 2.
-    expect(text).toMatch(/^#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=1000000,CODECS="avc1\.42c0[0-9a-f]{2},mp4a\.40\.2",RESOLUTION=320x240\nhls\/playlist\.m3u8\?id=[\w-]+\n$/i);
+    expect(text).toMatch(/^#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-STREAM-INF:BANDWIDTH=1000000,CODECS="avc1\.42c0[0-9a-f]{2},mp4a\.40\.2",RESOLUTION=320x240\nhls\/playlist\.m3u8\?id=[\w-]+\n$/i);
     const playlistUrl = new URL(text.trim().split('\n').pop()!, `${relay.api}/api/stream.m3u8`).href;
     expect(playlistUrl).toMatch(/\/api\/hls\/playlist\.m3u8\?id=/);
 
@@ -75,17 +75,18 @@ describe('HLS output', () => {
     const first = await fetch(playlistUrl, PLAYER_PAGE);
     expect(first.headers.get('access-control-allow-origin')).toBe('*');
     const one = parseMediaPlaylist(await first.text());
-    // The first segment starts at the stream's cached keyframe: it is there within about a GOP.
+    // The first segment is the stream's cached GOP, cut at the live edge: there at once.
     expect(Date.now() - started).toBeLessThan(6000);
     expect(one.uris[0]).toMatch(/^segment\.ts\?id=[\w-]+&n=0$/);
-    for (const d of one.durations) expect(d).toBeGreaterThan(0.5);
+    for (const d of one.durations) expect(d).toBeGreaterThan(0);
 
     const two = await waitFor(async () => {
       const next = parseMediaPlaylist(await (await fetch(playlistUrl)).text());
       return next.numbers.at(-1)! >= one.numbers.at(-1)! + 2 ? next : undefined;
     }, 15_000);
     expect(two.mediaSequence).toBeGreaterThanOrEqual(one.mediaSequence);
-    for (const d of two.durations) expect(d).toBeGreaterThan(0.8);
+    // After the first (the cached GOP, as long as the camera had sent of it), keyframe to keyframe.
+    two.durations.forEach((d, i) => two.numbers[i]! > 0 && expect(d).toBeGreaterThan(0.8));
     for (const d of two.durations) expect(d).toBeLessThan(2.1);
 
     const segment = await fetch(new URL(two.uris.at(-1)!, playlistUrl), PLAYER_PAGE);

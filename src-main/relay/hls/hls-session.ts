@@ -171,13 +171,16 @@ export function createHlsSession(parts: HlsSessionParts): HlsSessionHandle {
     async playlist() {
       await waitUntil(() => segmenter.segments.length > 0, timings.waitMs);
       if (closed) throw gone();
+      const listed = segmenter.segments.slice(-timings.listedSegments);
       const text = mediaPlaylist({
-        segments: segmenter.segments.slice(-timings.listedSegments),
+        segments: listed,
         next: segmenter.pending,
         targetDuration: segmenter.targetDuration,
         segmentUri: `${format.container === 'ts' ? 'segment.ts' : 'segment.m4s'}?id=${id}&n=`,
         mapUri: format.container === 'fmp4' ? `init.mp4?id=${id}` : undefined,
-        independent: segmenter.stats.forcedCuts === 0,
+        // Independent once every listed segment starts at a keyframe: not a forced cut, and
+        // the one after the live-edge cut (it starts between keyframes) is no longer listed.
+        independent: segmenter.stats.forcedCuts === 0 && listed.every((segment) => segment.sequence > continuation),
       });
       return text;
     },
@@ -225,7 +228,11 @@ export function createHlsSession(parts: HlsSessionParts): HlsSessionHandle {
     },
   };
 
+  // The cached GOP is in: it is the first segment, ending at the live edge, so the first
+  // playlist and segment answer at once instead of a GOP later.
   for (const [track, frame] of parts.early) push(track, frame);
+  /** The segment that continues the live-edge cut (-1: none), so not independent. */
+  const continuation = parts.early.length > 0 && segmenter.cutAtLiveEdge() ? segmenter.pending : -1;
   armExpiry();
   return { session, push };
 }

@@ -13,7 +13,7 @@ describe('HLS playlists', () => {
     // RFC 6381 hex digits may be either case.
     expect(variant).toEqual({ codecs: [expect.stringMatching(/^avc1\.64001e$/i), 'mp4a.40.2'], resolution: { width: 640, height: 360 } });
     expect(masterPlaylist({ codecs: ['avc1.64001e', 'mp4a.40.2'], resolution: variant.resolution, bandwidth: 1e6, uri: 'hls/playlist.m3u8?id=abc' })).toBe(
-      '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=1000000,CODECS="avc1.64001e,mp4a.40.2",RESOLUTION=640x360\nhls/playlist.m3u8?id=abc\n',
+      '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-STREAM-INF:BANDWIDTH=1000000,CODECS="avc1.64001e,mp4a.40.2",RESOLUTION=640x360\nhls/playlist.m3u8?id=abc\n',
     );
     // A codec without a known string leaves CODECS out rather than name it wrong.
     expect(describeVariant([{ codec: { name: 'PCMA', clockRate: 8000, payloadType: 8 } }]).codecs).toEqual([]);

@@ -9,12 +9,16 @@ export interface Variant {
   uri: string;
 }
 
-/** The master playlist of /api/stream.m3u8: one variant, the session's media playlist. */
+/**
+ * The master playlist of /api/stream.m3u8: one variant, the session's media playlist. No
+ * EXT-X-INDEPENDENT-SEGMENTS here: a session's second segment continues its first, which ends
+ * at the live edge between keyframes; each media playlist says it once that is behind it.
+ */
 export function masterPlaylist(variant: Variant): string {
   const attributes = [`BANDWIDTH=${Math.round(variant.bandwidth)}`];
   if (variant.codecs.length > 0) attributes.push(`CODECS="${variant.codecs.join(',')}"`);
   if (variant.resolution) attributes.push(`RESOLUTION=${variant.resolution.width}x${variant.resolution.height}`);
-  return ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-INDEPENDENT-SEGMENTS', `#EXT-X-STREAM-INF:${attributes.join(',')}`, variant.uri, ''].join('\n');
+  return ['#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-STREAM-INF:${attributes.join(',')}`, variant.uri, ''].join('\n');
 }
 
 export interface MediaPlaylist {

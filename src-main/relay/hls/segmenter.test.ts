@@ -25,6 +25,22 @@ describe('HLS segmenter', () => {
     expect([segmenter.pending, segmenter.targetDuration]).toEqual([6, 1]);
   });
 
+  it('cuts at the live edge once a new viewer\'s cached GOP is in, then at keyframes again', () => {
+    const segmenter = createSegmenter<Unit>({ minSeconds: 0.9, maxSeconds: 10, keep: 5, build });
+    const units = video(25 * 4, 50);
+    // The cache: the keyframe at frame 0 and 19 frames after it, all at once.
+    units.slice(0, 20).forEach((u) => segmenter.push(u));
+    const first = segmenter.cutAtLiveEdge();
+    expect(first?.sequence).toBe(0);
+    expect(first?.duration).toBe(0.8);
+    expect(Array.from(first!.data)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    // Live frames: the next segment starts with frame 20 (no keyframe) and ends at frame 50's keyframe.
+    const done = units.slice(20).map((u) => segmenter.push(u)).filter((x) => x !== undefined);
+    expect(done.map((x) => [x.sequence, x.duration, x.data[0]])).toEqual([[1, 1.2, 20]]);
+    expect(segmenter.stats.liveEdgeCuts).toBe(1);
+    expect(createSegmenter<Unit>({ minSeconds: 1, maxSeconds: 10, keep: 5, build }).cutAtLiveEdge()).toBeUndefined();
+  });
+
   it('drops what comes before the first cut point, and cuts a stream without keyframes at the maximum', () => {
     const segmenter = createSegmenter<Unit>({ minSeconds: 1, maxSeconds: 2, keep: 5, build });
     const units = [{ time: 0, cut: false, byte: 1 }, ...video(25 * 5, 1000).map((u) => ({ ...u, time: u.time + 3600 }))];

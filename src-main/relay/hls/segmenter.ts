@@ -28,6 +28,12 @@ export interface SegmenterOptions<T extends SegmentUnit> {
 export interface Segmenter<T extends SegmentUnit> {
   /** Adds a unit; returns the segment it completed, if it started a new one. */
   push(unit: T): Segment | undefined;
+  /**
+   * Completes the segment being filled now, at the live edge (a new viewer's cached GOP is all
+   * in), so a player has a first segment at once; the next one starts with the next unit,
+   * keyframe or not, and the cuts after it are at keyframes again.
+   */
+  cutAtLiveEdge(): Segment | undefined;
   get(sequence: number): Segment | undefined;
   /** Completed segments still kept, oldest first. */
   readonly segments: readonly Segment[];
@@ -35,7 +41,7 @@ export interface Segmenter<T extends SegmentUnit> {
   readonly pending: number;
   /** The longest segment so far, rounded as EXT-X-TARGETDURATION wants (never below 1). */
   readonly targetDuration: number;
-  readonly stats: { segments: number; skipped: number; forcedCuts: number };
+  readonly stats: { segments: number; skipped: number; forcedCuts: number; liveEdgeCuts: number };
 }
 
 const TICKS = 90000;
@@ -47,8 +53,10 @@ const TICKS = 90000;
  */
 export function createSegmenter<T extends SegmentUnit>(options: SegmenterOptions<T>): Segmenter<T> {
   const kept: Segment[] = [];
-  const stats = { segments: 0, skipped: 0, forcedCuts: 0 };
+  const stats = { segments: 0, skipped: 0, forcedCuts: 0, liveEdgeCuts: 0 };
   let current: { start: number; units: T[] } | undefined;
+  /** After a live-edge cut the next unit opens a segment even if it is not a cut point. */
+  let continueWithNext = false;
   let sequence = 0;
   let target = 1;
 
@@ -64,10 +72,11 @@ export function createSegmenter<T extends SegmentUnit>(options: SegmenterOptions
   return {
     push(unit) {
       if (!current) {
-        if (!unit.cut) {
+        if (!unit.cut && !continueWithNext) {
           stats.skipped++;
           return undefined;
         }
+        continueWithNext = false;
         current = { start: unit.time, units: [unit] };
         return undefined;
       }
@@ -81,6 +90,18 @@ export function createSegmenter<T extends SegmentUnit>(options: SegmenterOptions
       if (!due) stats.forcedCuts++;
       const done = complete(unit.time);
       current = { start: unit.time, units: [unit] };
+      return done;
+    },
+    cutAtLiveEdge() {
+      if (!current) return undefined;
+      const units = current.units;
+      const last = units[units.length - 1]!.time;
+      // It ends one frame after its last one: the average spacing of its frames (25 fps when one).
+      const frame = units.length > 1 ? (last - current.start) / (units.length - 1) : TICKS / 25;
+      const done = complete(last + frame);
+      current = undefined;
+      continueWithNext = true;
+      stats.liveEdgeCuts++;
       return done;
     },
     get: (n) => kept.find((s) => s.sequence === n),

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from '../../platform/lazy-sharp';
 import type { SnapshotParams } from './snapshot-params';
 
 /**
@@ -8,6 +8,7 @@ import type { SnapshotParams } from './snapshot-params';
  */
 export async function transformJpeg(jpeg: Uint8Array, params: Pick<SnapshotParams, 'width' | 'height' | 'rotate'>): Promise<Uint8Array> {
   if (!params.width && !params.height && params.rotate === 0) return jpeg;
+  const sharp = await loadSharp();
   let image = sharp(jpeg, { failOn: 'none' });
   if (params.width || params.height) image = image.resize({ width: params.width, height: params.height, fit: params.width && params.height ? 'fill' : 'inside' });
   if (params.rotate) image = image.rotate(params.rotate);

@@ -7,12 +7,13 @@ import type { Consumer } from '../core/consumer';
 import { codecFromAlias, describeMedia, type Codec, type Media } from '../core/media';
 import type { MediaRequest, TrackMatch } from '../core/negotiation';
 import type { ConnectionInfo, ProducerConnection } from '../core/producer';
-import { parseRtpPacket, serializeRtpPacket, type RtpPacket } from '../core/rtp-packet';
+import { parseRtpPacket, type RtpPacket } from '../core/rtp-packet';
 import { CodecMismatchError, SourceUnavailableError } from '../core/stream';
 import type { StreamRegistry } from '../core/stream-registry';
 import type { TaskRegistry } from '../core/task-registry';
 import type { PacketSink, Track } from '../core/track';
-import { formatResponse, interleavedFrame, RtspParser, RtspProtocolError, type RtspMessage } from './rtsp-parser';
+import { formatResponse, RtspParser, RtspProtocolError, type RtspMessage } from './rtsp-parser';
+import { createViewerWrites, type ViewerWrites } from './viewer-writes';
 import { buildSdp, parseSdp, SdpError } from './sdp';
 import { digestResponse, parseChallenge } from './digest-auth';
 import { createDigestNonces, type NonceState } from './digest-nonces';
@@ -44,6 +45,8 @@ export interface RunningRtspServer {
   expectPublish(path: string, timeoutMs: number): Promise<ProducerConnection>;
   close(): Promise<void>;
 }
+
+const VIEWER_SOCKET_BUFFER = 512 * 1024;
 
 const PUBLIC_METHODS = 'OPTIONS, DESCRIBE, SETUP, PLAY, PAUSE, ANNOUNCE, RECORD, TEARDOWN, GET_PARAMETER, SET_PARAMETER';
 
@@ -121,6 +124,7 @@ class ViewerConsumer implements Consumer {
     readonly requests: MediaRequest[],
     private readonly socket: Socket,
     private readonly userAgent: string,
+    private readonly writes: ViewerWrites,
     readonly excludedSource?: string,
   ) {
     socket.on('drain', () => this.wake());
@@ -135,13 +139,13 @@ class ViewerConsumer implements Consumer {
         const entry = this.tracks[index]!;
         if (entry.udp) {
           // UDP never pushes back: a socket that falls behind drops, so this always takes more.
-          this.bytes += entry.udp.send({ ...packet, payloadType: entry.codec.payloadType });
+          this.bytes += entry.udp.send(packet, entry.codec.payloadType);
           return true;
         }
         if (entry.channel === undefined) return true; // the viewer did not SETUP this track
-        const bytes = interleavedFrame(entry.channel, serializeRtpPacket({ ...packet, payloadType: entry.codec.payloadType }));
-        this.bytes += bytes.length;
-        return this.socket.write(bytes);
+        const frame = this.writes.frame(packet, entry.channel, entry.codec.payloadType);
+        this.bytes += frame.length;
+        return this.writes.write(this.socket, frame);
       },
       onDrain: (callback) => void this.drainWaiters.push(callback),
     };
@@ -195,7 +199,10 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
   const realm = 'Relay Console';
   const nonces = createDigestNonces();
 
-  const server = createServer((socket) => {
+  const writes = createViewerWrites();
+  // A keyframe of a 4K camera is several hundred kilobytes: a viewer's socket takes it whole
+  // within one turn instead of pausing its sender at Node's 16 KiB default.
+  const server = createServer({ highWaterMark: VIEWER_SOCKET_BUFFER }, (socket) => {
     sockets.add(socket);
     const untrack = tasks.add('socket', `rtsp ${socket.remoteAddress}:${socket.remotePort}`);
     const parser = new RtspParser();
@@ -267,7 +274,7 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
           if (!stream) return send(404, 'Not Found', request);
           const query = target.query.has('video') || target.query.has('audio') || target.query.has('mp4') ? target.query : new URLSearchParams(options.defaultQuery);
           // `source=`: the viewer is that source of this very stream (go2rtc's self-reference), never served by itself.
-          const consumer = new ViewerConsumer(requestsFromQuery(query), socket, request.headers.get('user-agent') ?? '', target.query.get('source') ?? undefined);
+          const consumer = new ViewerConsumer(requestsFromQuery(query), socket, request.headers.get('user-agent') ?? '', writes, target.query.get('source') ?? undefined);
           try {
             await stream.addConsumer(consumer);
           } catch (error) {

@@ -83,13 +83,13 @@ export class UdpTrackOutput {
    * behind, the packet is dropped, as the network would. A packet larger than a datagram fails in
    * the kernel and counts as a drop.
    */
-  send(packet: RtpPacket): number {
+  send(packet: RtpPacket, payloadType = packet.payloadType): number {
     if (this.closed) return 0;
     if (this.paced.length + this.inFlight >= this.limit) {
       this.drops++;
       return 0;
     }
-    const bytes = serializeRtpPacket({ ...packet, ssrc: this.ssrc });
+    const bytes = serializeRtpPacket(packet, payloadType, this.ssrc);
     this.packets++;
     this.octets += packet.payload.length;
     this.last = { timestamp: packet.timestamp, at: Date.now() };

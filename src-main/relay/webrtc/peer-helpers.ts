@@ -1,4 +1,5 @@
-import { type RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
+import type { RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
+import { werift } from './werift-module';
 import { HttpError } from '../../platform/http/http-error';
 import type { Codec, Media } from '../core/media';
 import { parseSdp, SdpError } from '../rtsp/sdp';
@@ -10,7 +11,7 @@ export const CONNECT_TIMEOUT_MS = 30_000;
 
 /** A codec of the relay's model as werift configures it: the offer's payload type and fmtp, NACK and PLI for video. */
 export function codecParameters(codec: Codec, kind: 'video' | 'audio'): RTCRtpCodecParameters {
-  return new RTCRtpCodecParameters({
+  return new (werift().RTCRtpCodecParameters)({
     mimeType: `${kind}/${codec.name === 'OPUS' ? 'opus' : codec.name}`,
     clockRate: codec.clockRate,
     payloadType: codec.payloadType,

@@ -1,4 +1,5 @@
-import { RTCPeerConnection } from 'werift';
+import type { RTCPeerConnection } from 'werift';
+import { werift } from './werift-module';
 import { WebSocket } from 'ws';
 import type { Codec } from '../core/media';
 import type { DialContext, ProducerConnection } from '../core/producer';
@@ -101,7 +102,7 @@ export interface PeerDial {
  * signalled as `dial.signalling` does, ICE and DTLS up within the timeout, then a producer.
  */
 export async function dialWebrtcPeer(tasks: TaskRegistry, context: DialContext, dial: PeerDial): Promise<ProducerConnection> {
-  const pc = new RTCPeerConnection({
+  const pc = new (werift().RTCPeerConnection)({
     codecs: { video: VIDEO.map((c) => codecParameters(c, 'video')), audio: AUDIO.map((c) => codecParameters(c, 'audio')) },
     iceUseIpv6: false,
     iceAdditionalHostAddresses: ['127.0.0.1'],

@@ -1,4 +1,5 @@
-import { MediaStreamTrack, type RTCRtpSender } from 'werift';
+import type { MediaStreamTrack, RTCRtpSender } from 'werift';
+import { werift } from './werift-module';
 import type { Consumer } from '../core/consumer';
 import type { Codec } from '../core/media';
 import type { MediaRequest, TrackMatch } from '../core/negotiation';
@@ -37,7 +38,7 @@ export class WebrtcConsumer implements Consumer {
   ) {}
 
   attach(track: Track, match: TrackMatch): PacketSink {
-    const output = new MediaStreamTrack({ kind: track.media.kind });
+    const output = new (werift().MediaStreamTrack)({ kind: track.media.kind });
     this.tracks.push({ output, source: match.codec, kind: track.media.kind, track });
     const repairFor = (codec: Codec) => (codec.name === 'H264' ? createH264ParameterSetInjector(codec) : (packet: RtpPacket) => [packet]);
     let repair = repairFor(match.codec);
@@ -48,7 +49,7 @@ export class WebrtcConsumer implements Consumer {
         const payloadType = this.payloadTypes.get(output);
         if (payloadType === undefined) return true; // the answer left this media out
         for (const out of repair(packet)) {
-          const bytes = serializeRtpPacket({ ...out, payloadType });
+          const bytes = serializeRtpPacket(out, payloadType);
           this.bytes += bytes.length;
           output.writeRtp(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
         }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { RTCPeerConnection, type RTCRtpCodecParameters, RtcpRrPacket, RtcpSrPacket } from 'werift';
+import type { RTCPeerConnection, RTCRtpCodecParameters, RtcpRrPacket } from 'werift';
+import { werift } from './werift-module';
 import { HttpError } from '../../platform/http/http-error';
 import { CodecMismatchError, SourceUnavailableError, type Stream } from '../core/stream';
 import type { TaskRegistry } from '../core/task-registry';
@@ -132,7 +133,8 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
     // An offered media the stream has nothing for is still answered (werift needs a codec to
     // answer with); no track is sent on it.
     for (const media of offered) if (codecs[media.kind].length === 0 && media.codecs[0]) codecs[media.kind].push(codecParameters(media.codecs[0], media.kind));
-    pc = new RTCPeerConnection({ codecs, ...options.network.peerConfig() });
+    const { RTCPeerConnection: PeerConnection, RtcpRrPacket: ReceiverReport, RtcpSrPacket: SenderReport } = werift();
+    pc = new PeerConnection({ codecs, ...options.network.peerConfig() });
     for (const { track, codec } of chosen) {
       if (!codec) continue;
       const transceiver = pc.addTransceiver(track.output, { direction: 'sendonly' });
@@ -140,7 +142,7 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
       transceiver.sender.onPictureLossIndication.subscribe(() => track.track.requestKeyframe());
       // Receiver reports carry the viewer's loss counts, for /api/streams.
       transceiver.sender.onRtcp.subscribe((rtcp) => {
-        if (rtcp.type !== RtcpRrPacket.type && rtcp.type !== RtcpSrPacket.type) return;
+        if (rtcp.type !== ReceiverReport.type && rtcp.type !== SenderReport.type) return;
         for (const report of (rtcp as RtcpRrPacket).reports) consumer.viewerReported(track.output, report);
       });
       consumer.sendAs(track.output, codec.payloadType, transceiver.sender);

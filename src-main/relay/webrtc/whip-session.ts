@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { RTCPeerConnection, type RTCRtpCodecParameters } from 'werift';
+import type { RTCRtpCodecParameters } from 'werift';
+import { werift } from './werift-module';
 import { HttpError } from '../../platform/http/http-error';
 import type { Codec, Media, MediaKind } from '../core/media';
 import { parseSdp } from '../rtsp/sdp';
@@ -44,7 +45,7 @@ export async function openWhipSession(options: OpenSessionOptions): Promise<Webr
 
   const id = randomUUID();
   const { remote } = peer;
-  const pc = new RTCPeerConnection({ codecs, ...options.network.peerConfig() });
+  const pc = new (werift().RTCPeerConnection)({ codecs, ...options.network.peerConfig() });
   let closed = false;
   let release = () => undefined as void;
   let untrack = () => undefined as void;

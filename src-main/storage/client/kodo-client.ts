@@ -1,4 +1,5 @@
-import qiniu from 'qiniu';
+import type qiniu from 'qiniu';
+import { qiniuSdk } from './qiniu-sdk';
 import { STORAGE_CLASSES, type BucketSummary, type StorageClass, type CustomEndpoints, type KodoRegion, type ListPage, type ObjectDetails, type ObjectSummary } from '../../../src-shared/contract/storage';
 import { ContractFailure } from '../../../src-shared/contract/result';
 import { kodoFailure, unreachable } from './kodo-errors';
@@ -77,6 +78,7 @@ function cdnOrigin(location: KodoLocation): string {
 }
 
 function sdkConfig(location: KodoLocation): { config: qiniu.conf.Config; where: string } {
+  const qiniu = qiniuSdk();
   if ('host' in location) {
     const { host } = location;
     const zone = new qiniu.conf.Zone([host], [host], host, host, host, host);
@@ -110,6 +112,7 @@ function summary(entry: { key: string; fsize?: number; hash: string; mimeType: s
 
 /** The official qiniu SDK, for one account, answering in the contract's shapes. */
 export function createKodoClient(credentials: KodoCredentials, location: KodoLocation): KodoClient {
+  const qiniu = qiniuSdk();
   const mac = new qiniu.auth.digest.Mac(credentials.accessKey, credentials.secretKey);
   const { config, where } = sdkConfig(location);
   const manager = new qiniu.rs.BucketManager(mac, config);

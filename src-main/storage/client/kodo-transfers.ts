@@ -3,7 +3,8 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
-import qiniu from 'qiniu';
+import type qiniu from 'qiniu';
+import { qiniuSdk } from './qiniu-sdk';
 import { ContractFailure } from '../../../src-shared/contract/result';
 import { EtagHasher, KODO_BLOCK } from '../kodo-etag';
 import { kodoFailure, unreachable } from './kodo-errors';
@@ -61,6 +62,7 @@ export async function fileEtag(path: string): Promise<string> {
 
 /** Bytes already sent according to a resumable upload's record (0 when it has none). */
 export function recordedBytes(resumeDir: string, resumeKey: string, size: number): number {
+  const qiniu = qiniuSdk();
   const recorder = qiniu.resume_up.createResumeRecorderSync(resumeDir) as unknown as { getSync(key: string): { etags?: unknown[]; expiredAt?: number } | undefined };
   const record = recorder.getSync(resumeKey);
   if (!record?.etags || (record.expiredAt ?? 0) * 1000 < Date.now()) return 0;
@@ -68,6 +70,7 @@ export function recordedBytes(resumeDir: string, resumeKey: string, size: number
 }
 
 export function forgetRecord(resumeDir: string, resumeKey: string): void {
+  const qiniu = qiniuSdk();
   const recorder = qiniu.resume_up.createResumeRecorderSync(resumeDir) as unknown as { deleteSync(key: string): void };
   recorder.deleteSync(resumeKey);
 }
@@ -77,6 +80,7 @@ export function forgetRecord(resumeDir: string, resumeKey: string): void {
  * interrupted upload goes on from its last finished part. Returns what the service stored.
  */
 export async function uploadFile(mac: qiniu.auth.digest.Mac, config: qiniu.conf.Config, where: string, job: UploadJob): Promise<Uploaded> {
+  const qiniu = qiniuSdk();
   // The answer carries what the folder index needs, so no stat follows each upload.
   const returnBody = '{"key":"$(key)","hash":"$(etag)","fsize":$(fsize),"mimeType":"$(mimeType)"}';
   const policy = new qiniu.rs.PutPolicy({ scope: `${job.bucket}:${job.key}`, detectMime: 1, returnBody, expires: 24 * 3600, ...(job.overwrite ? {} : { insertOnly: 1 }) });

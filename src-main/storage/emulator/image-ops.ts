@@ -1,4 +1,5 @@
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
+import { loadSharp } from '../../platform/lazy-sharp';
 import { readExif } from './exif-reader';
 import { KodoError } from './kodo-error';
 
@@ -38,6 +39,7 @@ function encode(image: Sharp, format: string, quality: number | undefined, inter
 }
 
 async function sourceFormat(input: Buffer): Promise<{ format: string; width: number; height: number }> {
+  const sharp = await loadSharp();
   const meta = await sharp(input).metadata().catch(() => {
     throw new KodoError(400, 'not an image or an unsupported image format');
   });
@@ -46,6 +48,7 @@ async function sourceFormat(input: Buffer): Promise<{ format: string; width: num
 
 /** imageView2/<mode>/w/<W>/h/<H>[/format/<f>][/q/<q>][/interlace/<0|1>]; never enlarges. */
 async function imageView2(input: Buffer, parts: string[]): Promise<FopOutput> {
+  const sharp = await loadSharp();
   const mode = Number(parts[0]);
   if (!Number.isInteger(mode) || mode < 0 || mode > 5) throw new KodoError(400, 'imageView2: mode must be 0-5');
   const opts = pairs(parts.slice(1));
@@ -89,6 +92,7 @@ async function imageView2(input: Buffer, parts: string[]): Promise<FopOutput> {
 
 /** The imageMogr2 subset: auto-orient, thumbnail, crop, rotate, format, quality, blur, strip. */
 async function imageMogr2(input: Buffer, parts: string[]): Promise<FopOutput> {
+  const sharp = await loadSharp();
   const src = await sourceFormat(input);
   let format = src.format;
   let quality: number | undefined;
@@ -163,6 +167,7 @@ function json(body: unknown): FopOutput {
 
 /** Runs one image command (`imageView2/1/w/100`, `imageInfo`, ...) on the bytes of an object. */
 export async function runImageCommand(input: Buffer, command: string): Promise<FopOutput> {
+  const sharp = await loadSharp();
   const parts = command.split('/').filter((p) => p !== '');
   const name = parts[0] ?? '';
   switch (name) {

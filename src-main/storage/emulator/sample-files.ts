@@ -1,9 +1,10 @@
-import sharp from 'sharp';
+import { loadSharp } from '../../platform/lazy-sharp';
 import type { BlobStore } from './blob-store';
 import type { ObjectService } from './object-service';
 
 /** A few files so a first run of the demo account has something to browse and preview. */
 export async function seedSampleFiles(objects: ObjectService, blobs: BlobStore, bucket: string): Promise<void> {
+  const sharp = await loadSharp();
   const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 32, g: 120, b: 200 } } }).png().toBuffer();
   const files: { key: string; body: Buffer; mime: string }[] = [
     { key: 'README.txt', body: Buffer.from('This bucket belongs to the Kodo emulator demo account.\n'), mime: 'text/plain' },
