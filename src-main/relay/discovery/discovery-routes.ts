@@ -1,7 +1,7 @@
 import { HttpError } from '../../platform/http/http-error';
 import type { ProtocolContext } from '../protocols';
 import { CLOUD_ACCOUNT_PATHS, type CloudAccountAdapter } from './cloud-accounts';
-import { parseOnvifUrl, describeOnvifDevice } from '../onvif/onvif-client';
+import { describeOnvifDevice, parseOnvifUrl } from '../onvif/onvif-client';
 import { discoveryProbe, type ProbeKind } from './discovery-settings';
 import { discoverDvrip } from './dvrip-discovery';
 import { hassCameras, type HassSettings } from './hass-cameras';
@@ -49,11 +49,13 @@ export function registerDiscovery({ ctx, logger }: ProtocolContext, adapters: Cl
       throw new HttpError(400, (error as Error).message);
     }
   };
-  const probeRoute = (path: string, kind: ProbeKind, discover: (target: ProbeTarget, timeoutMs: number) => Promise<DiscoveredSource[]>) =>
+  /** A probe's route; `one` answers `?src=` (a device asked directly) where the protocol has that. */
+  const probeRoute = (path: string, kind: ProbeKind, discover: (target: ProbeTarget, timeoutMs: number) => Promise<DiscoveredSource[]>, one?: (src: string) => Promise<DiscoveredSource[]>) =>
     ctx.http.route(
       path,
       async ({ res, url }) => {
-        if (kind === 'onvif' && url.searchParams.get('src')) return sendSources(res, await onvifDeviceStreams(url.searchParams.get('src')!));
+        const src = url.searchParams.get('src');
+        if (one && src) return sendSources(res, await one(src));
         const { target, timeoutMs } = probe(kind);
         try {
           sendSources(res, await discover(target, timeoutMs));
@@ -64,7 +66,7 @@ export function registerDiscovery({ ctx, logger }: ProtocolContext, adapters: Cl
       },
       ['GET'],
     );
-  probeRoute('/api/onvif', 'onvif', discoverOnvif);
+  probeRoute('/api/onvif', 'onvif', discoverOnvif, onvifDeviceStreams);
   probeRoute('/api/dvrip', 'dvrip', discoverDvrip);
   // go2rtc's web UI asks the second; dashboards written against its API, the first.
   probeRoute('/api/homekit', 'mdns', discoverHomekit);

@@ -7,6 +7,7 @@ import { RtmpMediaIntake } from './media-intake';
 import { RtmpConnection, type RtmpCommand } from './rtmp-connection';
 
 const PUBLISH_STREAM_ID = 1;
+const IDLE_MS = 30_000;
 
 export interface RunningRtmpServer {
   port: number;
@@ -98,6 +99,8 @@ function servePublisher(socket: Socket, streams: StreamRegistry, tasks: TaskRegi
     },
   });
   socket.setNoDelay(true);
+  // A publisher sends all the time; one silent this long (or stuck in the handshake) is gone.
+  socket.setTimeout(IDLE_MS, () => socket.destroy());
   socket.on('error', () => undefined);
   socket.once('close', () => {
     finish();

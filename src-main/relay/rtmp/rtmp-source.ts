@@ -27,6 +27,8 @@ export async function dialRtmp(source: string, signal: AbortSignal): Promise<Pro
   const target = parseRtmpUrl(source);
   const socket = connect({ host: target.host, port: target.port });
   socket.setNoDelay(true);
+  // A server that stops sending ends the source (the stream dials again), as the RTSP client's watchdog does.
+  socket.setTimeout(DIAL_TIMEOUT_MS, () => socket.destroy(new Error(`RTMP ${target.host}:${target.port} sent nothing for ${DIAL_TIMEOUT_MS / 1000} s`)));
   const intake = new RtmpMediaIntake({ format_name: 'rtmp', protocol: 'rtmp', remote_addr: `${target.host}:${target.port}`, url: source.replace(/\/\/[^@/]*@/, '//') });
   let fail!: (error: Error) => void;
   const failed = new Promise<never>((_, reject) => (fail = reject));
