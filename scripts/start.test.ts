@@ -61,7 +61,7 @@ describe('first run on the command line', () => {
     // npm start's own files, copied where no dist/ exists: the help must come before any build.
     const copy = await mkdtemp(join(tmpdir(), 'rc-help-'));
     try {
-      for (const file of ['scripts/start.mjs', 'scripts/build.mjs', 'src-main/cli-options.mjs', 'src-main/platform/nearest-name.mjs']) {
+      for (const file of ['scripts/start.mjs', 'scripts/build.mjs', 'scripts/engine-flags.mjs', 'src-main/cli-options.mjs', 'src-main/platform/nearest-name.mjs']) {
         await mkdir(dirname(join(copy, file)), { recursive: true });
         await copyFile(join(root, file), join(copy, file));
       }
