@@ -1,5 +1,5 @@
 import type { DiscoveredSource } from './sources-answer';
-import { udpProbe, type ProbeTarget } from './udp-probe';
+import { isBroadcast, udpProbe, type ProbeTarget } from './udp-probe';
 
 // DVRIP ("Sofia", Xiongmai DVRs and cameras) network search: a 20-byte header with message id
 // 1530 (IPSEARCH_REQ) and no body; devices answer 1531 with the header and a JSON body.
@@ -54,8 +54,7 @@ export function dvripReplySource(data: Buffer): DiscoveredSource | undefined {
  * probe listens there when it broadcasts; one device asked directly answers the sender.
  */
 export async function discoverDvrip(target: ProbeTarget, timeoutMs: number): Promise<DiscoveredSource[]> {
-  const broadcast = target.host === '255.255.255.255' || target.host.endsWith('.255');
-  const replies = await udpProbe({ target, message: dvripSearchRequest(), repeat: 3, timeoutMs, listenPort: broadcast ? target.port : 0 });
+  const replies = await udpProbe({ target, message: dvripSearchRequest(), repeat: 3, timeoutMs, listenPort: isBroadcast(target.host) ? target.port : 0 });
   const found = new Map<string, DiscoveredSource>();
   for (const { data } of replies) {
     const source = dvripReplySource(data);

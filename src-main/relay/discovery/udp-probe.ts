@@ -19,7 +19,8 @@ export interface UdpProbe {
   timeoutMs: number;
 }
 
-const isBroadcast = (host: string) => host === '255.255.255.255' || /\.255$/.test(host);
+/** A broadcast address (the limited one, or a /24's directed one): sending there needs SO_BROADCAST. */
+export const isBroadcast = (host: string) => host === '255.255.255.255' || /\.255$/.test(host);
 
 /**
  * Sends a discovery datagram and collects every answer until the timeout: the raw replies with

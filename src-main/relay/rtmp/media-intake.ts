@@ -3,11 +3,12 @@ import type { ConnectionInfo } from '../core/producer';
 import { createDemuxedProducer, type DemuxedProducer } from '../frames/demuxed-producer';
 import { decodeAmf0Values, type AmfValue } from './amf0';
 import type { RtmpMessage } from './chunk-stream';
-import { flvHeader, flvTag } from './flv-tags';
+import { flvFileHeader, flvTag } from '../containers/flv-mux/flv-tags';
 
 /**
- * The media side of an RTMP stream, publisher's or a server's we play: onMetaData and the
- * audio/video messages become an FLV byte stream for the FLV demuxer, and that a relay producer.
+ * The media side of an RTMP stream, publisher's or a server's we play: RTMP audio and video
+ * messages carry exactly the bodies of FLV tags, so onMetaData and the messages become the FLV
+ * byte stream ffmpeg would have written, for the FLV demuxer, and that a relay producer.
  */
 export class RtmpMediaIntake {
   readonly demuxed: DemuxedProducer;
@@ -17,6 +18,13 @@ export class RtmpMediaIntake {
 
   constructor(label: ConnectionInfo) {
     this.demuxed = createDemuxedProducer(createFlvDemuxer, label);
+  }
+
+  /** Whether the publisher's metadata announces this kind of track (both when it said nothing). */
+  private announces(kind: 'audio' | 'video'): boolean {
+    const m = this.metadata;
+    if (!m) return true;
+    return kind === 'audio' ? 'audiocodecid' in m || 'audiodatarate' in m || 'stereo' in m : 'videocodecid' in m || 'width' in m || 'videodatarate' in m;
   }
 
   data(message: RtmpMessage): void {
@@ -36,7 +44,7 @@ export class RtmpMediaIntake {
     try {
       if (!this.started) {
         this.started = true;
-        this.demuxed.demuxer.push(flvHeader(this.metadata));
+        this.demuxed.demuxer.push(flvFileHeader(this.announces('audio'), this.announces('video')));
       }
       this.demuxed.demuxer.push(flvTag(message.type, message.timestamp, message.payload));
     } catch (error) {

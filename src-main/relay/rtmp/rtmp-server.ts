@@ -1,5 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { parseListen } from '../../platform/config/app-settings';
+import { listen } from '../../platform/listen';
 import type { Logger } from '../../platform/logger';
 import type { StreamRegistry } from '../core/stream-registry';
 import type { TaskRegistry } from '../core/task-registry';
@@ -117,16 +118,9 @@ export async function startRtmpServer(options: { listen: string; streams: Stream
     socket.once('close', () => sockets.delete(socket));
     servePublisher(socket, options.streams, options.tasks, options.logger);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
+  const bound = await listen(server, port, host);
   return {
-    port: typeof address === 'object' && address ? address.port : port,
+    port: bound,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

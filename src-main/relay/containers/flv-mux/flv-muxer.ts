@@ -4,6 +4,7 @@ import { avcCBox } from '../fmp4/avc-config';
 import { parameterSetsFromAccessUnit, parameterSetsFromFmtp, type ParameterSets } from '../fmp4/parameter-sets';
 import { reorderHint } from '../fmp4/reorder-hint';
 import { createTrackTimeline } from '../mpegts-mux/track-timeline';
+import { flvFileHeader, flvTag } from './flv-tags';
 
 const TAG_AUDIO = 8;
 const TAG_VIDEO = 9;
@@ -20,24 +21,6 @@ export interface FlvMuxer {
   header(): Uint8Array;
   /** One frame's tags; undefined while the output waits for its first video keyframe. */
   write(index: number, frame: MediaFrame): Uint8Array | undefined;
-}
-
-/** One FLV tag (11-byte header, data, PreviousTagSize); timestamps in ms, the upper byte extended. */
-function flvTag(type: number, ms: number, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(11 + data.length + 4);
-  const view = new DataView(out.buffer);
-  out[0] = type;
-  out[1] = (data.length >> 16) & 0xff;
-  out[2] = (data.length >> 8) & 0xff;
-  out[3] = data.length & 0xff;
-  const time = Math.max(0, Math.round(ms)) >>> 0;
-  out[4] = (time >> 16) & 0xff;
-  out[5] = (time >> 8) & 0xff;
-  out[6] = time & 0xff;
-  out[7] = (time >>> 24) & 0xff;
-  out.set(data, 11);
-  view.setUint32(11 + data.length, 11 + data.length);
-  return out;
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
@@ -85,8 +68,7 @@ export function createFlvMuxer(codecs: readonly Codec[]): FlvMuxer {
 
   return {
     header() {
-      const flags = (audio >= 0 ? 0x04 : 0) | (video >= 0 ? 0x01 : 0);
-      const head = Uint8Array.of(0x46, 0x4c, 0x56, 1, flags, 0, 0, 0, 9, 0, 0, 0, 0);
+      const head = flvFileHeader(audio >= 0, video >= 0);
       return asc ? concat([head, flvTag(TAG_AUDIO, 0, concat([Uint8Array.of(AAC_FLAGS, 0), asc]))]) : head;
     },
     write(index, frame) {
