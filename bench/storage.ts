@@ -1,7 +1,10 @@
-// Kodo emulator benchmark: `npx vite-node bench/storage.ts [-- --size-mib 1024 --files 1000 --keys 100000]`
+// Kodo emulator benchmark: `npm run bench:storage [-- --size-mib 1024 --files 1000 --keys 100000]`
 // 1) resumable v2 upload of one big file through the qiniu SDK, next to a plain file copy of
-//    the same bytes; 2) many small form uploads; 3) one 1000-key list page out of many keys.
-import { createHash, randomBytes } from 'node:crypto';
+//    the same bytes and to the same SDK upload against a server that stores nothing (the
+//    client's own ceiling); 2) many small form uploads; 3) one 1000-key list page out of many keys.
+// The emulator runs from the built bundle in a process of its own, as `npm start` runs it;
+// EMULATOR_NODE_FLAGS="--cpu-prof --cpu-prof-dir=prof" profiles it.
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, open, writeFile } from 'node:fs/promises';
@@ -11,6 +14,7 @@ import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import qiniu from 'qiniu';
 import { createLogger } from '../src-main/platform/logger';
+import { buildMain } from '../scripts/build.mjs';
 import { createStorageEmulator } from '../src-main/storage/emulator/storage-emulator';
 import { MetadataStore } from '../src-main/storage/emulator/metadata-store';
 
@@ -60,24 +64,17 @@ function mbps(bytes: number, ms: number): string {
   return ((bytes / 1024 / 1024) / (ms / 1000)).toFixed(1);
 }
 
-/** The standalone entry in a child process; resolves with its port and a stop function. */
-async function startChildEmulator(work: string): Promise<{ port: number; close(): Promise<void> }> {
-  const config = join(work, 'config.yaml');
-  await writeFile(
-    config,
-    `data_dir: ${join(work, 'data')}\nlog:\n  level: warn\nstorage:\n  emulator:\n    listen: 127.0.0.1:0\n    accounts:\n      - access_key: ${AK}\n        secret_key: ${SK}\n        buckets:\n          - name: bench\n            domains: [bench.test]\n`,
-  );
-  const child = spawn(process.execPath, [resolve('node_modules/vite-node/vite-node.mjs'), resolve('src-main/storage/emulator/main.storage-emulator.ts'), '--', '--config', config], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+/** A Node child process that prints its port; resolves with the port and a stop function. */
+async function startChild(args: string[], portPattern: RegExp): Promise<{ port: number; close(): Promise<void> }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((done, fail) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
-      const m = /at http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      const m = portPattern.exec(out);
       if (m) done(Number(m[1]));
     });
-    child.on('exit', (code) => fail(new Error(`emulator exited with ${code}`)));
+    child.on('exit', (code) => fail(new Error(`${args.at(-1)} exited with ${code}`)));
   });
   return {
     port,
@@ -87,6 +84,35 @@ async function startChildEmulator(work: string): Promise<{ port: number; close()
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** The standalone emulator from the built bundle, in a process of its own. */
+async function startChildEmulator(work: string): Promise<{ port: number; close(): Promise<void> }> {
+  const config = join(work, 'config.yaml');
+  await writeFile(
+    config,
+    `data_dir: ${join(work, 'data')}\nlog:\n  level: warn\nstorage:\n  emulator:\n    listen: 127.0.0.1:0\n    accounts:\n      - access_key: ${AK}\n        secret_key: ${SK}\n        buckets:\n          - name: bench\n            domains: [bench.test]\n`,
+  );
+  await buildMain();
+  const flags = (process.env.EMULATOR_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  return startChild([...flags, resolve('dist/main/storage-emulator.js'), '--config', config], /at http:\/\/127\.0\.0\.1:(\d+)/);
+}
+
+function sdkConfig(host: string): qiniu.conf.Config {
+  return new qiniu.conf.Config({
+    zone: new qiniu.conf.Zone([host], [host], host, host, host, host),
+    useHttpsDomain: false,
+    ucEndpointsProvider: new qiniu.httpc.StaticEndpointsProvider([new qiniu.httpc.Endpoint(host, { defaultScheme: 'http' })]),
+  });
+}
+
+/** The SDK's resumable v2 upload of `path` in 4 MiB parts (its default); resolves with the time it took. */
+async function sdkUpload(config: qiniu.conf.Config, upToken: string, key: string, path: string): Promise<{ ms: number; hash: string }> {
+  const t = performance.now();
+  const extra = qiniu.resume_up.PutExtra.create(key, undefined, undefined, undefined, undefined, 4 * 1024 * 1024, 'v2');
+  const result = await new qiniu.resume_up.ResumeUploader(config).putFile(upToken, key, path, extra);
+  if (result.resp.statusCode !== 200) throw new Error(`resumable upload failed: ${JSON.stringify(result.data)}`);
+  return { ms: performance.now() - t, hash: (result.data as { hash: string }).hash };
 }
 
 async function main(): Promise<void> {
@@ -101,13 +127,10 @@ async function main(): Promise<void> {
     : await startChildEmulator(work);
   const host = `127.0.0.1:${emulator.port}`;
   const mac = new qiniu.auth.digest.Mac(AK, SK);
-  const config = new qiniu.conf.Config({
-    zone: new qiniu.conf.Zone([host], [host], host, host, host, host),
-    useHttpsDomain: false,
-    ucEndpointsProvider: new qiniu.httpc.StaticEndpointsProvider([new qiniu.httpc.Endpoint(host, { defaultScheme: 'http' })]),
-  });
+  const config = sdkConfig(host);
   const token = (scope: string) => new qiniu.rs.PutPolicy({ scope, expires: 7200 }).uploadToken(mac);
   const rows: [string, string, string][] = [];
+  const ratios: string[] = [];
   try {
     // 1) big resumable v2 upload vs plain copy
     const bytes = sizeMiB * 1024 * 1024;
@@ -118,18 +141,25 @@ async function main(): Promise<void> {
     const copyMs = performance.now() - t;
     await rm(join(work, 'copy.bin'));
     rows.push([`plain file copy, ${sizeMiB} MiB`, `${mbps(bytes, copyMs)} MB/s`, `${copyMs.toFixed(0)} ms`]);
-    t = performance.now();
-    const extra = qiniu.resume_up.PutExtra.create('big.bin', undefined, undefined, undefined, undefined, 4 * 1024 * 1024, 'v2');
-    const result = await new qiniu.resume_up.ResumeUploader(config).putFile(token('bench:big.bin'), 'big.bin', source, extra);
-    const upMs = performance.now() - t;
-    if (result.resp.statusCode !== 200) throw new Error(`resumable upload failed: ${JSON.stringify(result.data)}`);
+    const nullServer = await startChild([resolve('bench/peers/kodo-null-upload.mjs')], /listening (\d+)/);
+    let ceiling: { ms: number };
+    try {
+      ceiling = await sdkUpload(sdkConfig(`127.0.0.1:${nullServer.port}`), token('bench:big.bin'), 'big.bin', source);
+    } finally {
+      await nullServer.close();
+    }
+    rows.push([`resumable v2 upload (SDK, 4 MiB parts) to a server that stores nothing, ${sizeMiB} MiB`, `${mbps(bytes, ceiling.ms)} MB/s`, `${ceiling.ms.toFixed(0)} ms`]);
+    const upload = await sdkUpload(config, token('bench:big.bin'), 'big.bin', source);
+    const upMs = upload.ms;
     rows.push([`resumable v2 upload (SDK, 4 MiB parts), ${sizeMiB} MiB`, `${mbps(bytes, upMs)} MB/s`, `${upMs.toFixed(0)} ms`]);
+    ratios.push(`SDK upload rate / plain copy rate: ${(copyMs / upMs).toFixed(2)}`);
+    ratios.push(`SDK upload rate / the same SDK to a server that stores nothing: ${(ceiling.ms / upMs).toFixed(2)}`);
     // The same upload over plain HTTP (fetch, 4 MiB parts in order), to show the SDK's own share.
     t = performance.now();
     const raw = await rawMultipartUpload(host, token('bench:raw.bin'), 'raw.bin', source);
     const rawMs = performance.now() - t;
     rows.push([`resumable v2 upload (plain fetch, 4 MiB parts), ${sizeMiB} MiB`, `${mbps(bytes, rawMs)} MB/s`, `${rawMs.toFixed(0)} ms`]);
-    if (raw.hash !== result.data.hash) throw new Error('raw upload hash differs from the SDK upload');
+    if (raw.hash !== upload.hash) throw new Error('raw upload hash differs from the SDK upload');
     await rm(source);
 
     // 2) small form uploads
@@ -164,22 +194,36 @@ async function main(): Promise<void> {
     const first = await bm.listPrefix('bench', { prefix: 'many/', limit: 1000 });
     const middle = await bm.listPrefix('bench', { prefix: 'many/', limit: 1000, marker: Buffer.from(JSON.stringify({ c: 0, k: `many/${String(Math.floor(keyCount / 2)).padStart(7, '0')}.txt` })).toString('base64url') });
     if (first.data.items.length !== 1000 || middle.data.items.length !== 1000) throw new Error('list returned fewer than 1000 items');
-    const times: number[] = [];
-    for (let i = 0; i < 7; i++) {
-      t = performance.now();
-      await bm.listPrefix('bench', { prefix: 'many/', limit: 1000, marker: middle.data.marker });
-      times.push(performance.now() - t);
-    }
-    times.sort((a, b) => a - b);
-    rows.push([`list page of 1000 out of ${keyCount} keys (SDK, mid-bucket marker, median of 7)`, '', `${times[3]!.toFixed(1)} ms`]);
+    const median7 = async (once: () => Promise<unknown>): Promise<number> => {
+      const times: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        t = performance.now();
+        await once();
+        times.push(performance.now() - t);
+      }
+      return times.sort((a, b) => a - b)[3]!;
+    };
+    const sdkList = await median7(() => bm.listPrefix('bench', { prefix: 'many/', limit: 1000, marker: middle.data.marker }));
+    rows.push([`list page of 1000 out of ${keyCount} keys (SDK, mid-bucket marker, median of 7)`, '', `${sdkList.toFixed(1)} ms`]);
+    // The same page over plain HTTP (QBox-signed fetch): the emulator's share without the SDK's own work.
+    const path = `/list?bucket=bench&prefix=many%2F&limit=1000&marker=${middle.data.marker}`;
+    const sign = createHmac('sha1', SK).update(`${path}\n`).digest('base64').replace(/\+/g, '-').replace(/\//g, '_');
+    const plainList = await median7(async () => {
+      const response = await fetch(`http://${host}${path}`, { method: 'POST', headers: { Authorization: `QBox ${AK}:${sign}` } });
+      const page = (await response.json()) as { items?: unknown[] };
+      if (page.items?.length !== 1000) throw new Error(`plain list answered ${response.status} without 1000 items`);
+    });
+    rows.push([`list page of 1000 out of ${keyCount} keys (plain fetch, median of 7)`, '', `${plainList.toFixed(1)} ms`]);
   } finally {
     await emulator.close();
     await rm(work, { recursive: true, force: true });
   }
   const where = values['in-process'] ? 'emulator in the same process as the SDK' : 'emulator in its own process';
-  console.log(`\nKodo emulator benchmark, ${where} (sizes: --size-mib ${sizeMiB} --files ${fileCount} --keys ${keyCount}; the task's full size is --size-mib 1024)\n`);
+  console.log(`\nKodo emulator benchmark, ${where} (sizes: --size-mib ${sizeMiB} --files ${fileCount} --keys ${keyCount}; the full-size run is --size-mib 1024)\n`);
   const width = Math.max(...rows.map((r) => r[0].length));
   for (const [name, rate, time] of rows) console.log(`${name.padEnd(width)}  ${rate.padStart(14)}  ${time.padStart(10)}`);
+  console.log('');
+  for (const line of ratios) console.log(line);
 }
 
 main().catch((error: unknown) => {

@@ -32,11 +32,16 @@ export class EtagHasher {
 
   digest(): string {
     if (this.inBlock > 0 || this.blockHashes.length === 0) this.blockHashes.push(this.current.digest());
-    if (this.blockHashes.length === 1) return urlsafe(Buffer.concat([Buffer.from([0x16]), this.blockHashes[0]!]));
-    const outer = createHash('sha1');
-    for (const hash of this.blockHashes) outer.update(hash);
-    return urlsafe(Buffer.concat([Buffer.from([0x96]), outer.digest()]));
+    return etagOfBlocks(this.blockHashes);
   }
+}
+
+/** The etag from the sha1 of each 4 MiB block, in order (an empty body is one block of nothing). */
+export function etagOfBlocks(blockHashes: readonly Buffer[]): string {
+  if (blockHashes.length === 1) return urlsafe(Buffer.concat([Buffer.from([0x16]), blockHashes[0]!]));
+  const outer = createHash('sha1');
+  for (const hash of blockHashes) outer.update(hash);
+  return urlsafe(Buffer.concat([Buffer.from([0x96]), outer.digest()]));
 }
 
 export function kodoEtag(data: Buffer): string {

@@ -4,7 +4,9 @@ import { randomBytes, createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { EtagHasher } from './encoding';
+import { EtagHasher, etagOfBlocks } from './encoding';
+import { DigestWorker, type DigestJob } from './digest-worker';
+import { RunWriter } from './run-writer';
 
 /** A temp file fully written and fsynced, with the digests computed while it was written. */
 export interface StagedFile {
@@ -13,6 +15,8 @@ export interface StagedFile {
   etag: string;
   md5: string;
   crc32: number;
+  /** With `digests.blocks`: the sha1 of each 4 MiB block, which may settle after the stage does. */
+  blockHashes?: Promise<Buffer[]>;
 }
 
 export class TooLargeError extends Error {}
@@ -27,6 +31,8 @@ export interface Digests {
   etag?: boolean;
   md5?: boolean;
   crc32?: boolean;
+  /** The 4 MiB block sha1s (a resumable part's share of the object's etag), without waiting for them. */
+  blocks?: boolean;
   /**
    * fsync before returning (default). Resumable parts skip it: a killed process loses nothing
    * from the page cache, and the assembled object is fsynced when it is committed.
@@ -35,6 +41,24 @@ export interface Digests {
 }
 
 const ALL_DIGESTS: Digests = { etag: true, md5: true, crc32: true };
+
+/** Bytes gathered before one vectored write; a body that ends before this is hashed inline. */
+const WRITE_RUN = 1024 * 1024;
+/** Bytes gathered before they are copied to the digest worker. */
+const HASH_RUN = 256 * 1024;
+
+/** md5, crc32 and block sha1s of a small body, on the event loop: the worker's round trip would cost more. */
+function hashInline(chunks: Buffer[], digests: Digests): { md5: string; crc32: number; blocks: Buffer[] } {
+  const md5 = digests.md5 ? createHash('md5') : undefined;
+  const sha1 = digests.etag || digests.blocks ? createHash('sha1') : undefined;
+  let crc = 0;
+  for (const chunk of chunks) {
+    md5?.update(chunk);
+    sha1?.update(chunk);
+    if (digests.crc32) crc = crc32(chunk, crc);
+  }
+  return { md5: md5?.digest('hex') ?? '', crc32: crc, blocks: sha1 ? [sha1.digest()] : [] };
+}
 
 /**
  * Object bytes on disk: `objects/<id>` are committed blobs (named by the metadata row),
@@ -45,6 +69,7 @@ export class BlobStore {
   readonly objectsDir: string;
   readonly tmpDir: string;
   readonly partsDir: string;
+  private readonly digestWorker = new DigestWorker();
 
   constructor(readonly root: string) {
     this.objectsDir = join(root, 'objects');
@@ -55,6 +80,11 @@ export class BlobStore {
   async init(): Promise<void> {
     await rm(this.tmpDir, { recursive: true, force: true });
     for (const dir of [this.objectsDir, this.tmpDir, this.partsDir]) await mkdir(dir, { recursive: true });
+  }
+
+  /** Ends the hashing thread, if one was started. */
+  async close(): Promise<void> {
+    await this.digestWorker.close();
   }
 
   newId(): string {
@@ -70,8 +100,9 @@ export class BlobStore {
   }
 
   /**
-   * Streams `source` into a temp file (or `target`), computing only the digests asked for
-   * (each one is a full pass over the bytes); throws TooLargeError past `limit`.
+   * Streams `source` into a temp file (or `target`), computing only the digests asked for;
+   * throws TooLargeError past `limit`. Bodies past the first megabyte are hashed on the digest
+   * worker while their bytes are written, so the event loop only moves bytes.
    */
   async stage(
     source: AsyncIterable<Buffer> | Iterable<Buffer> | Readable,
@@ -82,51 +113,68 @@ export class BlobStore {
     const path = typeof target === 'string' ? target : target ? target.path : join(this.tmpDir, this.newId());
     // With a position the bytes go at that offset of an existing (or new) file, cutting off
     // whatever an interrupted earlier write left beyond it.
-    let position = typeof target === 'object' ? target.position : 0;
+    const start = typeof target === 'object' ? target.position : 0;
     const out = await open(path, typeof target === 'object' ? (existsSync(path) ? 'r+' : 'w+') : 'w');
-    if (typeof target === 'object') await out.truncate(position);
-    const etag = digests.etag ? new EtagHasher() : undefined;
-    const md5 = digests.md5 ? createHash('md5') : undefined;
-    let crc = 0;
+    if (typeof target === 'object') await out.truncate(start);
+    const writer = new RunWriter(out, start);
+    let job: DigestJob | undefined;
     let size = 0;
-    // Writes go out in runs of about 1 MiB: one await per 64 KiB socket chunk costs more than the disk.
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
-    const flush = async (): Promise<void> => {
-      if (pendingBytes === 0) return;
-      const run = pending;
-      const length = pendingBytes;
-      pending = [];
-      pendingBytes = 0;
-      const { bytesWritten } = await out.writev(run, position);
-      if (bytesWritten < length) {
-        // A short vectored write (rare): finish the rest in one plain write.
-        const rest = Buffer.concat(run, length).subarray(bytesWritten);
-        await out.write(rest, 0, rest.length, position + bytesWritten);
-      }
-      position += length;
+    // Bytes go to the disk in runs of about 1 MiB (one await per 64 KiB socket chunk costs more
+    // than the disk), and to the digest worker in runs of 256 KiB, so that little is left to
+    // hash when the last byte is in.
+    let unwritten: Buffer[] = [];
+    let unwrittenBytes = 0;
+    let unhashed: Buffer[] = [];
+    let unhashedBytes = 0;
+    const hashUnhashed = (): void => {
+      job ??= this.digestWorker.start({ md5: Boolean(digests.md5), crc32: Boolean(digests.crc32), blocks: Boolean(digests.etag || digests.blocks) });
+      job.update(unhashed, unhashedBytes);
+      unhashed = [];
+      unhashedBytes = 0;
     };
+    let sums: { md5: string; crc32: number };
+    let blocks: Promise<Buffer[]>;
     try {
       for await (const chunk of source as AsyncIterable<Buffer>) {
         size += chunk.length;
         if (size > limit) throw new TooLargeError(`more than ${limit} bytes`);
-        etag?.update(chunk);
-        md5?.update(chunk);
-        if (digests.crc32) crc = crc32(chunk, crc);
-        pending.push(chunk);
-        pendingBytes += chunk.length;
-        if (pendingBytes >= 1024 * 1024) await flush();
+        unhashed.push(chunk);
+        unhashedBytes += chunk.length;
+        unwritten.push(chunk);
+        unwrittenBytes += chunk.length;
+        if (size >= WRITE_RUN && unhashedBytes >= HASH_RUN) hashUnhashed();
+        if (unwrittenBytes >= WRITE_RUN) {
+          const run = unwritten;
+          const length = unwrittenBytes;
+          unwritten = [];
+          unwrittenBytes = 0;
+          await writer.push(run, length);
+        }
       }
-      await flush();
-      if (digests.sync !== false) await out.sync();
+      if (job && unhashedBytes > 0) hashUnhashed();
+      const inline = job ? undefined : hashInline(unhashed, digests);
+      if (unwrittenBytes > 0) await writer.push(unwritten, unwrittenBytes);
+      await writer.finish();
+      blocks = job ? job.blocks() : Promise.resolve(inline!.blocks);
+      // The fsync and the worker's last run overlap.
+      [sums] = await Promise.all([job ? job.sums() : inline!, digests.sync !== false ? out.sync() : undefined]);
     } catch (error) {
+      job?.abort();
+      await writer.finish().catch(() => undefined);
       if (typeof target === 'object') await out.truncate(target.position);
       await out.close();
       if (typeof target !== 'object') await rm(path, { force: true });
       throw error;
     }
     await out.close();
-    return { path, size, etag: etag?.digest() ?? '', md5: md5?.digest('hex') ?? '', crc32: crc };
+    return {
+      path,
+      size,
+      etag: digests.etag ? etagOfBlocks(await blocks) : '',
+      md5: sums.md5,
+      crc32: sums.crc32,
+      ...(digests.blocks ? { blockHashes: blocks } : {}),
+    };
   }
 
   /** Concatenates files or byte ranges of them (resumable parts or blocks) into one staged temp file, with etag and md5. */
@@ -144,18 +192,23 @@ export class BlobStore {
 
   /**
    * Turns a file already holding the whole object (an in-order multipart assembly) into a staged
-   * file without copying: it is cut to `size`, hashed for the etag in one read, and moved to tmp/.
+   * file without copying: it is cut to `size`, fsynced and moved to tmp/. Its etag is read from
+   * it in one pass unless the caller already knows it (from the parts' block hashes).
    */
-  async stageInPlace(path: string, size: number): Promise<StagedFile> {
+  async stageInPlace(path: string, size: number, knownEtag?: string): Promise<StagedFile> {
     await truncate(path, size);
-    const etag = new EtagHasher();
-    for await (const chunk of createReadStream(path, { highWaterMark: 4 * 1024 * 1024 })) etag.update(chunk as Buffer);
+    let etag = knownEtag;
+    if (etag === undefined) {
+      const hasher = new EtagHasher();
+      for await (const chunk of createReadStream(path, { highWaterMark: 4 * 1024 * 1024 })) hasher.update(chunk as Buffer);
+      etag = hasher.digest();
+    }
     const handle = await open(path, 'r+');
     await handle.sync();
     await handle.close();
     const staged = join(this.tmpDir, this.newId());
     await rename(path, staged);
-    return { path: staged, size, etag: etag.digest(), md5: '', crc32: 0 };
+    return { path: staged, size, etag, md5: '', crc32: 0 };
   }
 
   /** Moves a staged file into `objects/` under a fresh id; the caller then commits the DB row. */

@@ -21,7 +21,7 @@ export function decodeEntry(entry: string): { bucket: string; key: string | unde
   return { bucket: text.slice(0, at), key: text.slice(at + 1) };
 }
 
-export { EtagHasher, KODO_BLOCK, kodoEtag } from '../kodo-etag';
+export { EtagHasher, KODO_BLOCK, etagOfBlocks, kodoEtag } from '../kodo-etag';
 
 /** `YYYYMMDDTHHmmssZ` as sent in X-Qiniu-Date → epoch ms, or NaN. */
 export function parseQiniuDate(text: string): number {

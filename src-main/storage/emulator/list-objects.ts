@@ -1,5 +1,5 @@
 import { KodoError } from './kodo-error';
-import type { MetadataStore, ObjectRow } from './metadata-store';
+import type { ListedRow, MetadataStore } from './metadata-store';
 import { urlsafeB64Decode, urlsafeB64Encode } from './encoding';
 
 export interface ListRequest {
@@ -11,10 +11,10 @@ export interface ListRequest {
 }
 
 export interface ListEntry {
-  item?: ObjectRow;
+  item?: ListedRow;
   dir?: string;
-  /** Where a listing that stops after this entry continues. */
-  marker: string;
+  /** The key a listing that stops after this entry continues after (encodeMarker makes it a marker). */
+  after: string;
 }
 
 // Past every key that starts with a common prefix (U+10FFFF sorts last in UTF-8 byte order).
@@ -35,10 +35,14 @@ export function decodeMarker(marker: string): string {
   }
 }
 
-/** Walks keys in order, folding keys that share `prefix + ... + delimiter` into one dir entry. */
-export function* walkListing(db: MetadataStore, request: ListRequest, expiredBefore: number): Generator<ListEntry> {
+/**
+ * Walks keys in order, folding keys that share `prefix + ... + delimiter` into one dir entry.
+ * Rows are read `batch` at a time: a page of `limit` entries asks for limit + 1, so that telling
+ * whether more follow costs no second query.
+ */
+export function* walkListing(db: MetadataStore, request: ListRequest, expiredBefore: number, batch = 1000): Generator<ListEntry> {
   let after = decodeMarker(request.marker);
-  const page = 1000;
+  const page = batch;
   for (;;) {
     const rows = db.list({ bucket: request.bucket, prefix: request.prefix, after, limit: page });
     if (rows.length === 0) return;
@@ -52,18 +56,18 @@ export function* walkListing(db: MetadataStore, request: ListRequest, expiredBef
         if (at >= 0) {
           const dir = request.prefix + rest.slice(0, at + request.delimiter.length);
           after = dir + AFTER_ALL;
-          yield { dir, marker: encodeMarker(after) };
+          yield { dir, after };
           jumped = true;
           break;
         }
       }
-      yield { item: row, marker: encodeMarker(row.key) };
+      yield { item: row, after: row.key };
     }
     if (!jumped && rows.length < page) return;
   }
 }
 
-export function listItem(row: ObjectRow): Record<string, unknown> {
+export function listItem(row: ListedRow): Record<string, unknown> {
   const item: Record<string, unknown> = {
     key: row.key,
     hash: row.hash,
@@ -82,21 +86,22 @@ export function listItem(row: ObjectRow): Record<string, unknown> {
 export function listPage(db: MetadataStore, request: ListRequest, now: number): Record<string, unknown> {
   const items: Record<string, unknown>[] = [];
   const dirs: string[] = [];
-  let marker = '';
+  let after = '';
   let count = 0;
   let more = false;
-  for (const entry of walkListing(db, request, now)) {
+  for (const entry of walkListing(db, request, now, request.limit + 1)) {
     if (count === request.limit) {
       more = true;
       break;
     }
     if (entry.item) items.push(listItem(entry.item));
     else if (entry.dir) dirs.push(entry.dir);
-    marker = entry.marker;
+    after = entry.after;
     count += 1;
   }
   const body: Record<string, unknown> = { items };
   if (dirs.length > 0) body['commonPrefixes'] = dirs;
-  if (more) body['marker'] = marker;
+  // Only the page's last marker is ever sent: encoded once, not per row.
+  if (more) body['marker'] = encodeMarker(after);
   return body;
 }

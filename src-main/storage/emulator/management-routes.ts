@@ -8,7 +8,7 @@ import { logList, prefetch, refresh, taskList, traffic, type CdnDeps } from './c
 import { decodeEntry, urlsafeB64Decode } from './encoding';
 import { parseForm, sendJson } from './http-kit';
 import { KodoError } from './kodo-error';
-import { decodeMarker, listItem, listPage, walkListing } from './list-objects';
+import { decodeMarker, encodeMarker, listItem, listPage, walkListing } from './list-objects';
 import { runBatch, runOperation } from './manage-operations';
 import type { MetadataStore } from './metadata-store';
 import { mimeFromName } from './mime-guess';
@@ -213,7 +213,7 @@ function listV2(deps: ManagementDeps, res: ServerResponse, account: Account, que
   res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
   let count = 0;
   for (const entry of walkListing(db, { bucket, prefix: query.get('prefix') ?? '', marker: query.get('marker') ?? '', limit: 0, delimiter: query.get('delimiter') ?? '' }, clock())) {
-    res.write(JSON.stringify({ item: entry.item ? listItem(entry.item) : null, marker: entry.marker, dir: entry.dir ?? '' }) + '\n');
+    res.write(JSON.stringify({ item: entry.item ? listItem(entry.item) : null, marker: encodeMarker(entry.after), dir: entry.dir ?? '' }) + '\n');
     count += 1;
     if (limit > 0 && count >= limit) break;
   }

@@ -63,6 +63,8 @@ export interface PartRow {
   /** Its own file in parts/, or '' when the bytes sit in the upload's assembly file at `offset`. */
   file: string;
   offset: number | null;
+  /** sha1 of each 4 MiB block from the part's start, 20 bytes each; null until hashed. */
+  blocks: Buffer | null;
 }
 
 export interface BlockRow {
@@ -97,7 +99,7 @@ CREATE TABLE IF NOT EXISTS uploads (
   assembled INTEGER NOT NULL DEFAULT 0, asm_size INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS parts (
   upload_id TEXT NOT NULL, part_number INTEGER NOT NULL, etag TEXT NOT NULL, md5 TEXT NOT NULL,
-  size INTEGER NOT NULL, file TEXT NOT NULL, offset INTEGER, PRIMARY KEY (upload_id, part_number));
+  size INTEGER NOT NULL, file TEXT NOT NULL, offset INTEGER, blocks BLOB, PRIMARY KEY (upload_id, part_number));
 CREATE TABLE IF NOT EXISTS blocks (
   ctx TEXT PRIMARY KEY, owner TEXT NOT NULL, size INTEGER NOT NULL, crc32 INTEGER NOT NULL,
   expire_at INTEGER NOT NULL, file TEXT NOT NULL);
@@ -114,6 +116,9 @@ CREATE INDEX IF NOT EXISTS cdn_tasks_owner ON cdn_tasks(owner, kind, created);
 CREATE TABLE IF NOT EXISTS cdn_quota (
   owner TEXT NOT NULL, day TEXT NOT NULL, urls INTEGER NOT NULL, dirs INTEGER NOT NULL, PRIMARY KEY (owner, day));
 `;
+
+/** What a listing shows of an object (the blob name, metadata and rules stay out of a page read). */
+export type ListedRow = Pick<ObjectRow, 'key' | 'hash' | 'fsize' | 'mime' | 'put_time' | 'type' | 'status' | 'end_user' | 'md5' | 'expire_at'>;
 
 export interface ListQuery {
   bucket: string;
@@ -138,6 +143,9 @@ export class MetadataStore {
     // And buckets made before regions live in z0, where they always answered.
     const bucketColumns = this.db.prepare<[], { name: string }>('PRAGMA table_info(buckets)').all();
     if (!bucketColumns.some((c) => c.name === 'region')) this.db.exec("ALTER TABLE buckets ADD COLUMN region TEXT NOT NULL DEFAULT 'z0'");
+    // Parts stored before their block hashes were kept get the column (empty: hashed at completion).
+    const partColumns = this.db.prepare<[], { name: string }>('PRAGMA table_info(parts)').all();
+    if (!partColumns.some((c) => c.name === 'blocks')) this.db.exec('ALTER TABLE parts ADD COLUMN blocks BLOB');
     const db = this.db;
     this.stmts = {
       bucket: db.prepare<[string], BucketRow>('SELECT * FROM buckets WHERE name = ?'),
@@ -161,8 +169,8 @@ export class MetadataStore {
            meta = excluded.meta, md5 = excluded.md5, expire_at = excluded.expire_at, blob = excluded.blob, lifecycle = excluded.lifecycle`,
       ),
       deleteObject: db.prepare('DELETE FROM objects WHERE bucket = ? AND key = ?'),
-      list: db.prepare<[ListQuery], ObjectRow>(
-        `SELECT * FROM objects WHERE bucket = @bucket AND key > @after AND key >= @prefix
+      list: db.prepare<[ListQuery], ListedRow>(
+        `SELECT key, hash, fsize, mime, put_time, type, status, end_user, md5, expire_at FROM objects WHERE bucket = @bucket AND key > @after AND key >= @prefix
            AND substr(key, 1, length(@prefix)) = @prefix ORDER BY key LIMIT @limit`,
       ),
       expired: db.prepare<[number], ObjectRow>('SELECT * FROM objects WHERE expire_at IS NOT NULL AND expire_at <= ? LIMIT 500'),
@@ -176,10 +184,12 @@ export class MetadataStore {
       expiredUploads: db.prepare<[number], UploadRow>('SELECT * FROM uploads WHERE expire_at <= ?'),
       parts: db.prepare<[string], PartRow>('SELECT * FROM parts WHERE upload_id = ? ORDER BY part_number'),
       putPart: db.prepare(
-        `INSERT INTO parts (upload_id, part_number, etag, md5, size, file, offset) VALUES (@upload_id, @part_number, @etag, @md5, @size, @file, @offset)
+        `INSERT INTO parts (upload_id, part_number, etag, md5, size, file, offset, blocks)
+         VALUES (@upload_id, @part_number, @etag, @md5, @size, @file, @offset, @blocks)
          ON CONFLICT(upload_id, part_number) DO UPDATE SET etag = excluded.etag, md5 = excluded.md5, size = excluded.size,
-           file = excluded.file, offset = excluded.offset`,
+           file = excluded.file, offset = excluded.offset, blocks = excluded.blocks`,
       ),
+      setPartBlocks: db.prepare('UPDATE parts SET blocks = ? WHERE upload_id = ? AND part_number = ? AND etag = ?'),
       part: db.prepare<[string, number], PartRow>('SELECT * FROM parts WHERE upload_id = ? AND part_number = ?'),
       deleteParts: db.prepare('DELETE FROM parts WHERE upload_id = ?'),
       allPartFiles: db.prepare<[], { file: string }>(
@@ -252,7 +262,8 @@ export class MetadataStore {
     return this.stmts.deleteObject.run(bucket, key).changes > 0;
   }
   /** Keys strictly after `after`, starting with `prefix`, in byte order. */
-  list(query: ListQuery): ObjectRow[] {
+  /** A page of keys in order, with only the columns a listing shows. */
+  list(query: ListQuery): ListedRow[] {
     return this.stmts.list.all(query);
   }
   expiredObjects(now: number): ObjectRow[] {
@@ -285,6 +296,10 @@ export class MetadataStore {
   }
   part(uploadId: string, partNumber: number): PartRow | undefined {
     return this.stmts.part.get(uploadId, partNumber);
+  }
+  /** Records a part's block hashes, unless the part was sent again (another etag) meanwhile. */
+  setPartBlocks(uploadId: string, partNumber: number, etag: string, blocks: Buffer): void {
+    this.stmts.setPartBlocks.run(blocks, uploadId, partNumber, etag);
   }
   putPart(row: PartRow): void {
     this.stmts.putPart.run(row);

@@ -104,7 +104,7 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
   const workflows = new Map(Object.entries(options.workflows ?? {}));
   const regionHosts = options.regionHosts ?? 'local';
   const originOf = (req?: IncomingMessage) => (req ? requestOrigin(req, publicUrl) : publicUrl);
-  const uploadDeps: UploadRouteDeps = { db, blobs, objects, pfop, clock, logger, accounts, workflows, publicUrl: originOf, assembling: new Set() };
+  const uploadDeps: UploadRouteDeps = { db, blobs, objects, pfop, clock, logger, accounts, workflows, publicUrl: originOf, assembling: new Set(), finishingParts: new Map() };
   const downloadDeps: DownloadDeps = { db, blobs, objects, accounts, clock, logger };
   const cdnDeps: CdnDeps = { db, objects, clock, publicUrl: originOf };
   const asyncFetch = new AsyncFetch({ objects, blobs, logger });
@@ -258,6 +258,7 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
       await pfop.idle();
       await asyncFetch.idle();
       await notifier.idle();
+      await Promise.all(uploadDeps.finishingParts.values());
     },
     close: async () => {
       clearInterval(timer);
@@ -266,6 +267,8 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
       await dual.close();
       await pfop.idle();
       await asyncFetch.idle();
+      await Promise.all(uploadDeps.finishingParts.values());
+      await blobs.close();
       db.close();
     },
   };

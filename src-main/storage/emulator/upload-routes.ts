@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { rename, rm, truncate } from 'node:fs/promises';
+import { open, rename, rm, truncate } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { verifyUploadToken, checkScope, type AccountLookup, type VerifiedUploadToken } from './auth';
 import { TooLargeError, type BlobStore, type StagedFile } from './blob-store';
@@ -7,6 +7,7 @@ import { KODO_BLOCK, urlsafeB64Decode } from './encoding';
 import { readBody, sendJson } from './http-kit';
 import { KodoError } from './kodo-error';
 import type { MetadataStore, UploadRow } from './metadata-store';
+import { etagOfParts } from './part-etag';
 import { boundaryOf, readAll, readMultipart } from './multipart-reader';
 import { completeUpload, type UploadCompletionDeps, type UploadReply } from './upload-completion';
 
@@ -22,6 +23,8 @@ export interface UploadRouteDeps extends UploadCompletionDeps {
   publicUrl: (req?: IncomingMessage) => string;
   /** Uploads with a part being appended to their assembly file right now (one writer at a time). */
   assembling: Set<string>;
+  /** Per upload: work on parts already acknowledged (block hashes, fsync), which completion waits for. */
+  finishingParts: Map<string, Promise<void>>;
 }
 
 function upToken(req: IncomingMessage): string | undefined {
@@ -272,10 +275,12 @@ export async function handleMultipart(
   });
   if (deps.assembling.has(uploadId)) throw new KodoError(400, 'a part of this upload is still being written');
   const assembly = deps.blobs.partPath(`asm-${uploadId}`);
-  // The common case (parts sent in order, all of them listed): the assembly file is the object.
+  // The common case (parts sent in order, all of them listed): the assembly file is the object,
+  // and its etag follows from the parts' block hashes once they are all recorded.
   const whole = chosen.length > 0 && chosen.length === upload.assembled && chosen.every((p, i) => p.part_number === i + 1 && p.offset !== null);
+  if (whole) await deps.finishingParts.get(uploadId);
   const staged = whole
-    ? await deps.blobs.stageInPlace(assembly, upload.asm_size)
+    ? await deps.blobs.stageInPlace(assembly, upload.asm_size, etagOfParts(deps.db.parts(uploadId).slice(0, chosen.length)))
     : await deps.blobs.concat(chosen.map((p) => (p.offset === null ? deps.blobs.partPath(p.file) : { path: assembly, start: p.offset, size: p.size })));
   const stringify = (o: Record<string, unknown> | undefined) =>
     Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, String(v)]));
@@ -319,7 +324,7 @@ async function putPart(deps: UploadRouteDeps, req: IncomingMessage, res: ServerR
   try {
     let staged: StagedFile;
     try {
-      staged = await deps.blobs.stage(req as AsyncIterable<Buffer>, MAX_PART, target, { md5: true, sync: false });
+      staged = await deps.blobs.stage(req as AsyncIterable<Buffer>, MAX_PART, target, { md5: true, blocks: true, sync: false });
     } catch (error) {
       if (error instanceof TooLargeError) throw new KodoError(413, 'part larger than 1 GiB');
       throw error;
@@ -332,14 +337,43 @@ async function putPart(deps: UploadRouteDeps, req: IncomingMessage, res: ServerR
     // A part's etag is opaque to clients; its md5 with the part number is unique enough.
     const etag = `${staged.md5}-${partNumber}`;
     deps.db.transaction(() => {
-      deps.db.putPart({ upload_id: uploadId, part_number: partNumber, etag, md5: staged.md5, size: staged.size, file: name, offset: inOrder ? upload.asm_size : null });
+      deps.db.putPart({ upload_id: uploadId, part_number: partNumber, etag, md5: staged.md5, size: staged.size, file: name, offset: inOrder ? upload.asm_size : null, blocks: null });
       if (inOrder) deps.db.setAssembly(uploadId, partNumber, upload.asm_size + staged.size);
     });
     if (previous && previous.offset === null) await rm(deps.blobs.partPath(previous.file), { force: true });
+    finishPartLater(deps, uploadId, partNumber, etag, staged.blockHashes!, staged.path);
     sendJson(res, 200, { etag, md5: staged.md5 });
   } finally {
     if (inOrder) deps.assembling.delete(uploadId);
   }
+}
+
+/**
+ * After a part is acknowledged: its block hashes go to its row and its bytes to the disk, while the
+ * client is busy with the next part, so completion neither re-reads nor flushes the whole object.
+ * Work for one upload runs in order; completion waits for it. Failing here costs only speed: a
+ * part without hashes is read again at completion, and completion fsyncs the object anyway.
+ */
+function finishPartLater(deps: UploadRouteDeps, uploadId: string, partNumber: number, etag: string, hashes: Promise<Buffer[]>, path: string): void {
+  const before = deps.finishingParts.get(uploadId) ?? Promise.resolve();
+  const work = before.then(async () => {
+    try {
+      deps.db.setPartBlocks(uploadId, partNumber, etag, Buffer.concat(await hashes));
+      const handle = await open(path, 'r+');
+      try {
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      // The upload was aborted or the part replaced meanwhile: nothing is left to finish.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') deps.logger.debug('part hashing or flush failed', { error });
+    }
+  });
+  deps.finishingParts.set(uploadId, work);
+  void work.then(() => {
+    if (deps.finishingParts.get(uploadId) === work) deps.finishingParts.delete(uploadId);
+  });
 }
 
 /** A part inside the assembly is sent again: parts from it on move to files of their own. */

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import qiniu from 'qiniu';
+import Database from 'better-sqlite3';
 import { kodoEtag } from './encoding';
 import { AK, httpGet, startRecorder, startTestEmulator, uploadToken, type Recorder, type TestEmulator } from './test-support';
 
@@ -24,6 +25,14 @@ afterAll(async () => {
 
 function form(): qiniu.form_up.FormUploader {
   return new qiniu.form_up.FormUploader(env.config);
+}
+
+async function waitFor(ready: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!ready()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 async function download(bucket: string, key: string): Promise<Buffer> {
@@ -237,6 +246,54 @@ describe('resumable upload through the SDK', () => {
       expect((await download('pub', `big-${version}.bin`)).equals(data)).toBe(true);
     });
   }
+
+  it('v2 with 4 MiB parts: the etag is made from the parts\' block hashes, recorded as each part is acknowledged', async () => {
+    const data = randomBytes(2 * 4 * MiB + 54321);
+    const path = join(files, 'blocks.bin');
+    await writeFile(path, data);
+    const token = uploadToken({ scope: 'pub:blocks.bin' });
+    const acknowledged: number[] = [];
+    const extra = qiniu.resume_up.PutExtra.create('blocks.bin', {}, undefined, undefined, (uploaded: number) => acknowledged.push(uploaded), 4 * MiB, 'v2');
+    const result = await new qiniu.resume_up.ResumeUploader(env.config).putFile(token, 'blocks.bin', path, extra);
+    expect(result.resp.statusCode).toBe(200);
+    expect(result.data).toEqual({ hash: kodoEtag(data), key: 'blocks.bin' });
+    expect(acknowledged).toEqual([4 * MiB, 8 * MiB, data.length]);
+    expect((await download('pub', 'blocks.bin')).equals(data)).toBe(true);
+  });
+
+  it('v2 over raw HTTP: block hashes are on each part\'s row before completion, and a part sent again replaces them', async () => {
+    const token = uploadToken({ scope: 'pub' });
+    const object = Buffer.from('rows.bin').toString('base64url');
+    const base = `http://${env.host}/buckets/pub/objects/${object}/uploads`;
+    const auth = { Authorization: `UpToken ${token}` };
+    const { uploadId } = (await (await fetch(base, { method: 'POST', headers: auth })).json()) as { uploadId: string };
+    const parts = [randomBytes(4 * MiB), randomBytes(4 * MiB), randomBytes(5000)];
+    const send = async (n: number, body: Buffer) => {
+      const r = await fetch(`${base}/${uploadId}/${n}`, { method: 'PUT', headers: auth, body: new Uint8Array(body) });
+      expect(r.status).toBe(200);
+      return ((await r.json()) as { etag: string }).etag;
+    };
+    const etags = [await send(1, parts[0]!), await send(2, parts[1]!), await send(3, parts[2]!)];
+    const db = new Database(join(env.dir, 'storage', 'metadata.sqlite'), { readonly: true });
+    try {
+      const rows = () => db.prepare<[string], { part_number: number; blocks: Buffer | null }>('SELECT part_number, blocks FROM parts WHERE upload_id = ? ORDER BY part_number').all(uploadId);
+      await waitFor(() => rows().every((r) => r.blocks !== null));
+      expect(rows().map((r) => r.blocks!.toString('hex'))).toEqual(parts.map((p) => createHash('sha1').update(p).digest('hex')));
+      parts[1] = randomBytes(4 * MiB);
+      etags[1] = await send(2, parts[1]);
+      await waitFor(() => rows()[1]!.blocks?.equals(createHash('sha1').update(parts[1]!).digest()) === true);
+    } finally {
+      db.close();
+    }
+    const complete = await fetch(`${base}/${uploadId}`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ parts: etags.map((etag, i) => ({ etag, partNumber: i + 1 })) }),
+    });
+    const whole = Buffer.concat(parts);
+    expect(await complete.json()).toEqual({ hash: kodoEtag(whole), key: 'rows.bin' });
+    expect((await download('pub', 'rows.bin')).equals(whole)).toBe(true);
+  });
 
   it('v2: a part whose Content-MD5 does not match → 406', async () => {
     const token = uploadToken({ scope: 'pub' });

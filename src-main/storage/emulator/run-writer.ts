@@ -1,0 +1,36 @@
+import type { FileHandle } from 'node:fs/promises';
+
+/**
+ * Writes runs of buffers one after another into a file from a starting offset, with one write
+ * in flight while the caller gathers the next run: the body keeps arriving while the disk works.
+ */
+export class RunWriter {
+  private inFlight: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly file: FileHandle,
+    private position: number,
+  ) {}
+
+  /** Waits for the run before this one (so at most two are held), then starts this one. */
+  async push(run: Buffer[], length: number): Promise<void> {
+    await this.inFlight;
+    const at = this.position;
+    this.position += length;
+    this.inFlight = this.write(run, length, at);
+  }
+
+  /** Settles when every pushed run is on its way to the disk (in the page cache), or rejects with the first failure. */
+  finish(): Promise<void> {
+    return this.inFlight;
+  }
+
+  private async write(run: Buffer[], length: number, at: number): Promise<void> {
+    const { bytesWritten } = await this.file.writev(run, at);
+    if (bytesWritten < length) {
+      // A short vectored write (rare): finish the rest in one plain write.
+      const rest = Buffer.concat(run, length).subarray(bytesWritten);
+      await this.file.write(rest, 0, rest.length, at + bytesWritten);
+    }
+  }
+}
