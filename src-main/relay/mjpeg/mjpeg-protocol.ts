@@ -24,7 +24,7 @@ export function registerMjpeg({ ctx, streams, tasks }: ProtocolContext, options:
     decoders.close();
   });
   const callersAuthenticated = !!ctx.settings.api.username;
-  const viewers: MjpegStreamDeps = { streams, tasks, callersAuthenticated, transcoders };
+  const viewers: MjpegStreamDeps = { streams, tasks, callersAuthenticated, transcoders, decoders };
   ctx.http.route('/api/stream.mjpeg', (request) => serveMjpegStream(viewers, request), ['GET']);
   ctx.http.route('/api/frame.jpeg', (request) => serveSnapshot({ streams, tasks, callersAuthenticated, transcoders, decoders, cache }, request), ['GET']);
   return viewers;

@@ -47,9 +47,10 @@ interface Hub {
   latest?: LivePicture;
   /** Where the frames fed last came from. */
   origin?: PictureOrigin;
-  /** Pictures to leave out: all but the last of the cached GOP a new transcoder decodes first. */
-  skip: number;
+  /** Frames of the cached GOP written to a fresh transcoder before the live ones. */
   replayed: number;
+  /** Pictures the encoder has given so far. */
+  pictures: number;
   live: boolean;
 }
 
@@ -71,8 +72,8 @@ export function createMjpegTranscoders(options: TranscoderOptions): MjpegTransco
   function open(key: string, streamName: string, codec: Codec): Hub {
     const hub: Hub = {
       seats: [],
-      skip: 0,
       replayed: 0,
+      pictures: 0,
       live: false,
       encoder: createJpegEncoder({
         codec,
@@ -81,10 +82,11 @@ export function createMjpegTranscoders(options: TranscoderOptions): MjpegTransco
         quality: options.quality ?? 5,
         ffmpegBinary: options.ffmpegBinary,
         onJpeg(jpeg) {
-          if (hub.skip > 0) {
-            hub.skip--;
-            return;
-          }
+          // A fresh transcoder decodes the cached GOP to reach the newest picture. Its first
+          // picture (the keyframe's) goes out as soon as it is made, so the viewer sees the
+          // camera at once; the ones between it and the newest are old news and are left out.
+          const index = hub.pictures++;
+          if (index > 0 && index < hub.replayed - 1) return;
           if (hub.origin) hub.latest = { jpeg, at: Date.now(), origin: hub.origin };
           for (const seat of [...hub.seats]) seat.viewer.onJpeg(jpeg);
         },
@@ -108,10 +110,8 @@ export function createMjpegTranscoders(options: TranscoderOptions): MjpegTransco
         feed(frame, replay, source) {
           if (hub.seats[0] !== seat) return;
           if (hub.origin?.source !== source || hub.origin.connection !== source.connection) hub.origin = { source, connection: source.connection };
-          // A fresh transcoder decodes the cached GOP to reach the newest picture; the ones
-          // before it are old news, so they are not sent.
           if (replay && !hub.live) {
-            if (hub.encoder.write(frame) && hub.replayed++ > 0) hub.skip++;
+            if (hub.encoder.write(frame)) hub.replayed++;
             return;
           }
           hub.live = true;

@@ -83,10 +83,12 @@ describe('MJPEG and JPEG snapshots', () => {
   const stackLines = async (pattern: RegExp) => (await (await fetch(`${relay.api}/api/stack`)).text()).split('\n').filter((line) => pattern.test(line));
 
   beforeAll(async () => {
-    relay = await startRelay(['  cam:', '  jpegcam:', '  dead: rtsp://127.0.0.1:1/nothing', ''].join('\n'));
-    publishers.push(publishTestPattern(relay.rtspUrl('cam'), 60), publishMjpeg(relay.rtspUrl('jpegcam')));
+    relay = await startRelay(['  cam:', '  jpegcam:', '  longgop:', '  dead: rtsp://127.0.0.1:1/nothing', ''].join('\n'));
+    // longgop: one keyframe in 60 s, so every picture asked for in a test comes from the same one.
+    publishers.push(publishTestPattern(relay.rtspUrl('cam'), 60), publishMjpeg(relay.rtspUrl('jpegcam')), publishTestPattern(relay.rtspUrl('longgop'), 60, 1500));
     await waitForMedia(relay, 'cam', 20_000);
     await waitForMedia(relay, 'jpegcam', 20_000);
+    await waitForMedia(relay, 'longgop', 20_000);
   }, 40_000);
 
   afterAll(async () => {
@@ -156,6 +158,29 @@ describe('MJPEG and JPEG snapshots', () => {
     expect((await snapshot('&rotate=90')).size).toBe('240x320');
     expect((await snapshot('&width=100&h=100')).size).toBe('100x100');
     expect(await stackLines(/^child .*snapshot decoder for cam/)).toHaveLength(1); // one warm decoder, not one per request
+  });
+
+  it('after a snapshot, a new MJPEG viewer first gets the warm snapshot decoder\'s picture of the cached keyframe', async () => {
+    // Keeps the stream's GOP cache filled, as a console's live tile would.
+    const keeper = await watch(`${relay.api}/api/stream.mjpeg?src=longgop`);
+    await keeper.waitForParts(3);
+    keeper.close();
+    // Once its transcoder is gone, a snapshot comes from the snapshot decoder, which stays up.
+    await waitFor(async () => ((await stackLines(/^child .*mjpeg transcoder for longgop/)).length === 0 ? true : undefined));
+    const snapshot = Buffer.from(await (await fetch(`${relay.api}/api/frame.jpeg?src=longgop`)).arrayBuffer());
+    expect(await size(snapshot)).toBe('320x240');
+    expect(await stackLines(/^child .*snapshot decoder for longgop/)).toHaveLength(1);
+    const viewer = await watch(`${relay.api}/api/stream.mjpeg?src=longgop`);
+    try {
+      await viewer.waitForParts(3);
+      // The same keyframe through the same decoder: the same bytes as the snapshot. The
+      // transcoder's pictures (another quality setting) follow.
+      expect(viewer.parts[0]!.body.equals(snapshot)).toBe(true);
+      expect(viewer.parts[2]!.body.equals(snapshot)).toBe(false);
+      expect(await size(viewer.parts[2]!.body)).toBe('320x240');
+    } finally {
+      viewer.close();
+    }
   });
 
   it('answers from memory with cache=, and takes a fresh picture without it', async () => {

@@ -6,6 +6,8 @@ import { createJpegEncoder, type JpegEncoder } from './jpeg-encoder';
 export interface SnapshotDecoders {
   /** One keyframe → a JPEG, from the stream's warm decoder (started on first use). */
   decode(streamName: string, codec: Codec, keyframe: MediaFrame): Promise<Uint8Array>;
+  /** Is there a running decoder for the stream that answers within milliseconds? */
+  isWarm(streamName: string, codec: Codec): boolean;
   close(): void;
 }
 
@@ -116,9 +118,15 @@ export function createSnapshotDecoders(options: SnapshotDecoderOptions): Snapsho
     });
   }
 
+  const keyOf = (streamName: string, codec: Codec) => `${streamName}\n${codec.name}\n${codec.fmtp ?? ''}`;
+
   return {
+    isWarm(streamName, codec) {
+      const decoder = decoders.get(keyOf(streamName, codec));
+      return decoder?.mode === 'warm' && decoder.encoder?.running === true;
+    },
     decode(streamName, codec, keyframe) {
-      const key = `${streamName}\n${codec.name}\n${codec.fmtp ?? ''}`;
+      const key = keyOf(streamName, codec);
       let decoder = decoders.get(key);
       if (!decoder) {
         decoder = { mode: 'warm', waiting: [], inFlight: new Map() };

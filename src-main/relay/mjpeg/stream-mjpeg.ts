@@ -3,6 +3,7 @@ import type { RouteRequest } from '../../platform/http/router';
 import type { MediaRequest } from '../core/negotiation';
 import { attachFrameOutput, type FrameOutput, type OutputDeps } from '../frames/attach-output';
 import type { MjpegTranscoders, TranscoderSeat } from './mjpeg-transcoders';
+import type { SnapshotDecoders } from './snapshot-decoders';
 import { createMultipartWriter } from './multipart-writer';
 
 /** JPEG first: a source that has it passes through without transcoding. */
@@ -10,6 +11,8 @@ export const PICTURE_REQUEST: MediaRequest[] = [{ kind: 'video', codecs: ['JPEG'
 
 export interface MjpegStreamDeps extends OutputDeps {
   transcoders: MjpegTranscoders;
+  /** A stream's warm snapshot decoder gives a new viewer its first picture in milliseconds. */
+  decoders: SnapshotDecoders;
 }
 
 /** Where the pictures of one MJPEG viewer go: a multipart response, or go2rtc's WebSocket. */
@@ -30,8 +33,11 @@ export async function startMjpegViewer(deps: MjpegStreamDeps, src: string | null
   let seat: TranscoderSeat | undefined;
   let attached = false;
   let finished = false;
+  let shown = false;
+  let firstKeyframe = true;
 
   const send = (jpeg: Uint8Array) => {
+    shown = true;
     if (viewer.send(jpeg)) output?.consumer.countSent(jpeg.length);
   };
   const finish = (tell: boolean) => {
@@ -51,7 +57,20 @@ export async function startMjpegViewer(deps: MjpegStreamDeps, src: string | null
       onFrame(track, frame) {
         if (finished) return;
         if (track.codec.name === 'JPEG') return send(frame.data);
-        seat ??= deps.transcoders.join(src!.trim(), track.codec, { onJpeg: send, onEnd: () => finish(true) });
+        const streamName = src!.trim();
+        seat ??= deps.transcoders.join(streamName, track.codec, { onJpeg: send, onEnd: () => finish(true) });
+        // A transcoder that starts now needs an ffmpeg start (about 100 ms) before its first
+        // picture; a stream whose snapshot decoder is up (a snapshot was taken lately, as the
+        // console does for a tile's poster) shows its keyframe sooner through that decoder.
+        if (frame.keyframe && firstKeyframe) {
+          firstKeyframe = false;
+          if (deps.decoders.isWarm(streamName, track.codec)) {
+            deps.decoders.decode(streamName, track.codec, frame).then(
+              (jpeg) => !shown && !finished && send(jpeg),
+              () => undefined, // the transcoder's pictures follow anyway
+            );
+          }
+        }
         seat.feed(frame, !attached, track.source);
       },
       onClose: () => finish(true),

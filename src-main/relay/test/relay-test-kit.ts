@@ -28,11 +28,11 @@ export async function startRelay(streams = '', extra = '', rtspPort = 0, rtspOpt
   return { running, api, rtspPort: boundPort, rtspUrl: (path) => `rtsp://127.0.0.1:${boundPort}/${path}`, stop: () => running.stop() };
 }
 
-/** ffmpeg publishing a 320x240 25 fps H264 test pattern with AAC sine audio over RTSP/TCP. */
-export function publishTestPattern(url: string, seconds = 30): ChildProcess {
+/** ffmpeg publishing a 320x240 25 fps H264 test pattern with AAC sine audio over RTSP/TCP, a keyframe every `gop` frames. */
+export function publishTestPattern(url: string, seconds = 30, gop = 25): ChildProcess {
   return spawn(
     'ffmpeg',
-    ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', `testsrc=size=320x240:rate=25:duration=${seconds}`, '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${seconds}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '25', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '64k', '-f', 'rtsp', '-rtsp_transport', 'tcp', url],
+    ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', `testsrc=size=320x240:rate=25:duration=${seconds}`, '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${seconds}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', String(gop), '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '64k', '-f', 'rtsp', '-rtsp_transport', 'tcp', url],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
 }
