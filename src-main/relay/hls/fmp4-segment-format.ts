@@ -48,8 +48,8 @@ export function createFmp4SegmentFormat(tracks: readonly FrameTrack[]): SegmentF
       if (!begin(track.index, frame)) return undefined;
       const seconds = muxer.seconds(track.index, frame.timestamp);
       if (track.index === lead) leadSeconds = seconds;
-      const cut = hasVideo ? track.index === lead && frame.keyframe : true;
-      return { track: track.index, frame, time: Math.round(seconds * TICKS), cut };
+      const leads = !hasVideo || track.index === lead;
+      return { track: track.index, frame, time: Math.round(seconds * TICKS), cut: leads && (!hasVideo || frame.keyframe), lead: leads };
     },
     build: (units) => muxer.fragment(units.map((u) => ({ track: u.track, frame: u.frame }))),
   };

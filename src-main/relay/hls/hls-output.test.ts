@@ -178,6 +178,55 @@ describe('HLS output', () => {
     expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([204, '*']);
   }, 30_000);
 
+  it('Low-Latency HLS: parts in the playlist, blocking reloads that answer once the asked part is out, parts that decode', async () => {
+    const master = await (await fetch(`${relay.api}/api/stream.m3u8?src=cam&mp4`)).text();
+    const playlistUrl = new URL(master.trim().split('\n').pop()!, `${relay.api}/api/stream.m3u8`).href;
+    const text = await (await fetch(playlistUrl)).text();
+    expect(text).toContain('#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=0.900\n#EXT-X-PART-INF:PART-TARGET=0.300\n');
+    const parts = [...text.matchAll(/#EXT-X-PART:DURATION=([\d.]+),URI="([^"]+)"(,INDEPENDENT=YES)?/g)];
+    expect(parts.length).toBeGreaterThan(0);
+    for (const [, duration] of parts) expect(Number(duration)).toBeLessThanOrEqual(0.3);
+    const hint = /#EXT-X-PRELOAD-HINT:TYPE=PART,URI="part\.m4s\?id=[\w-]+&n=(\d+)&p=(\d+)"/.exec(text);
+    expect(hint).not.toBeNull();
+    const [msn, part] = [Number(hint![1]), Number(hint![2])];
+
+    // A blocking reload for the hinted part answers once it is out, and lists it.
+    const blocked = await (await fetch(`${playlistUrl}&_HLS_msn=${msn}&_HLS_part=${part}`)).text();
+    expect(blocked).toMatch(new RegExp(`#EXT-X-PART:DURATION=[\\d.]+,URI="part\\.m4s\\?id=[\\w-]+&n=${msn}&p=${part}"|segment\\.m4s\\?id=[\\w-]+&n=${msn}\n`));
+    // The hinted part itself (waited for if still being filled) after the init segment plays.
+    const base = new URL(playlistUrl);
+    const id = base.searchParams.get('id')!;
+    const init = Buffer.from(await (await fetch(`${relay.api}/api/hls/init.mp4?id=${id}`)).arrayBuffer());
+    const independent = /URI="(part\.m4s\?[^"]+)",INDEPENDENT=YES/.exec(blocked)![1]!;
+    const partResponse = await fetch(new URL(independent, playlistUrl));
+    expect(partResponse.status).toBe(200);
+    expect(partResponse.headers.get('content-type')).toBe('video/iso.segment');
+    const file = join(dir, 'part.mp4');
+    await writeFile(file, Buffer.concat([init, Buffer.from(await partResponse.arrayBuffer())]));
+    const streams = await probeUrl(file);
+    expect(streams.find((s) => s.codec_type === 'video')).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
+
+    // Bad reloads say what is wrong.
+    const status = async (query: string) => {
+      const response = await fetch(`${playlistUrl}${query}`);
+      return `${response.status} ${(await response.text()).trim()}`;
+    };
+    expect(await status('&_HLS_part=1')).toMatch(/^400 _HLS_part needs _HLS_msn/);
+    expect(await status(`&_HLS_msn=${msn + 50}`)).toMatch(/^400 _HLS_msn=\d+ is too far ahead/);
+    expect(await status('&_HLS_msn=x')).toMatch(/^400 _HLS_msn must be a media sequence number/);
+    const missing = await fetch(`${relay.api}/api/hls/part.m4s?id=${id}&n=${msn - 1}&p=999`);
+    expect(`${missing.status} ${await missing.text()}`).toMatch(/^404 part 999 of segment \d+ .* does not exist: the segment ended with \d+ parts/);
+    expect((await fetch(`${relay.api}/api/hls/part.ts?id=${id}&n=${msn}&p=0`)).status).toBe(404);
+
+    // MPEG-TS sessions have parts too; an independent one decodes alone (PAT and PMT lead it).
+    const tsMaster = await (await fetch(`${relay.api}/api/stream.m3u8?src=cam`)).text();
+    const tsPlaylistUrl = new URL(tsMaster.trim().split('\n').pop()!, `${relay.api}/api/stream.m3u8`).href;
+    const tsText = await (await fetch(`${tsPlaylistUrl}&_HLS_msn=1&_HLS_part=0`)).text();
+    const tsPart = /URI="(part\.ts\?[^"]+)",INDEPENDENT=YES/.exec(tsText)![1]!;
+    const tsStreams = await probeUrl(new URL(tsPart, tsPlaylistUrl).href);
+    expect(tsStreams.find((s) => s.codec_type === 'video')).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
+  });
+
   it('ends a session some seconds after its last request: consumer released, then 404', async () => {
     const master = await (await fetch(`${relay.api}/api/stream.m3u8?src=cam`)).text();
     const playlistUrl = new URL(master.trim().split('\n').pop()!, `${relay.api}/api/`).href;

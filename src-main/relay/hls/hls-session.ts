@@ -20,6 +20,8 @@ export interface HlsTimings {
   keptSegments: number;
   /** How long a playlist request waits for the first segment, a segment request for its segment. */
   waitMs: number;
+  /** Low-Latency HLS part length (seconds, at most); undefined: no parts. */
+  partSeconds?: number;
 }
 
 export const DEFAULT_HLS_TIMINGS: HlsTimings = {
@@ -29,7 +31,16 @@ export const DEFAULT_HLS_TIMINGS: HlsTimings = {
   listedSegments: 4,
   keptSegments: 7,
   waitMs: 8000,
+  partSeconds: 0.3,
 };
+
+/** A blocking playlist reload (Low-Latency HLS): answer once this segment, or this part of it, is out. */
+export interface PlaylistWait {
+  /** `_HLS_msn`: a media sequence number. */
+  msn: number;
+  /** `_HLS_part`: a part index in that segment. */
+  part?: number;
+}
 
 /** One viewer's HLS session: its consumer of the stream, its segments, and its expiry. */
 export interface HlsSession {
@@ -40,8 +51,11 @@ export interface HlsSession {
   readonly skippedFrames: number;
   /** What the master playlist says; waits (briefly) for a keyframe when the SDP had no SPS. */
   variant(): Promise<VariantCodecs>;
-  playlist(): Promise<string>;
+  /** The media playlist; with `wait`, once what it names is out (a blocking reload). */
+  playlist(wait?: PlaylistWait): Promise<string>;
   segment(sequence: number): Promise<Uint8Array>;
+  /** Part `index` of segment `sequence` (Low-Latency HLS); the one being filled is waited for. */
+  part(sequence: number, index: number): Promise<Uint8Array>;
   init(): Promise<Uint8Array>;
   /** Runs one client request: the session stays alive while it runs and `keepaliveMs` after. */
   serve<T>(work: () => Promise<T>): Promise<T>;
@@ -75,6 +89,7 @@ export function createHlsSession(parts: HlsSessionParts): HlsSessionHandle {
     maxSeconds: timings.maxSegmentSeconds,
     keep: timings.keptSegments,
     build: (units) => format.build(units),
+    partSeconds: timings.partSeconds,
   });
   const tracks = output.consumer.tracks;
   const videoTrack = tracks.find((t) => t.kind === 'video');
@@ -168,21 +183,48 @@ export function createHlsSession(parts: HlsSessionParts): HlsSessionHandle {
       const exact = format.codecs?.();
       return exact ? { ...described, codecs: playlistCodecs(exact) } : described;
     },
-    async playlist() {
+    async playlist(wait) {
       await waitUntil(() => segmenter.segments.length > 0, timings.waitMs);
+      if (wait) {
+        // A reload may ask for what comes next, not for what is far ahead.
+        if (wait.msn > segmenter.pending + 1) throw new HttpError(400, `_HLS_msn=${wait.msn} is too far ahead: the next segment is ${segmenter.pending}`);
+        if (wait.part !== undefined && timings.partSeconds === undefined) throw new HttpError(400, '_HLS_part: this session has no parts');
+        const out = () => wait.msn < segmenter.pending || (wait.msn === segmenter.pending && wait.part !== undefined && wait.part < segmenter.pendingParts.length);
+        // At most three target durations, as the specification says; then the playlist as it is.
+        await waitUntil(out, 3 * segmenter.targetDuration * 1000);
+      }
       if (closed) throw gone();
       const listed = segmenter.segments.slice(-timings.listedSegments);
+      const segmentUri = `${format.container === 'ts' ? 'segment.ts' : 'segment.m4s'}?id=${id}&n=`;
       const text = mediaPlaylist({
         segments: listed,
         next: segmenter.pending,
         targetDuration: segmenter.targetDuration,
-        segmentUri: `${format.container === 'ts' ? 'segment.ts' : 'segment.m4s'}?id=${id}&n=`,
+        segmentUri,
         mapUri: format.container === 'fmp4' ? `init.mp4?id=${id}` : undefined,
         // Independent once every listed segment starts at a keyframe: not a forced cut, and
         // the one after the live-edge cut (it starts between keyframes) is no longer listed.
         independent: segmenter.stats.forcedCuts === 0 && listed.every((segment) => segment.sequence > continuation),
+        lowLatency:
+          timings.partSeconds === undefined
+            ? undefined
+            : { partTarget: timings.partSeconds, partUri: `${format.container === 'ts' ? 'part.ts' : 'part.m4s'}?id=${id}&n=`, pendingParts: segmenter.pendingParts },
       });
       return text;
+    },
+    async part(sequence, index) {
+      if (timings.partSeconds === undefined) throw new HttpError(404, `HLS session ${id} has no parts`);
+      const oldest = segmenter.segments[0]?.sequence ?? segmenter.pending;
+      if (sequence < oldest) throw new HttpError(404, `segment ${sequence} of HLS session ${id} is no longer kept (kept: ${describeRange(oldest, segmenter.pending - 1)})`);
+      if (sequence > segmenter.pending) throw new HttpError(404, `segment ${sequence} of HLS session ${id} does not exist yet (the next is ${segmenter.pending})`);
+      const find = () => (sequence < segmenter.pending ? segmenter.get(sequence)?.parts[index] : segmenter.pendingParts[index]);
+      // The part being filled (a preload hint): wait for it, or for its segment to end without it.
+      await waitUntil(() => find() !== undefined || sequence < segmenter.pending, timings.waitMs + timings.maxSegmentSeconds * 1000);
+      if (closed) throw gone();
+      const part = find();
+      if (!part) throw new HttpError(404, `part ${index} of segment ${sequence} of HLS session ${id} does not exist: the segment ended with ${segmenter.get(sequence)?.parts.length ?? 0} parts`);
+      output.consumer.countSent(part.data.length);
+      return part.data;
     },
     async segment(sequence) {
       const kept = segmenter.segments;

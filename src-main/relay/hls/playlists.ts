@@ -1,4 +1,4 @@
-import type { Segment } from './segmenter';
+import type { Part, Segment } from './segmenter';
 
 export interface Variant {
   /** RFC 6381 codec strings (`avc1.42c01e`, `mp4a.40.2`); none when one of them is unknown. */
@@ -33,19 +33,63 @@ export interface MediaPlaylist {
   mapUri?: string;
   /** Every segment starts with a keyframe (false once a stream without keyframes had to be cut). */
   independent: boolean;
+  /** Low-Latency HLS: the parts of the newest segments and of the one being filled. */
+  lowLatency?: LowLatencyPlaylist;
 }
 
-/** A live media playlist (no ENDLIST): the client reloads it to find new segments. */
+export interface LowLatencyPlaylist {
+  /** PART-TARGET: no part lasts longer (seconds). */
+  partTarget: number;
+  /** `part.ts?id=x&n=`; `<sequence>&p=<index>` is appended. */
+  partUri: string;
+  /** The complete parts of the segment being filled (its sequence number is `next`). */
+  pendingParts: readonly Part[];
+}
+
+/** Parts are listed for the segments that end within this many target durations of the live edge. */
+const PARTS_LISTED_FOR_TARGETS = 3;
+
+const partLine = (uri: string, part: Part) =>
+  `#EXT-X-PART:DURATION=${part.duration.toFixed(3)},URI="${uri}"${part.independent ? ',INDEPENDENT=YES' : ''}`;
+
+/**
+ * A live media playlist (no ENDLIST): the client reloads it to find new segments. With
+ * `lowLatency` it also lists parts (EXT-X-PART) of the newest segments and of the one being
+ * filled, hints the next part (EXT-X-PRELOAD-HINT), and says that reloads may block
+ * (`_HLS_msn`/`_HLS_part`); players that do not know these tags skip them.
+ */
 export function mediaPlaylist(playlist: MediaPlaylist): string {
   const first = playlist.segments[0]?.sequence ?? playlist.next;
+  const low = playlist.lowLatency;
   const lines = [
     '#EXTM3U',
     `#EXT-X-VERSION:${playlist.mapUri ? 6 : 3}`,
     `#EXT-X-TARGETDURATION:${playlist.targetDuration}`,
-    `#EXT-X-MEDIA-SEQUENCE:${first}`,
   ];
+  if (low) {
+    // Three parts behind the live edge, as the specification recommends.
+    lines.push(`#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=${(3 * low.partTarget).toFixed(3)}`);
+    lines.push(`#EXT-X-PART-INF:PART-TARGET=${low.partTarget.toFixed(3)}`);
+  }
+  lines.push(`#EXT-X-MEDIA-SEQUENCE:${first}`);
   if (playlist.independent) lines.push('#EXT-X-INDEPENDENT-SEGMENTS');
   if (playlist.mapUri) lines.push(`#EXT-X-MAP:URI="${playlist.mapUri}"`);
-  for (const segment of playlist.segments) lines.push(`#EXTINF:${segment.duration.toFixed(3)},`, `${playlist.segmentUri}${segment.sequence}`);
+  // The segments whose parts are listed: those ending within a few target durations of the edge.
+  let withParts = playlist.segments.length;
+  if (low) {
+    let span = low.pendingParts.reduce((sum, part) => sum + part.duration, 0);
+    while (withParts > 0 && span + playlist.segments[withParts - 1]!.duration <= PARTS_LISTED_FOR_TARGETS * playlist.targetDuration) {
+      withParts--;
+      span += playlist.segments[withParts]!.duration;
+    }
+  }
+  for (const [index, segment] of playlist.segments.entries()) {
+    if (low && index >= withParts) for (const part of segment.parts) lines.push(partLine(`${low.partUri}${segment.sequence}&p=${part.index}`, part));
+    lines.push(`#EXTINF:${segment.duration.toFixed(3)},`, `${playlist.segmentUri}${segment.sequence}`);
+  }
+  if (low) {
+    for (const part of low.pendingParts) lines.push(partLine(`${low.partUri}${playlist.next}&p=${part.index}`, part));
+    lines.push(`#EXT-X-PRELOAD-HINT:TYPE=PART,URI="${low.partUri}${playlist.next}&p=${low.pendingParts.length}"`);
+  }
   return lines.join('\n') + '\n';
 }

@@ -58,4 +58,35 @@ describe('HLS segmenter', () => {
     expect(segmenter.segments.length).toBe(4);
     for (const s of segmenter.segments) expect(s.duration).toBeCloseTo(1.0, 1);
   });
+
+  it('builds Low-Latency HLS parts of at most partSeconds, out as their frames are in; the segment is its parts laid end to end', () => {
+    const segmenter = createSegmenter<Unit>({ minSeconds: 0.9, maxSeconds: 10, keep: 5, build, partSeconds: 0.3 });
+    const units = video(101, 50);
+    // Seven frames in: not a part yet (the next frame still fits in 0.3 s)...
+    units.slice(0, 7).forEach((u) => segmenter.push(u));
+    expect(segmenter.pendingParts).toHaveLength(0);
+    // ...the eighth would overrun it: frames 0-6 are the first part, independent (a keyframe).
+    segmenter.push(units[7]!);
+    expect(segmenter.pendingParts.map((p) => [p.index, p.duration, p.independent, Array.from(p.data)])).toEqual([[0, 0.28, true, [0, 1, 2, 3, 4, 5, 6]]]);
+    units.slice(8).forEach((u) => segmenter.push(u));
+    const [first, second] = segmenter.segments;
+    expect(first!.duration).toBe(2);
+    expect(first!.parts.map((p) => p.duration)).toEqual([0.28, 0.28, 0.28, 0.28, 0.28, 0.28, 0.28, 0.04]);
+    expect(first!.parts.map((p) => p.independent)).toEqual([true, false, false, false, false, false, false, false]);
+    expect(Array.from(first!.data)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(first!.parts.flatMap((p) => Array.from(p.data))).toEqual(Array.from(first!.data));
+    expect(second!.parts[0]!.data[0]).toBe(50);
+    // Frame 100 opened the third segment: no part of it is complete yet.
+    expect(segmenter.pending).toBe(2);
+    expect(segmenter.pendingParts).toEqual([]);
+  });
+
+  it('with parts, the live-edge cut closes the part being filled', () => {
+    const segmenter = createSegmenter<Unit>({ minSeconds: 0.9, maxSeconds: 10, keep: 5, build, partSeconds: 0.3 });
+    video(20, 50).forEach((u) => segmenter.push(u));
+    const first = segmenter.cutAtLiveEdge()!;
+    expect(first.duration).toBe(0.8);
+    expect(first.parts.map((p) => p.duration)).toEqual([0.28, 0.28, 0.24]);
+    expect(first.parts.flatMap((p) => Array.from(p.data))).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  });
 });

@@ -21,7 +21,8 @@ export function createTsSegmentFormat(codecs: readonly Codec[]): SegmentFormat<T
     write(track, frame) {
       const muxed = muxer.write(track.index, frame);
       if (!muxed) return undefined;
-      return { data: muxed.data, time: muxed.time, cut: hasVideo ? muxed.kind === 'video' && muxed.keyframe : true };
+      const lead = !hasVideo || muxed.kind === 'video';
+      return { data: muxed.data, time: muxed.time, cut: lead && (!hasVideo || muxed.keyframe), lead };
     },
     build: (units) => concat([muxer.header(), ...units.map((u) => u.data)]),
   };
