@@ -1,10 +1,10 @@
-// One 720p H264 camera (~2 Mbit/s: a clip ffmpeg encodes first, then sends in real time) fanned out to N light RTSP/TCP viewers, by
+// One 720p H264 camera (~2 Mbit/s: a clip ffmpeg encodes first, then sends in real time) fanned out to N light RTSP viewers (TCP, or UDP with --transport udp), by
 // the relay and, in the same run, by GStreamer's RTSP server relaying the same camera (the peer:
 // C, shared media). Prints per N: CPU (% of one core) and RSS of each, the ratio, viewers
 // served, packets lost, and the delay the relay adds (p50/p99), measured per RTP packet from
 // the moment this script hands it to the relay until a viewer process receives it.
 //
-//   npm run bench:relay-fanout [-- --clients 1,10,50,100,200 --seconds 15]
+//   npm run bench:relay-fanout [-- --clients 1,10,50,100,200 --seconds 15 --transport tcp|udp]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
@@ -24,7 +24,9 @@ import { startRtspServer } from '../src-main/relay/rtsp/rtsp-server';
 import { buildSdp } from '../src-main/relay/rtsp/sdp';
 import { interleavedFrame } from '../src-main/relay/rtsp/rtsp-parser';
 
-const { values } = parseArgs({ options: { clients: { type: 'string', default: '1,10,50,100,200' }, seconds: { type: 'string', default: '15' } } });
+const { values } = parseArgs({ options: { clients: { type: 'string', default: '1,10,50,100,200' }, seconds: { type: 'string', default: '15' }, transport: { type: 'string', default: 'tcp' } } });
+if (values.transport !== 'tcp' && values.transport !== 'udp') throw new Error('--transport is tcp or udp');
+const transport = values.transport;
 const counts = values.clients.split(',').map(Number);
 const seconds = Number(values.seconds);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -73,7 +75,7 @@ interface ViewerRun {
 
 /** One viewer process: its result, and the server's CPU and RSS over its measured window. */
 async function viewerProcess(url: string, n: number, sample: number, serverPid: number): Promise<ViewerRun> {
-  const child = spawn(process.execPath, ['bench/lib/rtsp-viewers.mjs', '--url', url, '--count', String(n), '--sample', String(sample), '--seconds', String(seconds), '--warmup', '3'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['bench/lib/rtsp-viewers.mjs', '--url', url, '--count', String(n), '--sample', String(sample), '--seconds', String(seconds), '--warmup', '3', '--transport', transport], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   const lines = createInterface({ input: child.stdout! });
   let cpu0 = 0;
@@ -210,7 +212,7 @@ async function main(): Promise<void> {
   }
   const bitrate = (bitsSent - bits0) / ((performance.now() - started) / 1000) / 1e6;
 
-  console.log(`\nrelay fan-out: one 1280x720 H264 camera at ${bitrate.toFixed(2)} Mbit/s, RTSP/TCP viewers in their own process, ${seconds} s measured per row; ${process.platform}, ${cpus().length} cores, ${cpus()[0]?.model ?? ''}`);
+  console.log(`\nrelay fan-out: one 1280x720 H264 camera at ${bitrate.toFixed(2)} Mbit/s, RTSP/${transport.toUpperCase()} viewers in their own process, ${seconds} s measured per row; ${process.platform}, ${cpus().length} cores, ${cpus()[0]?.model ?? ''}`);
   console.log('peer: GStreamer RTSP server (gst-rtsp-server, shared media relaying the same camera), measured right after ours in each row\n');
   console.log('viewers  CPU ours  CPU peer  ratio  RSS ours  RSS peer  served o/p  lost o/p  lat p50  lat p99 (ms, ours)');
   for (const row of rows) console.log(row);

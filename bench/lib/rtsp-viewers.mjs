@@ -1,15 +1,18 @@
 // Light RTSP viewers for bench/relay-fanout, in a process of their own so their work is not
 // counted as the server's and does not delay the camera's packets in the bench process.
-// Each viewer: OPTIONS, DESCRIBE, SETUP of the first video track over TCP, PLAY, then it only
-// reads interleaved frames, counting packets and sequence gaps. A sample of viewers notes when
+// Each viewer: OPTIONS, DESCRIBE, SETUP of the first video track over TCP (interleaved) or UDP
+// (`--transport udp`: an RTP and an RTCP socket of its own), PLAY, then it only reads RTP,
+// counting packets and sequence gaps. A sample of viewers notes when
 // each packet arrived (high-resolution wall clock), for the bench to work out the relay's delay.
 //
-//   node bench/lib/rtsp-viewers.mjs --url rtsp://127.0.0.1:8554/cam --count 100 --warmup 3 --seconds 15 --sample 10
+//   node bench/lib/rtsp-viewers.mjs --url rtsp://127.0.0.1:8554/cam --count 100 --warmup 3 --seconds 15 --sample 10 [--transport udp]
 // Prints `MEASURE <from> <to>` around the measured window, then one JSON line with the results.
+import { createSocket } from 'node:dgram';
 import { connect } from 'node:net';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { url: { type: 'string' }, count: { type: 'string', default: '1' }, warmup: { type: 'string', default: '3' }, seconds: { type: 'string', default: '15' }, sample: { type: 'string', default: '10' } } });
+const { values } = parseArgs({ options: { url: { type: 'string' }, count: { type: 'string', default: '1' }, warmup: { type: 'string', default: '3' }, seconds: { type: 'string', default: '15' }, sample: { type: 'string', default: '10' }, transport: { type: 'string', default: 'tcp' } } });
+const udp = values.transport === 'udp';
 const url = new URL(values.url);
 const count = Number(values.count);
 const sample = Number(values.sample);
@@ -23,6 +26,14 @@ function viewer(index) {
   const state = { packets: 0, gaps: 0, lastSeq: -1, arrivals: sampleEvery > 0 && index % sampleEvery === 0 ? [] : undefined, playing: false, failed: undefined };
   const socket = connect(Number(url.port), url.hostname);
   socket.setNoDelay(true);
+  const onRtp = (seq) => {
+    if (measuring) {
+      state.packets++;
+      if (state.lastSeq >= 0 && seq !== ((state.lastSeq + 1) & 0xffff)) state.gaps++;
+      state.arrivals?.push(seq, now());
+    }
+    state.lastSeq = seq;
+  };
   let buffer = Buffer.alloc(0);
   let cseq = 0;
   let pending;
@@ -40,15 +51,7 @@ function viewer(index) {
         if (buffer.length < 4) return;
         const length = buffer.readUInt16BE(2);
         if (buffer.length < 4 + length) return;
-        if (buffer[1] === 0 && length >= 12) {
-          const seq = buffer.readUInt16BE(4 + 2);
-          if (measuring) {
-            state.packets++;
-            if (state.lastSeq >= 0 && seq !== ((state.lastSeq + 1) & 0xffff)) state.gaps++;
-            state.arrivals?.push(seq, now());
-          }
-          state.lastSeq = seq;
-        }
+        if (buffer[1] === 0 && length >= 12) onRtp(buffer.readUInt16BE(4 + 2));
         buffer = buffer.subarray(4 + length);
         continue;
       }
@@ -71,7 +74,15 @@ function viewer(index) {
     const video = described.body.split(/\r?\nm=/).find((section) => section.startsWith('video'));
     const control = /a=control:(\S+)/.exec(video ?? '')?.[1] ?? '';
     const track = /^rtsp:/.test(control) ? control : new URL(control, base.endsWith('/') ? base : `${base}/`).href;
-    const setup = await request('SETUP', track, { Transport: 'RTP/AVP/TCP;unicast;interleaved=0-1' });
+    let transport = 'RTP/AVP/TCP;unicast;interleaved=0-1';
+    if (udp) {
+      const rtp = await bindUdp(2 * 1024 * 1024);
+      const rtcp = await bindUdp(0);
+      rtp.on('message', (packet) => packet.length >= 12 && onRtp(packet.readUInt16BE(2)));
+      state.udpSockets = [rtp, rtcp];
+      transport = `RTP/AVP;unicast;client_port=${rtp.address().port}-${rtcp.address().port}`;
+    }
+    const setup = await request('SETUP', track, { Transport: transport });
     const session = /session:\s*([^;\r\n]+)/i.exec(setup.head)?.[1];
     if (!session) throw new Error(`SETUP answered ${setup.head.split('\r\n')[0]}`);
     await request('PLAY', url.href, { Session: session, Range: 'npt=0.000-' });
@@ -79,6 +90,17 @@ function viewer(index) {
   })().catch((error) => (state.failed = error.message));
   state.socket = socket;
   return state;
+}
+
+/** A UDP socket on loopback; `receiveBuffer` bytes of kernel buffer (0: the default). */
+function bindUdp(receiveBuffer) {
+  const socket = createSocket('udp4');
+  return new Promise((resolve) =>
+    socket.bind(0, '127.0.0.1', () => {
+      if (receiveBuffer > 0) socket.setRecvBufferSize(receiveBuffer);
+      resolve(socket);
+    }),
+  );
 }
 
 const viewers = [];
@@ -103,6 +125,9 @@ const result = {
   gaps: viewers.reduce((sum, v) => sum + v.gaps, 0),
   arrivals: viewers.filter((v) => v.arrivals).map((v) => v.arrivals),
 };
-for (const v of viewers) v.socket.destroy();
+for (const v of viewers) {
+  v.socket.destroy();
+  for (const socket of v.udpSockets ?? []) socket.close();
+}
 // A long line to a pipe: exit only once it is written.
 process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
