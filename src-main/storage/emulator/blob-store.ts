@@ -134,6 +134,7 @@ export class BlobStore {
     };
     let sums: { md5: string; crc32: number };
     let blocks: Promise<Buffer[]>;
+    let etag = '';
     try {
       for await (const chunk of source as AsyncIterable<Buffer>) {
         size += chunk.length;
@@ -158,6 +159,7 @@ export class BlobStore {
       blocks = job ? job.blocks() : Promise.resolve(inline!.blocks);
       // The fsync and the worker's last run overlap.
       [sums] = await Promise.all([job ? job.sums() : inline!, digests.sync !== false ? out.sync() : undefined]);
+      if (digests.etag) etag = etagOfBlocks(await blocks);
     } catch (error) {
       job?.abort();
       await writer.finish().catch(() => undefined);
@@ -170,7 +172,7 @@ export class BlobStore {
     return {
       path,
       size,
-      etag: digests.etag ? etagOfBlocks(await blocks) : '',
+      etag,
       md5: sums.md5,
       crc32: sums.crc32,
       ...(digests.blocks ? { blockHashes: blocks } : {}),
