@@ -46,11 +46,25 @@ export function parseRtpPacket(bytes: Uint8Array): RtpPacket {
  */
 export function serializeRtpPacket(packet: RtpPacket, payloadType = packet.payloadType, ssrc = packet.ssrc, prefix = 0): Buffer {
   const out = Buffer.allocUnsafe(prefix + 12 + packet.payload.length);
-  out[prefix] = 0x80;
-  out[prefix + 1] = (packet.marker ? 0x80 : 0) | (payloadType & 0x7f);
-  out.writeUInt16BE(packet.sequenceNumber & 0xffff, prefix + 2);
-  out.writeUInt32BE(packet.timestamp >>> 0, prefix + 4);
-  out.writeUInt32BE(ssrc >>> 0, prefix + 8);
+  writeRtpHeader(out, prefix, packet, payloadType, ssrc);
   out.set(packet.payload, prefix + 12);
   return out;
+}
+
+/**
+ * The packet's 12-byte header alone, for a send that gathers it with the payload (a UDP
+ * viewer's datagram): each viewer has its own SSRC, and the payload is shared, not copied.
+ */
+export function rtpHeader(packet: RtpPacket, payloadType: number, ssrc: number): Buffer {
+  const out = Buffer.allocUnsafe(12);
+  writeRtpHeader(out, 0, packet, payloadType, ssrc);
+  return out;
+}
+
+function writeRtpHeader(out: Buffer, at: number, packet: RtpPacket, payloadType: number, ssrc: number): void {
+  out[at] = 0x80;
+  out[at + 1] = (packet.marker ? 0x80 : 0) | (payloadType & 0x7f);
+  out.writeUInt16BE(packet.sequenceNumber & 0xffff, at + 2);
+  out.writeUInt32BE(packet.timestamp >>> 0, at + 4);
+  out.writeUInt32BE(ssrc >>> 0, at + 8);
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RemoteInfo, Socket as UdpSocket } from 'node:dgram';
 import type { Logger } from '../../platform/logger';
-import { serializeRtpPacket, type RtpPacket } from '../core/rtp-packet';
+import { rtpHeader, type RtpPacket } from '../core/rtp-packet';
 import type { TaskRegistry } from '../core/task-registry';
 import { bindRtpPair, closeRtpPair } from './rtsp-udp-ports';
 import { buildSenderReport } from './rtsp-udp-rtcp';
@@ -53,12 +53,13 @@ export class UdpTrackOutput {
   packets = 0;
   octets = 0;
   drops = 0;
+  /** Datagrams handed to the socket whose send has not called back yet. */
   private inFlight = 0;
   private last?: { timestamp: number; at: number };
   private reportedAt = 0;
   private closed = false;
-  /** Datagrams waiting for their turn (see `send`), and the timer that lets them out. */
-  private readonly paced: Uint8Array[] = [];
+  /** Datagrams (header, payload) waiting for their turn (see `send`), and the timer that lets them out. */
+  private readonly paced: Array<[Buffer, Uint8Array]> = [];
   private pacer?: NodeJS.Timeout;
   private burstAt = 0;
   private burstCount = 0;
@@ -75,13 +76,22 @@ export class UdpTrackOutput {
     this.server = { rtpPort: sockets.rtp.address().port, rtcpPort: sockets.rtcp.address().port };
   }
 
+  /** One callback for every datagram (none made per packet): a failed send counts as a drop. */
+  private readonly sent = (error: Error | null): void => {
+    this.inFlight--;
+    if (!error) return;
+    this.drops++;
+    this.logger.debug('rtsp udp send failed', { error: error.message });
+  };
+
   /**
    * Hands one packet on and returns its bytes (0: dropped). It never waits: packets beyond
    * PACED_BURST in one millisecond (a new viewer's cached GOP, megabytes at once) queue and go
    * out PACED_BURST per millisecond, in order, so the player's socket buffer is not overrun; live
    * packets come spread out and go straight through. When the socket or the queue is this far
    * behind, the packet is dropped, as the network would. A packet larger than a datagram fails in
-   * the kernel and counts as a drop.
+   * the kernel and counts as a drop. Only the 12-byte header is this viewer's own: the datagram
+   * gathers it with the payload every viewer shares (one sendmsg each, no copy of the payload).
    */
   send(packet: RtpPacket, payloadType = packet.payloadType): number {
     if (this.closed) return 0;
@@ -89,7 +99,7 @@ export class UdpTrackOutput {
       this.drops++;
       return 0;
     }
-    const bytes = serializeRtpPacket(packet, payloadType, this.ssrc);
+    const header = rtpHeader(packet, payloadType, this.ssrc);
     this.packets++;
     this.octets += packet.payload.length;
     this.last = { timestamp: packet.timestamp, at: Date.now() };
@@ -99,27 +109,23 @@ export class UdpTrackOutput {
       this.burstCount = 0;
     }
     if (this.paced.length > 0 || this.burstCount >= PACED_BURST) {
-      this.paced.push(bytes);
+      this.paced.push([header, packet.payload]);
       this.pacer ??= setInterval(() => this.drainPaced(), 1);
     } else {
       this.burstCount++;
-      this.transmit(bytes);
+      this.transmit(header, packet.payload);
     }
-    return bytes.length;
+    return 12 + packet.payload.length;
   }
 
-  private transmit(bytes: Uint8Array): void {
+  private transmit(header: Buffer, payload: Uint8Array): void {
     this.inFlight++;
-    this.sockets.rtp.send(bytes, this.client.rtpPort, this.peerAddress, (error) => {
-      this.inFlight--;
-      if (!error) return;
-      this.drops++;
-      this.logger.debug('rtsp udp send failed', { error: error.message, bytes: bytes.length });
-    });
+    // The RTP socket is connected to the client's port: no address to resolve per datagram.
+    this.sockets.rtp.send([header, payload], this.sent);
   }
 
   private drainPaced(): void {
-    for (const bytes of this.paced.splice(0, PACED_BURST)) this.transmit(bytes);
+    for (const [header, payload] of this.paced.splice(0, PACED_BURST)) this.transmit(header, payload);
     if (this.paced.length > 0) return;
     clearInterval(this.pacer);
     this.pacer = undefined;
@@ -187,6 +193,8 @@ export class RtspUdpSession {
       untrackRtp();
       untrackRtcp();
     };
+    // Connected once: each send then skips Node's address lookup and the kernel's route lookup.
+    await new Promise<void>((resolve) => sockets.rtp.connect(client.rtpPort, this.peer, resolve));
     const output = new UdpTrackOutput(sockets, client, this.peer, clockRate, this.options.sendQueueLimit ?? SEND_QUEUE_LIMIT, this.options.logger, untrack);
     for (const socket of [sockets.rtp, sockets.rtcp]) {
       socket.on('message', (_data: Buffer, from: RemoteInfo) => {
