@@ -11,13 +11,10 @@
 //
 //   npm run bench:hls-latency [-- --seconds 40]
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
-import { buildMain } from '../scripts/build.mjs';
+import { startBenchEngine } from './lib/engine';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '40' } } });
 const seconds = Number(values.seconds);
@@ -63,21 +60,11 @@ function delays(reference: Change[], screen: Change[]): number[] {
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 
 async function main(): Promise<void> {
-  await buildMain();
-  const dir = await mkdtemp(join(tmpdir(), 'rc-bench-hls-latency-'));
-  const config = join(dir, 'relay.yaml');
-  await writeFile(config, `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\nrtsp:\n  listen: 127.0.0.1:0\nlog:\n  level: error\nstorage:\n  emulator:\n    enabled: false\ndirectory:\n  emulator:\n    enabled: false\nstreams:\n  cam:\n`);
-  const relay = spawn(process.execPath, ['dist/main/headless.js', '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const children: ChildProcess[] = [relay];
+  const engine = await startBenchEngine();
+  const { api } = engine;
+  const rtspUrl = engine.rtspUrl('cam');
+  const children: ChildProcess[] = [];
   try {
-    const api = await new Promise<string>((resolve) =>
-      relay.stdout!.on('data', (d: Buffer) => {
-        const match = /at (http:\/\/\S+)\//.exec(d.toString());
-        if (match?.[1]) resolve(match[1]);
-      }),
-    );
-    const info = (await (await fetch(`${api}/api`)).json()) as { rtsp: { listen: string } };
-    const rtspUrl = `rtsp://127.0.0.1:${info.rtsp.listen.split(':').pop()}/cam`;
     children.push(
       spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', `color=c=black:s=320x240:r=25,format=yuv420p,geq=lum='16+28*mod(floor(T)\\,${LEVELS})':cb=128:cr=128`,
         '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '25', '-bf', '0', '-f', 'rtsp', '-rtsp_transport', 'tcp', rtspUrl], { stdio: 'ignore' }),
@@ -139,7 +126,7 @@ async function main(): Promise<void> {
     for (const row of rows) console.log(row);
   } finally {
     for (const child of children) child.kill('SIGKILL');
-    await rm(dir, { recursive: true, force: true });
+    await engine.stop();
   }
 }
 

@@ -8,12 +8,8 @@
 //   npm run bench:soak [-- --minutes 60]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildMain } from '../scripts/build.mjs';
-import { ENGINE_V8_FLAGS } from '../scripts/engine-flags.mjs';
+import { startBenchEngine } from './lib/engine';
 import { descendants, rssMiB } from './process-stats';
 
 const { values } = parseArgs({ options: { minutes: { type: 'string', default: '60' }, 'warmup-seconds': { type: 'string', default: '40' } } });
@@ -97,26 +93,15 @@ async function churn(ms: number, api: string, rtspUrl: string, tally: Map<Kind, 
 const within = (end: number, start: number) => Math.abs(end - start) <= Math.max(start * 0.1, 1);
 
 async function main(): Promise<void> {
-  await buildMain();
-  const dir = await mkdtemp(join(tmpdir(), 'rc-bench-soak-'));
-  const config = join(dir, 'relay.yaml');
-  await writeFile(config, `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\nrtsp:\n  listen: 127.0.0.1:0\nlog:\n  level: error\nstorage:\n  emulator:\n    enabled: false\ndirectory:\n  emulator:\n    enabled: false\nstreams:\n  cam:\n`);
-  // Started as `npm start` starts the engine.
-  const relay = spawn(process.execPath, [...ENGINE_V8_FLAGS, 'dist/main/headless.js', '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const engine = await startBenchEngine();
+  const { api } = engine;
+  const rtspUrl = engine.rtspUrl('cam');
   let camera: ChildProcess | undefined;
   try {
-    const api = await new Promise<string>((resolve) =>
-      relay.stdout!.on('data', (d: Buffer) => {
-        const match = /at (http:\/\/\S+)\//.exec(d.toString());
-        if (match?.[1]) resolve(match[1]);
-      }),
-    );
-    const info = (await (await fetch(`${api}/api`)).json()) as { rtsp: { listen: string } };
-    const rtspUrl = `rtsp://127.0.0.1:${info.rtsp.listen.split(':').pop()}/cam`;
     camera = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
       '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '50', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-f', 'rtsp', '-rtsp_transport', 'tcp', rtspUrl], { stdio: 'ignore' });
     await sleep(4000);
-    const pid = relay.pid!;
+    const pid = engine.process.pid!;
     const idle = levels(pid);
     const tally = new Map<Kind, { ok: number; failed: number }>();
     console.log(`warm-up: ${warmupSeconds} s of churn, then ${SETTLE_MS / 1000} s to settle`);
@@ -144,9 +129,7 @@ async function main(): Promise<void> {
     console.log(`\nconsumers served (ok / failed): ${KINDS.map((kind) => `${kind} ${tally.get(kind)?.ok ?? 0} / ${tally.get(kind)?.failed ?? 0}`).join(', ')}`);
   } finally {
     camera?.kill('SIGKILL');
-    relay.kill('SIGTERM');
-    await new Promise((r) => relay.once('exit', r));
-    await rm(dir, { recursive: true, force: true });
+    await engine.stop();
   }
 }
 
