@@ -120,6 +120,8 @@ CREATE TABLE IF NOT EXISTS cdn_quota (
 /** What a listing shows of an object (the blob name, metadata and rules stay out of a page read). */
 export type ListedRow = Pick<ObjectRow, 'key' | 'hash' | 'fsize' | 'mime' | 'put_time' | 'type' | 'status' | 'end_user' | 'md5' | 'expire_at'>;
 
+type ListedTuple = [string, string, number, string, number, number, number, string | null, string, number | null];
+
 export interface ListQuery {
   bucket: string;
   prefix: string;
@@ -169,10 +171,14 @@ export class MetadataStore {
            meta = excluded.meta, md5 = excluded.md5, expire_at = excluded.expire_at, blob = excluded.blob, lifecycle = excluded.lifecycle`,
       ),
       deleteObject: db.prepare('DELETE FROM objects WHERE bucket = ? AND key = ?'),
-      list: db.prepare<[ListQuery], ListedRow>(
-        `SELECT key, hash, fsize, mime, put_time, type, status, end_user, md5, expire_at FROM objects WHERE bucket = @bucket AND key > @after AND key >= @prefix
+      // Rows as arrays, made into objects in JavaScript: half the time of better-sqlite3's own
+      // objects for a 1000-row page.
+      list: db
+        .prepare<[ListQuery], ListedTuple>(
+          `SELECT key, hash, fsize, mime, put_time, type, status, end_user, md5, expire_at FROM objects WHERE bucket = @bucket AND key > @after AND key >= @prefix
            AND substr(key, 1, length(@prefix)) = @prefix ORDER BY key LIMIT @limit`,
-      ),
+        )
+        .raw(true),
       expired: db.prepare<[number], ObjectRow>('SELECT * FROM objects WHERE expire_at IS NOT NULL AND expire_at <= ? LIMIT 500'),
       blobs: db.prepare<[], { blob: string }>('SELECT blob FROM objects'),
       upload: db.prepare<[string], UploadRow>('SELECT * FROM uploads WHERE id = ?'),
@@ -264,7 +270,7 @@ export class MetadataStore {
   /** Keys strictly after `after`, starting with `prefix`, in byte order. */
   /** A page of keys in order, with only the columns a listing shows. */
   list(query: ListQuery): ListedRow[] {
-    return this.stmts.list.all(query);
+    return this.stmts.list.all(query).map(([key, hash, fsize, mime, put_time, type, status, end_user, md5, expire_at]) => ({ key, hash, fsize, mime, put_time, type, status, end_user, md5, expire_at }));
   }
   expiredObjects(now: number): ObjectRow[] {
     return this.stmts.expired.all(now);
