@@ -8,12 +8,9 @@
 // a frame are checked once per output with ffprobe, so the figures are about pictures, not bytes.
 //
 //   npm run bench:first-frame [-- --runs 5]
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { buildMain } from '../scripts/build.mjs';
+import { startBenchEngine } from './lib/engine';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
 const runs = Number(values.runs);
@@ -121,17 +118,9 @@ function median(values: number[]): number {
 }
 
 async function main(): Promise<void> {
-  await buildMain();
-  const dir = await mkdtemp(join(tmpdir(), 'rc-bench-first-frame-'));
-  const config = join(dir, 'relay.yaml');
-  await writeFile(config, `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\nrtsp:\n  listen: 127.0.0.1:0\nlog:\n  level: error\nstorage:\n  emulator:\n    enabled: false\ndirectory:\n  emulator:\n    enabled: false\nstreams:\n  cam:\n`);
-  const relay: ChildProcess = spawn(process.execPath, ['dist/main/headless.js', '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const api = await new Promise<string>((resolve) => relay.stdout!.on('data', (d: Buffer) => {
-    const match = /at (http:\/\/\S+)\//.exec(d.toString());
-    if (match?.[1]) resolve(match[1]);
-  }));
-  const info = (await (await fetch(`${api}/api`)).json()) as { rtsp: { listen: string } };
-  const rtspUrl = `rtsp://127.0.0.1:${info.rtsp.listen.split(':').pop()}/cam`;
+  const engine = await startBenchEngine();
+  const { api } = engine;
+  const rtspUrl = engine.rtspUrl('cam');
   const camera = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
     '-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'zerolatency', '-b:v', '2M', '-g', '50', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-f', 'rtsp', '-rtsp_transport', 'tcp', rtspUrl], { stdio: 'ignore' });
   // A viewer keeps the stream running, as on a console with a live tile open.
@@ -164,9 +153,7 @@ async function main(): Promise<void> {
   } finally {
     camera.kill('SIGKILL');
     viewer.kill('SIGKILL');
-    relay.kill('SIGTERM');
-    await new Promise((r) => relay.once('exit', r));
-    await rm(dir, { recursive: true, force: true });
+    await engine.stop();
   }
   console.log(`\nfirst byte and first decodable frame, median of ${runs} runs, 720p25 H264 2 Mbit/s + AAC, GOP 2 s\n`);
   console.log('| output                          | byte, ms | frame, ms | first frame (ffprobe)    |');

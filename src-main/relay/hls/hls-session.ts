@@ -195,12 +195,11 @@ export function createHlsSession(parts: HlsSessionParts): HlsSessionHandle {
       }
       if (closed) throw gone();
       const listed = segmenter.segments.slice(-timings.listedSegments);
-      const segmentUri = `${format.container === 'ts' ? 'segment.ts' : 'segment.m4s'}?id=${id}&n=`;
       const text = mediaPlaylist({
         segments: listed,
         next: segmenter.pending,
         targetDuration: segmenter.targetDuration,
-        segmentUri,
+        segmentUri: `${format.container === 'ts' ? 'segment.ts' : 'segment.m4s'}?id=${id}&n=`,
         mapUri: format.container === 'fmp4' ? `init.mp4?id=${id}` : undefined,
         // Independent once every listed segment starts at a keyframe: not a forced cut, and
         // the one after the live-edge cut (it starts between keyframes) is no longer listed.

@@ -139,15 +139,12 @@ export class MetadataStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(SCHEMA);
-    // Files made before objects had lifecycle settings get the column.
-    const columns = this.db.prepare<[], { name: string }>('PRAGMA table_info(objects)').all();
-    if (!columns.some((c) => c.name === 'lifecycle')) this.db.exec('ALTER TABLE objects ADD COLUMN lifecycle TEXT');
-    // And buckets made before regions live in z0, where they always answered.
-    const bucketColumns = this.db.prepare<[], { name: string }>('PRAGMA table_info(buckets)').all();
-    if (!bucketColumns.some((c) => c.name === 'region')) this.db.exec("ALTER TABLE buckets ADD COLUMN region TEXT NOT NULL DEFAULT 'z0'");
-    // Parts stored before their block hashes were kept get the column (empty: hashed at completion).
-    const partColumns = this.db.prepare<[], { name: string }>('PRAGMA table_info(parts)').all();
-    if (!partColumns.some((c) => c.name === 'blocks')) this.db.exec('ALTER TABLE parts ADD COLUMN blocks BLOB');
+    // Files made by earlier versions get the columns added since: objects' lifecycle settings,
+    // buckets' region (those made before regions live in z0, where they always answered), and
+    // parts' block hashes (empty: such a part is hashed at completion).
+    this.addColumnIfMissing('objects', 'lifecycle', 'TEXT');
+    this.addColumnIfMissing('buckets', 'region', "TEXT NOT NULL DEFAULT 'z0'");
+    this.addColumnIfMissing('parts', 'blocks', 'BLOB');
     const db = this.db;
     this.stmts = {
       bucket: db.prepare<[string], BucketRow>('SELECT * FROM buckets WHERE name = ?'),
@@ -303,6 +300,11 @@ export class MetadataStore {
   part(uploadId: string, partNumber: number): PartRow | undefined {
     return this.stmts.part.get(uploadId, partNumber);
   }
+  private addColumnIfMissing(table: string, column: string, type: string): void {
+    const columns = this.db.prepare<[], { name: string }>(`PRAGMA table_info(${table})`).all();
+    if (!columns.some((c) => c.name === column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+  }
+
   /** Records a part's block hashes, unless the part was sent again (another etag) meanwhile. */
   setPartBlocks(uploadId: string, partNumber: number, etag: string, blocks: Buffer): void {
     this.stmts.setPartBlocks.run(blocks, uploadId, partNumber, etag);
