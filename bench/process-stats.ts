@@ -47,3 +47,8 @@ export function treeCpuSeconds(pid: number): number {
     }
   }, 0);
 }
+
+/** Write-like system calls (write, writev, not sendmsg) a process has made so far (Linux /proc/<pid>/io). */
+export function writeSyscalls(pid: number): number {
+  return Number(/^syscw: (\d+)/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? NaN);
+}

@@ -2,19 +2,21 @@
 // the relay and, in the same run, by GStreamer's RTSP server relaying the same camera (the peer:
 // C, shared media). Prints per N: CPU (% of one core) and RSS of each, the ratio, viewers
 // served, packets lost, and the delay the relay adds (p50/p99), measured per RTP packet from
-// the moment this script hands it to the relay until a viewer process receives it.
+// the moment this script hands it to the relay until a viewer process receives it; and, for
+// both servers, the delay of whole pictures (p50/p99), from a picture's last packet going in to
+// a viewer having it (GStreamer renumbers packets, so pictures are matched by timestamp).
 //
-//   npm run bench:relay-fanout [-- --clients 1,10,50,100,200 --seconds 15 --transport tcp|udp]
+//   npm run bench:relay-fanout [-- --clients 1,10,50,100,200 --seconds 15 --transport tcp|udp --rounds 3]
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { buildMain } from '../scripts/build.mjs';
-import { ENGINE_V8_FLAGS } from '../scripts/engine-flags.mjs';
-import { cpuSeconds, rssMiB } from './process-stats';
+import { startBenchEngine } from './lib/engine';
+import { pictureDelays } from './lib/picture-delays';
+import { cpuSeconds, rssMiB, writeSyscalls } from './process-stats';
 import { createMemoryLogger } from '../src-main/platform/logger';
 import { createStreamRegistry } from '../src-main/relay/core/stream-registry';
 import { createSchemeRegistry } from '../src-main/relay/core/scheme-registry';
@@ -24,11 +26,13 @@ import { startRtspServer } from '../src-main/relay/rtsp/rtsp-server';
 import { buildSdp } from '../src-main/relay/rtsp/sdp';
 import { interleavedFrame } from '../src-main/relay/rtsp/rtsp-parser';
 
-const { values } = parseArgs({ options: { clients: { type: 'string', default: '1,10,50,100,200' }, seconds: { type: 'string', default: '15' }, transport: { type: 'string', default: 'tcp' } } });
+const { values } = parseArgs({ options: { clients: { type: 'string', default: '1,10,50,100,200' }, seconds: { type: 'string', default: '15' }, transport: { type: 'string', default: 'tcp' }, rounds: { type: 'string', default: '1' } } });
 if (values.transport !== 'tcp' && values.transport !== 'udp') throw new Error('--transport is tcp or udp');
 const transport = values.transport;
 const counts = values.clients.split(',').map(Number);
 const seconds = Number(values.seconds);
+const rounds = Number(values.rounds);
+if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds is a whole number of at least 1');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const wallNow = () => performance.timeOrigin + performance.now();
 
@@ -67,9 +71,16 @@ function lineOf(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> 
 interface ViewerRun {
   cpuPercent: number;
   rss: number;
+  /**
+   * The server's write-like system calls (write, writev) per second over the window: what each
+   * viewer costs the kernel. Only ours: GStreamer sends with sendmsg, which Linux does not count.
+   */
+  writesPerSecond: number;
   served: number;
   gaps: number;
   arrivals: number[][];
+  /** Per sampled viewer: (RTP timestamp, arrival) of each picture's last packet. */
+  pictures: number[][];
   failed: string[];
 }
 
@@ -80,16 +91,20 @@ async function viewerProcess(url: string, n: number, sample: number, serverPid: 
   const lines = createInterface({ input: child.stdout! });
   let cpu0 = 0;
   let cpu = 0;
+  let writes0 = 0;
+  let writes = 0;
   let started = 0;
   let elapsed = 0;
   let rss = 0;
-  let result: Omit<ViewerRun, 'cpuPercent' | 'rss'> | undefined;
+  let result: Omit<ViewerRun, 'cpuPercent' | 'rss' | 'writesPerSecond'> | undefined;
   for await (const line of lines) {
     if (line.startsWith('MEASURE ')) {
       cpu0 = cpuSeconds(serverPid);
+      writes0 = writeSyscalls(serverPid);
       started = performance.now();
     } else if (line.startsWith('MEASURED ')) {
       cpu = cpuSeconds(serverPid) - cpu0;
+      writes = writeSyscalls(serverPid) - writes0;
       elapsed = (performance.now() - started) / 1000;
       rss = rssMiB(serverPid);
     } else if (line.startsWith('{')) {
@@ -97,7 +112,7 @@ async function viewerProcess(url: string, n: number, sample: number, serverPid: 
     }
   }
   if (!result) throw new Error(`the viewers against ${url} printed no result`);
-  return { ...result, cpuPercent: (cpu / elapsed) * 100, rss };
+  return { ...result, cpuPercent: (cpu / elapsed) * 100, rss, writesPerSecond: writes / elapsed };
 }
 
 /**
@@ -109,21 +124,18 @@ async function runViewers(url: string, n: number, serverPid: number): Promise<Vi
   const sampled = Math.min(n, 10);
   const [probe, bulk] = await Promise.all([viewerProcess(url, sampled, sampled, serverPid), n > sampled ? viewerProcess(url, n - sampled, 0, serverPid) : undefined]);
   if (!bulk) return probe;
-  return { ...bulk, served: probe.served + bulk.served, gaps: probe.gaps + bulk.gaps, arrivals: probe.arrivals, failed: [...probe.failed, ...bulk.failed] };
+  return { ...bulk, served: probe.served + bulk.served, gaps: probe.gaps + bulk.gaps, arrivals: probe.arrivals, pictures: probe.pictures, failed: [...probe.failed, ...bulk.failed] };
 }
 
 async function main(): Promise<void> {
-  await buildMain();
-  const dir = await mkdtemp(join(tmpdir(), 'rc-bench-fanout-'));
-  const config = join(dir, 'relay.yaml');
-  await writeFile(config, `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\nrtsp:\n  listen: 127.0.0.1:0\nlog:\n  level: error\nstorage:\n  emulator:\n    enabled: false\ndirectory:\n  emulator:\n    enabled: false\nstreams:\n  cam:\n`);
   // Started as `npm start` starts it; RELAY_NODE_FLAGS adds more (--cpu-prof --cpu-prof-dir=/tmp/prof).
-  const flags = [...ENGINE_V8_FLAGS, ...(process.env.RELAY_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
-  const relay: ChildProcess = spawn(process.execPath, [...flags, 'dist/main/headless.js', '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const engine = await startBenchEngine({ flags: process.env.RELAY_NODE_FLAGS?.split(' ').filter(Boolean) });
+  const relay = engine.process;
   children.push(relay);
-  const apiUrl = (await lineOf(relay, /at (http:\/\/\S+)\//))[1]!;
-  const info = (await (await fetch(`${apiUrl}/api`)).json()) as { rtsp: { listen: string } };
-  const rtspPort = Number(info.rtsp.listen.split(':').pop());
+  const apiUrl = engine.api;
+  const target = engine.rtspUrl('cam');
+  const rtspPort = Number(new URL(target).port);
+  const dir = await mkdtemp(join(tmpdir(), 'rc-bench-fanout-'));
 
   // The camera: ffmpeg publishes into a tap in this process, which forwards every packet to the
   // relay and notes when it did, so the relay's own delay can be measured per packet. The peer
@@ -156,15 +168,19 @@ async function main(): Promise<void> {
     await rtspRequest(socket, [`RECORD ${target} RTSP/1.0`, 'CSeq: 3']);
     return socket;
   };
-  const target = `rtsp://127.0.0.1:${rtspPort}/cam`;
   const upstream = await publishTo(rtspPort, target);
   const toPeer = await publishTo(tap.port, `rtsp://127.0.0.1:${tap.port}/peer`);
   const sentAt = new Map<number, number>();
+  /** Each picture's RTP timestamp and when its last packet went to the servers. */
+  const pictureSentAt = new Map<number, number>();
   let bitsSent = 0;
   source.start((index, packet: RtpPacket) => {
     if (index !== 0) return;
-    sentAt.set(packet.sequenceNumber, wallNow());
+    const at = wallNow();
+    sentAt.set(packet.sequenceNumber, at);
     if (sentAt.size > 30_000) sentAt.delete(sentAt.keys().next().value!);
+    if (packet.marker) pictureSentAt.set(packet.timestamp, at);
+    if (pictureSentAt.size > 30_000) pictureSentAt.delete(pictureSentAt.keys().next().value!);
     bitsSent += packet.payload.length * 8;
     const frame = interleavedFrame(0, serializeRtpPacket(packet));
     upstream.write(frame);
@@ -179,42 +195,61 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   const started = performance.now();
   const bits0 = bitsSent;
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   for (const n of counts) {
-    const ours = await runViewers(target, n, relay.pid!);
-    const streams = (await (await fetch(`${apiUrl}/api/streams?src=cam`)).json()) as { consumers?: Array<{ senders?: Array<{ drops: number }> }> };
-    const drops = (streams.consumers ?? []).reduce((sum, c) => sum + (c.senders ?? []).reduce((s, x) => s + x.drops, 0), 0);
+    // Ours then the peer's, `rounds` times: this shared machine's CPU figures drift by a third
+    // between minutes, so each row shows the median of windows taken turn about.
+    const ourRuns: ViewerRun[] = [];
+    const theirRuns: ViewerRun[] = [];
     const latencies: number[] = [];
-    for (const arrivals of ours.arrivals) {
-      for (let i = 0; i < arrivals.length; i += 2) {
-        const sent = sentAt.get(arrivals[i]!);
-        if (sent !== undefined) latencies.push(arrivals[i + 1]! - sent);
+    const ourPictures: number[] = [];
+    const theirPictures: number[] = [];
+    let drops = 0;
+    for (let round = 0; round < rounds; round++) {
+      const ours = await runViewers(target, n, relay.pid!);
+      const streams = (await (await fetch(`${apiUrl}/api/streams?src=cam`)).json()) as { consumers?: Array<{ senders?: Array<{ drops: number }> }> };
+      drops += (streams.consumers ?? []).reduce((sum, c) => sum + (c.senders ?? []).reduce((s, x) => s + x.drops, 0), 0);
+      for (const arrivals of ours.arrivals) {
+        for (let i = 0; i < arrivals.length; i += 2) {
+          const sent = sentAt.get(arrivals[i]!);
+          if (sent !== undefined) latencies.push(arrivals[i + 1]! - sent);
+        }
       }
+      await sleep(1_000);
+      const theirs = await runViewers(`rtsp://127.0.0.1:${peerPort}/cam`, n, peer.pid!);
+      await sleep(1_000);
+      for (const pictures of ours.pictures) ourPictures.push(...pictureDelays(pictureSentAt, pictures));
+      for (const pictures of theirs.pictures) theirPictures.push(...pictureDelays(pictureSentAt, pictures));
+      ourRuns.push(ours);
+      theirRuns.push(theirs);
+      for (const failure of [...ours.failed, ...theirs.failed]) console.error(`viewer failed: ${failure}`);
     }
-    latencies.sort((a, b) => a - b);
-    await sleep(1_000);
-    const theirs = await runViewers(`rtsp://127.0.0.1:${peerPort}/cam`, n, peer.pid!);
-    await sleep(1_000);
+    for (const delays of [latencies, ourPictures, theirPictures]) delays.sort((a, b) => a - b);
+    const ourCpu = median(ourRuns.map((r) => r.cpuPercent));
+    const theirCpu = median(theirRuns.map((r) => r.cpuPercent));
     rows.push(
       [
         String(n).padStart(7),
-        `${ours.cpuPercent.toFixed(1)} %`.padStart(9),
-        `${theirs.cpuPercent.toFixed(1)} %`.padStart(9),
-        (ours.cpuPercent / theirs.cpuPercent).toFixed(2).padStart(6),
-        ours.rss.toFixed(0).padStart(8),
-        theirs.rss.toFixed(0).padStart(8),
-        `${ours.served}/${theirs.served}`.padStart(9),
-        `${drops + ours.gaps}/${theirs.gaps}`.padStart(9),
+        `${ourCpu.toFixed(1)} %`.padStart(9),
+        `${theirCpu.toFixed(1)} %`.padStart(9),
+        (ourCpu / theirCpu).toFixed(2).padStart(6),
+        Math.max(...ourRuns.map((r) => r.rss)).toFixed(0).padStart(8),
+        Math.max(...theirRuns.map((r) => r.rss)).toFixed(0).padStart(8),
+        `${Math.min(...ourRuns.map((r) => r.served))}/${Math.min(...theirRuns.map((r) => r.served))}`.padStart(9),
+        `${drops + ourRuns.reduce((sum, r) => sum + r.gaps, 0)}/${theirRuns.reduce((sum, r) => sum + r.gaps, 0)}`.padStart(9),
         percentile(latencies, 50).toFixed(2).padStart(8),
         percentile(latencies, 99).toFixed(2).padStart(8),
+        `${percentile(ourPictures, 50).toFixed(1)}/${percentile(theirPictures, 50).toFixed(1)}`.padStart(11),
+        `${percentile(ourPictures, 99).toFixed(1)}/${percentile(theirPictures, 99).toFixed(1)}`.padStart(11),
+        median(ourRuns.map((r) => r.writesPerSecond)).toFixed(0).padStart(9),
       ].join(' '),
     );
-    for (const failure of [...ours.failed, ...theirs.failed]) console.error(`viewer failed: ${failure}`);
   }
   const bitrate = (bitsSent - bits0) / ((performance.now() - started) / 1000) / 1e6;
 
   console.log(`\nrelay fan-out: one 1280x720 H264 camera at ${bitrate.toFixed(2)} Mbit/s, RTSP/${transport.toUpperCase()} viewers in their own process, ${seconds} s measured per row; ${process.platform}, ${cpus().length} cores, ${cpus()[0]?.model ?? ''}`);
-  console.log('peer: GStreamer RTSP server (gst-rtsp-server, shared media relaying the same camera), measured right after ours in each row\n');
-  console.log('viewers  CPU ours  CPU peer  ratio  RSS ours  RSS peer  served o/p  lost o/p  lat p50  lat p99 (ms, ours)');
+  console.log(`peer: GStreamer RTSP server (gst-rtsp-server, shared media relaying the same camera), measured right after ours, ${rounds} time(s) a row: CPU is the median window, RSS the largest, served the fewest, lost the sum, delay over all windows\n`);
+  console.log('viewers  CPU ours  CPU peer  ratio  RSS ours  RSS peer  served o/p  lost o/p  lat p50  lat p99 (ms, ours, per packet)  picture p50 o/p  picture p99 o/p (ms)  writes/s (ours)');
   for (const row of rows) console.log(row);
 
   camera.kill('SIGKILL');
@@ -223,8 +258,7 @@ async function main(): Promise<void> {
   upstream.destroy();
   toPeer.destroy();
   await tap.close();
-  relay.kill('SIGTERM');
-  await new Promise((r) => relay.once('exit', r));
+  await engine.stop();
   await rm(dir, { recursive: true, force: true });
 }
 

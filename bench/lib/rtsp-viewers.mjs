@@ -2,8 +2,9 @@
 // counted as the server's and does not delay the camera's packets in the bench process.
 // Each viewer: OPTIONS, DESCRIBE, SETUP of the first video track over TCP (interleaved) or UDP
 // (`--transport udp`: an RTP and an RTCP socket of its own), PLAY, then it only reads RTP,
-// counting packets and sequence gaps. A sample of viewers notes when
-// each packet arrived (high-resolution wall clock), for the bench to work out the relay's delay.
+// counting packets and sequence gaps. A sample of viewers notes when each packet arrived, and
+// each picture's last packet with its RTP timestamp (high-resolution wall clock), for the bench
+// to work out the server's delay.
 //
 //   node bench/lib/rtsp-viewers.mjs --url rtsp://127.0.0.1:8554/cam --count 100 --warmup 3 --seconds 15 --sample 10 [--transport udp]
 // Prints `MEASURE <from> <to>` around the measured window, then one JSON line with the results.
@@ -23,14 +24,21 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 let measuring = false;
 
 function viewer(index) {
-  const state = { packets: 0, gaps: 0, lastSeq: -1, arrivals: sampleEvery > 0 && index % sampleEvery === 0 ? [] : undefined, playing: false, failed: undefined };
+  const sampled = sampleEvery > 0 && index % sampleEvery === 0;
+  const state = { packets: 0, gaps: 0, lastSeq: -1, arrivals: sampled ? [] : undefined, pictures: sampled ? [] : undefined, playing: false, failed: undefined };
   const socket = connect(Number(url.port), url.hostname);
   socket.setNoDelay(true);
-  const onRtp = (seq) => {
+  /** `rtp`: a packet's bytes, at `at` in it. */
+  const onRtp = (rtp, at) => {
+    const seq = rtp.readUInt16BE(at + 2);
     if (measuring) {
       state.packets++;
       if (state.lastSeq >= 0 && seq !== ((state.lastSeq + 1) & 0xffff)) state.gaps++;
-      state.arrivals?.push(seq, now());
+      if (state.arrivals) {
+        const arrived = now();
+        state.arrivals.push(seq, arrived);
+        if (rtp[at + 1] & 0x80) state.pictures.push(rtp.readUInt32BE(at + 4), arrived);
+      }
     }
     state.lastSeq = seq;
   };
@@ -51,7 +59,7 @@ function viewer(index) {
         if (buffer.length < 4) return;
         const length = buffer.readUInt16BE(2);
         if (buffer.length < 4 + length) return;
-        if (buffer[1] === 0 && length >= 12) onRtp(buffer.readUInt16BE(4 + 2));
+        if (buffer[1] === 0 && length >= 12) onRtp(buffer, 4);
         buffer = buffer.subarray(4 + length);
         continue;
       }
@@ -78,7 +86,7 @@ function viewer(index) {
     if (udp) {
       const rtp = await bindUdp(2 * 1024 * 1024);
       const rtcp = await bindUdp(0);
-      rtp.on('message', (packet) => packet.length >= 12 && onRtp(packet.readUInt16BE(2)));
+      rtp.on('message', (packet) => packet.length >= 12 && onRtp(packet, 0));
       state.udpSockets = [rtp, rtcp];
       transport = `RTP/AVP;unicast;client_port=${rtp.address().port}-${rtcp.address().port}`;
     }
@@ -124,6 +132,7 @@ const result = {
   packets: viewers.reduce((sum, v) => sum + v.packets, 0),
   gaps: viewers.reduce((sum, v) => sum + v.gaps, 0),
   arrivals: viewers.filter((v) => v.arrivals).map((v) => v.arrivals),
+  pictures: viewers.filter((v) => v.pictures).map((v) => v.pictures),
 };
 for (const v of viewers) {
   v.socket.destroy();

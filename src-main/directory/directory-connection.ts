@@ -204,7 +204,7 @@ export async function openDirectoryConnection(options: DirectoryConnectionOption
     // of the console's own emulators too; any other host through msal's own HTTP.
     const localCas = [join(options.dataDir, 'directory', 'tls', 'ca.pem'), join(options.dataDir, 'storage', 'tls', 'ca.pem')];
     const networkClient = isLoopbackHost(new URL(graph.authority_host).hostname) ? createLocalTrustNetwork(readLocalCas(localCas)) : undefined;
-    const app = createMsalPublicClient({ clientId: graph.client_id, tenant: graph.tenant, authorityHost: graph.authority_host, cachePlugin, logger: log, ...(networkClient ? { networkClient } : {}) });
+    const app = await createMsalPublicClient({ clientId: graph.client_id, tenant: graph.tenant, authorityHost: graph.authority_host, cachePlugin, logger: log, ...(networkClient ? { networkClient } : {}) });
     signIn = createInteractiveTokenProvider({
       app,
       scopes: graph.scopes,

@@ -11,7 +11,7 @@ export const graphExchangeSchema = z.object({
   /** Which part of the console asked: the directory pages or the calendar sync. */
   source: z.enum(['directory', 'calendar']),
   method: z.string(),
-  /** The URL with delta/skip tokens and any other secrets replaced by `…`. */
+  /** The URL with delta/skip tokens and any other secrets replaced by an ellipsis. */
   url: z.string(),
   /** HTTP status; 0 when Graph could not be reached. */
   status: z.number().int().nonnegative(),

@@ -20,7 +20,7 @@ const scopesOf = (token: string) => String((JSON.parse(Buffer.from(token.split('
 describe('console sign-in against the emulator', () => {
   it('signs in with a device code, then gets a shared-calendar token without asking again', async () => {
     const ca = await readFile(join(emu.dataDir, 'directory', 'tls', 'ca.pem'), 'utf8');
-    const app = createMsalPublicClient({ clientId: emu.app.clientId, tenant: emu.tenant, authorityHost: `https://localhost:${emu.emulator.port}`, networkClient: createLocalTrustNetwork([ca]) });
+    const app = await createMsalPublicClient({ clientId: emu.app.clientId, tenant: emu.tenant, authorityHost: `https://localhost:${emu.emulator.port}`, networkClient: createLocalTrustNetwork([ca]) });
     const codes: string[] = [];
     const provider = createInteractiveTokenProvider({
       app,

@@ -34,13 +34,13 @@ function browser(opened: string[]) {
   };
 }
 
-function signInWith(network: FakeLoginNetwork, opened: string[], rejected: string[] = [], interactive = true) {
+async function signInWith(network: FakeLoginNetwork, opened: string[], rejected: string[] = [], interactive = true) {
   const cachePlugin = createEncryptedCachePlugin({
     path: join(dir, 'msal-cache.bin'),
     key: createCacheKeySource({ path: join(dir, 'token-cache.key') }),
     onRejected: (why) => rejected.push(why),
   });
-  const app = createMsalPublicClient({ clientId, tenant: tenantId, cachePlugin, networkClient: network });
+  const app = await createMsalPublicClient({ clientId, tenant: tenantId, cachePlugin, networkClient: network });
   return createInteractiveTokenProvider({ app, openBrowser: browser(opened), interactive });
 }
 
@@ -48,7 +48,7 @@ describe('msal sign-in with the encrypted cache', () => {
   it('signs in with auth code + PKCE on a loopback redirect, then stays signed in across restarts', async () => {
     const network = createFakeLoginNetwork({ tenantId, clientId });
     const opened: string[] = [];
-    const first = signInWith(network, opened);
+    const first = await signInWith(network, opened);
     expect(await first.getToken()).toBe('access-1');
 
     const authorize = new URL(opened[0]!);
@@ -66,7 +66,7 @@ describe('msal sign-in with the encrypted cache', () => {
     for (const clear of ['access-1', 'refresh-1', 'alex@contoso.example', 'AccessToken']) expect(bytes.includes(Buffer.from(clear))).toBe(false);
 
     // A fresh app (a restart) reads the cache: no browser, no token request.
-    const restarted = signInWith(network, opened);
+    const restarted = await signInWith(network, opened);
     expect((await restarted.account())?.username).toBe('alex@contoso.example');
     expect(await restarted.getToken()).toBe('access-1');
     expect(opened).toHaveLength(1);
@@ -80,13 +80,13 @@ describe('msal sign-in with the encrypted cache', () => {
 
     // Signing out empties the file for the next start.
     await restarted.signOut();
-    expect(await signInWith(network, opened).account()).toBeNull();
+    expect(await (await signInWith(network, opened)).account()).toBeNull();
   });
 
   it('treats a tampered cache file as empty and asks for a sign-in', async () => {
     const network = createFakeLoginNetwork({ tenantId, clientId });
     const opened: string[] = [];
-    expect(await signInWith(network, opened).getToken()).toBe('access-1');
+    expect(await (await signInWith(network, opened)).getToken()).toBe('access-1');
 
     const path = join(dir, 'msal-cache.bin');
     const bytes = await readFile(path);
@@ -94,7 +94,7 @@ describe('msal sign-in with the encrypted cache', () => {
     await writeFile(path, bytes);
 
     const rejected: string[] = [];
-    const after = signInWith(network, opened, rejected, false);
+    const after = await signInWith(network, opened, rejected, false);
     expect(await after.account()).toBeNull();
     expect(rejected[0]).toContain('altered');
     const error = (await after.getToken().catch((e: unknown) => e)) as GraphError;
@@ -106,7 +106,7 @@ describe('msal sign-in with the encrypted cache', () => {
   it('stops waiting for a sign-in that does not come, and takes it when it does', async () => {
     const network = createFakeLoginNetwork({ tenantId, clientId });
     const cachePlugin = createEncryptedCachePlugin({ path: join(dir, 'c.bin'), key: createCacheKeySource({ path: join(dir, 'k.key') }) });
-    const app = createMsalPublicClient({ clientId, tenant: tenantId, cachePlugin, networkClient: network });
+    const app = await createMsalPublicClient({ clientId, tenant: tenantId, cachePlugin, networkClient: network });
     let pageShown: (url: string) => void = () => undefined;
     const page = new Promise<string>((resolve) => (pageShown = resolve));
     const provider = createInteractiveTokenProvider({
@@ -124,7 +124,7 @@ describe('msal sign-in with the encrypted cache', () => {
   it('reports a failed code exchange as a GraphError with the login error code', async () => {
     const network = createFakeLoginNetwork({ tenantId, clientId });
     const cachePlugin = createEncryptedCachePlugin({ path: join(dir, 'c.bin'), key: createCacheKeySource({ path: join(dir, 'k.key') }) });
-    const app = createMsalPublicClient({ clientId, tenant: tenantId, cachePlugin, networkClient: network });
+    const app = await createMsalPublicClient({ clientId, tenant: tenantId, cachePlugin, networkClient: network });
     const provider = createInteractiveTokenProvider({
       app,
       openBrowser: async (url) => {
@@ -144,7 +144,7 @@ describe('msal sign-in with the encrypted cache', () => {
   it('stays signed in within the same run: the calls after a browser sign-in are silent', async () => {
     const network = createFakeLoginNetwork({ tenantId, clientId });
     const opened: string[] = [];
-    const provider = signInWith(network, opened);
+    const provider = await signInWith(network, opened);
     expect(await provider.getToken()).toBe('access-1');
     expect(await provider.getToken()).toBe('access-1');
     expect((await provider.silent())?.account?.username).toBe('alex@contoso.example');
@@ -156,7 +156,7 @@ describe('msal sign-in with the encrypted cache', () => {
     const network = createFakeLoginNetwork({ tenantId, clientId });
     const codes: string[] = [];
     const cachePlugin = createEncryptedCachePlugin({ path: join(dir, 'msal-cache.bin'), key: createCacheKeySource({ path: join(dir, 'token-cache.key') }) });
-    const app = createMsalPublicClient({ clientId, tenant: tenantId, cachePlugin, networkClient: network });
+    const app = await createMsalPublicClient({ clientId, tenant: tenantId, cachePlugin, networkClient: network });
     const provider = createInteractiveTokenProvider({
       app,
       flow: 'deviceCode',

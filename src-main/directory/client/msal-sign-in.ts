@@ -1,14 +1,6 @@
-import {
-  AuthError,
-  InteractionRequiredAuthError,
-  LogLevel,
-  PublicClientApplication,
-  type AccountInfo,
-  type AuthenticationResult,
-  type DeviceCodeRequest,
-  type ICachePlugin,
-  type INetworkModule,
-} from '@azure/msal-node';
+// Types only: msal-node (about 18 MB once loaded) is imported when a real tenant is first
+// connected, so a console that only relays cameras, or runs on the emulator, never loads it.
+import type { AccountInfo, AuthenticationResult, DeviceCodeRequest, ICachePlugin, INetworkModule, PublicClientApplication } from '@azure/msal-node';
 import type { Logger } from '../../platform/logger';
 import type { TokenProvider } from './graph-client';
 import { GraphError } from './graph-error';
@@ -39,8 +31,11 @@ export interface MsalPublicClientOptions {
 /** Entra ID's sign-in hosts in the public and national clouds. */
 const MICROSOFT_LOGIN_HOSTS = new Set(['login.microsoftonline.com', 'login.microsoftonline.us', 'login.chinacloudapi.cn', 'login.partner.microsoftonline.cn', 'login.microsoftonline.de', 'login.windows.net', 'login.microsoft.com', 'sts.windows.net']);
 
+const loadMsal = () => import('@azure/msal-node');
+
 /** The msal-node app for a real tenant: a public client (no secret on the user's machine). */
-export function createMsalPublicClient(options: MsalPublicClientOptions): PublicClientApplication {
+export async function createMsalPublicClient(options: MsalPublicClientOptions): Promise<PublicClientApplication> {
+  const { LogLevel, PublicClientApplication } = await loadMsal();
   const host = (options.authorityHost ?? 'https://login.microsoftonline.com').replace(/\/+$/, '');
   const log = options.logger;
   // Microsoft's clouds are checked through instance discovery; any other sign-in host (a local
@@ -106,10 +101,17 @@ export interface InteractiveTokenProvider extends TokenProvider {
   withScopes(extra: string[]): TokenProvider;
 }
 
-function asGraphError(error: unknown): unknown {
+/** msal's error as the Graph client's; the module is loaded by then (an app exists), so this is a cache hit. */
+async function asGraphError(error: unknown): Promise<unknown> {
+  const { AuthError, InteractionRequiredAuthError } = await loadMsal();
   if (error instanceof InteractionRequiredAuthError) return new GraphError(401, 'interactionRequired', `sign in again: ${error.errorMessage || error.errorCode}`);
   if (error instanceof AuthError) return new GraphError(401, error.errorCode || 'authError', error.errorMessage || error.message);
   return error;
+}
+
+/** True for msal's "the person has to sign in (again)". */
+async function needsInteraction(error: unknown): Promise<boolean> {
+  return error instanceof (await loadMsal()).InteractionRequiredAuthError;
 }
 
 const SUCCESS_PAGE = '<!doctype html><title>Relay Console</title><p>Signed in. You can close this tab and return to Relay Console.</p>';
@@ -142,8 +144,8 @@ export function createInteractiveTokenProvider(options: InteractiveTokenProvider
             errorTemplate: options.errorTemplate ?? ERROR_PAGE,
           });
     signingIn ??= start()
-      .catch((error: unknown) => {
-        throw asGraphError(error);
+      .catch(async (error: unknown) => {
+        throw await asGraphError(error);
       })
       .finally(() => {
         signingIn = null;
@@ -181,7 +183,7 @@ export function createInteractiveTokenProvider(options: InteractiveTokenProvider
             return result.accessToken;
           }
         } catch (error) {
-          if (!(error instanceof InteractionRequiredAuthError)) throw asGraphError(error);
+          if (!(await needsInteraction(error))) throw await asGraphError(error);
         }
       }
       if (options.interactive === false) throw new GraphError(401, 'interactionRequired', 'not signed in to Microsoft Graph: sign in first');
@@ -210,8 +212,8 @@ export function createInteractiveTokenProvider(options: InteractiveTokenProvider
       try {
         return await app.acquireTokenSilent({ account: signedIn, scopes });
       } catch (error) {
-        if (error instanceof InteractionRequiredAuthError) return null;
-        throw asGraphError(error);
+        if (await needsInteraction(error)) return null;
+        throw await asGraphError(error);
       }
     },
     async signOut() {

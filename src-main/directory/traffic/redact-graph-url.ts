@@ -23,7 +23,7 @@ const HIDDEN = '…';
 /** A query value encoded as Graph clients write it: OData's punctuation stays readable, `&` and spaces do not. */
 const readable = (value: string) => encodeURIComponent(value).replace(/%(24|2C|3D|2F|3A)/g, (escape) => decodeURIComponent(escape));
 
-/** The URL with the values of secret query parameters replaced by `…`; user info dropped. */
+/** The URL with the values of secret query parameters replaced by an ellipsis; user info dropped. */
 export function redactGraphUrl(raw: string): string {
   let url: URL;
   try {

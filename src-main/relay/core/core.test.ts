@@ -136,6 +136,23 @@ describe('track fan-out', () => {
     expect(taken).toHaveLength(2501);
   });
 
+  it('holds a whole cached GOP and the usual allowance for a viewer that takes nothing yet (RTSP between SETUP and PLAY)', () => {
+    const track = new Track(video, h264, options);
+    track.receive(packet(0, 0, [0x65, 0x88])); // IDR
+    for (let i = 1; i < 10; i++) track.receive(packet(i, 3000, [0x41, 0x9a]));
+    const taken: RtpPacket[] = [];
+    let open = false;
+    const notPlaying = sink(taken, () => open); // takes the keyframe's packet, then is full
+    const sender = track.addSender(notPlaying);
+    expect(sender.queued).toBe(9);
+    for (let i = 10; i < 15; i++) track.receive(packet(i, 6000, [0x41, 0x9a])); // the allowance of 4, plus the slot the taken packet left
+    track.receive(packet(15, 9000, [0x41, 0x9a])); // one too many
+    expect(sender.drops).toBe(1);
+    open = true;
+    notPlaying.drain?.();
+    expect(taken.map((p) => p.sequenceNumber)).toEqual(Array.from({ length: 15 }, (_, i) => i));
+  });
+
   it('keeps sequence numbers and timestamps continuous when the source comes back with new ones', () => {
     const track = new Track(video, h264, options);
     const taken: RtpPacket[] = [];

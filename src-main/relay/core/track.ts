@@ -242,9 +242,15 @@ export class Track {
     this.gop.push(packet);
   }
 
-  /** Adds a consumer; it first gets the cached GOP (if any), then live packets. */
+  /**
+   * Adds a consumer; it first gets the cached GOP (if any), then live packets. Its queue holds
+   * the GOP on top of the usual allowance: an RTSP viewer takes nothing between SETUP and PLAY,
+   * and a heavy GOP (up to `gopCacheLimit` packets) must not push out its own tail and the live
+   * packets after it. The queue only refers to packets the cache holds anyway.
+   */
   addSender(sink: PacketSink, codec: Codec = this.codec): Sender {
-    const sender = new Sender(this.options.nextId(), codec, sink, this.capacity, this.id);
+    const backlog = this.gopValid ? this.gop.length : 0;
+    const sender = new Sender(this.options.nextId(), codec, sink, this.capacity + backlog, this.id);
     if (this.gopValid) for (const packet of this.gop) sender.push(packet);
     else this.requestKeyframe();
     this.senders.add(sender);

@@ -1,4 +1,5 @@
 import type { ProducerConnection } from '../core/producer';
+import { withTimeout } from '../core/with-timeout';
 import type { Demuxer, DemuxSink } from '../containers/demuxer';
 import { createFlvDemuxer } from '../containers/flv/flv-demuxer';
 import { createMjpegDemuxer } from '../containers/mjpeg/mjpeg-demuxer';
@@ -92,9 +93,4 @@ export function streamDemuxer(format: HttpSourceFormat): (sink: DemuxSink) => De
     default:
       throw new Error(`${format} does not come as one continuous stream`);
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() => clearTimeout(timer));
 }

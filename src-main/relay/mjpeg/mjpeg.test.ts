@@ -101,12 +101,14 @@ describe('MJPEG and JPEG snapshots', () => {
     try {
       expect(viewer.response.statusCode).toBe(200);
       expect(viewer.response.headers['content-type']).toBe('multipart/x-mixed-replace; boundary=frame');
-      await viewer.waitForParts(40);
+      await viewer.waitForParts(85);
       for (const part of viewer.parts.slice(0, 3)) {
         expect(part.headers['content-type']).toBe('image/jpeg');
         expect(await size(part.body)).toBe('320x240');
       }
-      const live = viewer.parts.slice(10, 40);
+      // Three seconds of pictures: the camera is a live encoder that, on a busy machine, falls
+      // behind and then catches up in a burst, which over a shorter window read as 42 a second.
+      const live = viewer.parts.slice(10, 85);
       const fps = (live.length - 1) / ((live.at(-1)!.at - live[0]!.at) / 1000);
       console.log(`stream.mjpeg: ${fps.toFixed(1)} pictures/s from a 25 fps source`);
       expect(fps).toBeGreaterThan(12);

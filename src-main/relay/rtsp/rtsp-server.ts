@@ -13,7 +13,7 @@ import type { StreamRegistry } from '../core/stream-registry';
 import type { TaskRegistry } from '../core/task-registry';
 import type { PacketSink, Track } from '../core/track';
 import { formatResponse, RtspParser, RtspProtocolError, type RtspMessage } from './rtsp-parser';
-import { createViewerWrites, type ViewerWrites } from './viewer-writes';
+import { createViewerWrites, type ViewerOutput, type ViewerWrites } from './viewer-writes';
 import { buildSdp, parseSdp, SdpError } from './sdp';
 import { digestResponse, parseChallenge } from './digest-auth';
 import { createDigestNonces, type NonceState } from './digest-nonces';
@@ -118,6 +118,8 @@ class ViewerConsumer implements Consumer {
   readonly tracks: Array<{ track: Track; match: TrackMatch; channel?: number; udp?: UdpTrackOutput; codec: Codec }> = [];
   private playing = false;
   private readonly drainWaiters: Array<() => void> = [];
+  /** How the shared writer reaches this viewer: its socket, and waking its senders when there is room. */
+  private readonly output: ViewerOutput;
   bytes = 0;
 
   constructor(
@@ -128,6 +130,7 @@ class ViewerConsumer implements Consumer {
     readonly excludedSource?: string,
   ) {
     socket.on('drain', () => this.wake());
+    this.output = { socket, onRoom: () => this.wake() };
   }
 
   attach(track: Track, match: TrackMatch): PacketSink {
@@ -145,7 +148,7 @@ class ViewerConsumer implements Consumer {
         if (entry.channel === undefined) return true; // the viewer did not SETUP this track
         const frame = this.writes.frame(packet, entry.channel, entry.codec.payloadType);
         this.bytes += frame.length;
-        return this.writes.write(this.socket, frame);
+        return this.writes.write(this.output, frame, entry.track.media.kind === 'video' && !packet.marker);
       },
       onDrain: (callback) => void this.drainWaiters.push(callback),
     };

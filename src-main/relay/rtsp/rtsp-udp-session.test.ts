@@ -53,6 +53,17 @@ describe('RTSP UDP session', () => {
     await until(() => rtp.datagrams.length === 65);
   });
 
+  it('sends a burst of 64 at once and the rest of a cached GOP at 4 a millisecond, in order', async () => {
+    const { output, rtp } = await start();
+    const started = performance.now();
+    for (let i = 0; i < 1000; i++) output.send(packet(i));
+    await until(() => rtp.datagrams.length === 1000);
+    // The 936 beyond the burst need 234 ms at the pacing rate; a slow timer only makes it longer.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(234);
+    expect(rtp.datagrams.map((d) => d.readUInt16BE(2))).toEqual(Array.from({ length: 1000 }, (_, i) => i));
+    expect(output.drops).toBe(0);
+  });
+
   it('sends large packets whole, and one too large for a datagram fails alone', async () => {
     const { output, rtp } = await start();
     expect(output.send(packet(1, 9_000))).toBe(9_012);

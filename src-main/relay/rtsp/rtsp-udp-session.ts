@@ -6,12 +6,19 @@ import type { TaskRegistry } from '../core/task-registry';
 import { bindRtpPair, closeRtpPair } from './rtsp-udp-ports';
 import { buildSenderReport } from './rtsp-udp-rtcp';
 import { normalizeAddress } from './rtsp-udp-transport';
+import { TokenBucket } from '../core/token-bucket';
 
 /**
- * Datagrams one track sends in a millisecond before the rest wait: about 15 MB/s with full-size
- * packets, well above any camera's rate, well below what overruns a player's receive buffer.
+ * How a track's datagrams are shaped: up to PACING_BURST at once, then PACING_PER_MS a
+ * millisecond. The burst fits a receive buffer of Linux's default size (about 90 full
+ * datagrams in 212,992 bytes), so a live keyframe mostly goes out whole. The rate, about
+ * 5.6 MB/s with full-size datagrams, is far above any camera's, and a player still reads that
+ * fast while it decodes to probe the stream: a new viewer's cached GOP (megabytes at once)
+ * sent at 15 MB/s overran ffmpeg's receive buffer (341 such datagrams) on a 2-core machine in
+ * about one join of five.
  */
-const PACED_BURST = 12;
+const PACING_BURST = 64;
+const PACING_PER_MS = 4;
 /**
  * Datagrams a track may have waiting, in the pacing queue or in the socket: a whole cached GOP
  * (at most 4096 packets) and the live packets that come while it goes out.
@@ -61,8 +68,7 @@ export class UdpTrackOutput {
   /** Datagrams (header, payload) waiting for their turn (see `send`), and the timer that lets them out. */
   private readonly paced: Array<[Buffer, Uint8Array]> = [];
   private pacer?: NodeJS.Timeout;
-  private burstAt = 0;
-  private burstCount = 0;
+  private readonly bucket = new TokenBucket(PACING_BURST, PACING_PER_MS, performance.now());
 
   constructor(
     private readonly sockets: { rtp: UdpSocket; rtcp: UdpSocket },
@@ -85,13 +91,13 @@ export class UdpTrackOutput {
   };
 
   /**
-   * Hands one packet on and returns its bytes (0: dropped). It never waits: packets beyond
-   * PACED_BURST in one millisecond (a new viewer's cached GOP, megabytes at once) queue and go
-   * out PACED_BURST per millisecond, in order, so the player's socket buffer is not overrun; live
-   * packets come spread out and go straight through. When the socket or the queue is this far
-   * behind, the packet is dropped, as the network would. A packet larger than a datagram fails in
-   * the kernel and counts as a drop. Only the 12-byte header is this viewer's own: the datagram
-   * gathers it with the payload every viewer shares (one sendmsg each, no copy of the payload).
+   * Hands one packet on and returns its bytes (0: dropped). It never waits: packets beyond the
+   * pacing burst (a new viewer's cached GOP, megabytes at once) queue and go out at the pacing
+   * rate, in order, so the player's socket buffer is not overrun; live packets come spread out
+   * and go straight through. When the socket or the queue is this far behind, the packet is
+   * dropped, as the network would. A packet larger than a datagram fails in the kernel and counts
+   * as a drop. Only the 12-byte header is this viewer's own: the datagram gathers it with the
+   * payload every viewer shares (one sendmsg each, no copy of the payload).
    */
   send(packet: RtpPacket, payloadType = packet.payloadType): number {
     if (this.closed) return 0;
@@ -103,17 +109,12 @@ export class UdpTrackOutput {
     this.packets++;
     this.octets += packet.payload.length;
     this.last = { timestamp: packet.timestamp, at: Date.now() };
-    const now = Date.now();
-    if (now !== this.burstAt) {
-      this.burstAt = now;
-      this.burstCount = 0;
-    }
-    if (this.paced.length > 0 || this.burstCount >= PACED_BURST) {
+    if (this.paced.length === 0 && this.bucket.available(performance.now()) > 0) {
+      this.bucket.take(1);
+      this.transmit(header, packet.payload);
+    } else {
       this.paced.push([header, packet.payload]);
       this.pacer ??= setInterval(() => this.drainPaced(), 1);
-    } else {
-      this.burstCount++;
-      this.transmit(header, packet.payload);
     }
     return 12 + packet.payload.length;
   }
@@ -125,7 +126,9 @@ export class UdpTrackOutput {
   }
 
   private drainPaced(): void {
-    for (const [header, payload] of this.paced.splice(0, PACED_BURST)) this.transmit(header, payload);
+    const due = this.paced.splice(0, this.bucket.available(performance.now()));
+    this.bucket.take(due.length);
+    for (const [header, payload] of due) this.transmit(header, payload);
     if (this.paced.length > 0) return;
     clearInterval(this.pacer);
     this.pacer = undefined;

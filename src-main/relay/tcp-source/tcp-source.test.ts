@@ -90,4 +90,25 @@ describe('tcp:// and raw HTTP sources', () => {
     );
     await expect(dialTcp('tcp://127.0.0.1', AbortSignal.timeout(5_000))).rejects.toThrow('expected tcp://host:port');
   });
+
+  it('a tcp:// source that streams MPEG-TS with no program in it fails after the first-media wait and hangs up', async () => {
+    // Null packets (PID 0x1FFF) only: MPEG-TS by its bytes, but no PAT, PMT or media ever.
+    const nullPacket = Buffer.alloc(188, 0xff);
+    nullPacket.set([0x47, 0x1f, 0xff, 0x10]);
+    let closed = 0;
+    const server = createServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.on('close', () => closed++);
+      streamer(Buffer.concat(Array.from({ length: 64 }, () => nullPacket)), (c) => socket.write(c), () => socket.destroyed);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push({ close: () => server.close() });
+    const port = (server.address() as AddressInfo).port;
+    const started = Date.now();
+    await expect(dialTcp(`tcp://127.0.0.1:${port}`, AbortSignal.timeout(10_000), { firstBytesMs: 5_000, firstMediaMs: 600 })).rejects.toThrow(
+      `no media from 127.0.0.1:${port} within 0.6 s (its bytes looked like mpegts)`,
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(590);
+    await expect.poll(() => closed).toBe(1); // the relay hung up; nothing keeps reading the socket
+  });
 });

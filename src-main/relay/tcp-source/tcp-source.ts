@@ -1,11 +1,19 @@
 import { connect, type Socket } from 'node:net';
 import type { ProducerConnection } from '../core/producer';
+import { withTimeout } from '../core/with-timeout';
 import { createDemuxedProducer, stoppingWith } from '../frames/demuxed-producer';
 import { detectFormat } from '../http-source/detect-format';
 import { streamDemuxer } from '../http-source/http-source';
 import type { ProtocolContext } from '../protocols';
 
-const FIRST_BYTES_MS = 10_000;
+/** How long a dial waits, first for any byte, then for the tracks of the format those bytes began. */
+export interface TcpDialTimeouts {
+  firstBytesMs: number;
+  /** A socket that streams only padding or a TS without a program map would otherwise hold its viewers forever. */
+  firstMediaMs: number;
+}
+
+const DEFAULT_TIMEOUTS: TcpDialTimeouts = { firstBytesMs: 10_000, firstMediaMs: 10_000 };
 
 /**
  * `tcp://host:port` sources, as go2rtc has them: a socket that streams media with no protocol
@@ -16,9 +24,9 @@ export function registerTcpSource({ schemes }: ProtocolContext): void {
   schemes.register('tcp', { dial: (url, context) => dialTcp(url, context.signal) });
 }
 
-function firstChunk(socket: Socket, signal: AbortSignal): Promise<Buffer> {
+function firstChunk(socket: Socket, signal: AbortSignal, timeoutMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`no data within ${FIRST_BYTES_MS / 1000} s`)), FIRST_BYTES_MS);
+    const timer = setTimeout(() => fail(new Error(`no data within ${timeoutMs / 1000} s`)), timeoutMs);
     const cleanup = () => {
       clearTimeout(timer);
       socket.off('data', onData);
@@ -44,14 +52,14 @@ function firstChunk(socket: Socket, signal: AbortSignal): Promise<Buffer> {
   });
 }
 
-export async function dialTcp(url: string, signal: AbortSignal): Promise<ProducerConnection> {
+export async function dialTcp(url: string, signal: AbortSignal, timeouts: TcpDialTimeouts = DEFAULT_TIMEOUTS): Promise<ProducerConnection> {
   const target = new URL(url);
   if (!target.hostname || !target.port) throw new Error(`${url}: expected tcp://host:port`);
   const socket = connect({ host: target.hostname, port: Number(target.port) });
   const stop = () => socket.destroy();
   signal.addEventListener('abort', stop, { once: true });
   try {
-    const first = await firstChunk(socket, signal);
+    const first = await firstChunk(socket, signal, timeouts.firstBytesMs);
     const detected = detectFormat(null, first);
     // JPEGs one after another on a socket are MJPEG.
     const format = detected === 'jpeg' ? 'mjpeg' : detected;
@@ -85,7 +93,7 @@ export async function dialTcp(url: string, signal: AbortSignal): Promise<Produce
     });
     socket.on('error', () => undefined); // 'close' follows and ends the producer
     socket.resume();
-    const producer = await demuxed.ready;
+    const producer = await withTimeout(demuxed.ready, timeouts.firstMediaMs, `no media from ${target.host} within ${timeouts.firstMediaMs / 1000} s (its bytes looked like ${format})`);
     return stoppingWith(producer.connection, stop);
   } catch (error) {
     stop();

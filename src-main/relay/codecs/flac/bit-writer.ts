@@ -7,7 +7,7 @@ export class BitWriter {
     this.bytes = new Uint8Array(capacity);
   }
 
-  /** The low `count` bits of a 32-bit `value` (count ≤ 32; negative values in two's complement). */
+  /** The low `count` bits of a 32-bit `value` (count <= 32; negative values in two's complement). */
   bits(value: number, count: number): void {
     for (let i = count - 1; i >= 0; i--) this.bitAt((value >>> i) & 1);
   }
