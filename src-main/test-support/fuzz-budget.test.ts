@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fuzzBudget, valueOrTypedError } from './fuzz-budget';
+import { fuzzBudget, fuzzCases, valueOrTypedError } from './fuzz-budget';
 
 class ParseError extends Error {}
 
@@ -15,6 +15,20 @@ describe('fuzz budget', () => {
   it('a parser error of the right type passes; any other exception fails the property, with its seed', () => {
     expect(valueOrTypedError(() => buggyParse(Uint8Array.of()), ParseError)).toBe(true);
     expect(() => fc.assert(fc.property(fc.uint8Array(), (bytes) => valueOrTypedError(() => buggyParse(bytes), ParseError)), fuzzBudget())).toThrow(/Property failed.*seed: -?\d+/s);
+  });
+
+  it('fuzzCases runs the given number of cases in npm test, and the time budget under npm run fuzz', () => {
+    const before = { ...process.env };
+    try {
+      delete process.env.RELAY_FUZZ_MS;
+      let runs = 0;
+      fc.assert(fc.property(fc.nat(), () => void runs++), fuzzCases(2_000));
+      expect(runs).toBe(2_000);
+      process.env.RELAY_FUZZ_MS = '250';
+      expect(fuzzCases(2_000)).toMatchObject({ interruptAfterTimeLimit: 250 });
+    } finally {
+      process.env = before;
+    }
   });
 
   it('takes its time from RELAY_FUZZ_MS and replays RELAY_FUZZ_SEED', () => {

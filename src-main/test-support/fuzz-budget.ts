@@ -19,6 +19,17 @@ export function fuzzBudget(): FcParameters<unknown> {
   };
 }
 
+/**
+ * A fixed number of cases in `npm test` (so a new surface gets the same depth on every machine,
+ * however slow), and the time budget of `npm run fuzz` when that sets RELAY_FUZZ_MS.
+ */
+export function fuzzCases(count: number): FcParameters<unknown> {
+  if (process.env.RELAY_FUZZ_MS !== undefined) return fuzzBudget();
+  const seed = process.env.RELAY_FUZZ_SEED;
+  const path = process.env.RELAY_FUZZ_PATH;
+  return { numRuns: count, ...(seed ? { seed: Number(seed) } : {}), ...(path ? { path } : {}) };
+}
+
 /** The vitest timeout of one fuzz property: its budget and room to shrink a failure. */
 export function fuzzTimeout(): number {
   return Number(process.env.RELAY_FUZZ_MS ?? 1_500) * 2 + 30_000;
