@@ -4,6 +4,7 @@ import type { Account } from './auth';
 import type { BlobStore } from './blob-store';
 import { postCallback } from './callback-post';
 import { hmacSha1B64 } from './encoding';
+import { publicMessage } from './internal-error';
 import { KodoError } from './kodo-error';
 import { mimeFromName } from './mime-guess';
 import type { ObjectService } from './object-service';
@@ -118,7 +119,7 @@ export class AsyncFetch {
         try {
           await this.run(task);
         } catch (error) {
-          task.error = (error as Error).message;
+          task.error = publicMessage(error);
           this.deps.logger.warn('async fetch failed', { id: task.id, error: task.error });
         }
         task.done = true;

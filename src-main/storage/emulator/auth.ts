@@ -183,12 +183,22 @@ export function verifyManagementAuth(
   throw new KodoError(401, 'bad token: signature mismatch');
 }
 
-/** Private download: `token=AK:sign` over the URL up to and including `e=`; expired → 401. */
+/**
+ * Private download: `token=AK:sign` over the URL up to and including `e=<deadline>`; expired: 401.
+ * The token is the last parameter, as privateDownloadUrl makes it: anything after it was never
+ * signed (`...&token=...&attname=evil.html` would rename what a signed link serves), so Kodo's
+ * rule is kept and such a URL is refused rather than served with the extra parameters honoured.
+ * Parameters that belong to the download (attname, a processing command) go before `e=`.
+ */
 export function verifyDownloadToken(fullUrl: string, accounts: AccountLookup, owner: string, nowMs: number): void {
-  const at = fullUrl.lastIndexOf('token=');
+  const at = Math.max(fullUrl.lastIndexOf('&token='), fullUrl.lastIndexOf('?token='));
   if (at < 0) throw new KodoError(401, 'download token not specified');
-  const token = decodeURIComponent(fullUrl.slice(at + 'token='.length).split('&')[0]!);
-  const signed = fullUrl.slice(0, at - 1);
+  const value = fullUrl.slice(at + '&token='.length);
+  if (value.includes('&')) {
+    throw new KodoError(401, 'bad token: parameters after token are not signed; put them before e= and sign the URL again');
+  }
+  const token = decodeURIComponent(value);
+  const signed = fullUrl.slice(0, at);
   const [accessKey, sign] = token.split(':');
   const account = accessKey ? accounts(accessKey) : undefined;
   if (!account || !sign || account.accessKey !== owner) throw new KodoError(401, 'bad token');

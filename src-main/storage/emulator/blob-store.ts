@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
-import { link, mkdir, open, readdir, rename, rm, truncate } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, truncate } from 'node:fs/promises';
 import { randomBytes, createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
@@ -62,7 +62,8 @@ function hashInline(chunks: Buffer[], digests: Digests): { md5: string; crc32: n
 
 /**
  * Object bytes on disk: `objects/<id>` are committed blobs (named by the metadata row),
- * `tmp/` holds uploads in flight, `parts/` holds resumable pieces. A blob becomes visible only
+ * `tmp/` holds uploads in flight, `parts/` holds resumable pieces. Copies of an object name the
+ * same blob (the metadata store counts them). A blob becomes visible only
  * when the DB row pointing at it commits, so a crash leaves at worst an orphan that `sweep` removes.
  */
 export class BlobStore {
@@ -218,13 +219,6 @@ export class BlobStore {
     const id = this.newId();
     await rename(staged.path, this.blobPath(id));
     return id;
-  }
-
-  /** A second name for an existing blob (copy shares bytes; each row owns one name). */
-  async duplicate(id: string): Promise<string> {
-    const next = this.newId();
-    await link(this.blobPath(id), this.blobPath(next));
-    return next;
   }
 
   async remove(id: string): Promise<void> {

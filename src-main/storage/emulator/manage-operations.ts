@@ -1,5 +1,6 @@
 import type { Account } from './auth';
 import { decodeEntry, urlsafeB64Decode } from './encoding';
+import { INTERNAL_ERROR, internalErrorMessage } from './internal-error';
 import { KodoError } from './kodo-error';
 import type { ObjectRow } from './metadata-store';
 import { changeLifecycle, LIFECYCLE_OPTIONS, lifecycleStatFields, readLifecycle, writeLifecycle } from './object-lifecycle';
@@ -131,8 +132,17 @@ export async function runOperation(objects: ObjectService, account: Account, op:
 
 export const MAX_BATCH = 1000;
 
-/** /batch: every op runs; HTTP 200 when all succeed, 298 when some failed. */
-export async function runBatch(objects: ObjectService, account: Account, ops: string[]): Promise<{ status: number; body: OpResult[] }> {
+/**
+ * /batch: every op runs and has its own result; HTTP 200 when all succeed, 298 when some failed.
+ * An op that fails inside the service (a file-system error) is one 599 result among the others,
+ * never the whole batch's answer, and names no server path; `onInternalError` logs it whole.
+ */
+export async function runBatch(
+  objects: ObjectService,
+  account: Account,
+  ops: string[],
+  onInternalError: (op: string, error: unknown) => void = () => undefined,
+): Promise<{ status: number; body: OpResult[] }> {
   if (ops.length === 0) throw new KodoError(400, 'batch needs at least one op');
   if (ops.length > MAX_BATCH) throw new KodoError(400, `too many ops in one batch: ${ops.length} > ${MAX_BATCH}`);
   const results: OpResult[] = [];
@@ -140,8 +150,12 @@ export async function runBatch(objects: ObjectService, account: Account, ops: st
     try {
       results.push(await runOperation(objects, account, op));
     } catch (error) {
-      if (!(error instanceof KodoError)) throw error;
-      results.push({ code: error.status, data: { error: error.message } });
+      if (error instanceof KodoError) {
+        results.push({ code: error.status, data: { error: error.message } });
+        continue;
+      }
+      onInternalError(op, error);
+      results.push({ code: INTERNAL_ERROR, data: { error: internalErrorMessage(error) } });
     }
   }
   return { status: results.every((r) => r.code === 200) ? 200 : 298, body: results };

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Account } from './auth';
 import type { AsyncFetch } from './async-fetch';
+import type { Logger } from '../../platform/logger';
 import type { BlobStore } from './blob-store';
 import { BUCKET_HEADS, BUCKET_PATHS, handleBucketRequest } from './bucket-routes';
 import { handleBucketSettings, SETTINGS_HEADS } from './bucket-settings';
@@ -35,6 +36,7 @@ export interface ManagementDeps {
   /** Workflow templates: name → processing commands. */
   workflows: ReadonlyMap<string, string>;
   asyncFetch: AsyncFetch;
+  logger: Logger;
 }
 
 export interface ManagementRequest {
@@ -77,7 +79,7 @@ export async function handleManagement(deps: ManagementDeps, request: Management
   switch (head) {
     case 'batch': {
       const ops = [...parseForm(body).getAll('op'), ...query.getAll('op')];
-      const result = await runBatch(objects, account, ops);
+      const result = await runBatch(objects, account, ops, (op, error) => deps.logger.error('batch op failed inside the emulator', { op: op.split('/')[1], error }));
       sendJson(res, result.status, result.body);
       return;
     }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { KodoError } from './kodo-error';
 
 export interface MediaOutput {
@@ -12,6 +12,15 @@ export interface MediaOutput {
 }
 
 export const MEDIA_COMMANDS: ReadonlySet<string> = new Set(['avthumb', 'vframe', 'avinfo']);
+
+/**
+ * ffmpeg names its files in its messages (`/srv/relay/storage/objects/3f2a: Invalid data found`); what the
+ * client reads of a failure names none of the server's paths.
+ */
+function withoutPaths(text: string, args: string[]): string {
+  const paths = [...new Set(args.filter((arg) => isAbsolute(arg)).flatMap((path) => [path, dirname(path)]))].filter((path) => path.length > 1).sort((a, b) => b.length - a.length);
+  return paths.reduce((out, path) => out.split(path).join('<file>'), text);
+}
 
 function run(cmd: string, args: string[], timeoutMs = 120_000): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -28,7 +37,7 @@ function run(cmd: string, args: string[], timeoutMs = 120_000): Promise<string> 
     child.on('close', (code) => {
       clearTimeout(timer);
       if (code === 0) resolve(out);
-      else reject(new KodoError(400, `${cmd} failed: ${err.trim().split('\n').slice(-2).join(' ')}`));
+      else reject(new KodoError(400, `${cmd} failed: ${withoutPaths(err.trim().split('\n').slice(-2).join(' '), args)}`));
     });
   });
 }

@@ -67,13 +67,21 @@ export interface PartRow {
   blocks: Buffer | null;
 }
 
+/**
+ * A v1 block being uploaded, under the ctx that takes its next chunk (each chunk answers a new
+ * ctx; the one before it is dropped in the same transaction).
+ */
 export interface BlockRow {
   ctx: string;
   owner: string;
+  /** The block's size, given to mkblk. */
   size: number;
+  /** crc32 of the last chunk received. */
   crc32: number;
   expire_at: number;
   file: string;
+  /** Bytes of the block received so far (the next chunk's offset); null in rows from before bput: whole blocks. */
+  received: number | null;
 }
 
 export interface DownloadLogRow {
@@ -94,6 +102,7 @@ CREATE TABLE IF NOT EXISTS objects (
   end_user TEXT, meta TEXT, md5 TEXT NOT NULL, expire_at INTEGER, blob TEXT NOT NULL, lifecycle TEXT,
   PRIMARY KEY (bucket, key)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS objects_expire ON objects(expire_at) WHERE expire_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS objects_blob ON objects(blob);
 CREATE TABLE IF NOT EXISTS uploads (
   id TEXT PRIMARY KEY, bucket TEXT NOT NULL, key TEXT NOT NULL, owner TEXT NOT NULL, expire_at INTEGER NOT NULL,
   assembled INTEGER NOT NULL DEFAULT 0, asm_size INTEGER NOT NULL DEFAULT 0);
@@ -102,7 +111,7 @@ CREATE TABLE IF NOT EXISTS parts (
   size INTEGER NOT NULL, file TEXT NOT NULL, offset INTEGER, blocks BLOB, PRIMARY KEY (upload_id, part_number));
 CREATE TABLE IF NOT EXISTS blocks (
   ctx TEXT PRIMARY KEY, owner TEXT NOT NULL, size INTEGER NOT NULL, crc32 INTEGER NOT NULL,
-  expire_at INTEGER NOT NULL, file TEXT NOT NULL);
+  expire_at INTEGER NOT NULL, file TEXT NOT NULL, received INTEGER);
 CREATE TABLE IF NOT EXISTS tasks (id TEXT PRIMARY KEY, body TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS download_log (
   at INTEGER NOT NULL, domain TEXT NOT NULL, path TEXT NOT NULL, status INTEGER NOT NULL, bytes INTEGER NOT NULL);
@@ -145,6 +154,7 @@ export class MetadataStore {
     this.addColumnIfMissing('objects', 'lifecycle', 'TEXT');
     this.addColumnIfMissing('buckets', 'region', "TEXT NOT NULL DEFAULT 'z0'");
     this.addColumnIfMissing('parts', 'blocks', 'BLOB');
+    this.addColumnIfMissing('blocks', 'received', 'INTEGER');
     const db = this.db;
     this.stmts = {
       bucket: db.prepare<[string], BucketRow>('SELECT * FROM buckets WHERE name = ?'),
@@ -178,6 +188,7 @@ export class MetadataStore {
         .raw(true),
       expired: db.prepare<[number], ObjectRow>('SELECT * FROM objects WHERE expire_at IS NOT NULL AND expire_at <= ? LIMIT 500'),
       blobs: db.prepare<[], { blob: string }>('SELECT blob FROM objects'),
+      blobRefs: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM objects WHERE blob = ?'),
       upload: db.prepare<[string], UploadRow>('SELECT * FROM uploads WHERE id = ?'),
       putUpload: db.prepare(
         'INSERT INTO uploads (id, bucket, key, owner, expire_at, assembled, asm_size) VALUES (@id, @bucket, @key, @owner, @expire_at, @assembled, @asm_size)',
@@ -199,7 +210,7 @@ export class MetadataStore {
         `SELECT file FROM parts WHERE file != '' UNION ALL SELECT file FROM blocks UNION ALL SELECT 'asm-' || id FROM uploads`,
       ),
       block: db.prepare<[string], BlockRow>('SELECT * FROM blocks WHERE ctx = ?'),
-      putBlock: db.prepare('INSERT INTO blocks (ctx, owner, size, crc32, expire_at, file) VALUES (@ctx, @owner, @size, @crc32, @expire_at, @file)'),
+      putBlock: db.prepare('INSERT INTO blocks (ctx, owner, size, crc32, expire_at, file, received) VALUES (@ctx, @owner, @size, @crc32, @expire_at, @file, @received)'),
       deleteBlock: db.prepare('DELETE FROM blocks WHERE ctx = ?'),
       expiredBlocks: db.prepare<[number], BlockRow>('SELECT * FROM blocks WHERE expire_at <= ?'),
       task: db.prepare<[string], { body: string }>('SELECT body FROM tasks WHERE id = ?'),
@@ -275,6 +286,14 @@ export class MetadataStore {
   allBlobs(): Set<string> {
     return new Set(this.stmts.blobs.all().map((r) => r.blob));
   }
+  /**
+   * How many objects share a blob. Copies point at their source's blob instead of hard-linking
+   * it (a file takes at most 65,000 links on ext4, 1,024 on NTFS), so this count, kept by the
+   * rows themselves through the blob index, is the blob's reference count.
+   */
+  blobReferences(blob: string): number {
+    return this.stmts.blobRefs.get(blob)?.n ?? 0;
+  }
 
   upload(id: string): UploadRow | undefined {
     return this.stmts.upload.get(id);
@@ -324,6 +343,14 @@ export class MetadataStore {
   }
   deleteBlock(ctx: string): void {
     this.stmts.deleteBlock.run(ctx);
+  }
+  /** The block under a new ctx after a chunk; false (nothing changed) when `ctx` is gone meanwhile. */
+  advanceBlock(ctx: string, next: BlockRow): boolean {
+    return this.transaction(() => {
+      if (this.stmts.deleteBlock.run(ctx).changes === 0) return false;
+      this.stmts.putBlock.run(next);
+      return true;
+    });
   }
   expiredBlocks(now: number): BlockRow[] {
     return this.stmts.expiredBlocks.all(now);

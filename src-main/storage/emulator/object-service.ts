@@ -23,7 +23,12 @@ export interface CommitRequest {
 /**
  * Object operations over the metadata DB and the blob folder. Every write follows one order:
  * bytes are fsynced and renamed into place first, then one DB transaction makes them visible,
- * then the replaced blob is unlinked. A crash at any point leaves either the old or the new object.
+ * then a blob no row names any more is unlinked. A crash at any point leaves either the old or
+ * the new object (and at worst an orphan blob, swept at the next start).
+ *
+ * Copies and moves share their source's blob: a copy is one row more, never a file operation, so
+ * no file-system limit (hard links per file) caps how often an object can be copied, and deleting
+ * one copy leaves the others' bytes alone because a blob goes only with the last row naming it.
  */
 export class ObjectService {
   constructor(
@@ -107,7 +112,7 @@ export class ObjectService {
       blob,
       lifecycle: null,
     };
-    let replaced: string | undefined;
+    let released: string[] = [];
     let keptExisting: ObjectRow | undefined;
     try {
       this.db.transaction(() => {
@@ -123,7 +128,7 @@ export class ObjectService {
         }
         this.checkQuota(request.bucket, 1 - (existing ? 1 : 0), row.fsize - (existing?.fsize ?? 0));
         this.db.putObject(row);
-        replaced = existing?.blob;
+        released = this.unreferenced(existing?.blob);
       });
     } catch (error) {
       await this.blobs.remove(blob);
@@ -133,7 +138,7 @@ export class ObjectService {
       await this.blobs.remove(blob);
       return keptExisting;
     }
-    if (replaced) await this.blobs.remove(replaced);
+    await this.unlink(released);
     this.announce(request.event ?? 'put', row);
     return row;
   }
@@ -149,8 +154,11 @@ export class ObjectService {
 
   async delete(bucket: string, key: string): Promise<void> {
     const row = this.stat(bucket, key);
-    this.db.deleteObject(bucket, key);
-    await this.blobs.remove(row.blob);
+    const released = this.db.transaction(() => {
+      this.db.deleteObject(bucket, key);
+      return this.unreferenced(row.blob);
+    });
+    await this.unlink(released);
     this.announce('delete', row);
   }
 
@@ -161,26 +169,21 @@ export class ObjectService {
       if (kind === 'move') return;
       throw new KodoError(614, 'file exists');
     }
-    const blob = await this.blobs.duplicate(source.blob);
-    let replaced: string | undefined;
-    try {
-      this.db.transaction(() => {
-        const current = this.db.object(src.bucket, src.key);
-        if (!current || current.blob !== source.blob) throw new KodoError(612, 'no such file or directory');
-        const existing = this.db.object(dst.bucket, dst.key);
-        if (existing && !this.isExpired(existing) && !force) throw new KodoError(614, 'file exists');
-        if (src.bucket !== dst.bucket || kind === 'copy') this.checkQuota(dst.bucket, existing ? 0 : 1, source.fsize - (existing?.fsize ?? 0));
-        // A copy is a new object: its lifecycle starts over; a moved one keeps its own.
-        this.db.putObject({ ...source, bucket: dst.bucket, key: dst.key, blob, put_time: kind === 'copy' ? this.clock() * 10_000 : source.put_time, lifecycle: kind === 'copy' ? null : source.lifecycle });
-        replaced = existing?.blob;
-        if (kind === 'move') this.db.deleteObject(src.bucket, src.key);
-      });
-    } catch (error) {
-      await this.blobs.remove(blob);
-      throw error;
-    }
-    if (replaced) await this.blobs.remove(replaced);
-    if (kind === 'move') await this.blobs.remove(source.blob);
+    // Nothing is awaited between the stat and the transaction, which checks again that the source
+    // still names the same blob: the blob cannot be released in between.
+    const released = this.db.transaction(() => {
+      const current = this.db.object(src.bucket, src.key);
+      if (!current || current.blob !== source.blob) throw new KodoError(612, 'no such file or directory');
+      const existing = this.db.object(dst.bucket, dst.key);
+      if (existing && !this.isExpired(existing) && !force) throw new KodoError(614, 'file exists');
+      if (src.bucket !== dst.bucket || kind === 'copy') this.checkQuota(dst.bucket, existing ? 0 : 1, source.fsize - (existing?.fsize ?? 0));
+      // A copy is a new object: its lifecycle starts over; a moved one keeps its own. Either way
+      // the destination names the source's blob.
+      this.db.putObject({ ...source, bucket: dst.bucket, key: dst.key, put_time: kind === 'copy' ? this.clock() * 10_000 : source.put_time, lifecycle: kind === 'copy' ? null : source.lifecycle });
+      if (kind === 'move') this.db.deleteObject(src.bucket, src.key);
+      return this.unreferenced(existing?.blob);
+    });
+    await this.unlink(released);
     this.announce(kind, source, { dest: dst });
   }
 
@@ -191,10 +194,30 @@ export class ObjectService {
     });
   }
 
-  /** Removes a row and its blob without checks (sweepers). */
+  /** Removes a row (unless it was replaced since it was read) and its blob if no other row names it (sweepers). */
   async purge(row: ObjectRow): Promise<void> {
-    this.db.deleteObject(row.bucket, row.key);
-    await this.blobs.remove(row.blob);
+    const released = this.db.transaction(() => {
+      const current = this.db.object(row.bucket, row.key);
+      if (!current || current.blob !== row.blob || current.put_time !== row.put_time) return [];
+      this.db.deleteObject(row.bucket, row.key);
+      return this.unreferenced(row.blob);
+    });
+    await this.unlink(released);
+  }
+
+  /** Of these blobs, those no row names any more; called inside the transaction that dropped the rows. */
+  private unreferenced(...blobs: (string | undefined)[]): string[] {
+    return blobs.filter((blob): blob is string => blob !== undefined && this.db.blobReferences(blob) === 0);
+  }
+
+  /**
+   * Unlinks released blobs once their rows are gone. The change is already committed, so a
+   * failure here is not the client's: the blob stays an orphan until the next start sweeps it.
+   */
+  private async unlink(blobs: string[]): Promise<void> {
+    for (const blob of blobs) {
+      await this.blobs.remove(blob).catch((error: unknown) => this.logger.warn('could not remove a released blob; it goes at the next start', { blob, error }));
+    }
   }
 
   /** Deletes objects whose deleteAfterDays has passed; returns how many went. */

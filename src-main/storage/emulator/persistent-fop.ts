@@ -5,6 +5,7 @@ import type { BlobStore } from './blob-store';
 import { decodeEntry } from './encoding';
 import { IMAGE_COMMANDS, runImageCommand } from './image-ops';
 import { MODERATION_COMMANDS, moderationNotEnabled } from './moderation';
+import { publicMessage } from './internal-error';
 import { KodoError } from './kodo-error';
 import { MEDIA_COMMANDS, runMediaCommand, type MediaOutput } from './media-ops';
 import type { MetadataStore } from './metadata-store';
@@ -122,7 +123,7 @@ export class PersistentFop {
       } catch (error) {
         item.code = 3;
         item.desc = DESC[3]!;
-        item.error = (error as Error).message;
+        item.error = publicMessage(error);
       }
     }
     status.code = status.items.every((i) => i.code === 0) ? 0 : 3;

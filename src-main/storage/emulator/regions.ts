@@ -83,3 +83,21 @@ export function legacyQueryEntry(region: string, mode: RegionHostMode, ownHost: 
     api: main('api'),
   };
 }
+
+/**
+ * The region a Qiniu upload host belongs to: `up-z1.qiniup.com` and `upload-z1.qiniup.com` are z1,
+ * `up.qiniup.com` is z0, the older `qiniu.com` and `qbox.me` names alike. Any other name (the
+ * emulator's own address, an acceleration domain) is no region's and takes every bucket.
+ */
+export function uploadHostRegion(host: string): string | undefined {
+  const name = host.replace(/:\d+$/, '').toLowerCase();
+  const match = /^(?:up|upload)(?:-([a-z0-9-]+))?\.(?:qiniup\.com|qiniu\.com|qbox\.me)$/.exec(name);
+  if (!match) return undefined;
+  const region = match[1] ?? 'z0';
+  return regionOf(region) ? region : undefined;
+}
+
+/** The upload host Kodo names when a bucket's upload reached another region (`up-z0.qiniup.com` for z0 too). */
+export function regionUploadHost(region: string): string {
+  return `up-${region}.qiniup.com`;
+}

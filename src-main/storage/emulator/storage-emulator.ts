@@ -16,6 +16,7 @@ import { parseLogName, renderLog, type CdnDeps } from './cdn-routes';
 import { handleDownload, type DownloadDeps } from './download-routes';
 import { parseAccounts, type AccountInput } from './emulator-config';
 import { parseForm, readBody, sendError, sendJson } from './http-kit';
+import { INTERNAL_ERROR, internalErrorMessage } from './internal-error';
 import { KodoError } from './kodo-error';
 import { MetadataStore, type BucketRow } from './metadata-store';
 import { ObjectService } from './object-service';
@@ -26,7 +27,8 @@ import { AsyncFetch } from './async-fetch';
 import { EventNotifier } from './event-notifications';
 import { legacyQueryEntry, regionQueryEntry, type RegionHostMode } from './regions';
 import { handleManagement, isManagementPath, type ManagementDeps } from './management-routes';
-import { handleFormUpload, handleMkblk, handleMkfile, handleMultipart, sweepUploads, type UploadRouteDeps } from './upload-routes';
+import { handleBput, handleMkblk, handleMkfile } from './resumable-v1';
+import { handleFormUpload, handleMultipart, sweepUploads, type UploadRouteDeps } from './upload-routes';
 
 export interface StorageEmulatorOptions {
   /** `host:port`; port 0 picks a free one. Default 127.0.0.1:1985. */
@@ -108,7 +110,7 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
   const downloadDeps: DownloadDeps = { db, blobs, objects, accounts, clock, logger };
   const cdnDeps: CdnDeps = { db, objects, clock, publicUrl: originOf };
   const asyncFetch = new AsyncFetch({ objects, blobs, logger });
-  const managementDeps: ManagementDeps = { db, blobs, objects, pfop, cdn: cdnDeps, clock, workflows, asyncFetch };
+  const managementDeps: ManagementDeps = { db, blobs, objects, pfop, cdn: cdnDeps, clock, workflows, asyncFetch, logger };
 
   if (accountSet.demo && newBuckets.length > 0) await seedSampleFiles(objects, blobs, accountSet.buckets[0]!.name);
 
@@ -146,6 +148,7 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
     // The upload host's root takes only the form upload.
     if (pathname === '/') throw new KodoError(405, 'only allowed POST method');
     if (head === 'mkblk') return handleMkblk(uploadDeps, req, res, segments[1] ?? '');
+    if (head === 'bput') return handleBput(uploadDeps, req, res, segments.slice(1));
     if (head === 'mkfile') return handleMkfile(uploadDeps, req, res, segments.slice(1));
     if (head === 'buckets' && segments[2] === 'objects' && segments[4] === 'uploads') return handleMultipart(uploadDeps, req, res, segments);
 
@@ -208,7 +211,7 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
       // A malformed %-escape anywhere in the URL (a key, a mkfile parameter): the client's fault.
       if (error instanceof URIError) return sendError(res, 400, `bad request: malformed percent escape in the URL (${error.message})`);
       logger.error('unexpected error', { url: req.url?.split('?')[0], error });
-      sendError(res, 599, `internal error: ${(error as Error).message}`);
+      sendError(res, INTERNAL_ERROR, internalErrorMessage(error));
     });
   }, tls);
   for (const http of dual.httpServers) {

@@ -1,15 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { open, rename, rm, truncate } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
-import { verifyUploadToken, checkScope, type AccountLookup, type VerifiedUploadToken } from './auth';
+import { checkScope, type AccountLookup, type VerifiedUploadToken } from './auth';
 import { TooLargeError, type BlobStore, type StagedFile } from './blob-store';
-import { KODO_BLOCK, urlsafeB64Decode } from './encoding';
+import { urlsafeB64Decode } from './encoding';
 import { readBody, sendJson } from './http-kit';
 import { KodoError } from './kodo-error';
 import type { MetadataStore, UploadRow } from './metadata-store';
 import { etagOfParts } from './part-etag';
 import { boundaryOf, readAll, readMultipart } from './multipart-reader';
+import { sweepBlocks } from './resumable-v1';
 import { completeUpload, type UploadCompletionDeps, type UploadReply } from './upload-completion';
+import { authorizeUpload, drain, sendReply, upToken } from './upload-kit';
 
 const CTX_TTL_MS = 7 * 86_400_000;
 const MAX_PART = 1024 * 1024 * 1024;
@@ -18,31 +19,15 @@ export interface UploadRouteDeps extends UploadCompletionDeps {
   db: MetadataStore;
   blobs: BlobStore;
   accounts: AccountLookup;
-  /** Host reported back in mkblk replies. */
-  /** The emulator's origin as this request reached it (scheme and host), for links handed back. */
+  /** The emulator's origin as this request reached it (scheme and host), for links handed back (`host` of mkblk and bput replies). */
   publicUrl: (req?: IncomingMessage) => string;
-  /** Uploads with a part being appended to their assembly file right now (one writer at a time). */
+  /**
+   * Files being appended to right now, one writer each: v2 uploads (by upload id) with a part
+   * going to their assembly file, v1 block files (`blk-<ctx>`) with a chunk going in.
+   */
   assembling: Set<string>;
   /** Per upload: work on parts already acknowledged (block hashes, fsync), which completion waits for. */
   finishingParts: Map<string, Promise<void>>;
-}
-
-function upToken(req: IncomingMessage): string | undefined {
-  const header = req.headers.authorization ?? '';
-  return header.startsWith('UpToken ') ? header.slice('UpToken '.length).trim() : undefined;
-}
-
-function sendReply(res: ServerResponse, reply: UploadReply): void {
-  if (reply.redirect) {
-    res.writeHead(303, { Location: reply.redirect, 'Content-Length': 0 });
-    res.end();
-    return;
-  }
-  sendJson(res, reply.status, reply.body);
-}
-
-async function drain(req: IncomingMessage): Promise<void> {
-  for await (const _ of req) void _;
 }
 
 /** POST / multipart: token, key, x:*, x-qn-meta-*, file, then crc32. */
@@ -70,7 +55,7 @@ export async function handleFormUpload(deps: UploadRouteDeps, req: IncomingMessa
       }
       const value = (await readAll(part.body, 1024 * 1024)).toString('utf8');
       fields.set(part.name, value);
-      if (part.name === 'token') token = verifyUploadToken(value, deps.accounts, deps.clock());
+      if (part.name === 'token') token = authorizeUpload(deps, req, value);
     }
   } catch (error) {
     if (staged) await deps.blobs.discard(staged.path);
@@ -109,94 +94,13 @@ export async function handleFormUpload(deps: UploadRouteDeps, req: IncomingMessa
   sendReply(res, reply);
 }
 
-/** POST /mkblk/<size>: one whole block; the reply ctx names it for mkfile. */
-export async function handleMkblk(deps: UploadRouteDeps, req: IncomingMessage, res: ServerResponse, sizeText: string): Promise<void> {
-  let token: VerifiedUploadToken;
-  try {
-    token = verifyUploadToken(upToken(req), deps.accounts, deps.clock());
-    deps.objects.bucket(token.bucket);
-  } catch (error) {
-    await drain(req);
-    throw error;
-  }
-  const size = Number(sizeText);
-  if (!Number.isInteger(size) || size <= 0 || size > KODO_BLOCK) {
-    await drain(req);
-    throw new KodoError(400, `invalid block size ${sizeText}: 1 to ${KODO_BLOCK} bytes`);
-  }
-  const ctx = deps.blobs.newId();
-  const file = `blk-${ctx}`;
-  let staged: StagedFile;
-  try {
-    staged = await deps.blobs.stage(req as AsyncIterable<Buffer>, size, deps.blobs.partPath(file), { crc32: true, sync: false });
-  } catch (error) {
-    if (error instanceof TooLargeError) throw new KodoError(400, `block body longer than ${size}`);
-    throw error;
-  }
-  if (staged.size !== size) {
-    await rm(staged.path, { force: true });
-    throw new KodoError(400, `block body is ${staged.size} bytes, expected ${size}`);
-  }
-  const expireAt = deps.clock() + CTX_TTL_MS;
-  deps.db.putBlock({ ctx, owner: token.account.accessKey, size, crc32: staged.crc32, expire_at: expireAt, file });
-  sendJson(res, 200, {
-    ctx,
-    checksum: createHash('sha1').update(ctx).digest('base64url'),
-    crc32: staged.crc32,
-    offset: size,
-    host: deps.publicUrl(req),
-    expired_at: Math.floor(expireAt / 1000),
-  });
-}
-
-/** POST /mkfile/<fsize>[/key/<b64>][/mimeType/<b64>][/fname/<b64>][/x:v/<b64>]... body = ctx,ctx,... */
-export async function handleMkfile(deps: UploadRouteDeps, req: IncomingMessage, res: ServerResponse, rest: string[]): Promise<void> {
-  const token = verifyUploadToken(upToken(req), deps.accounts, deps.clock());
-  deps.objects.bucket(token.bucket);
-  const fsize = Number(rest[0]);
-  if (!Number.isInteger(fsize) || fsize < 0) throw new KodoError(400, `invalid file size ${rest[0]}`);
-  const params = new Map<string, string>();
-  for (let i = 1; i + 1 < rest.length; i += 2) params.set(decodeURIComponent(rest[i]!), urlsafeB64Decode(rest[i + 1]!).toString('utf8'));
-  const body = (await readBody(req, 16 * 1024 * 1024)).toString('utf8').trim();
-  const ctxs = body === '' ? [] : body.split(',');
-  const blocks = ctxs.map((ctx) => {
-    const block = deps.db.block(ctx);
-    if (!block || block.owner !== token.account.accessKey || block.expire_at <= deps.clock()) {
-      throw new KodoError(701, 'context expired or unknown: upload the block again');
-    }
-    return block;
-  });
-  const total = blocks.reduce((sum, b) => sum + b.size, 0);
-  if (total !== fsize) throw new KodoError(400, `blocks hold ${total} bytes, mkfile says ${fsize}`);
-  const staged = await deps.blobs.concat(blocks.map((b) => deps.blobs.partPath(b.file)));
-  const vars: Record<string, string> = {};
-  const meta: Record<string, string> = {};
-  for (const [name, value] of params) {
-    if (name.startsWith('x:')) vars[name] = value;
-    else if (name.toLowerCase().startsWith('x-qn-meta-')) meta[name] = value;
-  }
-  const reply = await completeUpload(
-    deps,
-    { token, key: params.get('key'), staged, fname: params.get('fname') ?? '', mimeType: params.get('mimeType'), vars, meta },
-    false,
-  );
-  if (reply.status === 200 || reply.status === 579) {
-    for (const block of blocks) {
-      deps.db.deleteBlock(block.ctx);
-      await rm(deps.blobs.partPath(block.file), { force: true });
-    }
-  }
-  sendReply(res, reply);
-}
-
 function objectKey(encoded: string): string | undefined {
   return encoded === '~' ? undefined : urlsafeB64Decode(encoded).toString('utf8');
 }
 
 function uploadToken(deps: UploadRouteDeps, req: IncomingMessage, bucket: string): VerifiedUploadToken {
-  const token = verifyUploadToken(upToken(req), deps.accounts, deps.clock());
+  const token = authorizeUpload(deps, req, upToken(req));
   if (token.bucket !== bucket) throw new KodoError(403, `token scope is bucket ${token.bucket}, the path names ${bucket}`);
-  deps.objects.bucket(bucket);
   return token;
 }
 
@@ -403,9 +307,6 @@ async function dropUpload(deps: Pick<UploadRouteDeps, 'db' | 'blobs'>, uploadId:
 
 /** Frees expired v1 blocks and v2 uploads. */
 export async function sweepUploads(deps: Pick<UploadRouteDeps, 'db' | 'blobs'>, now: number): Promise<void> {
-  for (const block of deps.db.expiredBlocks(now)) {
-    deps.db.deleteBlock(block.ctx);
-    await rm(deps.blobs.partPath(block.file), { force: true });
-  }
+  await sweepBlocks(deps, now);
   for (const upload of deps.db.expiredUploads(now)) await dropUpload(deps, upload.id);
 }
