@@ -7,7 +7,8 @@ import { redirectAllowed } from './redirect-uris';
 import { escapeHtml, notice, sendHtml, signInDocument } from './sign-in-page';
 import { hmac, sameSignature } from './signing';
 import { resolveTenant } from './tenant-names';
-import { grantedScopes, OAuthError } from './token-endpoint';
+import { OAuthError } from './oauth-error';
+import { grantedScopes } from './token-endpoint';
 
 export interface AuthorizeDeps {
   principals: Principals;

@@ -37,6 +37,33 @@ describe('JSON batching', () => {
     expect(steps[2]!.body).toMatchObject({ error: { code: 'Request_ResourceNotFound' } });
   });
 
+  it("builds every step's links on the scheme and host the batch came in on, never on the listening address", async () => {
+    const viaName = `http://localhost:${emu.emulator.port}`;
+    const reply = await graphCall(viaName, token, '/$batch', {
+      method: 'POST',
+      body: {
+        requests: [
+          { id: 'delta', method: 'GET', url: `/users/${emu.user.id}/calendarView/delta?startDateTime=2031-07-01T00:00:00Z&endDateTime=2031-07-02T00:00:00Z`, headers: { Prefer: 'odata.maxpagesize=1' } },
+          // A step cannot name another origin for itself: the batch route sets it.
+          { id: 'users', method: 'GET', url: '/users?$top=1', headers: { 'X-Emulator-Step-Origin': 'https://elsewhere.example', 'x-emulator-step-key': 'guessed' } },
+        ],
+      },
+    });
+    expect(reply.status).toBe(200);
+    const [delta, users] = (reply.body as { responses: Step[] }).responses;
+    expect(delta).toMatchObject({ status: 200 });
+    expect(String(delta!.body!['@odata.context'])).toMatch(new RegExp(`^${viaName}/v1\\.0/\\$metadata#`));
+    expect(String(delta!.body!['@odata.deltaLink'] ?? delta!.body!['@odata.nextLink'])).toMatch(new RegExp(`^${viaName}/v1\\.0/users/`));
+    expect(users).toMatchObject({ status: 200 });
+    expect(String(users!.body!['@odata.nextLink'])).toMatch(new RegExp(`^${viaName}/v1\\.0/users\\?`));
+  });
+
+  it('ignores step origin headers a client sends itself', async () => {
+    const reply = await graphCall(emu.url, token, '/users?$top=1', { headers: { 'x-emulator-step-origin': 'https://elsewhere.example', 'x-emulator-step-key': 'guessed' } });
+    expect(reply.status).toBe(200);
+    expect(String(reply.body['@odata.nextLink'])).toMatch(new RegExp(`^${emu.url}/v1\\.0/users\\?`));
+  });
+
   it('refuses a malformed batch with a message naming what is wrong, and an unsigned one', async () => {
     const cases: [unknown, RegExp][] = [
       [{ requests: [] }, /non-empty array/],

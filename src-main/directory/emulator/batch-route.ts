@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest } from './graph-error';
 import { readJsonObject, sendJson, type RequestIds } from './graph-http';
+import { STEP_KEY_HEADER, STEP_ORIGIN_HEADER } from './link-origin';
 
 const MAX_REQUESTS = 20;
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -42,12 +43,27 @@ function parseItems(body: Record<string, unknown>): BatchItem[] {
   });
 }
 
+/** A step's headers without the ones the batch sets itself (its token, the step origin). */
+function ownHeaders(headers: Record<string, string>): Record<string, string> {
+  const reserved = new Set(['authorization', STEP_ORIGIN_HEADER, STEP_KEY_HEADER]);
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !reserved.has(name.toLowerCase())));
+}
+
 /**
  * `POST /v1.0/$batch` (JSON batching): each step goes through the emulator over loopback with
  * the batch's own token, exactly as it would on its own (permissions, faults, 429s included).
  * Steps run in order; one whose dependency did not succeed answers 424 Failed Dependency.
  */
-export async function handleBatch(req: IncomingMessage, res: ServerResponse, ids: RequestIds, selfUrl: string): Promise<void> {
+export interface BatchTarget {
+  /** Where this emulator listens over http (`http://127.0.0.1:<port>`): steps are sent there. */
+  selfUrl: string;
+  /** `scheme://host` the batch came in on: every step's links are built on it. */
+  origin: string;
+  /** This emulator's key for the step origin headers. */
+  stepKey: string;
+}
+
+export async function handleBatch(req: IncomingMessage, res: ServerResponse, ids: RequestIds, target: BatchTarget): Promise<void> {
   const items = parseItems(await readJsonObject(req));
   const authorization = req.headers.authorization ?? '';
   const outcome = new Map<string, number>();
@@ -58,9 +74,9 @@ export async function handleBatch(req: IncomingMessage, res: ServerResponse, ids
       responses.push({ id: item.id, status: 424, headers: { 'Content-Type': 'application/json' }, body: { error: { code: 'FailedDependency', message: 'A request this one depends on failed.' } } });
       continue;
     }
-    const reply = await fetch(`${selfUrl}/v1.0${item.url}`, {
+    const reply = await fetch(`${target.selfUrl}/v1.0${item.url}`, {
       method: item.method,
-      headers: { ...item.headers, Authorization: authorization },
+      headers: { ...ownHeaders(item.headers), Authorization: authorization, [STEP_ORIGIN_HEADER]: target.origin, [STEP_KEY_HEADER]: target.stepKey },
       ...(item.body !== undefined ? { body: typeof item.body === 'string' ? item.body : JSON.stringify(item.body) } : {}),
     });
     const text = await reply.text();

@@ -44,6 +44,16 @@ describe('directoryEmulatorModule', () => {
       const subjects = (week.body.value as { subject: string; type: string }[]).map((e) => `${e.subject}:${e.type}`);
       expect(subjects.filter((s) => s === 'Team stand-up:occurrence')).toHaveLength(5);
       expect(subjects).toContain('Release day:singleInstance');
+      // The console's policy editor saves as the demo user (a delegated token): they hold
+      // Identity Governance Administrator, so the PUT is allowed.
+      const current = await graphCall(url, token, `/identityGovernance/entitlementManagement/assignmentPolicies/${DEMO_IDS.policy}`);
+      const { '@odata.context': _context, id: _id, createdDateTime: _created, modifiedDateTime: _modified, notificationSettings: _notifications, customExtensionStageSettings: _stages, ...editable } = current.body as Record<string, unknown>;
+      const saved = await graphCall(url, token, `/identityGovernance/entitlementManagement/assignmentPolicies/${DEMO_IDS.policy}`, {
+        method: 'PUT',
+        body: { ...editable, displayName: 'Saved by the demo user', accessPackage: { id: DEMO_IDS.accessPackage } },
+      });
+      expect(saved.status).toBe(200);
+      expect(saved.body.displayName).toBe('Saved by the demo user');
     } finally {
       await test.stop();
     }
@@ -76,6 +86,21 @@ describe('directoryEmulatorModule', () => {
     const bad = `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\ndirectory:\n  emulator:\n    apps:\n      - client_id: a\n        client_secret: b\n        permissions: [Calendars.Reed]\n`;
     await expect(startTestEngine({ modules: [directoryEmulatorModule], config: bad })).rejects.toThrow(/directory\.emulator\.apps\.0\.permissions\.0/);
   });
+
+  it('the standalone entry lists its options for --help and -h and exits 0', async () => {
+    for (const flag of ['--help', '-h']) {
+      const child = spawn(process.execPath, [resolve('node_modules/vite-node/vite-node.mjs'), resolve(__dirname, 'main.directory-emulator.ts'), '--', flag], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+      const code = await new Promise<number | null>((done) => child.once('exit', done));
+      expect({ flag, code }).toEqual({ flag, code: 0 });
+      expect(out).toMatch(/^Usage: npm run directory-emulator -- --config <file\.yaml>/);
+      expect(out).toContain('-c, --config <file.yaml>');
+      expect(out).toContain('-h, --help');
+      expect(out).not.toContain('Unknown option');
+    }
+  }, 60_000);
 
   it('runs alone from the config file, keeps state and delta tokens across a restart, and stops on SIGTERM', async () => {
     const test = await startTestEngine({ modules: [] });

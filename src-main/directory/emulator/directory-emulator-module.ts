@@ -10,6 +10,7 @@ export function emulatorOptions(config: DirectoryEmulatorConfig, dataDir: string
     listen: config.listen,
     dataDir,
     tenant: config.tenant,
+    domains: config.domains,
     apps: config.apps,
     users: config.users,
     faults: config.faults,

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TLSSocket } from 'node:tls';
+import { randomBytes } from 'node:crypto';
 import { createDualProtocolServer, requestOrigin } from '../../platform/tls/dual-protocol-server';
 import { serverTls, tlsSettingsSchema, type TlsSettings } from '../../platform/tls/tls-settings';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -31,6 +31,8 @@ import { handleSignIn } from './sign-in-routes';
 import { handleAuthorize } from './authorize-routes';
 import { AuthorizationCodes } from './authorization-codes';
 import { handleBatch } from './batch-route';
+import { linkOrigin } from './link-origin';
+import { sendMetadata } from './metadata-route';
 
 export interface DirectoryEmulatorOptions {
   /** `host:port`; port 0 picks a free one. Default 127.0.0.1:1986. */
@@ -39,6 +41,8 @@ export interface DirectoryEmulatorOptions {
   dataDir: string;
   /** Tenant id (GUID) the token endpoint and tokens use; default: the demo tenant kept in demo-account.json. */
   tenant?: string | undefined;
+  /** The tenant's domain names, usable in sign-in URLs instead of its id; default: its users' domains and `<name>.onmicrosoft.com`. */
+  domains?: string[] | undefined;
   /** Apps that may get tokens; without any, a demo app with every permission. */
   apps?: AppInput[] | undefined;
   /** Users who can sign in (password grant) and own calendars; without any, a demo user. */
@@ -77,7 +81,7 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
   const clock = options.clock ?? (() => Date.now());
   const root = join(options.dataDir, 'directory');
   await mkdir(root, { recursive: true });
-  const principals = await loadPrincipals(root, options.tenant, options.apps, options.users);
+  const principals = await loadPrincipals(root, options.tenant, options.apps, options.users, options.domains);
   const store = new GraphStore(join(root, 'graph.sqlite'), options.changeLogLimit ?? 5000);
   const tokenKey = store.secret('token_key');
   const syncKey = store.secret('sync_key');
@@ -96,6 +100,8 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
     store.setMeta('demo_seeded', new Date(clock()).toISOString());
   }
   let publicUrl = '';
+  /** Proves a batch step's origin headers came from this emulator's own batch route. */
+  const stepKey = randomBytes(24).toString('base64url');
 
   const graph = async (req: IncomingMessage, res: ServerResponse, ids: RequestIds, pathname: string, query: URLSearchParams): Promise<void> => {
     const fault = faults.next();
@@ -107,8 +113,7 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
     } catch {
       throw badRequest('BadRequest', 'The request URL is not valid.');
     }
-    const host = req.headers.host && /^[\w.-]+(:\d+)?$|^\[[0-9a-f:.]+\](:\d+)?$/i.test(req.headers.host) ? req.headers.host : new URL(publicUrl).host;
-    const request: GraphRequest = { req, res, ids, caller, method: req.method ?? 'GET', segments, pathname, query, prefer: parsePrefer(req), origin: `${(req.socket as TLSSocket).encrypted ? 'https' : 'http'}://${host}` };
+    const request: GraphRequest = { req, res, ids, caller, method: req.method ?? 'GET', segments, pathname, query, prefer: parsePrefer(req), origin: linkOrigin(req, publicUrl, stepKey) };
     if (await handleCalendar({ principals, events, delta, zones }, request)) return;
     if (await handleDirectory({ store, principals, clock }, request)) return;
     if (await handlePeople(principals, request)) return;
@@ -147,9 +152,11 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
     if (token && req.method === 'POST') return handleTokenRequest(tokenDeps, decodeTenant(token[1]!), req, res, origin);
     if (await handleSignIn(signInDeps, req, res, pathname, origin)) return;
     if (await handleAuthorize(authorizeDeps, req, res, pathname, origin)) return;
+    // Graph serves its schema without a token (it is public), so the emulator does too.
+    if (/^\/v1\.0\/(\$|%24)metadata$/i.test(pathname) && (req.method === 'GET' || req.method === 'HEAD')) return sendMetadata(res, ids, req.method === 'HEAD');
     if (pathname === '/v1.0/$batch' && req.method === 'POST') {
       authenticate(req, principals, signing, clock());
-      return handleBatch(req, res, ids, publicUrl);
+      return handleBatch(req, res, ids, { selfUrl: publicUrl, origin: linkOrigin(req, publicUrl, stepKey), stepKey });
     }
     if (pathname.startsWith('/v1.0/')) return graph(req, res, ids, pathname, query);
     if (pathname.startsWith('/_emulator/')) return admin(req, res, ids, pathname);

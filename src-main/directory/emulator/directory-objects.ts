@@ -10,6 +10,8 @@ export const KIND = {
   request: 'accessPackageAssignmentRequest',
   adminUnit: 'administrativeUnit',
   scopedRoleMember: 'scopedRoleMembership',
+  /** Entitlement management role assignments (Catalog owner of one catalog). */
+  catalogRoleAssignment: 'entitlementRoleAssignment',
 } as const;
 
 export interface NavigationTarget {
@@ -43,6 +45,7 @@ export const ASSIGNMENT_PROPS = ['id', 'state', 'status', 'expiredDateTime', 'sc
 export const REQUEST_PROPS = ['id', 'requestType', 'state', 'status', 'createdDateTime', 'completedDateTime', 'justification', 'schedule', 'answers', 'customExtensionCalloutInstances'] as const;
 export const ADMIN_UNIT_PROPS = ['id', 'displayName', 'description', 'visibility', 'deletedDateTime', 'isMemberManagementRestricted', 'membershipType', 'membershipRule', 'membershipRuleProcessingState'] as const;
 export const SCOPED_MEMBER_PROPS = ['id', 'roleId', 'administrativeUnitId', 'roleMemberInfo'] as const;
+export const ROLE_ASSIGNMENT_PROPS = ['id', 'principalId', 'roleDefinitionId', 'appScopeId', 'directoryScopeId'] as const;
 
 /** The Graph view of a stored object: without the internal references. */
 export function publicView(data: Record<string, unknown>): Record<string, unknown> {

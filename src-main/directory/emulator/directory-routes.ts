@@ -1,4 +1,5 @@
 import { handleAdminUnits } from './admin-unit-routes';
+import { handleCatalogRoles } from './catalog-role-routes';
 import { handleEntitlement } from './entitlement-routes';
 import type { GraphRequest } from './graph-context';
 import type { GraphStore } from './graph-store';
@@ -10,7 +11,7 @@ export interface DirectoryDeps {
   clock: () => number;
 }
 
-/** Entitlement management and administrative units; false when the path is neither. */
+/** Entitlement management (with its catalog role assignments) and administrative units; false when the path is none of them. */
 export async function handleDirectory(deps: DirectoryDeps, request: GraphRequest): Promise<boolean> {
-  return (await handleEntitlement(deps, request)) || (await handleAdminUnits(deps, request));
+  return (await handleEntitlement(deps, request)) || (await handleCatalogRoles(deps, request)) || (await handleAdminUnits(deps, request));
 }

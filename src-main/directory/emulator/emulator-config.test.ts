@@ -10,6 +10,14 @@ describe('directory.emulator config', () => {
     expect(parseDirectorySection({ client: { base_url: 'https://graph.microsoft.com' }, emulator: { listen: '127.0.0.1:0' } }).listen).toBe('127.0.0.1:0');
   });
 
+  it("takes the tenant's domain names and users' roles, refusing a role it does not know", () => {
+    const parsed = parseDirectorySection({ emulator: { domains: ['contoso.onmicrosoft.com'], users: [{ userPrincipalName: 'carol@contoso.example', password: 'x', roles: ['Identity Governance Administrator'] }] } });
+    expect(parsed.domains).toEqual(['contoso.onmicrosoft.com']);
+    expect(parsed.users?.[0]?.roles).toEqual(['Identity Governance Administrator']);
+    expect(() => parseDirectorySection({ emulator: { users: [{ userPrincipalName: 'carol@contoso.example', password: 'x', roles: ['Chief'] }] } })).toThrow(/directory\.emulator\.users\.0\.roles\.0/);
+    expect(() => parseDirectorySection({ emulator: { domains: ['not a domain'] } })).toThrow(/directory\.emulator\.domains\.0: expected a domain name/);
+  });
+
   it('names the offending key', () => {
     expect(() => parseDirectorySection({ emulator: { listen: 'nowhere' } })).toThrow(/^config directory\.emulator\.listen: expected host:port/);
     expect(() => parseDirectorySection({ emulator: { users: [{ userPrincipalName: 'carol', password: 'x' }] } })).toThrow(/directory\.emulator\.users\.0\.userPrincipalName: expected name@domain/);

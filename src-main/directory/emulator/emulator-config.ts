@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { tlsSettingsSchema } from '../../platform/tls/tls-settings';
 import { PERMISSIONS } from './access';
 import { ALL_PERMISSIONS } from './principals';
+import { TENANT_ROLE_NAMES } from './tenant-roles';
 
 /** Every permission name the emulator understands (a typo fails start with its path). */
 const KNOWN_PERMISSIONS = [...new Set<string>([...ALL_PERMISSIONS, ...Object.values(PERMISSIONS).flat()])].sort() as [string, ...string[]];
@@ -24,6 +25,8 @@ const userSchema = z
     userPrincipalName: z.string().regex(/^[^@\s]+@[^@\s]+$/, 'expected name@domain'),
     displayName: z.string().min(1).optional(),
     password: z.string().min(1),
+    /** Tenant-wide directory roles, e.g. [Identity Governance Administrator]: delegated entitlement writes need one. */
+    roles: z.array(z.enum(TENANT_ROLE_NAMES)).optional(),
   })
   .strict();
 
@@ -44,6 +47,8 @@ export const directoryEmulatorConfigSchema = z
       .default('127.0.0.1:1986'),
     /** Tenant id; without it the demo tenant id kept in demo-account.json. */
     tenant: z.string().regex(/^[0-9a-fA-F-]{36}$/, 'expected a tenant id (GUID)').optional(),
+    /** The tenant's domain names (sign-in URLs may name one instead of the id); default: its users' domains and <name>.onmicrosoft.com. */
+    domains: z.array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/i, 'expected a domain name, e.g. contoso.onmicrosoft.com')).optional(),
     token_lifetime_seconds: z.number().int().min(60).max(86_400).default(3600),
     /** Calendar changes kept for delta; a token older than the log answers 410. */
     change_log_limit: z.number().int().min(10).default(5000),

@@ -20,6 +20,7 @@ import { listBody, queryList } from './list-query';
 import { applySelect, parseExpand, parseSelect } from './odata-query';
 import { parsePolicyBody } from './policy-body';
 import { unknownUserInPolicy } from './policy-references';
+import { requireEntitlementRole } from './entitlement-access';
 import { findUser } from './principals';
 
 const BASE = 'identityGovernance/entitlementManagement';
@@ -81,6 +82,9 @@ export async function handleEntitlement(deps: DirectoryDeps, request: GraphReque
   if (!collection) return false;
   const writing = method !== 'GET';
   requirePermission(request.caller, 'directory', writing ? PERMISSIONS.entitlementWrite : PERMISSIONS.entitlementRead);
+  // A signed-in user with no entitlement role is refused before the body is read; a request for
+  // one's own access needs no role, so assignment requests are judged once their type is known.
+  if (writing && name !== 'assignmentRequests') requireEntitlementRole(deps.store, request.caller);
   const id = segments[3];
   if (segments.length > 4) return false;
   const now = new Date(deps.clock()).toISOString();
@@ -119,6 +123,8 @@ export async function handleEntitlement(deps: DirectoryDeps, request: GraphReque
     if (body.id && id && body.id !== id) throw badRequest('InvalidModel', `The model is invalid. id: '${body.id}' does not match the policy id in the URL ('${id}').`);
     const pkg = deps.store.object(KIND.accessPackage, body.accessPackage.id);
     if (!pkg) throw notFound('directory', body.accessPackage.id);
+    requireEntitlementRole(deps.store, request.caller, ref(pkg, '_catalogId'));
+    if (existing) requireEntitlementRole(deps.store, request.caller, ref(existing, '_catalogId'));
     if (existing && ref(existing, '_accessPackageId') !== body.accessPackage.id) throw badRequest('InvalidModel', 'The model is invalid. accessPackage: the access package of a policy cannot be changed.');
     const stored = {
       id: policyId,
@@ -152,7 +158,9 @@ export async function handleEntitlement(deps: DirectoryDeps, request: GraphReque
   }
 
   if (name === 'assignmentPolicies' && method === 'DELETE' && id !== undefined) {
-    if (!deps.store.object(KIND.policy, id)) throw notFound('directory', id);
+    const policy = deps.store.object(KIND.policy, id);
+    if (!policy) throw notFound('directory', id);
+    requireEntitlementRole(deps.store, request.caller, ref(policy, '_catalogId'));
     // As in the admin center: a policy people hold access through is kept until that access ends.
     const active = deps.store.objects(KIND.assignment).filter((a) => ref(a, '_policyId') === id && a.state !== 'expired');
     if (active.length > 0) throw badRequest('Request_BadRequest', `The policy cannot be deleted while ${active.length} assignment${active.length === 1 ? '' : 's'} still use${active.length === 1 ? 's' : ''} it; remove them first.`);
@@ -167,6 +175,7 @@ export async function handleEntitlement(deps: DirectoryDeps, request: GraphReque
     if (typeof body.displayName !== 'string' || body.displayName === '') throw badRequest('InvalidModel', 'The model is invalid. displayName: is required');
     const catalogId = (body.catalog as { id?: unknown } | undefined)?.id ?? deps.store.objects(KIND.catalog)[0]?.id;
     if (typeof catalogId !== 'string' || !deps.store.object(KIND.catalog, catalogId)) throw badRequest('InvalidModel', 'The model is invalid. catalog: an existing catalog id is required');
+    requireEntitlementRole(deps.store, request.caller, catalogId);
     const stored = { id: randomUUID(), displayName: body.displayName, description: typeof body.description === 'string' ? body.description : '', isHidden: body.isHidden === true, createdDateTime: now, modifiedDateTime: now, _catalogId: catalogId };
     deps.store.transaction(() => deps.store.putObject(KIND.accessPackage, stored.id, catalogId, stored));
     reply(request, 201, { '@odata.context': contextUrl(request, `${BASE}/accessPackages/$entity`), ...publicView(stored) });
@@ -247,9 +256,14 @@ function createAssignmentRequest(deps: DirectoryDeps, request: GraphRequest, bod
     customExtensionCalloutInstances: [],
   };
 
+  // A user asks for (or gives up) their own access with the permission alone; any other
+  // request (adminAdd, on behalf of someone else) needs an entitlement role in the catalog.
+  const forSelf = (targetUserId: unknown) => requestType.startsWith('user') && request.caller.user !== undefined && targetUserId === request.caller.user.id;
+
   if (requestType.endsWith('Remove')) {
     const target = deps.store.object(KIND.assignment, String(assignment.id ?? ''));
     if (!target) throw notFound('directory', String(assignment.id ?? ''));
+    if (!forSelf((target._target as { objectId?: unknown } | undefined)?.objectId)) requireEntitlementRole(deps.store, request.caller, ref(target, '_catalogId'));
     deps.store.transaction(() => {
       deps.store.putObject(KIND.assignment, String(target.id), ref(target, '_accessPackageId'), { ...target, state: 'expired', status: 'Expired', expiredDateTime: now });
       deps.store.putObject(KIND.request, requestId, null, { ...base, state: 'delivered', status: 'Delivered', completedDateTime: now, _assignmentId: target.id, _accessPackageId: ref(target, '_accessPackageId'), _requestor: requestor });
@@ -265,6 +279,7 @@ function createAssignmentRequest(deps: DirectoryDeps, request: GraphRequest, bod
   const targetId = (assignment.targetId ?? (assignment.target as { objectId?: unknown } | undefined)?.objectId ?? request.caller.user?.id) as string | undefined;
   const user = targetId ? findUser(deps.principals, targetId) : undefined;
   if (!user) throw badRequest('InvalidModel', `The model is invalid. assignment.targetId: no user '${targetId ?? ''}' in the directory`);
+  if (!forSelf(user.id)) requireEntitlementRole(deps.store, request.caller, ref(policy, '_catalogId'));
   const expiration = policy.expiration as { type?: string; duration?: string | null; endDateTime?: string | null } | undefined;
   const assignmentId = randomUUID();
   deps.store.transaction(() => {

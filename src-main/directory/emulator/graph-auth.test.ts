@@ -27,6 +27,20 @@ describe('bearer tokens on /v1.0', () => {
     expect(reply.headers.get('www-authenticate')).toMatch(/^Bearer /);
   });
 
+  it('serves $metadata without a token, as Graph does, with the schema its context URLs name', async () => {
+    const reply = await fetch(`${t.url}/v1.0/$metadata`, { headers: { 'client-request-id': 'schema-1' } });
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('content-type')).toMatch(/^application\/xml/);
+    expect(reply.headers.get('client-request-id')).toBe('schema-1');
+    const xml = await reply.text();
+    expect(xml).toContain('<Schema Namespace="microsoft.graph"');
+    expect(xml).toContain('<EntitySet Name="users" EntityType="microsoft.graph.user"/>');
+    expect(xml).toContain('<Singleton Name="identityGovernance" Type="microsoft.graph.identityGovernance"/>');
+    expect((await fetch(`${t.url}/v1.0/%24metadata`)).status).toBe(200);
+    // Only the schema is anonymous.
+    expectGraphError(await graphCall(t.url, null, '/users'), 401, 'InvalidAuthenticationToken');
+  });
+
   it('401 for a forged or altered token', async () => {
     const [head, body] = appToken.split('.');
     const claims = JSON.parse(Buffer.from(body!, 'base64url').toString()) as Record<string, unknown>;

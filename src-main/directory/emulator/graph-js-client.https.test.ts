@@ -38,8 +38,14 @@ const { Client, PageIterator } = require(${JSON.stringify(graphClientPath)});
   await iterator.iterate();
   const deltaLink = iterator.getDeltaLink();
   const again = await client.api(deltaLink).get();
-  const batch = await client.api('/$batch').post({ requests: [{ id: 'me', method: 'GET', url: '/users/${userId}?$select=userPrincipalName' }] });
-  console.log(JSON.stringify({ subjects: subjects.sort(), firstNext: first['@odata.nextLink'], deltaLink, changesSince: again.value.length, batch: batch.responses[0] }));
+  const batch = await client.api('/$batch').post({ requests: [
+    { id: 'me', method: 'GET', url: '/users/${userId}?$select=userPrincipalName' },
+    { id: 'delta', method: 'GET', url: '/users/${userId}/calendarView/delta?startDateTime=2031-05-01T00:00:00Z&endDateTime=2031-05-31T00:00:00Z', headers: { Prefer: 'odata.maxpagesize=2' } },
+  ] });
+  // A batched delta's nextLink is followed as it stands, with the client's token.
+  const batchedNext = batch.responses[1].body['@odata.nextLink'];
+  const followed = await client.api(batchedNext).header('Prefer', 'odata.maxpagesize=2').get();
+  console.log(JSON.stringify({ subjects: subjects.sort(), firstNext: first['@odata.nextLink'], deltaLink, changesSince: again.value.length, batch: batch.responses[0], batchedNext, followed: followed.value.length }));
 })().catch((error) => { console.error(error); process.exit(1); });
 `;
 
@@ -51,11 +57,13 @@ describe('the Graph JavaScript client over https', () => {
       env: { ...process.env, NODE_EXTRA_CA_CERTS: join(emu.dataDir, 'directory', 'tls', 'ca.pem') },
       timeout: 60_000,
     });
-    const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as { subjects: string[]; firstNext: string; deltaLink: string; changesSince: number; batch: { status: number; body: Record<string, unknown> } };
+    const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as { subjects: string[]; firstNext: string; deltaLink: string; changesSince: number; batch: { status: number; body: Record<string, unknown> }; batchedNext: string; followed: number };
     expect(out.subjects).toEqual([1, 2, 3, 4, 5, 6, 7].map((day) => `standup ${day}`));
     expect(out.firstNext.startsWith(`${origin}/v1.0/users/`)).toBe(true);
     expect(out.deltaLink.startsWith(`${origin}/v1.0/users/`)).toBe(true);
     expect(out.changesSince).toBe(0);
     expect(out.batch).toMatchObject({ status: 200, body: { userPrincipalName: emu.user.userPrincipalName } });
+    expect(out.batchedNext.startsWith(`${origin}/v1.0/users/`)).toBe(true);
+    expect(out.followed).toBe(2);
   });
 });

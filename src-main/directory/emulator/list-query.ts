@@ -1,6 +1,7 @@
 import type { GraphRequest } from './graph-context';
 import { badRequest } from './graph-error';
 import { compareValues, matchesFilter, parseFilter } from './odata-filter';
+import { canonicalName } from './property-names';
 
 /** What one collection answers of OData's list options, the way Graph's service behind it does. */
 export interface ListRules<T> {
@@ -66,9 +67,10 @@ function readOrderBy<T>(rules: ListRules<T>, text: string): { read: (item: T) =>
     const m = /^\s*([A-Za-z_][A-Za-z0-9_/]*)(?:\s+(asc|desc))?\s*$/i.exec(part);
     if (!m) throw badRequest('BadRequest', `Invalid $orderby clause '${part.trim()}': expected a property name, then asc or desc.`);
     const name = m[1]!;
-    const read = rules.orderBy?.[name];
+    const known = rules.orderBy ? canonicalName(name, Object.keys(rules.orderBy)) : undefined;
+    const read = known === undefined ? undefined : rules.orderBy?.[known];
     if (!read) {
-      if (!rules.properties.includes(name.split('/')[0]!)) throw badRequest('BadRequest', `Could not find a property named '${name}' on type 'microsoft.graph.${rules.type}'.`);
+      if (!canonicalName(name.split('/')[0]!, rules.properties)) throw badRequest('BadRequest', `Could not find a property named '${name}' on type 'microsoft.graph.${rules.type}'.`);
       throw unsupported(rules, rules.orderBy ? `Sorting by the property '${name}' is not supported.` : `$orderby is not supported on ${rules.type} lists.`);
     }
     return { read, descending: m[2]?.toLowerCase() === 'desc' };

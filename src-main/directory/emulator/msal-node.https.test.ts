@@ -77,7 +77,40 @@ const host = ${JSON.stringify(host)};
 })().catch((error) => { console.error(error); process.exit(1); });
 `;
 
+// A refresh token of a confidential client is no use without its secret: msal-node's own
+// ConfidentialClientApplication redeems it with the right secret and is refused with a wrong one.
+const refreshProbe = (host: string, tenant: string, clientId: string, secret: string, user: { userPrincipalName: string; password: string }) => `
+const msal = require(${JSON.stringify(msalPath)});
+const host = ${JSON.stringify(host)};
+(async () => {
+  const form = new URLSearchParams({ grant_type: 'password', client_id: ${JSON.stringify(clientId)}, client_secret: ${JSON.stringify(secret)}, username: ${JSON.stringify(user.userPrincipalName)}, password: ${JSON.stringify(user.password)}, scope: 'Calendars.Read offline_access' });
+  const { refresh_token: refreshToken } = await (await fetch('https://' + host + '/${tenant}/oauth2/v2.0/token', { method: 'POST', body: form })).json();
+  const app = (clientSecret) => new msal.ConfidentialClientApplication({ auth: { clientId: ${JSON.stringify(clientId)}, clientSecret, authority: 'https://' + host + '/${tenant}', knownAuthorities: [host] } });
+  const out = {};
+  try {
+    await app('not-the-secret').acquireTokenByRefreshToken({ refreshToken, scopes: ['Calendars.Read'] });
+    out.wrong = 'token issued';
+  } catch (error) {
+    out.wrong = { errorCode: error.errorCode, aadsts: /AADSTS\\d+/.exec(error.errorMessage ?? '')?.[0] };
+  }
+  const right = await app(${JSON.stringify(secret)}).acquireTokenByRefreshToken({ refreshToken, scopes: ['Calendars.Read'] });
+  out.right = { hasToken: !!right.accessToken, username: right.account.username };
+  console.log(JSON.stringify(out));
+})().catch((error) => { console.error(error); process.exit(1); });
+`;
+
 describe('msal-node with the emulator as its authority', () => {
+  it("a confidential client's refresh token needs its secret (ConfidentialClientApplication.acquireTokenByRefreshToken)", async () => {
+    const host = `localhost:${emu.emulator.port}`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['-e', refreshProbe(host, emu.tenant, emu.app.clientId, emu.app.clientSecret, emu.user)], {
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: join(emu.dataDir, 'directory', 'tls', 'ca.pem') },
+      timeout: 60_000,
+    });
+    const out = JSON.parse(stdout.trim().split('\n').at(-1)!);
+    expect(out.wrong).toEqual({ errorCode: 'invalid_client', aadsts: 'AADSTS7000215' });
+    expect(out.right).toEqual({ hasToken: true, username: emu.user.userPrincipalName });
+  });
+
   it('discovers the endpoints, gets app-only tokens, signs a person in with a device code and through the browser (auth code + PKCE), and renews with the refresh token', async () => {
     const host = `localhost:${emu.emulator.port}`;
     const domain = emu.user.userPrincipalName.split('@')[1]!;

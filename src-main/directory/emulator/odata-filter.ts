@@ -1,4 +1,5 @@
 import { badRequest } from './graph-error';
+import { canonicalName } from './property-names';
 
 // The part of OData's $filter that Graph's collections answer: comparisons (eq, ne, gt, ge,
 // lt, le), `in (...)`, not, startswith/endswith/contains, joined by and/or with parentheses;
@@ -83,9 +84,10 @@ export function parseFilter(text: string, rules: FilterRules): FilterNode {
   };
   const path = (token: string | undefined): string => {
     if (token === undefined || !/^[A-Za-z_]/.test(token)) throw invalid('a property name is missing');
-    if (rules.paths.includes(token)) return token;
+    const known = canonicalName(token, rules.paths);
+    if (known) return known;
     const head = token.split('/')[0]!;
-    if (rules.properties?.includes(head)) throw unsupported('filter', token);
+    if (rules.properties && canonicalName(head, rules.properties)) throw unsupported('filter', token);
     throw badRequest('BadRequest', `Could not find a property named '${token}' on type 'microsoft.graph.${rules.type}'.`);
   };
   const atom = (): FilterNode => {

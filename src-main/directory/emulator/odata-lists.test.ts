@@ -126,6 +126,26 @@ describe('entitlement management', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toBe('$orderby is not supported on accessPackageAssignment lists.');
   });
+
+  it("reads property names in any case, as Graph does: the List assignments docs' own target/objectid filter", async () => {
+    // https://learn.microsoft.com/graph/api/entitlementmanagement-list-assignments writes `target/objectid`.
+    const docs = await call(`${EM}/assignments?$filter=${q(`target/objectid eq '${TEST_USER.id}'`)}&$expand=target&$select=ID,State`);
+    expect(docs.status).toBe(200);
+    expect(docs.body.value.length).toBeGreaterThan(0);
+    for (const assignment of docs.body.value as Record<string, unknown>[]) {
+      expect(Object.keys(assignment).sort()).toEqual(['id', 'state', 'target']);
+      expect(assignment.target).toMatchObject({ objectId: TEST_USER.id });
+    }
+    const other = await call(`${EM}/assignments?$filter=${q(`Target/ObjectId eq '${TEST_OTHER_USER.id}' AND STATE eq 'delivered'`)}`);
+    expect(other).toMatchObject({ status: 200, body: { value: [] } });
+    const sorted = await call(`${EM}/accessPackages?$orderby=DISPLAYNAME desc&$expand=Catalog($select=DisplayName)`);
+    expect(sorted.status).toBe(200);
+    expect(sorted.body.value[0].catalog).toEqual({ displayName: 'General' });
+    // A name the type does not have is still refused, in whatever case.
+    const unknown = await call(`${EM}/assignments?$filter=${q("target/objectidx eq 'x'")}`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toBe("Could not find a property named 'target/objectidx' on type 'microsoft.graph.accessPackageAssignment'.");
+  });
 });
 
 describe('events (Outlook)', () => {

@@ -1,4 +1,5 @@
 import { badRequest } from './graph-error';
+import { canonicalName } from './property-names';
 
 /** One `$expand` item, with the `$select` it may carry: `accessPackage($select=id,displayName)`. */
 export interface ExpandItem {
@@ -32,8 +33,11 @@ export function parseSelect(text: string | null, type: string, properties: reado
   if (text === null) return undefined;
   const names = splitTop(text);
   if (names.length === 0) throw badRequest('BadRequest', "The query option '$select' needs at least one property name.");
-  for (const name of names) if (!properties.includes(name)) throw noProperty(name, type);
-  return names;
+  return names.map((name) => {
+    const known = canonicalName(name, properties);
+    if (known === undefined) throw noProperty(name, type);
+    return known;
+  });
 }
 
 /** `$expand=a,b($select=x)`: each must be a navigation property of `type`. */
@@ -42,15 +46,16 @@ export function parseExpand(text: string | null, type: string, navigation: Recor
   return splitTop(text).map((item) => {
     const m = /^([A-Za-z]+)(?:\((.*)\))?$/.exec(item);
     if (!m) throw badRequest('BadRequest', `Invalid $expand item '${item}'.`);
-    const target = navigation[m[1]!];
-    if (!target) throw noProperty(m[1]!, type);
-    if (m[2] === undefined || m[2].trim() === '') return { name: m[1]! };
+    const name = canonicalName(m[1]!, Object.keys(navigation));
+    const target = name === undefined ? undefined : navigation[name];
+    if (name === undefined || !target) throw noProperty(m[1]!, type);
+    if (m[2] === undefined || m[2].trim() === '') return { name };
     const options = new URLSearchParams(m[2].replace(/;/g, '&'));
     for (const key of options.keys()) if (key !== '$select' && key !== '$expand') throw badRequest('BadRequest', `Query option '${key}' is not supported inside $expand.`);
     const nested = options.get('$expand');
-    const expand = nested === null ? undefined : splitTop(nested);
-    for (const name of expand ?? []) if (!target.navigation?.includes(name)) throw noProperty(name, target.type);
-    return { name: m[1]!, select: parseSelect(options.get('$select'), target.type, target.properties), ...(expand ? { expand } : {}) };
+    const expand = nested === null ? undefined : splitTop(nested).map((inner) => canonicalName(inner, target.navigation ?? []) ?? inner);
+    for (const inner of expand ?? []) if (!target.navigation?.includes(inner)) throw noProperty(inner, target.type);
+    return { name, select: parseSelect(options.get('$select'), target.type, target.properties), ...(expand ? { expand } : {}) };
   });
 }
 

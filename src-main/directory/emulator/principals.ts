@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../platform/atomic-write';
 import { DEFAULT_REDIRECT_URIS } from './redirect-uris';
+import { DEMO_USER_ROLES, type TenantRole } from './tenant-roles';
 
 /** Every Graph permission the emulator checks; an app without a list gets all of them. */
 export const ALL_PERMISSIONS = [
@@ -37,6 +38,8 @@ export interface UserInput {
   userPrincipalName: string;
   displayName?: string | undefined;
   password: string;
+  /** Tenant-wide directory roles the user holds (`TENANT_ROLES`); none when absent. */
+  roles?: TenantRole[] | undefined;
 }
 
 export interface AppPrincipal {
@@ -55,10 +58,14 @@ export interface UserPrincipal {
   userPrincipalName: string;
   displayName: string;
   password: string;
+  /** Tenant-wide directory roles: what a delegated call may do besides its permissions. */
+  roles: TenantRole[];
 }
 
 export interface Principals {
   tenant: string;
+  /** Domain names of the tenant (lower case), which sign-in URLs may use instead of its id. */
+  domains: string[];
   apps: AppPrincipal[];
   users: UserPrincipal[];
   /** Where generated demo credentials were written, when any were. */
@@ -85,7 +92,7 @@ interface DemoFile {
  * and a demo user are made on first run and kept in `<root>/demo-account.json` (0600), so the
  * credentials stay the same across restarts; secrets are never logged.
  */
-export async function loadPrincipals(root: string, tenant: string | undefined, apps: AppInput[] | undefined, users: UserInput[] | undefined): Promise<Principals> {
+export async function loadPrincipals(root: string, tenant: string | undefined, apps: AppInput[] | undefined, users: UserInput[] | undefined, domains?: string[]): Promise<Principals> {
   const needDemo = !apps || apps.length === 0 || !users || users.length === 0;
   let demo: DemoFile | undefined;
   const demoFile = join(root, 'demo-account.json');
@@ -120,14 +127,35 @@ export async function loadPrincipals(root: string, tenant: string | undefined, a
           userPrincipalName: u.userPrincipalName,
           displayName: u.displayName ?? u.userPrincipalName.split('@')[0]!,
           password: u.password,
+          roles: u.roles ?? [],
         }))
-      : [{ id: demo!.user.id, userPrincipalName: demo!.user.userPrincipalName, displayName: 'Demo User', password: demo!.user.password }];
+      : // The demo user manages the demo tenant's access packages, as the console's own flows do.
+        [{ id: demo!.user.id, userPrincipalName: demo!.user.userPrincipalName, displayName: 'Demo User', password: demo!.user.password, roles: [...DEMO_USER_ROLES] }];
   const ids = new Set<string>();
   for (const u of userList) {
     if (ids.has(u.id)) throw new Error(`directory.emulator: user id ${u.id} is configured twice`);
     ids.add(u.id);
   }
-  return { tenant: tenant ?? demo?.tenant ?? guidFrom(`tenant:${appList[0]!.clientId}`), apps: appList, users: userList, ...(demo ? { demoFile } : {}) };
+  return {
+    tenant: tenant ?? demo?.tenant ?? guidFrom(`tenant:${appList[0]!.clientId}`),
+    domains: tenantDomains(domains, userList),
+    apps: appList,
+    users: userList,
+    ...(demo ? { demoFile } : {}),
+  };
+}
+
+/**
+ * The tenant's domain names: its users' domains, and those configured or, without any, an
+ * initial `<name>.onmicrosoft.com` named after the first user's domain (`carol@contoso.example`
+ * → `contoso.onmicrosoft.com`), as every Entra tenant has one.
+ */
+function tenantDomains(configured: string[] | undefined, users: UserPrincipal[]): string[] {
+  const ofUsers = users.map((u) => u.userPrincipalName.split('@')[1]?.toLowerCase() ?? '').filter((d) => d !== '');
+  const first = ofUsers[0];
+  const initial = first === undefined || first.endsWith('.onmicrosoft.com') ? [] : [`${first.split('.')[0]}.onmicrosoft.com`];
+  const named = configured && configured.length > 0 ? configured.map((d) => d.toLowerCase()) : initial;
+  return [...new Set([...named, ...ofUsers])];
 }
 
 export function findUser(principals: Principals, idOrUpn: string): UserPrincipal | undefined {

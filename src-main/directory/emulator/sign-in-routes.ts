@@ -6,7 +6,7 @@ import { hmac, sameSignature } from './signing';
 import { notice, sendHtml, signInDocument } from './sign-in-page';
 import type { SigningKey } from './signing-keys';
 import { MULTI_TENANT, resolveTenant } from './tenant-names';
-import { missing, OAuthError, sendOAuthError } from './token-endpoint';
+import { missing, OAuthError, sendOAuthError } from './oauth-error';
 
 export interface SignInDeps {
   principals: Principals;

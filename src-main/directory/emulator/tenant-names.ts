@@ -4,13 +4,12 @@ import type { Principals } from './principals';
 export const MULTI_TENANT = new Set(['organizations', 'common']);
 
 /**
- * The tenant a sign-in URL names, as Entra reads it: its id, or one of its domains (the domains
- * of its users' names, e.g. contoso.onmicrosoft.com), case-insensitively; `organizations` and
+ * The tenant a sign-in URL names, as Entra reads it: its id, or one of its domain names
+ * (`Principals.domains`, e.g. contoso.onmicrosoft.com), case-insensitively; `organizations` and
  * `common` stand for it too. Undefined for another tenant.
  */
 export function resolveTenant(segment: string, principals: Principals): string | undefined {
   const wanted = segment.toLowerCase();
   if (wanted === principals.tenant.toLowerCase() || MULTI_TENANT.has(wanted)) return principals.tenant;
-  const domains = new Set(principals.users.map((u) => u.userPrincipalName.split('@')[1]?.toLowerCase()).filter(Boolean));
-  return domains.has(wanted) ? principals.tenant : undefined;
+  return principals.domains.includes(wanted) ? principals.tenant : undefined;
 }

@@ -18,12 +18,15 @@ export const TEST_USER: Required<UserInput> = {
   userPrincipalName: 'alice@emulator.test',
   displayName: 'Alice Example',
   password: 'test-password',
+  // Alice manages access packages (the console's flows sign in as her); bob holds no role.
+  roles: ['Identity Governance Administrator'],
 };
 export const TEST_OTHER_USER: Required<UserInput> = {
   id: '5b6e0c1a-0000-4000-a000-000000000b0b',
   userPrincipalName: 'bob@emulator.test',
   displayName: 'Bob Example',
   password: 'bob-password',
+  roles: [],
 };
 
 export interface TestDirectoryEmulator {
@@ -55,6 +58,8 @@ export interface TestDirectoryEmulatorOptions {
   /** Users besides alice (bob is always there too). */
   users?: UserInput[];
   changeLogLimit?: number;
+  /** The tenant's domain names (default: its users' domains and emulator.onmicrosoft.com). */
+  domains?: string[];
   /** Seed the demo directory objects and events (default false: an empty calendar). */
   demoData?: boolean;
   port?: number;
@@ -67,6 +72,7 @@ export async function startTestDirectoryEmulator(options: TestDirectoryEmulatorO
     listen: `127.0.0.1:${options.port ?? 0}`,
     dataDir,
     tenant: TEST_TENANT,
+    domains: options.domains,
     apps: [{ client_id: TEST_CLIENT_ID, client_secret: TEST_CLIENT_SECRET, display_name: 'Relay Console tests', permissions: [...ALL_PERMISSIONS] }, ...(options.apps ?? [])],
     users: [TEST_USER, TEST_OTHER_USER, ...(options.users ?? [])],
     faults: options.faults,

@@ -31,11 +31,21 @@ describe('token endpoint', () => {
     expect(status).toBe(200);
     expect(body.scope).toBe('https://graph.microsoft.com/Calendars.Read');
     expect(claimsOf(body.access_token as string)).toMatchObject({ oid: TEST_USER.id, idtyp: 'user', scp: 'Calendars.Read', upn: TEST_USER.userPrincipalName });
-    const refreshed = await post({ grant_type: 'refresh_token', client_id: TEST_CLIENT_ID, refresh_token: body.refresh_token as string });
+    // Signed in with the secret (a confidential client): the refresh needs it too (client-auth.test.ts).
+    const refreshed = await post({ grant_type: 'refresh_token', client_id: TEST_CLIENT_ID, client_secret: TEST_CLIENT_SECRET, refresh_token: body.refresh_token as string });
     expect(refreshed.status).toBe(200);
     expect(claimsOf(refreshed.body.access_token as string).scp).toBe('Calendars.Read');
     const forged = await post({ grant_type: 'refresh_token', client_id: TEST_CLIENT_ID, refresh_token: `${body.refresh_token as string}x` });
     expect(forged).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+  });
+
+  it('a sign-in asking for a permission the app was not consented answers consent_required naming it', async () => {
+    const { status, body } = await post({ ...userTokenForm(), client_id: 'narrow-app', client_secret: 'narrow-secret', scope: 'Calendars.Read Calendars.ReadWrite https://graph.microsoft.com/User.Read offline_access' });
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ error: 'invalid_grant', suberror: 'consent_required', error_codes: [65001] });
+    expect(body.error_description).toMatch(/^AADSTS65001: The user or administrator has not consented to use the application with ID 'narrow-app' named 'narrow-app'\. /);
+    expect(body.error_description).toContain('Permissions not consented: Calendars.ReadWrite, User.Read.');
+    expect(body.error_description).not.toMatch(/not consented: [^.]*Calendars\.Read[,.]/);
   });
 
   it('answers each failure in the Entra ID shape with its AADSTS code', async () => {

@@ -9,6 +9,8 @@ import type { AppPrincipal, Principals, UserPrincipal } from './principals';
 import { findUser } from './principals';
 import type { SigningKey } from './signing-keys';
 import { fromBase64Url, hmac, sameSignature, toBase64Url } from './signing';
+import { authenticateClient, type ClientKind } from './client-auth';
+import { missing, OAuthError, sendOAuthError } from './oauth-error';
 
 export interface TokenEndpointDeps {
   principals: Principals;
@@ -24,42 +26,11 @@ export interface TokenEndpointDeps {
   tokenLifetimeSeconds: number;
 }
 
-/** An Entra ID OAuth error: `{error, error_description, error_codes, timestamp, trace_id, correlation_id}`. */
-export class OAuthError extends Error {
-  constructor(
-    readonly status: number,
-    readonly error: string,
-    readonly aadsts: number,
-    description: string,
-  ) {
-    super(description);
-  }
-}
-
 const GRAPH_RESOURCES = [GRAPH_AUDIENCE, '00000003-0000-0000-c000-000000000000'];
 /** OpenID scopes a sign-in may ask for besides Graph permissions. */
 const OIDC_SCOPES = new Set(['openid', 'profile', 'email', 'offline_access']);
 const REFRESH_LIFETIME_SECONDS = 90 * 86_400;
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
-
-export const missing = (name: string) => new OAuthError(400, 'invalid_request', 900144, `The request body must contain the following parameter: '${name}'.`);
-
-export function sendOAuthError(res: ServerResponse, error: OAuthError, now: number): void {
-  const traceId = randomUUID();
-  const correlationId = randomUUID();
-  const timestamp = new Date(now).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, 'Z');
-  const body = JSON.stringify({
-    error: error.error,
-    error_description: `AADSTS${error.aadsts}: ${error.message} Trace ID: ${traceId} Correlation ID: ${correlationId} Timestamp: ${timestamp}`,
-    error_codes: [error.aadsts],
-    timestamp,
-    trace_id: traceId,
-    correlation_id: correlationId,
-    error_uri: `https://login.microsoftonline.com/error?code=${error.aadsts}`,
-  });
-  res.writeHead(error.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
-  res.end(body);
-}
 
 /** POST /{tenant}/oauth2/v2.0/token: client credentials, password (ROPC), refresh_token, device code and authorization code (PKCE) grants. */
 export async function handleTokenRequest(deps: TokenEndpointDeps, tenantInPath: string, req: IncomingMessage, res: ServerResponse, origin: string): Promise<void> {
@@ -91,17 +62,11 @@ async function issue(deps: TokenEndpointDeps, tenantInPath: string, req: Incomin
   const app = principals.apps.find((a) => a.clientId === clientId);
   if (!app) throw new OAuthError(400, 'unauthorized_client', 700016, `Application with identifier '${clientId}' was not found in the directory '${principals.tenant}'.`);
   const secret = form.get('client_secret');
-  const checkSecret = (required: boolean): void => {
-    if (secret === null) {
-      if (required) throw new OAuthError(401, 'invalid_client', 7000216, "'client_assertion', 'client_secret' or 'request' is required for the 'client_credentials' grant type.");
-      return;
-    }
-    if (!sameSignature(hmac(deps.key, secret), hmac(deps.key, app.clientSecret)))
-      throw new OAuthError(401, 'invalid_client', 7000215, 'Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID.');
-  };
+  // Every grant checks a secret that is sent; which grants need one is decided per grant below.
+  const clientKind = (secretRequired: boolean): ClientKind => authenticateClient(deps.key, app, grant, secret, secretRequired);
 
   if (grant === 'client_credentials') {
-    checkSecret(true);
+    clientKind(true);
     const scope = form.get('scope');
     if (!scope) throw missing('scope');
     const resource = scope.trim().replace(/\/\.default$/, '');
@@ -112,7 +77,7 @@ async function issue(deps: TokenEndpointDeps, tenantInPath: string, req: Incomin
   }
 
   if (grant === 'password') {
-    checkSecret(false);
+    const client = clientKind(false);
     const username = form.get('username');
     const password = form.get('password');
     if (!username) throw missing('username');
@@ -125,14 +90,19 @@ async function issue(deps: TokenEndpointDeps, tenantInPath: string, req: Incomin
     if (!sameSignature(hmac(deps.key, password), hmac(deps.key, user.password)))
       throw new OAuthError(400, 'invalid_grant', 50126, 'Error validating credentials due to invalid username or password.');
     const scopes = grantedScopes(app, scope);
-    return userTokenReply(deps, { app, user, scopes, asked: scope, now, origin, clientInfo: form.get('client_info') === '1' });
+    return userTokenReply(deps, { app, user, client, scopes, asked: scope, now, origin, clientInfo: form.get('client_info') === '1' });
   }
 
   if (grant === 'refresh_token') {
     const token = form.get('refresh_token');
     if (!token) throw missing('refresh_token');
-    const state = readRefreshToken(deps, token, now);
-    if (!state || state.client !== app.clientId) throw new OAuthError(400, 'invalid_grant', 9002313, 'Invalid request. Request is malformed or invalid.');
+    const read = readRefreshToken(deps, token, now);
+    const state = read?.client === app.clientId ? read : undefined;
+    // A token issued to the app as a confidential client is redeemed only with its secret, as in
+    // Entra: whoever holds a leaked token still needs the secret. (Tokens from before the kind
+    // was recorded count as confidential.) A secret that is sent is checked even with a bad token.
+    const client = clientKind(state !== undefined && state.kind !== 'public');
+    if (!state) throw new OAuthError(400, 'invalid_grant', 9002313, 'Invalid request. Request is malformed or invalid.');
     const user = findUser(principals, state.user);
     if (!user) throw new OAuthError(400, 'invalid_grant', 50034, 'The user account {EUII Hidden} does not exist in the directory.');
     // A refresh may ask for more than the sign-in did (incremental consent): granted when the
@@ -141,12 +111,12 @@ async function issue(deps: TokenEndpointDeps, tenantInPath: string, req: Incomin
     const wanted = askedScope ? grantedScopes(app, askedScope) : [];
     const scopes = [...new Set([...state.scopes.filter((s) => app.permissions.includes(s)), ...wanted])];
     const asked = `${askedScope ?? ''} offline_access`;
-    return userTokenReply(deps, { app, user, scopes, asked, now, origin, clientInfo: form.get('client_info') === '1' });
+    return userTokenReply(deps, { app, user, client, scopes, asked, now, origin, clientInfo: form.get('client_info') === '1' });
   }
 
   // msal sends the short name; RFC 8628 clients the urn. Entra takes both.
   if (grant === DEVICE_CODE_GRANT || grant === 'device_code') {
-    checkSecret(false);
+    const client = clientKind(false);
     const deviceCode = form.get('device_code');
     if (!deviceCode) throw missing('device_code');
     const polled = deps.deviceCodes.poll(deviceCode, app.clientId);
@@ -158,7 +128,7 @@ async function issue(deps: TokenEndpointDeps, tenantInPath: string, req: Incomin
     const user = findUser(principals, state.userId);
     if (!user) throw new OAuthError(400, 'invalid_grant', 50034, 'The user account {EUII Hidden} does not exist in the directory.');
     const scopes = grantedScopes(app, polled.scope);
-    return userTokenReply(deps, { app, user, scopes, asked: polled.scope, now, origin, clientInfo: form.get('client_info') === '1' });
+    return userTokenReply(deps, { app, user, client, scopes, asked: polled.scope, now, origin, clientInfo: form.get('client_info') === '1' });
   }
 
   if (grant === 'authorization_code') {
@@ -166,13 +136,13 @@ async function issue(deps: TokenEndpointDeps, tenantInPath: string, req: Incomin
     if (!code) throw missing('code');
     const verifier = form.get('code_verifier');
     // A public client (a desktop app) proves itself with PKCE; without it, the app's secret.
-    checkSecret(verifier === null);
+    const client = clientKind(verifier === null);
     const grantOrFailure = deps.authorizationCodes.redeem(code, app.clientId, form.get('redirect_uri'), verifier);
     if (typeof grantOrFailure === 'string') throw codeRefused(grantOrFailure, app);
     const user = findUser(principals, grantOrFailure.userId);
     if (!user) throw new OAuthError(400, 'invalid_grant', 50034, 'The user account {EUII Hidden} does not exist in the directory.');
     const scopes = grantedScopes(app, grantOrFailure.scope);
-    return userTokenReply(deps, { app, user, scopes, asked: grantOrFailure.scope, now, origin, clientInfo: form.get('client_info') === '1', ...(grantOrFailure.nonce !== undefined ? { nonce: grantOrFailure.nonce } : {}) });
+    return userTokenReply(deps, { app, user, client, scopes, asked: grantOrFailure.scope, now, origin, clientInfo: form.get('client_info') === '1', ...(grantOrFailure.nonce !== undefined ? { nonce: grantOrFailure.nonce } : {}) });
   }
 
   throw new OAuthError(400, 'unsupported_grant_type', 70003, `The app requested an unsupported grant type '${grant}'.`);
@@ -198,26 +168,34 @@ function codeRefused(failure: RedeemFailure, app: AppPrincipal): OAuthError {
   }
 }
 
-/** Graph permissions a user token gets: all the app's for `.default`, else those asked for (each must be granted). */
+/**
+ * Graph permissions a user token gets: all the app's for `.default`, else those asked for. The
+ * app's permissions are what an administrator consented to; asking for any other is Entra's
+ * `invalid_grant` / `consent_required` (AADSTS65001), naming what is missing.
+ */
 export function grantedScopes(app: AppPrincipal, scope: string): string[] {
   const asked = scope.split(/\s+/).filter((s) => s !== '' && !OIDC_SCOPES.has(s));
   const out = new Set<string>();
+  const notConsented: string[] = [];
   for (const item of asked) {
     const bare = GRAPH_RESOURCES.reduce((s, r) => (s.startsWith(`${r}/`) ? s.slice(r.length + 1) : s), item);
     if (bare === '.default') {
       for (const p of app.permissions) out.add(p);
-      continue;
-    }
-    if (!app.permissions.includes(bare))
-      throw new OAuthError(
-        400,
-        'invalid_grant',
-        65001,
-        `The user or administrator has not consented to use the application with ID '${app.clientId}' named '${app.displayName}'. Send an interactive authorization request for this user and resource.`,
-      );
-    out.add(bare);
+    } else if (app.permissions.includes(bare)) out.add(bare);
+    else if (!notConsented.includes(bare)) notConsented.push(bare);
   }
+  if (notConsented.length > 0) throw consentRequired(app, notConsented);
   return [...out];
+}
+
+function consentRequired(app: AppPrincipal, permissions: string[]): OAuthError {
+  return new OAuthError(
+    400,
+    'invalid_grant',
+    65001,
+    `The user or administrator has not consented to use the application with ID '${app.clientId}' named '${app.displayName}'. Send an interactive authorization request for this user and resource. Permission${permissions.length === 1 ? '' : 's'} not consented: ${permissions.join(', ')}.`,
+    'consent_required',
+  );
 }
 
 function baseClaims(deps: TokenEndpointDeps, app: AppPrincipal, now: number): Omit<AccessTokenClaims, 'oid' | 'idtyp'> {
@@ -245,6 +223,8 @@ function userClaims(deps: TokenEndpointDeps, app: AppPrincipal, user: UserPrinci
 
 interface UserSignIn {
   app: AppPrincipal;
+  /** Whether the app proved itself with its secret: its refresh token then needs the secret too. */
+  client: ClientKind;
   user: UserPrincipal;
   scopes: string[];
   /** The scope parameter as sent: openid brings an ID token, offline_access a refresh token. */
@@ -283,7 +263,7 @@ function userTokenReply(deps: TokenEndpointDeps, signIn: UserSignIn): Record<str
       )
     : undefined;
   return {
-    ...tokenReply(deps, userClaims(deps, app, user, scopes, now), refreshFor(deps, app, user, scopes, asked, now), asked),
+    ...tokenReply(deps, userClaims(deps, app, user, scopes, now), refreshFor(deps, signIn), asked),
     ...(idToken ? { id_token: idToken } : {}),
     ...(signIn.clientInfo ? { client_info: toBase64Url({ uid: user.id, utid: tid }) } : {}),
   };
@@ -315,15 +295,18 @@ function tokenReply(deps: TokenEndpointDeps, claims: AccessTokenClaims, refreshT
 
 interface RefreshState {
   client: string;
+  /** How the client signed in; absent in tokens issued before it was recorded. */
+  kind?: ClientKind;
   user: string;
   scopes: string[];
   exp: number;
 }
 
 /** A refresh token when the sign-in asked for offline_access (signed, 90 days). */
-function refreshFor(deps: TokenEndpointDeps, app: AppPrincipal, user: UserPrincipal, scopes: string[], asked: string, now: number): string | undefined {
+function refreshFor(deps: TokenEndpointDeps, signIn: UserSignIn): string | undefined {
+  const { app, user, client, scopes, asked, now } = signIn;
   if (!asked.split(/\s+/).includes('offline_access')) return undefined;
-  const payload = toBase64Url({ client: app.clientId, user: user.id, scopes, exp: Math.floor(now / 1000) + REFRESH_LIFETIME_SECONDS } satisfies RefreshState);
+  const payload = toBase64Url({ client: app.clientId, kind: client, user: user.id, scopes, exp: Math.floor(now / 1000) + REFRESH_LIFETIME_SECONDS } satisfies RefreshState);
   return `rt.${payload}.${hmac(deps.key, `refresh:${payload}`)}`;
 }
 
