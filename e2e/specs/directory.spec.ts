@@ -5,6 +5,9 @@ import { readDemoAccount, type DemoAccount } from '../fixtures/demo-account';
 import { startHeadlessConsole, type HeadlessConsole } from '../fixtures/headless-console';
 import { expect, test } from '../fixtures/test';
 import { DirectoryPage } from '../pages/directory-page';
+import type { Page } from '@playwright/test';
+import { CONSOLE_SOCKET_PATH, CONSOLE_SOCKET_PROTOCOL, SESSION_TOKEN_META } from '../../src-shared/contract/wire';
+import { graphDocsUpdateBody } from '../../src-shared/directory/policy-fixtures';
 
 // The Directory section against its own console and the emulator's demo tenant. What the
 // console saved is read back from the emulator over HTTP, as another Graph client would.
@@ -14,10 +17,31 @@ let consoleStartedAt = 0;
 
 const EM = '/v1.0/identityGovernance/entitlementManagement';
 const POLICY = '4540a08f-8ab5-43f6-a923-015275799197';
+const PACKAGE = '56ff43fd-6b05-48e2-a7a0-0d8e7ad1f3a4';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- Graph JSON read back in assertions
 
 
 const demoAccount = () => readDemoAccount(server.dataDir);
+
+/** One call of the console's own contract over its WebSocket, from the page (which holds the session token), answering the result. */
+function consoleCall(page: Page, service: string, method: string, input: unknown): Promise<{ ok: boolean; value?: Json; error?: Json }> {
+  return page.evaluate(
+    ({ service, method, input, path, protocol, meta }) =>
+      new Promise((resolve, reject) => {
+        const token = document.querySelector<HTMLMetaElement>(`meta[name="${meta}"]`)?.content ?? '';
+        const socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`, [protocol, `token.${token}`]);
+        socket.onerror = () => reject(new Error('the console socket failed'));
+        socket.onopen = () => socket.send(JSON.stringify({ type: 'call', id: 1, service, method, input }));
+        socket.onmessage = (message) => {
+          const frame = JSON.parse(String(message.data)) as { type: string; id?: number; result?: unknown };
+          if (frame.type !== 'result' || frame.id !== 1) return;
+          socket.close();
+          resolve(frame.result as { ok: boolean });
+        };
+      }),
+    { service, method, input, path: CONSOLE_SOCKET_PATH, protocol: CONSOLE_SOCKET_PROTOCOL, meta: SESSION_TOKEN_META },
+  );
+}
 
 /** Graph over HTTP as the tenant's app (client credentials), answering status and JSON. */
 async function graphAs(demo: DemoAccount) {
@@ -206,6 +230,37 @@ test('creates a policy, duplicates it and deletes the copy', async ({ page }) =>
   const notDeleted = page.getByRole('alert').filter({ hasText: 'The policy was not deleted' });
   await expect(notDeleted).toContainText('The policy cannot be deleted while 1 assignment still uses it');
   expect((await graph('GET', `${EM}/assignmentPolicies/${POLICY}`)).status).toBe(200);
+});
+
+test('saves Microsoft’s documented policy body, which has no reviewSettings, then edits and saves that policy without inventing reviews', async ({ page }) => {
+  const demo = await demoAccount();
+  const graph = await graphAs(demo);
+  const directory = new DirectoryPage(page, server.url);
+  await directory.open();
+  // Graph's own update example, with this tenant's ids; first a policy for it to replace.
+  const documented = (policyId: string) => graphDocsUpdateBody({ policyId, accessPackageId: PACKAGE, userId: demo.user.id });
+  const { id: _id, ...asNew } = documented('new');
+  const created = await graph('POST', `${EM}/assignmentPolicies`, { ...asNew, displayName: 'To be replaced' });
+  expect(created.status).toBe(201);
+  const id = created.body.id as string;
+  // Through the console's own policy service, as a script or the editor would send it.
+  expect(await consoleCall(page, 'directoryPolicies', 'update', { policyId: id, policy: documented(id) })).toMatchObject({ ok: true, value: { id, displayName: 'All Users' } });
+
+  await directory.open(`#/directory/policies/${id}`);
+  await expect(page.getByRole('textbox', { name: 'Name' })).toHaveValue('All Users');
+  await directory.editorTab('Access reviews').click();
+  await expect(page.getByText('Assignments are not reviewed.')).toBeVisible();
+  await directory.editorTab('Basics').click();
+  await page.getByRole('textbox', { name: 'Description' }).fill('Everyone in the directory may ask; their manager approves.');
+  await directory.editorTab('Review').click();
+  expect(await directory.reviewedPaths()).toEqual(['description']);
+  await directory.save();
+  await expect(page.getByText('Policy saved')).toBeVisible();
+
+  const stored = (await graph('GET', `${EM}/assignmentPolicies/${id}`)).body;
+  expect(stored).toMatchObject({ displayName: 'All Users', description: 'Everyone in the directory may ask; their manager approves.', allowedTargetScope: 'allDirectoryUsers', reviewSettings: null, questions: [] });
+  expect(stored.requestApprovalSettings.stages).toEqual([expect.objectContaining({ durationBeforeAutomaticDenial: 'P2D', fallbackPrimaryApprovers: [{ '@odata.type': '#microsoft.graph.singleUser', userId: demo.user.id, description: 'user' }] })]);
+  expect((await graph('DELETE', `${EM}/assignmentPolicies/${id}`)).status).toBe(204);
 });
 
 test('lists assignments by page with filters and chosen columns, opens one expanded, and shows the Graph requests', async ({ page }) => {

@@ -16,7 +16,10 @@ const directoryFile = (name: string) => join(server.dataDir, 'directory', name);
 const demoAccount = () => readDemoAccount(server.dataDir);
 const exists = (path: string) => access(path).then(() => true, () => false);
 
-/** Opens Add tenant and fills it in for the console's own emulator as a delegated tenant (sign-in over https, Graph over loopback http). */
+/**
+ * Opens Add tenant and fills it in for the console's own emulator as a delegated tenant by its
+ * https address, sign-in and Graph alike: the console trusts its own emulator's CA for both.
+ */
 async function openEmulatorTenantForm(page: Page, demo: DemoAccount, tenant: { tenant: string; name: string; signIn: 'Device code' | 'Browser sign-in' }) {
   await page.getByTestId('directory-connections').getByRole('button', { name: 'Add tenant' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add a Microsoft Entra tenant' });
@@ -24,9 +27,9 @@ async function openEmulatorTenantForm(page: Page, demo: DemoAccount, tenant: { t
   await dialog.getByRole('textbox', { name: 'Name' }).fill(tenant.name);
   await dialog.getByRole('textbox', { name: 'Application (client) id' }).fill(demo.client_id);
   await dialog.getByRole('radio', { name: tenant.signIn }).check();
-  await dialog.getByRole('button', { name: 'Show national cloud and test addresses' }).click();
+  await dialog.getByRole('button', { name: 'Show national cloud, test addresses and a CA file' }).click();
   await dialog.getByRole('textbox', { name: 'Sign-in address' }).fill(`https://localhost:${new URL(demo.url).port}`);
-  await dialog.getByRole('textbox', { name: 'Graph address' }).fill(`${demo.url}/v1.0`);
+  await dialog.getByRole('textbox', { name: 'Graph address' }).fill(`https://localhost:${new URL(demo.url).port}/v1.0`);
   return dialog;
 }
 
@@ -64,12 +67,23 @@ test('adds a client-credentials tenant through the form (errors at their fields,
   await dialog.getByRole('textbox', { name: 'Name' }).fill('Contoso (app)');
   await dialog.getByRole('textbox', { name: 'Application (client) id' }).fill(demo.client_id);
   await dialog.getByRole('textbox', { name: 'Client secret' }).fill('not-the-secret');
-  await dialog.getByRole('button', { name: 'Show national cloud and test addresses' }).click();
+  await dialog.getByRole('button', { name: 'Show national cloud, test addresses and a CA file' }).click();
   await dialog.getByRole('textbox', { name: 'Sign-in address' }).fill(demo.url);
   await dialog.getByRole('textbox', { name: 'Graph address' }).fill(`${demo.url}/v1.0`);
   await dialog.getByRole('button', { name: 'Check and add' }).click();
   await expect(dialog.getByRole('alert')).toContainText('AADSTS7000215: Invalid client secret provided');
   expect(await exists(directoryFile('tenants.json'))).toBe(false);
+
+  // A CA file only main can open: its refusal comes back to the field, with no banner.
+  const caFile = dialog.getByRole('textbox', { name: 'CA certificate file' });
+  await caFile.fill(join(server.dataDir, 'no-such-ca.pem'));
+  await dialog.getByRole('button', { name: 'Check and add' }).click();
+  await expect(caFile).toHaveAccessibleDescription(/cannot read .*no-such-ca\.pem: no such file/);
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+  await caFile.fill(server.configPath);
+  await dialog.getByRole('button', { name: 'Check and add' }).click();
+  await expect(caFile).toHaveAccessibleDescription(/relay-console\.yaml is not a PEM certificate/);
+  await caFile.fill('');
 
   await dialog.getByRole('textbox', { name: 'Client secret' }).fill(demo.client_secret);
   await dialog.getByRole('textbox', { name: 'Client secret' }).press('Enter');
@@ -127,7 +141,7 @@ test('signs in to an added tenant with a device code typed on another device', a
   await page.goto(`${server.url}/#/settings`);
   const account = page.getByTestId('directory-account');
 
-  // The emulator as a tenant: msal signs in over https (its local CA is the console's own), Graph over loopback http.
+  // The emulator as a tenant by its https address: msal signs in and Graph answers over https (its local CA is the console's own).
   const dialog = await openEmulatorTenantForm(page, demo, { tenant: demo.user.userPrincipalName.split('@')[1]!, name: 'Emulator (device code)', signIn: 'Device code' });
   await dialog.getByRole('button', { name: 'Add tenant' }).click();
   await expect(dialog).toBeHidden();

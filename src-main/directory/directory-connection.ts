@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { rootCertificates } from 'node:tls';
 import { z } from 'zod';
 import { parseListen } from '../platform/config/app-settings';
 import type { Logger } from '../platform/logger';
 import { createCacheKeySource, type SafeStorageLike } from '../platform/secrets/key-source';
 import { createGraphClient, type GraphClient, type GraphExchangeInfo, type RetryInfo, type TokenProvider } from './client/graph-client';
 import { createEncryptedCachePlugin } from './client/msal-cache-plugin';
-import { createLocalTrustNetwork, isLoopbackHost, readLocalCas } from './client/local-trust-network';
+import { CaFileError, createConnectionTrust, readCaFile, readLocalCas, type ConnectionTrust } from './client/connection-trust';
 import { DEFAULT_GRAPH_BASE_URL, type DirectoryConnectionInfo } from '../../src-shared/contract/directory-accounts';
 import { createInteractiveTokenProvider, createMsalPublicClient, type DeviceCodeInfo, type InteractiveTokenProvider } from './client/msal-sign-in';
 import { createClientCredentialsTokenProvider, createPasswordTokenProvider, GRAPH_DEFAULT_SCOPE } from './client/oauth-token-provider';
@@ -33,6 +34,8 @@ const graphSettingsSchema = z
     scopes: z.array(z.string().min(1)).optional(),
     /** Without secret or password: the system browser (auth code + PKCE), or a device code for a machine with no browser. */
     sign_in: z.enum(['browser', 'device_code']).default('browser'),
+    /** A PEM file of CAs trusted for this tenant's sign-in and Graph hosts besides the public roots (a TLS-inspecting corporate proxy). */
+    ca_file: z.string().min(1).optional(),
   })
   .loose()
   .refine((graph) => (graph.username === undefined) === (graph.password === undefined), { message: 'username and password go together' });
@@ -140,6 +143,8 @@ export interface DirectoryConnectionOptions {
 
 export interface DirectoryConnection {
   client: GraphClient;
+  /** The connection's HTTP, trusting what its sign-in trusts: for other clients of the same connection (the calendar sync's). */
+  fetch: typeof fetch;
   mode: 'emulator' | 'graph';
   /** Where and how it signs in, for the console (no secrets). */
   info: DirectoryConnectionInfo;
@@ -156,8 +161,11 @@ export interface DirectoryConnection {
  */
 export async function openDirectoryConnection(options: DirectoryConnectionOptions): Promise<DirectoryConnection> {
   const settings = parseDirectorySection(options.section);
-  const clientOptions = { fetch: options.fetch, retry: options.retry, onRetry: options.onRetry, onExchange: options.onExchange };
   const log = options.logger.child('directory');
+  // One trust for everything this connection sends (sign-in, tokens, Graph, the calendar sync).
+  const trust = await connectionTrust(options.dataDir, settings.graph?.ca_file);
+  const doFetch = options.fetch ?? trust.fetch;
+  const clientOptions = { fetch: doFetch, retry: options.retry, onRetry: options.onRetry, onExchange: options.onExchange };
 
   if (!settings.graph) {
     if (!settings.emulator.enabled) throw new DirectoryConfigError('no directory to talk to: set directory.graph (client_id, tenant) or enable directory.emulator');
@@ -174,15 +182,15 @@ export async function openDirectoryConnection(options: DirectoryConnectionOption
       username: user?.userPrincipalName ?? demo!.user.userPrincipalName,
       password: user?.password ?? demo!.user.password,
       scopes: [GRAPH_DEFAULT_SCOPE, 'offline_access'],
-      fetch: options.fetch,
+      fetch: doFetch,
     });
     const info: DirectoryConnectionInfo = { mode: 'emulator', tenant: tenant ?? demo!.tenant, clientId: app?.client_id ?? demo!.client_id, signIn: 'password', graphBaseUrl: `${origin}/v1.0` };
-    return { client: createGraphClient({ baseUrl: `${origin}/v1.0`, tokens, ...clientOptions }), mode: 'emulator', tokens, info };
+    return { client: createGraphClient({ baseUrl: `${origin}/v1.0`, tokens, ...clientOptions }), fetch: doFetch, mode: 'emulator', tokens, info };
   }
 
   const graph = settings.graph;
   const tokenUrl = graph.token_url ?? `${graph.authority_host.replace(/\/+$/, '')}/${encodeURIComponent(graph.tenant)}/oauth2/v2.0/token`;
-  const common = { tokenUrl, clientId: graph.client_id, clientSecret: graph.client_secret, fetch: options.fetch };
+  const common = { tokenUrl, clientId: graph.client_id, clientSecret: graph.client_secret, fetch: doFetch };
   let tokens: TokenProvider;
   let signIn: InteractiveTokenProvider | undefined;
   if (graph.username !== undefined && graph.password !== undefined) {
@@ -200,10 +208,7 @@ export async function openDirectoryConnection(options: DirectoryConnectionOption
       }),
       onRejected: (reason) => log.warn(`the saved sign-in was refused (${reason}); sign in again`),
     });
-    // A sign-in host on this machine (the built-in emulator) is reached trusting the local CAs
-    // of the console's own emulators too; any other host through msal's own HTTP.
-    const localCas = [join(options.dataDir, 'directory', 'tls', 'ca.pem'), join(options.dataDir, 'storage', 'tls', 'ca.pem')];
-    const networkClient = isLoopbackHost(new URL(graph.authority_host).hostname) ? createLocalTrustNetwork(readLocalCas(localCas)) : undefined;
+    const networkClient = trust.msalNetwork(graph.authority_host);
     const app = await createMsalPublicClient({ clientId: graph.client_id, tenant: graph.tenant, authorityHost: graph.authority_host, cachePlugin, logger: log, ...(networkClient ? { networkClient } : {}) });
     signIn = createInteractiveTokenProvider({
       app,
@@ -225,5 +230,27 @@ export async function openDirectoryConnection(options: DirectoryConnectionOption
     signIn: graph.username !== undefined ? 'password' : graph.client_secret !== undefined ? 'clientCredentials' : graph.sign_in === 'device_code' ? 'deviceCode' : 'authCode',
     graphBaseUrl: graph.base_url,
   };
-  return { client: createGraphClient({ baseUrl: graph.base_url, tokens, ...clientOptions }), mode: 'graph', tokens, info, ...(signIn ? { signIn } : {}) };
+  return { client: createGraphClient({ baseUrl: graph.base_url, tokens, ...clientOptions }), fetch: doFetch, mode: 'graph', tokens, info, ...(signIn ? { signIn } : {}) };
+}
+
+/** Where the console's own emulators keep their CAs (`<data_dir>/<emulator>/tls/ca.pem`). */
+export const localCaPaths = (dataDir: string) => [join(dataDir, 'directory', 'tls', 'ca.pem'), join(dataDir, 'storage', 'tls', 'ca.pem')];
+
+/**
+ * What a connection trusts: the public roots (and NODE_EXTRA_CA_CERTS, which a CA list given to
+ * node:https would otherwise leave out), the CAs of the console's own emulators for a host on
+ * this machine, and the tenant's CA file for all its hosts.
+ */
+async function connectionTrust(dataDir: string, caFile: string | undefined): Promise<ConnectionTrust> {
+  let userCas: string[] = [];
+  if (caFile !== undefined) {
+    try {
+      userCas = await readCaFile(caFile);
+    } catch (error) {
+      if (error instanceof CaFileError) throw new DirectoryConfigError(`the tenant's CA file (directory.graph.ca_file): ${error.message}`);
+      throw error;
+    }
+  }
+  const envCas = process.env.NODE_EXTRA_CA_CERTS ? readLocalCas([process.env.NODE_EXTRA_CA_CERTS]) : [];
+  return createConnectionTrust({ localCas: readLocalCas(localCaPaths(dataDir)), userCas, baseCas: [...rootCertificates, ...envCas] });
 }

@@ -49,6 +49,9 @@ const DOMAIN = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2
 /** Sign-in endpoints that take any work account: fine for a person, meaningless for an app. */
 const MULTI_TENANT = ['organizations', 'common'];
 
+/** A path main can open wherever it runs: /… on Linux and macOS, C:\… or \\server\… on Windows. */
+const ABSOLUTE_PATH = /^(\/|[A-Za-z]:[\\/]|\\\\)/;
+
 const isLoopback = (host: string) => host === 'localhost' || host === '[::1]' || /^127\./.test(host);
 
 /** https, or http to this machine only (a local emulator): secrets never cross a network in the clear. */
@@ -85,6 +88,17 @@ export const newTenantSchema = z
     clientSecret: z.string(),
     authorityHost: serviceUrl(DEFAULT_AUTHORITY_HOST),
     graphBaseUrl: serviceUrl(DEFAULT_GRAPH_BASE_URL),
+    /**
+     * A PEM file of CAs trusted for this tenant's sign-in and Graph besides the public roots, for
+     * a network whose proxy inspects TLS; empty or absent for none. Main reads it before keeping
+     * the tenant (a file it cannot read, or that holds no certificate, is refused at this field).
+     */
+    caFile: z
+      .string()
+      .trim()
+      .max(4096, 'at most 4096 characters')
+      .refine((value) => value === '' || ABSOLUTE_PATH.test(value), 'expected the full path of a PEM file on this computer, e.g. /etc/ssl/certs/corporate-ca.pem')
+      .optional(),
   })
   .superRefine((tenant, ctx) => {
     if (tenant.signIn !== 'clientCredentials') return;

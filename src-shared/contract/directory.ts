@@ -177,8 +177,10 @@ export const customExtensionStageSettingSchema = z.object({
 // ---- the policy ----
 
 /**
- * The body of PUT .../assignmentPolicies/{id}: a full replacement, so every settable part is
- * sent. Unknown properties are refused here as Graph refuses them (RequestBodyRead).
+ * The body of PUT .../assignmentPolicies/{id}: a full replacement. Unknown properties are
+ * refused here as Graph refuses them (RequestBodyRead). What Graph's own update example leaves
+ * out is optional here too: reviewSettings, questions, notificationSettings and the custom
+ * extension stages (a policy left without them has none).
  */
 export const assignmentPolicyBodySchema = z.strictObject({
   id: z.string().optional(),
@@ -190,9 +192,9 @@ export const assignmentPolicyBodySchema = z.strictObject({
   expiration: expirationPatternSchema,
   requestorSettings: requestorSettingsSchema,
   requestApprovalSettings: approvalSettingsSchema.nullable(),
-  reviewSettings: reviewSettingsSchema.nullable(),
+  reviewSettings: reviewSettingsSchema.nullish(),
   notificationSettings: z.object({ isAssignmentNotificationDisabled: z.boolean() }).nullish(),
-  questions: z.array(questionSchema).max(100),
+  questions: z.array(questionSchema).max(100).optional(),
   customExtensionStageSettings: z.array(customExtensionStageSettingSchema).max(12).optional(),
   accessPackage: z.object({ id: guidLike }),
 });

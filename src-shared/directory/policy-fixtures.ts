@@ -104,3 +104,70 @@ export function fullPolicyBody(overrides: Partial<AssignmentPolicyBody> = {}): A
     ...overrides,
   };
 }
+
+/**
+ * Microsoft's own request body for "Update accessPackageAssignmentPolicy" (PUT
+ * /identityGovernance/entitlementManagement/assignmentPolicies/{id}, Graph v1.0 reference,
+ * Examples → Request), kept as the text the page shows: no reviewSettings, no questions, no
+ * notificationSettings, no custom extension stages. Graph accepts it, so the console must too.
+ */
+export const GRAPH_DOCS_UPDATE_POLICY_ID = '87e1c7f7-c7f7-87e1-f7c7-e187f7c7e187';
+export const GRAPH_DOCS_UPDATE_BODY_TEXT = `{
+  "id":"87e1c7f7-c7f7-87e1-f7c7-e187f7c7e187",
+  "displayName": "All Users",
+  "description": "All users can request for access to the directory.",
+  "allowedTargetScope": "allDirectoryUsers",
+  "automaticRequestSettings": null,
+  "specificAllowedTargets": [],
+  "expiration": {
+      "type": "noExpiration"
+  },
+  "requestorSettings": {
+      "enableTargetsToSelfAddAccess": true,
+      "enableTargetsToSelfUpdateAccess": false,
+      "enableTargetsToSelfRemoveAccess": true,
+      "allowCustomAssignmentSchedule": false,
+      "enableOnBehalfRequestorsToAddAccess": false,
+      "enableOnBehalfRequestorsToUpdateAccess": false,
+      "enableOnBehalfRequestorsToRemoveAccess": false,
+      "onBehalfRequestors": []
+  },
+  "requestApprovalSettings": {
+      "isApprovalRequiredForAdd": true,
+      "isApprovalRequiredForUpdate": false,
+      "stages": [
+          {
+              "durationBeforeAutomaticDenial": "P2D",
+              "isApproverJustificationRequired": false,
+              "isEscalationEnabled": false,
+              "durationBeforeEscalation": "PT0S",
+              "primaryApprovers": [
+                  {
+                      "@odata.type": "#microsoft.graph.requestorManager",
+                      "managerLevel": 1
+                  }
+              ],
+              "fallbackPrimaryApprovers": [
+                  {
+                      "@odata.type": "#microsoft.graph.singleUser",
+                      "userId": "e6bf4d7d-6824-4dd0-809d-5bf42d4817c2",
+                      "description": "user"
+                  }
+              ],
+              "escalationApprovers": [],
+              "fallbackEscalationApprovers": []
+          }
+      ]
+  },
+  "accessPackage": {
+        "id": "49d2c59b-0a81-463d-a8ec-ddad3935d8a0"
+  }
+}`;
+
+/** The documented body with the ids of another directory (the emulator's): its policy, package and a user it knows. */
+export function graphDocsUpdateBody(ids: { policyId: string; accessPackageId: string; userId: string }): Record<string, unknown> {
+  const text = GRAPH_DOCS_UPDATE_BODY_TEXT.replace(GRAPH_DOCS_UPDATE_POLICY_ID, ids.policyId)
+    .replace('49d2c59b-0a81-463d-a8ec-ddad3935d8a0', ids.accessPackageId)
+    .replace('e6bf4d7d-6824-4dd0-809d-5bf42d4817c2', ids.userId);
+  return JSON.parse(text) as Record<string, unknown>;
+}

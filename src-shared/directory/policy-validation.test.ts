@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isoDurationMs } from './iso-duration';
-import { fullPolicyBody } from './policy-fixtures';
+import { fullPolicyBody, GRAPH_DOCS_UPDATE_BODY_TEXT, GRAPH_DOCS_UPDATE_POLICY_ID } from './policy-fixtures';
 import { formatPath, validatePolicyBody } from './policy-validation';
 
 type Body = Record<string, unknown>;
@@ -36,8 +36,26 @@ describe('policy validation', () => {
     for (const value of [null, 'policy', [], 3]) expect(problemsOf(value)).toEqual([' invalidType']);
   });
 
+  it('accepts Microsoft’s documented update body as it is, and sends it without inventing the parts it leaves out', () => {
+    const documented: unknown = JSON.parse(GRAPH_DOCS_UPDATE_BODY_TEXT);
+    const result = validatePolicyBody(documented);
+    expect(result.problems).toEqual([]);
+    expect(result.body).toEqual(documented);
+    for (const left of ['reviewSettings', 'questions', 'notificationSettings', 'customExtensionStageSettings']) expect(result.body, left).not.toHaveProperty(left);
+    expect(result.body?.id).toBe(GRAPH_DOCS_UPDATE_POLICY_ID);
+  });
+
+  it('takes reviewSettings and questions as optional, and null reviewSettings as none', () => {
+    expect(problemsOf(edited((b) => delete b.reviewSettings))).toEqual([]);
+    expect(problemsOf(edited((b) => (b.reviewSettings = null)))).toEqual([]);
+    expect(problemsOf(edited((b) => delete b.questions))).toEqual([]);
+    // Optional is not anything goes: given, they are checked as before.
+    expect(problemsOf(edited((b) => (b.questions = null)))).toEqual(['questions invalidType']);
+    expect(problemsOf(edited((b) => (b.reviewSettings = { isEnabled: true, isSelfReview: true })))).toEqual(['reviewSettings.schedule.startDateTime required', 'reviewSettings.schedule.recurrence required']);
+  });
+
   it('names every missing required part', () => {
-    const required = ['displayName', 'description', 'allowedTargetScope', 'specificAllowedTargets', 'expiration', 'requestorSettings', 'requestApprovalSettings', 'reviewSettings', 'questions', 'accessPackage'];
+    const required = ['displayName', 'description', 'allowedTargetScope', 'specificAllowedTargets', 'expiration', 'requestorSettings', 'requestApprovalSettings', 'accessPackage'];
     for (const key of required) {
       const body = edited((b) => delete b[key]);
       expect(problemsOf(body), key).toEqual([`${key} required`]);

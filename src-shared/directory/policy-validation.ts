@@ -148,7 +148,7 @@ function ruleProblems(body: AssignmentPolicyBody): PolicyProblem[] {
   }
 
   const sequences = new Map<number, number>();
-  body.questions.forEach((question, index) => {
+  (body.questions ?? []).forEach((question, index) => {
     const at = ['questions', index] as const;
     if (question.sequence !== null && question.sequence !== undefined) {
       const first = sequences.get(question.sequence);

@@ -1,6 +1,7 @@
 import { CONFIG_CONNECTION_ID, type directoryAccountService, type DirectoryConnectionEntry, type DirectoryConnectionInfo, type SignInStatus } from '../../../src-shared/contract/directory-accounts';
 import type { ServiceImpl } from '../../../src-shared/contract/define-service';
 import { ContractFailure } from '../../../src-shared/contract/result';
+import { CaFileError, readCaFile } from '../client/connection-trust';
 import { tenantInfo, UnknownConnectionError, type DirectoryConnections } from './directory-connections';
 
 type ConnectionMethods = Pick<ServiceImpl<typeof directoryAccountService>, 'connections' | 'addTenant' | 'removeTenant' | 'useConnection'>;
@@ -45,6 +46,15 @@ export function createConnectionMethods(deps: ConnectionMethodsDeps): Connection
       const known = await connections.tenants();
       if (known.some((t) => t.tenant.toLowerCase() === tenant.tenant.toLowerCase() && t.clientId.toLowerCase() === tenant.clientId.toLowerCase() && t.signIn === tenant.signIn)) {
         throw new ContractFailure('conflict', `this tenant is already added with the same application and sign-in (${tenant.tenant})`);
+      }
+      if (tenant.caFile) {
+        try {
+          await readCaFile(tenant.caFile);
+        } catch (error) {
+          if (!(error instanceof CaFileError)) throw error;
+          // At the form's field, in the words of the problem: a proxy's CA that trusted nothing would surface later as an unexplained TLS error.
+          throw new ContractFailure('invalid_input', `the tenant was not added: ${error.message}`, { problems: [{ path: 'caFile', code: error.reason, message: error.message }] });
+        }
       }
       if (tenant.signIn === 'clientCredentials') {
         try {

@@ -1,4 +1,4 @@
-import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { access, copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,6 +90,45 @@ describe('directory connections', () => {
       expect(await services.call('directoryAccount', 'useConnection', { id: added.id })).toMatchObject({ ok: false, error: { code: 'not_found' } });
     } finally {
       await running.stop();
+    }
+  });
+
+  it('keeps a tenant on https with the CA file it names, and reaches its Graph and calendar through it; a file that is no CA is refused at its field', async () => {
+    // The engine's data folder is not the emulator's: its CA is a stranger here, as a corporate proxy's would be.
+    const caDir = await mkdtemp(join(tmpdir(), 'tenant-ca-'));
+    const running = await startTestEngine({ modules: [directoryModule], config: `data_dir: ${JSON.stringify(dataDir)}\napi:\n  listen: 127.0.0.1:0\nlog:\n  level: warn\ndirectory:\n  emulator:\n    listen: ${emu.url.replace('http://', '')}\n` });
+    const { services } = running.engine;
+    const call = <T>(service: string, name: string, input?: unknown) => services.call(service, name, input).then(value<T>);
+    try {
+      const caFile = join(caDir, 'corporate-ca.pem');
+      await copyFile(join(emu.dataDir, 'directory', 'tls', 'ca.pem'), caFile);
+      const notPem = join(caDir, 'notes.txt');
+      await writeFile(notPem, 'not a certificate\n');
+      const origin = `https://localhost:${emu.emulator.port}`;
+      const tenant: NewTenant = { name: 'Behind a proxy', tenant: emu.tenant, clientId: emu.app.clientId, signIn: 'clientCredentials', clientSecret: emu.app.clientSecret, authorityHost: origin, graphBaseUrl: `${origin}/v1.0` };
+
+      expect(await services.call('directoryAccount', 'addTenant', { ...tenant, caFile: join(caDir, 'missing.pem') })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_input', details: { problems: [{ path: 'caFile', code: 'unreadable', message: expect.stringMatching(/^cannot read .*missing\.pem: no such file$/) }] } },
+      });
+      expect(await services.call('directoryAccount', 'addTenant', { ...tenant, caFile: notPem })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_input', details: { problems: [{ path: 'caFile', code: 'notPem', message: expect.stringContaining('is not a PEM certificate') }] } },
+      });
+      // Without the CA the emulator's certificate is refused (the secret is tried first, over https).
+      expect(await services.call('directoryAccount', 'addTenant', tenant)).toMatchObject({ ok: false, error: { message: expect.stringContaining('self-signed certificate in certificate chain') } });
+      expect((await call<DirectoryConnectionEntry[]>('directoryAccount', 'connections')).map((c) => c.id)).toEqual(['config']);
+
+      const added = await call<DirectoryConnectionEntry>('directoryAccount', 'addTenant', { ...tenant, caFile });
+      const stored = JSON.parse(await readFile(join(dataDir, 'directory', 'tenants.json'), 'utf8')).tenants;
+      expect(stored).toEqual([expect.objectContaining({ id: added.id, caFile })]);
+      expect((await call<{ id: string }[]>('directoryPackages', 'packages')).map((p) => p.id)).toContain(DEMO_IDS.accessPackage);
+      await call('calendarSync', 'start', { user: emu.user.id, pageSize: 5 });
+      expect(await call<CalendarSyncStatus>('calendarSync', 'syncNow')).toMatchObject({ state: 'idle', lastError: null, rounds: 1 });
+      await call('directoryAccount', 'removeTenant', { id: added.id });
+    } finally {
+      await running.stop();
+      await rm(caDir, { recursive: true, force: true });
     }
   });
 

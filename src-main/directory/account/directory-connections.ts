@@ -16,6 +16,8 @@ const storedTenantSchema = z.object({
   signIn: z.enum(TENANT_SIGN_IN_KINDS),
   authorityHost: z.string(),
   graphBaseUrl: z.string(),
+  /** The PEM file of CAs trusted for this tenant (a TLS-inspecting proxy); absent for none. */
+  caFile: z.string().optional(),
 });
 export type StoredTenant = z.infer<typeof storedTenantSchema>;
 
@@ -89,6 +91,7 @@ export function createDirectoryConnections(options: { dir: string; configSection
       client_id: tenant.clientId,
       authority_host: tenant.authorityHost,
       base_url: tenant.graphBaseUrl,
+      ...(tenant.caFile ? { ca_file: tenant.caFile } : {}),
       ...(tenant.signIn === 'clientCredentials' ? { client_secret: clientSecret } : { sign_in: tenant.signIn === 'deviceCode' ? 'device_code' : 'browser' }),
     },
   });
@@ -117,8 +120,8 @@ export function createDirectoryConnections(options: { dir: string; configSection
     calendarPathOf,
     active: async () => target(await activeId()),
     add(tenant) {
-      const { clientSecret, ...rest } = tenant;
-      return store.add({ ...rest, name: rest.name || rest.tenant }, rest.signIn === 'clientCredentials' ? clientSecret : undefined);
+      const { clientSecret, caFile, ...rest } = tenant;
+      return store.add({ ...rest, name: rest.name || rest.tenant, ...(caFile ? { caFile } : {}) }, rest.signIn === 'clientCredentials' ? clientSecret : undefined);
     },
     async remove(id) {
       if (!(await store.remove(id))) return false;

@@ -14,9 +14,10 @@ export function calendarClient(open: () => Promise<DirectoryConnection>, onRetry
   let opened: { client: GraphClient; shared: GraphClient; connection: DirectoryConnection } | undefined;
   const current = async (): Promise<{ client: GraphClient; shared: GraphClient }> => {
     const connection = await open();
-    // A new connection (after a sign-out and sign-in, or a switch) brings new tokens: a new client with them.
+    // A new connection (after a sign-out and sign-in, or a switch) brings new tokens: a new client
+    // with them, sending through the connection's HTTP so it trusts what the sign-in trusts.
     if (opened?.connection !== connection) {
-      const make = (tokens: TokenProvider) => createGraphClient({ baseUrl: connection.client.baseUrl, tokens, onRetry, onExchange });
+      const make = (tokens: TokenProvider) => createGraphClient({ baseUrl: connection.client.baseUrl, tokens, fetch: connection.fetch, onRetry, onExchange });
       const client = make(connection.tokens);
       // Another person's calendar needs Calendars.Read.Shared: asked for only then (incremental consent).
       opened = { connection, client, shared: connection.signIn ? make(connection.signIn.withScopes(SHARED_CALENDAR_SCOPES)) : client };

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDirectoryEmulator, type TestDirectoryEmulator } from '../emulator/test-support';
-import { createLocalTrustNetwork } from './local-trust-network';
+import { createConnectionTrust } from './connection-trust';
 import { createInteractiveTokenProvider, createMsalPublicClient, SHARED_CALENDAR_SCOPES } from './msal-sign-in';
 
 // The console's msal sign-in against the Graph emulator as its authority (https, trusted through
@@ -20,7 +20,8 @@ const scopesOf = (token: string) => String((JSON.parse(Buffer.from(token.split('
 describe('console sign-in against the emulator', () => {
   it('signs in with a device code, then gets a shared-calendar token without asking again', async () => {
     const ca = await readFile(join(emu.dataDir, 'directory', 'tls', 'ca.pem'), 'utf8');
-    const app = await createMsalPublicClient({ clientId: emu.app.clientId, tenant: emu.tenant, authorityHost: `https://localhost:${emu.emulator.port}`, networkClient: createLocalTrustNetwork([ca]) });
+    const authorityHost = `https://localhost:${emu.emulator.port}`;
+    const app = await createMsalPublicClient({ clientId: emu.app.clientId, tenant: emu.tenant, authorityHost, networkClient: createConnectionTrust({ localCas: [ca], userCas: [] }).msalNetwork(authorityHost) });
     const codes: string[] = [];
     const provider = createInteractiveTokenProvider({
       app,

@@ -74,7 +74,9 @@ export function createEndpointTokenProvider(options: EndpointTokenOptions, grant
       });
     } catch (error) {
       if (signal?.aborted) throw error;
-      throw new GraphError(0, 'networkError', `cannot reach the token endpoint ${new URL(options.tokenUrl).origin}: ${(error as Error).message}`);
+      // fetch says only "fetch failed"; its cause says why (a refused certificate, a refused connection).
+      const cause = (error as Error).cause;
+      throw new GraphError(0, 'networkError', `cannot reach the token endpoint ${new URL(options.tokenUrl).origin}: ${cause instanceof Error ? cause.message : (error as Error).message}`);
     }
     const text = await response.text();
     let body: TokenResponse = {};

@@ -6,7 +6,7 @@ import { DEMO_IDS } from '../emulator/demo-data';
 import { startTestDirectoryEmulator, type TestDirectoryEmulator } from '../emulator/test-support';
 import { createAssignmentsService } from './assignments-service';
 import { createPoliciesService } from './policies-service';
-import { fullPolicyBody } from '../../../src-shared/directory/policy-fixtures';
+import { fullPolicyBody, graphDocsUpdateBody } from '../../../src-shared/directory/policy-fixtures';
 import { createRolesService } from './roles-service';
 
 // The three services against the Graph emulator over real HTTP, signed in as its user.
@@ -73,7 +73,7 @@ describe('directory services against the emulator', () => {
     const questions = read.questions as Array<Record<string, unknown>>;
     expect(questions.map((q) => q['@odata.type'])).toEqual(['#microsoft.graph.accessPackageTextInputQuestion', '#microsoft.graph.accessPackageMultipleChoiceQuestion']);
     expect(questions[0]).toMatchObject({ text: 'Cost centre', regexPattern: '^[0-9]{4}$', isSingleLineQuestion: true, id: expect.any(String) });
-    expect(questions[1]).toMatchObject({ isMultipleSelectionAllowed: true, choices: body.questions[1]!['@odata.type'] === '#microsoft.graph.accessPackageMultipleChoiceQuestion' ? body.questions[1]!.choices : [] });
+    expect(questions[1]).toMatchObject({ isMultipleSelectionAllowed: true, choices: body.questions?.[1]?.['@odata.type'] === '#microsoft.graph.accessPackageMultipleChoiceQuestion' ? body.questions[1].choices : [] });
     expect((read.customExtensionStageSettings ?? []).map((s) => [s.stage, (s.customExtension as { id: string }).id])).toEqual([
       ['assignmentRequestCreated', DEMO_IDS.customExtension],
       ['assignmentRequestApproved', DEMO_IDS.customExtension],
@@ -87,6 +87,20 @@ describe('directory services against the emulator', () => {
     expect(after.displayName).toBe('Sales contractors (EMEA)');
     expect(after.customExtensionStageSettings ?? []).toEqual([]);
     expect(after.questions).toHaveLength(2);
+  });
+
+  it('saves Microsoft’s documented update body, which has no reviewSettings or questions, as Graph does', async () => {
+    const policies = createPoliciesService(client);
+    const created = await policies.create({ policy: fullPolicyBody({ displayName: 'To be replaced', accessPackage: { id: DEMO_IDS.accessPackage }, customExtensionStageSettings: [] }) });
+    const documented = graphDocsUpdateBody({ policyId: created.id, accessPackageId: DEMO_IDS.accessPackage, userId: emu.user.id });
+    expect((await policies.validate({ policy: documented })).problems).toEqual([]);
+    const saved = await policies.update({ policyId: created.id, policy: documented });
+    expect(saved).toMatchObject({ id: created.id, displayName: 'All Users' });
+    // A PUT replaces the whole policy: what the body leaves out, the policy no longer has.
+    const read = await policies.get({ policyId: created.id });
+    expect(read).toMatchObject({ displayName: 'All Users', allowedTargetScope: 'allDirectoryUsers', reviewSettings: null, questions: [] });
+    expect(read.requestApprovalSettings).toMatchObject({ isApprovalRequiredForAdd: true, stages: [expect.objectContaining({ durationBeforeAutomaticDenial: 'P2D' })] });
+    await policies.remove({ policyId: created.id });
   });
 
   it('answers Graph refusals with the Graph code: unknown policy, unknown package, another package', async () => {

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { AssignmentPolicy } from '../../../../src-shared/contract/directory';
 import { validatePolicyBody } from '../../../../src-shared/directory/policy-validation';
+import { GRAPH_DOCS_UPDATE_BODY_TEXT } from '../../../../src-shared/directory/policy-fixtures';
+import { policyDiff } from './policy-diff';
 import { duplicatePolicyValues, newPolicyValues, policyFormValues } from './policy-form-values';
+import { bodyToSend } from './policy-resolver';
 
 const read: AssignmentPolicy = {
   id: 'p1',
@@ -31,6 +34,26 @@ describe('policy form values', () => {
     expect(validatePolicyBody(values).problems).toEqual([]);
   });
 
+  it('keep a policy without reviewSettings or questions without them: loaded, edited, reviewed and sent as Graph documents it', () => {
+    // Microsoft's documented update body, as Graph would hand it back.
+    const documented = JSON.parse(GRAPH_DOCS_UPDATE_BODY_TEXT) as AssignmentPolicy;
+    const values = policyFormValues(documented);
+    for (const left of ['reviewSettings', 'questions', 'notificationSettings']) expect(values, left).not.toHaveProperty(left);
+    expect(validatePolicyBody(values).problems).toEqual([]);
+
+    const edited = { ...values, description: 'Everyone in the directory may ask.' };
+    const sent = bodyToSend(edited) as Record<string, unknown>;
+    expect(sent).not.toHaveProperty('reviewSettings');
+    expect(sent).not.toHaveProperty('questions');
+    expect(policyDiff(bodyToSend(values), sent)).toEqual([{ path: 'description', kind: 'changed', before: documented.description, after: 'Everyone in the directory may ask.' }]);
+    // A copy of it has no questions to strip of their ids either.
+    expect(duplicatePolicyValues(documented)).not.toHaveProperty('questions');
+  });
+
+  it('keep reviewSettings that Graph answers as null as null', () => {
+    expect(policyFormValues({ ...read, reviewSettings: null }).reviewSettings).toBeNull();
+  });
+
   it('start a new policy that is valid once it has a name', () => {
     const values = newPolicyValues('pkg');
     expect(validatePolicyBody(values).problems.map((p) => p.path)).toEqual(['displayName']);
@@ -41,7 +64,7 @@ describe('policy form values', () => {
     const copy = duplicatePolicyValues(read);
     expect(copy.id).toBeUndefined();
     expect(copy.displayName).toBe('Employees (copy)');
-    expect(copy.questions[0]!.id).toBeUndefined();
+    expect(copy.questions![0]!.id).toBeUndefined();
     expect(copy.customExtensionStageSettings![0]).toEqual({ stage: 'assignmentRequestCreated', customExtension: { id: 'e1' } });
   });
 });

@@ -61,9 +61,11 @@ export function policyFormValues(policy: AssignmentPolicy): AssignmentPolicyBody
           stages: list(approval.stages),
         } as AssignmentPolicyBody['requestApprovalSettings'])
       : null,
-    reviewSettings: (policy.reviewSettings ?? null) as AssignmentPolicyBody['reviewSettings'],
-    notificationSettings: (policy.notificationSettings as AssignmentPolicyBody['notificationSettings']) ?? null,
-    questions: list(policy.questions) as AssignmentPolicyBody['questions'],
+    // Optional in Graph (its own update example sends none of them): a policy read without them
+    // is edited and saved without them, not with parts the person never set.
+    ...(policy.reviewSettings !== undefined ? { reviewSettings: policy.reviewSettings as AssignmentPolicyBody['reviewSettings'] } : {}),
+    ...(policy.notificationSettings !== undefined ? { notificationSettings: policy.notificationSettings as AssignmentPolicyBody['notificationSettings'] } : {}),
+    ...(Array.isArray(policy.questions) ? { questions: policy.questions as AssignmentPolicyBody['questions'] } : {}),
     customExtensionStageSettings: list<Loose>(policy.customExtensionStageSettings).map((setting) => ({
       ...(typeof setting.id === 'string' ? { id: setting.id } : {}),
       stage: setting.stage as NonNullable<AssignmentPolicyBody['customExtensionStageSettings']>[number]['stage'],
@@ -98,7 +100,7 @@ export function duplicatePolicyValues(policy: AssignmentPolicy): AssignmentPolic
   return {
     ...values,
     displayName: `${values.displayName} (copy)`.slice(0, 256),
-    questions: values.questions.map(({ id: _questionId, ...question }) => question) as AssignmentPolicyBody['questions'],
+    ...(values.questions ? { questions: values.questions.map(({ id: _questionId, ...question }) => question) as AssignmentPolicyBody['questions'] } : {}),
     customExtensionStageSettings: (values.customExtensionStageSettings ?? []).map(({ id: _settingId, ...setting }) => setting),
   };
 }

@@ -3,7 +3,7 @@ import { Alert, Anchor, Button, Group, List, Modal, PasswordInput, Radio, Simple
 import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { newTenantSchema, type DirectoryConnectionEntry, type NewTenant, type TenantSignInKind } from '../../../../src-shared/contract/directory-accounts';
-import { EMPTY_TENANT, registrationNeeds, TENANT_SIGN_IN_CHOICES, tenantToSend } from '../model/tenant-form';
+import { EMPTY_TENANT, registrationNeeds, TENANT_SIGN_IN_CHOICES, tenantFieldErrors, tenantToSend } from '../model/tenant-form';
 
 interface TenantFormProps {
   opened: boolean;
@@ -33,12 +33,16 @@ export function TenantForm({ opened, onClose, add, error, onAdded }: TenantFormP
   const signIn = form.watch('signIn');
   const errors = form.formState.errors;
   const submit = form.handleSubmit(async (values) => {
-    await add(tenantToSend(values)).then(onAdded, () => undefined);
+    await add(tenantToSend(values)).then(onAdded, (failure: unknown) => {
+      for (const { field, message } of tenantFieldErrors(failure)) form.setError(field, { type: 'server', message }, { shouldFocus: true });
+    });
   });
   // A problem in a hidden field opens its part of the form.
   useEffect(() => {
-    if (errors.authorityHost || errors.graphBaseUrl) setAdvanced(true);
-  }, [errors.authorityHost, errors.graphBaseUrl]);
+    if (errors.authorityHost || errors.graphBaseUrl || errors.caFile) setAdvanced(true);
+  }, [errors.authorityHost, errors.graphBaseUrl, errors.caFile]);
+  // A refusal shown at its field needs no banner as well.
+  const bannerError = error && tenantFieldErrors(error).length === 0 ? error : null;
 
   return (
     <Modal opened={opened} onClose={onClose} title="Add a Microsoft Entra tenant" size="lg">
@@ -80,17 +84,28 @@ export function TenantForm({ opened, onClose, add, error, onAdded }: TenantFormP
             </List>
           </Alert>
           <Anchor component="button" type="button" size="sm" onClick={() => setAdvanced((open) => !open)} aria-expanded={advanced}>
-            {advanced ? 'Hide' : 'Show'} national cloud and test addresses
+            {advanced ? 'Hide' : 'Show'} national cloud, test addresses and a CA file
           </Anchor>
           {advanced ? (
-            <SimpleGrid cols={2}>
-              <TextInput label="Sign-in address" description="Entra's login host" spellCheck={false} error={errors.authorityHost?.message} {...form.register('authorityHost')} />
-              <TextInput label="Graph address" description="Microsoft Graph v1.0" spellCheck={false} error={errors.graphBaseUrl?.message} {...form.register('graphBaseUrl')} />
-            </SimpleGrid>
+            <>
+              <SimpleGrid cols={2}>
+                <TextInput label="Sign-in address" description="Entra's login host" spellCheck={false} error={errors.authorityHost?.message} {...form.register('authorityHost')} />
+                <TextInput label="Graph address" description="Microsoft Graph v1.0" spellCheck={false} error={errors.graphBaseUrl?.message} {...form.register('graphBaseUrl')} />
+              </SimpleGrid>
+              <TextInput
+                label="CA certificate file"
+                description="Optional: the full path of a PEM file on this computer, for a network whose proxy inspects TLS. The console's own emulators are trusted without one."
+                placeholder="/etc/ssl/certs/corporate-ca.pem"
+                spellCheck={false}
+                autoComplete="off"
+                error={errors.caFile?.message}
+                {...form.register('caFile')}
+              />
+            </>
           ) : null}
-          {error ? (
+          {bannerError ? (
             <Alert color="red" role="alert" title="The tenant was not added">
-              {error.message.replace(/^the tenant was not added: /, '')}
+              {bannerError.message.replace(/^the tenant was not added: /, '')}
             </Alert>
           ) : null}
           <Text size="xs" c="dimmed">

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newTenantSchema } from '../../../../src-shared/contract/directory-accounts';
-import { EMPTY_TENANT, registrationNeeds, tenantToSend } from './tenant-form';
+import { ContractFailure } from '../../../../src-shared/contract/result';
+import { EMPTY_TENANT, registrationNeeds, tenantFieldErrors, tenantToSend } from './tenant-form';
 
 const valid = { ...EMPTY_TENANT, tenant: 'contoso.onmicrosoft.com', clientId: '11111111-2222-3333-4444-555555555555' };
 const problems = (value: unknown) => {
@@ -30,6 +31,22 @@ describe('tenant form', () => {
     expect(problems({ ...valid, authorityHost: 'http://login.example.com' })).toEqual({ authorityHost: expect.stringContaining('https') });
     expect(problems({ ...valid, authorityHost: 'http://127.0.0.1:1986', graphBaseUrl: 'http://localhost:1986/v1.0' })).toEqual({});
     expect(problems({ ...valid, graphBaseUrl: 'graph' })).toEqual({ graphBaseUrl: expect.stringContaining('https') });
+  });
+
+  it('takes a CA file as the full path of a file on this computer, or none', () => {
+    expect(problems({ ...valid, caFile: '' })).toEqual({});
+    expect(problems({ ...valid, caFile: undefined })).toEqual({});
+    expect(problems({ ...valid, caFile: '/etc/ssl/certs/corporate-ca.pem' })).toEqual({});
+    expect(problems({ ...valid, caFile: 'C:\\certs\\corporate-ca.pem' })).toEqual({});
+    expect(problems({ ...valid, caFile: 'corporate-ca.pem' })).toEqual({ caFile: expect.stringContaining('the full path of a PEM file') });
+  });
+
+  it('places main’s refusal of a CA file at that field, and leaves other refusals to the banner', () => {
+    const refused = new ContractFailure('invalid_input', 'the tenant was not added: cannot read /x.pem: no such file', { problems: [{ path: 'caFile', code: 'unreadable', message: 'cannot read /x.pem: no such file' }] });
+    expect(tenantFieldErrors(refused)).toEqual([{ field: 'caFile', message: 'cannot read /x.pem: no such file' }]);
+    expect(tenantFieldErrors(new ContractFailure('invalid_input', 'the tenant was not added: no app-only token'))).toEqual([]);
+    expect(tenantFieldErrors(new ContractFailure('invalid_input', 'odd', { problems: [{ path: 'somethingElse', message: 'x' }] }))).toEqual([]);
+    expect(tenantFieldErrors(new Error('network'))).toEqual([]);
   });
 
   it('drops a secret typed before another sign-in kind was chosen', () => {

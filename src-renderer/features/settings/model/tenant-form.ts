@@ -1,9 +1,10 @@
 import { DEFAULT_AUTHORITY_HOST, DEFAULT_GRAPH_BASE_URL, type NewTenant, type TenantSignInKind } from '../../../../src-shared/contract/directory-accounts';
+import { ContractFailure } from '../../../../src-shared/contract/result';
 
 // The "add a tenant" form's words and starting values: what each sign-in kind needs from the
 // app registration in Entra, so the person knows what to set up before the first sign-in.
 
-export const EMPTY_TENANT: NewTenant = { name: '', tenant: '', clientId: '', signIn: 'authCode', clientSecret: '', authorityHost: DEFAULT_AUTHORITY_HOST, graphBaseUrl: DEFAULT_GRAPH_BASE_URL };
+export const EMPTY_TENANT: NewTenant = { name: '', tenant: '', clientId: '', signIn: 'authCode', clientSecret: '', authorityHost: DEFAULT_AUTHORITY_HOST, graphBaseUrl: DEFAULT_GRAPH_BASE_URL, caFile: '' };
 
 export const TENANT_SIGN_IN_CHOICES: { value: TenantSignInKind; label: string; description: string }[] = [
   { value: 'authCode', label: 'Browser sign-in', description: 'Sign in with the system browser (authorization code with PKCE). For the desktop app.' },
@@ -33,4 +34,19 @@ export function registrationNeeds(kind: TenantSignInKind): string[] {
  */
 export function tenantToSend(values: NewTenant): NewTenant {
   return { ...values, clientSecret: values.signIn === 'clientCredentials' ? values.clientSecret : '' };
+}
+
+const FIELDS: ReadonlySet<string> = new Set(Object.keys(EMPTY_TENANT));
+
+/**
+ * Main's refusals that belong to one field (a CA file it cannot read or that holds no
+ * certificate: only main can open the file), so the form shows them there and not as a banner.
+ */
+export function tenantFieldErrors(error: unknown): { field: keyof NewTenant; message: string }[] {
+  if (!(error instanceof ContractFailure)) return [];
+  const problems = (error.details as { problems?: unknown } | undefined)?.problems;
+  if (!Array.isArray(problems)) return [];
+  return problems.flatMap((problem: { path?: unknown; message?: unknown }) =>
+    typeof problem?.path === 'string' && FIELDS.has(problem.path) && typeof problem.message === 'string' ? [{ field: problem.path as keyof NewTenant, message: problem.message }] : [],
+  );
 }
