@@ -68,7 +68,9 @@ export class SourceRunner {
       } catch (error) {
         this.lastError = (error as Error).message;
         const wait = Math.min(1_000 * (attempt + 1), 2_000);
-        if (Date.now() + wait > deadline || this.state === 'closed') {
+        // An error that says itself that a retry gets the same answer ends the wait at once.
+        const permanent = (error as { permanent?: unknown }).permanent === true;
+        if (permanent || Date.now() + wait > deadline || this.state === 'closed') {
           // Given up: no dial is in flight any more (start() may still schedule a reconnect).
           if (this.state === 'dialing') this.state = this.wanted ? 'waiting' : 'idle';
           throw error;

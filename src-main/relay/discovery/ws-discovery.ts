@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RemoteInfo } from 'node:dgram';
 import type { DiscoveredSource } from './sources-answer';
+import { xmlTags } from '../onvif/xml-tags';
 import { udpProbe, type ProbeTarget } from './udp-probe';
 
 /** A WS-Discovery Probe for video transmitters (ONVIF Core, 7.3: discovery of network video devices). */
@@ -10,7 +11,16 @@ export function wsDiscoveryProbe(messageId = randomUUID()): Buffer {
   );
 }
 
-const tagText = (xml: string, tag: string) => new RegExp(`<(?:[\\w-]+:)?${tag}\\b[^>]*>([^<]*)<`).exec(xml)?.[1]?.trim() ?? '';
+/** The text right after the first `<tag ...>`, up to the next tag (one pass: see onvif/xml-tags.ts). */
+function tagText(xml: string, name: string): string {
+  const tags = xmlTags(xml);
+  for (const tag of tags) {
+    if (tag.name !== name || tag.closing) continue;
+    const next = tags.next();
+    return xml.slice(tag.end, next.done ? xml.length : next.value.start).trim();
+  }
+  return '';
+}
 
 function scope(scopes: string[], prefix: string): string {
   const value = scopes.find((s) => s.startsWith(prefix))?.slice(prefix.length) ?? '';

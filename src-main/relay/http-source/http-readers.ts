@@ -1,3 +1,4 @@
+import { assertLearnedUrl } from '../core/learned-url';
 import { firstVariant, parseMediaPlaylist } from './hls-playlist';
 
 /** Bytes of a source, pushed as they come; resolves when the source ends, rejects when it fails. */
@@ -6,6 +7,7 @@ export type Pump = (push: (chunk: Uint8Array) => void) => Promise<void>;
 const POLL_INTERVAL_MS = 200;
 const MAX_JPEG_BYTES = 16 * 1024 * 1024;
 
+/** GETs an http(s) URL; fetch follows a redirect only to another http(s) URL, never to a file. */
 export async function fetchOk(url: string, signal: AbortSignal): Promise<Response> {
   const response = await fetch(url, { signal, redirect: 'follow' });
   if (!response.ok) {
@@ -70,10 +72,12 @@ export function readHls(url: string, firstText: string, signal: AbortSignal): Pu
   return async (push) => {
     let playlistUrl = url;
     let text = firstText;
+    // A playlist names further URLs: they are fetched only over http and https.
+    const learned = (address: string, from: string) => assertLearnedUrl(address, `the HLS playlist ${redactUrl(from).replace(/[?#].*$/, '')}`, ['http', 'https']).href;
     const variant = firstVariant(text, url);
     if (variant) {
-      playlistUrl = variant;
-      text = await (await fetchOk(variant, signal)).text();
+      playlistUrl = learned(variant, url);
+      text = await (await fetchOk(playlistUrl, signal)).text();
     }
     let next: number | undefined;
     for (;;) {
@@ -82,7 +86,7 @@ export function readHls(url: string, firstText: string, signal: AbortSignal): Pu
       next ??= Math.max(playlist.mediaSequence, playlist.mediaSequence + playlist.segments.length - 3);
       for (const segment of playlist.segments) {
         if (segment.sequence < next) continue;
-        push(new Uint8Array(await (await fetchOk(segment.url, signal)).arrayBuffer()));
+        push(new Uint8Array(await (await fetchOk(learned(segment.url, playlistUrl), signal)).arrayBuffer()));
         next = segment.sequence + 1;
       }
       if (playlist.ended) return;

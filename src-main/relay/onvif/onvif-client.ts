@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { assertLearnedUrl } from '../core/learned-url';
 import { elementText, xmlEscape } from './soap';
+import { attributeOf, childText, xmlTags } from './xml-tags';
 
 const DEVICE_NS = 'http://www.onvif.org/ver10/device/wsdl';
 const MEDIA_NS = 'http://www.onvif.org/ver10/media/wsdl';
@@ -48,14 +50,14 @@ async function soapCall(url: string, target: OnvifTarget, body: string, signal: 
 
 /** The profile tokens of a GetProfilesResponse, in order. */
 export function profileTokens(xml: string): string[] {
-  return [...xml.matchAll(/<(?:[\w-]+:)?Profiles\b[^>]*\btoken="([^"]+)"/g)].map((m) => m[1]!);
+  return [...xmlTags(xml)].flatMap((tag) => (tag.name === 'Profiles' && !tag.closing ? [attributeOf(tag, 'token') ?? ''] : [])).filter((token) => token !== '');
 }
 
 async function mediaServiceUrl(target: OnvifTarget, signal: AbortSignal): Promise<string> {
   const capabilities = await soapCall(target.deviceUrl, target, `<GetCapabilities xmlns="${DEVICE_NS}"><Category>Media</Category></GetCapabilities>`, signal);
-  const media = /<(?:[\w-]+:)?Media\b[^>]*>\s*<(?:[\w-]+:)?XAddr>([^<]+)</.exec(capabilities)?.[1] ?? target.deviceUrl;
+  const media = childText(capabilities, 'Media', 'XAddr')?.trim() || target.deviceUrl;
   // A camera that answers its own LAN address, reached here by another name: keep the host used.
-  const mediaUrl = new URL(media);
+  const mediaUrl = assertLearnedUrl(media, `ONVIF ${new URL(target.deviceUrl).host} (GetCapabilities)`, ['http', 'https']);
   mediaUrl.host = new URL(target.deviceUrl).host;
   return mediaUrl.href;
 }
@@ -89,7 +91,9 @@ export async function resolveOnvifStream(target: OnvifTarget, signal: AbortSigna
   );
   const uri = elementText(uriXml, 'Uri');
   if (!uri) throw new Error(`ONVIF ${deviceUrl.host}: GetStreamUri answered no URI for ${token}`);
-  const rtsp = new URL(uri);
+  // Whatever the camera answers is played only if it is a network address: a device answering
+  // `exec:...` or `ffmpeg:/a/local/file` must not make this machine run or read anything.
+  const rtsp = assertLearnedUrl(uri, `ONVIF ${deviceUrl.host} (GetStreamUri)`);
   if (target.username && !rtsp.username) {
     rtsp.username = encodeURIComponent(target.username);
     rtsp.password = encodeURIComponent(target.password);

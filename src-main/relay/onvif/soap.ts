@@ -24,14 +24,5 @@ export function fault(code: 'Sender' | 'Receiver', subcode: string, reason: stri
   );
 }
 
-/** The operation a request asks for: the first element inside the SOAP Body, without its prefix. */
-export function requestAction(xml: string): string | undefined {
-  const body = /<(?:[\w-]+:)?Body\b[^>]*>\s*<(?:[\w-]+:)?([\w-]+)/.exec(xml);
-  return body?.[1];
-}
-
-/** The text of the first element with this local name (`ProfileToken`), entities decoded. */
-export function elementText(xml: string, name: string): string | undefined {
-  const match = new RegExp(`<(?:[\\w-]+:)?${name}\\b[^>]*>([^<]*)</(?:[\\w-]+:)?${name}>`).exec(xml);
-  return match?.[1]?.replace(/&(lt|gt|amp|quot|apos);/g, (_m, e: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[e]!);
-}
+// Reading requests and answers: one pass over the text (see xml-tags.ts for why not a RegExp).
+export { elementText, requestAction } from './xml-tags';

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { elementText } from './soap';
+import { attributeOf, elementBlock, xmlTags } from './xml-tags';
 
 /** How far a token's Created may be from this clock (clients set theirs from GetSystemDateAndTime). */
 const MAX_SKEW_MS = 5 * 60_000;
@@ -36,12 +37,13 @@ export function createWsSecurityCheck(credentials: { username: string; password:
   };
 
   const token = (xml: string, now: number): string | undefined => {
-    const security = /<(?:[\w-]+:)?Security\b[\s\S]*?<\/(?:[\w-]+:)?Security>/.exec(xml)?.[0];
+    const security = elementBlock(xml, 'Security');
     if (!security) return 'no login: send a WS-Security UsernameToken';
     const username = elementText(security, 'Username') ?? '';
     const password = elementText(security, 'Password') ?? '';
     if (!same(username, credentials.username)) return 'unknown user or wrong password';
-    const type = /<(?:[\w-]+:)?Password\b[^>]*Type="([^"]*)"/.exec(security)?.[1] ?? '';
+    const passwordTag = [...xmlTags(security)].find((tag) => tag.name === 'Password' && !tag.closing);
+    const type = (passwordTag && attributeOf(passwordTag, 'Type')) ?? '';
     if (!type.endsWith('#PasswordDigest')) return same(password, credentials.password) ? undefined : 'unknown user or wrong password';
     const nonce = elementText(security, 'Nonce') ?? '';
     const created = elementText(security, 'Created') ?? '';

@@ -1,6 +1,7 @@
 import type { RTCPeerConnection } from 'werift';
 import { werift } from './werift-module';
 import { WebSocket } from 'ws';
+import { assertLearnedUrl } from '../core/learned-url';
 import type { Codec } from '../core/media';
 import type { DialContext, ProducerConnection } from '../core/producer';
 import type { TaskRegistry } from '../core/task-registry';
@@ -50,7 +51,8 @@ async function whep(target: URL, offer: string, signal: AbortSignal): Promise<{ 
   const body = await response.text();
   if (response.status !== 201 && response.status !== 200) throw new Error(`WHEP answered ${response.status}: ${body.trim().slice(0, 200)}`);
   const location = response.headers.get('location');
-  const resource = location ? new URL(location, target) : undefined;
+  // The session's resource is learned from the server: it is only ever an http(s) address.
+  const resource = location ? assertLearnedUrl(new URL(location, target).href, `WHEP ${target.host}`, ['http', 'https']) : undefined;
   return { answer: body, end: () => void (resource && fetch(resource, { method: 'DELETE' }).catch(() => undefined)) };
 }
 
