@@ -13,6 +13,36 @@ export function isForeignOrigin(req: IncomingMessage): boolean {
   return origin !== undefined && !isOwnOrigin(req, origin);
 }
 
+/**
+ * A request that a page of another site made the browser send. Browsers leave `Origin` out of a
+ * plain GET (an `<img>`, a `<video>`, a link), so its absence proves nothing: `Sec-Fetch-Site`
+ * (every current browser sends it) says `cross-site` or `same-site` for another site's page (a
+ * page of another local app on another port is `same-site`), and a `Referer`, when present,
+ * names the page. Tools (curl, ffmpeg, Home Assistant) send none of these and pass; so does a
+ * person typing the URL (`Sec-Fetch-Site: none`) and the console's own page (`same-origin`).
+ */
+export function isCrossSiteRequest(req: IncomingMessage): boolean {
+  if (isForeignOrigin(req)) return true;
+  const site = req.headers['sec-fetch-site'];
+  if (site === 'cross-site' || site === 'same-site') return true;
+  const referer = req.headers.referer;
+  return referer !== undefined && referer !== '' && !isOwnOrigin(req, referer);
+}
+
+/** Who sent a cross-site request, as far as the browser says: for messages. */
+export function crossSiteCaller(req: IncomingMessage): string {
+  const origin = req.headers.origin ?? (req.headers.referer ? safeOrigin(req.headers.referer) : undefined);
+  return origin ? `a page of ${origin}` : 'a page of another site';
+}
+
+function safeOrigin(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The `Access-Control-Allow-Origin` value for this request, or undefined when CORS stays closed. */
 export function allowedOriginFor(req: IncomingMessage, allowed: AllowedOrigins): string | undefined {
   const origin = req.headers.origin;

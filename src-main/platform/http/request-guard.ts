@@ -6,13 +6,19 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Refuses a write from a page of another origin (a drive-by POST from a web page the user
- * visits must never reach /api/config or /api/streams). Requests without Origin are from tools
- * (curl, ffmpeg, Home Assistant) and pass; the console's own pages send the matching origin.
+ * visits must never reach /api/config or /api/streams). Requests without Origin or Sec-Fetch-Site
+ * are from tools (curl, ffmpeg, Home Assistant) and pass; the console's own pages send the
+ * matching origin.
  */
 export function assertSameOriginWrite(req: IncomingMessage, allowedOrigins: readonly string[] = []): void {
   if (SAFE_METHODS.has(req.method ?? 'GET')) return;
   const origin = req.headers.origin;
-  if (origin === undefined) return;
+  if (origin === undefined) {
+    // Browsers send Origin with every write today; one that did not still says where it came from.
+    const site = req.headers['sec-fetch-site'];
+    if (site === 'cross-site' || site === 'same-site') throw new HttpError(403, `cross-site write refused: the request came from a page of another site (Sec-Fetch-Site: ${site})`);
+    return;
+  }
   if (isOwnOrigin(req, origin) || allowedOrigins.includes(origin)) return;
   throw new HttpError(403, `cross-origin write refused: origin ${origin} is not this console`);
 }

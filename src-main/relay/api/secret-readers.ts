@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { EngineContext } from '../../engine/engine-context';
-import { isForeignOrigin } from '../../platform/http/cross-origin';
+import { isCrossSiteRequest } from '../../platform/http/cross-origin';
 import { isLoopbackAddress } from '../../platform/http/request-guard';
 
 /**
@@ -10,6 +10,6 @@ import { isLoopbackAddress } from '../../platform/http/request-guard';
  * may let read, never. Everyone else sees `***`.
  */
 export function mayReadSecrets(ctx: EngineContext, req: IncomingMessage): boolean {
-  if (isForeignOrigin(req)) return false;
+  if (isCrossSiteRequest(req)) return false;
   return isLoopbackAddress(ctx.settings.api.host) || (!!ctx.settings.api.username && !!req.headers.authorization);
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EngineContext } from '../../engine/engine-context';
-import { isForeignOrigin } from '../../platform/http/cross-origin';
+import { isCrossSiteRequest } from '../../platform/http/cross-origin';
 import { HttpError } from '../../platform/http/http-error';
 import type { StreamRegistry } from '../core/stream-registry';
 import type { TaskRegistry } from '../core/task-registry';
@@ -64,7 +64,7 @@ export function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
   });
 
   ctx.server.upgrade('/api/ws', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (isForeignOrigin(req)) {
+    if (isCrossSiteRequest(req)) {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }

@@ -1,3 +1,4 @@
+import { crossSiteCaller, isCrossSiteRequest } from '../../platform/http/cross-origin';
 import { HttpError } from '../../platform/http/http-error';
 import type { ProtocolContext } from '../protocols';
 import { CLOUD_ACCOUNT_PATHS, type CloudAccountAdapter } from './cloud-accounts';
@@ -53,7 +54,10 @@ export function registerDiscovery({ ctx, logger }: ProtocolContext, adapters: Cl
   const probeRoute = (path: string, kind: ProbeKind, discover: (target: ProbeTarget, timeoutMs: number) => Promise<DiscoveredSource[]>, one?: (src: string) => Promise<DiscoveredSource[]>) =>
     ctx.http.route(
       path,
-      async ({ res, url }) => {
+      async ({ req, res, url }) => {
+        // A probe sends packets into the LAN and `?src=` makes the relay call a device: never at
+        // the bidding of another site's page (an <img> sends no Origin, but Sec-Fetch-Site).
+        if (isCrossSiteRequest(req) && !ctx.settings.api.username) throw new HttpError(403, `${crossSiteCaller(req)} may not run network discovery through this relay`);
         const src = url.searchParams.get('src');
         if (one && src) return sendSources(res, await one(src));
         const { target, timeoutMs } = probe(kind);

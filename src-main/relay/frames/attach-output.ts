@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { isForeignOrigin } from '../../platform/http/cross-origin';
+import { crossSiteCaller, isCrossSiteRequest } from '../../platform/http/cross-origin';
 import { HttpError } from '../../platform/http/http-error';
 import type { MediaFrame } from '../core/media';
 import type { MediaRequest } from '../core/negotiation';
@@ -87,18 +87,19 @@ export async function attachFrameOutput(deps: OutputDeps, output: FrameOutputReq
 /**
  * A named stream, or a temporary one for a source URL. A page of another site must never make
  * the relay dial a URL of its choosing (a camera on the LAN, a file through ffmpeg:) and read
- * the picture back: source URLs are opened for tools (no Origin), the console itself and, when
- * the API has a password, callers that logged in; other pages get 403 before anything is dialed.
+ * the picture back, not even by an `<img>` that sends no Origin: source URLs are opened for tools,
+ * the console itself and, when the API has a password, callers that logged in; other sites'
+ * pages get 403 before anything is dialed.
  */
 function resolveStream(deps: OutputDeps, src: string, request: IncomingMessage | undefined): { stream: Stream; temporary: boolean } {
   const { streams } = deps;
   const named = streams.get(src);
   if (named) return { stream: named, temporary: false };
   if (!/^[a-z][a-z0-9+.-]*:/i.test(src)) throw new HttpError(404, `stream not found: ${src}`);
-  if (request && isForeignOrigin(request) && !deps.callersAuthenticated) {
+  if (request && isCrossSiteRequest(request) && !deps.callersAuthenticated) {
     throw new HttpError(
       403,
-      `a page of another site (${request.headers.origin ?? ''}) may not open source URLs through this relay: add the source as a named stream, or set api.username and api.password`,
+      `${crossSiteCaller(request)} may not open source URLs through this relay: add the source as a named stream, or set api.username and api.password`,
     );
   }
   try {

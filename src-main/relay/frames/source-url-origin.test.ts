@@ -40,7 +40,7 @@ describe('source URLs and other sites', () => {
     for (const path of ['stream.m3u8', 'stream.mp4', 'frame.mp4', 'stream.mjpeg', 'frame.jpeg']) {
       const answer = await get(`/api/${path}?src=${src}`, { Origin: FOREIGN });
       expect(answer.status, path).toBe(403);
-      expect(await answer.text()).toContain(`a page of another site (${FOREIGN}) may not open source URLs`);
+      expect(await answer.text()).toContain(`a page of ${FOREIGN} may not open source URLs`);
       expect(answer.headers.get('access-control-allow-origin')).toBeNull();
     }
     const local = await get(`/api/stream.m3u8?src=${encodeURIComponent('ffmpeg:/etc/passwd')}`, { Origin: FOREIGN });
@@ -48,6 +48,46 @@ describe('source URLs and other sites', () => {
     expect(camera.connections()).toBe(0);
     expect(JSON.parse(await (await get('/api/streams')).text())).toEqual({});
     expect(await (await get('/api/stack')).text()).not.toContain('consumer');
+  });
+
+  it('an <img> or <video> of another site, which sends no Origin, gets 403 too: Sec-Fetch-Site or a foreign Referer says where it came from', async () => {
+    camera = await countingCamera();
+    relay = await startRelay('  lobby: rtsp://127.0.0.1:1/lobby\n');
+    const src = encodeURIComponent(camera.url);
+    // Exactly the headers Chromium sends for an <img>/<video> of a page on another site or port.
+    const image = { 'Sec-Fetch-Mode': 'no-cors', 'Sec-Fetch-Dest': 'image' };
+    const shapes: Array<[Record<string, string>, string]> = [
+      [{ ...image, 'Sec-Fetch-Site': 'cross-site', Referer: 'https://attacker.example/page.html' }, 'a page of https://attacker.example may not'],
+      [{ ...image, 'Sec-Fetch-Site': 'cross-site' }, 'a page of another site may not'],
+      // Another app of this machine on another port is the same site, not the same origin.
+      [{ ...image, 'Sec-Fetch-Site': 'same-site', Referer: 'http://localhost:3000/' }, 'a page of http://localhost:3000 may not'],
+      // A browser that sends no Sec-Fetch headers still names the page in Referer.
+      [{ Referer: 'https://attacker.example/page.html' }, 'a page of https://attacker.example may not'],
+    ];
+    for (const [headers, message] of shapes) {
+      for (const path of ['frame.jpeg', 'stream.mjpeg', 'stream.mp4', 'stream.m3u8']) {
+        const answer = await get(`/api/${path}?src=${src}`, headers);
+        expect(answer.status, `${path} ${JSON.stringify(headers)}`).toBe(403);
+        expect(await answer.text()).toContain(message);
+      }
+      const discovery = await get(`/api/onvif?src=${encodeURIComponent(`onvif://127.0.0.1:${new URL(camera.url).port}`)}`, headers);
+      expect(discovery.status).toBe(403);
+    }
+    expect(camera.connections()).toBe(0);
+    // A write shaped as a browser's without Origin is refused the same way.
+    const write = await fetch(`${relay.api}/api/streams?name=x&src=rtsp://127.0.0.1:1/x`, { method: 'PUT', headers: { 'Sec-Fetch-Site': 'cross-site' } });
+    expect(write.status).toBe(403);
+    expect(await write.text()).toContain('cross-site write refused');
+    // Named streams stay open to other sites' pages, as in go2rtc.
+    const named = await get('/api/streams?src=lobby', { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'cors' });
+    expect(named.status).toBe(200);
+  });
+
+  it('a URL typed into the address bar (Sec-Fetch-Site: none) and the console page itself (same-origin) may open a source URL', async () => {
+    camera = await countingCamera();
+    relay = await startRelay();
+    await dialedBy(`/api/frame.jpeg?src=${encodeURIComponent(camera.url)}`, { 'Sec-Fetch-Site': 'none', 'Sec-Fetch-Mode': 'navigate' });
+    await dialedBy(`/api/frame.jpeg?src=${encodeURIComponent(`${camera.url}b`)}`, { 'Sec-Fetch-Site': 'same-origin', Referer: `${relay.api}/` });
   });
 
   /** Asks for a snapshot of `src` and returns once the camera saw a connection (the answer would take the dial's whole budget). */
