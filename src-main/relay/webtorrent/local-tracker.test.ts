@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { createLocalTracker, MAX_ANNOUNCES_PER_CONNECTION, TRACKER_WORK_BUDGET } from './local-tracker';
+import { createLocalTracker, MAX_ANNOUNCES_PER_CONNECTION, MAX_SWARMS, TRACKER_WORK_BUDGET } from './local-tracker';
 import type { TrackerMessage } from './tracker-messages';
 
 // The tracker behind /api/webtorrent on a real WebSocket server on loopback, with a clock the
@@ -10,8 +10,10 @@ let clock = 0;
 let wss: WebSocketServer | undefined;
 const clients: WebSocket[] = [];
 
+let tracker: ReturnType<typeof createLocalTracker>;
+
 async function startTracker(): Promise<string> {
-  const tracker = createLocalTracker({ now: () => clock });
+  tracker = createLocalTracker({ now: () => clock });
   wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
   wss.on('connection', (ws) => tracker.serve(ws));
   await new Promise((resolve) => wss!.once('listening', resolve));
@@ -101,5 +103,27 @@ describe('local WebTorrent tracker', () => {
     viewer.send(offer(`share-${MAX_ANNOUNCES_PER_CONNECTION}`, 'viewer', 'to-refused'));
     viewer.send(offer('share-0', 'viewer', 'to-accepted'));
     await expect.poll(() => offersIn(relay.received)).toEqual(['to-accepted']);
+  });
+
+  it('keeps at most MAX_SWARMS swarms across all sockets, and a closed socket leaves no swarm or peer behind', async () => {
+    const url = await startTracker();
+    const sockets = Math.ceil(MAX_SWARMS / MAX_ANNOUNCES_PER_CONNECTION);
+    const crawlers = await Promise.all(Array.from({ length: sockets }, () => peer(url)));
+    crawlers.forEach((crawler, c) => {
+      for (let i = 0; i < MAX_ANNOUNCES_PER_CONNECTION; i++) crawler.send({ action: 'announce', info_hash: `flood-${c}-${i}`, peer_id: `crawler-${c}`, offers: [] });
+    });
+    await expect.poll(() => crawlers.reduce((sum, crawler) => sum + crawler.received.length, 0), { timeout: 10_000 }).toBe(sockets * MAX_ANNOUNCES_PER_CONNECTION);
+    expect(tracker.size().swarms).toBe(MAX_SWARMS);
+
+    const late = await peer(url);
+    late.send({ action: 'announce', info_hash: 'one-more', peer_id: 'late', offers: [] });
+    await expect.poll(() => late.received.length).toBe(1);
+    expect(late.received[0]).toEqual({ action: 'announce', info_hash: 'one-more', 'failure reason': `the tracker keeps at most ${MAX_SWARMS} info hashes at once` });
+    // A swarm that exists still takes a new peer.
+    late.send({ action: 'announce', info_hash: 'flood-0-0', peer_id: 'late', offers: [] });
+    await expect.poll(() => tracker.size().peers).toBe(MAX_SWARMS + 1);
+
+    for (const crawler of [...crawlers, late]) crawler.ws.close();
+    await expect.poll(() => tracker.size(), { timeout: 10_000 }).toEqual({ swarms: 0, peers: 0 });
   });
 });

@@ -3,6 +3,11 @@ import { TokenBucket } from '../core/token-bucket';
 import { parseTrackerMessage } from './tracker-messages';
 
 const MAX_PEERS_PER_HASH = 64;
+/**
+ * Swarms the tracker keeps at once, whoever announced them: a relay has a few shares, so
+ * thousands are a flood from many sockets, each within its own budget, and cost memory.
+ */
+export const MAX_SWARMS = 4096;
 /** A relay announces one hash a share under one peer id: a socket with more is a crawl or a flood. */
 export const MAX_ANNOUNCES_PER_CONNECTION = 256;
 /**
@@ -52,6 +57,10 @@ export function createLocalTracker({ now = () => performance.now() }: LocalTrack
         send(ws, { action: 'announce', info_hash: hash, 'failure reason': `one connection may announce at most ${MAX_ANNOUNCES_PER_CONNECTION} info hash and peer id pairs` });
         return;
       }
+      if (!swarms.has(hash) && swarms.size >= MAX_SWARMS) {
+        send(ws, { action: 'announce', info_hash: hash, 'failure reason': `the tracker keeps at most ${MAX_SWARMS} info hashes at once` });
+        return;
+      }
       const swarm = swarms.get(hash) ?? swarms.set(hash, new Map()).get(hash)!;
       if (!swarm.has(message.peer_id) && swarm.size >= MAX_PEERS_PER_HASH) return;
       swarm.set(message.peer_id, ws);
@@ -80,5 +89,7 @@ export function createLocalTracker({ now = () => performance.now() }: LocalTrack
     });
   }
 
-  return { serve };
+  /** Swarms and the peers in them, for the tests that check a closed socket leaves nothing. */
+  const size = () => ({ swarms: swarms.size, peers: [...swarms.values()].reduce((sum, swarm) => sum + swarm.size, 0) });
+  return { serve, size };
 }

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
+import { isCrossSiteRequest } from '../../platform/http/cross-origin';
 import { HttpError } from '../../platform/http/http-error';
 import type { ProtocolContext } from '../protocols';
 import type { WebrtcOutput } from '../webrtc/webrtc-session';
@@ -95,5 +96,12 @@ export function registerWebtorrent({ ctx, schemes, streams, tasks, logger }: Pro
     for (const client of wss.clients) client.terminate();
     wss.close();
   });
-  ctx.server.upgrade('/api/webtorrent', (req: IncomingMessage, socket: Duplex, head: Buffer) => wss.handleUpgrade(req, socket, head, (ws) => local.serve(ws)));
+  // Pages of other sites are refused, as on /api/ws: relays are tools and send no Origin.
+  ctx.server.upgrade('/api/webtorrent', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (isCrossSiteRequest(req)) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => local.serve(ws));
+  });
 }

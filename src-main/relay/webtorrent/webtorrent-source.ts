@@ -6,7 +6,8 @@ import { offerNonce, shareCipher, shareInfoHash } from './share-cipher';
 import { newPeerId, parseTrackerMessage } from './tracker-messages';
 
 export const MIN_SHARE_LENGTH = 8;
-export const MIN_PWD_LENGTH = 4;
+/** A pwd seals every offer and answer of a share: shorter ones are guessed offline from one captured offer. */
+export const MIN_PWD_LENGTH = 8;
 
 /** `webtorrent:?share=<name>&pwd=<password>`, as go2rtc writes it. */
 export function parseWebtorrentSource(url: string): { share: string; pwd: string } {

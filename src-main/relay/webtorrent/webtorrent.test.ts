@@ -17,6 +17,9 @@ describe('share cipher', () => {
     expect(() => shareCipher('kitchen-door', 'secret-1', offerNonce(Date.now() - 13 * 3600_000))).toThrow('more than 12 hours');
     expect(shareInfoHash('kitchen-door')).toMatch(/^[A-Za-z0-9+/]{43}=$/);
     expect(() => parseWebtorrentSource('webtorrent:?share=short&pwd=abcd')).toThrow('at least 8 characters');
+    // A pwd seals the share: seven characters are refused, eight are taken.
+    expect(() => parseWebtorrentSource('webtorrent:?share=kitchen-door&pwd=1234567')).toThrow('pwd=<at least 8>');
+    expect(parseWebtorrentSource('webtorrent:?share=kitchen-door&pwd=12345678')).toEqual({ share: 'kitchen-door', pwd: '12345678' });
   });
 });
 
@@ -35,6 +38,21 @@ describe('P2P shares through a tracker', () => {
     await viewer?.stop();
     await sharer?.stop();
     await trackerRelay?.stop();
+  });
+
+  it('the tracker refuses pages of other sites, as /api/ws does; relays (no Origin) are served', async () => {
+    const opened = (headers: Record<string, string>) =>
+      new Promise<number>((resolve) => {
+        const ws = new WebSocket(tracker, { headers });
+        ws.once('open', () => {
+          ws.close();
+          resolve(101);
+        });
+        ws.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+      });
+    expect(await opened({ Origin: 'https://attacker.example' })).toBe(403);
+    expect(await opened({ 'Sec-Fetch-Site': 'cross-site' })).toBe(403);
+    expect(await opened({})).toBe(101);
   });
 
   it('adds, lists, reads and deletes shares over /api/webtorrent', async () => {
@@ -56,6 +74,8 @@ describe('P2P shares through a tracker', () => {
     expect((await fetch(`${sharer.api}/api/webtorrent?src=nope`, { method: 'POST' })).status).toBe(404);
     expect((await fetch(`${sharer.api}/api/webtorrent?src=other`, { method: 'DELETE' })).status).toBe(200);
     expect((await fetch(`${sharer.api}/api/webtorrent?src=other`)).status).toBe(404);
+    const weak = await fetch(`${sharer.api}/api/webtorrent?src=other&share=weak-pwd-share&pwd=1234567`, { method: 'POST' });
+    expect([weak.status, await weak.text()]).toEqual([400, 'pwd must have at least 8 characters\n']);
   });
 
   it('a relay that knows share and pwd plays the shared stream over WebRTC', async () => {
