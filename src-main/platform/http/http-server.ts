@@ -3,7 +3,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import type { HttpRouter } from './router';
-import { sendError } from './router';
+import { createFailureLog, sendError } from './router';
 import { HttpError } from './http-error';
 import { assertBasicAuth, assertLoopbackHost, assertSameOriginWrite, isLoopbackAddress, type BasicCredentials } from './request-guard';
 import type { Logger } from '../logger';
@@ -40,6 +40,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const { router, logger, credentials } = options;
   const upgrades = new Map<string, UpgradeHandler>();
   const sockets = new Set<Socket>();
+  const failures = createFailureLog(logger);
   /** Auth, origin checks, then the router; `host` is the address this server listens on. */
   const handlerFor = (host: string): RequestListener => {
     const loopbackOnly = isLoopbackAddress(host);
@@ -54,7 +55,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         if (error instanceof HttpError && error.status === 401) {
           res.setHeader('WWW-Authenticate', 'Basic realm="Relay Console"');
         }
-        sendError(res, error, logger);
+        sendError(res, error, failures);
         return;
       }
       void router.handle(req, res);

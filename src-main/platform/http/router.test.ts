@@ -19,7 +19,7 @@ describe('router errors', () => {
       expect(await response.text()).toBe('disk on fire\n');
       const failed = logger.lines.filter((line) => line.includes('request failed'));
       expect(failed).toHaveLength(1);
-      expect(failed[0]).toContain('[http] request failed: POST /api/boom {"error":"disk on fire"}');
+      expect(failed[0]).toContain('[http] request failed: POST /api/boom {"status":500,"error":"disk on fire"}');
       expect(failed[0]).not.toContain('secret');
     } finally {
       server.close();

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from './http-error';
 import type { Logger } from '../logger';
+import { createRepeatFilter, type RepeatFilter } from '../repeat-filter';
 
 export interface RouteRequest {
   req: IncomingMessage;
@@ -38,6 +39,7 @@ interface ExactRoute {
 }
 
 export function createRouter(logger: Logger): HttpRouter {
+  const failures = createFailureLog(logger);
   const exact = new Map<string, ExactRoute[]>();
   const prefixes: Array<{ prefix: string; handler: RouteHandler; ownAuth: boolean }> = [];
 
@@ -76,22 +78,44 @@ export function createRouter(logger: Logger): HttpRouter {
         }
         await route.handler({ req, res, url });
       } catch (error) {
-        sendError(res, error, logger);
+        sendError(res, error, failures);
       }
     },
   };
 }
 
+/**
+ * How failed requests are logged: a fault (a bug, an unexpected exception, a 500) at ERROR each
+ * time; an expected refusal (404 for a stream that is not there, 502/503/504 for a source that
+ * is down) at WARN once per path and cause within an hour, since every viewer of a dead camera
+ * gets the same one; other refusals (400, 401, 403) only at DEBUG.
+ */
+export interface FailureLog {
+  failed(res: ServerResponse, error: unknown): void;
+}
+
+const EXPECTED_REFUSALS = new Set([404, 502, 503, 504]);
+
+export function createFailureLog(logger: Logger, repeats: RepeatFilter = createRepeatFilter()): FailureLog {
+  return {
+    failed(res, error) {
+      const status = error instanceof HttpError ? error.status : 500;
+      const message = error instanceof Error ? error.message : String(error);
+      // The path without its query: a query may carry a source URL with credentials.
+      const request = res.req as IncomingMessage | undefined;
+      const what = `${request?.method ?? '?'} ${(request?.url ?? '').split('?')[0] || '?'}`;
+      if (status === 500 || status > 504) logger.error(`request failed: ${what}`, { status, error: message });
+      else if (!EXPECTED_REFUSALS.has(status)) logger.debug(`request refused: ${what}`, { status, error: message });
+      else if (repeats.isNew(`${status} ${what} ${message}`)) logger.warn(`request refused: ${what} (said once an hour for the same cause)`, { status, error: message });
+    },
+  };
+}
+
 /** go2rtc answers errors as text/plain with a trailing newline; clients expect that shape. */
-export function sendError(res: ServerResponse, error: unknown, logger: Logger): void {
+export function sendError(res: ServerResponse, error: unknown, failures: FailureLog): void {
   const status = error instanceof HttpError ? error.status : 500;
   const message = error instanceof Error ? error.message : String(error);
-  if (status >= 500) {
-    // The path without its query: a query may carry a source URL with credentials.
-    const request = res.req as IncomingMessage | undefined;
-    const path = (request?.url ?? '').split('?')[0];
-    logger.error(`request failed: ${request?.method ?? '?'} ${path || '?'}`, { error: message });
-  }
+  failures.failed(res, error);
   if (res.headersSent) {
     res.destroy();
     return;

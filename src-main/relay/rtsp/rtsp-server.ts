@@ -19,6 +19,7 @@ import { digestResponse, parseChallenge } from './digest-auth';
 import { createDigestNonces, type NonceState } from './digest-nonces';
 import { chooseTransport, formatUdpTransport } from './rtsp-udp-transport';
 import { RtspUdpSession, type UdpTrackOutput } from './rtsp-udp-session';
+import { createRepeatFilter } from '../../platform/repeat-filter';
 
 export interface RtspServerOptions {
   host: string;
@@ -197,6 +198,7 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
   const { streams, logger, tasks } = options;
   const sockets = new Set<Socket>();
   const expected = new Map<string, (connection: ProducerConnection) => void>();
+  const refusals = createRepeatFilter();
   const requireAuth = (socket: Socket) =>
     !!options.username && (options.localAuth || !isLoopbackAddress(socket.remoteAddress?.replace(/^::ffff:/, '') ?? ''));
   const realm = 'Relay Console';
@@ -282,7 +284,8 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
             await stream.addConsumer(consumer);
           } catch (error) {
             const message = (error as Error).message;
-            logger.warn('rtsp viewer refused', { stream: target.name, error: message });
+            // Every viewer of a camera that is down gets the same answer: said once per cause.
+            if (refusals.isNew(`${target.name} ${message}`)) logger.warn('rtsp viewer refused (said once an hour for the same cause)', { stream: target.name, error: message });
             if (error instanceof CodecMismatchError) return send(415, 'Unsupported Media Type', request, { 'X-Error': message });
             if (error instanceof SourceUnavailableError) return send(503, 'Service Unavailable', request, { 'X-Error': message });
             throw error;
