@@ -127,3 +127,51 @@ describe('console page and WebSocket contract', () => {
     expect(code).toBe(1007);
   });
 });
+
+describe('the console while the engine still starts', () => {
+  it('serves the page as soon as the API listens; its socket opens, and calls work, once every module has started', async () => {
+    const rendererDir = await mkdtemp(join(tmpdir(), 'relay-console-renderer-'));
+    await writeFile(join(rendererDir, 'index.html'), '<html><head><meta name="relay-console-session" content="" /></head></html>');
+    let release = () => undefined as void;
+    let reached: (url: string) => void = () => undefined;
+    const listening = new Promise<string>((resolve) => (reached = resolve));
+    // Stands in for the emulators making their certificates: a module that takes its time.
+    const slowModule: EngineModule = {
+      name: 'slow',
+      init: (ctx) =>
+        new Promise<void>((resolve) => {
+          release = resolve;
+          reached(ctx.server.url);
+        }),
+    };
+    const starting = startTestEngine({ modules: [createConsoleModule({ rendererDir, sessionToken: TOKEN }), slowModule, appModule] });
+    try {
+      const url = await listening;
+      const page = await fetch(`${url}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(`content="${TOKEN}"`);
+
+      const events: string[] = [];
+      const ws = new WebSocket(`${url.replace('http', 'ws')}${CONSOLE_SOCKET_PATH}`, [CONSOLE_SOCKET_PROTOCOL, tokenProtocol(TOKEN)]);
+      ws.once('open', () => events.push('open'));
+      ws.once('error', () => events.push('error'));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(events).toEqual([]);
+
+      release();
+      const running = await starting;
+      await new Promise((resolve) => (ws.readyState === ws.OPEN ? resolve(undefined) : ws.once('open', resolve)));
+      expect(events).toEqual(['open']);
+      const answer = await new Promise<unknown>((resolve) => {
+        ws.once('message', (data) => resolve(JSON.parse(String(data))));
+        ws.send(JSON.stringify({ type: 'call', id: 1, service: 'app', method: 'info' }));
+      });
+      expect(answer).toMatchObject({ id: 1, result: { ok: true, value: { version: 'test' } } });
+      ws.close();
+      await running.stop();
+    } finally {
+      release();
+      await rm(rendererDir, { recursive: true, force: true });
+    }
+  });
+});

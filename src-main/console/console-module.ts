@@ -31,7 +31,14 @@ export function createConsoleModule(options: ConsoleModuleOptions): EngineModule
         sessionToken: options.sessionToken,
         logger: ctx.logger.child('console-ws'),
       });
-      ctx.server.upgrade(CONSOLE_SOCKET_PATH, (req, socket, head) => transport.handleUpgrade(req, socket, head));
+      // The page is served from the moment the API listens (this module starts first) and shows
+      // its connecting state; its socket opens once every module has bound its services.
+      ctx.server.upgrade(CONSOLE_SOCKET_PATH, (req, socket, head) => {
+        ctx.started.then(
+          () => (socket.destroyed ? undefined : transport.handleUpgrade(req, socket, head)),
+          () => socket.destroy(),
+        );
+      });
       ctx.onClose(() => transport.close());
 
       let indexHtml: string | undefined;

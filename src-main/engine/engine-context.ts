@@ -31,6 +31,11 @@ export interface EngineContext {
   readonly services: ServiceHost;
   /** Addresses modules really listen on (a configured port 0 becomes a real one), by service name. */
   readonly addresses: AddressBook;
+  /**
+   * Settles when every module has started (rejects when one failed). A module listed early (the
+   * console page) answers at once and waits on this only where it needs the others' services.
+   */
+  readonly started: Promise<void>;
   /** Registers cleanup run at shutdown, in reverse order of registration. */
   onClose(cleanup: () => void | Promise<void>): void;
   /** Asks the app to exit (POST /api/exit) or restart (POST /api/restart). */

@@ -87,6 +87,10 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   }
   cleanups.push(() => server.close());
   const services = createServiceHost(logger.child('contract'));
+  let startedSettle: { resolve: () => void; reject: (error: Error) => void } = { resolve: () => undefined, reject: () => undefined };
+  const started = new Promise<void>((resolve, reject) => (startedSettle = { resolve, reject }));
+  // Nobody may be waiting when a module fails; the failure is thrown from startEngine anyway.
+  started.catch(() => undefined);
 
   const context: EngineContext = {
     version: options.version,
@@ -103,6 +107,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     server,
     services,
     addresses: createAddressBook(),
+    started,
     onClose: (cleanup) => cleanups.push(cleanup),
     requestExit: (code) => (options.onExitRequest ?? (() => undefined))(code),
     requestRestart: () => (options.onRestartRequest ?? (() => undefined))(),
@@ -114,9 +119,11 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       logger.debug('module started', { module: module.name });
     }
   } catch (error) {
+    startedSettle.reject(error as Error);
     await cleanups.runAll();
     throw error;
   }
+  startedSettle.resolve();
 
   return {
     context,

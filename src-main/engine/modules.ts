@@ -20,10 +20,12 @@ export interface DesktopOptions extends DirectoryModuleOptions {
 
 /**
  * The engine's features, started in this order and stopped in reverse. A feature joins the
- * app with one line here.
+ * app with one line here. The console page comes first so a browser gets it while the emulators
+ * still start (its socket waits for them, see console-module.ts).
  */
 export function engineModules(console: ConsoleModuleOptions, desktop: DesktopOptions = {}): EngineModule[] {
   return [
+    createConsoleModule(console),
     appModule,
     createPreferencesModule({ windows: desktop.windows }),
     relayModule,
@@ -31,7 +33,6 @@ export function engineModules(console: ConsoleModuleOptions, desktop: DesktopOpt
     createStorageClientModule({ safeStorage: desktop.safeStorage }),
     directoryEmulatorModule,
     createDirectoryModule(desktop),
-    createConsoleModule(console),
   ];
 }
 
