@@ -65,6 +65,7 @@ export const relayConfigSchema = z.object({
   rtmp: z
     .object({
       listen: listenSetting('127.0.0.1:1935', { allowEmpty: true }).optional().describe('host:port of the RTMP server for publishers such as OBS (e.g. :1935); empty or absent: off'),
+      allow_publish_over_sources: z.boolean().optional().describe('let a publisher replace a stream that has sources in the config (default false: only streams without sources take publishers)'),
     })
     .loose()
     .optional()

@@ -20,6 +20,13 @@ export class AmfError extends Error {
   override name = 'AmfError';
 }
 
+/**
+ * How deep objects and arrays may nest. Commands and onMetaData nest two or three levels; each
+ * level is a recursive call, so a message of nothing but container markers (5 bytes a level)
+ * would otherwise overflow the stack long before the message size limit.
+ */
+export const MAX_AMF_DEPTH = 32;
+
 function encodeString(text: string, withMarker: boolean): Buffer {
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length > 0xffff) {
@@ -81,7 +88,7 @@ export function decodeAmf0Values(data: Buffer): AmfValue[] {
     at += length;
     return text;
   };
-  const readProperties = (): Record<string, AmfValue> => {
+  const readProperties = (depth: number): Record<string, AmfValue> => {
     const object: Record<string, AmfValue> = {};
     for (;;) {
       const key = readString(false);
@@ -90,10 +97,17 @@ export function decodeAmf0Values(data: Buffer): AmfValue[] {
         at += 1;
         return object;
       }
-      object[key] = read();
+      // defineProperty: a key named __proto__ stays data instead of replacing the prototype.
+      Object.defineProperty(object, key, { value: read(depth), enumerable: true, writable: true, configurable: true });
     }
   };
-  const read = (): AmfValue => {
+  /** A container one level inside `depth` enclosing ones. */
+  const inner = (depth: number): number => {
+    if (depth >= MAX_AMF_DEPTH) throw new AmfError(`AMF0: values nested deeper than ${MAX_AMF_DEPTH}`);
+    return depth + 1;
+  };
+  /** One value with `depth` objects and arrays around it. */
+  const read = (depth: number): AmfValue => {
     need(1);
     const marker = data[at++];
     switch (marker) {
@@ -109,16 +123,17 @@ export function decodeAmf0Values(data: Buffer): AmfValue[] {
       case LONG_STRING:
         return readString(true);
       case OBJECT:
-        return readProperties();
+        return readProperties(inner(depth));
       case ECMA_ARRAY:
         need(4);
         at += 4; // the count is a hint; the end marker ends it
-        return readProperties();
+        return readProperties(inner(depth));
       case STRICT_ARRAY: {
+        const level = inner(depth);
         need(4);
         const count = data.readUInt32BE(at);
         at += 4;
-        return Array.from({ length: count }, read);
+        return Array.from({ length: count }, () => read(level));
       }
       case DATE:
         need(10);
@@ -133,6 +148,6 @@ export function decodeAmf0Values(data: Buffer): AmfValue[] {
     }
   };
   const values: AmfValue[] = [];
-  while (at < data.length) values.push(read());
+  while (at < data.length) values.push(read(0));
   return values;
 }

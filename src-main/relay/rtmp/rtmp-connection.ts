@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { decodeAmf0Values, encodeAmf0Values, type AmfValue } from './amf0';
 import { ChunkReader, RtmpProtocolError, writeChunks, type RtmpMessage } from './chunk-stream';
+import { MEDIA_MESSAGE_BYTES } from './rtmp-limits';
 
 // Message types (RTMP spec, 5.4 and 7.1).
 export const MSG = {
@@ -46,17 +47,21 @@ export class RtmpConnection {
   private handshakeBuffer: Buffer = Buffer.alloc(0);
   private handshakeDone: () => void = () => undefined;
   private state: 'c0c1' | 'c2' | 's0s1s2' | 'open' = 'open';
+  private released = false;
   readonly ready: Promise<void>;
 
+  /** `maxMessageBytes`: what the peer may send at first (a server lowers it until publish). */
   constructor(
     readonly socket: Socket,
     role: 'server' | 'client',
     private readonly handlers: { command: (command: RtmpCommand) => void; data: (message: RtmpMessage) => void; media: (message: RtmpMessage) => void; error: (error: Error) => void },
+    maxMessageBytes = MEDIA_MESSAGE_BYTES,
   ) {
-    this.reader = new ChunkReader((message) => this.dispatch(message));
+    this.reader = new ChunkReader((message) => this.dispatch(message), { maxMessageBytes });
     this.state = role === 'server' ? 'c0c1' : 's0s1s2';
     this.ready = new Promise((resolve) => (this.handshakeDone = resolve));
     socket.on('data', (data: Buffer) => {
+      if (this.released) return; // bytes read before the close took effect
       try {
         this.onData(data);
       } catch (error) {
@@ -64,7 +69,25 @@ export class RtmpConnection {
         socket.destroy();
       }
     });
+    socket.once('close', () => this.release());
     if (role === 'client') socket.write(Buffer.concat([Buffer.from([3]), this.handshakePacket()]));
+  }
+
+  /** Bytes held for the peer's unfinished handshake and messages. */
+  get bufferedBytes(): number {
+    return this.handshakeBuffer.length + this.reader.bufferedBytes;
+  }
+
+  /** Lets the peer send messages up to `bytes` (a publisher once it is let in). */
+  allowMessagesUpTo(bytes: number): void {
+    this.reader.maxMessageBytes = bytes;
+  }
+
+  /** On close: whatever still refers to this connection no longer keeps the peer's bytes. */
+  private release(): void {
+    this.released = true;
+    this.handshakeBuffer = Buffer.alloc(0);
+    this.reader.release();
   }
 
   private handshakePacket(echo?: Buffer): Buffer {
@@ -119,19 +142,23 @@ export class RtmpConnection {
   private dispatch(message: RtmpMessage): void {
     switch (message.type) {
       case MSG.SET_CHUNK_SIZE: {
-        const size = message.payload.readUInt32BE(0) & 0x7fffffff;
+        const size = controlValue(message, 4, 'Set Chunk Size').readUInt32BE(0) & 0x7fffffff;
         if (size < 1) throw new RtmpProtocolError('the peer set a chunk size of 0');
         this.reader.chunkSize = size;
         return;
       }
       case MSG.WINDOW_ACK_SIZE:
-        this.peerWindow = message.payload.readUInt32BE(0);
+        this.peerWindow = controlValue(message, 4, 'Window Acknowledgement Size').readUInt32BE(0);
         return;
-      case MSG.USER_CONTROL:
+      case MSG.USER_CONTROL: {
         // PingRequest (6) is answered with PingResponse (7) and the same time.
-        if (message.payload.readUInt16BE(0) === 6) this.send(CSID.CONTROL, MSG.USER_CONTROL, 0, 0, Buffer.concat([Buffer.from([0, 7]), message.payload.subarray(2, 6)]));
+        const event = controlValue(message, 2, 'User Control').readUInt16BE(0);
+        if (event === 6) this.send(CSID.CONTROL, MSG.USER_CONTROL, 0, 0, Buffer.concat([Buffer.from([0, 7]), controlValue(message, 6, 'PingRequest').subarray(2, 6)]));
         return;
+      }
       case MSG.ABORT:
+        this.reader.abort(controlValue(message, 4, 'Abort').readUInt32BE(0));
+        return;
       case MSG.ACK:
       case MSG.SET_PEER_BANDWIDTH:
         return;
@@ -176,6 +203,12 @@ export class RtmpConnection {
   streamBegin(streamId: number): void {
     this.send(CSID.CONTROL, MSG.USER_CONTROL, 0, 0, Buffer.concat([Buffer.from([0, 0]), uint32(streamId)]));
   }
+}
+
+/** A protocol control message's payload, refused when shorter than its fixed fields. */
+function controlValue(message: RtmpMessage, bytes: number, name: string): Buffer {
+  if (message.payload.length < bytes) throw new RtmpProtocolError(`a ${name} message of ${message.payload.length} bytes (it has ${bytes})`);
+  return message.payload;
 }
 
 function uint32(value: number): Buffer {
