@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { timingSafeEqual } from 'node:crypto';
+import { safeEqual } from '../safe-equal';
 import { HttpError } from './http-error';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -74,8 +74,3 @@ export function assertBasicAuth(req: IncomingMessage, credentials: BasicCredenti
   throw new HttpError(401, 'authentication required');
 }
 
-function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}

@@ -1,5 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { safeEqual as same } from '../../platform/safe-equal';
 import { elementText } from './soap';
 import { attributeOf, elementBlock, xmlTags } from './xml-tags';
 
@@ -12,12 +13,6 @@ const NONCES_KEPT = 1000;
  * it needs to find the services and set its clock for the digest.
  */
 export const PRE_AUTH = new Set(['GetSystemDateAndTime', 'GetCapabilities', 'GetServices', 'GetServiceCapabilities', 'GetWsdlUrl', 'GetEndpointReference']);
-
-const same = (a: string, b: string) => {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-};
 
 /**
  * Checks a SOAP request's login against the API's: a WS-Security UsernameToken (ONVIF Core

@@ -20,6 +20,7 @@ import { createDigestNonces, type NonceState } from './digest-nonces';
 import { chooseTransport, formatUdpTransport } from './rtsp-udp-transport';
 import { RtspUdpSession, type UdpTrackOutput } from './rtsp-udp-session';
 import { createRepeatFilter } from '../../platform/repeat-filter';
+import { safeEqual } from '../../platform/safe-equal';
 
 export interface RtspServerOptions {
   host: string;
@@ -468,12 +469,12 @@ function authorize(
   const { username, password, realm } = account;
   const header = request.headers.get('authorization') ?? '';
   const basic = /^Basic\s+(.+)$/i.exec(header);
-  if (basic?.[1]) return Buffer.from(basic[1], 'base64').toString('utf8') === `${username}:${password}` ? { ok: true } : { ok: false };
+  if (basic?.[1]) return safeEqual(Buffer.from(basic[1], 'base64').toString('utf8'), `${username}:${password}`) ? { ok: true } : { ok: false };
   const { scheme, params } = parseChallenge(header);
   if (scheme !== 'digest' || params.username !== username || params.realm !== realm || !params.nonce || !params.uri) return { ok: false };
   if (!sameRequestUri(params.uri, request.uri)) return { ok: false };
   const expected = digestResponse({ username, password, realm, nonce: params.nonce, method: request.method, uri: params.uri, qop: params.qop, nc: params.nc, cnonce: params.cnonce });
-  if (params.response !== expected) return { ok: false };
+  if (!safeEqual(params.response ?? '', expected)) return { ok: false };
   const state = nonceState(params.nonce);
   if (state === 'fresh') return { ok: true, nonce: params.nonce };
   return { ok: false, stale: state === 'expired' };

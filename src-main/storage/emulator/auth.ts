@@ -1,5 +1,5 @@
+import { safeEqual } from '../../platform/safe-equal';
 import type { IncomingHttpHeaders } from 'node:http';
-import { timingSafeEqual } from 'node:crypto';
 import { hmacSha1B64, parseQiniuDate, urlsafeB64Decode } from './encoding';
 import { KodoError } from './kodo-error';
 
@@ -48,11 +48,6 @@ export interface VerifiedUploadToken {
   scopeKey: string | undefined;
 }
 
-export function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 /** `AK:sign:encodedPolicy`: signature, deadline and the policy rules of the seed. */
 export function verifyUploadToken(token: string | undefined, accounts: AccountLookup, nowMs: number): VerifiedUploadToken {
