@@ -48,8 +48,9 @@ writeFileSync(
     `      - access_key: ${ACCESS_KEY}`,
     `        secret_key: ${SECRET_KEY}`,
     '        dir_refresh: true',
-    // The suite lists its bucket by these tags.
-    `        buckets:\n          - name: ${BUCKET}\n            domains: [${DOMAIN}]\n            accelerate_domain: ${ACCELERATED}\n            tags: { sdk: nodejs, lang: javascript }`,
+    // The suite lists its bucket by these tags. Its pfop tests upload through North America's
+    // host (Zone_na0), which Kodo refuses for a bucket of another region: the bucket is in na0.
+    `        buckets:\n          - name: ${BUCKET}\n            region: na0\n            domains: [${DOMAIN}]\n            accelerate_domain: ${ACCELERATED}\n            tags: { sdk: nodejs, lang: javascript }`,
     '',
   ].join('\n'),
 );
