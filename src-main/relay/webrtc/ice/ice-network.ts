@@ -8,6 +8,7 @@ import { parseWebrtcListen, type IceServer, type WebrtcListen, type WebrtcSettin
 import { candidateLines, hostAddresses, iceUfrag, loopbackPort, networkAllowed, withCandidates, type Transport } from './answer-candidates';
 import type { MuxTarget } from './mux-targets';
 import { bindingRequest } from './stun';
+import { withLiveness } from './session-liveness';
 import { TcpMux } from './tcp-mux';
 import { UdpMux } from './udp-mux';
 
@@ -136,7 +137,7 @@ export async function openIceNetwork(settings: WebrtcSettings, logger: Logger): 
       const hosts = hostAddresses(listen!.host, networkInterfaces(), filters).map((ip) => ({ ip, port }));
       const lines = candidateLines([...hosts, ...(await configured())], transports, filters);
       if (!ufrag) return { sdp: withCandidates(localSdp, keep, lines), release: () => undefined };
-      targets.set(ufrag, { udpPort: loopbackPort(localSdp, 'udp'), tcpPort: loopbackPort(localSdp, 'tcp'), ...events });
+      targets.set(ufrag, withLiveness({ udpPort: loopbackPort(localSdp, 'udp'), tcpPort: loopbackPort(localSdp, 'tcp') }, events));
       return {
         sdp: withCandidates(localSdp, keep, lines),
         release() {

@@ -4,8 +4,11 @@ export interface MuxTarget {
   tcpPort?: number;
   /** A viewer address reached the session (for its stats: the viewer, not the loopback bridge). */
   onRemote?(address: string, transport: 'udp' | 'tcp'): void;
-  /** Nothing came from the session's viewer for the consent expiry (RFC 7675): it is gone. */
-  onGone?(): void;
+  /**
+   * The viewer has no path left over this transport (UDP: nothing came for the consent expiry,
+   * RFC 7675; TCP: its last connection closed). See session-liveness.ts for the whole session.
+   */
+  onGone?(transport: 'udp' | 'tcp'): void;
 }
 
 /** The sessions behind the shared port, by the ICE ufrag of their answers. */

@@ -1,7 +1,8 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { connect, createServer, type AddressInfo, type Server, type Socket as NetSocket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MuxTarget } from './mux-targets';
+import { withLiveness } from './session-liveness';
 import { TcpMux } from './tcp-mux';
 import { UdpMux } from './udp-mux';
 
@@ -106,5 +107,42 @@ describe('the shared ICE port routes each viewer to its session by ufrag', () =>
     stranger.write(frame(check('zzzz:x')));
     await closed;
     expect(Buffer.concat(received).length).toBe(before);
+  });
+
+  it('a session checked over UDP and TCP lives on over UDP when the browser drops its unused TCP connection, and ends when UDP falls silent too', async () => {
+    const agentUdp = await udp();
+    const agentTcp: Server = createServer(() => undefined);
+    await new Promise<void>((resolve) => agentTcp.listen(0, '127.0.0.1', resolve));
+    const events: string[] = [];
+    const targets = new Map<string, MuxTarget>([
+      ['cf73', withLiveness({ udpPort: agentUdp.address().port, tcpPort: (agentTcp.address() as AddressInfo).port }, { onRemote: (_a, transport) => events.push(`remote ${transport}`), onGone: () => events.push('gone') })],
+    ]);
+    const udpMux = await UdpMux.open('127.0.0.1', 0, targets, 600);
+    const tcpMux = await TcpMux.open('127.0.0.1', 0, targets);
+    const viewer = await udp();
+    closers.push(() => [agentUdp, viewer].forEach((s) => s.close()), () => agentTcp.close(), () => udpMux.close(), () => tcpMux.close());
+
+    // The browser checks both pairs.
+    const checked = nextMessage(agentUdp);
+    viewer.send(check('cf73:hhK8'), udpMux.port, '127.0.0.1');
+    await checked;
+    const tcpViewer = connect(tcpMux.port, '127.0.0.1');
+    const spliced = new Promise((resolve) => agentTcp.once('connection', resolve));
+    tcpViewer.write(Buffer.concat([Buffer.from([0, check('cf73:hhK8').length]), check('cf73:hhK8')]));
+    await spliced;
+    // It nominated UDP and closes the TCP connection; media keeps coming over UDP.
+    const tcpClosed = new Promise((resolve) => tcpViewer.once('close', resolve));
+    tcpViewer.destroy();
+    await tcpClosed;
+    for (let i = 0; i < 6; i++) {
+      const media = nextMessage(agentUdp);
+      viewer.send(Buffer.from([0x80, 0x60, 0, i]), udpMux.port, '127.0.0.1');
+      expect((await media)?.data).toEqual(Buffer.from([0x80, 0x60, 0, i]));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(events).toEqual(['remote udp']);
+
+    // The viewer leaves: after the consent expiry over UDP, the session is gone, once.
+    await vi.waitFor(() => expect(events).toEqual(['remote udp', 'gone']), { timeout: 3_000, interval: 50 });
   });
 });

@@ -68,8 +68,9 @@ export class TcpMux {
       set.delete(viewer);
       if (set.size > 0 || this.pipes.get(ufrag) !== set) return;
       this.pipes.delete(ufrag);
-      // ICE-TCP has no consent of its own to wait for: the viewer's last connection closing ends it.
-      this.targets.get(ufrag)?.onGone?.();
+      // ICE-TCP has no consent of its own to wait for: the viewer's last connection closing ends
+      // its TCP path (the session may go on over UDP).
+      this.targets.get(ufrag)?.onGone?.('tcp');
     };
     agent.on('error', end).on('close', end);
     viewer.on('close', end);

@@ -117,7 +117,7 @@ export class UdpMux {
       expired.add(leg.ufrag);
     }
     const alive = new Set([...this.legs.values()].map((leg) => leg.ufrag));
-    for (const ufrag of expired) if (!alive.has(ufrag)) this.targets.get(ufrag)?.onGone?.();
+    for (const ufrag of expired) if (!alive.has(ufrag)) this.targets.get(ufrag)?.onGone?.('udp');
   }
 
   /**
