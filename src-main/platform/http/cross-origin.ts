@@ -17,14 +17,17 @@ export function isForeignOrigin(req: IncomingMessage): boolean {
  * A request that a page of another site made the browser send. Browsers leave `Origin` out of a
  * plain GET (an `<img>`, a `<video>`, a link), so its absence proves nothing: `Sec-Fetch-Site`
  * (every current browser sends it) says `cross-site` or `same-site` for another site's page (a
- * page of another local app on another port is `same-site`), and a `Referer`, when present,
- * names the page. Tools (curl, ffmpeg, Home Assistant) send none of these and pass; so does a
- * person typing the URL (`Sec-Fetch-Site: none`) and the console's own page (`same-origin`).
+ * page of another local app on another port is `same-site`), and where a browser sends no
+ * Sec-Fetch-Site, a `Referer` names the page. Tools (curl, ffmpeg, Home Assistant) send none of
+ * these and pass; so do a person typing the URL (`Sec-Fetch-Site: none`) and the console's own
+ * page (`same-origin`).
  */
 export function isCrossSiteRequest(req: IncomingMessage): boolean {
   if (isForeignOrigin(req)) return true;
   const site = req.headers['sec-fetch-site'];
-  if (site === 'cross-site' || site === 'same-site') return true;
+  // The browser compared the page's origin with the request's itself: behind a reverse proxy
+  // (Frigate's nginx) the Host it forwards need not match the page's, so its word wins.
+  if (site !== undefined) return site === 'cross-site' || site === 'same-site';
   const referer = req.headers.referer;
   return referer !== undefined && referer !== '' && !isOwnOrigin(req, referer);
 }

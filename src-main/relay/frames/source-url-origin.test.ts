@@ -88,6 +88,8 @@ describe('source URLs and other sites', () => {
     relay = await startRelay();
     await dialedBy(`/api/frame.jpeg?src=${encodeURIComponent(camera.url)}`, { 'Sec-Fetch-Site': 'none', 'Sec-Fetch-Mode': 'navigate' });
     await dialedBy(`/api/frame.jpeg?src=${encodeURIComponent(`${camera.url}b`)}`, { 'Sec-Fetch-Site': 'same-origin', Referer: `${relay.api}/` });
+    // Behind a reverse proxy the page's origin is the proxy's: the browser's same-origin stands.
+    await dialedBy(`/api/frame.jpeg?src=${encodeURIComponent(`${camera.url}c`)}`, { 'Sec-Fetch-Site': 'same-origin', Referer: 'http://frigate.lan:5000/cameras' });
   });
 
   /** Asks for a snapshot of `src` and returns once the camera saw a connection (the answer would take the dial's whole budget). */
