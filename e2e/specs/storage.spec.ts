@@ -340,6 +340,10 @@ test('a Kodo account is added only after its keys list buckets, and its SecretKe
   await form.getByRole('textbox', { name: 'Name' }).fill('Partner');
   await form.getByRole('textbox', { name: 'AccessKey' }).fill(PARTNER.ak);
   await form.getByLabel('SecretKey').fill('not-the-secret');
+  // Kodo's own region with no network here: a sentence that says so, not the HTTP client's dump.
+  await form.getByRole('button', { name: 'Check and add' }).click();
+  await expect(form.getByRole('alert')).toContainText('could not be reached: the name uc.qbox.me does not resolve: this computer may be offline');
+  await expect(form.getByRole('alert')).not.toContainText('keepalive');
   await form.getByText('Private deployment', { exact: true }).click();
   await form.getByRole('textbox', { name: /^uc/ }).fill('not a url');
   await form.getByRole('button', { name: 'Check and add' }).click();

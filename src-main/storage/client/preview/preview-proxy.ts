@@ -4,6 +4,7 @@ import type { KodoClient } from '../kodo-client';
 import { openObjectSource } from '../object-source';
 import { UNTRUSTED_CONTENT_HEADERS } from '../untrusted-content';
 import type { PreviewTickets } from './preview-tickets';
+import { networkProblem } from '../kodo-errors';
 
 /** GET `<path><ticket>`: the object (or its processed view) through the console's own origin. */
 export const PREVIEW_PATH = '/console/preview/';
@@ -30,7 +31,7 @@ export function createPreviewProxy(tickets: PreviewTickets, clientFor: (accountI
     const source = await client.downloadSource(target.bucket, target.key, Math.floor(Date.now() / 1000) + 600, target.fop);
     const range = req.headers.range;
     const upstream = await openObjectSource(source, { method: req.method, headers: range ? { Range: range } : {} }).catch((error: unknown) => {
-      throw new HttpError(502, `the storage service did not answer: ${error instanceof Error ? error.message : String(error)}`);
+      throw new HttpError(502, `the storage service could not be reached: ${networkProblem(error)}`);
     });
     const status = upstream.statusCode ?? 502;
     if (status >= 400) {
