@@ -29,12 +29,24 @@ export const accessPackageSchema = z
   .loose();
 export type AccessPackage = z.infer<typeof accessPackageSchema>;
 
+/** A catalog's custom workflow extension (a Logic App a policy may call at a stage of a request). */
+export const customWorkflowExtensionSchema = z
+  .object({
+    id: z.string(),
+    displayName: z.string().nullish(),
+    description: z.string().nullish(),
+  })
+  .loose();
+export type CustomWorkflowExtension = z.infer<typeof customWorkflowExtensionSchema>;
+
 export const directoryPackagesService = defineService({
   name: 'directoryPackages',
   methods: {
     catalogs: method(z.void(), z.array(catalogSchema)),
     /** Every access package with its catalog and its policies (Graph pages followed to the end). */
     packages: method(z.void(), z.array(accessPackageSchema)),
+    /** The catalog's custom workflow extensions, for the policy editor's extension picker. */
+    customExtensions: method(z.object({ catalogId: z.string().trim().min(1).max(200) }), z.array(customWorkflowExtensionSchema)),
   },
   events: {},
 });

@@ -175,6 +175,44 @@ describe('policy validation', () => {
     expect(problemsOf(edited((b) => Object.assign(b.reviewSettings, { isSelfReview: true, primaryReviewers: [] })))).toEqual([]);
   });
 
+  it('refuses durations out of range at their field, in a person’s words rather than Graph’s', () => {
+    const at = (body: unknown) => Object.fromEntries(validatePolicyBody(body).problems.map((p) => [p.path, `${p.code}: ${p.message}`]));
+    expect(at(edited((b) => (b.expiration.duration = 'P99999D')))).toEqual({ 'expiration.duration': 'tooLong: Access can last at most 3,650 days' });
+    expect(at(edited((b) => (b.expiration.duration = 'P3651D')))).toEqual({ 'expiration.duration': 'tooLong: Access can last at most 3,650 days' });
+    expect(at(edited((b) => (b.expiration.duration = 'P3650D')))).toEqual({});
+    for (const empty of ['P0D', 'PT0H', null]) expect(at(edited((b) => (b.expiration.duration = empty))), String(empty)).toEqual({ 'expiration.duration': 'required: Enter how many days access lasts (1 or more)' });
+    expect(at(edited((b) => (b.requestApprovalSettings.stages[1].durationBeforeAutomaticDenial = 'P30D')))).toEqual({ 'requestApprovalSettings.stages[1].durationBeforeAutomaticDenial': 'tooLong: Approvers can have at most 14 days to decide' });
+    expect(at(edited((b) => (b.requestApprovalSettings.stages[1].durationBeforeAutomaticDenial = 'P0D')))).toEqual({ 'requestApprovalSettings.stages[1].durationBeforeAutomaticDenial': 'required: Enter within how many days approvers must decide (1 or more)' });
+    expect(at(edited((b) => (b.reviewSettings.schedule.expiration.duration = null)))).toEqual({ 'reviewSettings.schedule.expiration.duration': 'required: Enter how many days each review lasts (1 or more)' });
+  });
+
+  it('says what to do, without property names or ISO durations, in every rule message', () => {
+    const messages = [
+      (b: Json) => (b.specificAllowedTargets = []),
+      (b: Json) => (b.expiration = { type: 'afterDuration' }),
+      (b: Json) => (b.expiration = { type: 'afterDateTime', endDateTime: null }),
+      (b: Json) => (b.requestApprovalSettings.stages = []),
+      (b: Json) => (b.requestApprovalSettings.stages[1].primaryApprovers = []),
+      (b: Json) => Object.assign(b.requestApprovalSettings.stages[0], { durationBeforeEscalation: null, escalationApprovers: [] }),
+      (b: Json) => (b.requestApprovalSettings.stages[0].durationBeforeEscalation = 'P3D'),
+      (b: Json) => Object.assign(b.reviewSettings, { schedule: null, primaryReviewers: [] }),
+    ].flatMap((edit) => validatePolicyBody(edited(edit)).problems.map((p) => p.message));
+    expect(messages).toEqual([
+      'Add at least one who may request: only the ones listed can',
+      'Enter how many days access lasts (1 or more)',
+      'Choose the day access ends',
+      'Approval is required: add at least one approval stage',
+      'Approval stage 2 needs at least one approver',
+      'Enter after how many days the request goes to the escalation approvers (1 or more)',
+      'Approval stage 1 escalates: add at least one escalation approver',
+      'Requests are denied after 2 days, so escalation must come sooner than 3 days',
+      'Choose the day of the first review',
+      'Choose how often reviews repeat',
+      'Add reviewers, or let people review their own access',
+    ]);
+    for (const message of messages) expect(message).not.toMatch(/\bP\d|[a-z][A-Z]/);
+  });
+
   it('formats paths and compares durations', () => {
     expect(formatPath(['a', 0, 'b', 12, 'c'])).toBe('a[0].b[12].c');
     expect(isoDurationMs('PT12H')).toBe(12 * 3_600_000);

@@ -6,6 +6,7 @@ import {
   type PolicyProblem,
   type SubjectSet,
 } from '../contract/directory';
+import { DURATION_LIMITS, durationProblem, durationWords, type DurationLimit } from './duration-limits';
 import { isoDurationMs } from './iso-duration';
 import { findUnknownProperties } from './unknown-properties';
 
@@ -102,9 +103,15 @@ const problem = (path: Path, code: string, message: string): PolicyProblem => ({
 function ruleProblems(body: AssignmentPolicyBody): PolicyProblem[] {
   const found: PolicyProblem[] = [];
   const add = (path: Path, code: string, message: string) => found.push(problem(path, code, message));
+  // The messages below are shown under the field in the editor: they say what to do, in the
+  // admin center's words, not which property Graph would miss.
+  const checkDuration = (path: Path, limit: DurationLimit, iso: string | null | undefined) => {
+    const wrong = durationProblem(limit, iso);
+    if (wrong) add(path, wrong.code, wrong.message);
+  };
 
   if (body.allowedTargetScope.startsWith('specific') && body.specificAllowedTargets.length === 0) {
-    add(['specificAllowedTargets'], 'required', `allowedTargetScope ${body.allowedTargetScope} needs at least one entry in specificAllowedTargets`);
+    add(['specificAllowedTargets'], 'required', 'Add at least one who may request: only the ones listed can');
   }
 
   if (body.automaticRequestSettings) {
@@ -116,25 +123,27 @@ function ruleProblems(body: AssignmentPolicyBody): PolicyProblem[] {
   }
 
   const { expiration } = body;
-  if (expiration.type === 'afterDuration' && !expiration.duration) add(['expiration', 'duration'], 'required', 'expiration type afterDuration needs a duration, e.g. P365D');
-  if (expiration.type === 'afterDateTime' && !expiration.endDateTime) add(['expiration', 'endDateTime'], 'required', 'expiration type afterDateTime needs an endDateTime');
+  if (expiration.type === 'afterDuration') checkDuration(['expiration', 'duration'], DURATION_LIMITS.access, expiration.duration);
+  if (expiration.type === 'afterDateTime' && !expiration.endDateTime) add(['expiration', 'endDateTime'], 'required', 'Choose the day access ends');
 
   const approval = body.requestApprovalSettings;
   if (approval) {
     const stages = approval.stages ?? [];
     if ((approval.isApprovalRequiredForAdd || approval.isApprovalRequiredForUpdate) && stages.length === 0) {
-      add(['requestApprovalSettings', 'stages'], 'required', 'approval is required, so at least one approval stage is needed');
+      add(['requestApprovalSettings', 'stages'], 'required', 'Approval is required: add at least one approval stage');
     }
     stages.forEach((stage, index) => {
       const at = ['requestApprovalSettings', 'stages', index] as const;
-      if (!stage.primaryApprovers?.length) add([...at, 'primaryApprovers'], 'required', `approval stage ${index + 1} needs at least one primary approver`);
+      if (!stage.primaryApprovers?.length) add([...at, 'primaryApprovers'], 'required', `Approval stage ${index + 1} needs at least one approver`);
+      // Graph takes a stage without a deadline; one that is given must be a real one.
+      if (stage.durationBeforeAutomaticDenial !== undefined && stage.durationBeforeAutomaticDenial !== null) checkDuration([...at, 'durationBeforeAutomaticDenial'], DURATION_LIMITS.decision, stage.durationBeforeAutomaticDenial);
       if (stage.isEscalationEnabled) {
-        if (!stage.durationBeforeEscalation) add([...at, 'durationBeforeEscalation'], 'required', `approval stage ${index + 1} escalates, so it needs durationBeforeEscalation`);
-        if (!stage.escalationApprovers?.length) add([...at, 'escalationApprovers'], 'required', `approval stage ${index + 1} escalates, so it needs at least one escalation approver`);
+        checkDuration([...at, 'durationBeforeEscalation'], DURATION_LIMITS.escalation, stage.durationBeforeEscalation);
+        if (!stage.escalationApprovers?.length) add([...at, 'escalationApprovers'], 'required', `Approval stage ${index + 1} escalates: add at least one escalation approver`);
         const escalateAfter = stage.durationBeforeEscalation ? isoDurationMs(stage.durationBeforeEscalation) : null;
         const denyAfter = stage.durationBeforeAutomaticDenial ? isoDurationMs(stage.durationBeforeAutomaticDenial) : null;
         if (escalateAfter !== null && denyAfter !== null && escalateAfter >= denyAfter) {
-          add([...at, 'durationBeforeEscalation'], 'escalationAfterDenial', `approval stage ${index + 1} escalates after ${stage.durationBeforeEscalation}, but requests are denied after ${stage.durationBeforeAutomaticDenial}: escalation must come first`);
+          add([...at, 'durationBeforeEscalation'], 'escalationAfterDenial', `Requests are denied after ${durationWords(stage.durationBeforeAutomaticDenial!)}, so escalation must come sooner than ${durationWords(stage.durationBeforeEscalation!)}`);
         }
       }
     });
@@ -142,9 +151,11 @@ function ruleProblems(body: AssignmentPolicyBody): PolicyProblem[] {
 
   const review = body.reviewSettings;
   if (review?.isEnabled) {
-    if (!review.schedule?.startDateTime) add(['reviewSettings', 'schedule', 'startDateTime'], 'required', 'access reviews are enabled, so the review schedule needs a startDateTime');
-    if (!review.schedule?.recurrence) add(['reviewSettings', 'schedule', 'recurrence'], 'required', 'access reviews are enabled, so the review schedule needs a recurrence');
-    if (!review.isSelfReview && !review.primaryReviewers?.length) add(['reviewSettings', 'primaryReviewers'], 'required', 'access reviews are enabled: name primary reviewers or turn on self review');
+    if (!review.schedule?.startDateTime) add(['reviewSettings', 'schedule', 'startDateTime'], 'required', 'Choose the day of the first review');
+    if (!review.schedule?.recurrence) add(['reviewSettings', 'schedule', 'recurrence'], 'required', 'Choose how often reviews repeat');
+    const reviewLasts = review.schedule?.expiration;
+    if (reviewLasts?.type === 'afterDuration') checkDuration(['reviewSettings', 'schedule', 'expiration', 'duration'], DURATION_LIMITS.review, reviewLasts.duration);
+    if (!review.isSelfReview && !review.primaryReviewers?.length) add(['reviewSettings', 'primaryReviewers'], 'required', 'Add reviewers, or let people review their own access');
   }
 
   const sequences = new Map<number, number>();

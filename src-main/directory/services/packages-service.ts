@@ -1,6 +1,6 @@
 import type { AccessPackage as GraphAccessPackage, AccessPackageCatalog } from '@microsoft/microsoft-graph-types';
 import type { ServiceImpl } from '../../../src-shared/contract/define-service';
-import type { AccessPackage, Catalog, directoryPackagesService } from '../../../src-shared/contract/directory-packages';
+import type { AccessPackage, Catalog, CustomWorkflowExtension, directoryPackagesService } from '../../../src-shared/contract/directory-packages';
 import type { GraphClient } from '../client/graph-client';
 import { readAllPages } from './graph-pages';
 import { callGraph } from './graph-failure';
@@ -21,6 +21,14 @@ export function createPackagesService(client: () => Promise<GraphClient>): Servi
             path: `${EM}/accessPackages`,
             query: { $expand: `catalog($select=id,displayName),assignmentPolicies($select=${POLICY_SUMMARY})` },
           })) as AccessPackage[],
+      ),
+    customExtensions: ({ catalogId }) =>
+      callGraph(
+        async () =>
+          (await readAllPages<CustomWorkflowExtension>(await client(), {
+            path: `${EM}/catalogs/${encodeURIComponent(catalogId)}/accessPackageCustomWorkflowExtensions`,
+            query: { $select: 'id,displayName,description' },
+          })) as CustomWorkflowExtension[],
       ),
   };
 }

@@ -18,6 +18,25 @@ export function useCatalogs() {
   return useQuery({ queryKey: [...queryKeys.directoryPackages, 'catalogs'], queryFn: async () => unwrap(await api.directoryPackages.catalogs()) });
 }
 
+/** A catalog's custom workflow extensions; an error (or a service that does not list them) is the caller's to show. */
+export function useCustomExtensions(catalogId: string | undefined) {
+  const api = useApi();
+  return useQuery({
+    queryKey: [...queryKeys.directoryPackages, 'customExtensions', catalogId ?? ''],
+    queryFn: async () => unwrap(await api.directoryPackages.customExtensions({ catalogId: catalogId! })),
+    enabled: catalogId !== undefined,
+    // Not listed is an answer (the extension id is typed instead), not a hiccup to retry.
+    retry: false,
+    staleTime: 60_000,
+  });
+}
+
+/** The catalog of the package a policy belongs to, from the package listing. */
+export function usePackageCatalogId(packageId: string | undefined): string | undefined {
+  const packages = usePackages();
+  return packages.data?.find((p) => p.id === packageId)?.catalog?.id ?? undefined;
+}
+
 export function usePolicy(policyId: string | undefined) {
   const api = useApi();
   return useQuery({

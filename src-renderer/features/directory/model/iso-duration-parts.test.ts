@@ -9,11 +9,15 @@ describe('duration parts', () => {
     ['P2W', { amount: 2, unit: 'weeks' }],
     ['P1DT12H', { amount: 36, unit: 'hours' }],
     ['P1W2D', { amount: 9, unit: 'days' }],
+    // A typed 0 stays 0 in its unit, so the field shows it with the rule's message.
+    ['P0D', { amount: 0, unit: 'days' }],
+    ['PT0H', { amount: 0, unit: 'hours' }],
+    ['P0W', { amount: 0, unit: 'weeks' }],
   ] as const)('%s reads as %o', (iso, parts) => {
     expect(durationParts(iso)).toEqual(parts);
   });
 
-  it.each([null, '', 'PT0S', 'P0D', 'PT30M', 'P1M', 'nonsense'])('%s has no parts to show', (iso) => {
+  it.each([null, '', 'PT0S', 'PT30M', 'P1M', 'nonsense'])('%s has no parts to show', (iso) => {
     expect(durationParts(iso)).toBeNull();
   });
 

@@ -11,14 +11,17 @@ export interface DurationParts {
 
 const PATTERN = /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/;
 
-/** The parts of an ISO duration; null for empty, zero or what this input cannot show (months, minutes). */
+/**
+ * The parts of an ISO duration; null for empty or what this input cannot show (months, minutes).
+ * Zero is kept (P0D is 0 days): a 0 the person typed stays in the field, with the rule's message.
+ */
 export function durationParts(iso: string | null | undefined): DurationParts | null {
   if (!iso) return null;
   const m = PATTERN.exec(iso);
   if (!m || m[4] || m[5]) return null;
   const [weeks, days, hours] = [m[1], m[2], m[3]].map((v) => Number(v ?? 0)) as [number, number, number];
   const total = (weeks * 7 + days) * 24 + hours;
-  if (total === 0) return null;
+  if (total === 0) return { amount: 0, unit: m[3] !== undefined ? 'hours' : m[1] !== undefined && m[2] === undefined ? 'weeks' : 'days' };
   if (hours === 0 && weeks > 0 && days === 0) return { amount: weeks, unit: 'weeks' };
   if (total % 24 === 0) return { amount: total / 24, unit: 'days' };
   return { amount: total, unit: 'hours' };

@@ -20,8 +20,8 @@ describe('policyResolver', () => {
       requestApprovalSettings: {
         stages: {
           0: {
-            primaryApprovers: { message: 'approval stage 1 needs at least one primary approver' },
-            escalationApprovers: { message: 'approval stage 1 escalates, so it needs at least one escalation approver' },
+            primaryApprovers: { message: 'Approval stage 1 needs at least one approver' },
+            escalationApprovers: { message: 'Approval stage 1 escalates: add at least one escalation approver' },
           },
         },
       },

@@ -12,6 +12,7 @@ import { queryKeys } from '../../../api/query-keys';
 import { printRoute } from '../../../app/routes';
 import { useUi } from '../../../app/ui-store-context';
 import { DeletePolicyDialog } from '../components/DeletePolicyDialog';
+import { DiscardChangesDialog } from '../components/DiscardChangesDialog';
 import { SaveAttemptContext } from './fields/save-attempt';
 import { ProblemList } from './ProblemList';
 import { policyFormValues } from '../model/policy-form-values';
@@ -26,6 +27,7 @@ import { QuestionsTab } from './tabs/QuestionsTab';
 import { RequestsTab } from './tabs/RequestsTab';
 import { ReviewsTab } from './tabs/ReviewsTab';
 import { ReviewTab } from './tabs/ReviewTab';
+import { useLeaveGuard } from './use-leave-guard';
 
 /** The tabs that edit the policy, in the admin center's order; Review follows them. */
 const EDIT_TABS: ReadonlyArray<{ value: Exclude<PolicyTab, 'review'>; Panel: (props: { packageName: string }) => React.ReactNode }> = [
@@ -65,6 +67,8 @@ export function PolicyForm({ policyId, initial, saved, packageName }: PolicyForm
   const [formError, setFormError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
   const remove = useDeletePolicy();
+  // Leaving with unsaved edits asks first (links, the Directory tabs, back, closing the window).
+  const leave = useLeaveGuard(form.formState.isDirty);
 
   const save = useMutation({
     mutationFn: async (body: AssignmentPolicyBody): Promise<AssignmentPolicy> =>
@@ -113,6 +117,7 @@ export function PolicyForm({ policyId, initial, saved, packageName }: PolicyForm
           queryClient.setQueryData(queryKeys.directoryPolicy(policyId), result);
           form.reset(policyFormValues(result));
         } else {
+          leave.allowLeaving();
           navigate({ section: 'directory', view: 'policy', policyId: result.id });
         }
       } catch (error) {
@@ -196,13 +201,17 @@ export function PolicyForm({ policyId, initial, saved, packageName }: PolicyForm
         </Stack>
       </form>
       </SaveAttemptContext.Provider>
+      <DiscardChangesDialog opened={leave.asking} onKeepEditing={leave.keepEditing} onDiscard={leave.discard} />
       <DeletePolicyDialog
         policy={deleting && policyId ? { id: policyId, displayName: initial.displayName } : null}
         busy={remove.isPending}
         onCancel={() => setDeleting(false)}
         onConfirm={(policy) =>
           remove.mutate(policy.id, {
-            onSuccess: () => navigate({ section: 'directory', view: 'packages', packageId }),
+            onSuccess: () => {
+              leave.allowLeaving();
+              navigate({ section: 'directory', view: 'packages', packageId });
+            },
             onSettled: () => setDeleting(false),
           })
         }

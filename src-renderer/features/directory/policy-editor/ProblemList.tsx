@@ -18,11 +18,11 @@ export function ProblemList({ onOpen }: { onOpen(path: string): void }) {
     <Alert color="red" title={paths.length === 1 ? 'One problem keeps this policy from being saved' : `${paths.length} problems keep this policy from being saved`} data-testid="policy-problems">
       <List size="sm" spacing={2}>
         {paths.slice(0, MAX_SHOWN).map((path) => (
-          <List.Item key={path}>
+          <List.Item key={path} data-path={path}>
             <Anchor component="button" type="button" size="sm" c="inherit" fw={600} underline="always" onClick={() => onOpen(path)}>
               {POLICY_TAB_LABELS[tabOfPath(path)]}
             </Anchor>
-            : {String((get(errors, path) as { message?: string } | undefined)?.message ?? path)} <code>{path}</code>
+            : {String((get(errors, path) as { message?: string } | undefined)?.message ?? path)}
           </List.Item>
         ))}
       </List>

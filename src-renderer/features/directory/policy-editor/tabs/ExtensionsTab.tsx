@@ -1,17 +1,10 @@
-import { ActionIcon, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Group, Select, Stack, Text } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { Controller, useFieldArray, useFormContext } from 'react-hook-form';
 import { customExtensionStageSchema, type AssignmentPolicyBody } from '../../../../../src-shared/contract/directory';
+import { ExtensionIdInput } from '../fields/ExtensionIdInput';
 import { useFieldError } from '../fields/use-field-error';
-
-const STAGE_LABELS: Record<string, string> = {
-  assignmentRequestCreated: 'Request is created',
-  assignmentRequestApproved: 'Request is approved',
-  assignmentRequestGranted: 'Assignment is granted',
-  assignmentRequestRemoved: 'Assignment is removed',
-  assignmentFourteenDaysBeforeExpiration: '14 days before expiry',
-  assignmentOneDayBeforeExpiration: 'One day before expiry',
-};
+import { EXTENSION_STAGE_LABELS } from '../../model/review-summary';
 
 /** Logic Apps (custom extensions of the catalog) called at stages of a request's life. */
 export function ExtensionsTab() {
@@ -34,10 +27,8 @@ export function ExtensionsTab() {
 }
 
 function ExtensionRow({ index, onRemove }: { index: number; onRemove(): void }) {
-  const { register } = useFormContext<AssignmentPolicyBody>();
   const at = `customExtensionStageSettings.${index}` as const;
   const rowError = useFieldError(at);
-  const idError = useFieldError(`${at}.customExtension.id`);
   return (
     <Group align="flex-start" gap="xs" wrap="nowrap" data-testid="extension-row">
       <Controller
@@ -45,7 +36,7 @@ function ExtensionRow({ index, onRemove }: { index: number; onRemove(): void }) 
         render={({ field }) => (
           <Select
             label={`Extension ${index + 1}: stage`}
-            data={customExtensionStageSchema.options.map((value) => ({ value, label: STAGE_LABELS[value] ?? value }))}
+            data={customExtensionStageSchema.options.map((value) => ({ value, label: EXTENSION_STAGE_LABELS[value] ?? value }))}
             value={field.value as string}
             onChange={(value) => field.onChange(value)}
             allowDeselect={false}
@@ -54,7 +45,7 @@ function ExtensionRow({ index, onRemove }: { index: number; onRemove(): void }) 
           />
         )}
       />
-      <TextInput label={`Extension ${index + 1}: custom extension id`} spellCheck={false} style={{ flex: 1 }} error={idError} {...register(`${at}.customExtension.id`)} />
+      <ExtensionIdInput name={`${at}.customExtension.id`} label={`Extension ${index + 1}: custom extension`} />
       <ActionIcon variant="subtle" color="red" mt={26} aria-label={`Remove extension ${index + 1}`} onClick={onRemove}>
         <IconTrash size={16} />
       </ActionIcon>
