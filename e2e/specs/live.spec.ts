@@ -1,7 +1,8 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Locator } from '@playwright/test';
-import { startHeadlessConsole } from '../fixtures/headless-console';
+import { freePort, startHeadlessConsole } from '../fixtures/headless-console';
 import { expectAccessible } from '../fixtures/accessibility';
 import { test, expect } from '../fixtures/test';
 import { LivePage } from '../pages/live-page';
@@ -11,6 +12,23 @@ const CAMERA = 'ffmpeg:virtual?video=testsrc&size=640x360&fps=25#video=h264';
 async function addStream(url: string, name: string, source = CAMERA): Promise<void> {
   const response = await fetch(`${url}/api/streams?name=${name}&src=${encodeURIComponent(source)}`, { method: 'PUT' });
   expect(response.status, `PUT /api/streams ${name}`).toBe(200);
+}
+
+/** A camera pushing 25 fps H.264 into the relay's RTSP server, as a camera or encoder publishes. */
+async function publish(url: string, stream: string): Promise<ChildProcess> {
+  const info = (await (await fetch(`${url}/api`)).json()) as { rtsp: { listen: string } };
+  const port = info.rtsp.listen.split(':').pop();
+  return spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25', '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '25', '-pix_fmt', 'yuv420p', '-f', 'rtsp', '-rtsp_transport', 'tcp', `rtsp://127.0.0.1:${port}/${stream}`], { stdio: 'ignore' });
+}
+
+/**
+ * The relay refusing a source that is down (503 on WHEP, and the browser's console line about it)
+ * is what these tests provoke: not an error of the page. Anything else still fails the test.
+ */
+function forgiveRefusals(pageErrors: string[]): void {
+  const refusal = /^HTTP 503: (POST \S+\/api\/webrtc|GET \S+\/api\/stream\.(m3u8|mjpeg))\?|^console error: Failed to load resource: the server responded with a status of 503/;
+  const unexpected = pageErrors.filter((problem) => !refusal.test(problem));
+  pageErrors.splice(0, pageErrors.length, ...unexpected);
 }
 
 /** Pixels move: a later screenshot of the picture differs from the first one. */
@@ -148,6 +166,80 @@ test.describe('live view', () => {
       await page.close();
     } finally {
       await fresh.stop();
+    }
+  });
+
+  test('a camera that is down shows why at once, keeps its mode and retries', async ({ page, consoleServer, pageErrors }) => {
+    // Each mode waits for the relay's first-dial budget (about 8 s) before it hears the cause.
+    test.setTimeout(120_000);
+    const stream = 'a-live-dead';
+    // Nothing listens on a port just found free: the relay's dial is refused.
+    await addStream(consoleServer.url, stream, `rtsp://127.0.0.1:${await freePort()}/cam`);
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (/\/api\/(webrtc|ws|stream\.m3u8|stream\.mjpeg)\?/.test(request.url()) && request.url().includes(stream)) asked.push(new URL(request.url()).pathname);
+    });
+    const live = new LivePage(page, consoleServer.url);
+    await live.open();
+    const openedAt = Date.now();
+    // The relay tries the camera for its first-dial budget (about 8 s) before it answers.
+    await expect(live.status(stream)).toContainText('Source unavailable: connection refused', { timeout: 15_000 });
+    const shownAfter = Date.now() - openedAt;
+    await expect(live.status(stream)).toContainText('ECONNREFUSED');
+    await expect(live.state(stream)).toHaveText('source unavailable');
+    await expect(live.mode(stream)).toHaveText('WebRTC');
+    await page.screenshot({ path: '/tmp/live-source-unavailable.png' });
+    // It asks again later in the same mode; no other mode is tried for a camera that is down.
+    await expect.poll(() => asked.length, { timeout: 20_000, message: 'a second WebRTC request' }).toBeGreaterThanOrEqual(2);
+    await expect(live.mode(stream)).toHaveText('WebRTC');
+    await expect(live.status(stream)).toContainText('connection refused');
+    expect(asked.every((path) => path === '/api/webrtc'), `requests: ${asked.join(', ')}`).toBe(true);
+    console.log(`cause shown ${shownAfter} ms after opening; ${asked.length} WebRTC requests`);
+
+    // Every mode reads the relay's answer the same way (WHEP body, MSE WebSocket message, HLS
+    // playlist body, MJPEG body).
+    for (const mode of ['MSE', 'HLS', 'MJPEG'] as const) {
+      await live.forceMode(stream, mode);
+      await expect(live.status(stream)).toContainText('Source unavailable: connection refused', { timeout: 15_000 });
+      await expect(live.mode(stream)).toHaveText(mode);
+    }
+    forgiveRefusals(pageErrors);
+  });
+
+  test('a picture that stops says so within 2 s, and plays again when the camera comes back', async ({ page, pageErrors }) => {
+    const own = await startHeadlessConsole('streams:\n  a-live-pushed:\n');
+    const stream = 'a-live-pushed';
+    let camera = await publish(own.url, stream);
+    try {
+      const live = new LivePage(page, own.url);
+      await live.open();
+      await expect(live.state(stream)).toHaveText('live', { timeout: 30_000 });
+      await expectMoving(live.picture(stream));
+
+      // The camera hangs: its connection stays open, no picture comes (as when the relay's
+      // viewer was dropped and the browser has not noticed yet).
+      camera.kill('SIGSTOP');
+      const stoppedAt = Date.now();
+      await expect(live.state(stream)).toHaveText(/^(stalled|reconnecting)$/, { timeout: 2_000 });
+      expect(Date.now() - stoppedAt).toBeLessThanOrEqual(2_000);
+      await page.screenshot({ path: '/tmp/live-stalled.png' });
+      await expect(live.state(stream)).toHaveText(/^(reconnecting|connecting|source unavailable)$/, { timeout: 3_000 });
+      await page.screenshot({ path: '/tmp/live-reconnecting.png' });
+
+      // The camera is gone for good, then a new one publishes: the tile plays by itself.
+      camera.kill('SIGKILL');
+      await expect(live.state(stream)).toHaveText('source unavailable', { timeout: 15_000 });
+      await expect(live.status(stream)).toContainText('nothing is publishing');
+      await page.screenshot({ path: '/tmp/live-no-publisher.png' });
+      camera = await publish(own.url, stream);
+      await expect(live.state(stream)).toHaveText('live', { timeout: 30_000 });
+      await expectMoving(live.picture(stream));
+      await page.screenshot({ path: '/tmp/live-back.png' });
+      forgiveRefusals(pageErrors);
+      await page.close();
+    } finally {
+      camera.kill('SIGKILL');
+      await own.stop();
     }
   });
 });

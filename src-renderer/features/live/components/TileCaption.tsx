@@ -4,8 +4,8 @@ import { formatBitrate, formatResolution } from '../model/format-caption';
 import { MODE_LABEL, describeFailure, type PlayerState } from '../player/player-types';
 import type { PlaybackStats } from '../player/use-player';
 
-const STATE_COLOR = { idle: 'gray', connecting: 'yellow', live: 'green', reconnecting: 'orange', error: 'red' } as const;
-const STATE_LABEL = { idle: 'paused', connecting: 'connecting', live: 'live', reconnecting: 'reconnecting', error: 'error' } as const;
+const STATE_COLOR = { idle: 'gray', connecting: 'yellow', live: 'green', stalled: 'orange', reconnecting: 'orange', unavailable: 'red', error: 'red' } as const;
+const STATE_LABEL = { idle: 'paused', connecting: 'connecting', live: 'live', stalled: 'stalled', reconnecting: 'reconnecting', unavailable: 'source unavailable', error: 'error' } as const;
 
 /** Stream name, mode, size, frame rate, bitrate and state under a tile; `leading`/`trailing` sit beside the name. */
 export function TileCaption({ stream, state, stats, leading, trailing }: { stream: string; state: PlayerState; stats: PlaybackStats; leading?: ReactNode; trailing?: ReactNode }) {

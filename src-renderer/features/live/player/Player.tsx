@@ -1,4 +1,4 @@
-import { Loader } from '@mantine/core';
+import { Loader, Text } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { readCapabilities } from './browser-capabilities';
 import { MODE_LABEL, describeFailure, type PlayerMode, type PlayerState } from './player-types';
@@ -30,8 +30,16 @@ export function Player({ stream, base, active, videoCodecs, forced, muted, capti
       <img ref={setImage} className="player-media" alt={`Live picture of ${stream}`} hidden={mode !== 'mjpeg'} />
       {state.status !== 'live' ? (
         <div className="player-overlay" role="status">
-          {state.status === 'connecting' || state.status === 'reconnecting' ? <Loader size="sm" aria-hidden /> : null}
-          <span>{stateSentence(state)}</span>
+          {busy(state) ? <Loader size="sm" aria-hidden /> : null}
+          <span>
+            {stateSentence(state)}
+            {/* The relay's own sentence under the short cause: the details a support ticket needs. */}
+            {state.status === 'unavailable' ? (
+              <Text component="span" size="xs" display="block" opacity={0.8}>
+                {describeFailure(state.failure)}
+              </Text>
+            ) : null}
+          </span>
         </div>
       ) : null}
       </div>
@@ -51,9 +59,16 @@ export function stateSentence(state: PlayerState): string {
         : `Connecting (${MODE_LABEL[state.mode]})…`;
     case 'live':
       return 'Live';
+    case 'stalled':
+      return 'Stalled: no new picture';
+    case 'unavailable':
+      return `Source unavailable: ${state.cause}. ${state.trying ? `Trying again (${MODE_LABEL[state.mode]})…` : `Retrying in ${Math.ceil(state.inMs / 1000)} s`}`;
     case 'reconnecting':
       return `Reconnecting (${describeFailure(state.failure)}) in ${Math.ceil(state.inMs / 1000)} s`;
     case 'error':
       return `Error (${describeFailure(state.failure)}); retrying in ${Math.ceil(state.inMs / 1000)} s`;
   }
 }
+
+/** A spinner while something is on its way. */
+const busy = (state: PlayerState) => state.status === 'connecting' || state.status === 'reconnecting' || state.status === 'stalled' || (state.status === 'unavailable' && state.trying);

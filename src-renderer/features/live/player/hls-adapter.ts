@@ -23,14 +23,18 @@ export function startHls(target: AdapterTarget, events: AdapterEvents): PlayerAd
     };
   }
 
-  const hls = new Hls({ liveSyncDurationCount: 1, liveMaxLatencyDurationCount: 4, manifestLoadingMaxRetry: 1, levelLoadingMaxRetry: 2 });
+  // No retry of a refused manifest: the relay already took its time dialing the source, a second
+  // ask would run into the player's first-picture timeout and hide its answer; the player retries.
+  const hls = new Hls({ liveSyncDurationCount: 1, liveMaxLatencyDurationCount: 4, manifestLoadingMaxRetry: 0, levelLoadingMaxRetry: 2 });
   hls.on(Hls.Events.FRAG_LOADED, (_event, data) => (bytes += data.frag.stats.total));
   hls.on(Hls.Events.ERROR, (_event, data) => {
     if (!data.fatal || stopped) return;
     const status = data.response?.code;
+    // hls.js keeps only the status line; the relay's sentence (why the source is down) is the body.
+    const body = data.networkDetails instanceof XMLHttpRequest && typeof data.networkDetails.response === 'string' ? data.networkDetails.responseText.trim().slice(0, 200) : '';
     events.onFailure(
       status && status >= 400
-        ? { reason: 'endpoint', status, detail: `${data.details} (${data.response?.text?.slice(0, 120) ?? ''})` }
+        ? { reason: 'endpoint', status, detail: body || `${data.details} (${data.response?.text?.slice(0, 120) ?? ''})` }
         : { reason: data.type === Hls.ErrorTypes.MEDIA_ERROR ? 'decode' : 'connection', detail: data.details },
     );
   });

@@ -21,7 +21,14 @@ export type PlayerState =
   | { status: 'idle' }
   | { status: 'connecting'; mode: PlayerMode; after?: { mode: PlayerMode; failure: PlayerFailure } }
   | { status: 'live'; mode: PlayerMode; after?: { mode: PlayerMode; failure: PlayerFailure } }
+  /** Playing, but no new picture for a moment: the last one stays under the notice. */
+  | { status: 'stalled'; mode: PlayerMode; after?: { mode: PlayerMode; failure: PlayerFailure } }
   | { status: 'reconnecting'; mode: PlayerMode; failure: PlayerFailure; inMs: number }
+  /**
+   * The relay's answer says the source cannot be had (`cause` in the user's words): the same
+   * mode tries again after `inMs`, or is trying now; no other mode is tried for it.
+   */
+  | { status: 'unavailable'; mode: PlayerMode; failure: PlayerFailure; cause: string; inMs: number; trying: boolean }
   | { status: 'error'; failure: PlayerFailure; inMs: number };
 
 /** One way of playing, behind one interface: start on an element, report, stop. */
