@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { request } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
@@ -367,4 +367,152 @@ test('a Kodo account is added only after its keys list buckets, and its SecretKe
   expect(received.length).toBeGreaterThan(0);
   expect(received.join('\n')).not.toContain(PARTNER.sk);
   expect(await page.content()).not.toContain(PARTNER.sk);
+});
+
+/** BucketManager with uc on the emulator too (bucket info, domains, rules), to read what the service holds. */
+function ucManager(): qiniu.rs.BucketManager {
+  const host = `127.0.0.1:${emulatorPort}`;
+  const uc = new qiniu.httpc.StaticEndpointsProvider([new qiniu.httpc.Endpoint(host, { defaultScheme: 'http' })]);
+  return new qiniu.rs.BucketManager(sdk().mac, new qiniu.conf.Config({ zone: sdk().config.zone!, useHttpsDomain: false, ucEndpointsProvider: uc }));
+}
+
+/** GET a link through the emulator's port (its host as Host), with the bytes and headers of the answer. */
+function fetchLink(link: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Buffer; headers: Record<string, string | string[] | undefined> }> {
+  const url = new URL(link);
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port: emulatorPort, path: url.pathname + url.search, headers: { Host: url.host, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+// Fails before the bucket settings change: the dialog had no region or access (a bucket was
+// always public in the account's region), a new bucket had no domain, so the thumbnail answered
+// 500 and Download and Create link said "no domain, bind one first".
+test('a bucket made in the console, private in z1, previews, downloads and shares its image through signed links', async ({ page }) => {
+  const storage = new StoragePage(page, server.url);
+  await storage.open('#/storage/local');
+  await page.getByRole('button', { name: 'New bucket' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New bucket' });
+  await dialog.getByRole('textbox', { name: 'Bucket name' }).fill('made-here');
+  await dialog.getByLabel('Region').click();
+  await page.getByRole('option', { name: 'North China (Hebei) · z1' }).click();
+  // Private unless the user says otherwise, as in Kodo Browser.
+  await expect(dialog.getByRole('radio', { name: /^Private/ })).toBeChecked();
+  await page.screenshot({ path: '/tmp/storage-create-bucket-dialog.png' });
+  await expectAccessible(page, 'new bucket dialog');
+  await dialog.getByRole('button', { name: 'Create bucket' }).click();
+  await expect(dialog).toBeHidden();
+  const row = page.getByTestId('buckets-table').locator('tr[data-bucket="made-here"]');
+  await expect(row).toContainText('z1');
+  await expect(row).toContainText('Private');
+  await expect(row).toContainText(/q[a-z0-9]{8}\.bkt\.kodo\.localhost/);
+  expect((await ucManager().getBucketInfo('made-here')).data).toMatchObject({ private: 1, region: 'z1' });
+  const [testDomain] = ((await ucManager().listBucketDomains('made-here')).data as Array<{ domain: string }>).map((d) => d.domain);
+
+  // Upload an image through the page's own picker.
+  const photo = await sharp({ create: { width: 1920, height: 1080, channels: 3, background: { r: 200, g: 30, b: 40 } } }).png().toBuffer();
+  const photoPath = join(server.dataDir, '..', 'red-photo.png');
+  await writeFile(photoPath, photo);
+  await row.getByRole('link', { name: 'made-here' }).click();
+  await expect(storage.address()).toHaveValue('kodo://made-here/');
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('menuitem', { name: 'Files…' }).click();
+  await (await chooser).setFiles(photoPath);
+  await expect(storage.row('red-photo.png')).toBeVisible({ timeout: 30_000 });
+
+  // The thumbnail is the service's (960 wide) and really the image: its pixels are its colour.
+  await storage.row('red-photo.png').getByRole('button').click();
+  const details = page.getByRole('dialog', { name: 'red-photo.png' });
+  const image = details.getByRole('img', { name: 'Preview of red-photo.png' });
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]), { timeout: 15_000 }).toEqual([960, 540]);
+  const pixel = await image.evaluate((img: HTMLImageElement) => {
+    const canvas = document.createElement('canvas');
+    canvas.width = img.naturalWidth;
+    canvas.height = img.naturalHeight;
+    const context = canvas.getContext('2d')!;
+    context.drawImage(img, 0, 0);
+    return Array.from(context.getImageData(480, 270, 1, 1).data);
+  });
+  expect(pixel).toEqual([200, 30, 40, 255]);
+
+  // Create link: signed, on the bucket's test domain, refused once expired.
+  await details.getByText('Custom', { exact: true }).click();
+  await details.getByRole('textbox', { name: 'Expires after' }).fill('3s');
+  await details.getByRole('button', { name: 'Create link' }).click();
+  const link = (await details.getByTestId('download-link').locator('code').textContent()) ?? '';
+  expect(link).toMatch(new RegExp(`^http://${testDomain!.replace(/\./g, '\\.')}:${emulatorPort}/red-photo\\.png\\?e=\\d+&token=`));
+  const signed = await fetchLink(link);
+  expect(signed.status).toBe(200);
+  expect(signed.body.equals(photo)).toBe(true);
+  expect((await fetchLink(link.split('?')[0]!)).status).toBe(401);
+  await page.keyboard.press('Escape');
+
+  // Download: the bytes land in the downloads folder.
+  await storage.row('red-photo.png').getByRole('checkbox').check();
+  await page.getByTestId('storage-browser').getByRole('button', { name: 'Download' }).click();
+  await expect.poll(() => readFile(join(server.dataDir, 'downloads', 'made-here', 'red-photo.png')).then((b) => b.equals(photo), () => false), { timeout: 30_000 }).toBe(true);
+  await expect.poll(async () => (await fetchLink(link)).status, { timeout: 10_000, intervals: [1000] }).toBe(401);
+});
+
+// Fails before the bucket settings change: there was no settings panel, and the emulator had no
+// domain binding API.
+test('bucket settings: access, a bound domain, lifecycle, CORS and referer rules, stored as the service holds them', async ({ page }) => {
+  const storage = new StoragePage(page, server.url);
+  await storage.open('#/storage/local/made-here');
+  await expect(storage.row('red-photo.png')).toBeVisible();
+  await page.getByRole('button', { name: 'Bucket settings' }).click();
+  const panel = page.getByRole('dialog', { name: 'Settings of made-here' });
+  await expect(panel.getByRole('radio', { name: /^Private/ })).toBeChecked();
+  await expect(panel.getByTestId('bucket-domains')).toContainText('Test domain');
+  await page.screenshot({ path: '/tmp/storage-bucket-settings-top.png' });
+
+  // Public: a plain URL works.
+  const [testDomain] = ((await ucManager().listBucketDomains('made-here')).data as Array<{ domain: string }>).map((d) => d.domain);
+  const plain = `http://${testDomain}:${emulatorPort}/red-photo.png`;
+  expect((await fetchLink(plain)).status).toBe(401);
+  await panel.getByRole('radio', { name: /^Public/ }).check();
+  await expect.poll(async () => ((await ucManager().getBucketInfo('made-here')).data as { private: number }).private).toBe(0);
+  expect((await fetchLink(plain)).status).toBe(200);
+
+  // A domain of the user's own, served at once by the emulator.
+  await panel.getByRole('textbox', { name: 'Domain to bind' }).fill('Photos-CDN.localhost');
+  await panel.getByRole('button', { name: 'Bind', exact: true }).click();
+  await expect(panel.getByTestId('bucket-domains').locator('tr[data-domain="photos-cdn.localhost"]')).toBeVisible();
+  expect(((await ucManager().listBucketDomains('made-here')).data as Array<{ domain: string }>).map((d) => d.domain)).toEqual([testDomain, 'photos-cdn.localhost']);
+  expect((await fetchLink(`http://photos-cdn.localhost:${emulatorPort}/red-photo.png`)).status).toBe(200);
+
+  const lifecycle = panel.getByRole('form', { name: 'Lifecycle rule' });
+  await lifecycle.getByRole('textbox', { name: 'Rule name' }).fill('tmp_files');
+  await lifecycle.getByRole('textbox', { name: 'Key prefix' }).fill('tmp/');
+  await lifecycle.getByRole('textbox', { name: 'Delete after (days)' }).fill('7');
+  await lifecycle.getByRole('button', { name: 'Add rule' }).click();
+  await expect(panel.getByTestId('lifecycle-rules')).toContainText('tmp/ · deleted after 7 days');
+  expect((await ucManager().getBucketLifecycleRule('made-here')).data).toMatchObject([{ name: 'tmp_files', prefix: 'tmp/', delete_after_days: 7 }]);
+
+  const cors = panel.getByRole('form', { name: 'CORS rule' });
+  await cors.getByRole('textbox', { name: 'Allowed origins' }).fill('https://app.example.com');
+  await cors.getByRole('textbox', { name: 'Exposed headers' }).fill('ETag');
+  await cors.getByRole('textbox', { name: 'Max age (s)' }).fill('600');
+  await cors.getByRole('button', { name: 'Add CORS rule' }).click();
+  await expect(panel.getByTestId('cors-rules')).toContainText('GET, HEAD from https://app.example.com (max-age 600 s)');
+  expect((await ucManager().getCorsRules('made-here')).data).toEqual([{ allowed_origin: ['https://app.example.com'], allowed_method: ['GET', 'HEAD'], exposed_header: ['ETag'], max_age: 600 }]);
+  expect((await fetchLink(plain, { Origin: 'https://app.example.com' })).headers['access-control-allow-origin']).toBe('https://app.example.com');
+
+  const referer = panel.getByRole('form', { name: 'Referer rule' });
+  await referer.getByRole('radio', { name: 'Allow list' }).check();
+  await referer.getByRole('textbox', { name: 'Referer patterns' }).fill('*.example.com');
+  await referer.getByRole('checkbox', { name: 'Allow requests without a Referer' }).uncheck();
+  await page.screenshot({ path: '/tmp/storage-bucket-settings.png', fullPage: true });
+  await expectAccessible(page, 'bucket settings');
+  await referer.getByRole('button', { name: 'Save referer rule' }).click();
+  await expect.poll(async () => (await ucManager().getBucketInfo('made-here')).data).toMatchObject({ anti_leech_mode: 1, refer_wl: ['*.example.com'], no_refer: false });
+  expect((await fetchLink(plain)).status).toBe(403);
+  expect((await fetchLink(plain, { Referer: 'https://www.example.com/page' })).status).toBe(200);
+  expect((await fetchLink(plain, { Referer: 'https://elsewhere.test/' })).status).toBe(403);
 });

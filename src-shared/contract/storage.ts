@@ -188,6 +188,66 @@ export type BatchStatus = z.infer<typeof batchStatusSchema>;
 
 export const LINK_EXPIRY_LIMIT_SECONDS = 30 * 24 * 3600;
 
+/**
+ * A lifecycle rule of a bucket (Kodo's `/rules/*`): what happens to objects under a prefix some
+ * days after upload. 0 days leaves that step out.
+ */
+export const lifecycleRuleSchema = z.object({
+  name: z.string().regex(/^[A-Za-z0-9_]{1,49}$/, 'a rule name has letters, digits and _ (1-49)'),
+  prefix: z.string().max(1024).default(''),
+  toInfrequentAfterDays: z.number().int().min(0).max(36_500).default(0),
+  toArchiveAfterDays: z.number().int().min(0).max(36_500).default(0),
+  deleteAfterDays: z.number().int().min(0).max(36_500).default(0),
+});
+export type LifecycleRule = z.infer<typeof lifecycleRuleSchema>;
+
+export const CORS_METHODS = ['GET', 'HEAD', 'PUT', 'POST', 'DELETE'] as const;
+
+/** A CORS rule of a bucket, applied to its download responses. */
+export const corsRuleSchema = z.object({
+  allowedOrigins: z.array(z.string().trim().min(1).max(256)).min(1, 'give at least one origin (* for any)').max(50),
+  allowedMethods: z.array(z.enum(CORS_METHODS)).min(1, 'choose at least one method'),
+  allowedHeaders: z.array(z.string().trim().min(1).max(256)).max(50).default([]),
+  exposedHeaders: z.array(z.string().trim().min(1).max(256)).max(50).default([]),
+  maxAgeSeconds: z.number().int().min(0).max(86_400 * 365).default(0),
+});
+export type CorsRule = z.infer<typeof corsRuleSchema>;
+
+/** `host`, `*.host` or `*`, as Kodo's referer anti-leech takes them. */
+const refererPattern = z.string().trim().regex(/^(\*|(\*\.)?[A-Za-z0-9.-]+(:\d+)?)$/, 'a referer pattern is a host (example.com), *.example.com or *');
+
+/** Referer anti-leech: off, an allow list or a deny list; `allowEmpty` lets requests without Referer through. */
+export const refererRuleSchema = z
+  .object({
+    mode: z.enum(['off', 'allow', 'deny']),
+    patterns: z.array(refererPattern).max(100).default([]),
+    allowEmpty: z.boolean().default(true),
+  })
+  .refine((rule) => rule.mode === 'off' || rule.patterns.length > 0, { message: 'an allow or deny list needs at least one pattern', path: ['patterns'] });
+export type RefererRule = z.infer<typeof refererRuleSchema>;
+
+/** A download domain of a bucket; `test` marks the one Kodo (or the emulator) gave it at creation. */
+export const bucketDomainSchema = z.object({ domain: z.string(), test: z.boolean() });
+
+export const bucketSettingsSchema = z.object({
+  name: z.string(),
+  region: z.string().optional(),
+  private: z.boolean(),
+  domains: z.array(bucketDomainSchema),
+  lifecycle: z.array(lifecycleRuleSchema),
+  cors: z.array(corsRuleSchema),
+  referer: refererRuleSchema,
+});
+export type BucketSettings = z.infer<typeof bucketSettingsSchema>;
+
+/** A host name to bind: lower-case labels of letters, digits and `-`. */
+const domainName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253)
+  .regex(/^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, 'a domain looks like cdn.example.com');
+
 export const PREVIEW_VIEWS = ['original', 'thumbnail', 'poster'] as const;
 export type PreviewView = (typeof PREVIEW_VIEWS)[number];
 
@@ -203,7 +263,23 @@ export const storageService = defineService({
     addAccount: method(newAccountSchema, storageAccountSchema),
     removeAccount: method(z.object({ accountId: z.string().min(1) }), z.void()),
     listBuckets: method(z.object({ accountId: z.string().min(1) }), z.array(bucketSummarySchema)),
-    createBucket: method(z.object({ accountId: z.string().min(1), bucket: bucketName, region: z.string().min(1).max(32).optional() }), z.void()),
+    /** In the account's region unless one is given; `private` (Kodo's default is public) needs signed links. */
+    createBucket: method(
+      z.object({ accountId: z.string().min(1), bucket: bucketName, region: z.string().regex(/^[a-z0-9-]{1,32}$/, 'a region id such as z0 or cn-east-2').optional(), private: z.boolean().optional() }),
+      z.void(),
+    ),
+    /** Access, domains, lifecycle, CORS and referer rules of one bucket, as the service holds them. */
+    bucketSettings: method(target, bucketSettingsSchema),
+    setBucketAccess: method(target.extend({ private: z.boolean() }), bucketSettingsSchema),
+    /** Binds a download domain (on Kodo the domain's CNAME must then point at Kodo's CDN). */
+    bindDomain: method(target.extend({ domain: domainName }), bucketSettingsSchema),
+    unbindDomain: method(target.extend({ domain: domainName }), bucketSettingsSchema),
+    /** Adds the rule, or replaces the one of the same name. */
+    saveLifecycleRule: method(target.extend({ rule: lifecycleRuleSchema }), bucketSettingsSchema),
+    deleteLifecycleRule: method(target.extend({ name: z.string().min(1).max(49) }), bucketSettingsSchema),
+    /** Replaces the bucket's CORS rules (an empty list removes them). */
+    setCorsRules: method(target.extend({ rules: z.array(corsRuleSchema).max(10, 'at most 10 CORS rules') }), bucketSettingsSchema),
+    setReferer: method(target.extend({ referer: refererRuleSchema }), bucketSettingsSchema),
     /** Kodo refuses to drop a bucket that still holds objects. */
     deleteBucket: method(target, z.void()),
     listObjects: method(

@@ -116,6 +116,13 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
         return details;
       };
 
+      /** One change of a bucket's settings, answered with the settings as the service now holds them. */
+      const changeSettings = async (accountId: string, bucket: string, change: (client: KodoClient) => Promise<void>) => {
+        const client = await clientFor(accountId);
+        await change(client);
+        return client.bucketSettings(bucket);
+      };
+
       const emit = ctx.services.bind(storageService, {
         listAccounts,
         addAccount: async ({ name, accessKey, secretKey, region, endpoints }) => {
@@ -141,10 +148,24 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
         },
         listBuckets: async ({ accountId }) => (await clientFor(accountId)).listBuckets(),
         listObjects: async ({ accountId, bucket, ...options }) => (await clientFor(accountId)).listObjects(bucket, options),
-        createBucket: async ({ accountId, bucket, region }) => {
+        createBucket: async ({ accountId, bucket, region, private: isPrivate }) => {
           const account = (await listAccounts()).find((a) => a.id === accountId);
-          await (await clientFor(accountId)).createBucket(bucket, region ?? account?.region ?? 'z0');
+          await (await clientFor(accountId)).createBucket(bucket, region ?? account?.region ?? 'z0', { private: isPrivate === true });
         },
+        bucketSettings: async ({ accountId, bucket }) => (await clientFor(accountId)).bucketSettings(bucket),
+        setBucketAccess: async ({ accountId, bucket, private: isPrivate }) => changeSettings(accountId, bucket, (client) => client.setPrivate(bucket, isPrivate)),
+        bindDomain: async ({ accountId, bucket, domain }) => changeSettings(accountId, bucket, (client) => client.bindDomain(bucket, domain)),
+        unbindDomain: async ({ accountId, bucket, domain }) =>
+          changeSettings(accountId, bucket, async (client) => {
+            // uc's unpublish names only the domain: check it is this bucket's, so a typo never unbinds another bucket's.
+            const { domains } = await client.bucketSettings(bucket);
+            if (!domains.some((d) => d.domain === domain)) throw new ContractFailure('not_found', `${domain} is not bound to ${bucket}`);
+            await client.unbindDomain(domain);
+          }),
+        saveLifecycleRule: async ({ accountId, bucket, rule }) => changeSettings(accountId, bucket, (client) => client.saveLifecycleRule(bucket, rule)),
+        deleteLifecycleRule: async ({ accountId, bucket, name }) => changeSettings(accountId, bucket, (client) => client.deleteLifecycleRule(bucket, name)),
+        setCorsRules: async ({ accountId, bucket, rules }) => changeSettings(accountId, bucket, (client) => client.setCorsRules(bucket, rules)),
+        setReferer: async ({ accountId, bucket, referer }) => changeSettings(accountId, bucket, (client) => client.setReferer(bucket, referer)),
         deleteBucket: async ({ accountId, bucket }) => (await clientFor(accountId)).deleteBucket(bucket),
         statObject: async ({ accountId, bucket, key }) => (await clientFor(accountId)).stat(bucket, key),
         indexFolder: async ({ accountId, bucket, prefix }) => {

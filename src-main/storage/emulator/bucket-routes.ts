@@ -1,3 +1,4 @@
+import { bucketOfDomain, newTestDomain } from './bucket-domains';
 import type { SettingValue } from './bucket-settings';
 import { urlsafeB64Decode } from './encoding';
 import { KodoError } from './kodo-error';
@@ -123,7 +124,9 @@ export function handleBucketRequest(db: MetadataStore, objects: ObjectService, c
     const region = segments[3] ?? 'z0';
     if (!regionOf(region)) throw new KodoError(400, `invalid region ${region}`);
     if (db.bucket(name)) throw new KodoError(614, 'the bucket already exists');
-    db.upsertBucket({ name, owner, private: 0, domains: '[]', mirror: null, anti_leech_key: null, created: clock(), region });
+    // As on Kodo, a new bucket comes with a test domain to download from.
+    const domain = newTestDomain((d) => bucketOfDomain(db, d) !== undefined);
+    db.upsertBucket({ name, owner, private: 0, domains: JSON.stringify([domain]), mirror: null, anti_leech_key: null, created: clock(), region });
     return { body: {} };
   }
   if (head === 'drop') {

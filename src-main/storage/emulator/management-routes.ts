@@ -4,6 +4,7 @@ import type { AsyncFetch } from './async-fetch';
 import type { Logger } from '../../platform/logger';
 import type { BlobStore } from './blob-store';
 import { BUCKET_HEADS, BUCKET_PATHS, handleBucketRequest } from './bucket-routes';
+import { DOMAIN_HEADS, handleDomainRequest } from './bucket-domains';
 import { handleBucketSettings, SETTINGS_HEADS } from './bucket-settings';
 import { logList, prefetch, refresh, taskList, traffic, type CdnDeps } from './cdn-routes';
 import { decodeEntry, urlsafeB64Decode } from './encoding';
@@ -23,7 +24,7 @@ const OTHER_PATHS: ReadonlySet<string> = new Set(['/v2/list']);
 
 /** Whether a path is one of the account-signed APIs (rs, rsf, io, uc, pfop, CDN). */
 export function isManagementPath(pathname: string, head: string): boolean {
-  return MODERATION_PATHS.has(pathname) || RS_OPS.has(head) || OTHER_HEADS.has(head) || SETTINGS_HEADS.has(head) || BUCKET_HEADS.has(head) || OTHER_PATHS.has(pathname) || BUCKET_PATHS.has(pathname) || pathname.startsWith('/v2/tune/');
+  return MODERATION_PATHS.has(pathname) || RS_OPS.has(head) || OTHER_HEADS.has(head) || SETTINGS_HEADS.has(head) || BUCKET_HEADS.has(head) || DOMAIN_HEADS.has(head) || OTHER_PATHS.has(pathname) || BUCKET_PATHS.has(pathname) || pathname.startsWith('/v2/tune/');
 }
 
 export interface ManagementDeps {
@@ -63,6 +64,11 @@ export async function handleManagement(deps: ManagementDeps, request: Management
     : undefined;
   if (settings) {
     sendJson(res, 200, settings.body);
+    return;
+  }
+  const domainReply = DOMAIN_HEADS.has(head) ? handleDomainRequest(db, objects, segments, account.accessKey) : undefined;
+  if (domainReply) {
+    sendJson(res, 200, domainReply.body);
     return;
   }
   if (MODERATION_PATHS.has(pathname)) throw moderationNotEnabled(pathname.split('/')[2] === 'video' ? 'video censor' : 'image censor');

@@ -11,6 +11,7 @@ import { parseListen } from '../../platform/config/app-settings';
 import { loadAccounts, type AccountSet } from './accounts';
 import { verifyDownloadToken, verifyManagementAuth, type Account, type AccountLookup } from './auth';
 import { BlobStore } from './blob-store';
+import { bucketOfDomain, giveTestDomains } from './bucket-domains';
 import { applyLifecycleRules } from './bucket-settings';
 import { parseLogName, renderLog, type CdnDeps } from './cdn-routes';
 import { handleDownload, type DownloadDeps } from './download-routes';
@@ -89,7 +90,8 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
       name: b.name,
       owner: b.owner,
       private: b.private ? 1 : 0,
-      domains: JSON.stringify(b.domains),
+      // A config bucket without domains keeps the test domain it was given (links stay valid).
+      domains: b.domains.length > 0 || !existing ? JSON.stringify(b.domains) : existing.domains,
       mirror: b.mirror ?? null,
       anti_leech_key: b.antiLeechKey ?? null,
       created: existing?.created ?? clock(),
@@ -98,6 +100,9 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
     db.putSetting(b.name, 'accelerate', 'default', b.accelerateDomain ?? null);
     if (b.tags) db.putSetting(b.name, 'tags', 'default', Object.entries(b.tags).map(([Key, Value]) => ({ Key, Value })));
   }
+
+  const given = giveTestDomains(db);
+  if (given.length > 0) logger.info('test download domains given to buckets that had none', { buckets: given });
 
   const notifier = new EventNotifier(db, logger, clock);
   const objects = new ObjectService(db, blobs, clock, logger, (event) => notifier.publish(event));
@@ -114,14 +119,7 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
 
   if (accountSet.demo && newBuckets.length > 0) await seedSampleFiles(objects, blobs, accountSet.buckets[0]!.name);
 
-  const bucketByDomain = (host: string): BucketRow | undefined => {
-    const bare = host.replace(/:\d+$/, '');
-    for (const bucket of db.allBuckets()) {
-      const domains = JSON.parse(bucket.domains) as string[];
-      if (domains.includes(host) || domains.includes(bare)) return bucket;
-    }
-    return undefined;
-  };
+  const bucketByDomain = (host: string): BucketRow | undefined => bucketOfDomain(db, host);
 
   const management = async (req: IncomingMessage): Promise<{ account: Account; body: Buffer }> => {
     const body = await readBody(req);

@@ -12,20 +12,21 @@ import { ResultError } from '../../ui/ResultError';
 import { CdnView } from './CdnView';
 import { BucketsTable } from './components/BucketsTable';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
-import { NameDialog } from './components/NameDialog';
+import { CreateBucketDialog, type NewBucket } from './components/CreateBucketDialog';
+import { BucketSettingsDrawer } from './components/bucket-settings/BucketSettingsDrawer';
+import type { KodoRegion } from '../../../src-shared/contract/storage';
 import { useBuckets } from './use-storage';
 
-const BUCKET_PROBLEM = (name: string) => (/^[a-zA-Z0-9_-]{1,63}$/.test(name) ? undefined : 'letters, digits, - and _ (1-63)');
-
-/** `#/storage/<account>`: the account's buckets; create and delete buckets. */
-export function BucketsView({ accountId, accountName }: { accountId: string; accountName: string }) {
+/** `#/storage/<account>`: the account's buckets; create them (region, access), change their settings, delete them. */
+export function BucketsView({ accountId, accountName, defaultRegion }: { accountId: string; accountName: string; defaultRegion: KodoRegion }) {
   const api = useApi();
   const queryClient = useQueryClient();
   const buckets = useBuckets(accountId);
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<string>();
+  const [settingsOf, setSettingsOf] = useState<string>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.storageBuckets(accountId) });
-  const create = useMutation({ mutationFn: async (bucket: string) => unwrap(await api.storage.createBucket({ accountId, bucket })), onSuccess: refresh });
+  const create = useMutation({ mutationFn: async (bucket: NewBucket) => unwrap(await api.storage.createBucket({ accountId, ...bucket })), onSuccess: refresh });
   const drop = useMutation({ mutationFn: async (bucket: string) => unwrap(await api.storage.deleteBucket({ accountId, bucket })), onSuccess: refresh });
 
   return (
@@ -54,7 +55,7 @@ export function BucketsView({ accountId, accountName }: { accountId: string; acc
           {buckets.isError ? <ResultError error={buckets.error} title="The buckets could not be listed" /> : null}
           {buckets.data ? (
             <Stack gap="sm">
-              {buckets.data.length > 0 ? <BucketsTable accountId={accountId} buckets={buckets.data} onDelete={(name) => (drop.reset(), setDeleting(name))} /> : <Alert color="gray">This account has no buckets yet.</Alert>}
+              {buckets.data.length > 0 ? <BucketsTable accountId={accountId} buckets={buckets.data} onSettings={setSettingsOf} onDelete={(name) => (drop.reset(), setDeleting(name))} /> : <Alert color="gray">This account has no buckets yet.</Alert>}
             </Stack>
           ) : null}
         </Tabs.Panel>
@@ -62,18 +63,15 @@ export function BucketsView({ accountId, accountName }: { accountId: string; acc
           <CdnView accountId={accountId} />
         </Tabs.Panel>
       </Tabs>
-      <NameDialog
+      <CreateBucketDialog
         opened={creating}
-        title="New bucket"
-        label="Bucket name"
-        initial=""
-        submitLabel="Create bucket"
-        validate={BUCKET_PROBLEM}
+        defaultRegion={defaultRegion}
         busy={create.isPending}
         error={create.error?.message}
         onCancel={() => setCreating(false)}
-        onSubmit={(name) => create.mutate(name, { onSuccess: () => setCreating(false) })}
+        onSubmit={(bucket) => create.mutate(bucket, { onSuccess: () => setCreating(false) })}
       />
+      {settingsOf ? <BucketSettingsDrawer accountId={accountId} bucket={settingsOf} opened onClose={() => setSettingsOf(undefined)} /> : null}
       <ConfirmDialog
         opened={Boolean(deleting)}
         title={`Delete bucket ${deleting ?? ''}?`}

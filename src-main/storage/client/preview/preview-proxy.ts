@@ -5,6 +5,7 @@ import { openObjectSource } from '../object-source';
 import { UNTRUSTED_CONTENT_HEADERS } from '../untrusted-content';
 import type { PreviewTickets } from './preview-tickets';
 import { networkProblem } from '../kodo-errors';
+import { ContractFailure } from '../../../../src-shared/contract/result';
 
 /** GET `<path><ticket>`: the object (or its processed view) through the console's own origin. */
 export const PREVIEW_PATH = '/console/preview/';
@@ -28,7 +29,12 @@ export function createPreviewProxy(tickets: PreviewTickets, clientFor: (accountI
     const target = tickets.find(url.pathname.slice(PREVIEW_PATH.length));
     if (!target) throw new HttpError(404, 'this preview address expired or never existed; open the object again');
     const client = await clientFor(target.accountId);
-    const source = await client.downloadSource(target.bucket, target.key, Math.floor(Date.now() / 1000) + 600, target.fop);
+    // A bucket with nothing to download from (no domain) is a state the user can change, not a
+    // fault of the console: it answers 409 with the reason rather than 500.
+    const source = await client.downloadSource(target.bucket, target.key, Math.floor(Date.now() / 1000) + 600, target.fop).catch((error: unknown) => {
+      if (error instanceof ContractFailure) throw new HttpError(error.code === 'not_found' ? 404 : 409, error.message);
+      throw error;
+    });
     const range = req.headers.range;
     const upstream = await openObjectSource(source, { method: req.method, headers: range ? { Range: range } : {} }).catch((error: unknown) => {
       throw new HttpError(502, `the storage service could not be reached: ${networkProblem(error)}`);

@@ -1,10 +1,10 @@
-import { ActionIcon, Anchor, Badge, Table, Text } from '@mantine/core';
-import { IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Anchor, Badge, Group, Table, Text } from '@mantine/core';
+import { IconSettings, IconTrash } from '@tabler/icons-react';
 import type { BucketSummary } from '../../../../src-shared/contract/storage';
 import { printRoute } from '../../../app/routes';
 
-/** An account's buckets: region, access and domains, each opening the bucket's browser. */
-export function BucketsTable({ accountId, buckets, onDelete }: { accountId: string; buckets: BucketSummary[]; onDelete(bucket: string): void }) {
+/** An account's buckets: region, access and domains, each opening the bucket's browser, with its settings and delete. */
+export function BucketsTable({ accountId, buckets, onSettings, onDelete }: { accountId: string; buckets: BucketSummary[]; onSettings(bucket: string): void; onDelete(bucket: string): void }) {
   return (
     <Table highlightOnHover verticalSpacing="sm" data-testid="buckets-table">
       <Table.Thead>
@@ -42,9 +42,14 @@ export function BucketsTable({ accountId, buckets, onDelete }: { accountId: stri
               )}
             </Table.Td>
             <Table.Td ta="right">
-              <ActionIcon variant="subtle" color="red" aria-label={`Delete bucket ${bucket.name}`} onClick={() => onDelete(bucket.name)}>
-                <IconTrash size={18} />
-              </ActionIcon>
+              <Group gap={4} justify="flex-end" wrap="nowrap">
+                <ActionIcon variant="subtle" color="gray" aria-label={`Settings of bucket ${bucket.name}`} onClick={() => onSettings(bucket.name)}>
+                  <IconSettings size={18} />
+                </ActionIcon>
+                <ActionIcon variant="subtle" color="red" aria-label={`Delete bucket ${bucket.name}`} onClick={() => onDelete(bucket.name)}>
+                  <IconTrash size={18} />
+                </ActionIcon>
+              </Group>
             </Table.Td>
           </Table.Tr>
         ))}
