@@ -23,7 +23,8 @@ const uiStore = createUiStore();
 selected.onStateChange((state) => uiStore.getState().setConnection(state));
 const uploads = createUploadQueue({ fetch: (url, init) => fetch(url, init), path: TRANSFER_BODY_PATH });
 const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 5_000 } },
+  // A change is never paused offline and replayed later: it runs (and fails) when the user makes it.
+  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 5_000 }, mutations: { networkMode: 'always' } },
 });
 
 createRoot(document.getElementById('root')!).render(

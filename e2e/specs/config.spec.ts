@@ -94,6 +94,51 @@ test.describe('config editor', () => {
     expect([...new Uint8Array(await frame.arrayBuffer()).subarray(0, 2)]).toEqual([0xff, 0xd8]);
   });
 
+  test('a stream added to the file on disk is applied from the notice, and a broken file applies nothing', async ({ page }, testInfo) => {
+    const config = new ConfigPage(page, own.url);
+    await config.open();
+    await expect(config.line('# e2e config')).toBeVisible();
+    await expect(page.getByTestId('changed-on-disk')).toHaveCount(0);
+    const onDisk = await readFile(own.configPath, 'utf8');
+    const streamsBefore = Object.keys(await (await fetch(`${own.url}/api/streams`)).json());
+
+    // A broken edit on disk: the notice shows, Apply says where the file is wrong and applies nothing.
+    const brokenLine = onDisk.split('\n').length + 1;
+    await writeFile(own.configPath, `${onDisk}# edited by hand\nbad: x: y\n`);
+    await expect(page.getByTestId('changed-on-disk')).toContainText('The file changed on disk');
+    await expect(page.getByTestId('not-applied')).toBeVisible();
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
+    await expect(page.getByTestId('apply-error')).toContainText('invalid YAML');
+    await expect(page.getByTestId('apply-error')).toContainText(`line ${brokenLine}, column 6); nothing was applied`);
+    await page.screenshot({ path: testInfo.outputPath('config-disk-broken.png') });
+    expect(Object.keys(await (await fetch(`${own.url}/api/streams`)).json())).toEqual(streamsBefore);
+
+    // A good edit on disk: a new stream and another log level.
+    const camLine = '  disk-cam: ffmpeg:virtual?video=testsrc&size=320x240#video=h264\n';
+    const withStream = (onDisk.includes('\nstreams:\n') ? onDisk.replace('\nstreams:\n', `\nstreams:\n${camLine}`) : `${onDisk}streams:\n${camLine}`).replace(
+      'level: warn',
+      'level: info',
+    );
+    await writeFile(own.configPath, withStream);
+    await expect(config.line('disk-cam: ffmpeg:virtual')).toBeVisible();
+    await expect(page.getByTestId('apply-error')).toHaveCount(0);
+    await expect(page.getByTestId('not-applied')).toBeVisible();
+    // Nothing is applied until the user says so.
+    expect(Object.keys(await (await fetch(`${own.url}/api/streams`)).json())).not.toContain('disk-cam');
+    await page.screenshot({ path: testInfo.outputPath('config-disk-changed.png') });
+    await expectAccessible(page, 'the changed-on-disk notice');
+    await page.getByRole('button', { name: 'Apply', exact: true }).click();
+    await expect(page.getByTestId('applied')).toContainText('Streams added disk-cam.');
+    await expect(page.getByTestId('applied')).toContainText('Changes to log take effect after a restart');
+    await expect(page.getByTestId('changed-on-disk')).toHaveCount(0);
+    await page.screenshot({ path: testInfo.outputPath('config-disk-applied.png') });
+    expect(Object.keys(await (await fetch(`${own.url}/api/streams`)).json())).toContain('disk-cam');
+    expect(await readFile(own.configPath, 'utf8')).toBe(withStream);
+
+    await page.getByTestId('nav-streams').click();
+    await expect(page.getByTestId('streams-table').locator('tr[data-stream="disk-cam"]')).toBeVisible();
+  });
+
   test('a file changed on disk while editing is offered as a reload', async ({ page }) => {
     const config = new ConfigPage(page, own.url);
     await config.open();
@@ -109,7 +154,13 @@ test.describe('config editor', () => {
     await writeFile(own.configPath, `${onDisk}# second outside edit\n`);
     await expect(page.getByTestId('changed-on-disk')).toBeVisible();
     await expect(config.line('# typed here')).toBeVisible();
+    // Reloading would lose what was typed here: it asks first, and Cancel keeps it.
     await page.getByRole('button', { name: 'Reload from disk' }).click();
+    await expect(page.getByRole('group', { name: 'Discard unsaved changes?' })).toBeVisible();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect(config.line('# typed here')).toBeVisible();
+    await page.getByRole('button', { name: 'Reload from disk' }).click();
+    await page.getByRole('button', { name: 'Discard and reload' }).click();
     await expect(config.line('# second outside edit')).toBeVisible();
     await expect(config.line('# typed here')).toHaveCount(0);
     await expect(page.getByTestId('unsaved')).toBeHidden();
@@ -134,5 +185,24 @@ test.describe('config editor', () => {
     const after = (await (await fetch(`${own.url}/api`)).json()) as { rtsp: { default_query: string } };
     expect(after.rtsp.default_query).toBe('video');
     await expect(page.getByTestId('connection-state')).toHaveText('Connected');
+
+    // The same change made on disk instead: the editor has it, so there is nothing to write, but
+    // the engine does not run it yet; Save and restart restarts onto it (not "Nothing to save").
+    const onDisk = await readFile(own.configPath, 'utf8');
+    await writeFile(own.configPath, onDisk.replace('default_query: video', 'default_query: audio'));
+    await expect(page.getByTestId('not-applied')).toBeVisible();
+    await expect(page.getByTestId('unsaved')).toBeHidden();
+    await expect(config.line('default_query: audio')).toBeVisible();
+    await expect(page.getByTestId('no-problems')).toBeVisible();
+    await config.button('Save and restart…').click();
+    await expect(page.getByTestId('save-blocked')).toHaveCount(0);
+    await expect(config.dialog()).toContainText('was changed outside the console and the relay is not running it');
+    const again = own.restarted();
+    await config.dialog().getByRole('button', { name: 'Restart', exact: true }).click();
+    expect(await again).toBe(own.url);
+    await expect(page.getByTestId('restarted')).toBeVisible({ timeout: 30_000 });
+    const onAudio = (await (await fetch(`${own.url}/api`)).json()) as { rtsp: { default_query: string } };
+    expect(onAudio.rtsp.default_query).toBe('audio');
+    await expect(page.getByTestId('changed-on-disk')).toHaveCount(0);
   });
 });

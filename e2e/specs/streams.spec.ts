@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { expectAccessible } from '../fixtures/accessibility';
+import { freePort, startHeadlessConsole } from '../fixtures/headless-console';
 import { test, expect } from '../fixtures/test';
 import { StreamsPage } from '../pages/streams-page';
 
@@ -126,5 +127,62 @@ test.describe('streams page', () => {
     await expect(page.getByTestId('stream-missing')).toContainText('No stream named no-such-camera');
     await page.getByRole('link', { name: 'All streams' }).click();
     await expect(page).toHaveURL(/#\/streams$/);
+  });
+
+  test('while the relay is down the form refuses at once, a banner says so, and nothing is sent once it is back', async ({ page, pageErrors }, testInfo) => {
+    // A console of its own on a fixed port: it is killed and started again, and the page reconnects to it.
+    const own = await startHeadlessConsole('', await freePort());
+    try {
+      // Every frame the page sends over its console socket: a replayed change would be one of them.
+      const sent: string[] = [];
+      page.on('websocket', (socket) => socket.on('framesent', (frame) => sent.push(String(frame.payload))));
+      const changeCalls = () => sent.filter((payload) => /"method":"(checkSource|probeSource|addStream)"/.test(payload));
+      const streams = new StreamsPage(page, own.url);
+      await streams.open();
+      await expect(page.getByTestId('connection-state')).toHaveText('Connected');
+      await expect(page.getByTestId('disconnected-banner')).toHaveCount(0);
+
+      await own.kill();
+      const banner = page.getByRole('alert').filter({ hasText: 'Disconnected from the relay since' });
+      await expect(banner).toBeVisible();
+      await expect(banner).toContainText(/Disconnected from the relay since \d\d:\d\d:\d\d — reconnecting…/);
+      await page.screenshot({ path: testInfo.outputPath('streams-disconnected-banner.png') });
+
+      // The user tries to add a stream anyway: the form says at once that it cannot be sent.
+      await page.getByRole('button', { name: 'Add stream' }).first().click();
+      await streams.nameField().fill('s-offline-cam');
+      await streams.sourceField().fill(CAMERA);
+      await streams.sourceField().press('Enter');
+      await expect(streams.dialog().getByTestId('form-not-connected')).toContainText('Not connected to the relay');
+      await expect(streams.dialog().getByTestId('form-not-connected')).toContainText('It will not be sent later.');
+      await expect(streams.dialog().getByRole('button', { name: 'Add stream' })).toBeDisabled();
+      await page.screenshot({ path: testInfo.outputPath('streams-add-while-disconnected.png') });
+      await expectAccessible(page, 'the add-stream form while disconnected');
+
+      // The relay comes back: the banner goes, and the refused stream is not added behind the user's back.
+      await own.relaunch();
+      await expect(page.getByTestId('connection-state')).toHaveText('Connected', { timeout: 20_000 });
+      await expect(banner).toHaveCount(0);
+      await expect(streams.dialog().getByTestId('form-not-connected')).toHaveCount(0);
+      await expect(streams.dialog().getByRole('button', { name: 'Add stream' })).toBeEnabled();
+      expect(changeCalls(), 'calls sent for the change tried while disconnected').toEqual([]);
+      expect(await apiStreams(own.url)).not.toHaveProperty('s-offline-cam');
+      expect(await readFile(own.configPath, 'utf8')).not.toContain('s-offline-cam');
+
+      // Once connected the same form works: the user sends the change again, on purpose.
+      await streams.dialog().getByRole('button', { name: 'Add stream' }).click();
+      await expect(streams.dialog()).toBeHidden();
+      await expect(streams.row('s-offline-cam')).toBeVisible();
+      expect((await apiStreams(own.url))['s-offline-cam']?.producers[0]?.url).toBe(CAMERA);
+      await page.screenshot({ path: testInfo.outputPath('streams-after-reconnect.png') });
+    } finally {
+      await own.stop();
+    }
+    // The outage itself shows in the browser as refused (or reset) connections to the killed console (Chromium
+    // does not name the address in "Failed to load resource"): expected, and nothing else is.
+    const outage = (problem: string) =>
+      /^console error: Failed to load resource: net::ERR_CONNECTION_(REFUSED|RESET)$/.test(problem) ||
+      (problem.includes(new URL(own.url).host) && /WebSocket|ERR_CONNECTION_(REFUSED|RESET)/.test(problem));
+    pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((problem) => !outage(problem)));
   });
 });

@@ -68,6 +68,63 @@ describe('relay contract service', () => {
     expect(await readFile(relay.running.configPath, 'utf8')).toMatch(/# edited elsewhere\n# mine\n$/);
   });
 
+  it('applies a file edited on disk when asked, as a save would: streams change without a restart', async () => {
+    relay = await startRelay('  door: rtsp://127.0.0.1:1/door\n  gone: rtsp://127.0.0.1:1/gone\n');
+    const call = (method: string, input?: unknown) => relay!.running.engine.services.call('relay', method, input);
+    type File = { text: string; revision: string; runningRevision: string };
+    const read = async () => ((await call('readConfig')) as { ok: true; value: File }).value;
+    const names = async () => ((await call('listStreams')) as { ok: true; value: Array<{ name: string; producers: Array<{ url: string }> }> }).value;
+    const changes: Array<{ revision: string }> = [];
+    relay.running.engine.services.subscribe('relay', 'onConfigFile', (payload) => changes.push(payload as { revision: string }));
+    const start = await read();
+    expect(start.runningRevision).toBe(start.revision);
+
+    // Someone edits the file in another editor: a stream added, one changed, one removed, the log level.
+    const edited = start.text
+      .replace('door: rtsp://127.0.0.1:1/door', 'door: rtsp://127.0.0.1:2/door')
+      .replace('  gone: rtsp://127.0.0.1:1/gone\n', '  yard: rtsp://127.0.0.1:1/yard\n  runner: exec:true\n')
+      .replace('level: error', 'level: warn');
+    await writeFile(relay.running.configPath, edited);
+    await expect.poll(() => changes.length, { timeout: 5_000 }).toBe(1);
+    const changed = await read();
+    expect(changed.text).toBe(edited);
+    expect(changes[0]!.revision).toBe(changed.revision);
+    // Not applied by itself, and the console can tell.
+    expect(changed.runningRevision).toBe(start.revision);
+    expect((await names()).map((s) => s.name).sort()).toEqual(['door', 'gone']);
+
+    expect(await call('applyConfigFile', { revision: start.revision })).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect(await call('applyConfigFile', { revision: changed.revision })).toEqual({
+      ok: true,
+      value: { revision: changed.revision, streams: { added: ['yard', 'runner'], changed: ['door'], removed: ['gone'] }, restartNeeded: ['log'] },
+    });
+    const after = await names();
+    expect(after.map((s) => s.name).sort()).toEqual(['door', 'runner', 'yard']);
+    expect(after.find((s) => s.name === 'door')?.producers[0]?.url).toBe('rtsp://127.0.0.1:2/door');
+    expect((await read()).runningRevision).toBe(changed.revision);
+    expect(await readFile(relay.running.configPath, 'utf8')).toBe(edited);
+    // The apply wrote the same bytes back: no change on disk to report.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(changes).toHaveLength(1);
+  });
+
+  it('applies nothing from a file on disk that does not parse, and says where it is wrong', async () => {
+    relay = await startRelay('  door: rtsp://127.0.0.1:1/door\n');
+    const call = (method: string, input?: unknown) => relay!.running.engine.services.call('relay', method, input);
+    const changes: Array<{ revision: string }> = [];
+    relay.running.engine.services.subscribe('relay', 'onConfigFile', (payload) => changes.push(payload as { revision: string }));
+    const broken = `${await readFile(relay.running.configPath, 'utf8')}  yard: [rtsp://127.0.0.1:1/yard\n`;
+    await writeFile(relay.running.configPath, broken);
+    await expect.poll(() => changes.length, { timeout: 5_000 }).toBe(1);
+    const applied = await call('applyConfigFile', { revision: changes[0]!.revision });
+    expect(applied).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: expect.stringMatching(/invalid YAML.*\(line \d+, column \d+\); nothing was applied$/), details: { line: expect.any(Number), column: expect.any(Number) } },
+    });
+    expect(await call('listStreams')).toMatchObject({ ok: true, value: [{ name: 'door' }] });
+    expect(await readFile(relay.running.configPath, 'utf8')).toBe(broken);
+  });
+
   it('checks a source the way addStream would, without saving or dialing it', async () => {
     relay = await startRelay();
     const call = (method: string, input?: unknown) => relay!.running.engine.services.call('relay', method, input);

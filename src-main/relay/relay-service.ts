@@ -12,7 +12,8 @@ import type { CodecStats } from './codecs/codec-stats';
 import { configJsonSchema } from '../platform/config/config-json-schema';
 import { unknownKeyWarnings } from '../platform/config/unknown-keys';
 import { locateYamlPath, pathOfProblem } from '../platform/config/yaml-locate';
-import { watchConfigFile, readConfigFile } from './config-file-watch';
+import { watchConfigFile, readConfigFile, revisionOf } from './config-file-watch';
+import { configChanges } from './config-apply';
 import type { RtspSettings } from './relay-module';
 
 const EMIT_EVERY_MS = 1_000;
@@ -142,7 +143,7 @@ export function bindRelayService(ctx: EngineContext, { streams, guard, rtsp, sch
       const endpoint = rtspEndpoint(rtsp);
       return endpoint ? { rtsp: endpoint } : {};
     },
-    readConfig: async () => ({ path: ctx.config.path, ...(await readConfigFile(ctx.config.path)) }),
+    readConfig: async () => ({ path: ctx.config.path, ...(await readConfigFile(ctx.config.path)), runningRevision: revisionOf(ctx.config.raw()) }),
     configSchema: async () => ({ schema: configJsonSchema(ctx.configSchemas) }),
     validateConfig: async ({ text }) => {
       const located = (message: string, severity: 'error' | 'warning' = 'error') => {
@@ -185,6 +186,24 @@ export function bindRelayService(ctx: EngineContext, { streams, guard, rtsp, sch
       }
       await ctx.config.replace(text, guard).catch(writeFailure);
       return { revision: (await readConfigFile(ctx.config.path)).revision };
+    },
+    applyConfigFile: async ({ revision }) => {
+      const onDisk = await readConfigFile(ctx.config.path);
+      if (onDisk.revision !== revision) {
+        throw new ContractFailure('conflict', `${ctx.config.path} changed on disk again; look at the new version, then apply it`);
+      }
+      const running = ctx.config.effective();
+      // Written back as it is (same bytes, so the watcher stays quiet) through the one write path
+      // that validates and then tells every module. No code-running guard: this text is the file
+      // edited on disk, the one place where exec: sources may come from.
+      await ctx.config.replace(onDisk.text).catch((error: unknown) => {
+        if (error instanceof ConfigSyntaxError) {
+          throw new ContractFailure('invalid_input', `${ctx.config.path}: ${error.message}; nothing was applied`, { line: error.line, column: error.column });
+        }
+        if (error instanceof ConfigFileError) throw new ContractFailure('invalid_input', `${ctx.config.path}: ${error.message}; nothing was applied`);
+        throw error;
+      });
+      return { revision, ...configChanges(running, ctx.config.effective()) };
     },
   });
 

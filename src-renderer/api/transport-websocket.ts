@@ -18,14 +18,26 @@ export interface WebSocketTransport extends ClientTransport {
 const CALL_TIMEOUT_MS = 30_000;
 const MAX_BACKOFF_MS = 10_000;
 
+/** The error code of a call the transport refused or lost because the socket was not open. */
+export const NOT_CONNECTED = 'not_connected';
+export const NOT_CONNECTED_MESSAGE = 'Not connected to the relay: your change was not sent. It will not be sent later.';
+export const CONNECTION_LOST_MESSAGE =
+  'The connection to the relay was lost before it answered: the change may or may not have been made. Check once it is back, then try again.';
+
 interface PendingCall {
   resolve: (result: Result<unknown>) => void;
   timer: ReturnType<typeof setTimeout>;
+  /** Held until the first connection opens (never sent yet), or sent and awaiting its answer. */
+  frame?: ClientFrame;
 }
 
 /**
- * The contract over the console WebSocket (headless mode). Reconnects with backoff, sends calls
- * made while reconnecting once the socket is open again, and re-subscribes events.
+ * The contract over the console WebSocket (headless mode). Reconnects with backoff and
+ * re-subscribes events, but never replays a call: a call made while the socket is not open is
+ * refused at once with NOT_CONNECTED (the contract does not say which calls write, and a change
+ * sent minutes later, after the user gave up on it, is worse than none). Reads are refetched on
+ * reconnect by the query cache instead. Only while the page's very first connection is being
+ * made are calls held, since nothing could have been shown to the user as failed yet.
  */
 export function createWebSocketTransport(options: {
   url: string;
@@ -40,8 +52,9 @@ export function createWebSocketTransport(options: {
   let nextId = 1;
   let attempt = 0;
   let closedByUser = false;
+  /** True until the first connection opens or fails: calls made then wait for it. */
+  let firstConnect = true;
   const pending = new Map<number, PendingCall>();
-  const outbox: ClientFrame[] = [];
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   const stateListeners = new Set<(state: ConnectionState) => void>();
 
@@ -50,9 +63,26 @@ export function createWebSocketTransport(options: {
     for (const listener of stateListeners) listener(next);
   };
 
+  const isOpen = (): boolean => socket?.readyState === Socket.OPEN;
+
+  // Subscriptions are not queued: every one is sent again when a socket opens.
   const send = (frame: ClientFrame): void => {
-    if (socket?.readyState === Socket.OPEN) socket.send(JSON.stringify(frame));
-    else if (frame.type === 'call') outbox.push(frame);
+    if (isOpen()) socket!.send(JSON.stringify(frame));
+  };
+
+  const settle = (id: number, result: Result<unknown>): void => {
+    const call = pending.get(id);
+    if (!call) return;
+    pending.delete(id);
+    clearTimeout(call.timer);
+    call.resolve(result);
+  };
+
+  const lostOrRefused = (held: boolean): string => (held ? NOT_CONNECTED_MESSAGE : CONNECTION_LOST_MESSAGE);
+
+  /** Ends every call still held or awaiting an answer: none of them is sent on a later socket. */
+  const failAll = (message: (held: boolean) => string): void => {
+    for (const [id, call] of [...pending]) settle(id, err(NOT_CONNECTED, message(call.frame !== undefined)));
   };
 
   const scheduleReconnect = (): void => {
@@ -67,6 +97,8 @@ export function createWebSocketTransport(options: {
     try {
       token = await options.token();
     } catch {
+      firstConnect = false;
+      failAll(lostOrRefused);
       setState('closed');
       return scheduleReconnect();
     }
@@ -77,29 +109,34 @@ export function createWebSocketTransport(options: {
     ws.onerror = () => undefined;
     ws.onopen = () => {
       attempt = 0;
-      setState('open');
+      firstConnect = false;
       for (const key of listeners.keys()) {
         const [service, event] = key.split('/') as [string, string];
         ws.send(JSON.stringify({ type: 'subscribe', service, event } satisfies ClientFrame));
       }
-      for (const frame of outbox.splice(0)) ws.send(JSON.stringify(frame));
+      // Only calls held for the page's first connection are here; nothing else is ever queued.
+      for (const call of pending.values()) {
+        if (!call.frame) continue;
+        ws.send(JSON.stringify(call.frame));
+        delete call.frame;
+      }
+      setState('open');
     };
     ws.onmessage = (message) => {
       const parsed = serverFrameSchema.safeParse(JSON.parse(String(message.data)));
       if (!parsed.success) return;
       const frame = parsed.data;
       if (frame.type === 'result') {
-        const call = pending.get(frame.id);
-        if (!call) return;
-        pending.delete(frame.id);
-        clearTimeout(call.timer);
-        call.resolve(frame.result as Result<unknown>);
+        settle(frame.id, frame.result as Result<unknown>);
       } else {
         for (const listener of listeners.get(`${frame.service}/${frame.event}`) ?? []) listener(frame.payload);
       }
     };
     ws.onclose = () => {
       if (socket !== ws) return;
+      firstConnect = false;
+      // A call sent on this socket may or may not have been done; it is not sent again either.
+      failAll(lostOrRefused);
       setState('closed');
       scheduleReconnect();
     };
@@ -111,14 +148,21 @@ export function createWebSocketTransport(options: {
       return state;
     },
     call(service, method, input) {
+      if (!isOpen() && !firstConnect) return Promise.resolve(err(NOT_CONNECTED, NOT_CONNECTED_MESSAGE));
       return new Promise((resolve) => {
         const id = nextId++;
+        const frame: ClientFrame = { type: 'call', id, service, method, input };
         const timer = setTimeout(() => {
+          // Dropping it here also takes a held call out, so a late first connection does not send it.
           pending.delete(id);
           resolve(err('unavailable', `${service}.${method}: no answer from the console engine`));
         }, CALL_TIMEOUT_MS);
-        pending.set(id, { resolve, timer });
-        send({ type: 'call', id, service, method, input });
+        if (isOpen()) {
+          pending.set(id, { resolve, timer });
+          socket!.send(JSON.stringify(frame));
+        } else {
+          pending.set(id, { resolve, timer, frame });
+        }
       });
     },
     subscribe(service, event, listener) {
@@ -144,6 +188,7 @@ export function createWebSocketTransport(options: {
     close() {
       closedByUser = true;
       socket?.close();
+      failAll(lostOrRefused);
     },
   };
 }

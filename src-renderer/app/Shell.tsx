@@ -9,10 +9,12 @@ import { SettingsView } from '../features/settings/SettingsView';
 import { StorageView } from '../features/storage/StorageView';
 import { TransfersView } from '../features/storage/TransfersView';
 import { StreamsView } from '../features/streams/StreamsView';
+import { ConnectionBanner } from './ConnectionBanner';
 import { ErrorBoundary } from './ErrorBoundary';
 import { sectionOf, type Route } from './routes';
 import { SECTIONS, SECTION_IDS, hashOf } from './sections';
 import { useUi } from './ui-store-context';
+import { useRefetchOnReconnect } from './use-connection';
 
 // The config editor brings CodeMirror: loaded when the section is first opened, not at start.
 const ConfigView = lazy(() => import('../features/config/ConfigView').then((module) => ({ default: module.ConfigView })));
@@ -53,6 +55,7 @@ export function Shell() {
   const connection = useUi((s) => s.connection);
   const syncFromLocation = useUi((s) => s.syncFromLocation);
   const section = sectionOf(route);
+  useRefetchOnReconnect();
 
   useEffect(() => {
     window.addEventListener('hashchange', syncFromLocation);
@@ -67,6 +70,7 @@ export function Shell() {
   if (route.section === 'camera') {
     return (
       <ErrorBoundary resetKey={route.stream}>
+        <ConnectionBanner />
         <CameraView stream={route.stream} />
       </ErrorBoundary>
     );
@@ -97,6 +101,7 @@ export function Shell() {
         </footer>
       </nav>
       <main className="content">
+        <ConnectionBanner />
         <ErrorBoundary resetKey={`${route.section}`}>
           <SectionView route={route} />
         </ErrorBoundary>

@@ -1,11 +1,14 @@
 import { create } from 'zustand';
 import type { ConnectionState } from '../api/transport-websocket';
+import { initialConnection, nextConnection, type Connection } from './connection';
 import { parseRoute, printRoute, type Route } from './routes';
 
 /** UI state only (server data lives in React Query). */
 export interface UiState {
   route: Route;
   connection: ConnectionState;
+  /** The link to main with its history: since when it is down, how often it came back. */
+  link: Connection;
   navigate(route: Route): void;
   syncFromLocation(): void;
   setConnection(state: ConnectionState): void;
@@ -15,13 +18,14 @@ export const createUiStore = () =>
   create<UiState>((set) => ({
     route: parseRoute(location.hash),
     connection: 'connecting',
+    link: initialConnection,
     navigate: (route) => {
       const hash = printRoute(route);
       if (location.hash !== hash) location.hash = hash;
       set({ route });
     },
     syncFromLocation: () => set({ route: parseRoute(location.hash) }),
-    setConnection: (connection) => set({ connection }),
+    setConnection: (connection) => set((state) => ({ connection, link: nextConnection(state.link, connection, Date.now()) })),
   }));
 
 export type UiStore = ReturnType<typeof createUiStore>;

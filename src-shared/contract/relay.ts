@@ -55,9 +55,21 @@ export const probeResultSchema = z.object({
 });
 export type ProbeResult = z.infer<typeof probeResultSchema>;
 
-/** The config file as it is on disk now; `revision` changes whenever its bytes do. */
-export const configFileSchema = z.object({ path: z.string(), text: z.string(), revision: z.string() });
+/**
+ * The config file as it is on disk now; `revision` changes whenever its bytes do.
+ * `runningRevision` is the revision of the text the engine runs: it differs from `revision` when
+ * the file was changed on disk (an editor, a script) and not yet applied.
+ */
+export const configFileSchema = z.object({ path: z.string(), text: z.string(), revision: z.string(), runningRevision: z.string() });
 export type ConfigFile = z.infer<typeof configFileSchema>;
+
+/** What applying the file on disk did: streams changed at once, and sections that wait for a restart. */
+export const configAppliedSchema = z.object({
+  revision: z.string(),
+  streams: z.object({ added: z.array(z.string()), changed: z.array(z.string()), removed: z.array(z.string()) }),
+  restartNeeded: z.array(z.string()),
+});
+export type ConfigApplied = z.infer<typeof configAppliedSchema>;
 
 export const configProblemSchema = z.object({
   message: z.string(),
@@ -106,6 +118,12 @@ export const relayService = defineService({
       z.object({ text: z.string().max(1024 * 1024), baseRevision: z.string().optional() }),
       z.object({ revision: z.string() }),
     ),
+    /**
+     * Re-reads the file on disk and applies it as a save does (streams change at once), when it
+     * still has `revision` (else `conflict`). A file that does not validate applies nothing
+     * (`invalid_input`, with `details.line` and `details.column` for a YAML error).
+     */
+    applyConfigFile: method(z.object({ revision: z.string() }), configAppliedSchema),
   },
   events: {
     /** The stream list with fresh stats, at most once a second while anything changes. */

@@ -2,36 +2,56 @@ import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { IconDeviceFloppy, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { SECTIONS } from '../../app/sections';
+import { useConnected, useReconnects } from '../../app/use-connection';
 import { PageHeader } from '../../ui/PageHeader';
 import { LoadingLine } from '../../ui/LoadingLine';
 import { ResultError } from '../../ui/ResultError';
 import { ConfigEditor, type ConfigEditorProps } from './components/ConfigEditor';
 import { ProblemsList } from './components/ProblemsList';
+import { DiskChangedNotice } from './components/DiskChangedNotice';
 import { SaveDialog } from './components/SaveDialog';
-import { isDirty } from './model/config-doc';
+import { appliedSummary, differsFromDisk, isDirty, notApplied, saveDecision } from './model/config-doc';
 import { countErrors } from './model/problems';
 import { useConfigFile } from './use-config-file';
 
 /** The config file in an editor that knows its schema, checks it as you type, and shows the diff before it writes. */
 export function ConfigView() {
-  const { file, schema, doc, dispatch, problems, checking, validate, save } = useConfigFile();
-  const [saving, setSaving] = useState<{ restart: boolean }>();
+  const { file, schema, doc, dispatch, problems, checking, validate, save, apply } = useConfigFile();
+  const [saving, setSaving] = useState<{ restart: boolean; restartOnly: boolean }>();
   const [blocked, setBlocked] = useState<string>();
   const [jumpTo, setJumpTo] = useState<ConfigEditorProps['jumpTo']>();
+  const connected = useConnected();
+  const reconnects = useReconnects();
   const dirty = isDirty(doc);
   const errors = countErrors(problems);
 
   const askToSave = (restart: boolean) => {
-    if (!dirty) return setBlocked('Nothing to save: the editor has what is on disk.');
-    if (errors > 0) return setBlocked(`Fix the ${errors === 1 ? 'error' : `${errors} errors`} first: a file the relay cannot read is never written.`);
+    const decision = saveDecision(doc, errors, restart);
+    if (decision.kind === 'nothing') {
+      return setBlocked(
+        decision.notApplied
+          ? 'Nothing to save: the editor has what is on disk, but the relay is not running that file yet. Apply it (above), or Save and restart.'
+          : 'Nothing to save: the editor has what is on disk.',
+      );
+    }
+    if (decision.kind === 'errors') {
+      const what = decision.count === 1 ? 'error' : `${decision.count} errors`;
+      return setBlocked(`Fix the ${what} first: a file the relay cannot read is never written.`);
+    }
     setBlocked(undefined);
     save.reset();
-    setSaving({ restart });
+    setSaving({ restart, restartOnly: decision.kind === 'restart-only' });
   };
 
   const confirm = () => {
     if (!saving || !doc.base) return;
-    save.mutate({ text: doc.draft, baseRevision: doc.base.revision, restart: saving.restart }, { onSuccess: () => setSaving(undefined) });
+    const text = saving.restartOnly ? undefined : doc.draft;
+    save.mutate({ text, baseRevision: doc.base.revision, restart: saving.restart }, { onSuccess: () => setSaving(undefined) });
+  };
+
+  const applyDisk = () => {
+    if (!doc.disk) return;
+    apply.mutate(doc.disk.revision);
   };
 
   const actions = (
@@ -39,10 +59,10 @@ export function ConfigView() {
       <Button variant="subtle" disabled={!dirty} onClick={() => dispatch({ type: 'revert' })}>
         Revert
       </Button>
-      <Button leftSection={<IconDeviceFloppy size={16} />} onClick={() => askToSave(false)} aria-keyshortcuts="Control+S" disabled={!doc.base}>
+      <Button leftSection={<IconDeviceFloppy size={16} />} onClick={() => askToSave(false)} aria-keyshortcuts="Control+S" disabled={!doc.base || !connected}>
         Save…
       </Button>
-      <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={() => askToSave(true)} disabled={!doc.base}>
+      <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={() => askToSave(true)} disabled={!doc.base || !connected}>
         Save and restart…
       </Button>
     </Group>
@@ -71,19 +91,27 @@ export function ConfigView() {
               Ctrl+S saves · Ctrl+Space completes · hover a key for its meaning · Tab leaves the editor
             </Text>
           </Group>
-          {doc.newerOnDisk ? (
-            <Alert color="yellow" title="The file changed on disk" data-testid="changed-on-disk">
-              <Stack gap="xs">
-                <Text size="sm">Another editor or console wrote {doc.base.path} while you were editing it here.</Text>
-                <Group gap="xs">
-                  <Button size="xs" onClick={() => dispatch({ type: 'take-disk' })}>
-                    Reload from disk
-                  </Button>
-                  <Button size="xs" variant="default" onClick={() => dispatch({ type: 'keep-mine' })}>
-                    Keep my changes
-                  </Button>
-                </Group>
-              </Stack>
+          <DiskChangedNotice
+            path={doc.base.path}
+            notApplied={notApplied(doc)}
+            conflict={Boolean(doc.newerOnDisk)}
+            editorDiffers={differsFromDisk(doc)}
+            dirty={dirty}
+            applying={apply.isPending}
+            connected={connected}
+            // An error is about the revision it tried: a newer file on disk gets a fresh chance.
+            applyError={apply.isError && apply.variables === doc.disk?.revision ? apply.error.message : undefined}
+            onApply={applyDisk}
+            onReload={() => dispatch({ type: 'reload' })}
+            onKeepMine={() => dispatch({ type: 'keep-mine' })}
+          />
+          {apply.isSuccess && !notApplied(doc) ? (
+            <Alert color="green" withCloseButton onClose={() => apply.reset()} closeButtonLabel="Dismiss" title={`Applied ${doc.base.path}`} data-testid="applied">
+              {appliedSummary(apply.data).map((line) => (
+                <Text size="sm" key={line}>
+                  {line}
+                </Text>
+              ))}
             </Alert>
           ) : null}
           {doc.notice === 'reloaded-from-disk' ? (
@@ -112,6 +140,7 @@ export function ConfigView() {
             schema={schema.data}
             onChange={(text) => dispatch({ type: 'edited', text })}
             validate={validate}
+            recheck={reconnects}
             onSave={() => askToSave(false)}
             jumpTo={jumpTo}
           />
@@ -121,6 +150,7 @@ export function ConfigView() {
       <SaveDialog
         opened={Boolean(saving)}
         restart={saving?.restart ?? false}
+        restartOnly={saving?.restartOnly ?? false}
         path={doc.base?.path ?? ''}
         onDisk={doc.base?.text ?? ''}
         draft={doc.draft}

@@ -1,7 +1,8 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useState } from 'react';
 import { unwrap } from '../../../src-shared/contract/result';
 import { useApi } from '../../api/api-context';
+import { NOT_CONNECTED } from '../../api/transport-websocket';
 import { queryKeys } from '../../api/query-keys';
 import { useServiceEvent } from '../../api/use-service-event';
 import { configDoc, emptyConfigDoc } from './model/config-doc';
@@ -18,15 +19,17 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export function useConfigFile() {
   const api = useApi();
+  const queryClient = useQueryClient();
   const file = useQuery({ queryKey: queryKeys.configFile, queryFn: async () => unwrap(await api.relay.readConfig()), staleTime: Infinity, gcTime: 0 });
   const schema = useQuery({ queryKey: queryKeys.configSchema, queryFn: async () => unwrap(await api.relay.configSchema()).schema as JsonSchemaNode, staleTime: Infinity });
   const [doc, dispatch] = useReducer(configDoc, emptyConfigDoc);
   const [problems, setProblems] = useState<ConfigProblem[]>([]);
   const [checking, setChecking] = useState(false);
 
+  // Fetched once, and again when the console reconnects (events sent meanwhile were missed).
   useEffect(() => {
-    if (file.data && !doc.base) dispatch({ type: 'loaded', file: file.data });
-  }, [file.data, doc.base]);
+    if (file.data) dispatch({ type: 'read', file: file.data });
+  }, [file.data]);
 
   useServiceEvent(api.relay.onConfigFile, () => {
     void api.relay.readConfig().then((result) => result.ok && dispatch({ type: 'disk-changed', file: result.value }));
@@ -36,7 +39,9 @@ export function useConfigFile() {
     async (text: string): Promise<ConfigProblem[]> => {
       setChecking(true);
       const result = await api.relay.validateConfig({ text }).finally(() => setChecking(false));
-      const list = result.ok ? result.value.problems : [{ message: `the relay could not check the file: ${result.error.message}`, severity: 'error' as const }];
+      // Refused while disconnected: checked again on reconnect (ConfigEditor's `recheck`).
+      const reason = result.ok ? '' : result.error.code === NOT_CONNECTED ? 'not connected to the relay; it is checked again once the relay is back' : result.error.message;
+      const list = result.ok ? result.value.problems : [{ message: `the relay could not check the file: ${reason}`, severity: 'error' as const }];
       setProblems(list);
       return list;
     },
@@ -44,9 +49,12 @@ export function useConfigFile() {
   );
 
   const save = useMutation({
-    mutationFn: async ({ text, baseRevision, restart }: { text: string; baseRevision: string; restart: boolean }) => {
-      const { revision } = unwrap(await api.relay.writeConfig({ text, baseRevision }));
-      dispatch({ type: 'saved', text, revision });
+    // No text: nothing to write, only a restart onto the file on disk (edited outside, not applied).
+    mutationFn: async ({ text, baseRevision, restart }: { text?: string; baseRevision: string; restart: boolean }) => {
+      if (text !== undefined) {
+        const { revision } = unwrap(await api.relay.writeConfig({ text, baseRevision }));
+        dispatch({ type: 'saved', text, revision });
+      }
       if (!restart) return { restartedAt: undefined };
       const before = unwrap(await api.app.info()).startedAt;
       unwrap(await api.app.restart());
@@ -54,11 +62,25 @@ export function useConfigFile() {
       for (const deadline = Date.now() + RESTART_WAIT_MS; Date.now() < deadline; ) {
         await sleep(500);
         const info = await api.app.info().catch(() => undefined);
-        if (info?.ok && info.value.startedAt !== before) return { restartedAt: info.value.startedAt };
+        if (info?.ok && info.value.startedAt !== before) {
+          // The new engine runs the file on disk: read it again, so nothing shows as not applied.
+          const reread = await api.relay.readConfig();
+          if (reread.ok) dispatch({ type: 'disk-changed', file: reread.value });
+          return { restartedAt: info.value.startedAt };
+        }
       }
       throw new Error('the file was saved, but the engine did not come back within 30 s; see its log');
     },
   });
 
-  return { file, schema, doc, dispatch, problems, checking, validate, save };
+  /** Re-reads the file on disk in main and applies it as a save does; the stream list follows at once. */
+  const apply = useMutation({
+    mutationFn: async (revision: string) => unwrap(await api.relay.applyConfigFile({ revision })),
+    onSuccess: (applied) => {
+      dispatch({ type: 'applied', revision: applied.revision });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.streams });
+    },
+  });
+
+  return { file, schema, doc, dispatch, problems, checking, validate, save, apply };
 }

@@ -18,7 +18,8 @@ export function useStreamActions() {
     edit: useMutation({ mutationFn: async (input: StreamInput) => unwrap(await api.relay.editStream(input)), onSuccess: refresh }),
     remove: useMutation({ mutationFn: async (name: string) => unwrap(await api.relay.deleteStream({ name })), onSuccess: refresh }),
     probe: useMutation({ mutationFn: async (source: string) => unwrap(await api.relay.probeSource({ source })) }),
-    check: async (source: string) => unwrap(await api.relay.checkSource({ source })),
+    /** The Result, not thrown: a form shows a refused check (not connected) as its own error. */
+    check: (source: string) => api.relay.checkSource({ source }),
   };
 }
 

@@ -1,6 +1,6 @@
 import { autocompletion } from '@codemirror/autocomplete';
 import { yaml } from '@codemirror/lang-yaml';
-import { linter, lintGutter } from '@codemirror/lint';
+import { forceLinting, linter, lintGutter } from '@codemirror/lint';
 import { EditorState, Prec } from '@codemirror/state';
 import { EditorView, hoverTooltip, keymap } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
@@ -17,6 +17,8 @@ export interface ConfigEditorProps {
   onChange(text: string): void;
   /** Checks the text with the relay (debounced by the editor); its problems are underlined. */
   validate(text: string): Promise<ConfigProblem[]>;
+  /** Checks the text again when this changes: after a reconnect, the last check may have been refused. */
+  recheck?: number;
   onSave(): void;
   /** Moves the cursor (a problem clicked in the list). */
   jumpTo?: { line: number; column: number; at: number };
@@ -26,7 +28,7 @@ export interface ConfigEditorProps {
  * CodeMirror 6 with YAML, schema completion and hover, and the relay's validation as you type.
  * Tab is left to move focus (not to indent), so keyboard users can leave the editor.
  */
-export function ConfigEditor({ text, replaced, schema, onChange, validate, onSave, jumpTo }: ConfigEditorProps) {
+export function ConfigEditor({ text, replaced, schema, onChange, validate, onSave, jumpTo, recheck }: ConfigEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const latest = useRef({ schema, onChange, validate, onSave });
@@ -69,6 +71,10 @@ export function ConfigEditor({ text, replaced, schema, onChange, validate, onSav
     editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: text } });
     // Only a load or reload replaces the text; typing flows the other way.
   }, [replaced]);
+
+  useEffect(() => {
+    if (view.current && recheck) forceLinting(view.current);
+  }, [recheck]);
 
   useEffect(() => {
     const editor = view.current;

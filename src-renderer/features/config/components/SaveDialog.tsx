@@ -4,6 +4,8 @@ import { DiffView } from './DiffView';
 export interface SaveDialogProps {
   opened: boolean;
   restart: boolean;
+  /** Nothing to write: the file on disk (edited outside) is what the engine restarts with. */
+  restartOnly?: boolean;
   path: string;
   onDisk: string;
   draft: string;
@@ -14,15 +16,22 @@ export interface SaveDialogProps {
 }
 
 /** What the save will change in the file, shown before it is written. */
-export function SaveDialog({ opened, restart, path, onDisk, draft, saving, error, onConfirm, onClose }: SaveDialogProps) {
+export function SaveDialog({ opened, restart, restartOnly = false, path, onDisk, draft, saving, error, onConfirm, onClose }: SaveDialogProps) {
   return (
     <Modal opened={opened} onClose={onClose} title={restart ? 'Save and restart the engine' : 'Save the config file'} size="xl">
       <Stack>
-        <Text size="sm">
-          Changes to <code>{path}</code>
-          {restart ? '. The engine then restarts with it: every stream reconnects and viewers see a short gap.' : '.'}
-        </Text>
-        {opened ? <DiffView onDisk={onDisk} draft={draft} /> : null}
+        {restartOnly ? (
+          <Text size="sm">
+            The editor has what is on disk, but <code>{path}</code> was changed outside the console and the relay is not running it. The engine
+            restarts with it: every stream reconnects and viewers see a short gap.
+          </Text>
+        ) : (
+          <Text size="sm">
+            Changes to <code>{path}</code>
+            {restart ? '. The engine then restarts with it: every stream reconnects and viewers see a short gap.' : '.'}
+          </Text>
+        )}
+        {opened && !restartOnly ? <DiffView onDisk={onDisk} draft={draft} /> : null}
         {error ? (
           <Alert color="red" title="The file was not written">
             {error}
@@ -33,7 +42,7 @@ export function SaveDialog({ opened, restart, path, onDisk, draft, saving, error
             Cancel
           </Button>
           <Button onClick={onConfirm} loading={saving} data-autofocus>
-            {restart ? 'Write and restart' : 'Write file'}
+            {restartOnly ? 'Restart' : restart ? 'Write and restart' : 'Write file'}
           </Button>
         </Group>
       </Stack>

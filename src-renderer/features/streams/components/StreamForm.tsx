@@ -4,7 +4,9 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { streamName, streamSource } from '../../../../src-shared/contract/relay';
+import { useConnected } from '../../../app/use-connection';
 import { useStreamActions, type StreamInput } from '../use-stream-actions';
+import { NotConnectedAlert } from './NotConnectedAlert';
 import { ProbeResult } from './ProbeResult';
 
 const formSchema = z.object({
@@ -28,6 +30,7 @@ export interface StreamFormProps {
  */
 export function StreamForm({ editing, existingNames, opened, onClose, onSaved }: StreamFormProps) {
   const actions = useStreamActions();
+  const connected = useConnected();
   const save = editing ? actions.edit : actions.add;
   const initial = editing ? { name: editing.name, source: editing.source } : { name: '', source: '' };
   const form = useForm<StreamInput>({ resolver: zodResolver(formSchema), defaultValues: initial, mode: 'onTouched' });
@@ -45,7 +48,13 @@ export function StreamForm({ editing, existingNames, opened, onClose, onSaved }:
   /** The relay's own verdict on a source; its reason goes under the field. */
   const checkSource = async (source: string): Promise<boolean> => {
     if (!source.trim()) return false;
-    const { problem } = await actions.check(source.trim());
+    const checked = await actions.check(source.trim());
+    // The check itself failed (not connected, no answer): nothing was saved, say why.
+    if (!checked.ok) {
+      form.setError('root.relay', { message: checked.error.message });
+      return false;
+    }
+    const { problem } = checked.value;
     if (problem) form.setError('source', { type: 'relay', message: problem });
     return !problem;
   };
@@ -92,7 +101,7 @@ export function StreamForm({ editing, existingNames, opened, onClose, onSaved }:
             </Alert>
           ) : null}
           <Group justify="space-between">
-            <Button variant="default" onClick={() => void probe()} loading={actions.probe.isPending}>
+            <Button variant="default" onClick={() => void probe()} loading={actions.probe.isPending} disabled={!connected}>
               Probe source
             </Button>
             <Text size="xs" c="dimmed">
@@ -105,16 +114,17 @@ export function StreamForm({ editing, existingNames, opened, onClose, onSaved }:
               {actions.probe.error.message}
             </Alert>
           ) : null}
-          {save.isError ? (
+          {!connected ? <NotConnectedAlert /> : null}
+          {save.isError || form.formState.errors.root?.relay ? (
             <Alert color="red" title="The stream was not saved">
-              {save.error.message}
+              {save.error?.message ?? form.formState.errors.root?.relay?.message}
             </Alert>
           ) : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" loading={form.formState.isSubmitting}>
+            <Button type="submit" loading={form.formState.isSubmitting} disabled={!connected}>
               {editing ? 'Save' : 'Add stream'}
             </Button>
           </Group>
