@@ -7,6 +7,12 @@ const TILES = ['a-0-steady-1', 'a-0-steady-2', 'a-0-steady-3', 'a-0-steady-4', '
 // Several WebRTC tiles used to lose their viewers 10-30 s in: the browser checks the relay's UDP
 // and TCP candidates, then drops the TCP connection it does not use, and the relay took that for
 // the viewer leaving. The relay must keep every viewer for as long as the tiles play.
+
+// The console server is shared by the specs: these streams must not stay in the others' grids.
+test.afterAll(async ({ consoleServer }) => {
+  for (const name of [...TILES, 'a-0-steady-camera']) await fetch(`${consoleServer.url}/api/streams?src=${name}`, { method: 'DELETE' });
+});
+
 // Room for six tiles on screen (tiles off screen stop playing): with four the drop was rarer.
 test.use({ viewport: { width: 1400, height: 900 } });
 
