@@ -188,7 +188,7 @@ test.describe('live view', () => {
     await expect(live.status(stream)).toContainText('ECONNREFUSED');
     await expect(live.state(stream)).toHaveText('source unavailable');
     await expect(live.mode(stream)).toHaveText('WebRTC');
-    await page.screenshot({ path: '/tmp/live-source-unavailable.png' });
+    await page.screenshot({ path: test.info().outputPath('live-source-unavailable.png') });
     // It asks again later in the same mode; no other mode is tried for a camera that is down.
     await expect.poll(() => asked.length, { timeout: 20_000, message: 'a second WebRTC request' }).toBeGreaterThanOrEqual(2);
     await expect(live.mode(stream)).toHaveText('WebRTC');
@@ -204,6 +204,9 @@ test.describe('live view', () => {
       await expect(live.mode(stream)).toHaveText(mode);
     }
     forgiveRefusals(pageErrors);
+    // The console server is shared: a dead camera left in its grid would fail the next specs' pages.
+    await page.close();
+    expect((await fetch(`${consoleServer.url}/api/streams?src=${stream}`, { method: 'DELETE' })).status).toBe(200);
   });
 
   test('a picture that stops says so within 2 s, and plays again when the camera comes back', async ({ page, pageErrors }) => {
@@ -222,19 +225,19 @@ test.describe('live view', () => {
       const stoppedAt = Date.now();
       await expect(live.state(stream)).toHaveText(/^(stalled|reconnecting)$/, { timeout: 2_000 });
       expect(Date.now() - stoppedAt).toBeLessThanOrEqual(2_000);
-      await page.screenshot({ path: '/tmp/live-stalled.png' });
+      await page.screenshot({ path: test.info().outputPath('live-stalled.png') });
       await expect(live.state(stream)).toHaveText(/^(reconnecting|connecting|source unavailable)$/, { timeout: 3_000 });
-      await page.screenshot({ path: '/tmp/live-reconnecting.png' });
+      await page.screenshot({ path: test.info().outputPath('live-reconnecting.png') });
 
       // The camera is gone for good, then a new one publishes: the tile plays by itself.
       camera.kill('SIGKILL');
       await expect(live.state(stream)).toHaveText('source unavailable', { timeout: 15_000 });
       await expect(live.status(stream)).toContainText('nothing is publishing');
-      await page.screenshot({ path: '/tmp/live-no-publisher.png' });
+      await page.screenshot({ path: test.info().outputPath('live-no-publisher.png') });
       camera = await publish(own.url, stream);
       await expect(live.state(stream)).toHaveText('live', { timeout: 30_000 });
       await expectMoving(live.picture(stream));
-      await page.screenshot({ path: '/tmp/live-back.png' });
+      await page.screenshot({ path: test.info().outputPath('live-back.png') });
       forgiveRefusals(pageErrors);
       await page.close();
     } finally {
