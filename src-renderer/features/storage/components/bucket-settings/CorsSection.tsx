@@ -1,8 +1,8 @@
-import { ActionIcon, Button, Checkbox, Group, NumberInput, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
-import { IconTrash } from '@tabler/icons-react';
+import { Button, Checkbox, Group, NumberInput, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { CORS_METHODS, type CorsRule } from '../../../../../src-shared/contract/storage';
 import { corsSummary, parseList } from '../../model/bucket-settings-form';
+import { RuleTable } from './RuleTable';
 import { SectionError } from './SectionError';
 
 /** CORS rules of the bucket's downloads; the whole list is sent on each change, as Kodo takes it. */
@@ -16,28 +16,17 @@ export function CorsSection({ rules, busy, error, onChange }: { rules: CorsRule[
   const problem = originList.length === 0 ? 'give at least one origin (* for any)' : methods.length === 0 ? 'choose at least one method' : undefined;
   return (
     <Stack gap="xs">
-      {rules.length > 0 ? (
-        <Table data-testid="cors-rules">
-          <Table.Tbody>
-            {rules.map((rule, index) => (
-              <Table.Tr key={index}>
-                <Table.Td>
-                  <Text size="sm">{corsSummary(rule)}</Text>
-                </Table.Td>
-                <Table.Td ta="right">
-                  <ActionIcon variant="subtle" color="red" aria-label={`Remove CORS rule ${index + 1}`} disabled={busy} onClick={() => onChange(rules.filter((_, i) => i !== index))}>
-                    <IconTrash size={16} />
-                  </ActionIcon>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      ) : (
-        <Text size="sm" c="dimmed">
-          No CORS rules: pages on other origins cannot read this bucket's objects with fetch.
-        </Text>
-      )}
+      <RuleTable
+        testId="cors-rules"
+        busy={busy}
+        empty="No CORS rules: pages on other origins cannot read this bucket's objects with fetch."
+        rows={rules.map((rule, index) => ({
+          key: String(index),
+          content: <Text size="sm">{corsSummary(rule)}</Text>,
+          removeLabel: `Remove CORS rule ${index + 1}`,
+          onRemove: () => onChange(rules.filter((_, i) => i !== index)),
+        }))}
+      />
       <form
         aria-label="CORS rule"
         onSubmit={(event) => {

@@ -1,8 +1,8 @@
-import { ActionIcon, Button, Group, NumberInput, Stack, Table, Text, TextInput } from '@mantine/core';
-import { IconTrash } from '@tabler/icons-react';
+import { Button, Group, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { LifecycleRule } from '../../../../../src-shared/contract/storage';
 import { lifecycleProblem, lifecycleSummary } from '../../model/bucket-settings-form';
+import { RuleTable } from './RuleTable';
 import { SectionError } from './SectionError';
 
 const EMPTY: LifecycleRule = { name: '', prefix: '', toInfrequentAfterDays: 0, toArchiveAfterDays: 0, deleteAfterDays: 0 };
@@ -16,33 +16,27 @@ export function LifecycleSection({ rules, busy, error, onSave, onDelete }: { rul
   const set = (patch: Partial<LifecycleRule>) => setRule((r) => ({ ...r, ...patch }));
   return (
     <Stack gap="xs">
-      {rules.length > 0 ? (
-        <Table data-testid="lifecycle-rules">
-          <Table.Tbody>
-            {rules.map((r) => (
-              <Table.Tr key={r.name} data-rule={r.name}>
-                <Table.Td>
-                  <Text size="sm" fw={500}>
-                    {r.name}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    {lifecycleSummary(r)}
-                  </Text>
-                </Table.Td>
-                <Table.Td ta="right">
-                  <ActionIcon variant="subtle" color="red" aria-label={`Delete rule ${r.name}`} disabled={busy} onClick={() => onDelete(r.name)}>
-                    <IconTrash size={16} />
-                  </ActionIcon>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      ) : (
-        <Text size="sm" c="dimmed">
-          No lifecycle rules: objects stay until deleted.
-        </Text>
-      )}
+      <RuleTable
+        testId="lifecycle-rules"
+        busy={busy}
+        empty="No lifecycle rules: objects stay until deleted."
+        rows={rules.map((r) => ({
+          key: r.name,
+          name: r.name,
+          content: (
+            <>
+              <Text size="sm" fw={500}>
+                {r.name}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {lifecycleSummary(r)}
+              </Text>
+            </>
+          ),
+          removeLabel: `Delete rule ${r.name}`,
+          onRemove: () => onDelete(r.name),
+        }))}
+      />
       <form
         aria-label="Lifecycle rule"
         onSubmit={(event) => {
