@@ -1,6 +1,7 @@
-import { BrowserWindow, shell } from 'electron';
+import { BrowserWindow, dialog, shell } from 'electron';
 import { APP_ORIGIN, isConsoleUrl } from './app-protocol';
 import { mayOpenExternally } from './external-links';
+import { askBeforeDiscardingEdits } from './unsaved-changes-prompt';
 
 export type WindowKind = { kind: 'main' } | { kind: 'camera'; stream: string; bounds?: { x: number; y: number; width: number; height: number } };
 
@@ -45,6 +46,7 @@ export function createWindowFactory(options: { preloadPath: string; iconPath: st
       openOutside(url);
     });
     window.webContents.on('will-attach-webview', (event) => event.preventDefault());
+    askBeforeDiscardingEdits(window, (_parent, options) => dialog.showMessageBoxSync(window, options));
     window.webContents.setWindowOpenHandler(({ url }) => {
       openOutside(url);
       return { action: 'deny' };

@@ -5,6 +5,7 @@ import type { RtpPacket } from './rtp-packet';
 import type { ConnectionInfo, ProducerConnection, SchemeHandler } from './producer';
 import { Track, type TrackOptions } from './track';
 import { codecStats } from '../codecs/codec-stats';
+import { isDialRefusal } from './dial-refusal';
 
 export type SourceState = 'idle' | 'dialing' | 'running' | 'waiting' | 'closed';
 
@@ -16,7 +17,7 @@ export interface SourceRunnerOptions {
   track: TrackOptions;
   /** A pushed source (RTSP publish, POSTed upload) is already connected and never redialed. */
   pushed?: ProducerConnection;
-  /** How long a first dial keeps retrying before the waiting consumer gets an error. */
+  /** How long a first dial keeps retrying (a timeout, a reset) before the waiting consumer gets an error. */
   firstDialBudgetMs?: number;
   /** Timers are injectable so reconnect pacing is testable. */
   delay?: (attempt: number) => number;
@@ -68,9 +69,9 @@ export class SourceRunner {
       } catch (error) {
         this.lastError = (error as Error).message;
         const wait = Math.min(1_000 * (attempt + 1), 2_000);
-        // An error that says itself that a retry gets the same answer ends the wait at once.
-        const permanent = (error as { permanent?: unknown }).permanent === true;
-        if (permanent || Date.now() + wait > deadline || this.state === 'closed') {
+        // The source saying no (refused, 401, 404, or an error that says a retry is useless)
+        // ends the wait at once: the viewer reads the cause now, not after the whole budget.
+        if (isDialRefusal(error) || Date.now() + wait > deadline || this.state === 'closed') {
           // Given up: no dial is in flight any more (start() may still schedule a reconnect).
           if (this.state === 'dialing') this.state = this.wanted ? 'waiting' : 'idle';
           throw error;

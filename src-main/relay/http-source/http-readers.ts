@@ -9,10 +9,16 @@ const MAX_JPEG_BYTES = 16 * 1024 * 1024;
 
 /** GETs an http(s) URL; fetch follows a redirect only to another http(s) URL, never to a file. */
 export async function fetchOk(url: string, signal: AbortSignal): Promise<Response> {
-  const response = await fetch(url, { signal, redirect: 'follow' });
+  const response = await fetch(url, { signal, redirect: 'follow' }).catch((error: Error) => {
+    if (signal.aborted) throw error;
+    // fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND...) is in its cause.
+    const reason = (error.cause as { code?: string; message?: string } | undefined)?.code ?? (error.cause as Error | undefined)?.message ?? error.message;
+    throw new Error(`${redactUrl(url)}: ${reason}`, { cause: error });
+  });
   if (!response.ok) {
     await response.body?.cancel();
-    throw new Error(`HTTP ${response.status} ${response.statusText} from ${redactUrl(url)}`);
+    // `status` lets the source runner tell a refusal (401, 403, 404) from a camera still starting.
+    throw Object.assign(new Error(`HTTP ${response.status} ${response.statusText} from ${redactUrl(url)}`), { status: response.status });
   }
   return response;
 }

@@ -44,17 +44,26 @@ describe('RTSP client: pulling a camera', () => {
     expect(door.producers[0]!.url).toBe(camera.rtspUrl('cam'));
   }, 60_000);
 
-  it('brings up a stream whose camera was down when first asked for', async () => {
+  it('tells a viewer at once that the camera refuses, and serves the next viewer once the camera is up', async () => {
     const cameraPort = await freePort();
     const relay = await startRelay(`  late: rtsp://127.0.0.1:${cameraPort}/cam\n`);
     cleanups.push(() => relay.stop());
-    const viewer = probe(relay.rtspUrl('late'));
-    await new Promise((r) => setTimeout(r, 1_500));
+    // A refused connection is the camera's answer: the viewer is not kept waiting for the
+    // whole first-dial budget (8 s) to read it, as go2rtc answers at once too.
+    const asked = Date.now();
+    const refused = await run('ffprobe', ['-v', 'error', '-rtsp_transport', 'tcp', relay.rtspUrl('late')], 30_000);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/503|Service Unavailable/);
+    expect(Date.now() - asked).toBeLessThan(5_000);
+    const info = (await (await fetch(`${relay.api}/api/streams?src=late`)).json()) as { producers: Array<{ error?: string }> };
+    expect(info.producers[0]!.error).toMatch(/ECONNREFUSED/);
+
     const camera = await startRelay('  cam:\n', '', cameraPort);
     cleanups.push(() => camera.stop());
     const publisher = publishTestPattern(camera.rtspUrl('cam'));
     cleanups.push(() => void publisher.kill('SIGKILL'));
-    const streams = await viewer;
+    await waitForMedia(camera, 'cam');
+    const streams = await probe(relay.rtspUrl('late'));
     expect(streams.find((s) => s.codec_type === 'video')).toMatchObject({ codec_name: 'h264', width: 320 });
   }, 40_000);
 

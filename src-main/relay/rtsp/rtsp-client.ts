@@ -188,7 +188,8 @@ async function dialOnce(parsed: RtspSource, transport: RtspTransport, context: D
   } catch (error) {
     udp?.close(); // the connection may have closed before the sockets were bound
     connection.finish(error as Error);
-    if (hasBackchannel(medias!) && error instanceof RtspResponseError) throw new BackchannelStepRefused(error.message);
+    // A refused login is not the backchannel's fault: it stays a 401 for the viewer.
+    if (hasBackchannel(medias!) && error instanceof RtspResponseError && error.status !== 401) throw new BackchannelStepRefused(error.message);
     throw error;
   }
 

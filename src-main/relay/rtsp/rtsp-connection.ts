@@ -72,7 +72,7 @@ export class RtspConnection {
       });
       s.once('error', (error) => {
         clearTimeout(timer);
-        reject(new Error(`rtsp: ${error.message}`));
+        reject(new Error(`rtsp: ${error.message}`, { cause: error }));
       });
     });
     return new RtspConnection(socket, url.toString(), `${url.hostname}:${port}`, secure, username, password);
@@ -131,12 +131,12 @@ export class RtspConnection {
         this.challenge = challenge;
         continue;
       }
-      if (response.status === 401) throw new Error(`rtsp: ${method} unauthorized: check the username and password in the URL`);
+      if (response.status === 401) throw new RtspResponseError(`rtsp: ${method} unauthorized: check the username and password in the URL`, 401);
       if (response.status >= 300) throw new RtspResponseError(`rtsp: ${method} answered ${response.status} ${response.reason}`, response.status);
       this.session ??= response.headers.get('session')?.split(';')[0];
       return response;
     }
-    throw new Error(`rtsp: ${method} unauthorized`);
+    throw new RtspResponseError(`rtsp: ${method} unauthorized`, 401);
   }
 
   onFrame(listener: (channel: number, payload: Buffer) => void): void {

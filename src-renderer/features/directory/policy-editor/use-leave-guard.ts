@@ -61,9 +61,8 @@ export function useLeaveGuard(dirty: boolean): LeaveGuard {
     };
     navigation?.addEventListener('navigate', onNavigate);
     window.addEventListener('popstate', onPopState);
-    // In the desktop window a cancelled unload closes nothing and asks nothing until main
-    // answers Electron's will-prevent-unload; there the browser's question is left out for now.
-    if (window.relayConsole === undefined) window.addEventListener('beforeunload', onBeforeUnload);
+    // A browser asks the user itself; in the desktop window main asks (will-prevent-unload).
+    window.addEventListener('beforeunload', onBeforeUnload);
     return () => {
       navigation?.removeEventListener('navigate', onNavigate);
       window.removeEventListener('popstate', onPopState);
