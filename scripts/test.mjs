@@ -1,4 +1,4 @@
-// `npm test`: lint, typecheck, unit and integration tests (vitest), then the end-to-end tests
+// `npm test`: lint, typecheck, the three vitest tiers in one run (unit, interop, fuzz), then the end-to-end tests
 // (Playwright driving Chromium against the built headless console). Ends with one summary line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 const steps = [
   ['lint', bin('eslint'), ['--max-warnings', '0', '.']],
   ['typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
-  ['unit', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(results, 'unit-results.json')}`]],
+  ['vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(results, 'unit-results.json')}`]],
   ['build', process.execPath, [join(root, 'scripts', 'build.mjs')]],
   ['e2e', bin('playwright'), ['test', '-c', join(root, 'e2e', 'playwright.config.ts')]],
 ];
@@ -42,7 +42,7 @@ const e2e = count(join(results, 'e2e-results.json'), (r) => ({ passed: r.stats?.
 const passed = unit.passed + e2e.passed;
 const failed = unit.failed + e2e.failed + (failedSteps.length > 0 && unit.failed + e2e.failed === 0 ? 1 : 0);
 
-console.log(`\nunit: ${unit.passed} passed, ${unit.failed} failed; e2e: ${e2e.passed} passed, ${e2e.failed} failed`);
+console.log(`\nvitest (unit, interop, fuzz): ${unit.passed} passed, ${unit.failed} failed; e2e: ${e2e.passed} passed, ${e2e.failed} failed`);
 if (failedSteps.length > 0) console.log(`failed steps: ${failedSteps.join(', ')}`);
 console.log(`tests: ${passed} passed, ${failed} failed`);
 process.exit(failedSteps.length > 0 ? 1 : 0);

@@ -31,6 +31,19 @@ describe('fuzz budget', () => {
     }
   });
 
+  it('fuzzBudget runs a fixed number of cases in npm test (the time budget is npm run fuzz only)', () => {
+    const before = { ...process.env };
+    try {
+      delete process.env.RELAY_FUZZ_MS;
+      let runs = 0;
+      fc.assert(fc.property(fc.nat(), () => void runs++), fuzzBudget());
+      expect(runs).toBe(300);
+      expect(fuzzBudget()).not.toHaveProperty('interruptAfterTimeLimit');
+    } finally {
+      process.env = before;
+    }
+  });
+
   it('takes its time from RELAY_FUZZ_MS and replays RELAY_FUZZ_SEED', () => {
     const before = { ...process.env };
     try {

@@ -1,12 +1,17 @@
 import type { Parameters as FcParameters } from 'fast-check';
 
+/** Cases each property runs in `npm test`: the same depth on every machine, in well under a second. */
+const CASES_IN_NPM_TEST = 300;
+
 /**
- * How long each fuzz property runs. `npm test` gives every property a couple of seconds;
- * `npm run fuzz -- --minutes N` sets RELAY_FUZZ_MS for a longer hunt. RELAY_FUZZ_SEED (and
- * RELAY_FUZZ_PATH, both printed by fast-check with a failure) replays one exactly.
+ * How much each fuzz property runs. `npm test` gives every property a fixed number of cases;
+ * `npm run fuzz -- --minutes N` sets RELAY_FUZZ_MS, and then time decides, for a longer hunt.
+ * RELAY_FUZZ_SEED (and RELAY_FUZZ_PATH, both printed by fast-check with a failure) replays one
+ * exactly.
  */
 export function fuzzBudget(): FcParameters<unknown> {
-  const ms = Number(process.env.RELAY_FUZZ_MS ?? 1_500);
+  if (process.env.RELAY_FUZZ_MS === undefined) return fuzzCases(CASES_IN_NPM_TEST);
+  const ms = Number(process.env.RELAY_FUZZ_MS);
   const seed = process.env.RELAY_FUZZ_SEED;
   const path = process.env.RELAY_FUZZ_PATH;
   return {
