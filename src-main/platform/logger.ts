@@ -1,11 +1,18 @@
-import type { LogEntry } from './memory-log';
-
 // A structured logger created once at start and handed to every module (no global logger).
 // Field values whose key names a secret are masked, so credentials never reach a log line.
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 
 export type LogFields = Record<string, unknown>;
+
+/** One log line as the logger made it (message and fields already redacted). */
+export interface LogEntry {
+  time: Date;
+  level: LogLevel;
+  scope?: string;
+  message: string;
+  fields?: LogFields;
+}
 
 export interface Logger {
   trace(message: string, fields?: LogFields): void;

@@ -1,13 +1,4 @@
-import type { LogFields, LogLevel } from './logger';
-
-/** One log line as the logger made it (message and fields already redacted). */
-export interface LogEntry {
-  time: Date;
-  level: LogLevel;
-  scope?: string;
-  message: string;
-  fields?: LogFields;
-}
+import type { LogEntry } from './logger';
 
 /**
  * The latest log lines kept in memory for `GET /api/log` (go2rtc's web UI and the console read

@@ -1,10 +1,4 @@
-import type { EngineContext } from '../engine/engine-context';
-import type { Logger } from '../platform/logger';
-import type { SchemeRegistry } from './core/scheme-registry';
-import type { StreamRegistry } from './core/stream-registry';
-import type { TaskRegistry } from './core/task-registry';
-import type { RtspSettings } from './relay-module';
-import type { WebrtcSettings } from './webrtc/webrtc-settings';
+import type { ProtocolContext } from './protocol-context';
 import { registerRtsp } from './rtsp/rtsp-protocol';
 import { registerFfmpeg } from './ffmpeg/ffmpeg-protocol';
 import { registerExec } from './exec/exec-protocol';
@@ -27,16 +21,6 @@ import { registerTcpSource } from './tcp-source/tcp-source';
 import { registerDiscovery } from './discovery/discovery-routes';
 import { registerRtmp } from './rtmp/rtmp-protocol';
 import { registerWebtorrent } from './webtorrent/webtorrent-protocol';
-
-export interface ProtocolContext {
-  ctx: EngineContext;
-  schemes: SchemeRegistry;
-  streams: StreamRegistry;
-  tasks: TaskRegistry;
-  logger: Logger;
-  rtsp: RtspSettings;
-  webrtc: WebrtcSettings;
-}
 
 /** Every protocol of the relay joins here, one line each; the core never changes for one. */
 export async function registerProtocols(protocols: ProtocolContext): Promise<void> {

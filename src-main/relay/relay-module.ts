@@ -14,19 +14,7 @@ import { readStreamsSection } from './streams-config';
 import { bindRelayService } from './relay-service';
 import { createStreamSender } from './stream-sender';
 import { webrtcSettingsSchema } from './webrtc/webrtc-settings';
-
-const rtspSettingsSchema = z
-  .object({
-    listen: listenSetting('127.0.0.1:8554', { allowEmpty: true })
-      .default('127.0.0.1:8554')
-      .describe('host:port of the RTSP server (rtsp://host:8554/<stream>); empty turns it off'),
-    username: z.string().optional().describe('RTSP viewers and publishers must log in with this user'),
-    password: z.string().optional().describe('password for rtsp.username; ${ENV} keeps it out of the file'),
-    local_auth: z.boolean().default(false).describe('ask for the login from loopback clients too'),
-    default_query: z.string().default('video&audio').describe('tracks an RTSP viewer gets when its URL names none, e.g. video&audio'),
-  })
-  .loose()
-  .describe('RTSP server: viewers and publishers on rtsp://host:8554/<stream>');
+import { rtspSettingsSchema } from './rtsp-settings';
 
 /**
  * The relay's sections of the config, read from here and nowhere else (the engine's
@@ -81,9 +69,6 @@ export const relayConfigSchema = z.object({
     .optional()
     .describe('P2P shares: streams reached by share name and pwd through a WebTorrent tracker, over WebRTC'),
 });
-
-/** The RTSP settings; `port` is filled in once the server listens (0 in config picks a free one). */
-export type RtspSettings = z.infer<typeof rtspSettingsSchema> & { port?: number };
 
 /** Applies the config's `streams:` to the registry: new ones added, changed ones updated, gone ones closed. */
 function syncStreams(streams: StreamRegistry, section: unknown, log: (name: string, error: string) => void): void {

@@ -14,7 +14,7 @@ import { unknownKeyWarnings } from '../platform/config/unknown-keys';
 import { locateYamlPath, pathOfProblem } from '../platform/config/yaml-locate';
 import { watchConfigFile, readConfigFile, revisionOf } from './config-file-watch';
 import { configChanges } from './config-apply';
-import type { RtspSettings } from './relay-module';
+import type { RtspSettings } from './rtsp-settings';
 
 const EMIT_EVERY_MS = 1_000;
 

@@ -1,5 +1,3 @@
-import type { AppPrincipal } from './principals';
-
 /** What an app without configured redirect addresses accepts: a desktop app's loopback, as registered for msal's interactive sign-in. */
 export const DEFAULT_REDIRECT_URIS = ['http://localhost', 'http://127.0.0.1', 'http://[::1]'];
 
@@ -18,7 +16,7 @@ function parse(uri: string): URL | undefined {
  * or, for a registered http loopback address, the same host and path on any port (Entra's rule
  * for desktop apps, whose local listener gets a free port each time).
  */
-export function redirectAllowed(app: AppPrincipal, uri: string): boolean {
+export function redirectAllowed(app: { redirectUris: readonly string[] }, uri: string): boolean {
   const asked = parse(uri);
   if (!asked || asked.hash !== '') return false;
   return app.redirectUris.some((registered) => {

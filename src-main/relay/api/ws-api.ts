@@ -6,7 +6,7 @@ import { isCrossSiteRequest } from '../../platform/http/cross-origin';
 import { HttpError } from '../../platform/http/http-error';
 import type { StreamRegistry } from '../core/stream-registry';
 import type { TaskRegistry } from '../core/task-registry';
-import type { ProtocolContext } from '../protocols';
+import type { ProtocolContext } from '../protocol-context';
 import { startMseViewer } from '../mp4/mse-session';
 import type { Mp4Deps } from '../mp4/mp4-deps';
 import { openWebrtcSession, peerOfRequest, type WebrtcOutput, type WebrtcSession } from '../webrtc/webrtc-session';

@@ -1,5 +1,5 @@
 import { Server } from 'node:net';
-import type { ProtocolContext } from '../protocols';
+import type { ProtocolContext } from '../protocol-context';
 import type { RunningRtspServer } from '../rtsp/rtsp-server';
 import type { SchemeRegistry } from './scheme-registry';
 

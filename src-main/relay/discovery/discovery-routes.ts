@@ -1,6 +1,6 @@
 import { crossSiteCaller, isCrossSiteRequest } from '../../platform/http/cross-origin';
 import { HttpError } from '../../platform/http/http-error';
-import type { ProtocolContext } from '../protocols';
+import type { ProtocolContext } from '../protocol-context';
 import { CLOUD_ACCOUNT_PATHS, type CloudAccountAdapter } from './cloud-accounts';
 import { describeOnvifDevice, parseOnvifUrl } from '../onvif/onvif-client';
 import { discoveryProbe, type ProbeKind } from './discovery-settings';

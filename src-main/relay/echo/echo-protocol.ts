@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import type { ProtocolContext } from '../protocols';
+import type { ProtocolContext } from '../protocol-context';
 import { splitCommandLine } from '../exec/exec-protocol';
 
 const ECHO_TIMEOUT_MS = 10_000;

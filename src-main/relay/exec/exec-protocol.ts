@@ -1,4 +1,4 @@
-import type { ProtocolContext } from '../protocols';
+import type { ProtocolContext } from '../protocol-context';
 import { dialPublishingChild } from '../ffmpeg/publishing-child';
 import type { RunningRtspServer } from '../rtsp/rtsp-server';
 

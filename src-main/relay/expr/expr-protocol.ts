@@ -1,6 +1,6 @@
 import type { DialContext, ProducerConnection } from '../core/producer';
 import { schemeOf, type SchemeRegistry } from '../core/scheme-registry';
-import type { ProtocolContext } from '../protocols';
+import type { ProtocolContext } from '../protocol-context';
 import { evaluateExpression } from './evaluate-expression';
 import type { FetchLimits } from './fetch-function';
 import { formatValue, isMap, typeName, type ExprValue } from './values';

@@ -1,4 +1,4 @@
-import type { ProtocolContext } from '../protocols';
+import type { ProtocolContext } from '../protocol-context';
 import type { RunningRtspServer } from '../rtsp/rtsp-server';
 import { createHardwareProber } from './hardware';
 import { registerHardwareRoute } from './hardware-route';

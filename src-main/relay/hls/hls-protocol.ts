@@ -1,4 +1,4 @@
-import type { ProtocolContext } from '../protocols';
+import type { ProtocolContext } from '../protocol-context';
 import { DEFAULT_HLS_TIMINGS, type HlsTimings } from './hls-session';
 import { createHlsSessions, type HlsSessions } from './hls-sessions';
 import { registerHlsRoutes } from './hls-routes';

@@ -10,7 +10,7 @@ import { createWavDemuxer } from '../containers/elementary/wav-demuxer';
 import { createDemuxedProducer, stoppingWith } from '../frames/demuxed-producer';
 import type { FramePacketizer } from '../frames/frame-producer';
 import { jpegPacketizers } from '../codecs/jpeg/jpeg-packetizers';
-import type { ProtocolContext } from '../protocols';
+import type { ProtocolContext } from '../protocol-context';
 import { detectFormat, multipartBoundary, type HttpSourceFormat } from './detect-format';
 import { fetchOk, pollJpeg, readHls, readRest, redactUrl, streamBody, type Pump } from './http-readers';
 

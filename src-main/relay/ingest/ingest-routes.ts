@@ -7,7 +7,7 @@ import { createMjpegDemuxer } from '../containers/mjpeg/mjpeg-demuxer';
 import { jpegPacketizers } from '../codecs/jpeg/jpeg-packetizers';
 import type { FramePacketizer } from '../frames/frame-producer';
 import { createDemuxedProducer } from '../frames/demuxed-producer';
-import type { ProtocolContext } from '../protocols';
+import type { ProtocolContext } from '../protocol-context';
 
 export interface IngestFormat {
   path: string;

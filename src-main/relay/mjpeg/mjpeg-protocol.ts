@@ -1,4 +1,4 @@
-import type { ProtocolContext } from '../protocols';
+import type { ProtocolContext } from '../protocol-context';
 import { serveSnapshot } from './frame-jpeg';
 import { createMjpegTranscoders } from './mjpeg-transcoders';
 import { createSnapshotCache } from './snapshot-cache';

@@ -1,4 +1,4 @@
-import type { ProtocolContext } from '../protocols';
+import type { ProtocolContext } from '../protocol-context';
 import { serveFrameMp4 } from './frame-mp4';
 import type { Mp4Deps } from './mp4-deps';
 import { serveStreamMp4 } from './stream-mp4';

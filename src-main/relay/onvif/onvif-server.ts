@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import type { ProtocolContext } from '../protocols';
+import type { ProtocolContext } from '../protocol-context';
 import { readBody } from '../api/read-body';
 import * as answer from './onvif-responses';
 import type { ProfileInfo } from './onvif-responses';

@@ -1,4 +1,4 @@
-import type { ProtocolContext } from '../protocols';
+import type { ProtocolContext } from '../protocol-context';
 import { parseOnvifUrl, resolveOnvifStream } from './onvif-client';
 
 /**

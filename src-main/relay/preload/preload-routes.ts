@@ -1,7 +1,7 @@
 import type { Document } from 'yaml';
 import { isMap } from 'yaml';
 import { HttpError } from '../../platform/http/http-error';
-import type { ProtocolContext } from '../protocols';
+import type { ProtocolContext } from '../protocol-context';
 import { preloadQuery, Preloads } from './preloads';
 
 /**

@@ -1,4 +1,4 @@
-import type { ProtocolContext } from '../protocols';
+import type { ProtocolContext } from '../protocol-context';
 import { aacOutput } from './aac-output';
 import { flvOutput } from './flv-output';
 import { serveLiveOutput, type LiveOutputDeps } from './live-output';

@@ -1,5 +1,5 @@
 import { listenFailure } from '../../platform/listen';
-import type { ProtocolContext } from '../protocols';
+import type { ProtocolContext } from '../protocol-context';
 import { startRtmpServer } from './rtmp-server';
 import { dialRtmp } from './rtmp-source';
 

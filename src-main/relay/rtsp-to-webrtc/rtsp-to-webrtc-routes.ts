@@ -3,7 +3,7 @@ import type { EngineContext } from '../../engine/engine-context';
 import { HttpError } from '../../platform/http/http-error';
 import { SourceRejectedError, type StreamRegistry } from '../core/stream-registry';
 import type { TaskRegistry } from '../core/task-registry';
-import type { ProtocolContext } from '../protocols';
+import type { ProtocolContext } from '../protocol-context';
 import { readBody } from '../api/read-body';
 import { openWebrtcSession, peerOfRequest, type WebrtcOutput, type WebrtcSession } from '../webrtc/webrtc-session';
 import { linkedStream, parseAddRequest, parseOfferForm } from './rtsp-to-webrtc-requests';

@@ -1,6 +1,6 @@
 import { parseListen } from '../../platform/config/app-settings';
 import { listenFailure } from '../../platform/listen';
-import type { ProtocolContext } from '../protocols';
+import type { ProtocolContext } from '../protocol-context';
 import { createRtspDialer } from './rtsp-client';
 import { startRtspServer, type RunningRtspServer } from './rtsp-server';
 

@@ -4,7 +4,7 @@ import { withTimeout } from '../core/with-timeout';
 import { createDemuxedProducer, stoppingWith } from '../frames/demuxed-producer';
 import { detectFormat } from '../http-source/detect-format';
 import { streamDemuxer } from '../http-source/http-source';
-import type { ProtocolContext } from '../protocols';
+import type { ProtocolContext } from '../protocol-context';
 
 /** How long a dial waits, first for any byte, then for the tracks of the format those bytes began. */
 export interface TcpDialTimeouts {

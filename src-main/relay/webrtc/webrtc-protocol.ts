@@ -1,4 +1,4 @@
-import type { ProtocolContext } from '../protocols';
+import type { ProtocolContext } from '../protocol-context';
 import { openIceNetwork } from './ice/ice-network';
 import { createOpusTranscoders } from './opus-transcoders';
 import { createWebrtcDialer } from './webrtc-client';

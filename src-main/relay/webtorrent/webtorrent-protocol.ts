@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { isCrossSiteRequest } from '../../platform/http/cross-origin';
 import { HttpError } from '../../platform/http/http-error';
-import type { ProtocolContext } from '../protocols';
+import type { ProtocolContext } from '../protocol-context';
 import type { WebrtcOutput } from '../webrtc/webrtc-session';
 import { createLocalTracker } from './local-tracker';
 import { createShareServer, type Share } from './share-server';
