@@ -15,7 +15,7 @@ import type { HlsSessions } from '../hls/hls-sessions';
 import { sessionMasterPlaylist } from '../hls/hls-routes';
 import { startMjpegViewer, type MjpegStreamDeps } from '../mjpeg/stream-mjpeg';
 import { mseRequests } from '../mp4/mse-codecs';
-import { requestsFromQuery } from '../rtsp/rtsp-server';
+import { requestsFromQuery } from '../rtsp/media-query';
 
 /** A message is an SDP or a candidate: a few kilobytes. */
 const MAX_MESSAGE_BYTES = 64 * 1024;

@@ -5,7 +5,7 @@ import type { MediaFrame } from '../core/media';
 import type { MediaRequest } from '../core/negotiation';
 import { attachFrameOutput, type OutputDeps } from '../frames/attach-output';
 import type { FrameTrack } from '../frames/frame-consumer';
-import { requestsFromQuery } from '../rtsp/rtsp-server';
+import { requestsFromQuery } from '../rtsp/media-query';
 import { createHlsSession, type HlsSession, type HlsSessionHandle, type HlsTimings } from './hls-session';
 import type { HlsContainer, SegmentFormat } from './segment-format';
 import { createFormat } from './formats';

@@ -1,6 +1,6 @@
 import { HttpError } from '../../platform/http/http-error';
 import type { MediaRequest } from '../core/negotiation';
-import { requestsFromQuery } from '../rtsp/rtsp-server';
+import { requestsFromQuery } from '../rtsp/media-query';
 import { ROTATIONS, type Rotation } from '../containers/fmp4/rotation';
 
 /** Without `mp4`, `video` or `audio` in the query, go2rtc's MP4 takes H.264/H.265 video and AAC audio. */

@@ -1,7 +1,7 @@
 import type { Logger } from '../../platform/logger';
 import type { ConnectionInfo } from '../core/producer';
 import type { StreamRegistry } from '../core/stream-registry';
-import { requestsFromQuery } from '../rtsp/rtsp-server';
+import { requestsFromQuery } from '../rtsp/media-query';
 import { PreloadConsumer } from './preload-consumer';
 
 /** `preload:` of the config: stream name → the tracks to keep running (`video&audio` when empty). */
