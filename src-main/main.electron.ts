@@ -8,6 +8,7 @@ import { listenProblem, parseListen } from './platform/config/app-settings';
 import { parseCommandLine } from './cli-options.mjs';
 import { bindIpcTransport } from './transport/ipc-transport';
 import { isConsoleUrl, registerAppScheme, serveRenderer } from './electron/app-protocol';
+import { pageWithColorScheme, storedColorScheme } from './console/index-page';
 import { createWindowFactory } from './electron/window-factory';
 import { createCameraWindowHost } from './electron/camera-windows';
 import { lockPermissions } from './electron/permissions';
@@ -59,7 +60,7 @@ async function start(): Promise<void> {
   const engine = lifecycle.current();
 
   lockPermissions(session.defaultSession);
-  serveRenderer(rendererDir, engine.url);
+  serveRenderer(rendererDir, engine.url, async (html) => pageWithColorScheme(html, await storedColorScheme(lifecycle.current().services)));
   const unbindIpc = bindIpcTransport({
     ipcMain,
     // Services are looked up on every call, so a restarted engine is reached too.

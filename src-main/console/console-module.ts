@@ -6,6 +6,7 @@ import type { EngineModule } from '../engine/engine-context';
 import { HttpError } from '../platform/http/http-error';
 import { createWebSocketTransport } from '../transport/websocket-transport';
 import { SECURITY_HEADERS } from './content-security-policy';
+import { pageWithColorScheme, storedColorScheme } from './index-page';
 import { readStaticFile } from './static-files';
 
 export interface ConsoleModuleOptions {
@@ -52,9 +53,11 @@ export function createConsoleModule(options: ConsoleModuleOptions): EngineModule
         ctx.logger.warn('renderer build not found; the console page asks for a build', { dir: options.rendererDir });
       }
 
-      const sendIndex = (res: ServerResponse): void => {
+      // The page carries the stored colour theme, so it paints in it before its socket is open.
+      const sendIndex = async (res: ServerResponse): Promise<void> => {
+        const page = indexHtml === undefined ? NOT_BUILT_PAGE : pageWithColorScheme(indexHtml, await storedColorScheme(ctx.services));
         res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-        res.end(indexHtml ?? NOT_BUILT_PAGE);
+        res.end(page);
       };
 
       ctx.http.route('/', ({ res }) => sendIndex(res), ['GET', 'HEAD']);

@@ -13,15 +13,19 @@ export function registerAppScheme(): void {
   ]);
 }
 
-/** Serves dist/renderer under app://console/ with the console's CSP. */
-export function serveRenderer(rendererDir: string, apiOrigin: string): void {
+/**
+ * Serves dist/renderer under app://console/ with the console's CSP. `indexPage` rewrites the
+ * index page as it is served (the stored colour theme, so the window paints in it at once).
+ */
+export function serveRenderer(rendererDir: string, apiOrigin: string, indexPage: (html: string) => Promise<string> = async (html) => html): void {
   protocol.handle(APP_SCHEME, async (request) => {
     const url = new URL(request.url);
     if (url.host !== 'console') return new Response('not found', { status: 404 });
     const path = url.pathname === '/' ? '/index.html' : url.pathname;
     const file = await readStaticFile(rendererDir, path);
     if (!file) return new Response('not found', { status: 404 });
-    return new Response(new Uint8Array(file.body), {
+    const body = path === '/index.html' ? Buffer.from(await indexPage(file.body.toString('utf8'))) : file.body;
+    return new Response(new Uint8Array(body), {
       headers: { ...SECURITY_HEADERS, 'Content-Security-Policy': consoleCsp(apiOrigin), 'Content-Type': file.type },
     });
   });

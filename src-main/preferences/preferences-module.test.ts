@@ -14,7 +14,7 @@ describe('preferences service', () => {
 
   it('keeps the live layout and order in data_dir and reads them back after a restart', async () => {
     running = await startTestEngine({ modules: [createPreferencesModule()] });
-    expect(await call('get')).toEqual({ ok: true, value: { live: { layout: 'auto', order: [] }, popouts: [], directory: { assignmentColumns: ['target', 'accessPackage', 'assignmentPolicy', 'state', 'schedule'] } } });
+    expect(await call('get')).toEqual({ ok: true, value: { appearance: { colorScheme: 'system' }, live: { layout: 'auto', order: [] }, popouts: [], directory: { assignmentColumns: ['target', 'accessPackage', 'assignmentPolicy', 'state', 'schedule'] } } });
     const events: unknown[] = [];
     running.engine.services.subscribe('preferences', 'onPreferences', (p) => events.push(p));
     expect(await call('setLiveView', { layout: '3x3', order: ['yard', 'door'] })).toMatchObject({ ok: true, value: { live: { layout: '3x3', order: ['yard', 'door'] } } });
@@ -24,10 +24,13 @@ describe('preferences service', () => {
     expect(await call('setLiveView', { layout: '5x5', order: [] })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(await call('setDirectoryView', { assignmentColumns: ['state', 'target'] })).toMatchObject({ ok: true, value: { directory: { assignmentColumns: ['state', 'target'] } } });
     expect(await call('setDirectoryView', { assignmentColumns: [] })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await call('setAppearance', { colorScheme: 'dark' })).toMatchObject({ ok: true, value: { appearance: { colorScheme: 'dark' }, live: { layout: '3x3' } } });
+    expect(events.at(-1)).toMatchObject({ appearance: { colorScheme: 'dark' } });
+    expect(await call('setAppearance', { colorScheme: 'sepia' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
 
     await running.engine.close();
     const reopened = await startEngineOn(running.dir);
-    expect(await reopened.services.call('preferences', 'get', undefined)).toMatchObject({ ok: true, value: { live: { layout: '3x3', order: ['yard', 'door'] } } });
+    expect(await reopened.services.call('preferences', 'get', undefined)).toMatchObject({ ok: true, value: { appearance: { colorScheme: 'dark' }, live: { layout: '3x3', order: ['yard', 'door'] } } });
     await reopened.close();
   });
 

@@ -16,7 +16,7 @@ export interface PreferencesModuleOptions {
 
 const withoutStream = (popouts: readonly Popout[], stream: string) => popouts.filter((p) => p.stream !== stream);
 
-/** The `preferences` contract service: the live grid's layout and order, and the open pop-outs. */
+/** The `preferences` contract service: the colour theme, the live grid's layout and order, and the open pop-outs. */
 export function createPreferencesModule(options: PreferencesModuleOptions = {}): EngineModule {
   return {
     name: 'preferences',
@@ -40,6 +40,11 @@ export function createPreferencesModule(options: PreferencesModuleOptions = {}):
         },
         setDirectoryView: async (directory) => {
           const next = await store.update((p) => ({ ...p, directory }));
+          emit('onPreferences', next);
+          return next;
+        },
+        setAppearance: async (appearance) => {
+          const next = await store.update((p) => ({ ...p, appearance }));
           emit('onPreferences', next);
           return next;
         },

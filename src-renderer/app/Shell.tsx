@@ -1,4 +1,5 @@
-import { Loader } from '@mantine/core';
+import { Button, Kbd, Loader } from '@mantine/core';
+import { IconKeyboard } from '@tabler/icons-react';
 import { lazy, Suspense, useEffect } from 'react';
 import { AboutView } from '../features/about/AboutView';
 import { CalendarView } from '../features/calendar/CalendarView';
@@ -9,10 +10,14 @@ import { SettingsView } from '../features/settings/SettingsView';
 import { StorageView } from '../features/storage/StorageView';
 import { TransfersView } from '../features/storage/TransfersView';
 import { StreamsView } from '../features/streams/StreamsView';
+import { ThemeSwitch } from './color-scheme/ThemeSwitch';
+import { useFollowStoredColorScheme } from './color-scheme/use-color-scheme-preference';
 import { ConnectionBanner } from './ConnectionBanner';
 import { ErrorBoundary } from './ErrorBoundary';
 import { sectionOf, type Route } from './routes';
 import { SECTIONS, SECTION_IDS, hashOf } from './sections';
+import { ShortcutsDialog } from './shortcuts/ShortcutsDialog';
+import { useShortcutsKey } from './shortcuts/use-shortcuts-key';
 import { useUi } from './ui-store-context';
 import { useRefetchOnReconnect } from './use-connection';
 
@@ -54,8 +59,13 @@ export function Shell() {
   const route = useUi((s) => s.route);
   const connection = useUi((s) => s.connection);
   const syncFromLocation = useUi((s) => s.syncFromLocation);
+  const shortcutsOpen = useUi((s) => s.shortcutsOpen);
+  const setShortcutsOpen = useUi((s) => s.setShortcutsOpen);
   const section = sectionOf(route);
   useRefetchOnReconnect();
+  useFollowStoredColorScheme();
+  // A pop-out window shows a camera and nothing else: no dialog to open there.
+  useShortcutsKey(() => setShortcutsOpen(true), route.section !== 'camera');
 
   useEffect(() => {
     window.addEventListener('hashchange', syncFromLocation);
@@ -92,6 +102,22 @@ export function Shell() {
             </li>
           ))}
         </ul>
+        <div className="sidebar-tools">
+          <ThemeSwitch />
+          <Button
+            variant="subtle"
+            color="gray"
+            size="xs"
+            fullWidth
+            justify="space-between"
+            leftSection={<IconKeyboard size={16} aria-hidden="true" />}
+            rightSection={<Kbd aria-hidden="true">?</Kbd>}
+            aria-keyshortcuts="?"
+            onClick={() => setShortcutsOpen(true)}
+          >
+            Keyboard shortcuts
+          </Button>
+        </div>
         <footer className="sidebar-footer">
           <span className={`status-dot status-${connection}`} aria-hidden="true" />
           <span data-testid="connection-state">{CONNECTION_LABEL[connection]}</span>
@@ -106,6 +132,7 @@ export function Shell() {
           <SectionView route={route} />
         </ErrorBoundary>
       </main>
+      <ShortcutsDialog opened={shortcutsOpen} onClose={() => setShortcutsOpen(false)} section={section} />
     </div>
   );
 }

@@ -9,9 +9,12 @@ export interface UiState {
   connection: ConnectionState;
   /** The link to main with its history: since when it is down, how often it came back. */
   link: Connection;
+  /** The keyboard shortcuts dialog is open (`?` or the sidebar's button, in any section). */
+  shortcutsOpen: boolean;
   navigate(route: Route): void;
   syncFromLocation(): void;
   setConnection(state: ConnectionState): void;
+  setShortcutsOpen(open: boolean): void;
 }
 
 export const createUiStore = () =>
@@ -19,12 +22,14 @@ export const createUiStore = () =>
     route: parseRoute(location.hash),
     connection: 'connecting',
     link: initialConnection,
+    shortcutsOpen: false,
     navigate: (route) => {
       const hash = printRoute(route);
       if (location.hash !== hash) location.hash = hash;
       set({ route });
     },
     syncFromLocation: () => set({ route: parseRoute(location.hash) }),
+    setShortcutsOpen: (shortcutsOpen) => set({ shortcutsOpen }),
     setConnection: (connection) => set((state) => ({ connection, link: nextConnection(state.link, connection, Date.now()) })),
   }));
 

@@ -6,7 +6,7 @@ export function ConfirmDialog({ title, message, action, opened, busy, error, onC
     <Modal opened={opened} onClose={onCancel} title={title} centered>
       <Text size="sm">{message}</Text>
       {error ? (
-        <Text size="sm" c="red.8" role="alert" mt="sm">
+        <Text size="sm" c="var(--mantine-color-error)" role="alert" mt="sm">
           {error}
         </Text>
       ) : null}

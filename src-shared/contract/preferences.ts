@@ -32,7 +32,21 @@ export const directoryViewSchema = z.object({
 });
 export type DirectoryViewPreferences = z.infer<typeof directoryViewSchema>;
 
+/**
+ * The console's colours: `system` follows the operating system's light or dark setting (and
+ * changes with it), `light` and `dark` hold whatever the system says.
+ */
+export const COLOR_SCHEMES = ['system', 'light', 'dark'] as const;
+export const colorSchemeSchema = z.enum(COLOR_SCHEMES);
+export type ColorSchemePreference = z.infer<typeof colorSchemeSchema>;
+
+export const appearanceSchema = z.object({
+  colorScheme: colorSchemeSchema.default('system'),
+});
+export type AppearancePreferences = z.infer<typeof appearanceSchema>;
+
 export const preferencesSchema = z.object({
+  appearance: appearanceSchema.prefault({}),
   live: liveViewSchema.prefault({}),
   directory: directoryViewSchema.prefault({}),
   popouts: z.array(popoutSchema).max(64).default([]),
@@ -49,6 +63,8 @@ export const preferencesService = defineService({
     get: method(z.void(), preferencesSchema),
     setLiveView: method(liveViewSchema, preferencesSchema),
     setDirectoryView: method(directoryViewSchema, preferencesSchema),
+    /** The colour theme of every console window (the desktop app's and browsers'). */
+    setAppearance: method(appearanceSchema, preferencesSchema),
     /** Opens a camera in its own window (desktop); the headless console opens a browser window itself. */
     openPopout: method(z.object({ stream: z.string().min(1).max(128) }), z.object({ opened: z.boolean() })),
   },

@@ -39,6 +39,11 @@ export const CONSOLE_SOCKET_PROTOCOL = 'relay-console.v1';
 export const tokenProtocol = (token: string): string => `token.${token}`;
 /** The page that main serves carries the session token in this meta tag. */
 export const SESSION_TOKEN_META = 'relay-console-session';
+/**
+ * The stored colour theme (`system`, `light` or `dark`), written into the page by main so the
+ * first paint already has it, before the contract is connected.
+ */
+export const COLOR_SCHEME_META = 'relay-console-color-scheme';
 
 /** The channel names Electron's preload and main agree on. */
 export const IPC_CALL_CHANNEL = 'relay-console:call';

@@ -5,6 +5,7 @@ import { queryKeys } from '../../api/query-keys';
 import { hashOf, SECTIONS } from '../../app/sections';
 import { PageHeader } from '../../ui/PageHeader';
 import { ResultError } from '../../ui/ResultError';
+import { AppearancePanel } from './components/AppearancePanel';
 import { DirectoryAccountPanel } from './components/DirectoryAccountPanel';
 import { DirectoryConnectionsPanel } from './components/DirectoryConnectionsPanel';
 
@@ -15,6 +16,7 @@ export function SettingsView() {
     <section data-testid="section-settings">
       <PageHeader title={SECTIONS.settings.title} summary={SECTIONS.settings.summary} />
       {info.isError ? <ResultError error={info.error} /> : null}
+      <AppearancePanel />
       <div className="panel">
         <h2>Configuration file</h2>
         <p>

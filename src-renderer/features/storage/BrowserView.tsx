@@ -22,7 +22,7 @@ import { ObjectTable } from './components/ObjectTable';
 import { TransferStrip } from './components/TransferStrip';
 import { UploadMenu } from './components/UploadMenu';
 import { needsIndex, rowFromEntry, rowsFromListing, type BrowserRow } from './model/browser-rows';
-import { isTyping } from './model/is-typing';
+import { isTyping } from '../../ui/keyboard/is-typing';
 import { backOf, emptyHistory, forwardOf, visit } from './model/folder-history';
 import { nameOf, parentFolder, parseAddress, printAddress, type FolderLocation } from './model/kodo-address';
 import { SORTED_PAGE, useBatches, useBuckets, useBucketMutation, useFolderListing, useIndexStatus, useSortedPages } from './use-storage';

@@ -45,7 +45,7 @@ export function RoundHistory({ rounds }: { rounds: CalendarRound[] }) {
               <Table.Td>{round.added}</Table.Td>
               <Table.Td>{round.updated}</Table.Td>
               <Table.Td>{round.removed}</Table.Td>
-              <Table.Td>{round.error ? <Text c="red.8" size="sm">{round.error}</Text> : 'done'}</Table.Td>
+              <Table.Td>{round.error ? <Text c="var(--mantine-color-error)" size="sm">{round.error}</Text> : 'done'}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

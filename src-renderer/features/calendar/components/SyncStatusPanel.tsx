@@ -52,7 +52,7 @@ export function SyncStatusPanel({ status }: { status: CalendarSyncStatus }) {
           </Text>
         ) : null}
         {status.lastError && status.state === 'error' ? (
-          <Text size="sm" c="red.8" role="alert">
+          <Text size="sm" c="var(--mantine-color-error)" role="alert">
             {status.lastError.code ? `${status.lastError.code}: ` : ''}
             {status.lastError.message}
             {next ? ` · retried ${next}` : ''}

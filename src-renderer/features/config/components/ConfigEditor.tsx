@@ -8,6 +8,8 @@ import { useEffect, useRef } from 'react';
 import type { JsonSchemaNode } from '../model/config-schema';
 import type { ConfigProblem } from '../model/problems';
 import { completeFromSchema, hoverFromSchema, toDiagnostics } from './config-extensions';
+import { useEditorTheme } from './use-editor-theme';
+import { yamlScalars } from './yaml-scalars';
 
 export interface ConfigEditorProps {
   /** The text to show; the editor takes it whenever `replaced` changes (a load or reload). */
@@ -33,6 +35,7 @@ export function ConfigEditor({ text, replaced, schema, onChange, validate, onSav
   const view = useRef<EditorView | null>(null);
   const latest = useRef({ schema, onChange, validate, onSave });
   latest.current = { schema, onChange, validate, onSave };
+  const theme = useEditorTheme(view);
 
   useEffect(() => {
     const currentSchema = () => latest.current.schema;
@@ -44,6 +47,8 @@ export function ConfigEditor({ text, replaced, schema, onChange, validate, onSav
         extensions: [
           basicSetup,
           yaml(),
+          yamlScalars,
+          theme(),
           // Long source URLs wrap and the page scrolls, rather than a scroll box inside the page
           // that a keyboard cannot reach.
           EditorView.lineWrapping,

@@ -1,13 +1,18 @@
+import type { Shortcut } from '../../../ui/keyboard/shortcut';
+
+/**
+ * What a key does in the live view. `help` is no key's any more: `?` opens the console's
+ * shortcuts dialog from every section (app/shortcuts); the view's Shortcuts button opens it too.
+ */
 export type ShortcutAction = 'next' | 'previous' | 'fullscreen' | 'snapshot' | 'mute' | 'help';
 
-/** The live view's keys, listed once: the handler and the `?` overlay both read this table. */
-export const SHORTCUTS: ReadonlyArray<{ action: ShortcutAction; keys: string[]; description: string }> = [
+/** The live view's keys, listed once: the handler and the shortcuts dialog both read this table. */
+export const SHORTCUTS: ReadonlyArray<Shortcut & { action: Exclude<ShortcutAction, 'help'> }> = [
   { action: 'next', keys: ['→', 'n'], description: 'Next tile' },
   { action: 'previous', keys: ['←', 'p'], description: 'Previous tile' },
   { action: 'fullscreen', keys: ['f'], description: 'Fullscreen the selected tile' },
   { action: 'snapshot', keys: ['s'], description: 'Download a snapshot of the selected tile' },
   { action: 'mute', keys: ['m'], description: 'Mute or unmute the selected tile' },
-  { action: 'help', keys: ['?'], description: 'Show these shortcuts' },
 ];
 
 const BY_KEY: Record<string, ShortcutAction> = {
@@ -18,7 +23,6 @@ const BY_KEY: Record<string, ShortcutAction> = {
   f: 'fullscreen',
   s: 'snapshot',
   m: 'mute',
-  '?': 'help',
 };
 
 /** The action of a key press, unless it is typed into a field or held with a modifier (browser shortcuts stay the browser's). */

@@ -56,7 +56,7 @@ export function DirectoryConnectionsPanel() {
                     ) : null}
                   </Group>
                   {entry.problem ? (
-                    <Text size="xs" c="red.8">
+                    <Text size="xs" c="var(--mantine-color-error)">
                       {entry.problem}
                     </Text>
                   ) : null}

@@ -19,14 +19,14 @@ export function BatchPanel({ batches }: { batches: BatchStatus[] }) {
                 <Text size="sm" fw={500} className="cell-ellipsis">
                   {batch.title}
                 </Text>
-                <Text size="sm" c={batch.state === 'failed' ? 'red.8' : 'dimmed'} style={{ whiteSpace: 'nowrap' }}>
+                <Text size="sm" c={batch.state === 'failed' ? 'var(--mantine-color-error)' : 'dimmed'} style={{ whiteSpace: 'nowrap' }}>
                   {STATE_TEXT[batch.state]} · {finished.toLocaleString('en-US')} of {batch.total.toLocaleString('en-US')}
                   {batch.failed > 0 ? ` · ${batch.failed.toLocaleString('en-US')} failed` : ''}
                 </Text>
               </Group>
               <Progress value={percent} size="sm" color={batch.state === 'failed' ? 'red' : undefined} aria-label={`${batch.title}: progress`} />
               {batch.errors.slice(0, 3).map((error) => (
-                <Text key={error.key + error.message} size="xs" c="red.8">
+                <Text key={error.key + error.message} size="xs" c="var(--mantine-color-error)">
                   {error.key ? `${error.key}: ` : ''}
                   {error.message}
                 </Text>

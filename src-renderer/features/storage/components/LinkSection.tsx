@@ -42,7 +42,7 @@ export function LinkSection({ accountId, bucket, objectKey }: { accountId: strin
         </Button>
       </Group>
       {link.isError ? (
-        <Text size="sm" c="red.8" role="alert">
+        <Text size="sm" c="var(--mantine-color-error)" role="alert">
           {link.error.message}
         </Text>
       ) : null}

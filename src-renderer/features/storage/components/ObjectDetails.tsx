@@ -94,7 +94,7 @@ export function ObjectDetails({ accountId, bucket, objectKey, onClose, onRename,
           <ProcessSection accountId={accountId} bucket={bucket} objectKey={key} mimeType={stat.data.mimeType} onOpen={onOpen} />
           <Divider label="Change" labelPosition="left" />
           {failure ? (
-            <Text size="sm" c="red.8" role="alert">
+            <Text size="sm" c="var(--mantine-color-error)" role="alert">
               {failure.message}
             </Text>
           ) : null}

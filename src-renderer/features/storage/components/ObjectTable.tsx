@@ -5,7 +5,7 @@ import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { SortField } from '../../../../src-shared/contract/storage';
 import { formatBytes } from '../../../ui/format';
 import type { BrowserRow } from '../model/browser-rows';
-import { isTyping } from '../model/is-typing';
+import { isTyping } from '../../../ui/keyboard/is-typing';
 
 export interface ObjectTableProps {
   count: number;

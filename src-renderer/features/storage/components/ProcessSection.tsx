@@ -74,7 +74,7 @@ export function ProcessSection({ accountId, bucket, objectKey, mimeType, onOpen 
                 {job.command} → {job.saveAs.key}
               </Text>
               {job.error ? (
-                <Text size="xs" c="red.8">
+                <Text size="xs" c="var(--mantine-color-error)">
                   {job.error}
                 </Text>
               ) : null}

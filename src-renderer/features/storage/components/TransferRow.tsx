@@ -64,7 +64,7 @@ export function TransferRow({ transfer: t, onAction, saveUrl }: { transfer: Tran
             </Anchor>
           ) : null}
           {t.error ? (
-            <Text size="xs" c="red.8" role="status">
+            <Text size="xs" c="var(--mantine-color-error)" role="status">
               {t.error}
             </Text>
           ) : null}
