@@ -36,6 +36,36 @@ export class DirectoryPage {
     return this.page.getByTestId('review-diff').locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-path') ?? ''));
   }
 
+  /** The chosen administrative unit's table of scoped role members. */
+  scopedMembers(): Locator {
+    return this.page.getByTestId('scoped-members');
+  }
+
+  /** The member row giving `person` the role `role`. */
+  memberRow(person: string, role: string): Locator {
+    return this.scopedMembers().getByRole('row').filter({ hasText: person }).filter({ hasText: role });
+  }
+
+  addMemberDialog(): Locator {
+    return this.page.getByRole('dialog', { name: /^Add a role member to / });
+  }
+
+  removeMemberDialog(): Locator {
+    return this.page.getByRole('dialog', { name: 'Remove this role member?' });
+  }
+
+  /** Opens the Role list of the add dialog and picks a role by its name. */
+  async chooseRole(name: string): Promise<void> {
+    await this.addMemberDialog().getByRole('combobox', { name: 'Role' }).click();
+    await this.page.getByRole('option', { name: new RegExp(`^${name}`) }).click();
+  }
+
+  /** Types the start of a name in the Person picker and picks the option of that person. */
+  async choosePerson(typed: string, name: string): Promise<void> {
+    await this.addMemberDialog().getByRole('combobox', { name: 'Person' }).fill(typed);
+    await this.page.getByRole('option', { name: new RegExp(`^${name}`) }).click();
+  }
+
   save(): Promise<void> {
     return this.page.getByRole('button', { name: /^(Save|Create) policy$/ }).click();
   }

@@ -20,6 +20,8 @@ import { createPoliciesService } from './services/policies-service';
 import { createPackagesService } from './services/packages-service';
 import { createPeopleService } from './services/people-service';
 import { createRolesService } from './services/roles-service';
+import { clientWithScopes } from './client/consent-client';
+import { ROLE_WRITE_SCOPES } from './client/msal-sign-in';
 import { bindGraphTraffic } from './traffic/graph-traffic-service';
 import { GraphTrafficLog } from './traffic/graph-traffic-log';
 
@@ -159,7 +161,7 @@ export function createDirectoryModule(options: DirectoryModuleOptions = {}): Eng
       );
       ctx.services.bind(directoryPoliciesService, createPoliciesService(client));
       ctx.services.bind(directoryAssignmentsService, createAssignmentsService(client));
-      ctx.services.bind(directoryRolesService, createRolesService(client));
+      ctx.services.bind(directoryRolesService, createRolesService(client, clientWithScopes(guarded, ROLE_WRITE_SCOPES, traffic.recorder('directory'))));
       ctx.services.bind(directoryPackagesService, createPackagesService(client));
       ctx.services.bind(directoryPeopleService, createPeopleService(client));
       bindGraphTraffic(ctx, traffic);

@@ -25,6 +25,7 @@ export const queryKeys = {
   directoryAssignments: ['directoryAssignments'] as const,
   directoryUnits: ['directoryRoles', 'units'] as const,
   directoryMembers: (unitId: string) => ['directoryRoles', 'members', unitId] as const,
+  directoryScopableRoles: ['directoryRoles', 'scopableRoles'] as const,
   directoryPeople: ['directoryPeople'] as const,
   graphTraffic: ['graphTraffic', 'recent'] as const,
   directoryAccount: ['directoryAccount', 'status'] as const,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineService, method } from './define-service';
+import { newScopedRoleMemberSchema } from '../directory/scoped-roles';
 
 // Shapes of the Graph v1.0 directory objects the console edits and reads, and the four
 // directory services. Property names are Graph's own, so a body checked here is what goes on
@@ -423,6 +424,15 @@ export const scopedRoleMemberViewSchema = z.object({
 });
 export type ScopedRoleMemberView = z.infer<typeof scopedRoleMemberViewSchema>;
 
+/** An activated directory role (GET /directoryRoles); `id` is what a scoped role member's roleId names. */
+export const directoryRoleSchema = z.object({
+  id: z.string(),
+  displayName: z.string(),
+  description: z.string().nullable(),
+  roleTemplateId: z.string(),
+});
+export type DirectoryRoleInfo = z.infer<typeof directoryRoleSchema>;
+
 /** Role members scoped to an administrative unit. */
 export const directoryRolesService = defineService({
   name: 'directoryRoles',
@@ -430,6 +440,15 @@ export const directoryRolesService = defineService({
     units: method(z.void(), z.array(administrativeUnitSchema)),
     /** A unit's scoped role members, each with the role's name and the member's kind. */
     members: method(z.object({ administrativeUnitId: guidLike }), z.array(scopedRoleMemberViewSchema)),
+    /** The tenant's activated directory roles that an administrative unit can scope, by name. */
+    scopableRoles: method(z.void(), z.array(directoryRoleSchema)),
+    /**
+     * Gives a person a role within a unit (POST .../scopedRoleMembers). Graph's refusals answer
+     * with details.refusal (`scopedRoleRefusals`) when the console can tell why, and details.graph.
+     */
+    addMember: method(newScopedRoleMemberSchema.extend({ administrativeUnitId: guidLike }), scopedRoleMemberViewSchema),
+    /** Takes a scoped role membership away (DELETE .../scopedRoleMembers/{id}). */
+    removeMember: method(z.object({ administrativeUnitId: guidLike, membershipId: guidLike }), z.object({ removed: z.literal(true) })),
     get: method(
       z.object({ administrativeUnitId: guidLike, membershipId: guidLike, select: z.array(propertyName).optional() }),
       scopedRoleMemberSchema,

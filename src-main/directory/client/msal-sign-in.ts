@@ -16,6 +16,9 @@ export const CONSOLE_GRAPH_SCOPES = ['EntitlementManagement.ReadWrite.All', 'Rol
 /** Asked for only when another person's calendar is synchronised (incremental consent). */
 export const SHARED_CALENDAR_SCOPES = ['Calendars.Read.Shared'];
 
+/** Asked for only when a role member of an administrative unit is added or removed (incremental consent). */
+export const ROLE_WRITE_SCOPES = ['RoleManagement.ReadWrite.Directory'];
+
 export interface MsalPublicClientOptions {
   clientId: string;
   /** A tenant id or domain, or `organizations` / `common`. */

@@ -3,12 +3,13 @@ import { PERMISSIONS, requirePermission } from './access';
 import { ADMIN_UNIT_PROPS, KIND, SCOPED_MEMBER_PROPS, publicView } from './directory-objects';
 import type { DirectoryDeps } from './directory-routes';
 import { contextUrl, reply, type GraphRequest } from './graph-context';
-import { badRequest, GraphError, notFound } from './graph-error';
+import { GraphError, notFound } from './graph-error';
 import { readJsonObject, sendText } from './graph-http';
 import { countOf, listBody, queryList, type ListRules } from './list-query';
 import { applySelect, parseExpand, parseSelect } from './odata-query';
 import { findUser } from './principals';
 import { findRole } from './directory-roles';
+import { checkScopedMemberBody } from './scoped-member-body';
 
 type Stored = Record<string, unknown>;
 /** Administrative units are directory objects: advanced queries for count, search and filtered sorting. */
@@ -23,8 +24,6 @@ const ADMIN_UNIT_LIST: ListRules<Stored> = {
 };
 /** Scoped role members take only $select (and pages), as Graph documents. */
 const SCOPED_MEMBER_LIST: ListRules<Stored> = { type: 'scopedRoleMembership', properties: SCOPED_MEMBER_PROPS, directory: true, top: { default: 100, max: 999 } };
-
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** /directory/administrativeUnits[/{au}[/scopedRoleMembers[/{id}]]]: returns false for other paths. */
 export async function handleAdminUnits(deps: DirectoryDeps, request: GraphRequest): Promise<boolean> {
@@ -77,17 +76,12 @@ export async function handleAdminUnits(deps: DirectoryDeps, request: GraphReques
   }
 
   if (method === 'POST' && memberId === undefined) {
-    const body = await readJsonObject(request.req);
-    for (const key of Object.keys(body))
-      if (!['roleId', 'roleMemberInfo', 'administrativeUnitId', 'id'].includes(key) && !key.startsWith('@odata.'))
-        throw badRequest('RequestBodyRead', `The property '${key}' does not exist on type 'microsoft.graph.scopedRoleMembership'. Make sure to only use property names that are defined by the type or mark the type as open type.`);
-    if (typeof body.roleId !== 'string' || !GUID.test(body.roleId) || !findRole(body.roleId)) throw badRequest('Request_BadRequest', `Invalid value specified for property 'roleId' of resource 'ScopedRoleMembership'.`);
-    const info = body.roleMemberInfo as { id?: unknown } | undefined;
-    const user = typeof info?.id === 'string' ? findUser(deps.principals, info.id) : undefined;
-    if (!user) throw badRequest('Request_BadRequest', `Invalid object identifier '${String(info?.id ?? '')}'.`);
-    const duplicate = deps.store.objects(KIND.scopedRoleMember, auId).some((m) => m.roleId === body.roleId && (m.roleMemberInfo as { id: string }).id === user.id);
-    if (duplicate) throw badRequest('Request_BadRequest', 'A conflicting object with one or more of the specified property values is present in the directory.');
-    const member = { id: randomUUID(), roleId: body.roleId, administrativeUnitId: auId, roleMemberInfo: { id: user.id, displayName: user.displayName, userPrincipalName: user.userPrincipalName } };
+    const { role, user } = checkScopedMemberBody(await readJsonObject(request.req), {
+      role: findRole,
+      user: (id) => findUser(deps.principals, id),
+      members: deps.store.objects(KIND.scopedRoleMember, auId),
+    });
+    const member = { id: randomUUID(), roleId: role.id, administrativeUnitId: auId, roleMemberInfo: { id: user.id, displayName: user.displayName, userPrincipalName: user.userPrincipalName } };
     deps.store.transaction(() => deps.store.putObject(KIND.scopedRoleMember, member.id, auId!, member));
     reply(request, 201, { '@odata.context': contextUrl(request, `${context}/$entity`), ...member });
     return true;

@@ -32,7 +32,7 @@ function definitionView(role: DirectoryRole): Record<string, unknown> {
 
 /**
  * `GET /roleManagement/directory/roleDefinitions[/{id}]` ($filter on id, displayName,
- * templateId, isBuiltIn; $select): the roles an administrative unit can scope, by template id,
+ * templateId, isBuiltIn; $select): the built-in roles activated in the emulator, by template id,
  * so a role's name is found from either the activated role or its definition.
  */
 export function handleRoleDefinitions(request: GraphRequest): boolean {

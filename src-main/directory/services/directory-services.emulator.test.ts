@@ -3,7 +3,8 @@ import type { ContractFailure } from '../../../src-shared/contract/result';
 import type { GraphClient } from '../client/graph-client';
 import { signedInClient } from './test-support';
 import { DEMO_IDS } from '../emulator/demo-data';
-import { startTestDirectoryEmulator, type TestDirectoryEmulator } from '../emulator/test-support';
+import { guidFrom } from '../emulator/principals';
+import { startTestDirectoryEmulator, TEST_OTHER_USER, type TestDirectoryEmulator } from '../emulator/test-support';
 import { createAssignmentsService } from './assignments-service';
 import { createPoliciesService } from './policies-service';
 import { fullPolicyBody, graphDocsUpdateBody } from '../../../src-shared/directory/policy-fixtures';
@@ -151,6 +152,32 @@ describe('directory services against the emulator', () => {
 
     const missing = await failure(roles.get({ administrativeUnitId: DEMO_IDS.administrativeUnit, membershipId: 'nobody' }));
     expect(missing).toMatchObject({ code: 'not_found', details: { graph: { code: 'Request_ResourceNotFound' } } });
+  });
+
+  it('lists the roles a unit can scope, adds a member, tells why a second add is refused, and removes it', async () => {
+    const roles = createRolesService(client);
+    const scopable = await roles.scopableRoles();
+    expect(scopable.map((r) => r.displayName)).toEqual(['Authentication Administrator', 'Groups Administrator', 'Helpdesk Administrator', 'License Administrator', 'Password Administrator', 'User Administrator']);
+    expect(scopable.find((r) => r.displayName === 'Helpdesk Administrator')?.description).toContain('reset passwords');
+    const helpdesk = scopable.find((r) => r.displayName === 'Helpdesk Administrator')!;
+    const unit = DEMO_IDS.administrativeUnit;
+
+    const added = await roles.addMember({ administrativeUnitId: unit, roleId: helpdesk.id, memberId: TEST_OTHER_USER.id });
+    expect(added).toMatchObject({ roleId: helpdesk.id, roleName: 'Helpdesk Administrator', memberId: TEST_OTHER_USER.id, memberName: TEST_OTHER_USER.displayName, memberPrincipalName: TEST_OTHER_USER.userPrincipalName, memberKind: 'user' });
+    const listed = await roles.members({ administrativeUnitId: unit });
+    expect(listed.find((m) => m.id === added.id)).toEqual(added);
+
+    const twice = await failure(roles.addMember({ administrativeUnitId: unit, roleId: helpdesk.id, memberId: TEST_OTHER_USER.id }));
+    expect(twice).toMatchObject({ code: 'invalid_input', details: { refusal: 'duplicate', graph: { status: 400, code: 'Request_BadRequest' } } });
+    const nobody = await failure(roles.addMember({ administrativeUnitId: unit, roleId: helpdesk.id, memberId: '0f0f0f0f-0000-4000-a000-000000000000' }));
+    expect(nobody).toMatchObject({ code: 'not_found', details: { refusal: 'unknownPerson' } });
+    const globalAdmin = await failure(roles.addMember({ administrativeUnitId: unit, roleId: guidFrom('role:62e90394-69f5-4237-9190-012177145e10'), memberId: TEST_OTHER_USER.id }));
+    expect(globalAdmin).toMatchObject({ code: 'invalid_input', details: { refusal: 'notScopable' } });
+
+    expect(await roles.removeMember({ administrativeUnitId: unit, membershipId: added.id })).toEqual({ removed: true });
+    expect((await roles.members({ administrativeUnitId: unit })).map((m) => m.id)).toEqual([DEMO_IDS.scopedRoleMember]);
+    const gone = await failure(roles.removeMember({ administrativeUnitId: unit, membershipId: added.id }));
+    expect(gone).toMatchObject({ code: 'not_found', details: { refusal: 'membershipGone' } });
   });
 
   it('waits out throttling inside a service call', async () => {

@@ -73,6 +73,38 @@ describe('directory services on the wire', () => {
     expect(server.requests[0]!.url).toBe('/v1.0/directory/administrativeUnits/au%2F1/scopedRoleMembers/m%201?$select=id,roleMemberInfo');
   });
 
+  it('roles.addMember posts exactly the documented body through the writing client, and removeMember deletes by membership id', async () => {
+    const roleId = '729827e3-9c14-49f7-bb1b-9608f156bbb8';
+    const memberId = '0a1b2c3d-0000-4000-a000-00000000a7a7';
+    const { server, client } = await graphStub((req, res) => {
+      if (req.method === 'POST') sendJson(res, 201, { id: 'm1', roleId, administrativeUnitId: 'au1', roleMemberInfo: { id: memberId, displayName: 'Pat Lee', userPrincipalName: 'pat@x.test' } });
+      else if (req.method === 'DELETE') res.writeHead(204).end();
+      else sendJson(res, 200, { id: roleId, displayName: 'Helpdesk Administrator' });
+    });
+    let writes = 0;
+    const writer = async () => (writes++, client());
+    const roles = createRolesService(client, writer);
+    expect(await roles.addMember({ administrativeUnitId: 'au1', roleId, memberId })).toEqual({ id: 'm1', roleId, roleName: 'Helpdesk Administrator', memberId, memberName: 'Pat Lee', memberPrincipalName: 'pat@x.test', memberKind: 'user' });
+    expect(server.requests[0]).toMatchObject({ method: 'POST', url: '/v1.0/directory/administrativeUnits/au1/scopedRoleMembers' });
+    expect(JSON.parse(server.requests[0]!.body)).toEqual({ roleId, roleMemberInfo: { id: memberId } });
+    expect(await roles.removeMember({ administrativeUnitId: 'au1', membershipId: 'm 1' })).toEqual({ removed: true });
+    expect(server.requests.at(-1)).toMatchObject({ method: 'DELETE', url: '/v1.0/directory/administrativeUnits/au1/scopedRoleMembers/m%201' });
+    expect(writes).toBe(2);
+  });
+
+  it('roles.addMember tells a refusal it recognises apart from one it does not', async () => {
+    const { client } = await graphStub((req, res) => {
+      if (req.url.includes('conflict')) sendGraphError(res, 400, 'Request_BadRequest', 'A conflicting object with one or more of the specified property values is present in the directory.');
+      else sendGraphError(res, 403, 'Authorization_RequestDenied', 'Insufficient privileges to complete the operation.');
+    });
+    const roles = createRolesService(client);
+    const input = { roleId: '729827e3-9c14-49f7-bb1b-9608f156bbb8', memberId: '0a1b2c3d-0000-4000-a000-00000000a7a7' };
+    expect(await failure(roles.addMember({ administrativeUnitId: 'conflict', ...input }))).toMatchObject({ code: 'invalid_input', details: { refusal: 'duplicate', graph: { status: 400 } } });
+    const forbidden = await failure(roles.addMember({ administrativeUnitId: 'au1', ...input }));
+    expect(forbidden).toMatchObject({ code: 'forbidden', details: { graph: { code: 'Authorization_RequestDenied' } } });
+    expect(forbidden?.details).not.toHaveProperty('refusal');
+  });
+
   it('turns Graph errors into contract errors carrying the Graph code and message', async () => {
     const { client } = await graphStub((req, res) => {
       if (req.url.includes('forbidden')) sendGraphError(res, 403, 'Authorization_RequestDenied', 'Insufficient privileges to complete the operation.');

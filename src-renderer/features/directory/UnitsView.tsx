@@ -1,10 +1,14 @@
-import { Badge, Grid, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
+import { Badge, Button, Grid, Group, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { IconUserPlus } from '@tabler/icons-react';
+import { useState } from 'react';
+import type { ScopedRoleMemberView } from '../../../src-shared/contract/directory';
 import { printRoute } from '../../app/routes';
 import { LoadingLine } from '../../ui/LoadingLine';
 import { ResultError } from '../../ui/ResultError';
+import { AddRoleMemberDialog } from './components/AddRoleMemberDialog';
+import { RemoveRoleMemberDialog } from './components/RemoveRoleMemberDialog';
+import { ScopedMembersTable } from './components/ScopedMembersTable';
 import { useUnitMembers, useUnits } from './use-directory';
-
-const KIND_LABELS = { user: 'User', group: 'Group', servicePrincipal: 'Service principal', unknown: 'Unknown' } as const;
 
 /** `#/directory/units[/<id>]`: administrative units, and the roles delegated within the chosen one. */
 export function UnitsView({ unitId }: { unitId: string | undefined }) {
@@ -50,56 +54,41 @@ export function UnitsView({ unitId }: { unitId: string | undefined }) {
               </Badge>
             ) : null}
           </div>
-          <Title order={3} size="h4">
-            Scoped role members
-          </Title>
-          <ScopedMembers unitId={chosen.id} />
+          <ScopedMembers key={chosen.id} unit={{ id: chosen.id, displayName: chosen.displayName ?? chosen.id }} />
         </Stack>
       </Grid.Col>
     </Grid>
   );
 }
 
-function ScopedMembers({ unitId }: { unitId: string }) {
-  const members = useUnitMembers(unitId);
-  if (members.isPending) return <LoadingLine>Reading the unit’s role members…</LoadingLine>;
-  if (members.isError) return <ResultError error={members.error} title="The role members could not be read" />;
-  if (members.data.length === 0) {
-    return (
-      <div className="panel empty-state">
-        <p>No role is delegated in this unit: only tenant-wide administrators manage it.</p>
-      </div>
-    );
-  }
+/** The unit's role members with Add and Remove, as Entra's "Roles and administrators" of a unit. */
+function ScopedMembers({ unit }: { unit: { id: string; displayName: string } }) {
+  const members = useUnitMembers(unit.id);
+  const [adding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<ScopedRoleMemberView | null>(null);
   return (
-    <Table verticalSpacing="sm" data-testid="scoped-members">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Role</Table.Th>
-          <Table.Th>Member</Table.Th>
-          <Table.Th>User principal name</Table.Th>
-          <Table.Th>Kind</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {members.data.map((member) => (
-          <Table.Tr key={member.id} data-member={member.id}>
-            <Table.Td>
-              <Text fw={500} size="sm">
-                {member.roleName ?? 'Unknown role'}
-              </Text>
-              {member.roleName ? null : (
-                <Text size="xs" c="dimmed">
-                  {member.roleId}
-                </Text>
-              )}
-            </Table.Td>
-            <Table.Td>{member.memberName ?? member.memberId}</Table.Td>
-            <Table.Td>{member.memberPrincipalName ?? '—'}</Table.Td>
-            <Table.Td>{KIND_LABELS[member.memberKind]}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <Stack gap="sm">
+      <Group justify="space-between">
+        <Title order={3} size="h4">
+          Scoped role members
+        </Title>
+        <Button leftSection={<IconUserPlus size={16} />} onClick={() => setAdding(true)} disabled={!members.isSuccess}>
+          Add role member
+        </Button>
+      </Group>
+      {members.isPending ? (
+        <LoadingLine>Reading the unit’s role members…</LoadingLine>
+      ) : members.isError ? (
+        <ResultError error={members.error} title="The role members could not be read" />
+      ) : members.data.length === 0 ? (
+        <div className="panel empty-state">
+          <p>No one has a role scoped to this unit yet. Only tenant-wide administrators manage it; Add role member gives someone a role over this unit alone.</p>
+        </div>
+      ) : (
+        <ScopedMembersTable members={members.data} onRemove={setRemoving} />
+      )}
+      <AddRoleMemberDialog opened={adding} unit={unit} members={members.data ?? []} onClose={() => setAdding(false)} />
+      <RemoveRoleMemberDialog unit={unit} member={removing} onClose={() => setRemoving(null)} />
+    </Stack>
   );
 }

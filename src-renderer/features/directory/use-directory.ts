@@ -90,6 +90,37 @@ export function useUnitMembers(unitId: string | undefined) {
   });
 }
 
+/** The roles a unit can scope; they change rarely, so one read serves every dialog for a minute. */
+export function useScopableRoles(enabled: boolean) {
+  const api = useApi();
+  return useQuery({
+    queryKey: queryKeys.directoryScopableRoles,
+    queryFn: async () => unwrap(await api.directoryRoles.scopableRoles()),
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
+/** Gives a person a role in a unit; the member list is read again after, a refusal too (someone else may have changed it). */
+export function useAddScopedMember(unitId: string) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { roleId: string; memberId: string }) => unwrap(await api.directoryRoles.addMember({ administrativeUnitId: unitId, ...input })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.directoryMembers(unitId) }),
+  });
+}
+
+/** Takes a role membership away; the list is read again even after a refusal (it may be gone already). */
+export function useRemoveScopedMember(unitId: string) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (membershipId: string) => unwrap(await api.directoryRoles.removeMember({ administrativeUnitId: unitId, membershipId })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.directoryMembers(unitId) }),
+  });
+}
+
 export function useUserSearch(text: string) {
   const api = useApi();
   return useQuery({

@@ -14,7 +14,8 @@ export const TENANT_SIGN_IN_CHOICES: { value: TenantSignInKind; label: string; d
 
 /** What the app registration must allow for a sign-in kind (Entra admin center → App registrations). */
 export function registrationNeeds(kind: TenantSignInKind): string[] {
-  const delegated = 'API permissions (delegated): EntitlementManagement.ReadWrite.All, RoleManagement.Read.Directory, Calendars.Read';
+  // RoleManagement.ReadWrite.Directory is asked for only when a unit's role members are changed.
+  const delegated = 'API permissions (delegated): EntitlementManagement.ReadWrite.All, RoleManagement.Read.Directory, Calendars.Read, and RoleManagement.ReadWrite.Directory to change role members of administrative units';
   switch (kind) {
     case 'authCode':
       return ['Authentication → Mobile and desktop applications: redirect URI http://localhost', delegated];
@@ -23,7 +24,7 @@ export function registrationNeeds(kind: TenantSignInKind): string[] {
     case 'clientCredentials':
       return [
         'Certificates & secrets → a client secret (paste its value, not its id)',
-        'API permissions (application, with admin consent): EntitlementManagement.ReadWrite.All, RoleManagement.Read.Directory, Calendars.Read',
+        'API permissions (application, with admin consent): EntitlementManagement.ReadWrite.All, RoleManagement.Read.Directory, Calendars.Read, and RoleManagement.ReadWrite.Directory to change role members of administrative units',
       ];
   }
 }
