@@ -36,9 +36,9 @@ export class LivePage {
     return this.tile(stream).getByLabel(/^fell back because/);
   }
 
-  async forceMode(stream: string, label: 'WebRTC' | 'MSE' | 'HLS' | 'MJPEG'): Promise<void> {
+  async forceMode(stream: string, label: 'WebRTC' | 'MSE' | 'HLS' | 'MJPEG' | 'Automatic'): Promise<void> {
     await this.tile(stream).getByRole('button', { name: `Playback mode of ${stream}` }).click();
-    await this.page.getByRole('menuitem', { name: `${label} only` }).click();
+    await this.page.getByRole('menuitem', { name: label === 'Automatic' ? /^Automatic/ : `${label} only` }).click();
   }
 
   action(stream: string, name: 'Snapshot' | 'Fullscreen' | 'Pop out' | 'Unmute' | 'Mute' | 'Move'): Locator {
@@ -55,5 +55,37 @@ export class LivePage {
 
   tileNames(): Promise<string[]> {
     return this.page.getByRole('list', { name: 'Cameras' }).getByRole('article').evaluateAll((tiles) => tiles.map((t) => (t.getAttribute('aria-label') ?? '').replace(/^Camera /, '')));
+  }
+}
+
+/** A camera on its own (`#/camera/<stream>`, the pop-out window) with the tile's actions. */
+export class CameraWindowPage {
+  constructor(
+    readonly page: Page,
+    readonly stream: string,
+  ) {}
+
+  window(): Locator {
+    return this.page.getByRole('main', { name: `Camera ${this.stream}` });
+  }
+
+  picture(): Locator {
+    return this.window().locator('video:visible, img:visible');
+  }
+
+  mode(): Locator {
+    return this.window().getByLabel(/^mode /);
+  }
+
+  state(): Locator {
+    return this.window().getByLabel(/^state /);
+  }
+
+  menuButton(): Locator {
+    return this.window().getByRole('button', { name: `Playback mode of ${this.stream}` });
+  }
+
+  action(name: 'Snapshot' | 'Fullscreen' | 'Unmute' | 'Mute'): Locator {
+    return this.window().getByRole(name === 'Snapshot' ? 'link' : 'button', { name: `${name} ${name === 'Snapshot' ? 'of ' : ''}${this.stream}` });
   }
 }

@@ -23,17 +23,26 @@ export class StreamsPage {
     return this.dialog().getByRole('textbox', { name: 'Name' });
   }
 
-  sourceField(): Locator {
-    return this.dialog().getByRole('textbox', { name: 'Source' });
+  /** The form's sources are "Source 1", "Source 2", … in the order they are saved. */
+  sourceField(index = 0): Locator {
+    return this.dialog().getByRole('textbox', { name: `Source ${index + 1}`, exact: true });
+  }
+
+  sourceAction(action: 'Move' | 'Remove' | 'Probe', index: number): Locator {
+    return this.dialog().getByRole('button', { name: `${action} Source ${index + 1}`, exact: true });
+  }
+
+  async sourceValues(): Promise<string[]> {
+    return this.dialog().getByRole('list', { name: 'Sources' }).getByRole('textbox').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
   }
 
   probeResult(): Locator {
     return this.dialog().getByTestId('probe-result');
   }
 
-  async probe(source: string): Promise<void> {
-    await this.sourceField().fill(source);
-    await this.dialog().getByRole('button', { name: 'Probe source' }).click();
+  async probe(source: string, index = 0): Promise<void> {
+    await this.sourceField(index).fill(source);
+    await this.sourceAction('Probe', index).click();
   }
 
   link(id: string): Locator {

@@ -5,7 +5,7 @@ import type { Locator } from '@playwright/test';
 import { freePort, startHeadlessConsole } from '../fixtures/headless-console';
 import { expectAccessible } from '../fixtures/accessibility';
 import { test, expect } from '../fixtures/test';
-import { LivePage } from '../pages/live-page';
+import { CameraWindowPage, LivePage } from '../pages/live-page';
 
 const CAMERA = 'ffmpeg:virtual?video=testsrc&size=640x360&fps=25#video=h264';
 
@@ -19,6 +19,23 @@ async function publish(url: string, stream: string): Promise<ChildProcess> {
   const info = (await (await fetch(`${url}/api`)).json()) as { rtsp: { listen: string } };
   const port = info.rtsp.listen.split(':').pop();
   return spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25', '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '25', '-pix_fmt', 'yuv420p', '-f', 'rtsp', '-rtsp_transport', 'tcp', `rtsp://127.0.0.1:${port}/${stream}`], { stdio: 'ignore' });
+}
+
+/** A camera publishing H.264 at a fixed bitrate (`rate`, ffmpeg's notation) into the relay's RTSP server. */
+async function publishAtRate(url: string, stream: string, rate: string): Promise<ChildProcess> {
+  const info = (await (await fetch(`${url}/api`)).json()) as { rtsp: { listen: string } };
+  const port = info.rtsp.listen.split(':').pop();
+  return spawn(
+    'ffmpeg',
+    ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25', '-vf', 'noise=alls=40:allf=t', '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-b:v', rate, '-minrate', rate, '-maxrate', rate, '-bufsize', rate, '-g', '25', '-pix_fmt', 'yuv420p', '-f', 'rtsp', '-rtsp_transport', 'tcp', `rtsp://127.0.0.1:${port}/${stream}`],
+    { stdio: 'ignore' },
+  );
+}
+
+/** The caption's bitrate in bits per second (`2.1 Mbit/s`, `640 kbit/s`); NaN when it shows none. */
+function parseBitrate(caption: string): number {
+  const match = /(\d+(?:\.\d+)?) (M|k)bit\/s/.exec(caption);
+  return match ? Number(match[1]) * (match[2] === 'M' ? 1e6 : 1e3) : Number.NaN;
 }
 
 /**
@@ -52,6 +69,9 @@ test.describe('live view', () => {
       await expect(live.tile(stream)).toContainText(/\d+ fps/);
       await page.screenshot({ path: testInfo.outputPath(`live-${mode.toLowerCase()}.png`) });
     }
+    // The forced mode is kept by main: the shared console's later specs find the tile automatic again.
+    await live.forceMode(stream, 'Automatic');
+    await expect(live.mode(stream)).toHaveText('WebRTC');
   });
 
   test('falls back to the next mode when WebRTC is blocked, and says why', async ({ page, consoleServer, pageErrors }) => {
@@ -81,6 +101,119 @@ test.describe('live view', () => {
     await expectMoving(popup.locator('video:visible, img:visible'));
     await popup.screenshot({ path: testInfo.outputPath('popout.png') });
     await popup.close();
+  });
+
+  test('a forced mode survives a reload and is the pop-out\'s too; the pop-out\'s own menu switches mode and takes a snapshot', async ({ page, consoleServer, context, pageErrors }, testInfo) => {
+    const stream = 'a-live-remember';
+    await addStream(consoleServer.url, stream);
+    const modes = async () => (JSON.parse(await readFile(join(consoleServer.dataDir, 'console-preferences.json'), 'utf8')) as { live: { modes: Record<string, string> } }).live.modes;
+    try {
+      const live = new LivePage(page, consoleServer.url);
+      await live.open();
+      await live.forceMode(stream, 'MJPEG');
+      await expect(live.mode(stream)).toHaveText('MJPEG');
+      await expect(live.state(stream)).toHaveText('live', { timeout: 30_000 });
+      await expect.poll(async () => (await modes())[stream]).toBe('mjpeg');
+
+      // After a reload the tile plays MJPEG again at once: a picture element, not a video.
+      await page.reload();
+      await expect(live.state(stream)).toHaveText('live', { timeout: 30_000 });
+      await expect(live.mode(stream)).toHaveText('MJPEG');
+      await expect(live.tile(stream).locator('img:visible')).toHaveCount(1);
+      await expect(live.tile(stream).locator('video:visible')).toHaveCount(0);
+
+      // The pop-out plays in the same mode and has the tile's menu.
+      const [popup] = await Promise.all([page.waitForEvent('popup'), live.action(stream, 'Pop out').click()]);
+      const camera = new CameraWindowPage(popup, stream);
+      await expect(camera.state()).toHaveText('live', { timeout: 30_000 });
+      await expect(camera.mode()).toHaveText('MJPEG');
+      await expect(camera.picture()).toHaveJSProperty('tagName', 'IMG');
+      await expect(camera.window().getByRole('button', { name: `Pop out ${stream}` })).toHaveCount(0);
+      await expectAccessible(popup, 'the pop-out window', 'main');
+
+      // From the keyboard: Tab reaches the menu, Enter opens it, the arrows pick WebRTC.
+      await camera.action('Fullscreen').focus();
+      await popup.keyboard.press('Tab');
+      await expect(camera.menuButton()).toBeFocused();
+      await popup.keyboard.press('Enter');
+      const webrtc = popup.getByRole('menuitem', { name: 'WebRTC only' });
+      await expect(webrtc).toBeVisible();
+      await popup.screenshot({ path: testInfo.outputPath('popout-menu.png') });
+      const chosen = () => webrtc.evaluate((item) => item === document.activeElement);
+      for (let step = 0; step < 6 && !(await chosen()); step++) await popup.keyboard.press('ArrowDown');
+      await expect(webrtc).toBeFocused();
+      await popup.keyboard.press('Enter');
+      await expect(camera.mode()).toHaveText('WebRTC');
+      await expect(camera.state()).toHaveText('live', { timeout: 30_000 });
+      await expect(camera.picture()).toHaveJSProperty('tagName', 'VIDEO');
+      await expect.poll(async () => (await modes())[stream]).toBe('webrtc');
+      // The grid hears of it from main: its tile follows.
+      await expect(live.mode(stream)).toHaveText('WebRTC', { timeout: 15_000 });
+
+      const [download] = await Promise.all([popup.waitForEvent('download'), camera.action('Snapshot').click()]);
+      expect(download.suggestedFilename()).toBe(`${stream}.jpeg`);
+      expect([...(await readFile((await download.path())!)).subarray(0, 2)]).toEqual([0xff, 0xd8]);
+      await popup.screenshot({ path: testInfo.outputPath('popout-webrtc.png') });
+      await popup.close();
+
+      // Automatic forgets the choice.
+      await live.forceMode(stream, 'Automatic');
+      await expect.poll(async () => Object.keys(await modes())).not.toContain(stream);
+      // Forcing MJPEG at once on a fresh tile ends its WebRTC offer still on its way: the
+      // teardown of the mode before, not a failure.
+      const teardown = /^request failed: POST \S+\/api\/webrtc\?src=a-live-remember \(net::ERR_ABORTED\)$/;
+      pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((problem) => !teardown.test(problem)));
+    } finally {
+      // The console server is shared: the stream goes once no page plays it.
+      for (const open of context.pages()) await open.close();
+      expect((await fetch(`${consoleServer.url}/api/streams?src=${stream}`, { method: 'DELETE' })).status).toBe(200);
+    }
+  });
+
+  test('an HLS tile shows the bitrate of the media, not the speed of its downloads', async ({ page, pageErrors }, testInfo) => {
+    test.setTimeout(120_000);
+    const own = await startHeadlessConsole('streams:\n  a-live-rate:\n');
+    const stream = 'a-live-rate';
+    // Noise makes every frame costly, so the encoder holds its 2 Mbit/s rather than undershooting.
+    const camera = await publishAtRate(own.url, stream, '2M');
+    try {
+      const received = async () => {
+        const body = (await (await fetch(`${own.url}/api/streams?src=${stream}`)).json()) as { producers: Array<{ bytes_recv?: number }> };
+        return body.producers.reduce((sum, p) => sum + (p.bytes_recv ?? 0), 0);
+      };
+      const live = new LivePage(page, own.url);
+      await live.open();
+      await live.forceMode(stream, 'HLS');
+      await expect(live.mode(stream)).toHaveText('HLS');
+      await expect(live.state(stream)).toHaveText('live', { timeout: 40_000 });
+
+      // The real rate: what the relay received from the camera over 6 s.
+      const start = { at: Date.now(), bytes: await received() };
+      await expect.poll(() => Date.now() - start.at, { timeout: 10_000, intervals: [500] }).toBeGreaterThan(6_000);
+      const real = ((await received()) - start.bytes) * 8 / ((Date.now() - start.at) / 1000);
+      expect(real, 'the test camera sends about 2 Mbit/s').toBeGreaterThan(1_000_000);
+
+      const shown = async () => parseBitrate((await live.tile(stream).locator('footer').textContent()) ?? '');
+      await expect
+        .poll(shown, { timeout: 20_000, message: `caption bitrate near the camera's ${(real / 1e6).toFixed(2)} Mbit/s` })
+        .toBeGreaterThan(real * 0.6);
+      // Sampled once a second for six seconds: never the burst speed of a download.
+      const samples: number[] = [];
+      await expect
+        .poll(async () => samples.push(await shown()), { intervals: [1_000], timeout: 15_000 })
+        .toBeGreaterThanOrEqual(6);
+      console.log(`camera ${(real / 1e6).toFixed(2)} Mbit/s; caption ${samples.map((v) => (v / 1e6).toFixed(2)).join(', ')} Mbit/s`);
+      for (const value of samples) {
+        expect(value).toBeGreaterThan(real * 0.6);
+        expect(value).toBeLessThan(real * 1.5);
+      }
+      await page.screenshot({ path: testInfo.outputPath('live-hls-bitrate.png') });
+      forgiveRefusals(pageErrors);
+      await page.close();
+    } finally {
+      camera.kill('SIGKILL');
+      await own.stop();
+    }
   });
 
   test('snapshot downloads a JPEG of the camera; keyboard shortcuts and the ? overlay', async ({ page, consoleServer }) => {
@@ -134,7 +267,7 @@ test.describe('live view', () => {
       await page.mouse.up();
       await expect.poll(() => live.tileNames()).toEqual(['cam-c', 'cam-a', 'cam-b']);
       const stored = async () => JSON.parse(await readFile(join(own.dataDir, 'console-preferences.json'), 'utf8')) as { live: unknown };
-      await expect.poll(async () => (await stored()).live).toEqual({ layout: '3x3', order: ['cam-c', 'cam-a', 'cam-b'] });
+      await expect.poll(async () => (await stored()).live).toEqual({ layout: '3x3', order: ['cam-c', 'cam-a', 'cam-b'], modes: {} });
 
       await expectAccessible(page, 'the live grid', 'main');
       await page.screenshot({ path: testInfo.outputPath('live-grid.png') });

@@ -18,6 +18,10 @@ test.describe('streams page', () => {
     await page.getByRole('button', { name: 'Add stream' }).first().click();
     await expect(streams.dialog()).toContainText('Add a stream');
     await expectAccessible(page, 'the add-stream form');
+    // The hint lists only schemes the relay takes from the console (homekit:// is only discovered).
+    await expect(streams.dialog()).toContainText('rtsp://, rtsps://, http://');
+    await expect(streams.dialog()).toContainText('Commands (exec:, echo:, expr:) are accepted only in the config file.');
+    await expect(streams.dialog()).not.toContainText('homekit');
 
     // Nothing typed: the form says what is missing.
     await streams.dialog().getByRole('button', { name: 'Add stream' }).click();
@@ -97,7 +101,7 @@ test.describe('streams page', () => {
     await streams.open();
     await streams.row('s-edit-cam').getByRole('button', { name: 'Edit s-edit-cam' }).click();
     await expect(streams.sourceField()).toHaveValue(CAMERA);
-    await expect(streams.nameField()).toBeDisabled();
+    await expect(streams.nameField()).toHaveValue('s-edit-cam');
     const edited = 'ffmpeg:virtual?video=testsrc2&size=640x360#video=h264';
     await streams.sourceField().fill(edited);
     await streams.dialog().getByRole('button', { name: 'Save' }).click();
@@ -119,6 +123,67 @@ test.describe('streams page', () => {
     await expect(streams.row('s-edit-cam')).toHaveCount(0);
     expect((await apiStreams(consoleServer.url))['s-edit-cam']).toBeUndefined();
     expect(await readFile(consoleServer.configPath, 'utf8')).not.toContain('s-edit-cam');
+  });
+
+  test('renames a stream and saves several sources in the order the user sets, refusing a name that is taken', async ({ page, consoleServer }, testInfo) => {
+    const url = consoleServer.url;
+    const second = 'ffmpeg:virtual?video=testsrc2&size=320x240#video=h264';
+    const third = 'rtsp://127.0.0.1:1/spare';
+    for (const name of ['s-rename-cam', 's-rename-taken']) {
+      expect((await fetch(`${url}/api/streams?name=${name}&src=${encodeURIComponent(CAMERA)}`, { method: 'PUT' })).status).toBe(200);
+    }
+    try {
+      const streams = new StreamsPage(page, url);
+      await streams.open('#/streams/s-rename-cam');
+      await page.getByRole('button', { name: 'Edit' }).click();
+      await expect(streams.dialog()).toContainText('Edit s-rename-cam');
+
+      // A name that another stream has is refused in words, and nothing is sent.
+      await streams.nameField().fill('s-rename-taken');
+      await streams.dialog().getByRole('button', { name: 'Save' }).click();
+      await expect(streams.dialog()).toContainText('a stream named s-rename-taken exists already: choose another name');
+      await streams.nameField().fill('s-renamed-cam');
+      await expect(streams.dialog()).toContainText('Renaming changes every link');
+
+      // Two more sources; the third removed again; the second moved first from the keyboard.
+      await streams.dialog().getByRole('button', { name: 'Add source' }).click();
+      await expect(streams.sourceField(1)).toBeFocused();
+      await page.keyboard.type(second);
+      await streams.dialog().getByRole('button', { name: 'Add source' }).click();
+      await streams.sourceField(2).fill(third);
+      expect(await streams.sourceValues()).toEqual([CAMERA, second, third]);
+      await streams.sourceAction('Remove', 2).click();
+      expect(await streams.sourceValues()).toEqual([CAMERA, second]);
+      // Each key waits for what a screen reader hears back (dnd-kit's announcements).
+      const announced = (text: string) => expect(page.getByText(text)).toHaveCount(1);
+      await streams.sourceAction('Move', 1).focus();
+      await page.keyboard.press('Space');
+      await expect(streams.sourceAction('Move', 1)).toHaveAttribute('aria-pressed', 'true');
+      await announced('Source 2 is over position 2 of 2.');
+      await page.keyboard.press('ArrowUp');
+      await announced('Source 2 is over position 1 of 2.');
+      await page.keyboard.press('Space');
+      await announced('Source 2 dropped at position 1 of 2.');
+      await expect.poll(() => streams.sourceValues()).toEqual([second, CAMERA]);
+      await expectAccessible(page, 'the edit-stream form with two sources');
+      await page.screenshot({ path: testInfo.outputPath('streams-edit-sources.png') });
+
+      await streams.dialog().getByRole('button', { name: 'Save' }).click();
+      await expect(streams.dialog()).toBeHidden();
+      // The page moves with the stream.
+      await expect(page).toHaveURL(/#\/streams\/s-renamed-cam$/);
+      await expect(page.getByRole('heading', { level: 1, name: 's-renamed-cam' })).toBeVisible();
+
+      const stored = await apiStreams(url);
+      expect(stored).not.toHaveProperty('s-rename-cam');
+      expect(stored['s-renamed-cam']?.producers.map((p) => p.url)).toEqual([second, CAMERA]);
+      const config = await readFile(consoleServer.configPath, 'utf8');
+      expect(config).toContain(`  s-renamed-cam:\n    - ${second}\n    - ${CAMERA}\n`);
+      expect(config).not.toMatch(/s-rename-cam\b/);
+      await page.screenshot({ path: testInfo.outputPath('streams-renamed.png') });
+    } finally {
+      for (const name of ['s-rename-cam', 's-renamed-cam', 's-rename-taken']) await fetch(`${url}/api/streams?src=${name}`, { method: 'DELETE' });
+    }
   });
 
   test('an unknown stream says so instead of showing an empty page', async ({ page, consoleServer }) => {

@@ -33,8 +33,18 @@ export function createPreferencesModule(options: PreferencesModuleOptions = {}):
 
       const emit = ctx.services.bind(preferencesService, {
         get: async () => store.get(),
-        setLiveView: async (live) => {
-          const next = await store.update((p) => ({ ...p, live }));
+        setLiveView: async (grid) => {
+          const next = await store.update((p) => ({ ...p, live: { ...p.live, ...grid } }));
+          emit('onPreferences', next);
+          return next;
+        },
+        // Merged here rather than sent whole by the renderer: a pop-out and the grid may change
+        // modes of different streams at the same time.
+        setTileMode: async ({ stream, mode }) => {
+          const next = await store.update((p) => {
+            const { [stream]: _previous, ...others } = p.live.modes;
+            return { ...p, live: { ...p.live, modes: mode ? { ...others, [stream]: mode } : others } };
+          });
           emit('onPreferences', next);
           return next;
         },

@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CODE_RUNNING_SCHEMES, SOURCE_HINTS } from '../../src-shared/relay/source-schemes';
 import { rtspEndpoint } from './relay-service';
 import { startRelay, type RelayUnderTest } from './test/relay-test-kit';
 
@@ -12,17 +13,79 @@ describe('relay contract service', () => {
     const call = (method: string, input?: unknown) => relay!.running.engine.services.call('relay', method, input);
     expect(await call('listStreams')).toEqual({
       ok: true,
-      value: [{ name: 'door', producers: [{ url: 'rtsp://***@10.0.0.9/s', state: 'idle', medias: [], codecs: [], bytesReceived: 0 }], consumers: [] }],
+      value: [{ name: 'door', sources: ['rtsp://***@10.0.0.9/s'], producers: [{ url: 'rtsp://***@10.0.0.9/s', state: 'idle', medias: [], codecs: [], bytesReceived: 0 }], consumers: [] }],
     });
-    expect(await call('addStream', { name: 'yard', source: 'rtsp://127.0.0.1:1/y' })).toEqual({ ok: true });
-    expect(await call('addStream', { name: 'yard', source: 'rtsp://127.0.0.1:1/y' })).toMatchObject({ ok: false, error: { code: 'conflict' } });
-    expect(await call('addStream', { name: 'bad', source: 'exec:rm -rf /' })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('config file only') } });
-    expect(await call('addStream', { name: 'has space', source: 'rtsp://x' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    expect(await call('editStream', { name: 'ghost', source: 'rtsp://x' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
-    expect(await call('editStream', { name: 'yard', source: 'rtsp://127.0.0.1:2/y' })).toEqual({ ok: true });
+    expect(await call('addStream', { name: 'yard', sources: ['rtsp://127.0.0.1:1/y'] })).toEqual({ ok: true });
+    expect(await call('addStream', { name: 'yard', sources: ['rtsp://127.0.0.1:1/y'] })).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect(await call('addStream', { name: 'bad', sources: ['exec:rm -rf /'] })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('config file only') } });
+    expect(await call('addStream', { name: 'has space', sources: ['rtsp://x'] })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await call('addStream', { name: 'none', sources: [] })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await call('editStream', { name: 'ghost', sources: ['rtsp://x'] })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await call('editStream', { name: 'yard', sources: ['rtsp://127.0.0.1:2/y'] })).toEqual({ ok: true });
     expect(await readFile(relay.running.configPath, 'utf8')).toContain('yard: rtsp://127.0.0.1:2/y');
     expect(await call('deleteStream', { name: 'yard' })).toEqual({ ok: true });
     expect(await readFile(relay.running.configPath, 'utf8')).not.toContain('yard');
+  });
+
+  it('edits several sources in order and renames a stream in one write, keeping saved logins and comments', async () => {
+    relay = await startRelay('  # the front door\n  door: rtsp://admin:pw@10.0.0.9/main\n  yard: rtsp://127.0.0.1:1/y\n');
+    const call = (method: string, input?: unknown) => relay!.running.engine.services.call('relay', method, input);
+    const api = async () => (await (await fetch(`${relay!.api}/api/streams`)).json()) as Record<string, { producers: Array<{ url: string }> }>;
+
+    // Two sources, the saved one sent back masked, the new one first.
+    expect(await call('editStream', { name: 'door', sources: ['ffmpeg:door#audio=opus', 'rtsp://***@10.0.0.9/main'] })).toEqual({ ok: true });
+    expect(await readFile(relay.running.configPath, 'utf8')).toContain('  # the front door\n  door:\n    - ffmpeg:door#audio=opus\n    - rtsp://admin:pw@10.0.0.9/main\n');
+
+    // A masked source that was never saved is not written with *** as its password.
+    expect(await call('editStream', { name: 'door', sources: ['rtsp://***@10.0.0.9/other'] })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('type the login again') } });
+    // A name that is taken is refused, and nothing changes.
+    expect(await call('editStream', { name: 'door', newName: 'yard', sources: ['rtsp://***@10.0.0.9/main'] })).toMatchObject({
+      ok: false,
+      error: { code: 'conflict', message: 'a stream named yard exists already: choose another name, or delete that stream first' },
+    });
+
+    expect(await call('editStream', { name: 'door', newName: 'porch', sources: ['rtsp://***@10.0.0.9/main', 'ffmpeg:porch#audio=opus'] })).toEqual({ ok: true });
+    const text = await readFile(relay.running.configPath, 'utf8');
+    expect(text).toContain('  # the front door\n  porch:\n    - rtsp://admin:pw@10.0.0.9/main\n    - ffmpeg:porch#audio=opus\n  yard:');
+    expect(text).not.toMatch(/\bdoor:/);
+    expect(Object.keys(await api())).toEqual(['porch', 'yard']);
+    expect((await api()).porch!.producers.map((p) => p.url)).toEqual(['rtsp://admin:pw@10.0.0.9/main', 'ffmpeg:porch#audio=opus']);
+  });
+
+  it('a rename cuts off the viewers of the old name, who come back by the new one', async () => {
+    relay = await startRelay('  door: ffmpeg:virtual?video=testsrc&size=160x120#video=h264\n');
+    const call = (method: string, input?: unknown) => relay!.running.engine.services.call('relay', method, input);
+    const viewer = await fetch(`${relay.api}/api/stream.mp4?src=door`);
+    const reader = viewer.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+    const consumers = async (name: string) => ((await (await fetch(`${relay!.api}/api/streams?src=${name}`)).json()) as { consumers: unknown[] }).consumers;
+    expect(await consumers('door')).toHaveLength(1);
+
+    expect(await call('editStream', { name: 'door', newName: 'porch', sources: ['ffmpeg:virtual?video=testsrc&size=160x120#video=h264'] })).toEqual({ ok: true });
+    // The old name's viewer ends (go2rtc would leave it on an orphaned stream); nothing runs under the old name.
+    const drained = async () => {
+      for (;;) if ((await reader.read().catch(() => ({ done: true }))).done) return true;
+    };
+    expect(await drained()).toBe(true);
+    expect((await fetch(`${relay.api}/api/streams?src=door`)).status).toBe(404);
+    const again = await fetch(`${relay.api}/api/stream.mp4?src=porch`);
+    const next = again.body!.getReader();
+    expect((await next.read()).done).toBe(false);
+    await next.cancel();
+  });
+
+  it('every scheme the add-stream form suggests is one the relay accepts from the console', async () => {
+    relay = await startRelay();
+    const call = (method: string, input?: unknown) => relay!.running.engine.services.call('relay', method, input);
+    for (const hint of SOURCE_HINTS) {
+      const checked = (await call('checkSource', { source: hint.example })) as { ok: true; value: { problem?: string; schemes: string[] } };
+      expect(checked.value.problem, hint.example).toBeUndefined();
+      expect(checked.value.schemes).toContain(hint.scheme);
+    }
+    for (const scheme of CODE_RUNNING_SCHEMES) {
+      const checked = (await call('checkSource', { source: `${scheme}:ls` })) as { ok: true; value: { problem?: string } };
+      expect(checked.value.problem, scheme).toMatch(/config file only/);
+    }
   });
 
   it('validates config text before it is written, with line numbers', async () => {

@@ -7,7 +7,8 @@ import { codeRunningScheme } from './core/code-running';
 import type { SchemeRegistry } from './core/scheme-registry';
 import { redactSource } from './core/redact-source';
 import { SourceRejectedError, type StreamRegistry } from './core/stream-registry';
-import { persistStream, readStreamsSection } from './streams-config';
+import { persistRename, persistStream, readStreamsSection } from './streams-config';
+import { MaskedLoginError, restoreSavedLogins } from './saved-logins';
 import type { CodecStats } from './codecs/codec-stats';
 import { configJsonSchema } from '../platform/config/config-json-schema';
 import { unknownKeyWarnings } from '../platform/config/unknown-keys';
@@ -46,9 +47,11 @@ const producerCodecs = (p: InfoLike): CodecInfo[] => (p.receivers ?? []).map((r)
 
 export function summarize(streams: StreamRegistry): StreamSummary[] {
   return streams.names().map((name) => {
-    const info = streams.get(name)!.info();
+    const stream = streams.get(name)!;
+    const info = stream.info();
     return {
       name,
+      sources: stream.sources.map(redactSource),
       producers: (info.producers as InfoLike[]).map((p) => ({
         url: redactSource(p.url ?? ''),
         state: (p.state as StreamSummary['producers'][number]['state']) ?? (p.medias ? 'running' : 'idle'),
@@ -93,6 +96,14 @@ export function bindRelayService(ctx: EngineContext, { streams, guard, rtsp, sch
       throw error;
     }
   };
+  const withSavedLogins = (sources: string[], saved: string[]) => {
+    try {
+      return restoreSavedLogins(sources, saved);
+    } catch (error) {
+      if (error instanceof MaskedLoginError) throw new ContractFailure('invalid_input', error.message);
+      throw error;
+    }
+  };
   const writeFailure = (error: unknown): never => {
     if (error instanceof ConfigSyntaxError || error instanceof ConfigFileError || error instanceof SourceRejectedError) {
       throw new ContractFailure('invalid_input', error.message);
@@ -102,17 +113,35 @@ export function bindRelayService(ctx: EngineContext, { streams, guard, rtsp, sch
 
   const emit = ctx.services.bind(relayService, {
     listStreams: async () => summarize(streams),
-    addStream: async ({ name, source }) => {
+    addStream: async ({ name, sources }) => {
       if (streams.get(name)) throw new ContractFailure('conflict', `a stream named ${name} exists already`);
-      check(source, name);
-      await persistStream(ctx.config, name, [source]);
-      streams.set(name, [source]);
+      const saved = withSavedLogins(sources, []);
+      for (const source of saved) check(source, name);
+      await persistStream(ctx.config, name, saved);
+      streams.set(name, saved);
     },
-    editStream: async ({ name, source }) => {
-      if (!streams.get(name)) throw new ContractFailure('not_found', `no stream named ${name}`);
-      check(source, name);
-      await persistStream(ctx.config, name, [source]);
-      streams.set(name, [source]);
+    editStream: async ({ name, newName, sources }) => {
+      const stream = streams.get(name);
+      if (!stream) throw new ContractFailure('not_found', `no stream named ${name}`);
+      const target = newName ?? name;
+      if (target !== name && streams.get(target)) {
+        throw new ContractFailure('conflict', `a stream named ${target} exists already: choose another name, or delete that stream first`);
+      }
+      const saved = withSavedLogins(sources, stream.sources);
+      for (const source of saved) check(source, target);
+      if (target === name) {
+        await persistStream(ctx.config, name, saved);
+        streams.set(name, saved);
+        return;
+      }
+      // go2rtc has no rename: a client PUTs the new name and DELETEs the old one, and the old
+      // stream's viewers are cut off (they asked for a name that is gone; go2rtc leaves them
+      // running on an orphan). One config write does both here, so the file never has both or
+      // neither; the config's change closes the old stream and its viewers, who reconnect by
+      // the new name. The calls below make that explicit and are no-ops after the sync.
+      await persistRename(ctx.config, name, target, saved);
+      streams.set(target, saved);
+      streams.delete(name);
     },
     deleteStream: async ({ name }) => {
       if (!streams.get(name)) throw new ContractFailure('not_found', `no stream named ${name}`);

@@ -1,4 +1,4 @@
-import { isMap, type Document } from 'yaml';
+import { isMap, isScalar, type Document } from 'yaml';
 import type { ConfigStore } from '../platform/config/config-store';
 
 /**
@@ -24,10 +24,33 @@ export function persistStream(config: ConfigStore, name: string, sources: string
       return;
     }
     if (!isMap(doc.get('streams'))) doc.set('streams', doc.createNode({}));
-    const value = sources.length === 0 ? null : sources.length === 1 ? sources[0] : sources;
-    doc.setIn(['streams', name], doc.createNode(value));
+    doc.setIn(['streams', name], doc.createNode(sourcesValue(sources)));
   });
 }
+
+/**
+ * Renames a stream and sets its sources in one write, so the file on disk never holds both
+ * names or neither. The entry keeps its place and its comments; only its key and value change.
+ */
+export function persistRename(config: ConfigStore, from: string, to: string, sources: string[]): Promise<void> {
+  return config.update((doc: Document) => {
+    const section = doc.get('streams');
+    const pair = isMap(section) ? section.items.find((item) => (isScalar(item.key) ? item.key.value : item.key) === from) : undefined;
+    if (!pair) {
+      // Not in the file (a stream kept only in memory): written under its new name.
+      if (!isMap(section)) doc.set('streams', doc.createNode({}));
+      doc.setIn(['streams', to], doc.createNode(sourcesValue(sources)));
+      return;
+    }
+    // The key node itself is kept (with a comment above it); only its text changes.
+    if (isScalar(pair.key)) pair.key.value = to;
+    else pair.key = doc.createNode(to);
+    pair.value = doc.createNode(sourcesValue(sources));
+  });
+}
+
+/** One source as a scalar, several as a list, none as an empty value (a publish target). */
+const sourcesValue = (sources: string[]) => (sources.length === 0 ? null : sources.length === 1 ? sources[0] : sources);
 
 /** PATCH /api/config: maps merge key by key, lists and scalars replace, null deletes. */
 export function mergeIntoDocument(doc: Document, patch: Record<string, unknown>, path: string[] = []): void {

@@ -7,10 +7,25 @@ export const LIVE_LAYOUTS = ['1', '2x2', '3x3', '4x4', 'auto'] as const;
 export const liveLayoutSchema = z.enum(LIVE_LAYOUTS);
 export type LiveLayout = z.infer<typeof liveLayoutSchema>;
 
-export const liveViewSchema = z.object({
+/** How a tile plays a stream; the order is the fallback order of the automatic choice. */
+export const PLAYER_MODES = ['webrtc', 'mse', 'hls', 'mjpeg'] as const;
+export const playerModeSchema = z.enum(PLAYER_MODES);
+
+/** The grid itself: what the layout control and dragging a tile change. */
+export const liveGridSchema = z.object({
   layout: liveLayoutSchema.default('auto'),
   /** Stream names in the order the user arranged the tiles; streams not listed follow by name. */
   order: z.array(z.string().max(128)).max(1000).default([]),
+});
+export type LiveGridPreferences = z.infer<typeof liveGridSchema>;
+
+const MAX_FORCED_MODES = 1000;
+export const liveViewSchema = liveGridSchema.extend({
+  /** The playback mode the user forced per stream (tiles and pop-outs); a stream not listed plays in automatic mode. */
+  modes: z
+    .record(z.string().min(1).max(128), playerModeSchema)
+    .refine((modes) => Object.keys(modes).length <= MAX_FORCED_MODES, `at most ${MAX_FORCED_MODES} forced modes`)
+    .default({}),
 });
 export type LiveViewPreferences = z.infer<typeof liveViewSchema>;
 
@@ -61,7 +76,10 @@ export const preferencesService = defineService({
   name: 'preferences',
   methods: {
     get: method(z.void(), preferencesSchema),
-    setLiveView: method(liveViewSchema, preferencesSchema),
+    /** The grid's layout and order; the forced modes stay as they are. */
+    setLiveView: method(liveGridSchema, preferencesSchema),
+    /** Forces a playback mode for one stream, or (null) gives it back to the automatic choice. */
+    setTileMode: method(z.object({ stream: z.string().min(1).max(128), mode: playerModeSchema.nullable() }), preferencesSchema),
     setDirectoryView: method(directoryViewSchema, preferencesSchema),
     /** The colour theme of every console window (the desktop app's and browsers'). */
     setAppearance: method(appearanceSchema, preferencesSchema),

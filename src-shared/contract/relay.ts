@@ -34,6 +34,8 @@ export const consumerSummarySchema = z.object({
 
 export const streamSummarySchema = z.object({
   name: z.string(),
+  /** The sources the stream is configured with, in order, credentials masked (publishers are only producers). */
+  sources: z.array(z.string()).default([]),
   producers: z.array(producerSummarySchema),
   consumers: z.array(consumerSummarySchema),
 });
@@ -46,6 +48,39 @@ export const streamName = z
   .regex(/^[^\s/?#]+$/, 'a stream name has no spaces, slashes, ? or #');
 export const streamSource = z.string().trim().min(1, 'a stream needs a source URL').max(4096);
 const source = streamSource;
+
+/** go2rtc's `name: [src1, src2]`: the relay asks the sources in this order for each viewer's codecs. */
+export const MAX_SOURCES = 16;
+const listedOnce = (sources: readonly string[]) => new Set(sources).size === sources.length;
+export const streamSources = z
+  .array(streamSource)
+  .min(1, 'a stream needs at least one source')
+  .max(MAX_SOURCES, `a stream takes at most ${MAX_SOURCES} sources`)
+  .refine(listedOnce, 'the same source is listed twice');
+
+/** How the console shows a saved login: the relay keeps the real one and never sends it. */
+export const MASKED_LOGIN = '***@';
+
+/**
+ * The add/edit stream form. `keptMasked`: the stream's saved sources as the console shows them
+ * (login masked); such a source left as it is keeps its saved login, any other masked text must
+ * be typed again.
+ */
+export function streamFormSchema(keptMasked: readonly string[] = []) {
+  const url = streamSource.refine(
+    (value) => !value.includes(MASKED_LOGIN) || keptMasked.includes(value),
+    'type the login again: saved passwords are never shown in the console',
+  );
+  return z.object({
+    name: streamName,
+    sources: z
+      .array(z.object({ url }))
+      .min(1, 'a stream needs at least one source')
+      .max(MAX_SOURCES, `a stream takes at most ${MAX_SOURCES} sources`)
+      .refine((list) => listedOnce(list.map((s) => s.url.trim())), 'the same source is listed twice'),
+  });
+}
+export type StreamFormValues = z.infer<ReturnType<typeof streamFormSchema>>;
 
 /** What a source offers when dialed once, before it is saved: its medias and codecs, or why it failed. */
 export const probeResultSchema = z.object({
@@ -94,8 +129,12 @@ export const relayService = defineService({
   name: 'relay',
   methods: {
     listStreams: method(z.void(), z.array(streamSummarySchema)),
-    addStream: method(z.object({ name: streamName, source }), z.void()),
-    editStream: method(z.object({ name: streamName, source }), z.void()),
+    addStream: method(z.object({ name: streamName, sources: streamSources }), z.void()),
+    /**
+     * Replaces a stream's sources and, with `newName`, renames it (refused with `conflict` when
+     * that name is taken). A source sent back as shown (login masked) keeps its saved login.
+     */
+    editStream: method(z.object({ name: streamName, newName: streamName.optional(), sources: streamSources }), z.void()),
     deleteStream: method(z.object({ name: streamName }), z.void()),
     /**
      * Whether the console may save this source, and why not (unknown scheme, a scheme that runs

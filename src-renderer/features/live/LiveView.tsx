@@ -15,6 +15,7 @@ import { snapshotUrl } from './components/Tile';
 import { createLiveStore } from './live-store';
 import { LAYOUT_LABEL } from './model/grid-layout';
 import type { ShortcutAction } from './model/shortcuts';
+import type { PlayerMode } from './player/player-types';
 import { stepSelection } from './model/shortcuts';
 import { moveTile, orderTiles } from './model/tile-order';
 import { useLivePreferences } from './use-live-preferences';
@@ -22,18 +23,21 @@ import { useLiveShortcuts } from './use-live-shortcuts';
 import { usePopout } from './use-popout';
 import { videoCodecsOf } from './video-codecs';
 
+const NO_MODES: Record<string, PlayerMode> = {};
+
 /** Every stream as a live tile, in the layout and order the user chose (kept by main). */
 export function LiveView() {
   const [useLive] = useState(createLiveStore);
   const live = useLive();
   const streams = useStreams();
-  const { preferences, save } = useLivePreferences();
+  const { preferences, save, force } = useLivePreferences();
   const base = useMediaBase();
   const popout = usePopout();
   const tiles = useRef(new Map<string, HTMLElement>());
 
   const layout = preferences.data?.live.layout ?? 'auto';
   const savedOrder = preferences.data?.live.order;
+  const forced = preferences.data?.live.modes ?? NO_MODES;
   const order = useMemo(() => orderTiles((streams.data ?? []).map((s) => s.name), savedOrder ?? []), [streams.data, savedOrder]);
   const codecsOf = useCallback((stream: string) => videoCodecsOf(streams.data ?? [], stream), [streams.data]);
 
@@ -79,6 +83,7 @@ export function LiveView() {
       {streams.isError ? <ResultError error={streams.error} /> : null}
       {preferences.isError ? <ResultError error={preferences.error} /> : null}
       {save.isError ? <ResultError error={save.error} /> : null}
+      {force.isError ? <ResultError error={force.error} /> : null}
       {streams.data && preferences.data && order.length === 0 ? <FirstRun /> : null}
       {streams.data && preferences.data && order.length > 0 ? (
         <LiveGrid
@@ -88,12 +93,12 @@ export function LiveView() {
           codecsOf={codecsOf}
           selected={live.selected}
           audible={live.audible}
-          forced={live.forced}
+          forced={forced}
           onSelect={live.select}
           onMove={(from, to) => save.mutate({ layout, order: moveTile(order, from, to) })}
           onPopout={(stream) => void popout(stream)}
           onToggleSound={live.toggleSound}
-          onForce={live.force}
+          onForce={(stream, mode) => force.mutate({ stream, mode })}
           tileRef={(stream, element) => (element ? tiles.current.set(stream, element) : tiles.current.delete(stream))}
         />
       ) : null}

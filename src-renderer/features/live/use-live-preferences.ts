@@ -1,19 +1,31 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { LiveViewPreferences, Preferences } from '../../../src-shared/contract/preferences';
+import type { LiveGridPreferences, Preferences } from '../../../src-shared/contract/preferences';
 import { unwrap } from '../../../src-shared/contract/result';
 import { useApi } from '../../api/api-context';
 import { queryKeys } from '../../api/query-keys';
 import { usePreferences } from '../../api/use-preferences';
+import { withTileMode } from './model/tile-modes';
+import type { PlayerMode } from './player/player-types';
 
-/** The grid's layout and order as main keeps them in data_dir; changes show at once and are saved. */
+/**
+ * The grid's layout and order and the modes forced per stream, as main keeps them in data_dir;
+ * changes show at once and are saved (a tile and its pop-out read the same mode).
+ */
 export function useLivePreferences() {
   const api = useApi();
   const queryClient = useQueryClient();
   const preferences = usePreferences();
+  const showNow = (change: (old: Preferences) => Preferences) => queryClient.setQueryData<Preferences>(queryKeys.preferences, (old) => (old ? change(old) : old));
+  const saved = (next: Preferences) => queryClient.setQueryData(queryKeys.preferences, next);
   const save = useMutation({
-    mutationFn: async (live: LiveViewPreferences) => unwrap(await api.preferences.setLiveView(live)),
-    onMutate: (live) => queryClient.setQueryData<Preferences>(queryKeys.preferences, (old) => (old ? { ...old, live } : old)),
-    onSuccess: (saved) => queryClient.setQueryData(queryKeys.preferences, saved),
+    mutationFn: async (grid: LiveGridPreferences) => unwrap(await api.preferences.setLiveView(grid)),
+    onMutate: (grid) => showNow((old) => ({ ...old, live: { ...old.live, ...grid } })),
+    onSuccess: saved,
   });
-  return { preferences, save };
+  const force = useMutation({
+    mutationFn: async ({ stream, mode }: { stream: string; mode: PlayerMode | undefined }) => unwrap(await api.preferences.setTileMode({ stream, mode: mode ?? null })),
+    onMutate: ({ stream, mode }) => showNow((old) => ({ ...old, live: { ...old.live, modes: withTileMode(old.live.modes, stream, mode) } })),
+    onSuccess: saved,
+  });
+  return { preferences, save, force };
 }

@@ -10,11 +10,13 @@ import { LoadingLine } from '../../ui/LoadingLine';
 import { ResultError } from '../../ui/ResultError';
 import { DeleteStreamDialog } from './components/DeleteStreamDialog';
 import { StreamDetail } from './components/StreamDetail';
-import { StreamForm, type StreamFormProps } from './components/StreamForm';
+import { StreamForm } from './components/StreamForm';
 import { StreamsTable } from './components/StreamsTable';
+import type { EditedStream } from './model/stream-form';
 import { matchesFilter, streamRow } from './model/stream-rows';
 
-type Dialog = { kind: 'add' } | { kind: 'edit'; name: string } | { kind: 'delete'; name: string } | undefined;
+/** The edited stream is taken when the dialog opens: live stats that refresh the list every second must not reset the form. */
+type Dialog = { kind: 'add' } | { kind: 'edit'; stream: EditedStream } | { kind: 'delete'; name: string } | undefined;
 
 /** The stream list (`#/streams`) or one stream (`#/streams/<name>[/links]`), with add, edit and delete. */
 export function StreamsView({ stream, tab }: { stream?: string; tab?: StreamTab }) {
@@ -26,11 +28,8 @@ export function StreamsView({ stream, tab }: { stream?: string; tab?: StreamTab 
   const rows = useMemo(() => list.map(streamRow), [list]);
   const visible = useMemo(() => rows.filter((row) => matchesFilter(row, filter)), [rows, filter]);
 
-  const editing = useMemo((): StreamFormProps['editing'] => {
-    if (dialog?.kind !== 'edit') return undefined;
-    const found = list.find((s) => s.name === dialog.name);
-    return { name: dialog.name, source: found?.producers[0]?.url ?? '', sourceCount: found?.producers.length ?? 0 };
-  }, [dialog, list]);
+  const editing = dialog?.kind === 'edit' ? dialog.stream : undefined;
+  const edit = (name: string) => setDialog({ kind: 'edit', stream: { name, sources: list.find((s) => s.name === name)?.sources ?? [] } });
 
   const dialogs = (
     <>
@@ -39,7 +38,11 @@ export function StreamsView({ stream, tab }: { stream?: string; tab?: StreamTab 
         editing={editing}
         existingNames={list.map((s) => s.name)}
         onClose={() => setDialog(undefined)}
-        onSaved={() => setDialog(undefined)}
+        onSaved={(name) => {
+          setDialog(undefined);
+          // A renamed stream's page moves with it.
+          if (stream && name !== stream) navigate({ section: 'streams', stream: name });
+        }}
       />
       <DeleteStreamDialog
         name={dialog?.kind === 'delete' ? dialog.name : undefined}
@@ -59,7 +62,7 @@ export function StreamsView({ stream, tab }: { stream?: string; tab?: StreamTab 
           name={stream}
           stream={list.find((s) => s.name === stream)}
           tab={tab ?? 'overview'}
-          onEdit={() => setDialog({ kind: 'edit', name: stream })}
+          onEdit={() => edit(stream)}
           onDelete={() => setDialog({ kind: 'delete', name: stream })}
         />
         {dialogs}
@@ -103,7 +106,7 @@ export function StreamsView({ stream, tab }: { stream?: string; tab?: StreamTab 
             maw={360}
           />
           {visible.length > 0 ? (
-            <StreamsTable rows={visible} onEdit={(name) => setDialog({ kind: 'edit', name })} onDelete={(name) => setDialog({ kind: 'delete', name })} />
+            <StreamsTable rows={visible} onEdit={edit} onDelete={(name) => setDialog({ kind: 'delete', name })} />
           ) : (
             <Alert color="gray">No stream matches “{filter}”.</Alert>
           )}

@@ -3,9 +3,11 @@ import { unwrap } from '../../../src-shared/contract/result';
 import { useApi } from '../../api/api-context';
 import { queryKeys } from '../../api/query-keys';
 
+/** A stream to add, or to change (`newName` renames it), with its sources in order. */
 export interface StreamInput {
   name: string;
-  source: string;
+  newName?: string;
+  sources: string[];
 }
 
 /** Add, edit, delete and probe: each refreshes the list at once instead of waiting for the next event. */
@@ -14,7 +16,7 @@ export function useStreamActions() {
   const queryClient = useQueryClient();
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.streams });
   return {
-    add: useMutation({ mutationFn: async (input: StreamInput) => unwrap(await api.relay.addStream(input)), onSuccess: refresh }),
+    add: useMutation({ mutationFn: async ({ name, sources }: StreamInput) => unwrap(await api.relay.addStream({ name, sources })), onSuccess: refresh }),
     edit: useMutation({ mutationFn: async (input: StreamInput) => unwrap(await api.relay.editStream(input)), onSuccess: refresh }),
     remove: useMutation({ mutationFn: async (name: string) => unwrap(await api.relay.deleteStream({ name })), onSuccess: refresh }),
     probe: useMutation({ mutationFn: async (source: string) => unwrap(await api.relay.probeSource({ source })) }),

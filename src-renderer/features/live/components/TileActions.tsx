@@ -8,12 +8,13 @@ export interface TileActionsProps {
   audible: boolean;
   forced: PlayerMode | undefined;
   onFullscreen(): void;
-  onPopout(): void;
+  /** Absent where the camera is already on its own (the pop-out window). */
+  onPopout?(): void;
   onToggleSound(): void;
   onForce(mode: PlayerMode | undefined): void;
 }
 
-/** Snapshot, fullscreen, pop-out, sound and the playback mode of one tile. */
+/** Snapshot, fullscreen, pop-out, sound and the playback mode of one tile (or of a pop-out window). */
 export function TileActions({ stream, snapshotUrl, audible, forced, onFullscreen, onPopout, onToggleSound, onForce }: TileActionsProps) {
   return (
     <Group gap={2} wrap="nowrap">
@@ -32,11 +33,13 @@ export function TileActions({ stream, snapshotUrl, audible, forced, onFullscreen
           <IconMaximize size={18} />
         </ActionIcon>
       </Tooltip>
-      <Tooltip label="Open in its own window">
-        <ActionIcon variant="subtle" onClick={onPopout} aria-label={`Pop out ${stream}`}>
-          <IconExternalLink size={18} />
-        </ActionIcon>
-      </Tooltip>
+      {onPopout ? (
+        <Tooltip label="Open in its own window">
+          <ActionIcon variant="subtle" onClick={onPopout} aria-label={`Pop out ${stream}`}>
+            <IconExternalLink size={18} />
+          </ActionIcon>
+        </Tooltip>
+      ) : null}
       <Menu position="bottom-end" withinPortal>
         <Menu.Target>
           <ActionIcon variant="subtle" aria-label={`Playback mode of ${stream}`}>

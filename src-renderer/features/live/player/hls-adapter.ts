@@ -1,4 +1,5 @@
 import Hls from 'hls.js';
+import { addChunk, mediaBitrate, mediaWindow } from './media-bitrate';
 import type { AdapterEvents, AdapterTarget, PlayerAdapter } from './player-types';
 
 /** HLS with fMP4 segments through hls.js (or the browser itself where it plays HLS natively). */
@@ -26,7 +27,16 @@ export function startHls(target: AdapterTarget, events: AdapterEvents): PlayerAd
   // No retry of a refused manifest: the relay already took its time dialing the source, a second
   // ask would run into the player's first-picture timeout and hide its answer; the player retries.
   const hls = new Hls({ liveSyncDurationCount: 1, liveMaxLatencyDurationCount: 4, manifestLoadingMaxRetry: 0, levelLoadingMaxRetry: 2 });
-  hls.on(Hls.Events.FRAG_LOADED, (_event, data) => (bytes += data.frag.stats.total));
+  // Counted per loaded part or segment by its own payload. In low-latency mode hls.js fires this
+  // for every part, and `frag.stats.total` is then its estimate of the whole segment so far
+  // (loaded parts plus the ones to come): adding it up per part counted each segment several
+  // times over (31.6 Mbit/s shown for a 5 Mbit/s camera).
+  let received = mediaWindow();
+  hls.on(Hls.Events.FRAG_LOADED, (_event, data) => {
+    const size = data.payload.byteLength;
+    bytes += size;
+    received = addChunk(received, { bytes: size, seconds: (data.part ?? data.frag).duration });
+  });
   hls.on(Hls.Events.ERROR, (_event, data) => {
     if (!data.fatal || stopped) return;
     const status = data.response?.code;
@@ -43,6 +53,7 @@ export function startHls(target: AdapterTarget, events: AdapterEvents): PlayerAd
   hls.on(Hls.Events.MANIFEST_PARSED, () => void video.play().catch(() => undefined));
   return {
     bytes: () => bytes,
+    bitrate: () => mediaBitrate(received),
     stop() {
       stopped = true;
       hls.destroy();

@@ -1,5 +1,7 @@
-/** How a tile plays a stream; the order is the fallback order. */
-export const PLAYER_MODES = ['webrtc', 'mse', 'hls', 'mjpeg'] as const;
+import { PLAYER_MODES } from '../../../../src-shared/contract/preferences';
+
+// The modes are part of the preferences contract: main keeps the one a user forced per stream.
+export { PLAYER_MODES };
 export type PlayerMode = (typeof PLAYER_MODES)[number];
 
 export const MODE_LABEL: Record<PlayerMode, string> = { webrtc: 'WebRTC', mse: 'MSE', hls: 'HLS', mjpeg: 'MJPEG' };
@@ -35,6 +37,11 @@ export type PlayerState =
 export interface PlayerAdapter {
   /** Bytes of media received so far (for the bitrate in the caption). */
   bytes(): number;
+  /**
+   * The media's own bitrate where bytes per second of wall time would mislead (HLS fetches
+   * segments in bursts); without it the caption divides bytes by wall time.
+   */
+  bitrate?(): number | undefined;
   /** Pictures shown so far, where the element cannot tell (MJPEG). */
   pictures?(): number;
   stop(): void;

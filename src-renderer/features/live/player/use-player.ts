@@ -154,7 +154,7 @@ export function usePlayer(options: PlayerOptions): { state: PlayerState; stats: 
           width: mode === 'mjpeg' ? image.naturalWidth : video.videoWidth,
           height: mode === 'mjpeg' ? image.naturalHeight : video.videoHeight,
           fps: Math.round((frames - last.frames) / seconds),
-          bitrate: Math.round(((bytes - last.bytes) * 8) / seconds),
+          bitrate: current()?.bitrate?.() ?? Math.round(((bytes - last.bytes) * 8) / seconds),
         });
         last = { at: now, bytes, frames };
       }, CHECK_MS);

@@ -1,53 +1,58 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { useEffect } from 'react';
-import { useForm } from 'react-hook-form';
-import { z } from 'zod';
-import { streamName, streamSource } from '../../../../src-shared/contract/relay';
+import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { useEffect, useMemo, useState } from 'react';
+import { useFieldArray, useForm } from 'react-hook-form';
+import { MAX_SOURCES, streamFormSchema, type StreamFormValues } from '../../../../src-shared/contract/relay';
+import { sourceHintText } from '../../../../src-shared/relay/source-schemes';
 import { useConnected } from '../../../app/use-connection';
-import { useStreamActions, type StreamInput } from '../use-stream-actions';
+import { initialValues, nameProblem, sourceLabel, toSave, type EditedStream } from '../model/stream-form';
+import { useStreamActions } from '../use-stream-actions';
 import { NotConnectedAlert } from './NotConnectedAlert';
 import { ProbeResult } from './ProbeResult';
-
-const formSchema = z.object({
-  name: streamName,
-  // The console shows saved sources with their login masked; that mask must not be saved back.
-  source: streamSource.refine((source) => !source.includes('***@'), 'type the login again: saved passwords are never shown in the console'),
-});
+import { SourceList } from './SourceList';
+import { SourceRow } from './SourceRow';
 
 export interface StreamFormProps {
-  /** Undefined adds a stream; a stream edits its source (shown with its login masked). */
-  editing?: StreamInput & { sourceCount: number };
+  /** Undefined adds a stream; a stream edits its name and sources (shown with their logins masked). */
+  editing?: EditedStream;
   existingNames: string[];
   opened: boolean;
   onClose(): void;
+  /** Called with the name the stream has now (a new one after a rename). */
   onSaved(name: string): void;
 }
 
+const SOURCE_HINT = sourceHintText();
+
 /**
- * Adds or edits a stream. The source is checked by the relay itself (the same rule the save
- * uses: a known scheme, nothing that runs commands), and can be probed before it is saved.
+ * Adds or edits a stream: its name (a rename is one change on the relay) and its sources in
+ * order. Each source is checked by the relay itself (the same rule the save uses: a known
+ * scheme, nothing that runs commands), and can be probed before it is saved.
  */
 export function StreamForm({ editing, existingNames, opened, onClose, onSaved }: StreamFormProps) {
   const actions = useStreamActions();
   const connected = useConnected();
   const save = editing ? actions.edit : actions.add;
-  const initial = editing ? { name: editing.name, source: editing.source } : { name: '', source: '' };
-  const form = useForm<StreamInput>({ resolver: zodResolver(formSchema), defaultValues: initial, mode: 'onTouched' });
+  const schema = useMemo(() => streamFormSchema(editing?.sources ?? []), [editing]);
+  const form = useForm<StreamFormValues>({ resolver: zodResolver(schema), defaultValues: initialValues(editing), mode: 'onTouched' });
+  const sources = useFieldArray({ control: form.control, name: 'sources' });
+  const [probed, setProbed] = useState<number>();
   const { reset } = form;
   const { reset: resetProbe } = actions.probe;
   const { reset: resetSave } = save;
 
   useEffect(() => {
     if (!opened) return;
-    reset(editing ? { name: editing.name, source: editing.source } : { name: '', source: '' });
+    reset(initialValues(editing));
     resetProbe();
     resetSave();
   }, [opened, editing, reset, resetProbe, resetSave]);
 
-  /** The relay's own verdict on a source; its reason goes under the field. */
-  const checkSource = async (source: string): Promise<boolean> => {
+  /** The relay's own verdict on a source; its reason goes under that source. */
+  const checkSource = async (index: number, source: string): Promise<boolean> => {
     if (!source.trim()) return false;
+    // A saved source shown with its login masked is the relay's own: nothing to check.
+    if (editing?.sources.includes(source.trim())) return true;
     const checked = await actions.check(source.trim());
     // The check itself failed (not connected, no answer): nothing was saved, say why.
     if (!checked.ok) {
@@ -55,24 +60,32 @@ export function StreamForm({ editing, existingNames, opened, onClose, onSaved }:
       return false;
     }
     const { problem } = checked.value;
-    if (problem) form.setError('source', { type: 'relay', message: problem });
+    if (problem) form.setError(`sources.${index}.url`, { type: 'relay', message: problem });
     return !problem;
   };
 
   const submit = form.handleSubmit(async (values) => {
-    if (!editing && existingNames.includes(values.name)) {
-      form.setError('name', { message: `a stream named ${values.name} exists already` });
+    const taken = nameProblem(values.name, existingNames, editing?.name);
+    if (taken) {
+      form.setError('name', { message: taken });
       return;
     }
-    if (!(await checkSource(values.source))) return;
-    await save.mutateAsync({ name: values.name, source: values.source.trim() }).then(() => onSaved(values.name), () => undefined);
+    const verdicts = await Promise.all(values.sources.map((source, index) => checkSource(index, source.url)));
+    if (verdicts.includes(false)) return;
+    const input = toSave(values, editing?.name);
+    await save.mutateAsync(input).then(() => onSaved(values.name), () => undefined);
   });
 
-  const probe = async () => {
-    const source = form.getValues('source').trim();
-    if (!(await form.trigger('source')) || !(await checkSource(source))) return;
+  const probe = async (index: number) => {
+    const source = form.getValues(`sources.${index}.url`).trim();
+    if (!(await form.trigger(`sources.${index}.url`)) || !(await checkSource(index, source))) return;
+    setProbed(index);
     actions.probe.mutate(source);
   };
+
+  const errors = form.formState.errors;
+  const listError = errors.sources?.root?.message ?? errors.sources?.message;
+  const renaming = editing !== undefined && form.watch('name') !== editing.name;
 
   return (
     <Modal opened={opened} onClose={onClose} title={editing ? `Edit ${editing.name}` : 'Add a stream'} size="lg">
@@ -80,44 +93,48 @@ export function StreamForm({ editing, existingNames, opened, onClose, onSaved }:
         <Stack gap="md">
           <TextInput
             label="Name"
-            description="Used in every link: rtsp://host:8554/<name>, /api/stream.mp4?src=<name>"
+            description={
+              renaming
+                ? 'Renaming changes every link; viewers watching by the old name are disconnected and reconnect by the new one.'
+                : 'Used in every link: rtsp://host:8554/<name>, /api/stream.mp4?src=<name>'
+            }
             placeholder="front_door"
             data-autofocus={!editing || undefined}
-            disabled={Boolean(editing)}
-            error={form.formState.errors.name?.message}
+            error={errors.name?.message}
             {...form.register('name')}
           />
-          <TextInput
-            label="Source"
-            description="rtsp://, http://, onvif://, ffmpeg:, webrtc:, homekit://, … Commands (exec:, echo:, expr:) are accepted only in the config file."
-            placeholder="rtsp://user:password@192.168.1.20:554/stream1"
-            data-autofocus={editing ? true : undefined}
-            error={form.formState.errors.source?.message}
-            {...form.register('source', { onBlur: (event) => void checkSource(event.target.value) })}
+          <SourceList
+            ids={sources.fields.map((field) => field.id)}
+            description={`Asked in this order for each viewer's codecs. ${SOURCE_HINT}`}
+            error={listError}
+            canAdd={sources.fields.length < MAX_SOURCES}
+            onAdd={() => sources.append({ url: '' }, { focusName: `sources.${sources.fields.length}.url` })}
+            onMove={(from, to) => sources.move(from, to)}
+            row={(id, index) => (
+              <SourceRow
+                key={id}
+                id={id}
+                index={index}
+                alone={sources.fields.length === 1}
+                error={errors.sources?.[index]?.url?.message}
+                field={form.register(`sources.${index}.url`, { onBlur: (event: { target: HTMLInputElement }) => void checkSource(index, event.target.value) })}
+                probing={actions.probe.isPending && probed === index}
+                probeDisabled={!connected}
+                onProbe={() => void probe(index)}
+                onRemove={() => sources.remove(index)}
+              />
+            )}
           />
-          {editing && editing.sourceCount > 1 ? (
-            <Alert color="yellow" title={`${editing.name} has ${editing.sourceCount} sources`}>
-              Saving here keeps only this one. Edit the config file to keep several.
-            </Alert>
-          ) : null}
-          <Group justify="space-between">
-            <Button variant="default" onClick={() => void probe()} loading={actions.probe.isPending} disabled={!connected}>
-              Probe source
-            </Button>
-            <Text size="xs" c="dimmed">
-              Dials the source once, without saving it.
-            </Text>
-          </Group>
-          {actions.probe.data ? <ProbeResult result={actions.probe.data} /> : null}
+          {actions.probe.data ? <ProbeResult result={actions.probe.data} title={probed === undefined ? undefined : sourceLabel(probed)} /> : null}
           {actions.probe.isError ? (
             <Alert color="red" title="Probe failed" data-testid="probe-result">
               {actions.probe.error.message}
             </Alert>
           ) : null}
           {!connected ? <NotConnectedAlert /> : null}
-          {save.isError || form.formState.errors.root?.relay ? (
+          {save.isError || errors.root?.relay ? (
             <Alert color="red" title="The stream was not saved">
-              {save.error?.message ?? form.formState.errors.root?.relay?.message}
+              {save.error?.message ?? errors.root?.relay?.message}
             </Alert>
           ) : null}
           <Group justify="flex-end">

@@ -4,7 +4,7 @@ import { describeCodec, matchesFilter, streamRow, streamState } from './stream-r
 
 type Producer = StreamSummary['producers'][number];
 const producer = (over: Partial<Producer>): Producer => ({ url: 'rtsp://cam/1', state: 'idle', medias: [], codecs: [], bytesReceived: 0, ...over });
-const stream = (producers: Producer[], consumers: StreamSummary['consumers'] = []): StreamSummary => ({ name: 'door', producers, consumers });
+const stream = (producers: Producer[], consumers: StreamSummary['consumers'] = []): StreamSummary => ({ name: 'door', sources: producers.map((p) => p.url), producers, consumers });
 
 describe('stream rows', () => {
   it('describes codecs the way a camera datasheet does', () => {
