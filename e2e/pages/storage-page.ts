@@ -47,4 +47,26 @@ export class StoragePage {
   batch(title: string): Locator {
     return this.page.getByTestId('batch-panel').locator('[data-batch-state]').filter({ hasText: title });
   }
+
+  /** The header checkbox: selects every object of the folder (or clears the selection). */
+  selectAllCheckbox(): Locator {
+    return this.table().getByRole('checkbox', { name: /^(Select all in this folder|Clear the selection)$/ });
+  }
+
+  selectionBar(): Locator {
+    return this.page.getByRole('status', { name: 'Selection' });
+  }
+
+  /** "A file with this name is already there": overwrite, skip or keep both. */
+  conflictDialog(): Locator {
+    return this.page.getByRole('dialog', { name: 'A file with this name is already there' });
+  }
+
+  /** Chooses files through Upload › Files…, as a person does with the system's picker. */
+  async uploadFiles(paths: string[]): Promise<void> {
+    await this.page.getByRole('button', { name: 'Upload', exact: true }).click();
+    const chooser = this.page.waitForEvent('filechooser');
+    await this.page.getByRole('menuitem', { name: 'Files…' }).click();
+    await (await chooser).setFiles(paths);
+  }
 }

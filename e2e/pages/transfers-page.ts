@@ -22,4 +22,15 @@ export class TransfersPage {
   button(name: string, action: 'Pause' | 'Resume' | 'Cancel' | 'Retry'): Locator {
     return this.row(name).getByRole('button', { name: `${action} ${name}` });
   }
+
+  /** "Choose the file again" of an upload whose file the page lost, through the system's picker. */
+  async chooseAgain(name: string, path: string): Promise<void> {
+    const chooser = this.page.waitForEvent('filechooser');
+    await this.row(name).getByRole('button', { name: `Choose the file again for ${name}` }).click();
+    await (await chooser).setFiles(path);
+  }
+
+  totals(): Locator {
+    return this.page.getByTestId('transfer-totals');
+  }
 }

@@ -143,30 +143,40 @@ export type SortedPage = z.infer<typeof sortedPageSchema>;
 export const batchItemSchema = z.object({ key: objectKey, folder: z.boolean() });
 export type BatchItem = z.infer<typeof batchItemSchema>;
 
-const batchItems = z.array(batchItemSchema).min(1, 'nothing selected').max(10_000);
+const batchItems = z.array(batchItemSchema).max(10_000).default([]);
+/**
+ * "Select all" of a folder: every key under this prefix (sub-folders included), listed page by
+ * page by main, never sent from the renderer key by key. Moved or copied keys keep their path
+ * below the prefix.
+ */
+const allIn = folderPrefix.optional();
 
-export const batchRequestSchema = z.discriminatedUnion('kind', [
-  target.extend({ kind: z.literal('delete'), items: batchItems }),
-  target.extend({
-    kind: z.enum(['move', 'copy']),
-    items: batchItems,
-    toBucket: bucketName,
-    toPrefix: folderPrefix,
-    overwrite: z.boolean().default(false),
-  }),
-  target.extend({
-    kind: z.literal('rename'),
-    item: batchItemSchema,
-    newName: z
-      .string()
-      .trim()
-      .min(1, 'the new name is empty')
-      .max(1024)
-      .refine((name) => !name.includes('/'), 'a name cannot contain / (use Move to change folder)'),
-    overwrite: z.boolean().default(false),
-  }),
-]);
+export const batchRequestSchema = z
+  .discriminatedUnion('kind', [
+    target.extend({ kind: z.literal('delete'), items: batchItems, allIn }),
+    target.extend({
+      kind: z.enum(['move', 'copy']),
+      items: batchItems,
+      allIn,
+      toBucket: bucketName,
+      toPrefix: folderPrefix,
+      overwrite: z.boolean().default(false),
+    }),
+    target.extend({
+      kind: z.literal('rename'),
+      item: batchItemSchema,
+      newName: z
+        .string()
+        .trim()
+        .min(1, 'the new name is empty')
+        .max(1024)
+        .refine((name) => !name.includes('/'), 'a name cannot contain / (use Move to change folder)'),
+      overwrite: z.boolean().default(false),
+    }),
+  ])
+  .refine((request) => request.kind === 'rename' || request.items.length > 0 || request.allIn !== undefined, { message: 'nothing selected', path: ['items'] });
 export type BatchRequest = z.input<typeof batchRequestSchema>;
+export type ParsedBatchRequest = z.output<typeof batchRequestSchema>;
 
 /** Progress of a delete/move/copy/rename, run by main in batches of at most 1000 keys. */
 export const batchStatusSchema = z.object({
@@ -293,6 +303,8 @@ export const storageService = defineService({
       listPageSchema,
     ),
     statObject: method(target.extend({ key: objectKey }), objectDetailsSchema),
+    /** Every object under a prefix (sub-folders included), counted by paging the service's listing. */
+    countObjects: method(target.extend({ prefix: folderPrefix }), z.object({ objects: z.number().int().nonnegative(), bytes: z.number().nonnegative() })),
     /** Starts (or restarts) the background listing of a folder's subtree into the local index. */
     indexFolder: method(target.extend({ prefix: folderPrefix }), indexStatusSchema),
     indexStatus: method(target.extend({ prefix: folderPrefix }), indexStatusSchema),

@@ -31,6 +31,9 @@ export const transferStatusSchema = z.object({
   error: z.string().optional(),
   createdAt: z.number(),
   finishedAt: z.number().optional(),
+  /** Browser uploads: the chosen file's own name and last change, to tell it again after a reload. */
+  fileName: z.string().optional(),
+  lastModified: z.number().optional(),
 });
 export type TransferStatus = z.infer<typeof transferStatusSchema>;
 
@@ -54,7 +57,18 @@ export const newUploadSchema = z.object({
   size: z.number().int().nonnegative().max(10 * 1024 ** 4, 'a Kodo object is at most 10 TiB'),
   /** The desktop app reads a chosen file from disk; a browser sends its bytes to the console. */
   path: z.string().min(1).max(4096).optional(),
+  /** The file's last change (ms), kept so the same file can be chosen again after a reload. */
+  lastModified: z.number().int().nonnegative().optional(),
+  /**
+   * What to do when the key is already taken: `overwrite` it, or `keep-both` (the upload takes
+   * the first free "name (n).ext"). Absent: the upload fails rather than replace anything.
+   */
+  onConflict: z.enum(['overwrite', 'keep-both']).optional(),
 });
+
+/** The answers to "this name is taken": the renderer asks once per batch. */
+export const CONFLICT_CHOICES = ['overwrite', 'skip', 'keep-both'] as const;
+export type ConflictChoice = (typeof CONFLICT_CHOICES)[number];
 
 const ids = z.object({ ids: z.array(z.string().min(1)).min(1, 'no transfer chosen').max(10_000) });
 
@@ -82,15 +96,29 @@ export const transfersService = defineService({
       }),
       z.array(transferStatusSchema),
     ),
-    /** Files, and folders with everything under them, into the downloads folder. */
-    addDownloads: method(
+    /** Which of these files (paths under `prefix`) already exist in the bucket, asked of the service. */
+    conflicts: method(
       z.object({
         accountId: z.string().min(1),
         bucket: z.string().min(1).max(63),
-        /** The folder the items were chosen in: local paths are relative to it. */
-        prefix: z.string().max(1024),
-        items: z.array(batchItemSchema).min(1, 'nothing selected').max(10_000),
+        prefix: z.string().max(1024).refine((p) => p === '' || p.endsWith('/'), 'a folder prefix ends with /'),
+        relativePaths: z.array(relativePath).min(1, 'no file chosen').max(10_000, 'at most 10,000 files at once'),
       }),
+      z.object({ existing: z.array(z.string()) }),
+    ),
+    /** Files, and folders with everything under them, into the downloads folder. */
+    addDownloads: method(
+      z
+        .object({
+          accountId: z.string().min(1),
+          bucket: z.string().min(1).max(63),
+          /** The folder the items were chosen in: local paths are relative to it. */
+          prefix: z.string().max(1024),
+          items: z.array(batchItemSchema).max(10_000).default([]),
+          /** Everything under this folder (sub-folders too), listed by main: "select all" of a folder. */
+          allIn: z.string().max(1024).optional(),
+        })
+        .refine((input) => input.items.length > 0 || input.allIn !== undefined, 'nothing selected'),
       z.object({ added: z.number().int() }),
     ),
     pause: method(ids, z.void()),

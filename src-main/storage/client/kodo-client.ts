@@ -4,7 +4,7 @@ import { STORAGE_CLASSES, type BucketSettings, type CorsRule, type LifecycleRule
 import { ContractFailure } from '../../../src-shared/contract/result';
 import { kodoFailure, unreachable } from './kodo-errors';
 import type { ObjectSource } from './object-source';
-import { uploadFile, type Uploaded, type UploadJob } from './kodo-transfers';
+import { abortRecordedUpload, uploadFile, type Uploaded, type UploadJob } from './kodo-transfers';
 import { corsFromWire, corsToWire, isTestDomain, lifecycleFromWire, lifecycleToWire, refererFromWire, refererToWire, type WireCorsRule, type WireLifecycleRule, type WireRefererInfo } from './bucket-settings-wire';
 
 /** Where an account's services are: a public region, a private deployment, or one host for all (the emulator). */
@@ -43,6 +43,8 @@ export interface KodoClient {
   listObjects(bucket: string, options: { prefix: string; delimiter: string; marker?: string; limit: number }): Promise<ListPage>;
   stat(bucket: string, key: string): Promise<ObjectDetails>;
   batch(operations: readonly BatchOperation[]): Promise<BatchOutcome[]>;
+  /** Which of these keys exist, asked with batched stats (1000 keys a request). */
+  existing(bucket: string, keys: readonly string[]): Promise<Set<string>>;
   changeMime(bucket: string, key: string, mimeType: string): Promise<void>;
   changeStorageClass(bucket: string, key: string, storageClass: StorageClass): Promise<void>;
   deleteAfterDays(bucket: string, key: string, days: number): Promise<void>;
@@ -62,6 +64,8 @@ export interface KodoClient {
   prefop(persistentId: string): Promise<{ code: number; desc?: string; items?: Array<{ code: number; desc?: string; error?: string; key?: string }> }>;
   /** Uploads a local file (resumable v2 above 4 MiB); resolves with what the service stored. */
   upload(job: UploadJob): Promise<Uploaded>;
+  /** Drops on the service the parts a resumable upload's record names, then the record. */
+  abortUpload(job: { bucket: string; key: string; resumeDir: string; resumeKey: string }): Promise<void>;
   /**
    * A call of the CDN API (`/v2/tune/...`), QBox-signed JSON as the SDK's CdnManager sends it,
    * to the account's CDN API host; answers with the status and the JSON body, errors included.
@@ -252,6 +256,26 @@ export function createKodoClient(credentials: KodoCredentials, location: KodoLoc
       if ((status !== 200 && status !== 298) || !Array.isArray(answer.data)) throw kodoFailure(status, answer.data);
       return answer.data.map((entry) => (entry.code === 200 ? { ok: true } : { ok: false, message: kodoFailure(entry.code, entry.data).message }));
     },
+    async existing(bucket, keys) {
+      const found = new Set<string>();
+      for (let i = 0; i < keys.length; i += BATCH_LIMIT) {
+        const chunk = keys.slice(i, i + BATCH_LIMIT);
+        let answer: Answer<Array<{ code: number; data?: { error?: string } }>>;
+        try {
+          answer = (await manager.batch(chunk.map((key) => qiniu.rs.statOp(bucket, key)))) as Answer<Array<{ code: number; data?: { error?: string } }>>;
+        } catch (error) {
+          throw unreachable(error, where);
+        }
+        const status = answer.resp.statusCode ?? 0;
+        if ((status !== 200 && status !== 298) || !Array.isArray(answer.data)) throw kodoFailure(status, answer.data);
+        answer.data.forEach((entry, n) => {
+          // 612: no such file. Anything else but a found file is a real failure, not an answer.
+          if (entry.code === 200) found.add(chunk[n]!);
+          else if (entry.code !== 612) throw kodoFailure(entry.code, entry.data);
+        });
+      }
+      return found;
+    },
     async changeMime(bucket, key, mimeType) {
       await call(() => manager.changeMime(bucket, key, mimeType) as Promise<Answer<unknown>>);
     },
@@ -274,6 +298,7 @@ export function createKodoClient(credentials: KodoCredentials, location: KodoLoc
       return 'host' in location ? { url, connectTo: location.host } : { url };
     },
     upload: (job) => uploadFile(mac, config, where, job),
+    abortUpload: (job) => abortRecordedUpload(mac, config.useHttpsDomain === true, job),
     async cdnPost(path, body) {
       const url = `${cdnOrigin(location)}${path}`;
       let response: Response;

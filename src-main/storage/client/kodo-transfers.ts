@@ -69,6 +69,28 @@ export function recordedBytes(resumeDir: string, resumeKey: string, size: number
   return Math.min(size, record.etags.length * PART_SIZE);
 }
 
+/**
+ * Ends on the service the multipart upload a record names (v2 abort: DELETE on the upload id),
+ * so a canceled upload leaves no parts behind; then forgets the record. A record with no upload
+ * id yet (nothing sent) is just forgotten.
+ */
+export async function abortRecordedUpload(mac: qiniu.auth.digest.Mac, https: boolean, job: { bucket: string; key: string; resumeDir: string; resumeKey: string }): Promise<void> {
+  const qiniu = qiniuSdk();
+  const recorder = qiniu.resume_up.createResumeRecorderSync(job.resumeDir) as unknown as { getSync(key: string): { uploadId?: string; upDomains?: string[] } | undefined };
+  const record = recorder.getSync(job.resumeKey);
+  const host = record?.upDomains?.[0];
+  if (record?.uploadId && host) {
+    const token = new qiniu.rs.PutPolicy({ scope: `${job.bucket}:${job.key}`, expires: 600 }).uploadToken(mac);
+    const url = `${https ? 'https' : 'http'}://${host}/buckets/${encodeURIComponent(job.bucket)}/objects/${qiniu.util.urlsafeBase64Encode(job.key)}/uploads/${encodeURIComponent(record.uploadId)}`;
+    const answer = await fetch(url, { method: 'DELETE', headers: { Authorization: `UpToken ${token}` } }).catch((error: unknown) => {
+      throw new ContractFailure('unavailable', `the service could not be told to drop the uploaded parts: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    // 612: the service no longer has the upload (expired or already ended): nothing to drop.
+    if (!answer.ok && answer.status !== 612) throw kodoFailure(answer.status, (await answer.json().catch(() => ({}))) as { error?: string });
+  }
+  forgetRecord(job.resumeDir, job.resumeKey);
+}
+
 export function forgetRecord(resumeDir: string, resumeKey: string): void {
   const qiniu = qiniuSdk();
   const recorder = qiniu.resume_up.createResumeRecorderSync(resumeDir) as unknown as { deleteSync(key: string): void };

@@ -16,6 +16,7 @@ import { bindCdnService } from './cdn/cdn-service';
 import { createPreviewProxy, PREVIEW_PATH } from './preview/preview-proxy';
 import { bindProcessingService } from './processing/processing-service';
 import { createPreviewTickets } from './preview/preview-tickets';
+import { countUnder } from './prefix-listing';
 import { bindTransfersService } from './transfers/transfers-service';
 
 export const LOCAL_ACCOUNT_ID = 'local';
@@ -168,6 +169,7 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
         setReferer: async ({ accountId, bucket, referer }) => changeSettings(accountId, bucket, (client) => client.setReferer(bucket, referer)),
         deleteBucket: async ({ accountId, bucket }) => (await clientFor(accountId)).deleteBucket(bucket),
         statObject: async ({ accountId, bucket, key }) => (await clientFor(accountId)).stat(bucket, key),
+        countObjects: async ({ accountId, bucket, prefix }) => countUnder(await clientFor(accountId), bucket, prefix),
         indexFolder: async ({ accountId, bucket, prefix }) => {
           await clientFor(accountId);
           return indexer.start({ accountId, bucket }, prefix);

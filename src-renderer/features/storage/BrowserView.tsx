@@ -13,25 +13,28 @@ import { LoadingLine } from '../../ui/LoadingLine';
 import { ResultError } from '../../ui/ResultError';
 import { AddressBar } from './components/AddressBar';
 import { BatchPanel } from './components/BatchPanel';
+import { ConflictDialog } from './components/ConflictDialog';
 import { DeleteDialog } from './components/DeleteDialog';
 import { IndexBar } from './components/IndexBar';
 import { MoveDialog } from './components/MoveDialog';
 import { NameDialog } from './components/NameDialog';
 import { ObjectDetails } from './components/ObjectDetails';
 import { ObjectTable } from './components/ObjectTable';
+import { SelectionBar } from './components/SelectionBar';
 import { TransferStrip } from './components/TransferStrip';
 import { UploadMenu } from './components/UploadMenu';
 import { needsIndex, rowFromEntry, rowsFromListing, type BrowserRow } from './model/browser-rows';
 import { isTyping } from '../../ui/keyboard/is-typing';
 import { backOf, emptyHistory, forwardOf, visit } from './model/folder-history';
 import { nameOf, parentFolder, parseAddress, printAddress, type FolderLocation } from './model/kodo-address';
-import { SORTED_PAGE, useBatches, useBuckets, useBucketMutation, useFolderListing, useIndexStatus, useSortedPages } from './use-storage';
-import { useDownloadItems, useTransfers, useUploadFiles } from './use-transfers';
+import { describeTarget, EVERYTHING, isEmpty, NOTHING, targetOf, toggleAll, toggleKey, type BatchTarget, type ObjectCount, type Selection } from './model/selection';
+import { SORTED_PAGE, useBatches, useBuckets, useBucketMutation, useFolderListing, useIndexStatus, useObjectCount, useSortedPages } from './use-storage';
+import { useDownloadItems, useHeldUploads, useTransfers, useUploadFiles } from './use-transfers';
 
 type Dialog =
-  | { kind: 'delete'; items: BatchItem[] }
+  | { kind: 'delete'; target: BatchTarget }
   | { kind: 'rename'; item: BatchItem }
-  | { kind: 'move' | 'copy'; items: BatchItem[] }
+  | { kind: 'move' | 'copy'; target: BatchTarget }
   | { kind: 'folder' }
   | undefined;
 
@@ -45,7 +48,7 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
   const [sort, setSort] = useState<{ field: SortField; descending: boolean }>({ field: 'name', descending: false });
   const [searchText, setSearchText] = useState('');
   const [search] = useDebouncedValue(searchText.trim(), 250);
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [selection, setSelection] = useState<Selection>(NOTHING);
   const [focusIndex, setFocusIndex] = useState(0);
   const [visible, setVisible] = useState<[number, number]>([0, 0]);
   const [dialog, setDialog] = useState<Dialog>();
@@ -63,7 +66,7 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
   };
   useEffect(() => setHistory((h) => visit(h, address)), [address]);
   useEffect(() => {
-    setSelected(new Set());
+    setSelection(NOTHING);
     setFocusIndex(0);
     setSearchText('');
   }, [address]);
@@ -121,9 +124,10 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
   const upload = useUploadFiles(accountId, bucket, prefix);
   const download = useDownloadItems(accountId, bucket, prefix);
   const transfers = useTransfers();
+  const heldUploads = useHeldUploads();
   const bucketTransfers = useMemo(() => (transfers.data ?? []).filter((t) => t.accountId === accountId && t.bucket === bucket), [transfers.data, accountId, bucket]);
   // Files or folders dropped anywhere on the browser go into the folder shown.
-  const drop = useDropzone({ noClick: true, noKeyboard: true, onDrop: (files) => files.length > 0 && upload.mutate(files) });
+  const drop = useDropzone({ noClick: true, noKeyboard: true, onDrop: (files) => files.length > 0 && upload.start(files) });
 
   const batches = useBatches();
   const buckets = useBuckets(accountId);
@@ -133,13 +137,16 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
     startBatch.mutate(request, {
       onSuccess: () => {
         setDialog(undefined);
-        setSelected(new Set());
+        setSelection(NOTHING);
         setDetails(undefined);
       },
     });
 
-  /** Every key whose row is loaded: what "select all" can honestly select. */
-  const loadedKeys = () => new Set(Array.from({ length: count }, (_, i) => rowAt(i)?.key).filter((k): k is string => Boolean(k)));
+  /** Every key whose row is loaded: what stays selected when one row of "everything" is unticked. */
+  const loadedKeys = () => Array.from({ length: count }, (_, i) => rowAt(i)?.key).filter((k): k is string => Boolean(k));
+  // "Select all" is every object of the folder: the service counts them, the rows never load.
+  const counted = useObjectCount(accountId, bucket, prefix, selection.kind === 'all');
+  const objectCount: ObjectCount = counted.isSuccess ? { state: 'counted', objects: counted.data.objects } : counted.isError ? { state: 'failed', error: counted.error.message } : { state: 'counting' };
 
   /** A dialog opens clean: the last refusal belongs to the last dialog. */
   const openDialog = (next: Dialog) => {
@@ -148,11 +155,8 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
     setDialog(next);
   };
 
-  const selection = (): BatchItem[] => {
-    if (selected.size > 0) return [...selected].map(itemOf);
-    const row = rowAt(focusIndex);
-    return row ? [itemOf(row.key)] : [];
-  };
+  const target = targetOf(selection, prefix, rowAt(focusIndex)?.key);
+  const nothing = 'items' in target && target.items.length === 0;
   const openRow = (row: BrowserRow) => (row.kind === 'folder' ? go({ bucket, prefix: row.key }) : setDetails(row.key));
   const up = parentFolder(prefix);
   const back = backOf(history);
@@ -161,12 +165,13 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
   const onTableKey = (event: KeyboardEvent, row: BrowserRow | undefined) => {
     if (isTyping(event.target)) return;
     if (event.key === 'Enter' && row && !(event.target instanceof HTMLButtonElement)) openRow(row);
-    else if (event.key === 'Delete' && selection().length > 0) openDialog({ kind: 'delete', items: selection() });
+    else if (event.key === 'Delete' && !nothing) openDialog({ kind: 'delete', target });
     else if (event.key === 'F2' && row) openDialog({ kind: 'rename', item: itemOf(row.key) });
     else if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'a') {
       event.preventDefault();
-      setSelected(loadedKeys());
-    } else return;
+      setSelection(EVERYTHING);
+    } else if (event.key === 'Escape' && !isEmpty(selection)) setSelection(NOTHING);
+    else return;
     event.preventDefault();
   };
 
@@ -183,7 +188,8 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
     event.preventDefault();
   };
 
-  const items = selection();
+  const single = 'items' in target && target.items.length === 1 ? target.items[0] : undefined;
+  const selectedRows = selection.kind === 'keys' ? selection.keys.size : 0;
   const bucketNames = (buckets.data ?? []).map((b) => b.name);
   const error = (sortedMode ? pages.find((p) => p.isError)?.error : listing.error) ?? null;
 
@@ -214,33 +220,33 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
           w={280}
         />
         <Group gap={6}>
-          <UploadMenu onFiles={(files) => upload.mutate(files)} busy={upload.isPending} />
-          <Button size="xs" variant="default" leftSection={<IconDownload size={16} />} disabled={items.length === 0} loading={download.isPending} onClick={() => download.mutate(items)}>
+          <UploadMenu onFiles={(files) => upload.start(files)} busy={upload.busy} />
+          <Button size="xs" variant="default" leftSection={<IconDownload size={16} />} disabled={nothing} loading={download.isPending} onClick={() => download.mutate(target)}>
             Download
           </Button>
           <Button size="xs" variant="default" leftSection={<IconFolderPlus size={16} />} onClick={() => openDialog({ kind: 'folder' })}>
             New folder
           </Button>
-          <Button size="xs" variant="default" leftSection={<IconPencil size={16} />} disabled={items.length !== 1} onClick={() => openDialog({ kind: 'rename', item: items[0]! })}>
+          <Button size="xs" variant="default" leftSection={<IconPencil size={16} />} disabled={!single} onClick={() => single && openDialog({ kind: 'rename', item: single })}>
             Rename
           </Button>
-          <Button size="xs" variant="default" leftSection={<IconArrowsMove size={16} />} disabled={items.length === 0} onClick={() => openDialog({ kind: 'move', items })}>
+          <Button size="xs" variant="default" leftSection={<IconArrowsMove size={16} />} disabled={nothing} onClick={() => openDialog({ kind: 'move', target })}>
             Move
           </Button>
-          <Button size="xs" variant="default" leftSection={<IconCopy size={16} />} disabled={items.length === 0} onClick={() => openDialog({ kind: 'copy', items })}>
+          <Button size="xs" variant="default" leftSection={<IconCopy size={16} />} disabled={nothing} onClick={() => openDialog({ kind: 'copy', target })}>
             Copy
           </Button>
-          <Button size="xs" variant="default" color="red" leftSection={<IconTrash size={16} />} disabled={items.length === 0} onClick={() => openDialog({ kind: 'delete', items })}>
-            Delete{selected.size > 1 ? ` ${selected.size}` : ''}
+          <Button size="xs" variant="default" color="red" leftSection={<IconTrash size={16} />} disabled={nothing} onClick={() => openDialog({ kind: 'delete', target })}>
+            {selection.kind === 'all' ? 'Delete all' : `Delete${selectedRows > 1 ? ` ${selectedRows}` : ''}`}
           </Button>
           <Button component="a" href={printRoute({ section: 'transfers' })} size="xs" variant="default" leftSection={<IconArrowsTransferUpDown size={16} />}>
             Transfers
           </Button>
         </Group>
       </Group>
-      {upload.isError ? <ResultError error={upload.error} title="The files were not queued for upload" /> : null}
+      {upload.error ? <ResultError error={upload.error} title="The files were not queued for upload" /> : null}
       {download.isError ? <ResultError error={download.error} title="Nothing was queued for download" /> : null}
-      <TransferStrip transfers={bucketTransfers} />
+      <TransferStrip transfers={bucketTransfers} held={heldUploads} />
       <IndexBar status={index.data} onIndex={() => indexNow.mutate(undefined)} busy={indexNow.isPending} />
       {indexNow.isError ? <ResultError error={indexNow.error} title="The folder could not be counted" /> : null}
       {error ? <ResultError error={error} title={`kodo://${bucket}/${prefix} could not be listed`} /> : null}
@@ -251,6 +257,7 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
           {search ? `Nothing in this folder starts with “${search}”.` : index.data?.state === 'running' ? 'Nothing indexed here yet.' : 'This folder is empty. Make a folder, or upload files into it.'}
         </Alert>
       ) : null}
+      <SelectionBar prefix={prefix} all={selection.kind === 'all'} count={objectCount} selectedRows={selectedRows} onSelectAll={() => setSelection(EVERYTHING)} onClear={() => setSelection(NOTHING)} />
       {count > 0 ? (
         <ObjectTable
           count={count}
@@ -258,9 +265,9 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
           sort={sort.field}
           descending={sort.descending}
           onSort={onSort}
-          selected={selected}
-          onToggle={(key) => setSelected((s) => (s.has(key) ? new Set([...s].filter((k) => k !== key)) : new Set([...s, key])))}
-          onToggleAll={() => setSelected((s) => (s.size > 0 ? new Set() : loadedKeys()))}
+          selection={selection}
+          onToggle={(key) => setSelection((s) => toggleKey(s, key, loadedKeys))}
+          onToggleAll={() => setSelection(toggleAll)}
           onOpen={openRow}
           onVisible={onVisible}
           onKey={onTableKey}
@@ -281,7 +288,7 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
         objectKey={details}
         onClose={() => setDetails(undefined)}
         onRename={(key) => openDialog({ kind: 'rename', item: itemOf(key) })}
-        onDelete={(key) => openDialog({ kind: 'delete', items: [itemOf(key)] })}
+        onDelete={(key) => openDialog({ kind: 'delete', target: { items: [itemOf(key)] } })}
         onOpen={(key) => {
           // The result may sit in another folder: go there, with its details open.
           const folder = key.slice(0, key.lastIndexOf('/') + 1);
@@ -290,11 +297,13 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
         }}
       />
       <DeleteDialog
-        items={dialog?.kind === 'delete' ? dialog.items : undefined}
+        target={dialog?.kind === 'delete' ? dialog.target : undefined}
+        what={dialog?.kind === 'delete' ? describeTarget(dialog.target, prefix, objectCount) : ''}
         bucket={bucket}
         busy={startBatch.isPending}
+        error={startBatch.error?.message}
         onCancel={() => setDialog(undefined)}
-        onConfirm={() => dialog?.kind === 'delete' && runBatch({ kind: 'delete', accountId, bucket, items: dialog.items })}
+        onConfirm={() => dialog?.kind === 'delete' && runBatch({ kind: 'delete', accountId, bucket, ...dialog.target })}
       />
       <NameDialog
         opened={dialog?.kind === 'rename'}
@@ -321,16 +330,17 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
         onCancel={() => setDialog(undefined)}
         onSubmit={(name) => createFolder.mutate(name, { onSuccess: () => setDialog(undefined) })}
       />
+      <ConflictDialog question={upload.question} where={`kodo://${bucket}/${prefix}`} onAnswer={upload.answer} onCancel={upload.cancel} />
       <MoveDialog
         kind={dialog?.kind === 'move' || dialog?.kind === 'copy' ? dialog.kind : undefined}
-        items={dialog?.kind === 'move' || dialog?.kind === 'copy' ? dialog.items : []}
+        what={dialog?.kind === 'move' || dialog?.kind === 'copy' ? describeTarget(dialog.target, prefix, objectCount) : ''}
         bucket={bucket}
         prefix={prefix}
         buckets={bucketNames.length > 0 ? bucketNames : [bucket]}
         busy={startBatch.isPending}
         error={startBatch.error?.message}
         onCancel={() => setDialog(undefined)}
-        onSubmit={(target) => (dialog?.kind === 'move' || dialog?.kind === 'copy') && runBatch({ kind: dialog.kind, accountId, bucket, items: dialog.items, ...target })}
+        onSubmit={(place) => (dialog?.kind === 'move' || dialog?.kind === 'copy') && runBatch({ kind: dialog.kind, accountId, bucket, ...dialog.target, ...place })}
       />
     </Stack>
   );

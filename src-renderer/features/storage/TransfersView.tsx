@@ -9,7 +9,7 @@ import { ResultError } from '../../ui/ResultError';
 import { TransferList } from './components/TransferList';
 import { TransferTotalsBar } from './components/TransferTotalsBar';
 import { filterTransfers, totalsOf, TRANSFER_FILTERS, type TransferFilter } from './model/transfer-totals';
-import { useClearFinished, useSetConcurrency, useTransferAction, useTransferSettings, useTransfers } from './use-transfers';
+import { useChooseAgain, useClearFinished, useHeldUploads, useSetConcurrency, useTransferAction, useTransferSettings, useTransfers } from './use-transfers';
 
 const FILTER_LABELS: Record<TransferFilter, string> = { all: 'All', active: 'Active', failed: 'Failed', done: 'Finished' };
 
@@ -20,12 +20,14 @@ export function TransfersView() {
   const setConcurrency = useSetConcurrency();
   const act = useTransferAction();
   const clear = useClearFinished();
+  const held = useHeldUploads();
+  const chooseAgain = useChooseAgain();
   const [filter, setFilter] = useState<TransferFilter>('all');
   const list = useMemo(() => transfers.data ?? [], [transfers.data]);
   // In a browser the console may run on another machine: finished downloads offer a copy.
   const desktop = window.relayConsole !== undefined;
   const shown = useMemo(() => filterTransfers(list, filter), [list, filter]);
-  const totals = useMemo(() => totalsOf(list), [list]);
+  const totals = useMemo(() => totalsOf(list, held), [list, held]);
   const idsWhere = (states: string[]) => list.filter((t) => states.includes(t.state)).map((t) => t.id);
   const bulk = (action: 'pause' | 'resume' | 'retry', states: string[]) => {
     const ids = idsWhere(states);
@@ -55,7 +57,7 @@ export function TransfersView() {
               value={settings.data?.concurrency ?? 3}
               onChange={(value) => typeof value === 'number' && value >= 1 && value <= 16 && setConcurrency.mutate(value)}
             />
-            <Button size="xs" variant="default" mt={18} leftSection={<IconPlayerPause size={16} />} disabled={totals.running + totals.waiting === 0} onClick={() => bulk('pause', ['running', 'queued'])}>
+            <Button size="xs" variant="default" mt={18} leftSection={<IconPlayerPause size={16} />} disabled={totals.running + totals.waiting === 0} onClick={() => bulk('pause', ['running', 'queued', 'receiving'])}>
               Pause all
             </Button>
             <Button size="xs" variant="default" mt={18} leftSection={<IconPlayerPlay size={16} />} disabled={totals.paused === 0} onClick={() => bulk('resume', ['paused'])}>
@@ -71,6 +73,7 @@ export function TransfersView() {
         </Group>
         {setConcurrency.isError ? <ResultError error={setConcurrency.error} title="The number of transfers at once was not changed" /> : null}
         {act.isError ? <ResultError error={act.error} title="The transfer could not be changed" /> : null}
+        {chooseAgain.isError ? <ResultError error={chooseAgain.error} title="The upload could not go on with the file chosen again" /> : null}
         {transfers.isPending ? <LoadingLine>Reading the transfer queue…</LoadingLine> : null}
         {transfers.isError ? <ResultError error={transfers.error} title="The transfer queue could not be read" /> : null}
         {transfers.isSuccess && shown.length === 0 ? (
@@ -78,7 +81,14 @@ export function TransfersView() {
             {list.length === 0 ? 'No transfers yet. Upload files by dropping them on a folder in Storage, or download a selection from there.' : `No ${FILTER_LABELS[filter].toLowerCase()} transfers.`}
           </Alert>
         ) : null}
-        {shown.length > 0 ? <TransferList transfers={shown} onAction={(id, action) => act.mutate({ action, ids: [id] })} {...(desktop ? {} : { saveUrlOf: (id: string) => `${DOWNLOADED_FILE_PATH}${encodeURIComponent(id)}` })} /> : null}
+        {shown.length > 0 ? <TransferList
+            transfers={shown}
+            onAction={(id, action) => act.mutate({ action, ids: [id] })}
+            held={held}
+            onChooseAgain={(transfer, file) => chooseAgain.mutate({ transfer, file })}
+            choosingId={chooseAgain.isPending ? chooseAgain.variables.transfer.id : undefined}
+            {...(desktop ? {} : { saveUrlOf: (id: string) => `${DOWNLOADED_FILE_PATH}${encodeURIComponent(id)}` })}
+          /> : null}
         {settings.data ? (
           <Group gap="xs">
             <Text size="sm" c="dimmed">

@@ -105,3 +105,14 @@ export function useBucketMutation<I, O>(accountId: string, bucket: string, run: 
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.storageBucket(accountId, bucket) }),
   });
 }
+
+/** Every object under a folder, counted by main from the service's listing: only while everything is selected. */
+export function useObjectCount(accountId: string, bucket: string, prefix: string, enabled: boolean) {
+  const api = useApi();
+  return useQuery({
+    queryKey: [...queryKeys.storageBucket(accountId, bucket), 'count', prefix],
+    queryFn: async () => unwrap(await api.storage.countObjects({ accountId, bucket, prefix })),
+    enabled,
+    staleTime: 30_000,
+  });
+}

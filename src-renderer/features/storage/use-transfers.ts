@@ -1,20 +1,26 @@
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, useSyncExternalStore } from 'react';
 import { unwrap } from '../../../src-shared/contract/result';
-import type { TransferStatus } from '../../../src-shared/contract/transfers';
+import type { BatchItem } from '../../../src-shared/contract/storage';
+import type { ConflictChoice, TransferStatus } from '../../../src-shared/contract/transfers';
 import { useApi } from '../../api/api-context';
 import { queryKeys } from '../../api/query-keys';
 import { useServiceEvent } from '../../api/use-service-event';
 import { mergeTransfers } from './model/transfer-totals';
 import { uploadPlan } from './model/upload-files';
+import { applyDecisions, conflictsLeft, currentConflict, decide, startConflicts, type ConflictRound, type PlannedUpload } from './model/upload-conflicts';
 import { useUploadQueue } from './upload-queue-context';
 
 /** Every transfer, read once and then kept current by main's pushes (several a second while running). */
 export function useTransfers() {
   const api = useApi();
   const queryClient = useQueryClient();
+  const uploads = useUploadQueue();
   useServiceEvent(api.transfers.onTransfers, (changed: TransferStatus[]) => {
     queryClient.setQueryData<TransferStatus[]>(queryKeys.transfers, (list) => (list ? mergeTransfers(list, changed) : list));
+    // A resumed upload that was paused while being read: this page sends the rest, if it holds the file.
+    for (const t of changed) if (t.kind === 'upload' && t.state === 'receiving') uploads.wake(t.id);
     // A finished upload is a new object: the folders of its bucket are read again.
     const buckets = new Set(changed.filter((t) => t.kind === 'upload' && t.state === 'done').map((t) => JSON.stringify([t.accountId, t.bucket])));
     for (const bucket of buckets) {
@@ -43,6 +49,27 @@ export function useSetConcurrency() {
   });
 }
 
+/** The uploads whose file this page holds; the others being read need it chosen again. */
+export function useHeldUploads(): ReadonlySet<string> {
+  const uploads = useUploadQueue();
+  return useSyncExternalStore(uploads.subscribe, uploads.held);
+}
+
+/**
+ * "Choose the file again" for an upload this page lost the file of: the console goes on from the
+ * bytes it already holds. A paused upload is resumed too.
+ */
+export function useChooseAgain() {
+  const api = useApi();
+  const uploads = useUploadQueue();
+  return useMutation({
+    mutationFn: async ({ transfer, file }: { transfer: TransferStatus; file: File }) => {
+      if (transfer.state === 'paused') unwrap(await api.transfers.resume({ ids: [transfer.id] }));
+      uploads.add([{ id: transfer.id, file }]);
+    },
+  });
+}
+
 /** Pause, resume, cancel or retry some transfers; cancel also stops this page sending their bytes. */
 export function useTransferAction() {
   const api = useApi();
@@ -60,37 +87,92 @@ export function useClearFinished() {
   return useMutation({ mutationFn: async () => unwrap(await api.transfers.clearFinished()) });
 }
 
+interface Asking {
+  files: Array<PlannedUpload<File>>;
+  duplicates: string[];
+  round: ConflictRound;
+}
+
+/** The question the conflict dialog shows, or undefined when none is open. */
+export interface ConflictQuestion {
+  path: string;
+  /** Conflicts without an answer yet, this one included. */
+  left: number;
+  total: number;
+}
+
 /**
- * Uploads files into a folder. The desktop app names each file's path and main reads it from
- * disk; a browser keeps the files and sends their bytes to the console.
+ * Uploads files into a folder. Names the bucket already holds are asked about first (overwrite,
+ * skip or keep both; once for all with "apply to all"), as a file manager does. The desktop app
+ * names each file's path and main reads it from disk; a browser keeps the files and sends their
+ * bytes to the console.
  */
 export function useUploadFiles(accountId: string, bucket: string, prefix: string) {
   const api = useApi();
   const uploads = useUploadQueue();
   const pathForFile = window.relayConsole?.pathForFile;
-  return useMutation({
-    mutationFn: async (chosen: File[]) => {
-      const plan = uploadPlan(chosen);
-      const files = plan.files.map(({ file, relativePath }) => {
+  const [asking, setAsking] = useState<Asking>();
+
+  const send = useMutation({
+    mutationFn: async ({ files: planned, duplicates, skipped }: { files: Array<PlannedUpload<File> & { onConflict?: 'overwrite' | 'keep-both' }>; duplicates: string[]; skipped: string[] }) => {
+      const files = planned.map(({ file, relativePath, onConflict }) => {
         const path = pathForFile?.(file);
-        return { relativePath, size: file.size, ...(path ? { path } : {}) };
+        return { relativePath, size: file.size, lastModified: file.lastModified, ...(onConflict ? { onConflict } : {}), ...(path ? { path } : {}) };
       });
       const added = unwrap(await api.transfers.addUploads({ accountId, bucket, prefix, files }));
-      uploads.add(added.flatMap((t, i) => (t.state === 'receiving' ? [{ id: t.id, file: plan.files[i]!.file }] : [])));
-      return { added: added.length, duplicates: plan.duplicates };
+      uploads.add(added.flatMap((t, i) => (t.state === 'receiving' ? [{ id: t.id, file: planned[i]!.file }] : [])));
+      return { added: added.length, duplicates, skipped };
     },
-    onSuccess: ({ added, duplicates }) =>
-      notifications.show({
-        title: `${added.toLocaleString('en-US')} ${added === 1 ? 'file' : 'files'} queued for upload`,
-        message: duplicates.length > 0 ? `Left out, named twice: ${duplicates.slice(0, 3).join(', ')}${duplicates.length > 3 ? '…' : ''}` : `Into kodo://${bucket}/${prefix}. Follow them under Transfers.`,
-      }),
+    onSuccess: ({ added, duplicates, skipped }) => notifyQueued(added, duplicates, skipped, `Into kodo://${bucket}/${prefix}. Follow them under Transfers.`),
+  });
+
+  const check = useMutation({
+    mutationFn: async (chosen: File[]) => {
+      const plan = uploadPlan(chosen);
+      const { existing } = unwrap(await api.transfers.conflicts({ accountId, bucket, prefix, relativePaths: plan.files.map((f) => f.relativePath) }));
+      return { ...plan, existing };
+    },
+    onSuccess: ({ files, duplicates, existing }) => {
+      if (existing.length === 0) send.mutate({ files, duplicates, skipped: [] });
+      else setAsking({ files, duplicates, round: startConflicts(existing) });
+    },
+  });
+
+  const answer = (choice: ConflictChoice, applyToAll: boolean) => {
+    if (!asking) return;
+    const round = decide(asking.round, choice, applyToAll);
+    if (currentConflict(round) !== undefined) return setAsking({ ...asking, round });
+    setAsking(undefined);
+    const plan = applyDecisions(asking.files, round);
+    if (plan.files.length > 0) send.mutate({ files: plan.files, duplicates: asking.duplicates, skipped: plan.skipped });
+    else notifyQueued(0, asking.duplicates, plan.skipped, 'Every file was skipped: the folder already holds them.');
+  };
+
+  const path = asking ? currentConflict(asking.round) : undefined;
+  return {
+    start: (files: File[]) => check.mutate(files),
+    busy: check.isPending || send.isPending,
+    error: check.error ?? send.error,
+    question: asking && path !== undefined ? ({ path, left: conflictsLeft(asking.round), total: asking.round.conflicts.length } satisfies ConflictQuestion) : undefined,
+    answer,
+    cancel: () => setAsking(undefined),
+  };
+}
+
+function notifyQueued(added: number, duplicates: string[], skipped: string[], message: string) {
+  const names = (list: string[]) => `${list.slice(0, 3).join(', ')}${list.length > 3 ? ` and ${(list.length - 3).toLocaleString('en-US')} more` : ''}`;
+  const notes = [duplicates.length > 0 ? `Left out, named twice: ${names(duplicates)}.` : '', skipped.length > 0 ? `Skipped, already in the folder: ${names(skipped)}.` : ''].filter(Boolean);
+  notifications.show({
+    title: `${added.toLocaleString('en-US')} ${added === 1 ? 'file' : 'files'} queued for upload`,
+    message: notes.length > 0 ? notes.join(' ') : message,
   });
 }
 
 export function useDownloadItems(accountId: string, bucket: string, prefix: string) {
   const api = useApi();
   return useMutation({
-    mutationFn: async (items: Array<{ key: string; folder: boolean }>) => unwrap(await api.transfers.addDownloads({ accountId, bucket, prefix, items })),
+    /** Chosen items, or (`allIn`) everything in the folder, listed by main. */
+    mutationFn: async (target: { items: BatchItem[] } | { allIn: string }) => unwrap(await api.transfers.addDownloads({ accountId, bucket, prefix, ...target })),
     onSuccess: ({ added }) =>
       notifications.show({ title: `${added.toLocaleString('en-US')} ${added === 1 ? 'file' : 'files'} queued for download`, message: 'Follow them under Transfers.' }),
   });

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ContractFailure } from '../../../../src-shared/contract/result';
-import { batchRequestSchema, type BatchItem, type BatchRequest, type BatchStatus, type ObjectSummary } from '../../../../src-shared/contract/storage';
+import { batchRequestSchema, type BatchRequest, type BatchStatus, type ObjectSummary } from '../../../../src-shared/contract/storage';
 import type { Logger } from '../../../platform/logger';
 import type { IndexScope, IndexStore } from '../folder-index/index-store';
 import { BATCH_LIMIT, type BatchOperation, type KodoClient } from '../kodo-client';
-import { destinationOf, planProblem, titleOf, type PlannedKey } from './batch-plan';
+import { destinationOf, itemsOf, planProblem, titleOf, type PlannedItem, type PlannedKey } from './batch-plan';
 
 export interface BatchRunnerOptions {
   clientFor(accountId: string): Promise<KodoClient>;
@@ -44,7 +44,7 @@ export function createBatchRunner({ clientFor, index, onStatus, logger }: BatchR
   };
 
   /** Every key under an item with what is known of it, listed page by page. */
-  async function* keysOf(client: KodoClient, scope: IndexScope, item: BatchItem): AsyncGenerator<{ key: string; summary?: ObjectSummary }> {
+  async function* keysOf(client: KodoClient, scope: IndexScope, item: PlannedItem): AsyncGenerator<{ key: string; summary?: ObjectSummary }> {
     if (!item.folder) {
       yield { key: item.key, summary: index.object(scope, item.key) };
       return;
@@ -52,7 +52,8 @@ export function createBatchRunner({ clientFor, index, onStatus, logger }: BatchR
     let marker: string | undefined;
     do {
       const page = await client.listObjects(scope.bucket, { prefix: item.key, delimiter: '', limit: BATCH_LIMIT, ...(marker ? { marker } : {}) });
-      for (const object of page.objects) yield { key: object.key, summary: object };
+      // Everything in a folder leaves the folder's own marker: the folder stays, emptied.
+      for (const object of page.objects) if (!(item.contents && object.key === item.key)) yield { key: object.key, summary: object };
       marker = page.marker;
     } while (marker && !closing);
   }
@@ -60,7 +61,7 @@ export function createBatchRunner({ clientFor, index, onStatus, logger }: BatchR
   const execute = async (request: BatchRequest, status: BatchStatus): Promise<void> => {
     const scope = { accountId: request.accountId, bucket: request.bucket };
     const client = await clientFor(request.accountId);
-    const items = request.kind === 'rename' ? [request.item] : request.items;
+    const items = itemsOf(request);
     let chunk: Array<PlannedKey & { summary?: ObjectSummary }> = [];
 
     const flush = async () => {

@@ -12,7 +12,8 @@ const CONTENT_RANGE = /^bytes (\d+)-(\d+)\/(\d+)$/;
 /**
  * Where a browser sends the bytes of a file it uploads: `PUT /console/transfers/<id>` with
  * `Content-Range: bytes <first>-<last>/<size>`, in order; `GET` says how much has arrived, so a
- * sender that lost its connection goes on from there. The id is a random capability handed out
+ * sender that lost its connection goes on from there. While the user has the upload paused,
+ * both answer `{ paused: true }` and the sender waits to be woken. The id is a random capability handed out
  * only over the console's authenticated socket, and Content-Range is not a header another
  * site's page may send without a preflight this server never grants.
  */
@@ -26,6 +27,13 @@ export function createSpoolReceiver(queue: TransferQueue): RouteHandler {
   return async ({ req, res, url }) => {
     const id = decodeURIComponent(url.pathname.slice(TRANSFER_BODY_PATH.length));
     const row = queue.receiving(id);
+    // Paused by the user: not an error, an answer. The sender keeps the file and stops until the
+    // upload is resumed; a range that arrives meanwhile is not kept.
+    const paused = row ? undefined : queue.pausedReading(id);
+    if (paused && (req.method === 'GET' || req.method === 'PUT')) {
+      if (req.method === 'PUT') req.resume();
+      return reply(res, 200, { paused: true, received: paused.received, size: paused.size });
+    }
     if (req.method === 'GET') {
       if (!row) throw new HttpError(404, 'no upload is waiting for bytes under this id');
       return reply(res, 200, { received: row.received, size: row.size });

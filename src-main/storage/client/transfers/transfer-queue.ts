@@ -40,6 +40,8 @@ export interface TransferQueue {
   setConcurrency(concurrency: number): TransferSettings;
   /** A browser upload that is waiting for bytes, or undefined. */
   receiving(id: string): TransferRow | undefined;
+  /** A browser upload paused before all its bytes arrived: the page keeps the file until resumed. */
+  pausedReading(id: string): TransferRow | undefined;
   /** Bytes a browser sent so far; the upload joins the queue once all have arrived. */
   received(id: string, received: number): void;
   spoolPath(id: string): string;
@@ -122,9 +124,20 @@ export function createTransferQueue(deps: TransferQueueDeps): TransferQueue {
     changed.add(id);
   };
 
-  /** What a canceled transfer leaves behind: its spooled bytes, its resume record, its partial file. */
+  /** Parts already on the service are dropped there too; if it cannot be reached, the record goes anyway. */
+  const abortParts = async (row: TransferRow) => {
+    try {
+      const client = await deps.clientFor(row.accountId);
+      await client.abortUpload({ bucket: row.bucket, key: row.key, resumeDir: deps.dirs.resume, resumeKey: row.id });
+    } catch (error) {
+      logger.warn('the uploaded parts of a canceled upload were not dropped on the service', { bucket: row.bucket, key: row.key, error: error instanceof Error ? error.message : String(error) });
+      forgetRecord(deps.dirs.resume, row.id);
+    }
+  };
+
+  /** What a canceled transfer leaves behind: its spooled bytes, its parts and resume record, its partial file. */
   const discard = async (row: TransferRow) => {
-    if (row.kind === 'upload' && row.size > PART_SIZE) forgetRecord(deps.dirs.resume, row.id);
+    if (row.kind === 'upload' && row.size > PART_SIZE) await abortParts(row);
     if (row.kind === 'upload' && row.source === 'spool') await rm(spoolPath(row.id), { force: true });
     if (row.kind === 'download' && row.localPath) await rm(`${row.localPath}.part`, { force: true });
   };
@@ -260,7 +273,10 @@ export function createTransferQueue(deps: TransferQueueDeps): TransferQueue {
         if (run) {
           run.stop = 'pause';
           run.controller.abort();
-        } else if (row.state === 'queued') patch(row.id, { state: 'paused' });
+        } else if (row.state === 'queued' || row.state === 'receiving') {
+          // A browser upload still being read pauses too: the page keeps its file and stops sending.
+          patch(row.id, { state: 'paused' });
+        }
       });
     },
     resume(ids) {
@@ -313,6 +329,10 @@ export function createTransferQueue(deps: TransferQueueDeps): TransferQueue {
     receiving: (id) => {
       const row = store.get(id);
       return row?.state === 'receiving' ? row : undefined;
+    },
+    pausedReading: (id) => {
+      const row = store.get(id);
+      return row?.state === 'paused' && row.source === 'spool' && row.received < row.size ? row : undefined;
     },
     received(id, bytes) {
       const row = store.get(id);

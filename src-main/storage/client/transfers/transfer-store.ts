@@ -47,6 +47,8 @@ interface Row {
   finished_at: number | null;
   source: TransferRow['source'];
   overwrite: number;
+  file_name: string | null;
+  last_modified: number | null;
 }
 
 const SCHEMA = `
@@ -60,6 +62,8 @@ CREATE TABLE IF NOT EXISTS transfers (
 CREATE INDEX IF NOT EXISTS transfers_state ON transfers (state, seq);
 CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
+/** Columns added after the first release: a queue written by an older version gains them. */
+const ADDED_COLUMNS = { file_name: 'TEXT', last_modified: 'INTEGER' } as const;
 
 const fromRow = (r: Row): TransferRow => ({
   id: r.id,
@@ -79,6 +83,8 @@ const fromRow = (r: Row): TransferRow => ({
   ...(r.finished_at !== null ? { finishedAt: r.finished_at } : {}),
   source: r.source,
   overwrite: r.overwrite === 1,
+  ...(r.file_name !== null ? { fileName: r.file_name } : {}),
+  ...(r.last_modified !== null ? { lastModified: r.last_modified } : {}),
 });
 
 const COLUMNS: Record<keyof TransferPatch, string> = {
@@ -97,9 +103,11 @@ export function openTransferStore(path: string): TransferStore {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.exec(SCHEMA);
+  const have = new Set(db.prepare<[], { name: string }>('PRAGMA table_info(transfers)').all().map((c) => c.name));
+  for (const [column, type] of Object.entries(ADDED_COLUMNS)) if (!have.has(column)) db.exec(`ALTER TABLE transfers ADD COLUMN ${column} ${type}`);
   const insert = db.prepare(
-    `INSERT INTO transfers (id, kind, account_id, bucket, key, name, local_path, size, received, transferred, state, etag, error, created_at, finished_at, source, overwrite)
-     VALUES (@id, @kind, @account_id, @bucket, @key, @name, @local_path, @size, @received, @transferred, @state, @etag, @error, @created_at, @finished_at, @source, @overwrite)`,
+    `INSERT INTO transfers (id, kind, account_id, bucket, key, name, local_path, size, received, transferred, state, etag, error, created_at, finished_at, source, overwrite, file_name, last_modified)
+     VALUES (@id, @kind, @account_id, @bucket, @key, @name, @local_path, @size, @received, @transferred, @state, @etag, @error, @created_at, @finished_at, @source, @overwrite, @file_name, @last_modified)`,
   );
   const byId = db.prepare<[string], Row>('SELECT * FROM transfers WHERE id = ?');
   const insertAll = db.transaction((rows: readonly TransferRow[]) => {
@@ -122,6 +130,8 @@ export function openTransferStore(path: string): TransferStore {
         finished_at: t.finishedAt ?? null,
         source: t.source,
         overwrite: t.overwrite ? 1 : 0,
+        file_name: t.fileName ?? null,
+        last_modified: t.lastModified ?? null,
       });
     }
   });

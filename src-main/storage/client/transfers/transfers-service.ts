@@ -12,6 +12,7 @@ import { freeName, localTarget } from './local-target';
 import { createSpoolReceiver } from './spool-receiver';
 import { createTransferQueue, type NewTransfer, type TransferQueue } from './transfer-queue';
 import { openTransferStore } from './transfer-store';
+import { keepBothKeys } from './upload-conflicts';
 
 export interface TransfersServiceOptions {
   /** `data_dir/storage`: the queue, spooled uploads and resumable records live under it. */
@@ -76,27 +77,42 @@ export function bindTransfersService(ctx: EngineContext, options: TransfersServi
       if (fromDisk && ctx.runtime !== 'electron') throw new ContractFailure('invalid_input', 'files on disk can be named only in the desktop app; a browser sends the file itself');
       for (const file of files) if (file.path !== undefined && !existsSync(file.path)) throw new ContractFailure('invalid_input', `no file at ${file.path}`);
       const keys = new Set<string>();
-      const transfers: NewTransfer[] = files.map((file) => {
+      for (const file of files) {
         const key = prefix + file.relativePath;
         if (key.length > 1024) throw new ContractFailure('invalid_input', `the key ${key.slice(0, 60)}… is longer than Kodo's 1024 characters`);
         if (keys.has(key)) throw new ContractFailure('invalid_input', `${file.relativePath} is in the list twice`);
         keys.add(key);
+      }
+      // "Keep both": each such file takes the first "name (n).ext" free in the bucket and the batch.
+      const keepBoth = files.filter((f) => f.onConflict === 'keep-both').map((f) => prefix + f.relativePath);
+      const client = keepBoth.length > 0 ? await options.clientFor(accountId) : undefined;
+      const renamed = client ? await keepBothKeys(keepBoth, keys, (candidates) => client.existing(bucket, candidates)) : new Map<string, string>();
+      const transfers: NewTransfer[] = files.map((file) => {
+        const key = renamed.get(prefix + file.relativePath) ?? prefix + file.relativePath;
+        if (key.length > 1024) throw new ContractFailure('invalid_input', `the key ${key.slice(0, 60)}… is longer than Kodo's 1024 characters`);
         return {
           kind: 'upload',
           accountId,
           bucket,
           key,
-          name: file.relativePath,
+          name: key.slice(prefix.length),
           size: file.size,
-          overwrite,
+          overwrite: overwrite || file.onConflict === 'overwrite',
+          fileName: file.relativePath.slice(file.relativePath.lastIndexOf('/') + 1),
+          ...(file.lastModified !== undefined ? { lastModified: file.lastModified } : {}),
           ...(file.path !== undefined ? { source: 'path' as const, localPath: file.path } : { source: 'spool' as const }),
         };
       });
       return queue.add(transfers);
     },
-    addDownloads: async ({ accountId, bucket, prefix, items }) => {
+    conflicts: async ({ accountId, bucket, prefix, relativePaths }) => {
       const client = await options.clientFor(accountId);
-      const objects = await expand(client, bucket, items);
+      const found = await client.existing(bucket, relativePaths.map((path) => prefix + path));
+      return { existing: relativePaths.filter((path) => found.has(prefix + path)) };
+    },
+    addDownloads: async ({ accountId, bucket, prefix, items, allIn }) => {
+      const client = await options.clientFor(accountId);
+      const objects = await expand(client, bucket, allIn !== undefined ? [{ key: allIn, folder: true }] : items);
       if (objects.length === 0) throw new ContractFailure('invalid_input', 'the chosen folders hold no files');
       // Names already taken on disk or by a queued download get " (1)", never an overwrite.
       const planned = new Set(queue.list().flatMap((t) => (t.kind === 'download' && t.localPath && t.state !== 'done' ? [t.localPath] : [])));

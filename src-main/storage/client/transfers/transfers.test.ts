@@ -39,7 +39,7 @@ function transfersOf(running: TestEngine) {
 async function send(running: TestEngine, id: string, body: Buffer, first: number, total: number, contentRange = `bytes ${first}-${first + body.length - 1}/${total}`) {
   const base = running.engine.server.url;
   const response = await fetch(`${base}/console/transfers/${id}`, { method: 'PUT', body: new Uint8Array(body), headers: { 'Content-Range': contentRange } });
-  return { status: response.status, body: (await response.json().catch(() => ({}))) as { received?: number; error?: string } };
+  return { status: response.status, body: (await response.json().catch(() => ({}))) as { received?: number; error?: string; paused?: boolean } };
 }
 
 async function stat(port: number, bucket: string, key: string) {
@@ -124,6 +124,77 @@ describe('transfers', () => {
     // Pushed progress after the restart never went below what had been sent before it.
     expect(again.seen.filter((t) => t.id === added!.id).every((t) => t.transferred >= before.transferred)).toBe(true);
     expect((await stat(started.port, 'photos', 'restart.bin')).hash).toBe(kodoEtag(data));
+  });
+
+  it('pauses an upload while its bytes are being read: the page is told to wait, then sends the rest', async () => {
+    const started = await startStorage();
+    running = started.running;
+    const transfers = transfersOf(running);
+    const data = randomBytes(6 * MiB + 5);
+    const [added] = await transfers.call<TransferStatus[]>('addUploads', { accountId: 'local', bucket: 'photos', prefix: '', files: [{ relativePath: 'read.bin', size: data.length, lastModified: 1_700_000_000_000 }] });
+    expect(added).toMatchObject({ fileName: 'read.bin', lastModified: 1_700_000_000_000 });
+    await send(running, added!.id, data.subarray(0, 2 * MiB), 0, data.length);
+    await transfers.call('pause', { ids: [added!.id] });
+    expect(await transfers.until(added!.id, (t) => t.state === 'paused')).toMatchObject({ received: 2 * MiB });
+    // Paused is an answer, not an error: the sender keeps its file and stops; what arrived stays.
+    expect(await send(running, added!.id, data.subarray(2 * MiB), 2 * MiB, data.length)).toMatchObject({ status: 200, body: { paused: true, received: 2 * MiB } });
+    expect(await (await fetch(`${running.engine.server.url}/console/transfers/${added!.id}`)).json()).toMatchObject({ paused: true, received: 2 * MiB });
+    await transfers.call('resume', { ids: [added!.id] });
+    await transfers.until(added!.id, (t) => t.state === 'receiving');
+    expect(await send(running, added!.id, data.subarray(2 * MiB), 2 * MiB, data.length)).toMatchObject({ status: 200 });
+    expect(await transfers.until(added!.id, (t) => t.state === 'done')).toMatchObject({ etag: kodoEtag(data) });
+  });
+
+  it('cancels a paused multipart upload and drops its parts on the service', async () => {
+    const started = await startStorage();
+    running = started.running;
+    const transfers = transfersOf(running);
+    const data = randomBytes(40 * MiB);
+    const [added] = await transfers.call<TransferStatus[]>('addUploads', { accountId: 'local', bucket: 'photos', prefix: '', files: [{ relativePath: 'dropped.bin', size: data.length }] });
+    await send(running, added!.id, data, 0, data.length);
+    await transfers.until(added!.id, (t) => t.state === 'running' && t.transferred > 0);
+    await transfers.call('pause', { ids: [added!.id] });
+    await transfers.until(added!.id, (t) => t.state === 'paused');
+    const resumeDir = join(running.dir, 'data', 'storage', 'transfers', 'resume');
+    // The SDK's own record of the multipart upload (its types leave the sync reader out).
+    const recorder = () => qiniu.resume_up.createResumeRecorderSync(resumeDir) as unknown as { getSync(key: string): { uploadId: string; upDomains: string[] } | undefined };
+    const record = recorder().getSync(added!.id)!;
+    expect(record.uploadId).toBeTruthy();
+    const { mac } = sdk(started.port);
+    const token = new qiniu.rs.PutPolicy({ scope: 'photos:dropped.bin' }).uploadToken(mac);
+    const parts = () => fetch(`http://${record.upDomains[0]}/buckets/photos/objects/${qiniu.util.urlsafeBase64Encode('dropped.bin')}/uploads/${record.uploadId}`, { headers: { Authorization: `UpToken ${token}` } });
+    expect((await parts()).status).toBe(200);
+
+    await transfers.call('cancel', { ids: [added!.id] });
+    await transfers.until(added!.id, (t) => t.state === 'canceled');
+    expect((await parts()).status).toBe(612);
+    expect(recorder().getSync(added!.id)).toBeFalsy();
+  });
+
+  it('says which names are taken, and keeps both under the first free numbered name or overwrites', async () => {
+    const started = await startStorage();
+    running = started.running;
+    const transfers = transfersOf(running);
+    await put(started.port, 'photos', ['in/a.txt', 'in/a (1).txt', 'in/b.txt']);
+    expect(await transfers.call('conflicts', { accountId: 'local', bucket: 'photos', prefix: 'in/', relativePaths: ['a.txt', 'b.txt', 'c.txt'] })).toEqual({ existing: ['a.txt', 'b.txt'] });
+    const added = await transfers.call<TransferStatus[]>('addUploads', {
+      accountId: 'local',
+      bucket: 'photos',
+      prefix: 'in/',
+      files: [
+        { relativePath: 'a.txt', size: 3, onConflict: 'keep-both' },
+        { relativePath: 'b.txt', size: 3, onConflict: 'overwrite' },
+      ],
+    });
+    expect(added.map((t) => [t.key, t.name, t.fileName])).toEqual([
+      ['in/a (2).txt', 'a (2).txt', 'a.txt'],
+      ['in/b.txt', 'b.txt', 'b.txt'],
+    ]);
+    for (const t of added) await send(running, t.id, Buffer.from('new'), 0, 3);
+    for (const t of added) await transfers.until(t.id, (s) => s.state === 'done');
+    expect((await stat(started.port, 'photos', 'in/a (2).txt')).fsize).toBe(3);
+    expect((await stat(started.port, 'photos', 'in/b.txt')).hash).toBe(kodoEtag(Buffer.from('new')));
+    expect((await stat(started.port, 'photos', 'in/a.txt')).fsize).toBe('content of in/a.txt'.length);
   });
 
   it('cancels an upload and throws its received bytes away', async () => {

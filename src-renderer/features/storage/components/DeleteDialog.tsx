@@ -1,25 +1,35 @@
 import { Button, Group, List, Modal, Text } from '@mantine/core';
-import type { BatchItem } from '../../../../src-shared/contract/storage';
-import { nameOf } from '../model/kodo-address';
+import type { BatchTarget } from '../model/selection';
 
-/** Asks before anything is deleted; folders are named as folders, with everything in them. */
-export function DeleteDialog({ items, bucket, onCancel, onConfirm, busy }: { items: BatchItem[] | undefined; bucket: string; onCancel(): void; onConfirm(): void; busy: boolean }) {
-  const folders = items?.filter((i) => i.folder).length ?? 0;
+/**
+ * Asks before anything is deleted; folders are named as folders, with everything in them, and
+ * "everything in the folder" as such (main lists it; it is never sent key by key).
+ */
+export function DeleteDialog({ target, what, bucket, onCancel, onConfirm, busy, error }: { target: BatchTarget | undefined; what: string; bucket: string; onCancel(): void; onConfirm(): void; busy: boolean; error?: string | undefined }) {
+  const items = target && 'items' in target ? target.items : [];
+  const folders = items.filter((i) => i.folder).length;
+  const all = target !== undefined && 'allIn' in target;
   return (
-    <Modal opened={Boolean(items)} onClose={onCancel} title={`Delete from ${bucket}?`} centered>
-      {items ? (
+    <Modal opened={Boolean(target)} onClose={onCancel} title={`Delete from ${bucket}?`} centered>
+      {target ? (
         <>
           <Text size="sm">
-            {items.length === 1 ? `“${nameOf(items[0]!.key)}”` : `${items.length.toLocaleString('en-US')} items`}
-            {folders > 0 ? ` ${folders === 1 && items.length === 1 ? 'and every object in it' : `(${folders} ${folders === 1 ? 'folder' : 'folders'} with every object in them)`}` : ''} will be
-            deleted. This cannot be undone.
+            {all ? `${what.charAt(0).toUpperCase()}${what.slice(1)}, sub-folders included,` : what}
+            {folders > 0 ? ` ${folders === 1 && items.length === 1 ? 'and every object in it' : `(${folders} ${folders === 1 ? 'folder' : 'folders'} with every object in them)`}` : ''} will be deleted. This cannot be undone.
           </Text>
-          <List size="sm" mt="sm" spacing={2} className="dialog-list">
-            {items.slice(0, 8).map((item) => (
-              <List.Item key={item.key}>{item.key}</List.Item>
-            ))}
-            {items.length > 8 ? <List.Item>and {(items.length - 8).toLocaleString('en-US')} more</List.Item> : null}
-          </List>
+          {!all ? (
+            <List size="sm" mt="sm" spacing={2} className="dialog-list">
+              {items.slice(0, 8).map((item) => (
+                <List.Item key={item.key}>{item.key}</List.Item>
+              ))}
+              {items.length > 8 ? <List.Item>and {(items.length - 8).toLocaleString('en-US')} more</List.Item> : null}
+            </List>
+          ) : null}
+          {error ? (
+            <Text size="sm" c="red.8" mt="sm" role="alert">
+              {error}
+            </Text>
+          ) : null}
           <Group justify="flex-end" mt="lg">
             <Button variant="default" onClick={onCancel}>
               Cancel

@@ -1,10 +1,10 @@
 import { Button, Checkbox, Group, Modal, Select, Text, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import type { BatchItem } from '../../../../src-shared/contract/storage';
 
 export interface MoveDialogProps {
   kind: 'move' | 'copy' | undefined;
-  items: BatchItem[];
+  /** What goes: "“a.jpg”", "3 items", "all 1,234 objects in photos/". */
+  what: string;
   bucket: string;
   prefix: string;
   buckets: string[];
@@ -15,7 +15,7 @@ export interface MoveDialogProps {
 }
 
 /** Where the selection goes: a bucket of the same account and a folder in it. */
-export function MoveDialog({ kind, items, bucket, prefix, buckets, onCancel, onSubmit, busy, error }: MoveDialogProps) {
+export function MoveDialog({ kind, what, bucket, prefix, buckets, onCancel, onSubmit, busy, error }: MoveDialogProps) {
   const [toBucket, setToBucket] = useState(bucket);
   const [toFolder, setToFolder] = useState(prefix);
   const [overwrite, setOverwrite] = useState(false);
@@ -29,7 +29,7 @@ export function MoveDialog({ kind, items, bucket, prefix, buckets, onCancel, onS
   const toPrefix = folder === '' || folder.endsWith('/') ? folder : `${folder}/`;
   const verb = kind === 'copy' ? 'Copy' : 'Move';
   return (
-    <Modal opened={Boolean(kind)} onClose={onCancel} title={`${verb} ${items.length === 1 ? `“${items[0]!.key}”` : `${items.length} items`}`} centered>
+    <Modal opened={Boolean(kind)} onClose={onCancel} title={`${verb} ${what}`} centered>
       <form
         onSubmit={(event) => {
           event.preventDefault();

@@ -6,6 +6,7 @@ import type { SortField } from '../../../../src-shared/contract/storage';
 import { formatBytes } from '../../../ui/format';
 import type { BrowserRow } from '../model/browser-rows';
 import { isTyping } from '../../../ui/keyboard/is-typing';
+import { isEmpty, isSelected, type Selection } from '../model/selection';
 
 export interface ObjectTableProps {
   count: number;
@@ -14,8 +15,9 @@ export interface ObjectTableProps {
   sort: SortField;
   descending: boolean;
   onSort(field: SortField): void;
-  selected: ReadonlySet<string>;
+  selection: Selection;
   onToggle(key: string): void;
+  /** Nothing selected: selects every object of the folder; anything selected: clears. */
   onToggleAll(): void;
   onOpen(row: BrowserRow): void;
   /** Rows shown changed: pages around them are read; near the end, the next listing page. */
@@ -64,7 +66,7 @@ function Cells({ row }: { row: BrowserRow }) {
  * 100k rows scroll as smoothly as 100. Arrow keys move between rows, Enter opens, Space selects.
  */
 export function ObjectTable(props: ObjectTableProps) {
-  const { count, rowAt, sort, descending, onSort, selected, onToggle, onToggleAll, onOpen, onVisible, onKey, focusIndex, onFocusIndex } = props;
+  const { count, rowAt, sort, descending, onSort, selection, onToggle, onToggleAll, onOpen, onVisible, onKey, focusIndex, onFocusIndex } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
   const items = virtualizer.getVirtualItems();
@@ -109,7 +111,7 @@ export function ObjectTable(props: ObjectTableProps) {
 
   const padTop = items[0]?.start ?? 0;
   const padBottom = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
-  const allSelected = count > 0 && selected.size >= count;
+  const allSelected = selection.kind === 'all';
 
   return (
     <div ref={scroller} className="object-table-scroll" onKeyDown={onKeyDown} data-testid="object-table">
@@ -117,7 +119,7 @@ export function ObjectTable(props: ObjectTableProps) {
         <thead>
           <tr>
             <th style={{ width: 44 }}>
-              <Checkbox aria-label="Select all loaded rows" checked={allSelected} indeterminate={selected.size > 0 && !allSelected} onChange={onToggleAll} />
+              <Checkbox aria-label={isEmpty(selection) ? 'Select all in this folder' : 'Clear the selection'} checked={allSelected} indeterminate={!isEmpty(selection) && !allSelected} onChange={onToggleAll} />
             </th>
             {COLUMNS.map((column) => {
               const active = column.field === sort;
@@ -151,14 +153,14 @@ export function ObjectTable(props: ObjectTableProps) {
                 data-row-index={item.index}
                 data-key={row?.key}
                 aria-rowindex={item.index + 2}
-                aria-selected={row ? selected.has(row.key) : undefined}
+                aria-selected={row ? isSelected(selection, row.key) : undefined}
                 className={item.index === focusIndex ? 'row-focused' : undefined}
                 style={{ height: ROW_HEIGHT }}
               >
                 {row ? (
                   <>
                     <td>
-                      <Checkbox aria-label={`Select ${row.name}`} checked={selected.has(row.key)} onChange={() => onToggle(row.key)} tabIndex={-1} />
+                      <Checkbox aria-label={`Select ${row.name}`} checked={isSelected(selection, row.key)} onChange={() => onToggle(row.key)} tabIndex={-1} />
                     </td>
                     <td className="cell-ellipsis">
                       <UnstyledButton

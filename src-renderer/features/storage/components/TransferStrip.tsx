@@ -5,10 +5,10 @@ import { formatBytes } from '../../../ui/format';
 import { rateText, totalsOf } from '../model/transfer-totals';
 
 /** Under the folder: the transfers of this bucket still going, in one line, with a way to all of them. */
-export function TransferStrip({ transfers }: { transfers: TransferStatus[] }) {
-  const totals = totalsOf(transfers);
+export function TransferStrip({ transfers, held }: { transfers: TransferStatus[]; held: ReadonlySet<string> }) {
+  const totals = totalsOf(transfers, held);
   const going = totals.running + totals.waiting + totals.paused;
-  if (going === 0 && totals.failed === 0) return null;
+  if (going === 0 && totals.failed === 0 && totals.needFile === 0) return null;
   const percent = totals.bytesTotal > 0 ? (totals.bytesDone / totals.bytesTotal) * 100 : 0;
   return (
     <div className="batch-panel" role="status" aria-label="Transfers of this bucket" data-testid="transfer-strip">
@@ -17,6 +17,7 @@ export function TransferStrip({ transfers }: { transfers: TransferStatus[] }) {
           {going > 0 ? `${going} ${going === 1 ? 'transfer' : 'transfers'} · ${formatBytes(totals.bytesDone)} of ${formatBytes(totals.bytesTotal)}` : ''}
           {rateText(totals)}
           {totals.failed > 0 ? `${going > 0 ? ' · ' : ''}${totals.failed} failed` : ''}
+          {totals.needFile > 0 ? `${going + totals.failed > 0 ? ' · ' : ''}${totals.needFile} ${totals.needFile === 1 ? 'upload needs its file' : 'uploads need their file'} chosen again` : ''}
         </Text>
         <Anchor size="sm" href={printRoute({ section: 'transfers' })}>
           View transfers

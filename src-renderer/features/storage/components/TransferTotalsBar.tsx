@@ -1,17 +1,10 @@
 import { Group, Progress, Text } from '@mantine/core';
 import { formatBytes } from '../../../ui/format';
-import { rateText, type TransferTotals } from '../model/transfer-totals';
+import { countsText, rateText, type TransferTotals } from '../model/transfer-totals';
 
 /** All transfers not finished yet as one bar: bytes, speed, time left and how many are where. */
 export function TransferTotalsBar({ totals }: { totals: TransferTotals }) {
   const percent = totals.bytesTotal > 0 ? (totals.bytesDone / totals.bytesTotal) * 100 : 0;
-  const counts = [
-    totals.running > 0 ? `${totals.running} running` : '',
-    totals.waiting > 0 ? `${totals.waiting} waiting` : '',
-    totals.paused > 0 ? `${totals.paused} paused` : '',
-    totals.failed > 0 ? `${totals.failed} failed` : '',
-    totals.done > 0 ? `${totals.done} done` : '',
-  ].filter(Boolean);
   return (
     <div className="panel" data-testid="transfer-totals">
       <Group justify="space-between" mb={6}>
@@ -20,7 +13,7 @@ export function TransferTotalsBar({ totals }: { totals: TransferTotals }) {
           {rateText(totals)}
         </Text>
         <Text size="sm" c="dimmed">
-          {counts.join(' · ') || 'No transfers'}
+          {countsText(totals) || 'No transfers'}
         </Text>
       </Group>
       <Progress value={percent} size="md" aria-label="All transfers: progress" />

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TransferStatus } from '../../../../src-shared/contract/transfers';
-import { etaOf, filterTransfers, mergeTransfers, progressOf, rateText, totalsOf } from './transfer-totals';
+import { countsText, etaOf, filterTransfers, mergeTransfers, progressOf, rateText, totalsOf } from './transfer-totals';
 
 const transfer = (over: Partial<TransferStatus>): TransferStatus => ({
   id: 'x',
@@ -19,8 +19,24 @@ const transfer = (over: Partial<TransferStatus>): TransferStatus => ({
 });
 
 describe('transfer totals', () => {
+  it('counts uploads whose file the page lost as needing it, never as waiting (the reload of the issue)', () => {
+    const MiB = 1024 * 1024;
+    const list = [
+      transfer({ id: 'a', kind: 'upload', state: 'receiving', size: 50 * MiB, received: 22 * MiB }),
+      transfer({ id: 'b', kind: 'upload', state: 'paused', size: 50 * MiB, received: 8 * MiB }),
+    ];
+    const afterReload = totalsOf(list, new Set());
+    expect(afterReload).toMatchObject({ waiting: 0, paused: 0, needFile: 2, bytesTotal: 100 * MiB, bytesDone: 0 });
+    expect(countsText(afterReload)).toBe('2 need their file again');
+    const held = totalsOf(list, new Set(['a', 'b']));
+    expect(held).toMatchObject({ waiting: 1, paused: 1, needFile: 0 });
+    expect(countsText(held)).toBe('1 waiting · 1 paused');
+  });
+
   it('shows the leg under way: the console reading a browser file, then the service receiving it', () => {
     expect(progressOf(transfer({ kind: 'upload', state: 'receiving', received: 500 }))).toBe(0.5);
+    expect(progressOf(transfer({ kind: 'upload', state: 'paused', received: 400 }))).toBe(0.4);
+    expect(progressOf(transfer({ kind: 'upload', state: 'paused', received: 1000, transferred: 300 }))).toBe(0.3);
     expect(progressOf(transfer({ kind: 'upload', state: 'running', received: 1000, transferred: 250 }))).toBe(0.25);
     expect(progressOf(transfer({ kind: 'download', state: 'running', transferred: 250 }))).toBe(0.25);
     expect(progressOf(transfer({ state: 'done', transferred: 0 }))).toBe(1);
@@ -35,10 +51,10 @@ describe('transfer totals', () => {
       transfer({ id: 'd', state: 'done', transferred: 1000 }),
       transfer({ id: 'e', state: 'failed', error: 'Kodo 614' }),
       transfer({ id: 'f', kind: 'upload', state: 'receiving', received: 900 }),
-    ]);
+    ], new Set(['f']));
     expect(totals).toMatchObject({ running: 2, waiting: 2, failed: 1, done: 1, bytesDone: 400, bytesTotal: 4000, bytesPerSecond: 200 });
     expect(totals.etaSeconds).toBe(18);
-    expect(totalsOf([transfer({ state: 'paused', transferred: 10 })]).etaSeconds).toBeUndefined();
+    expect(totalsOf([transfer({ state: 'paused', transferred: 10 })], new Set()).etaSeconds).toBeUndefined();
   });
 
   it('has an ETA only while a transfer moves', () => {

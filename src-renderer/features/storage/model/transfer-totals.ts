@@ -1,5 +1,6 @@
 import type { TransferStatus } from '../../../../src-shared/contract/transfers';
 import { formatBytes, formatDuration } from '../../../ui/format';
+import { needsFile } from './resume-upload';
 
 const UNFINISHED = new Set(['receiving', 'queued', 'running', 'paused']);
 
@@ -9,6 +10,8 @@ export interface TransferTotals {
   paused: number;
   failed: number;
   done: number;
+  /** Browser uploads whose file this page no longer holds: they wait for the user, not the queue. */
+  needFile: number;
   /** Bytes done and to do, over the transfers not yet finished. */
   bytesDone: number;
   bytesTotal: number;
@@ -24,7 +27,8 @@ export interface TransferTotals {
 export function progressOf(t: TransferStatus): number {
   if (t.state === 'done') return 1;
   if (t.size === 0) return 0;
-  if (t.state === 'receiving') return t.received / t.size;
+  // Paused (or waiting for its file again) before the console had all of it: the reading leg.
+  if (t.state === 'receiving' || (t.kind === 'upload' && t.state === 'paused' && t.received < t.size && t.transferred === 0)) return t.received / t.size;
   return t.transferred / t.size;
 }
 
@@ -33,10 +37,12 @@ export function etaOf(t: Pick<TransferStatus, 'size' | 'transferred' | 'bytesPer
   return Math.ceil((t.size - t.transferred) / t.bytesPerSecond);
 }
 
-export function totalsOf(transfers: readonly TransferStatus[]): TransferTotals {
-  const totals: TransferTotals = { running: 0, waiting: 0, paused: 0, failed: 0, done: 0, bytesDone: 0, bytesTotal: 0, bytesPerSecond: 0, etaSeconds: undefined };
+/** `held`: the uploads whose file this page holds (the rest of those being read need it again). */
+export function totalsOf(transfers: readonly TransferStatus[], held: ReadonlySet<string>): TransferTotals {
+  const totals: TransferTotals = { running: 0, waiting: 0, paused: 0, failed: 0, done: 0, needFile: 0, bytesDone: 0, bytesTotal: 0, bytesPerSecond: 0, etaSeconds: undefined };
   for (const t of transfers) {
-    if (t.state === 'running') totals.running++;
+    if (needsFile(t, held)) totals.needFile++;
+    else if (t.state === 'running') totals.running++;
     else if (t.state === 'queued' || t.state === 'receiving') totals.waiting++;
     else if (t.state === 'paused') totals.paused++;
     else if (t.state === 'failed') totals.failed++;
@@ -54,6 +60,20 @@ export function totalsOf(transfers: readonly TransferStatus[]): TransferTotals {
 
 export const TRANSFER_FILTERS = ['all', 'active', 'failed', 'done'] as const;
 export type TransferFilter = (typeof TRANSFER_FILTERS)[number];
+
+/** "2 running · 1 waiting · 2 need their file": how many transfers are where, for a totals line. */
+export function countsText(totals: TransferTotals): string {
+  return [
+    totals.running > 0 ? `${totals.running} running` : '',
+    totals.waiting > 0 ? `${totals.waiting} waiting` : '',
+    totals.paused > 0 ? `${totals.paused} paused` : '',
+    totals.needFile > 0 ? `${totals.needFile} ${totals.needFile === 1 ? 'needs its file' : 'need their file'} again` : '',
+    totals.failed > 0 ? `${totals.failed} failed` : '',
+    totals.done > 0 ? `${totals.done} done` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
 
 export function filterTransfers(transfers: readonly TransferStatus[], filter: TransferFilter): TransferStatus[] {
   switch (filter) {

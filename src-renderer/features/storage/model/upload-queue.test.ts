@@ -42,4 +42,36 @@ describe('upload queue', () => {
     await expect.poll(() => queue.holding()).toBe(0);
     expect(urls.every((u) => u === '/t/keep')).toBe(true);
   });
+
+  it('keeps the file of an upload paused while being read, and sends the rest once woken', async () => {
+    let paused = true;
+    let received = 0;
+    const fetch: Fetch = async (_url, init) => {
+      if (paused) return { status: 200, json: async () => ({ paused: true, received }) };
+      if (init?.method === 'GET') return { status: 200, json: async () => ({ received }) };
+      received = 10;
+      return { status: 200, json: async () => ({ received }) };
+    };
+    const queue = createUploadQueue({ fetch, path: '/t/' });
+    const seen: Array<ReadonlySet<string>> = [];
+    queue.subscribe(() => seen.push(queue.held()));
+    queue.add([{ id: 'a', file: file(10) }]);
+    await expect.poll(() => seen.length).toBeGreaterThanOrEqual(2);
+    expect(queue.held().has('a')).toBe(true);
+    expect(received).toBe(0);
+    paused = false;
+    queue.wake('a');
+    await expect.poll(() => queue.holding()).toBe(0);
+    expect(received).toBe(10);
+    expect(queue.held().has('a')).toBe(false);
+    // Each change is a new set, so React sees it changed.
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
+  it('holds nothing after a reload: a new queue knows no file', () => {
+    const queue = createUploadQueue({ fetch: async () => ({ status: 200, json: async () => ({ received: 0 }) }), path: '/t/' });
+    expect(queue.held().size).toBe(0);
+    queue.wake('unknown');
+    expect(queue.holding()).toBe(0);
+  });
 });

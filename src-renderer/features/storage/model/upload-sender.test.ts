@@ -61,6 +61,19 @@ describe('sending a file to the console', () => {
     expect(await sendFileBytes(file(20), { fetch: gone, url: '/t/1', ...noWait })).toBe('gone');
   });
 
+  it('stops, keeping what was sent, when the user pauses the upload', async () => {
+    const console = fakeConsole(30);
+    let puts = 0;
+    const pausedAfterOne: Fetch = async (url, init) => {
+      if (init?.method === 'PUT' && ++puts > 1) return { status: 200, json: async () => ({ paused: true, received: 10 }) };
+      return console.fetch(url, init);
+    };
+    expect(await sendFileBytes(file(30), { fetch: pausedAfterOne, url: '/t/1', chunkBytes: 10, ...noWait })).toBe('paused');
+    expect(console.received()).toBe(10);
+    const pausedAtStart: Fetch = async () => ({ status: 200, json: async () => ({ paused: true, received: 0 }) });
+    expect(await sendFileBytes(file(30), { fetch: pausedAtStart, url: '/t/1', ...noWait })).toBe('paused');
+  });
+
   it('stops when aborted', async () => {
     const controller = new AbortController();
     controller.abort();

@@ -18,14 +18,22 @@ export interface SendOptions {
   sleep?(ms: number): Promise<void>;
 }
 
-export type SendOutcome = 'sent' | 'gone' | 'aborted';
+/** `paused`: the user paused the upload; the page keeps the file until it is resumed. */
+export type SendOutcome = 'sent' | 'gone' | 'aborted' | 'paused';
+
+/** The console's answer: bytes it holds, and whether the user paused the upload meanwhile. */
+interface Progress {
+  received: number;
+  paused?: boolean;
+}
 
 const DEFAULT_DELAYS = [250, 500, 1000, 2000, 4000, 4000, 4000, 4000, 4000, 4000];
 
 /**
  * Sends one file to the console in ranges, in order. Where to start is asked first, so a send
  * interrupted by a reload of the console goes on from what arrived; a 409 says where the
- * console really is. Ends `gone` when the console no longer waits for this file (canceled).
+ * console really is. Ends `gone` when the console no longer waits for this file (canceled), and
+ * `paused` when the console answers that the user paused it: what was sent stays with it.
  */
 export async function sendFileBytes(file: ByteSource, options: SendOptions): Promise<SendOutcome> {
   const chunk = options.chunkBytes ?? 8 * 1024 * 1024;
@@ -41,7 +49,9 @@ export async function sendFileBytes(file: ByteSource, options: SendOptions): Pro
         const answer = await options.fetch(options.url, { method: 'GET', cache: 'no-store', ...(options.signal ? { signal: options.signal } : {}) });
         if (answer.status === 404) return 'gone';
         if (answer.status !== 200) throw new Error(`HTTP ${answer.status}`);
-        offset = ((await answer.json()) as { received: number }).received;
+        const where = (await answer.json()) as Progress;
+        if (where.paused) return 'paused';
+        offset = where.received;
       }
       if (offset >= file.size) return 'sent';
       const end = Math.min(offset + chunk, file.size);
@@ -57,7 +67,9 @@ export async function sendFileBytes(file: ByteSource, options: SendOptions): Pro
         continue;
       }
       if (answer.status !== 200) throw new Error(`HTTP ${answer.status}`);
-      offset = ((await answer.json()) as { received: number }).received;
+      const where = (await answer.json()) as Progress;
+      if (where.paused) return 'paused';
+      offset = where.received;
       failures = 0;
       options.onSent?.(offset);
     } catch (error) {
