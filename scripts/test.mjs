@@ -13,6 +13,8 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 const steps = [
   ['lint', bin('eslint'), ['--max-warnings', '0', '.']],
   ['typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
+  // No import cycle, type imports included: a cycle is a layer that knows too much.
+  ['cycles', bin('madge'), ['--circular', '--extensions', 'ts,tsx', '--ts-config', 'tsconfig.json', 'src-main', 'src-renderer', 'src-shared', 'e2e', 'scripts', 'bench']],
   ['vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(results, 'unit-results.json')}`]],
   ['build', process.execPath, [join(root, 'scripts', 'build.mjs')]],
   ['e2e', bin('playwright'), ['test', '-c', join(root, 'e2e', 'playwright.config.ts')]],

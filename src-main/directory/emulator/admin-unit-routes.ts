@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PERMISSIONS, requirePermission } from './access';
 import { ADMIN_UNIT_PROPS, KIND, SCOPED_MEMBER_PROPS, publicView } from './directory-objects';
-import type { DirectoryDeps } from './directory-routes';
+import type { DirectoryDeps } from './directory-deps';
 import { contextUrl, reply, type GraphRequest } from './graph-context';
 import { GraphError, notFound } from './graph-error';
 import { readJsonObject, sendText } from './graph-http';

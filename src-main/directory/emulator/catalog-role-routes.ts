@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PERMISSIONS, requirePermission } from './access';
 import { KIND, ROLE_ASSIGNMENT_PROPS, publicView, ref } from './directory-objects';
-import type { DirectoryDeps } from './directory-routes';
+import type { DirectoryDeps } from './directory-deps';
 import { CATALOG_OWNER_ROLE, catalogScope, requireEntitlementRole } from './entitlement-access';
 import { contextUrl, reply, type GraphRequest } from './graph-context';
 import { badRequest, GraphError, notFound, unknownProperty } from './graph-error';

@@ -2,14 +2,7 @@ import { handleAdminUnits } from './admin-unit-routes';
 import { handleCatalogRoles } from './catalog-role-routes';
 import { handleEntitlement } from './entitlement-routes';
 import type { GraphRequest } from './graph-context';
-import type { GraphStore } from './graph-store';
-import type { Principals } from './principals';
-
-export interface DirectoryDeps {
-  store: GraphStore;
-  principals: Principals;
-  clock: () => number;
-}
+import type { DirectoryDeps } from './directory-deps';
 
 /** Entitlement management (with its catalog role assignments) and administrative units; false when the path is none of them. */
 export async function handleDirectory(deps: DirectoryDeps, request: GraphRequest): Promise<boolean> {

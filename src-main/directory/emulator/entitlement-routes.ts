@@ -12,7 +12,7 @@ import {
   ref,
   type NavigationTarget,
 } from './directory-objects';
-import type { DirectoryDeps } from './directory-routes';
+import type { DirectoryDeps } from './directory-deps';
 import { contextUrl, reply, type GraphRequest } from './graph-context';
 import { badRequest, GraphError, notFound } from './graph-error';
 import { readJsonObject } from './graph-http';

@@ -1,5 +1,5 @@
 import { bucketOfDomain, newTestDomain } from './bucket-domains';
-import type { SettingValue } from './bucket-settings';
+import type { SettingValue } from './setting-value';
 import { urlsafeB64Decode } from './encoding';
 import { KodoError } from './kodo-error';
 import type { BucketRow, MetadataStore } from './metadata-store';

@@ -1,9 +1,7 @@
 import { KodoError } from './kodo-error';
 import type { MetadataStore } from './metadata-store';
 import type { ObjectService } from './object-service';
-
-/** A stored uc setting: the request's fields, numbers as numbers, repeated fields as arrays. */
-export type SettingValue = Record<string, string | number | string[]>;
+import type { SettingValue } from './setting-value';
 
 function formObject(form: URLSearchParams): SettingValue {
   const out: SettingValue = {};

@@ -15,7 +15,7 @@ import { IMAGE_COMMANDS } from './image-ops';
 import { MEDIA_COMMANDS } from './media-ops';
 import { MODERATION_COMMANDS } from './moderation';
 import { mimeFromName } from './mime-guess';
-import type { SettingValue } from './bucket-settings';
+import type { SettingValue } from './setting-value';
 
 /**
  * A header name as Kodo's Go servers write it (net/http's canonical form): each letter that

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../../platform/logger';
-import type { SettingValue } from './bucket-settings';
+import type { SettingValue } from './setting-value';
 import { postCallback } from './callback-post';
 import type { MetadataStore, ObjectRow } from './metadata-store';
 

@@ -8,7 +8,7 @@ import { KodoError } from './kodo-error';
 import type { BlockRow, MetadataStore } from './metadata-store';
 import { completeUpload } from './upload-completion';
 import { authorizeUpload, drain, sendReply, upToken } from './upload-kit';
-import type { UploadRouteDeps } from './upload-routes';
+import type { UploadRouteDeps } from './upload-route-deps';
 
 const CTX_TTL_MS = 7 * 86_400_000;
 

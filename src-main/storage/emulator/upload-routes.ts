@@ -1,34 +1,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { open, rename, rm, truncate } from 'node:fs/promises';
-import { checkScope, type AccountLookup, type VerifiedUploadToken } from './auth';
-import { TooLargeError, type BlobStore, type StagedFile } from './blob-store';
+import { checkScope, type VerifiedUploadToken } from './auth';
+import { TooLargeError, type StagedFile } from './blob-store';
 import { urlsafeB64Decode } from './encoding';
 import { readBody, sendJson } from './http-kit';
 import { KodoError } from './kodo-error';
-import type { MetadataStore, UploadRow } from './metadata-store';
+import type { UploadRow } from './metadata-store';
 import { etagOfParts } from './part-etag';
 import { boundaryOf, readAll, readMultipart } from './multipart-reader';
 import { sweepBlocks } from './resumable-v1';
-import { completeUpload, type UploadCompletionDeps, type UploadReply } from './upload-completion';
+import { completeUpload, type UploadReply } from './upload-completion';
 import { authorizeUpload, drain, sendReply, upToken } from './upload-kit';
+import type { UploadRouteDeps } from './upload-route-deps';
+
+export type { UploadRouteDeps } from './upload-route-deps';
 
 const CTX_TTL_MS = 7 * 86_400_000;
 const MAX_PART = 1024 * 1024 * 1024;
-
-export interface UploadRouteDeps extends UploadCompletionDeps {
-  db: MetadataStore;
-  blobs: BlobStore;
-  accounts: AccountLookup;
-  /** The emulator's origin as this request reached it (scheme and host), for links handed back (`host` of mkblk and bput replies). */
-  publicUrl: (req?: IncomingMessage) => string;
-  /**
-   * Files being appended to right now, one writer each: v2 uploads (by upload id) with a part
-   * going to their assembly file, v1 block files (`blk-<ctx>`) with a chunk going in.
-   */
-  assembling: Set<string>;
-  /** Per upload: work on parts already acknowledged (block hashes, fsync), which completion waits for. */
-  finishingParts: Map<string, Promise<void>>;
-}
 
 /** POST / multipart: token, key, x:*, x-qn-meta-*, file, then crc32. */
 export async function handleFormUpload(deps: UploadRouteDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
