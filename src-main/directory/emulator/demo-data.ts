@@ -49,6 +49,18 @@ export function seedDemoData(deps: DemoDeps): void {
       createdDateTime: iso,
       modifiedDateTime: iso,
     });
+    store.putObject(KIND.customExtension, DEMO_IDS.customExtension, DEMO_IDS.catalog, {
+      '@odata.type': '#microsoft.graph.accessPackageAssignmentRequestWorkflowExtension',
+      id: DEMO_IDS.customExtension,
+      displayName: 'Open a service desk ticket',
+      description: 'Opens a ticket for the service desk when someone requests the package.',
+      createdDateTime: iso,
+      lastModifiedDateTime: iso,
+      endpointConfiguration: { '@odata.type': '#microsoft.graph.logicAppTriggerEndpointConfiguration', subscriptionId: '38ab2ccc-3747-4567-b36b-9478f5602f0d', resourceGroupName: 'service-desk', logicAppWorkflowName: 'open-ticket', url: null },
+      authenticationConfiguration: { '@odata.type': '#microsoft.graph.azureAdPopTokenAuthentication' },
+      clientConfiguration: { maximumRetries: 1, timeoutInMilliseconds: 1000 },
+      _catalogId: DEMO_IDS.catalog,
+    });
     store.putObject(KIND.accessPackage, DEMO_IDS.accessPackage, DEMO_IDS.catalog, {
       id: DEMO_IDS.accessPackage,
       displayName: 'Marketing campaign resources',

@@ -12,6 +12,8 @@ export const KIND = {
   scopedRoleMember: 'scopedRoleMembership',
   /** Entitlement management role assignments (Catalog owner of one catalog). */
   catalogRoleAssignment: 'entitlementRoleAssignment',
+  /** A catalog's custom workflow extensions (Logic Apps a policy calls at a stage of a request). */
+  customExtension: 'customCalloutExtension',
 } as const;
 
 export interface NavigationTarget {
@@ -21,6 +23,7 @@ export interface NavigationTarget {
   navigation?: readonly string[];
 }
 
+export const CUSTOM_EXTENSION_PROPS = ['id', 'displayName', 'description', 'createdDateTime', 'lastModifiedDateTime', 'endpointConfiguration', 'authenticationConfiguration', 'clientConfiguration', 'callbackConfiguration'] as const;
 export const CATALOG_PROPS = ['id', 'displayName', 'description', 'catalogType', 'state', 'isExternallyVisible', 'createdDateTime', 'modifiedDateTime'] as const;
 export const PACKAGE_PROPS = ['id', 'displayName', 'description', 'isHidden', 'createdDateTime', 'modifiedDateTime'] as const;
 export const POLICY_PROPS = [

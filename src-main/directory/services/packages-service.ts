@@ -26,7 +26,7 @@ export function createPackagesService(client: () => Promise<GraphClient>): Servi
       callGraph(
         async () =>
           (await readAllPages<CustomWorkflowExtension>(await client(), {
-            path: `${EM}/catalogs/${encodeURIComponent(catalogId)}/accessPackageCustomWorkflowExtensions`,
+            path: `${EM}/catalogs/${encodeURIComponent(catalogId)}/customWorkflowExtensions`,
             query: { $select: 'id,displayName,description' },
           })) as CustomWorkflowExtension[],
       ),
