@@ -13,6 +13,8 @@ const nodeBuiltins = [...builtinModules.filter((m) => !m.startsWith('_')), 'node
 const onlyElectronAndShared = 'the preload may import only electron and src-shared';
 
 const restrict = (patterns) => ['error', { patterns }];
+const noSleep =
+  'no fixed sleep in a test: wait for the event or state you mean (vi.waitFor, expect.poll, waitUntil, fake timers); a delay that is the point of the test is holdFor or quietFor (src-main/test-support/time.ts), which say why';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**', 'test-results/**', '.tmp/**'] },
@@ -84,6 +86,27 @@ export default tseslint.config(
     rules: {
       // Waiting on the clock makes tests slow and flaky; wait for what the user sees instead.
       'no-restricted-syntax': ['error', { selector: "CallExpression[callee.property.name='waitForTimeout']", message: 'wait for a visible state, not a timer' }],
+    },
+  },
+  {
+    // As in the e2e specs: a test waits on what it means (an event, a promise, vi.waitFor or
+    // expect.poll with a deadline, fake timers), not on a fixed sleep, which is slow on a fast
+    // machine and flaky on a loaded one. A delay that is the point of a test goes through a
+    // helper of src-main/test-support/time.ts that says why (holdFor, quietFor).
+    files: ['**/*.test.ts', '**/*.test.tsx'],
+    // Features other engineers are changing now; their sleeps are to go the same way.
+    ignores: ['src-main/storage/**', 'src-renderer/features/storage/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        // A promise that is only a timer: `new Promise((r) => setTimeout(r, ms))` and its forms.
+        // (A timer kept as a deadline beside an event, `const timer = setTimeout(...)`, is fine.)
+        ...[
+          "NewExpression[callee.name='Promise'] > :function > CallExpression[callee.name='setTimeout']",
+          "NewExpression[callee.name='Promise'] > :function > BlockStatement > ExpressionStatement > CallExpression[callee.name='setTimeout']",
+          "ImportDeclaration[source.value=/^(node:)?timers\\u002Fpromises$/]",
+        ].map((selector) => ({ selector, message: noSleep })),
+      ],
     },
   },
   {

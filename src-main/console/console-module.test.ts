@@ -1,7 +1,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { z } from 'zod';
 import { defineService, method, type ServiceEmitter } from '../../src-shared/contract/define-service';
@@ -10,6 +10,7 @@ import { CONSOLE_SOCKET_PATH, CONSOLE_SOCKET_PROTOCOL, tokenProtocol } from '../
 import { appModule } from '../app/app-module';
 import { startTestEngine, type TestEngine } from '../engine/test-engine';
 import { createConsoleModule } from './console-module';
+import { quietFor } from '../test-support/time';
 
 const TOKEN = 'a'.repeat(64);
 
@@ -104,15 +105,13 @@ describe('console page and WebSocket contract', () => {
     const { ws } = await open([CONSOLE_SOCKET_PROTOCOL, tokenProtocol(TOKEN)]);
     const frames: Array<{ type: string; payload?: { n: number } }> = [];
     ws!.on('message', (data) => frames.push(JSON.parse(String(data))));
-    const waitFor = async (count: number) => {
-      for (let i = 0; i < 100 && frames.length < count; i++) await new Promise((r) => setTimeout(r, 10));
-    };
+    const received = (count: number) => vi.waitFor(() => expect(frames.length).toBeGreaterThanOrEqual(count));
     ws!.send(JSON.stringify({ type: 'subscribe', service: 'ticks', event: 'onTick' }));
     ws!.send(JSON.stringify({ type: 'call', id: 1, service: 'ticks', method: 'tick', input: { n: 1 } }));
-    await waitFor(2);
+    await received(2);
     ws!.send(JSON.stringify({ type: 'unsubscribe', service: 'ticks', event: 'onTick' }));
     ws!.send(JSON.stringify({ type: 'call', id: 2, service: 'ticks', method: 'tick', input: { n: 2 } }));
-    await waitFor(3);
+    await received(3);
     expect(frames.filter((f) => f.type === 'event').map((f) => f.payload)).toEqual([{ n: 1 }]);
     expect(frames.filter((f) => f.type === 'result')).toHaveLength(2);
     ws!.close();
@@ -155,7 +154,7 @@ describe('the console while the engine still starts', () => {
       const ws = new WebSocket(`${url.replace('http', 'ws')}${CONSOLE_SOCKET_PATH}`, [CONSOLE_SOCKET_PROTOCOL, tokenProtocol(TOKEN)]);
       ws.once('open', () => events.push('open'));
       ws.once('error', () => events.push('error'));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await quietFor(300); // the socket neither opens nor fails while a module still starts
       expect(events).toEqual([]);
 
       release();

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CODE_RUNNING_SCHEMES, SOURCE_HINTS } from '../../src-shared/relay/source-schemes';
 import { rtspEndpoint } from './relay-service';
 import { startRelay, type RelayUnderTest } from './test/relay-test-kit';
+import { quietFor } from '../test-support/time';
 
 describe('relay contract service', () => {
   let relay: RelayUnderTest | undefined;
@@ -167,7 +168,7 @@ describe('relay contract service', () => {
     expect((await read()).runningRevision).toBe(changed.revision);
     expect(await readFile(relay.running.configPath, 'utf8')).toBe(edited);
     // The apply wrote the same bytes back: no change on disk to report.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await quietFor(500);
     expect(changes).toHaveLength(1);
   });
 

@@ -1,5 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startRelay, type RelayUnderTest } from '../test/relay-test-kit';
 
 describe('relay HTTP API', () => {
@@ -141,7 +141,6 @@ describe('relay HTTP API', () => {
     relay.running.engine.context.requestRestart = () => void restarted++;
     await writeFile(relay.running.configPath, await readFile(relay.running.configPath, 'utf8'));
     expect((await call('POST', '/api/restart')).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(restarted).toBe(1);
+    await vi.waitFor(() => expect(restarted).toBe(1));
   });
 });

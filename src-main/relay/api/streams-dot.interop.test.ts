@@ -1,7 +1,8 @@
 import { execFile, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishTestPattern, startRelay, type RelayUnderTest } from '../test/relay-test-kit';
+import { publishTestPattern, startRelay, waitForMedia, type RelayUnderTest } from '../test/relay-test-kit';
 import { humanBytes, streamsDot } from './streams-dot';
+import { waitUntil } from '../../test-support/time';
 
 /** What Graphviz itself reads from the text: node labels and groups, edges by label. */
 async function parseDot(text: string): Promise<{ nodes: { name: string; label?: string; group?: string }[]; edges: { from: string; to: string; label?: string }[] }> {
@@ -38,7 +39,7 @@ describe('GET /api/streams.dot', () => {
   beforeAll(async () => {
     relay = await startRelay('  cam:\n');
     camera = publishTestPattern(relay.rtspUrl('cam'), 60);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await waitForMedia(relay, 'cam');
     viewer = execFile('ffmpeg', ['-loglevel', 'error', '-rtsp_transport', 'tcp', '-i', relay.rtspUrl('cam'), '-t', '30', '-f', 'null', '-']);
   }, 30_000);
   afterAll(async () => {
@@ -48,14 +49,15 @@ describe('GET /api/streams.dot', () => {
   });
 
   it('draws the publisher, its tracks and the viewer, as Graphviz reads it', async () => {
-    let text = '';
-    for (let i = 0; i < 100; i += 1) {
-      const response = await fetch(`${relay.api}/api/streams.dot?src=cam`);
-      expect(response.headers.get('content-type')).toBe('text/vnd.graphviz');
-      text = await response.text();
-      if (text.includes('group="consumer"')) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const text = await waitUntil(
+      async () => {
+        const response = await fetch(`${relay.api}/api/streams.dot?src=cam`);
+        expect(response.headers.get('content-type')).toBe('text/vnd.graphviz');
+        const text = await response.text();
+        return text.includes('group="consumer"') && text;
+      },
+      { timeout: 10_000, interval: 100, what: 'the viewer in the graph' },
+    );
     const graph = await parseDot(text);
     const groups = (group: string) => graph.nodes.filter((n) => n.group === group);
     expect(groups('producer')).toHaveLength(1);

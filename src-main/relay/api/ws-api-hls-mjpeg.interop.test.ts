@@ -55,23 +55,39 @@ describe('/api/ws HLS and MJPEG modes', () => {
 
     const require = createRequire(import.meta.url);
     await live.page.addScriptTag({ path: require.resolve('hls.js/dist/hls.min.js') });
-    const played = await live.page.evaluate(async (url) => {
+    await live.page.evaluate((url) => {
       const video = document.createElement('video');
+      video.id = 'hls';
       video.muted = true;
       video.autoplay = true;
       document.body.append(video);
       const hls = new (window as unknown as { Hls: new () => { loadSource(u: string): void; attachMedia(v: HTMLVideoElement): void; destroy(): void } }).Hls();
       hls.loadSource(url);
       hls.attachMedia(video);
-      // A live playlist starts where the stream's clock is: frames advance once currentTime moves on from its first value.
-      const deadline = Date.now() + 30_000;
-      while (!(video.videoWidth > 0 && video.currentTime > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      const started = video.currentTime;
-      while (!(video.currentTime > started + 1) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      const played = { width: video.videoWidth, height: video.videoHeight, advanced: video.currentTime > started + 1 };
-      hls.destroy();
-      return played;
+      (window as unknown as { hls: typeof hls }).hls = hls;
     }, `${live.relay.api}/api/${uri}`);
+    // A live playlist starts where the stream's clock is: frames advance once currentTime moves on from its first value.
+    const started = await live.page
+      .waitForFunction(
+        () => {
+          const video = document.getElementById('hls') as HTMLVideoElement;
+          return video.videoWidth > 0 && video.currentTime > 0 && video.currentTime;
+        },
+        undefined,
+        { timeout: 30_000 },
+      )
+      .then((h) => h.jsonValue() as Promise<number>);
+    const played = await live.page
+      .waitForFunction(
+        (started) => {
+          const video = document.getElementById('hls') as HTMLVideoElement;
+          return video.currentTime > started + 1 && { width: video.videoWidth, height: video.videoHeight, advanced: true };
+        },
+        started,
+        { timeout: 30_000 },
+      )
+      .then((h) => h.jsonValue());
+    await live.page.evaluate(() => (window as unknown as { hls: { destroy(): void } }).hls.destroy());
     expect(played).toEqual({ width: 320, height: 240, advanced: true });
   }, 90_000);
 

@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fuzzBudget, fuzzTimeout, valueOrTypedError } from '../../test-support/fuzz-budget';
 import { damagedSample, splitAt } from '../../test-support/fuzz-inputs';
+import { fixture } from '../test/media-fixtures';
 import { DemuxError, type Demuxer, type DemuxSink } from './demuxer';
 import { createFlvDemuxer } from './flv/flv-demuxer';
 import { createMjpegDemuxer } from './mjpeg/mjpeg-demuxer';
@@ -11,12 +11,15 @@ import { createAdtsDemuxer } from './elementary/adts-demuxer';
 import { createAnnexBDemuxer } from './elementary/annexb-demuxer';
 import { createWavDemuxer } from './elementary/wav-demuxer';
 
-/** One second of a small test pattern in a container, made by ffmpeg once. */
-function sample(format: string, codecs: string[]): Buffer {
-  const made = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=96x64:rate=10:duration=1', '-f', 'lavfi', '-i', 'sine=duration=1', ...codecs, '-f', format, 'pipe:1'], { maxBuffer: 16 * 1024 * 1024 });
-  if (made.status !== 0) throw new Error(`ffmpeg could not make the ${format} sample: ${made.stderr.toString()}`);
-  return made.stdout;
-}
+/** A real sample of each format, made by ffmpeg once (see the fixtures' README): small, so damage reaches its headers. */
+const SAMPLES: Record<string, string> = {
+  flv: 'fuzz-96x64-1s.flv',
+  mpegts: 'fuzz-96x64-1s.mpegts',
+  mjpeg: 'fuzz-96x64-1s.mpjpeg',
+  h264: 'fuzz-96x64-1s.h264',
+  adts: 'aac-48000-stereo-1s.aac',
+  wav: 's16le-16000-1s.wav',
+};
 
 const DEMUXERS: Record<string, (sink: DemuxSink) => Demuxer> = {
   flv: (sink) => createFlvDemuxer(sink),
@@ -38,12 +41,7 @@ const damaged = (bytes: Buffer) => fc.tuple(damagedSample([bytes], 12), fc.array
 describe('fuzz: FLV, MPEG-TS, MJPEG, Annex B, ADTS and WAV demuxers', () => {
   const samples: Record<string, Buffer> = {};
   beforeAll(() => {
-    samples.flv = sample('flv', ['-c:v', 'libx264', '-preset', 'ultrafast', '-g', '5', '-c:a', 'aac']);
-    samples.mpegts = sample('mpegts', ['-c:v', 'libx264', '-preset', 'ultrafast', '-g', '5', '-c:a', 'aac']);
-    samples.mjpeg = sample('mpjpeg', ['-map', '0:v', '-c:v', 'mjpeg', '-q:v', '10']);
-    samples.h264 = sample('h264', ['-map', '0:v', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '5']);
-    samples.adts = sample('adts', ['-map', '1:a', '-c:a', 'aac']);
-    samples.wav = sample('wav', ['-map', '1:a', '-c:a', 'pcm_s16le']);
+    for (const [format, file] of Object.entries(SAMPLES)) samples[format] = fixture(file);
   });
 
   for (const format of Object.keys(DEMUXERS)) {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { run, startRelay, waitFor, waitForMedia, type RelayUnderTest } from '../test/relay-test-kit';
+import { within } from '../../test-support/time';
 
 /**
  * A camera that restarts at another picture size: the relay must never hand out a picture (or
@@ -123,7 +124,7 @@ function download(url: string) {
   return {
     bytes: () => size,
     ended(timeoutMs: number): Promise<Buffer> {
-      return Promise.race([end, new Promise<Buffer>((_, reject) => setTimeout(() => reject(new Error(`${url} did not end within ${timeoutMs} ms`)), timeoutMs))]);
+      return within(end, timeoutMs, `the end of ${url}`);
     },
     lastJpeg(): Buffer | undefined {
       const all = Buffer.concat(chunks);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createMemoryLogger } from '../../platform/logger';
 import type { Consumer } from './consumer';
 import type { Codec, Media } from './media';
@@ -70,7 +70,8 @@ function viewer() {
   return { consumer, got, codecs };
 }
 
-const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
+/** One turn of the event loop: the relay has seen the camera's connection end (before its 5 ms redial delay). */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 function streamOf(cam: ReturnType<typeof camera>) {
   let id = 0;
@@ -124,10 +125,10 @@ describe('the GOP cache and the source connection', () => {
 
     cam.restartWith(NEW);
     cam.drop();
-    await tick();
+    await nextTurn();
     expect(track.cachedPackets).toBe(0);
     expect(track.connection).toBeUndefined();
-    await tick(20); // the relay redials
+    await vi.waitFor(() => expect(track.connection).toBeDefined()); // the relay redials
     expect(cam.dials).toBe(2);
     expect(track.connection).not.toBe(before);
     expect(watching.codecs.map((c) => c.fmtp)).toEqual([NEW]);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createMemoryLogger } from '../../platform/logger';
 import type { Consumer } from './consumer';
 import type { Media } from './media';
@@ -49,7 +49,6 @@ const consumerOf = (kinds: Array<'video' | 'audio'>) => {
 };
 
 const packet = (seq: number): RtpPacket => ({ marker: true, payloadType: 8, sequenceNumber: seq, timestamp: seq * 160, ssrc: 1, payload: new Uint8Array([1, 2]) });
-const tick = () => new Promise((r) => setTimeout(r, 0));
 
 describe('stream', () => {
   const options = (schemes: ReturnType<typeof createSchemeRegistry>, sources: string[]) => ({
@@ -96,7 +95,7 @@ describe('stream', () => {
     expect(log).toEqual(['dial fake://mic', 'close fake://mic']);
     const second = consumerOf(['audio']);
     await stream.addConsumer(second.consumer);
-    await tick();
+    await vi.waitFor(() => expect(sinks.has('fake://mic')).toBe(true)); // the source started again
     sinks.get('fake://mic')!(0, packet(2));
     expect(second.got).toEqual([2]);
     expect(log).toEqual(['dial fake://mic', 'close fake://mic', 'dial fake://mic']);

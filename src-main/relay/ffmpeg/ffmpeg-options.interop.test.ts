@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probe, publishTestPattern, startRelay, waitFor, waitForMedia, type RelayUnderTest } from '../test/relay-test-kit';
+import { holdFor } from '../../test-support/time';
 
 /** go2rtc's ffmpeg: options through a running relay, checked with ffprobe on what viewers get. */
 describe('ffmpeg: options in a running relay', () => {
@@ -62,7 +63,7 @@ describe('ffmpeg: options in a running relay', () => {
         ((await (await fetch(`${relay.api}/api/streams?src=tone`)).json()) as { producers: Array<{ bytes_recv?: number }> }).producers[0]?.bytes_recv ?? 0;
       await waitFor(async () => ((await received()) > 0 ? true : undefined), 20_000);
       const start = { bytes: await received(), at: Date.now() };
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      await holdFor(3_000); // the window the rate is measured over
       const perSecond = ((await received()) - start.bytes) / ((Date.now() - start.at) / 1000);
       expect(perSecond).toBeGreaterThan(4_000);
       expect(perSecond).toBeLessThan(30_000);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { openRelayPage } from '../test/chromium-kit';
 import { startRelay, waitFor, type RelayUnderTest } from '../test/relay-test-kit';
+import { quietFor } from '../../test-support/time';
 
 // The attack as a browser makes it: a page of another site embeds <img>/<video> whose URL asks
 // the relay to open a source of the page's choosing. Chromium sends no Origin for these; the
@@ -73,7 +74,7 @@ describe('a page of another site, in Chromium', () => {
     expect(await visit(`http://localhost:${attackerPort}/?n=1`)).toEqual({ image: 403, video: 403 });
     expect(await visit(`http://127.0.0.1:${attackerPort}/?n=2`)).toEqual({ image: 403, video: 403 });
     // Give a dial that slipped through time to reach the camera.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await quietFor(300);
     expect(sockets.length).toBe(0);
   });
 

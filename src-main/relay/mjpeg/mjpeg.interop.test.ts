@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { get, type IncomingMessage } from 'node:http';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { publishTestPattern, run, startRelay, waitFor, waitForMedia, type RelayUnderTest } from '../test/relay-test-kit';
 
 interface MjpegViewer {
@@ -190,8 +190,8 @@ describe('MJPEG and JPEG snapshots', () => {
     const fresh = await take('');
     const cached = await take('&cache=1m');
     expect(cached.equals(fresh)).toBe(true);
-    await new Promise((r) => setTimeout(r, 1200)); // a keyframe a second: the next picture is another one
-    expect((await take('&cache=500ms')).equals(fresh)).toBe(false);
+    // A keyframe a second: once the 500 ms cache is out of date, the next picture is another one.
+    await vi.waitFor(async () => expect((await take('&cache=500ms')).equals(fresh)).toBe(false), { timeout: 5_000, interval: 200 });
   });
 
   it('passes a JPEG source through without ffmpeg', async () => {

@@ -1,6 +1,6 @@
 import { createServer, get as httpGet, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryLogger } from '../../platform/logger';
 import { createRouter } from '../../platform/http/router';
 import { createSchemeRegistry } from '../core/scheme-registry';
@@ -57,11 +57,13 @@ describe('stream.mp4 with a client that does not read', () => {
     const chunks: Buffer[] = [];
     response.on('data', (chunk: Buffer) => chunks.push(chunk));
     response.resume();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    /** The viewer has read all the relay wrote to it: nothing waits in the socket buffers. */
+    const caughtUp = () => vi.waitFor(() => expect(chunks.reduce((n, c) => n + c.length, 0)).toBe((streams.get('cam')!.info().consumers[0] as { bytes_send: number }).bytes_send), { interval: 2 });
+    await caughtUp();
     // Reading again: the viewer gets frames from the next keyframe on.
     for (let i = 481; i <= 560; i++) {
       producer.push(0, { codec: 'H264', timestamp: i * 3600, keyframe: i % 50 === 0, data: toAvcc(i % 50 === 0 ? [sps, pps, slice(0x65)] : [slice(0x41)]) });
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      await caughtUp();
     }
     streams.close(); // ends the reply
     await new Promise((resolve) => response.on('end', resolve));

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probe, publishTestPattern, startRelay, type RelayUnderTest } from '../test/relay-test-kit';
+import { probe, publishTestPattern, startRelay, waitForMedia, type RelayUnderTest } from '../test/relay-test-kit';
 
 // The ONVIF server checked with an ONVIF client library from npm (agsh/onvif), as an NVR or
 // Home Assistant would use it: connect, list the profiles, get the stream and snapshot URIs,
@@ -29,7 +29,7 @@ const call = <T>(run: (cb: (err: Error | null, value: T) => void) => void) => ne
 beforeAll(async () => {
   relay = await startRelay('  garden:\n  porch:\n');
   camera = publishTestPattern(relay.rtspUrl('garden'), 60);
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await waitForMedia(relay, 'garden');
   const port = Number(new URL(relay.api).port);
   cam = await new Promise<OnvifCam>((resolve, reject) => {
     const made: OnvifCam = new Cam({ hostname: '127.0.0.1', port, timeout: 10_000 }, (err) => (err ? reject(err) : resolve(made)));

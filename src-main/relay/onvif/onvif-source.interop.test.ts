@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probe, publishTestPattern, startRelay, type RelayUnderTest } from '../test/relay-test-kit';
+import { probe, publishTestPattern, startRelay, waitForMedia, type RelayUnderTest } from '../test/relay-test-kit';
 import { parseOnvifUrl, resolveOnvifStream } from './onvif-client';
 
 // onvif:// sources: the relay asks a camera's ONVIF service where it streams and plays that.
@@ -14,7 +14,7 @@ let camera: ChildProcess;
 beforeAll(async () => {
   relay = await startRelay('  garden:\n  porch:\n');
   camera = publishTestPattern(relay.rtspUrl('garden'), 60);
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await waitForMedia(relay, 'garden');
 }, 30_000);
 afterAll(async () => {
   camera.kill('SIGKILL');

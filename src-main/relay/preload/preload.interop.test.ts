@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../test-support/free-port';
 import { publishTestPattern, startRelay, type RelayUnderTest } from '../test/relay-test-kit';
 import type { ChildProcess } from 'node:child_process';
+import { waitUntil } from '../../test-support/time';
 
 // go2rtc's preload: a stream kept connected to its camera with nobody watching, from the config
 // and through /api/preload, which also writes the config.
@@ -14,13 +15,11 @@ interface StreamJson {
   consumers: { format_name?: string }[];
 }
 const stream = async (name: string) => ((await (await fetch(`${relay.api}/api/streams`)).json()) as Record<string, StreamJson>)[name]!;
+/** The value once `done` says so, or the last one read at the deadline (the assertion after it says what it was). */
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  let value!: T;
+  await waitUntil(async () => done((value = await read())), { timeout: ms, interval: 100 }).catch(() => undefined);
+  return value;
 }
 const connected = (s: StreamJson) => (s.producers[0]?.receivers?.length ?? 0) > 0;
 

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishTestPattern, run, startRelay, type RelayUnderTest } from '../test/relay-test-kit';
+import { publishTestPattern, run, startRelay, waitForMedia, type RelayUnderTest } from '../test/relay-test-kit';
 
 // GET stream.ts, stream.flv, stream.aac and stream.y4m, read by ffprobe and decoded by ffmpeg as any player would.
 let relay: RelayUnderTest;
@@ -8,7 +8,7 @@ let camera: ChildProcess;
 beforeAll(async () => {
   relay = await startRelay('  cam:\n  silent:\n');
   camera = publishTestPattern(relay.rtspUrl('cam'), 60);
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await waitForMedia(relay, 'cam');
 }, 30_000);
 afterAll(async () => {
   camera.kill('SIGKILL');

@@ -10,6 +10,7 @@ import { RtmpConnection } from './rtmp-connection';
 import { DEFAULT_RTMP_LIMITS, MEDIA_MESSAGE_BYTES, type RtmpServerLimits } from './rtmp-limits';
 import { startRtmpServer, type RunningRtmpServer } from './rtmp-server';
 import { messageBody, messageHeader, openTestPeer, until, type TestPeer } from './test-peer';
+import { resolvesWithin } from '../../test-support/time';
 
 // What a connection may cost before it publishes: each limit with a client that breaks it.
 
@@ -37,7 +38,7 @@ async function peer(port: number): Promise<TestPeer> {
 }
 
 /** Whether the server closes the connection within `ms` (rather than keeping it). */
-const closesWithin = (p: TestPeer, ms: number) => Promise.race([p.closed.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
+const closesWithin = (p: TestPeer, ms: number) => resolvesWithin(p.closed, ms);
 
 describe('RTMP limits before publish', () => {
   it('closes a connection that has not published within the setup time (a half-finished handshake)', async () => {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../test-support/free-port';
 import { run, startRelay, type RelayUnderTest } from '../test/relay-test-kit';
+import { waitUntil } from '../../test-support/time';
 
 // RTMP publishers log in with the RTSP server's login (rtsp.username/password), and only
 // streams without configured sources take them unless rtmp.allow_publish_over_sources says so.
@@ -27,11 +28,7 @@ const rtmpProducers = async (api: string, stream: string) => {
   return (info.producers ?? []).filter((p) => p.format_name === 'rtmp');
 };
 async function published(api: string, stream: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if ((await rtmpProducers(api, stream)).length > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${stream} was never published`);
+  await waitUntil(async () => (await rtmpProducers(api, stream)).length > 0, { timeout: 10_000, interval: 100, what: `${stream} to be published` });
 }
 
 describe('RTMP publishing with rtsp.username set', () => {

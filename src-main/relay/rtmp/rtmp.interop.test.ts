@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../test-support/free-port';
-import { probe, run, startRelay, type RelayUnderTest } from '../test/relay-test-kit';
+import { probe, run, startRelay, whenListening, type RelayUnderTest } from '../test/relay-test-kit';
 import { dialRtmp } from './rtmp-source';
+import { waitUntil } from '../../test-support/time';
 
 // Publishers the way OBS and ffmpeg push (`-f flv rtmp://...`, app and stream key), played back
 // over RTSP and stream.mp4; and rtmp:// sources played from ffmpeg's own RTMP server.
@@ -20,12 +21,13 @@ afterEach(() => {
 
 /** Until the stream has a producer: a publisher is a stream's source only once it sent its tracks. */
 async function published(api: string, stream: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const info = (await (await fetch(`${api}/api/streams?src=${stream}`)).json()) as { producers?: Array<{ format_name?: string }> };
-    if (info.producers?.some((p) => p.format_name === 'rtmp')) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${stream} was never published`);
+  await waitUntil(
+    async () => {
+      const info = (await (await fetch(`${api}/api/streams?src=${stream}`)).json()) as { producers?: Array<{ format_name?: string }> };
+      return info.producers?.some((p) => p.format_name === 'rtmp');
+    },
+    { timeout: 10_000, interval: 100, what: `${stream} to be published` },
+  );
 }
 
 const EXPECTED = [expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: 320, height: 240 }), expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' })];
@@ -67,7 +69,7 @@ describe('rtmp:// sources', () => {
   it('plays a stream from an RTMP server (ffmpeg listening as one)', async () => {
     const port = await freePort();
     publish(`rtmp://127.0.0.1:${port}/live/cam`, ['-listen', '1']);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await whenListening(port); // ffmpeg takes one connection: a test dial would be the one
     const relay = await startRelay(`  cam: rtmp://127.0.0.1:${port}/live/cam\n`);
     try {
       expect(await probe(relay.rtspUrl('cam'))).toEqual(EXPECTED);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, startRelay, type RelayUnderTest } from '../test/relay-test-kit';
 import { startTwoWayCamera, type TwoWayCamera } from './test-support/two-way-camera';
+import { waitUntil } from '../../test-support/time';
 
 /** G.711 A-law → linear PCM (ITU-T G.711), to check what reached the camera's speaker. */
 function alawToLinear(value: number): number {
@@ -22,15 +23,7 @@ function zeroCrossings(samples: number[]): number {
   return count;
 }
 
-async function waitFor<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const waitFor = <T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs: number, what: string) => waitUntil(check, { timeout: timeoutMs, interval: 100, what });
 
 describe('playing a source into a stream (two-way audio)', () => {
   let camera: TwoWayCamera;

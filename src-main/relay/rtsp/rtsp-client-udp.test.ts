@@ -8,6 +8,7 @@ import { createRtspDialer, dialRtsp, parseRtspSource } from './rtsp-client';
 import { startFakeUdpCamera, type FakeUdpCamera } from './rtsp-client-udp-fake-camera';
 import { startTwoWayCamera } from './test-support/two-way-camera';
 import { buildSenderReport, ntpTimestamp } from './rtsp-udp-rtcp';
+import { quietFor } from '../../test-support/time';
 
 const CAMERA_SSRC = 0x0bad_cafe;
 const rtp = (sequenceNumber: number) => serializeRtpPacket({ marker: false, payloadType: 0, sequenceNumber, timestamp: sequenceNumber * 160, ssrc: CAMERA_SSRC, payload: new Uint8Array(160).fill(sequenceNumber) });
@@ -68,7 +69,7 @@ describe('RTSP client: RTP over UDP from a camera', () => {
     stranger.send(rtp(100), rtpPort!, '127.0.0.1');
     for (const seq of [1, 2, 2, 4, 3, 5, 7]) cam.sendRtp(rtp(seq));
     await waitFor(() => (received.includes(7) ? true : undefined));
-    await new Promise((r) => setTimeout(r, 100)); // room for anything that should not come
+    await quietFor(100); // room for anything that should not come
     expect(received).toEqual([1, 2, 4, 3, 5, 7]);
 
     // The camera's sender report comes back in the receiver reports as LSR.

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../test-support/free-port';
 import { countFrames, probe, publishTestPattern, run, startRelay, waitForMedia } from '../test/relay-test-kit';
+import { holdFor } from '../../test-support/time';
 
 describe('RTSP client: pulling a camera', () => {
   const cleanups: Array<() => Promise<void> | void> = [];
@@ -33,9 +34,9 @@ describe('RTSP client: pulling a camera', () => {
     cleanups.push(() => relay.stop());
 
     const viewing = countFrames(relay.rtspUrl('door'), 12);
-    await new Promise((r) => setTimeout(r, 3_000));
+    await holdFor(3_000); // the viewer watches
     publisher.kill('SIGKILL');
-    await new Promise((r) => setTimeout(r, 1_500));
+    await holdFor(1_500); // the camera stays down
     publisher = publishTestPattern(camera.rtspUrl('cam'));
     const frames = await viewing;
     // About 3 s before the drop; what comes after the camera is back proves the viewer kept going.

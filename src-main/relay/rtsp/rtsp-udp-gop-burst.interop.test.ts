@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, startRelay, waitForMedia, type RelayUnderTest } from '../test/relay-test-kit';
+import { holdFor } from '../../test-support/time';
 
 /**
  * A UDP viewer joining a stream with a long, heavy GOP: the cached GOP (megabytes, thousands of
@@ -25,7 +26,7 @@ describe('UDP viewers and the cached GOP', () => {
     expect(encoded.code, encoded.stderr).toBe(0);
     camera = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', clip, '-c', 'copy', '-f', 'rtsp', '-rtsp_transport', 'tcp', relay.rtspUrl('heavy')], { stdio: 'ignore' });
     await waitForMedia(relay, 'heavy', 20_000);
-    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    await holdFor(4_000); // the GOP cache fills up
   }, 40_000);
   afterAll(async () => {
     camera?.kill('SIGKILL');

@@ -4,6 +4,7 @@ import { createMemoryLogger } from '../../platform/logger';
 import { createTaskRegistry } from '../core/task-registry';
 import type { RtpPacket } from '../core/rtp-packet';
 import { RtspUdpSession } from './rtsp-udp-session';
+import { holdFor, quietFor, waitUntil } from '../../test-support/time';
 
 async function receiver(): Promise<{ socket: UdpSocket; port: number; datagrams: Buffer[] }> {
   const socket = createSocket('udp4');
@@ -14,13 +15,7 @@ async function receiver(): Promise<{ socket: UdpSocket; port: number; datagrams:
 }
 
 const packet = (sequenceNumber: number, size = 100): RtpPacket => ({ marker: false, payloadType: 96, sequenceNumber, timestamp: sequenceNumber * 3000, ssrc: 1, payload: new Uint8Array(size).fill(7) });
-const until = async (check: () => boolean, timeoutMs = 5_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+const until = (check: () => boolean) => waitUntil(check, { interval: 20 });
 
 describe('RTSP UDP session', () => {
   const cleanups: Array<() => void> = [];
@@ -78,7 +73,7 @@ describe('RTSP UDP session', () => {
 
   it('reports every interval once RTP went out, with the counts so far', async () => {
     const { output, rtcp } = await start();
-    await new Promise((r) => setTimeout(r, 300));
+    await quietFor(300); // longer than the 200 ms report interval
     expect(rtcp.datagrams).toEqual([]); // nothing sent yet: no report
     for (let i = 0; i < 10; i++) output.send(packet(i));
     await until(() => rtcp.datagrams.length >= 2);
@@ -95,9 +90,10 @@ describe('RTSP UDP session', () => {
     expect(tasks.count()).toBe(3);
     const client = createSocket('udp4');
     cleanups.push(() => client.close());
+    // A sign of life every 100 ms for 1.2 s, longer than the 800 ms timeout.
     for (let i = 0; i < 12; i++) {
       client.send(Buffer.from([0x80, 201, 0, 1, 0, 0, 0, 1]), output.server.rtcpPort, '127.0.0.1');
-      await new Promise((r) => setTimeout(r, 100));
+      await holdFor(100);
     }
     expect(timedOut()).toBe(0);
     await until(() => timedOut() === 1);

@@ -9,6 +9,7 @@ import { createTaskRegistry } from '../core/task-registry';
 import { publishTestPattern, run, startRelay, waitFor, waitForMedia, type RelayUnderTest } from '../test/relay-test-kit';
 import { dialRtsp } from './rtsp-client';
 import { startRtspServer } from './rtsp-server';
+import { holdFor, waitUntil } from '../../test-support/time';
 
 /** A hand-driven RTSP client: one request at a time, answers as text. */
 class RawRtspClient {
@@ -240,18 +241,18 @@ describe('RTSP server: UDP session timeout', () => {
       await client.request('PLAY', base);
       const closedByServer = new Promise<number>((resolve) => client.socket.once('close', () => resolve(Date.now())));
 
-      const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      // The client keeps the session alive, every 400 ms: over RTSP, then by receiver reports alone.
       for (let i = 0; i < 5; i++) {
-        await pause(400);
+        await holdFor(400);
         await client.request('GET_PARAMETER', base);
       }
       for (let i = 0; i < 8; i++) {
-        await pause(400);
+        await holdFor(400);
         ports.rtcp.send(Buffer.from([0x80, 201, 0, 1, 0, 0, 0, 1]), serverRtcp, '127.0.0.1'); // a receiver report
       }
       expect(udpLines()).toHaveLength(3); // 5.2 s in, the last 3.2 s on receiver reports alone: still alive
       const before = ports.rtpPackets.length;
-      await pause(300);
+      await waitUntil(() => ports.rtpPackets.length > before, { timeout: 2_000, what: 'more RTP' });
       expect(ports.rtpPackets.length).toBeGreaterThan(before);
 
       const silentSince = Date.now();

@@ -2,6 +2,7 @@ import { createServer, connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseRtpPacket, type RtpPacket } from '../core/rtp-packet';
 import { createViewerWrites } from './viewer-writes';
+import { quietFor, waitUntil } from '../../test-support/time';
 
 const packet: RtpPacket = { marker: true, payloadType: 96, sequenceNumber: 513, timestamp: 90_000, ssrc: 0xdeadbeef, payload: Uint8Array.from([0x65, 1, 2, 3]) };
 
@@ -33,7 +34,7 @@ describe('viewer writes', () => {
         const client = connect((server.address() as { port: number }).port, '127.0.0.1');
         client.on('data', (chunk: Buffer) => received.push(chunk));
         await new Promise((resolve) => client.once('connect', resolve));
-        while (accepted.length <= i) await new Promise((resolve) => setTimeout(resolve, 5));
+        await waitUntil(() => accepted.length > i, { interval: 5, what: 'the server to accept the connection' });
         pairs.push({ client, accepted: accepted[i]!, received });
       }
     });
@@ -43,13 +44,10 @@ describe('viewer writes', () => {
     });
 
     const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     /** Waits until the client end has read `bytes` more than it had, and returns what came. */
     async function receive(pair: (typeof pairs)[number], bytes: number): Promise<Buffer> {
-      const deadline = Date.now() + 2000;
-      while (Buffer.concat(pair.received).length < bytes && Date.now() < deadline) await sleep(2);
-      const all = Buffer.concat(pair.received.splice(0));
-      return all;
+      await waitUntil(() => Buffer.concat(pair.received).length >= bytes, { timeout: 2000, interval: 2, what: `${bytes} bytes at the client` });
+      return Buffer.concat(pair.received.splice(0));
     }
     /** Counts `socket.write` calls and keeps their buffers. */
     function spyWrites(socket: Socket): Buffer[] {
@@ -90,7 +88,7 @@ describe('viewer writes', () => {
       writes.write(viewer, frames[0]!, true);
       await nextTurn();
       writes.write(viewer, frames[1]!, true);
-      await sleep(20);
+      await quietFor(20); // the picture is held, not sent
       expect(calls).toHaveLength(0);
       const writev = vi.spyOn(pair!.accepted, '_writev');
       writes.write(viewer, frames[2]!, false); // the marker packet
@@ -111,7 +109,7 @@ describe('viewer writes', () => {
       const started = performance.now();
       const viewer = output(pair!.accepted);
       for (const frame of frames) writes.write(viewer, frame, true);
-      await sleep(10);
+      await quietFor(10); // still within the hold
       expect(calls).toHaveLength(0);
       expect(await receive(pair!, 40)).toEqual(Buffer.concat(frames));
       expect(performance.now() - started).toBeGreaterThanOrEqual(299);

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { startTestEngine, type TestEngine } from '../../engine/test-engine';
 import { relayModule } from '../relay-module';
+import { holdFor, waitUntil } from '../../test-support/time';
 
 export interface RelayUnderTest {
   running: TestEngine;
@@ -82,4 +84,20 @@ export function waitForMedia(relay: RelayUnderTest, stream: string, timeoutMs = 
     const info = (await (await fetch(`${relay.api}/api/streams?src=${stream}`)).json()) as { producers: Array<{ medias?: string[] }> };
     return info.producers.some((p) => p.medias?.length) ? true : undefined;
   }, timeoutMs);
+}
+
+/**
+ * Waits until something on this machine listens on TCP `port`, without connecting to it (a
+ * server such as `ffmpeg -listen 1` takes one connection only). Reads the kernel's socket tables;
+ * where there are none (not Linux), gives the program half a second.
+ */
+export async function whenListening(port: number, timeoutMs = 10_000): Promise<void> {
+  const tables = ['/proc/net/tcp', '/proc/net/tcp6'].filter((file) => existsSync(file));
+  if (tables.length === 0) return void (await holdFor(500));
+  // Each row: "sl local_address(hex ip:hex port) rem_address st ..."; st 0A is LISTEN.
+  const listening = () => tables.some((file) => readFileSync(file, 'utf8').split('\n').some((row) => {
+    const [, local, , state] = row.trim().split(/\s+/);
+    return state === '0A' && Number.parseInt(local?.split(':')[1] ?? '', 16) === port;
+  }));
+  await waitUntil(listening, { timeout: timeoutMs, interval: 50, what: `a server on port ${port}` });
 }

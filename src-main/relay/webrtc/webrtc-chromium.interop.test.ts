@@ -2,6 +2,7 @@ import { WebSocket as NodeWebSocket } from 'ws';
 import { describe, expect, it } from 'vitest';
 import { relayInChromium, type PeersWindow } from '../test/chromium-kit';
 import { waitFor } from '../test/relay-test-kit';
+import { waitUntil } from '../../test-support/time';
 
 /**
  * Chromium watching a stream over WebRTC, the way go2rtc's clients ask for it: WHEP
@@ -41,10 +42,17 @@ describe('WebRTC viewers in Chromium', () => {
     expect(posted.location).toMatch(/^webrtc\?id=[0-9a-f-]{36}$/);
     const first = await playing('whep');
     expect(first).toMatchObject({ width: 320, height: 240 });
-    const later = await playing('whep').then(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      return live.page.evaluate(() => (document.getElementById('whep') as HTMLVideoElement).currentTime);
-    });
+    // The picture advances.
+    const later = await live.page
+      .waitForFunction(
+        (time) => {
+          const now = (document.getElementById('whep') as HTMLVideoElement).currentTime;
+          return now > time && now;
+        },
+        first.time,
+        { timeout: 30_000 },
+      )
+      .then((handle) => handle.jsonValue() as Promise<number>);
     expect(later).toBeGreaterThan(first.time);
     expect(await consumers()).toEqual([expect.objectContaining({ format_name: 'webrtc', medias: ['video, sendonly, H264'] })]);
     // The viewer's receiver reports reach /api/streams as its loss; the relay's sender reports reach the viewer.
@@ -82,7 +90,7 @@ describe('WebRTC viewers in Chromium', () => {
   }, 90_000);
 
   it("go2rtc's WebSocket API: the offer goes out at once, candidates trickle after it, the answer plays", async () => {
-    const result = await live.page.evaluate(async (url) => {
+    await live.page.evaluate(async (url) => {
       const ws = new WebSocket(url);
       await new Promise((resolve, reject) => {
         ws.onopen = resolve;
@@ -111,11 +119,17 @@ describe('WebRTC viewers in Chromium', () => {
       await pc.setLocalDescription(offer);
       await pc.setRemoteDescription({ type: 'answer', sdp: await answered });
       ws.send(JSON.stringify({ type: 'flv' }));
-      await new Promise((resolve) => setTimeout(resolve, 300));
       (window as unknown as Record<string, WebSocket>).socket = ws;
       (window as unknown as Record<string, RTCPeerConnection>).pc_ws = pc;
-      return received;
+      (window as unknown as Record<string, string[]>).received_ws = received;
     }, `${live.relay.api.replace('http', 'ws')}/api/ws?src=cam`);
+    // The answer to the flv request (this socket carries WebRTC already).
+    const result = await live.page
+      .waitForFunction(() => {
+        const received = (window as unknown as Record<string, string[]>).received_ws!;
+        return received.length >= 2 && received;
+      }, undefined, { timeout: 10_000 })
+      .then((handle) => handle.jsonValue());
     expect(result).toEqual(['webrtc/answer', 'error']);
     expect(await playing('ws')).toMatchObject({ width: 320, height: 240 });
     // As with go2rtc, a connected session outlives its socket and ends with the peer connection.
@@ -124,7 +138,8 @@ describe('WebRTC viewers in Chromium', () => {
     await live.page.evaluate(() => (window as unknown as Record<string, WebSocket>).socket!.close());
     const clock = () => live.page.evaluate(() => (document.getElementById('ws') as HTMLVideoElement).currentTime);
     const closedAt = await clock();
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The picture goes on for half a second and more after the socket closed, the viewer still counted.
+    await waitUntil(async () => (await clock()) > closedAt + 0.5, { timeout: 15_000, interval: 100, what: 'the picture to go on' });
     expect(await viewers()).toBe(before);
     expect(await clock()).toBeGreaterThan(closedAt + 0.5);
     await live.page.evaluate(() => (window as unknown as Record<string, RTCPeerConnection>).pc_ws!.close());

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { relayInChromium, type PeersWindow } from '../test/chromium-kit';
 import { waitFor } from '../test/relay-test-kit';
 import { noteTranscodedAudio } from './opus-for-viewer';
@@ -44,7 +44,6 @@ describe('AAC streams to WebRTC viewers', () => {
   const heard = (name: string) =>
     live.page.evaluate(async (name) => {
       const pc = (window as unknown as Record<string, RTCPeerConnection>)[name]!;
-      await new Promise((resolve) => setTimeout(resolve, 1500));
       const stats = await pc.getStats();
       let audio = { packetsReceived: 0, totalAudioEnergy: 0, codec: '' };
       stats.forEach((report: { type: string; kind?: string; packetsReceived?: number; totalAudioEnergy?: number; codecId?: string }) => {
@@ -61,11 +60,17 @@ describe('AAC streams to WebRTC viewers', () => {
     expect(first.status).toBe(201);
     expect(first.answer).toContain('i=audio transcoded from AAC to Opus by ffmpeg');
     expect(first.answer).toMatch(/a=rtpmap:\d+ opus\/48000\/2/i);
-    const audio = await heard('first');
-    expect(audio.codec).toBe('audio/opus');
-    expect(audio.packetsReceived).toBeGreaterThan(40);
-    // A 1 kHz sine, not silence.
-    expect(audio.totalAudioEnergy).toBeGreaterThan(0.01);
+    // Until Chromium has received and played enough of it.
+    await vi.waitFor(
+      async () => {
+        const audio = await heard('first');
+        expect(audio.codec).toBe('audio/opus');
+        expect(audio.packetsReceived).toBeGreaterThan(40);
+        // A 1 kHz sine, not silence.
+        expect(audio.totalAudioEnergy).toBeGreaterThan(0.01);
+      },
+      { timeout: 15_000, interval: 250 },
+    );
 
     await watch('second', true);
     expect(await transcoders()).toEqual([expect.objectContaining({ medias: ['audio, recvonly, OPUS'] })]);

@@ -5,6 +5,7 @@ import type { MuxTarget } from './mux-targets';
 import { withLiveness } from './session-liveness';
 import { TcpMux } from './tcp-mux';
 import { UdpMux } from './udp-mux';
+import { holdFor } from '../../../test-support/time';
 
 /** A connectivity check as a browser sends it: a binding request whose USERNAME names the session. */
 function check(username: string): Buffer {
@@ -67,8 +68,7 @@ describe('the shared ICE port routes each viewer to its session by ufrag', () =>
     stranger.send(Buffer.from([0x80, 0x60, 1, 2]), mux.port, '127.0.0.1');
     expect(await nothing).toBeUndefined();
 
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    expect(events.at(-1)).toBe('gone');
+    await vi.waitFor(() => expect(events.at(-1)).toBe('gone'), { timeout: 3_000 });
   });
 
   it('TCP: the first framed check picks the session, then bytes pass unchanged both ways; the last connection closing ends it', async () => {
@@ -89,16 +89,13 @@ describe('the shared ICE port routes each viewer to its session by ufrag', () =>
     const back: Buffer[] = [];
     viewer.on('data', (chunk) => back.push(chunk));
     viewer.write(Buffer.concat([frame(check('cf73:hhK8')), frame(Buffer.from('more'))]));
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(Buffer.concat(received).equals(Buffer.concat([frame(check('cf73:hhK8')), frame(Buffer.from('more'))]))).toBe(true);
+    await vi.waitFor(() => expect(Buffer.concat(received).equals(Buffer.concat([frame(check('cf73:hhK8')), frame(Buffer.from('more'))]))).toBe(true));
     agentSide!.write('answer');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(Buffer.concat(back).toString()).toBe('answer');
+    await vi.waitFor(() => expect(Buffer.concat(back).toString()).toBe('answer'));
     expect(events).toEqual(['remote']);
 
     viewer.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(events).toEqual(['remote', 'gone']);
+    await vi.waitFor(() => expect(events).toEqual(['remote', 'gone']));
 
     // A connection naming no session is closed without reaching anyone.
     const before = Buffer.concat(received).length;
@@ -138,7 +135,7 @@ describe('the shared ICE port routes each viewer to its session by ufrag', () =>
       const media = nextMessage(agentUdp);
       viewer.send(Buffer.from([0x80, 0x60, 0, i]), udpMux.port, '127.0.0.1');
       expect((await media)?.data).toEqual(Buffer.from([0x80, 0x60, 0, i]));
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await holdFor(200); // media every 200 ms for 1.2 s: longer than the 600 ms consent expiry
     }
     expect(events).toEqual(['remote udp']);
 

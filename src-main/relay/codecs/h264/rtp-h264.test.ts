@@ -1,14 +1,8 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { createSocket } from 'node:dgram';
 import { describe, expect, it } from 'vitest';
 import { parseRtpPacket, type RtpPacket } from '../../core/rtp-packet';
+import { fixture, rtpCapture } from '../../test/media-fixtures';
 import { fromAvcc, h264NalType, splitAnnexB, toAvcc } from './nal';
 import { createH264Depacketizer, packetizeH264 } from './rtp-h264';
-
-/** A real 2 s 320x240 25 fps x264 stream (one keyframe a second), as Annex B bytes. */
-function encodeClip(): Uint8Array {
-  return execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25', '-t', '2', '-c:v', 'libx264', '-g', '25', '-bf', '0', '-pix_fmt', 'yuv420p', '-f', 'h264', '-']);
-}
 
 /** Groups NAL units into access units: a slice with first_mb_in_slice 0, or SPS/PPS/SEI/AUD, starts one. */
 function accessUnits(units: Uint8Array[]): Uint8Array[][] {
@@ -39,7 +33,8 @@ const toPackets = (aus: Uint8Array[][], mtu: number): RtpPacket[] => {
 };
 
 describe('H.264 over RTP', () => {
-  const clip = encodeClip();
+  // A real 2 s 320x240 25 fps x264 stream (one keyframe a second), as Annex B bytes.
+  const clip = fixture('h264-320x240-2s.h264');
   const aus = accessUnits(splitAnnexB(clip));
 
   it('splits the captured stream into 50 access units, a keyframe each second', () => {
@@ -70,22 +65,14 @@ describe('H.264 over RTP', () => {
     expect(intact.length).toBeGreaterThanOrEqual(49);
   });
 
-  it('reads what ffmpeg itself sends as RTP, putting SPS and PPS before the keyframe', async () => {
-    const socket = createSocket('udp4');
-    await new Promise<void>((r) => socket.bind(0, '127.0.0.1', r));
-    socket.setRecvBufferSize(8 * 1024 * 1024);
-    const port = socket.address().port;
+  it('reads what ffmpeg itself sends as RTP, putting SPS and PPS before the keyframe', () => {
+    // 1 s of 320x240 x264 as ffmpeg sent it (packets of at most 1200 bytes).
     const depay = createH264Depacketizer();
-    const frames: ReturnType<typeof depay.push> = [];
-    socket.on('message', (msg) => frames.push(...depay.push(parseRtpPacket(msg))));
-    const ffmpeg = spawn('ffmpeg', ['-v', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25', '-t', '1', '-c:v', 'libx264', '-g', '25', '-bf', '0', '-pix_fmt', 'yuv420p', '-f', 'rtp', '-payload_type', '96', `rtp://127.0.0.1:${port}?pkt_size=1200`]);
-    await new Promise((r) => ffmpeg.once('exit', r));
-    await new Promise((r) => setTimeout(r, 100));
-    socket.close();
+    const frames = rtpCapture('h264-rtp-320x240-1s.rtp').flatMap((datagram) => depay.push(parseRtpPacket(datagram)));
     expect(frames.length).toBeGreaterThanOrEqual(23);
     const first = fromAvcc(frames[0]!.data).map(h264NalType);
     expect(frames[0]!.keyframe).toBe(true);
     expect(first.slice(0, 2)).toEqual([7, 8]);
     expect(depay.stats.errors).toBe(0);
-  }, 20_000);
+  });
 });

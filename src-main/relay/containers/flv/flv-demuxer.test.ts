@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseH264Sps, spsFromFmtp } from '../../codecs/h264/sps';
 import { fromAvcc } from '../../codecs/h264/nal';
-import { demuxAll, encodeClip } from '../test-media';
+import { fixture } from '../../test/media-fixtures';
+import { demuxAll } from '../test-media';
 import { createFlvDemuxer } from './flv-demuxer';
 
 describe('FLV demuxer', () => {
-  it('reads ffmpeg FLV as H.264 and AAC frames with their times, in any chunking', async () => {
-    const flv = await encodeClip('flv', 2);
+  it('reads ffmpeg FLV as H.264 and AAC frames with their times, in any chunking', () => {
+    const flv = fixture('h264-aac-320x240-2s.flv'); // 2 s of 320x240 25 fps x264 with 44.1 kHz AAC
     for (const chunk of [7, 4096]) {
       const { tracks, frames } = demuxAll(createFlvDemuxer, flv, chunk);
       expect(tracks.map((t) => [t.kind, t.codec.name, t.codec.clockRate])).toEqual([['video', 'H264', 90000], ['audio', 'MPEG4-GENERIC', 44100]]);
@@ -27,10 +28,10 @@ describe('FLV demuxer', () => {
     }
   });
 
-  it('says what is wrong with bytes that are not FLV, or stop inside the header', async () => {
+  it('says what is wrong with bytes that are not FLV, or stop inside the header', () => {
     const noop = { tracks: () => undefined, frame: () => undefined };
     expect(() => createFlvDemuxer(noop).push(Buffer.from('GET / HTTP/1.1\r\n'))).toThrow('not FLV');
-    const flv = await encodeClip('flv', 1);
+    const flv = fixture('h264-aac-320x240-2s.flv');
     const cut = createFlvDemuxer(noop);
     cut.push(flv.subarray(0, 5));
     expect(() => cut.end()).toThrow('ended before the FLV header');
