@@ -353,7 +353,7 @@ test('the Review tab says in words who reviews, how often and what happens at th
 
   // A stage's custom extension is picked by name from the catalog's custom workflow extensions.
   await directory.editorTab('Custom extensions').click();
-  const extension = page.getByRole('textbox', { name: 'Extension 1: custom extension' });
+  const extension = page.getByRole('combobox', { name: 'Extension 1: custom extension' });
   await expect(extension).toHaveValue('Open a service desk ticket');
   await extension.click();
   await expect(page.getByRole('option', { name: 'Open a service desk ticket' })).toBeVisible();

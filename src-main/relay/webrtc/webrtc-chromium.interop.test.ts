@@ -1,5 +1,5 @@
 import { WebSocket as NodeWebSocket } from 'ws';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { relayInChromium, type PeersWindow } from '../test/chromium-kit';
 import { waitFor } from '../test/relay-test-kit';
 import { waitUntil } from '../../test-support/time';
@@ -59,14 +59,16 @@ describe('WebRTC viewers in Chromium', () => {
     const reported = await waitFor(async () => (await consumers()).find((c) => c.packets_lost !== undefined));
     expect(reported).toMatchObject({ packets_lost: expect.any(Number), packet_loss: expect.any(Number) });
     expect(reported.packet_loss).toBeLessThan(50);
-    const senderReports = await live.page.evaluate(async () => {
-      let seen = 0;
-      (await (window as unknown as Record<string, RTCPeerConnection>).pc_whep!.getStats()).forEach((report: { type: string; kind?: string }) => {
-        if (report.type === 'remote-outbound-rtp' && report.kind === 'video') seen++;
+    // The relay sends a sender report every few seconds: wait for the first to be counted.
+    const senderReports = () =>
+      live.page.evaluate(async () => {
+        let seen = 0;
+        (await (window as unknown as Record<string, RTCPeerConnection>).pc_whep!.getStats()).forEach((report: { type: string; kind?: string }) => {
+          if (report.type === 'remote-outbound-rtp' && report.kind === 'video') seen++;
+        });
+        return seen;
       });
-      return seen;
-    });
-    expect(senderReports).toBe(1);
+    await vi.waitFor(async () => expect(await senderReports()).toBe(1), { timeout: 10_000, interval: 200 });
 
     // Trickle on the session resource (RFC 8840 fragments): late candidates 204, an ICE restart 501.
     const patch = (body: string) => fetch(new URL(posted.location!, `${live.relay.api}/api/webrtc`), { method: 'PATCH', headers: { 'Content-Type': 'application/trickle-ice-sdpfrag' }, body });
