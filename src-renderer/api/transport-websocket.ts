@@ -1,3 +1,4 @@
+import type { ContractErrorCode } from '../../src-shared/contract/error-codes';
 import { err, type Result } from '../../src-shared/contract/result';
 import type { ClientTransport } from '../../src-shared/contract/transport';
 import {
@@ -19,7 +20,7 @@ const CALL_TIMEOUT_MS = 30_000;
 const MAX_BACKOFF_MS = 10_000;
 
 /** The error code of a call the transport refused or lost because the socket was not open. */
-export const NOT_CONNECTED = 'not_connected';
+export const NOT_CONNECTED = 'not_connected' satisfies ContractErrorCode;
 export const NOT_CONNECTED_MESSAGE = 'Not connected to the relay: your change was not sent. It will not be sent later.';
 export const CONNECTION_LOST_MESSAGE =
   'The connection to the relay was lost before it answered: the change may or may not have been made. Check once it is back, then try again.';

@@ -1,7 +1,9 @@
+import type { ContractErrorCode } from './error-codes';
+
 /** Errors cross the contract as values, never as thrown exceptions. */
 export interface ContractError {
-  /** A stable machine-readable code: `invalid_input`, `not_found`, `unavailable`, `internal`, ... */
-  code: string;
+  /** A stable machine-readable code, one of CONTRACT_ERROR_CODES. */
+  code: ContractErrorCode;
   /** A sentence for the user that says what was wrong. */
   message: string;
   details?: unknown;
@@ -11,7 +13,7 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: ContractErr
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 
-export const err = (code: string, message: string, details?: unknown): Result<never> => ({
+export const err = (code: ContractErrorCode, message: string, details?: unknown): Result<never> => ({
   ok: false,
   error: details === undefined ? { code, message } : { code, message, details },
 });
@@ -19,7 +21,7 @@ export const err = (code: string, message: string, details?: unknown): Result<ne
 /** Thrown inside a service implementation to answer with a specific error code. */
 export class ContractFailure extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ContractErrorCode,
     message: string,
     readonly details?: unknown,
   ) {

@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { CONTRACT_ERROR_CODES, type ContractErrorCode } from './error-codes';
+
+/** A code this side does not know (a newer engine) reads as `internal`, keeping its message. */
+const errorCodeSchema = z.enum(Object.keys(CONTRACT_ERROR_CODES) as [ContractErrorCode, ...ContractErrorCode[]]).catch('internal');
 
 /**
  * Frames of the contract over a message channel (WebSocket in headless mode). Electron IPC
@@ -8,7 +12,7 @@ const resultSchema = z.union([
   z.object({ ok: z.literal(true), value: z.unknown().optional() }),
   z.object({
     ok: z.literal(false),
-    error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+    error: z.object({ code: errorCodeSchema, message: z.string(), details: z.unknown().optional() }),
   }),
 ]);
 

@@ -1,8 +1,9 @@
+import type { ContractErrorCode } from '../../../src-shared/contract/error-codes';
 import { ContractFailure } from '../../../src-shared/contract/result';
 import { isGraphError, type GraphError } from '../client/graph-error';
 
 /** The contract error code for a Graph status. */
-export function contractCodeFor(status: number): string {
+export function contractCodeFor(status: number): ContractErrorCode {
   if (status === 400 || status === 422) return 'invalid_input';
   if (status === 401) return 'unauthenticated';
   if (status === 403) return 'forbidden';

@@ -1,9 +1,10 @@
+import type { ContractErrorCode } from '../../../src-shared/contract/error-codes';
 import { ContractFailure } from '../../../src-shared/contract/result';
 
 /** What Kodo's status codes mean, in a sentence a person can act on. */
-const SENTENCES: Record<number, { code: string; sentence: string }> = {
+const SENTENCES: Record<number, { code: ContractErrorCode; sentence: string }> = {
   400: { code: 'invalid_input', sentence: 'the request was refused as malformed' },
-  401: { code: 'unauthorized', sentence: 'the keys were refused: check the AccessKey and SecretKey, or the token has expired' },
+  401: { code: 'unauthenticated', sentence: 'the keys were refused: check the AccessKey and SecretKey, or the token has expired' },
   403: { code: 'forbidden', sentence: 'this account may not do that (a quota, an IP allow-list or a disabled action)' },
   404: { code: 'not_found', sentence: 'not found' },
   406: { code: 'invalid_input', sentence: 'the upload does not match its checksum' },

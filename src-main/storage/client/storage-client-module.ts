@@ -81,7 +81,7 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
         const account = (await store.list()).find((a) => a.id === accountId);
         if (!account) throw new ContractFailure('not_found', `no storage account ${accountId}`);
         const secretKey = await store.secretOf(accountId);
-        if (!secretKey) throw new ContractFailure('unauthorized', `the SecretKey of ${account.name} could not be read; remove the account and add it again`);
+        if (!secretKey) throw new ContractFailure('unauthenticated', `the SecretKey of ${account.name} could not be read; remove the account and add it again`);
         const location = account.endpoints ? { endpoints: account.endpoints } : { region: account.region! };
         return createKodoClient({ accessKey: account.accessKey, secretKey }, location);
       };

@@ -10,7 +10,7 @@ const strings = (value: unknown) => (Array.isArray(value) ? value.filter((v): v 
 function cdnFailure(status: number, data: Record<string, unknown>): ContractFailure {
   const code = numberOr(data['code']) ?? status;
   const error = typeof data['error'] === 'string' && data['error'] ? data['error'] : `HTTP ${status}`;
-  if (status === 401) return new ContractFailure('unauthorized', `CDN ${code}: the keys were refused (${error})`);
+  if (status === 401) return new ContractFailure('unauthenticated', `CDN ${code}: the keys were refused (${error})`);
   return new ContractFailure(status >= 500 ? 'unavailable' : 'invalid_input', `CDN ${code}: ${error}`);
 }
 

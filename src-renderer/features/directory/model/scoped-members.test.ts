@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DirectoryRoleInfo, ScopedRoleMemberView } from '../../../../src-shared/contract/directory';
+import type { ContractErrorCode } from '../../../../src-shared/contract/error-codes';
 import { ContractFailure } from '../../../../src-shared/contract/result';
 import { addRefusalSentence, heldMembership, memberNames, personName, removeRefusalSentence, roleChoices } from './scoped-members';
 
@@ -8,7 +9,7 @@ const roles = [role('r-user', 'User Administrator'), role('r-help', 'Helpdesk Ad
 const member = (roleId: string, memberId: string): ScopedRoleMemberView => ({ id: `${roleId}/${memberId}`, roleId, roleName: null, memberId, memberName: null, memberPrincipalName: null, memberKind: 'user' });
 const members = [member('r-user', 'pat'), member('R-HELP', 'sam')];
 const names = { person: 'Pat Lee', role: 'Helpdesk Administrator' };
-const refused = (code: string, refusal?: string) => new ContractFailure(code, 'Graph said no.', refusal ? { refusal, graph: { status: 400 } } : { graph: { status: 400 } });
+const refused = (code: ContractErrorCode, refusal?: string) => new ContractFailure(code, 'Graph said no.', refusal ? { refusal, graph: { status: 400 } } : { graph: { status: 400 } });
 
 describe('roleChoices', () => {
   it('sorts roles by name, keeps descriptions, and disables the ones the person holds here', () => {
