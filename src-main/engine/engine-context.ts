@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { runtimeSchema } from '../../src-shared/contract/app';
 import type { ConfigStore } from '../platform/config/config-store';
 import type { AppSettings } from '../platform/config/app-settings';
 import type { Logger } from '../platform/logger';
@@ -7,7 +8,8 @@ import type { HttpRouter } from '../platform/http/router';
 import type { RunningHttpServer } from '../platform/http/http-server';
 import type { ServiceHost } from '../transport/service-host';
 
-export type Runtime = 'electron' | 'headless';
+/** Where the engine runs, as the app contract names it. */
+export type Runtime = z.infer<typeof runtimeSchema>;
 
 /**
  * What every engine module is handed at start. Nothing here is global: the engine builds one
