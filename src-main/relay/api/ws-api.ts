@@ -16,6 +16,7 @@ import { sessionMasterPlaylist } from '../hls/hls-routes';
 import { startMjpegViewer, type MjpegStreamDeps } from '../mjpeg/stream-mjpeg';
 import { mseRequests } from '../mp4/mse-codecs';
 import { requestsFromQuery } from '../rtsp/media-query';
+import { openOutputStream, type OpenedStream } from '../frames/attach-output';
 
 /** A message is an SDP or a candidate: a few kilobytes. */
 const MAX_MESSAGE_BYTES = 64 * 1024;
@@ -44,7 +45,9 @@ interface Message {
 /**
  * go2rtc's WebSocket API, `GET /api/ws?src=<stream>`, as its player, Frigate's live view and
  * dashboards use it. WebRTC: `{"type": "webrtc/offer", "value": sdp}` is answered with
- * `{"type": "webrtc/answer", "value": sdp}` (every candidate of the relay in it);
+ * `{"type": "webrtc/answer", "value": sdp}` (every candidate of the relay in it), and Home
+ * Assistant's `{"type": "webrtc", "value": {"type": "offer", "sdp": sdp}}` with
+ * `{"type": "webrtc", "value": {"type": "answer", "sdp": sdp}}`; `src` may be a source URL;
  * `{"type": "webrtc/candidate", "value": "candidate:..."}` adds one of the viewer's as it finds
  * them. MSE: `{"type": "mse", "value": "<codecs the browser plays>"}` is answered with
  * `{"type": "mse", "value": "<MIME type>"}` and then fragmented MP4 in binary messages. HLS:
@@ -105,11 +108,13 @@ export function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
       }
       switch (message.type) {
         case 'webrtc/offer':
-          return void offer(message.value);
+          return void offer(message.value, 'sdp');
         case 'webrtc': {
-          // The object form: {"type": "webrtc", "value": {"type": "offer", "sdp": "..."}}.
-          const value = message.value as { sdp?: unknown } | null;
-          return void offer(typeof value === 'object' && value ? value.sdp : message.value);
+          // The object form Home Assistant sends: {"type": "webrtc", "value": {"type": "offer",
+          // "sdp": "...", "ice_servers": [...]}}, answered in the same form.
+          const value = message.value as { type?: unknown; sdp?: unknown } | null;
+          if (typeof value !== 'object' || value === null || value.type !== 'offer') return fail('webrtc needs {"type": "offer", "sdp": "v=0..."} as its value');
+          return void offer(value.sdp, 'object');
         }
         case 'webrtc/candidate':
           if (typeof message.value !== 'string') return fail('webrtc/candidate needs the candidate line as its value');
@@ -180,21 +185,34 @@ export function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
       if (ws.readyState !== ws.OPEN) stopMse();
     }
 
-    async function offer(value: unknown): Promise<void> {
-      if (typeof value !== 'string') return fail('webrtc/offer needs the SDP offer as its value');
+    /** `form`: the answer goes back as the offer came, an SDP string (webrtc/answer) or an object (webrtc). */
+    async function offer(value: unknown, form: 'sdp' | 'object'): Promise<void> {
+      if (typeof value !== 'string') return fail(form === 'sdp' ? 'webrtc/offer needs the SDP offer as its value' : 'webrtc needs the SDP offer in value.sdp');
       if (offering || session) return fail('this socket has a WebRTC session already');
       const name = src || dst;
-      const stream = deps.streams.get(name);
-      if (!stream) return fail(`stream not found: ${name}`);
+      // A viewer may name a source URL as src, as for MSE and stream.mp4 (with the same rules);
+      // a publisher only a stream of the config.
+      let opened: OpenedStream;
+      try {
+        opened = src ? openOutputStream(deps.mp4, src, req) : { stream: deps.streams.get(name)!, release: () => undefined };
+      } catch (error) {
+        return fail((error as Error).message);
+      }
+      if (!opened.stream) return fail(`stream not found: ${name}`);
       offering = true;
       try {
-        const options = { stream, streamName: name, offer: value, peer: peerOfRequest(req), tasks: deps.tasks, ...deps.webrtc, onClosed: () => ws.close() };
+        const onClosed = () => {
+          ws.close();
+          opened.release();
+        };
+        const options = { stream: opened.stream, streamName: name, offer: value, peer: peerOfRequest(req), tasks: deps.tasks, ...deps.webrtc, onClosed };
         session = src ? await openWebrtcSession(options) : await openWhipSession(options);
       } catch (error) {
+        opened.release();
         return fail(error instanceof HttpError ? error.message : `the offer could not be answered: ${(error as Error).message}`);
       }
       if (ws.readyState !== ws.OPEN) return session.close('the viewer left');
-      send({ type: 'webrtc/answer', value: session.answer });
+      send(form === 'sdp' ? { type: 'webrtc/answer', value: session.answer } : { type: 'webrtc', value: { type: 'answer', sdp: session.answer } });
       for (const candidate of early.splice(0)) await session.addRemoteCandidate(candidate).catch(() => undefined);
     }
   }

@@ -49,7 +49,8 @@ export interface FrameOutput {
 export async function attachFrameOutput(deps: OutputDeps, output: FrameOutputRequest): Promise<FrameOutput> {
   const src = output.src?.trim();
   if (!src) throw new HttpError(400, 'src is required: a stream name or a source URL');
-  const { stream, temporary } = resolveStream(deps, src, output.request);
+  const opened = openOutputStream(deps, src, output.request);
+  const { stream } = opened;
   const consumer = createFrameConsumer({
     requests: output.requests,
     label: {
@@ -71,7 +72,7 @@ export async function attachFrameOutput(deps: OutputDeps, output: FrameOutputReq
     released = true;
     stream.removeConsumer(consumer);
     untrack();
-    if (temporary && stream.info().consumers.length === 0 && deps.streams.get(src!) === stream) deps.streams.delete(src!);
+    opened.release();
   }
   try {
     await stream.addConsumer(consumer);
@@ -84,17 +85,25 @@ export async function attachFrameOutput(deps: OutputDeps, output: FrameOutputReq
   return { consumer, streamName: src, release };
 }
 
+/** The stream an output plays, and what to call when the output is done with it. */
+export interface OpenedStream {
+  stream: Stream;
+  /** Drops a temporary stream once nothing uses it any more; nothing for a named stream. */
+  release(): void;
+}
+
 /**
- * A named stream, or a temporary one for a source URL. A page of another site must never make
+ * A named stream, or a temporary one for a source URL (as go2rtc's outputs and its WebRTC over
+ * /api/ws take a URL as `src`). A page of another site must never make
  * the relay dial a URL of its choosing (a camera on the LAN, a file through ffmpeg:) and read
  * the picture back, not even by an `<img>` that sends no Origin: source URLs are opened for tools,
  * the console itself and, when the API has a password, callers that logged in; other sites'
  * pages get 403 before anything is dialed.
  */
-function resolveStream(deps: OutputDeps, src: string, request: IncomingMessage | undefined): { stream: Stream; temporary: boolean } {
+export function openOutputStream(deps: Pick<OutputDeps, 'streams' | 'callersAuthenticated'>, src: string, request: IncomingMessage | undefined): OpenedStream {
   const { streams } = deps;
   const named = streams.get(src);
-  if (named) return { stream: named, temporary: false };
+  if (named) return { stream: named, release: () => undefined };
   if (!/^[a-z][a-z0-9+.-]*:/i.test(src)) throw new HttpError(404, `stream not found: ${src}`);
   if (request && isCrossSiteRequest(request) && !deps.callersAuthenticated) {
     throw new HttpError(
@@ -108,5 +117,11 @@ function resolveStream(deps: OutputDeps, src: string, request: IncomingMessage |
     if (error instanceof SourceRejectedError) throw new HttpError(400, error.message);
     throw error;
   }
-  return { stream: streams.set(src, [src]), temporary: true };
+  const stream = streams.set(src, [src]);
+  return {
+    stream,
+    release: () => {
+      if (stream.info().consumers.length === 0 && streams.get(src) === stream) streams.delete(src);
+    },
+  };
 }

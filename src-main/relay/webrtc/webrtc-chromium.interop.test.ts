@@ -148,6 +148,66 @@ describe('WebRTC viewers in Chromium', () => {
     await waitFor(async () => ((await viewers()) === before - 1 ? true : undefined), 15_000);
   }, 90_000);
 
+  it("Home Assistant's WebSocket form: an object offer with ice_servers and trickled candidates is answered as an object, also for a camera URL as src", async () => {
+    const watchAsHomeAssistant = (src: string, id: string) =>
+      live.page.evaluate(
+        async ({ url, id }) => {
+          const ws = new WebSocket(url);
+          await new Promise((resolve, reject) => {
+            ws.onopen = resolve;
+            ws.onerror = reject;
+          });
+          const pc = new RTCPeerConnection();
+          pc.addTransceiver('video', { direction: 'recvonly' });
+          pc.addTransceiver('audio', { direction: 'recvonly' });
+          const video = document.createElement('video');
+          video.muted = true;
+          video.autoplay = true;
+          video.id = id;
+          document.body.append(video);
+          pc.ontrack = (event) => event.track.kind === 'video' && (video.srcObject = new MediaStream([event.track]));
+          const messages: Array<{ type: string; value: unknown }> = [];
+          const answered = new Promise<{ type: string; sdp: string } | string>((resolve) => {
+            ws.onmessage = (event) => {
+              const message = JSON.parse(event.data as string) as { type: string; value: { type: string; sdp: string } | string };
+              messages.push({ type: message.type, value: typeof message.value === 'object' ? { type: message.value.type } : message.value });
+              if (message.type === 'webrtc' || message.type === 'error') resolve(message.value);
+            };
+          });
+          // As HA's go2rtc client sends them: WebRTC(WebRTCOffer(sdp, ice_servers)), then each
+          // candidate of the browser as WebRTCCandidate.
+          pc.onicecandidate = (event) => event.candidate && ws.send(JSON.stringify({ type: 'webrtc/candidate', value: event.candidate.candidate }));
+          const offer = await pc.createOffer();
+          await pc.setLocalDescription(offer);
+          ws.send(JSON.stringify({ type: 'webrtc', value: { type: 'offer', sdp: offer.sdp, ice_servers: [{ urls: ['stun:stun.home-assistant.io:3478'] }] } }));
+          const answer = await answered;
+          if (typeof answer === 'string') return { messages, error: answer };
+          await pc.setRemoteDescription({ type: 'answer', sdp: answer.sdp });
+          (window as unknown as Record<string, RTCPeerConnection>)[`pc_${id}`] = pc;
+          return { messages, error: null };
+        },
+        { url: `${live.relay.api.replace('http', 'ws')}/api/ws?src=${encodeURIComponent(src)}`, id },
+      );
+
+    const named = await watchAsHomeAssistant('cam', 'ha');
+    expect(named.error).toBeNull();
+    expect(named.messages[0]).toEqual({ type: 'webrtc', value: { type: 'answer' } });
+    expect(await playing('ha')).toMatchObject({ width: 320, height: 240 });
+
+    // The WebRTC camera card configured with a camera's url: a temporary stream while it plays.
+    const byUrl = await watchAsHomeAssistant(live.relay.rtspUrl('cam'), 'ha-url');
+    expect(byUrl.error).toBeNull();
+    expect(await playing('ha-url')).toMatchObject({ width: 320, height: 240 });
+    const listed = (await (await fetch(`${live.relay.api}/api/streams`)).json()) as Record<string, unknown>;
+    expect(Object.keys(listed)).toContain(live.relay.rtspUrl('cam'));
+    await live.page.evaluate(() => (window as unknown as Record<string, RTCPeerConnection>)['pc_ha-url']!.close());
+    await waitUntil(async () => !Object.keys((await (await fetch(`${live.relay.api}/api/streams`)).json()) as object).includes(live.relay.rtspUrl('cam')), { timeout: 15_000, interval: 200, what: 'the temporary stream to go' });
+
+    // What HA maps to a failed offer: {"type": "error", "value": "<why>"}.
+    const unknown = await watchAsHomeAssistant('nope', 'ha-nope');
+    expect(unknown.error).toBe('stream not found: nope');
+  }, 90_000);
+
   it('bad offers get a 4xx that says why, and leave nothing behind', async () => {
     const post = (src: string, body: string, type = 'application/sdp') => fetch(`${live.relay.api}/api/webrtc?src=${src}`, { method: 'POST', headers: { 'Content-Type': type }, body });
     const garbage = await post('cam', 'hello');
