@@ -7,7 +7,7 @@ import {
   clientFrameSchema,
   type ServerFrame,
 } from '../../src-shared/contract/wire';
-import { isOwnOrigin } from '../platform/http/request-guard';
+import { isExactOwnOrigin } from '../platform/http/request-guard';
 import type { Logger } from '../platform/logger';
 import type { ServiceGateway } from './service-host';
 
@@ -94,7 +94,7 @@ export function createWebSocketTransport(options: {
   return {
     handleUpgrade(req, socket, head) {
       const origin = req.headers.origin;
-      if (origin !== undefined && !isOwnOrigin(req, origin)) return refuse(socket, 403, 'Forbidden');
+      if (origin !== undefined && !isExactOwnOrigin(req, origin)) return refuse(socket, 403, 'Forbidden');
       if (!tokenMatches(req)) return refuse(socket, 401, 'Unauthorized');
       wss.handleUpgrade(req, socket, head, (ws) => serve(ws));
     },

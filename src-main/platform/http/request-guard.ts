@@ -23,12 +23,33 @@ export function assertSameOriginWrite(req: IncomingMessage, allowedOrigins: read
   throw new HttpError(403, `cross-origin write refused: origin ${origin} is not this console`);
 }
 
+/**
+ * Whether a page's origin is this server. A reverse proxy (Frigate's nginx) forwards `Host`
+ * without the port while the page sits on the proxy's port: with no port in `Host`, the host
+ * names are compared, as go2rtc does. A `Host` that names a port must match it, so a page of
+ * another local app (localhost:5000 calling localhost:1984) stays another origin.
+ */
 export function isOwnOrigin(req: IncomingMessage, origin: string): boolean {
-  if (origin === 'null') return false;
+  const host = req.headers.host ?? '';
+  const page = parseOrigin(origin);
+  if (!page) return false;
+  if (page.host === host) return true;
+  return !HOST_WITH_PORT.test(host) && page.hostname.toLowerCase() === host.toLowerCase();
+}
+
+/** The origin with its port exactly as `Host` says: for the console's own channel, never proxied. */
+export function isExactOwnOrigin(req: IncomingMessage, origin: string): boolean {
+  return parseOrigin(origin)?.host === req.headers.host;
+}
+
+const HOST_WITH_PORT = /:\d+$/;
+
+function parseOrigin(origin: string): URL | undefined {
+  if (origin === 'null') return undefined;
   try {
-    return new URL(origin).host === req.headers.host;
+    return new URL(origin);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
