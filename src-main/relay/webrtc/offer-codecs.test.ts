@@ -30,6 +30,13 @@ describe('what a viewer offer lets the relay send', () => {
     ]);
   });
 
+  it('takes an H.264 entry offered with no fmtp line as packetization-mode 1, as go2rtc does', () => {
+    const minimal = parseSdp(['v=0', 'o=- 1 2 IN IP4 127.0.0.1', 's=-', 't=0 0', 'm=video 9 UDP/TLS/RTP/SAVPF 96', 'a=rtpmap:96 H264/90000', ''].join('\r\n'), 'sendonly');
+    expect(viewerRequests(minimal)).toEqual([{ kind: 'video', codecs: ['H264'] }]);
+    const source = { name: 'H264', clockRate: 90000, payloadType: 96, fmtp: 'packetization-mode=1;profile-level-id=640028' };
+    expect(answerCodec(minimal[0]!, source)?.payloadType).toBe(96);
+  });
+
   it('answers H.264 with packetization-mode 1 and the source profile when offered, else the first usable entry', () => {
     const high = { name: 'H264', clockRate: 90000, payloadType: 96, fmtp: 'packetization-mode=1;profile-level-id=640028' };
     expect(answerCodec(offer[0]!, high)?.payloadType).toBe(127);

@@ -8,8 +8,12 @@ const PASSTHROUGH: Record<MediaKind, readonly string[]> = {
   audio: ['OPUS', 'PCMA', 'PCMU'],
 };
 
-/** Browsers' H.264 entries that the relay can feed: RTP as cameras send it (FU-A, STAP-A) needs packetization-mode 1. */
-const usable = (codec: Codec): boolean => codec.name !== 'H264' || /packetization-mode=1/.test(codec.fmtp ?? '');
+/**
+ * Browsers' H.264 entries that the relay can feed: RTP as cameras send it (FU-A, STAP-A) needs
+ * packetization-mode 1. An entry with no fmtp at all (minimal WHEP clients and scripts) is taken
+ * as mode 1, as go2rtc does; one that says mode 0 is not.
+ */
+const usable = (codec: Codec): boolean => codec.name !== 'H264' || !codec.fmtp || /packetization-mode=1/.test(codec.fmtp);
 
 /**
  * What a viewer's offer lets the relay send, one request per offered video or audio media (the

@@ -208,6 +208,25 @@ describe('WebRTC viewers in Chromium', () => {
     expect(unknown.error).toBe('stream not found: nope');
   }, 90_000);
 
+  it('an H.264 offer without fmtp lines (minimal WHEP clients) is answered and the viewer counted, not refused', async () => {
+    // Chromium's own offer (for its ICE and DTLS lines) with every fmtp line taken out, as a
+    // script or a minimal client writes it.
+    const sdp = await live.page.evaluate(async () => {
+      const pc = new RTCPeerConnection();
+      pc.addTransceiver('video', { direction: 'recvonly' });
+      const offer = await pc.createOffer();
+      pc.close();
+      return offer.sdp!.split('\r\n').filter((line) => !line.startsWith('a=fmtp:')).join('\r\n');
+    });
+    expect(sdp).not.toContain('a=fmtp:');
+    const posted = await fetch(`${live.relay.api}/api/webrtc?src=cam`, { method: 'POST', headers: { 'Content-Type': 'application/sdp' }, body: sdp });
+    expect(posted.status).toBe(201);
+    const answer = await posted.text();
+    expect(answer).toMatch(/a=rtpmap:\d+ H264\/90000/);
+    expect(await consumers()).toContainEqual(expect.objectContaining({ format_name: 'webrtc', medias: ['video, sendonly, H264'] }));
+    expect((await fetch(new URL(posted.headers.get('location')!, `${live.relay.api}/api/webrtc`), { method: 'DELETE' })).status).toBe(200);
+  });
+
   it('bad offers get a 4xx that says why, and leave nothing behind', async () => {
     const post = (src: string, body: string, type = 'application/sdp') => fetch(`${live.relay.api}/api/webrtc?src=${src}`, { method: 'POST', headers: { 'Content-Type': type }, body });
     const garbage = await post('cam', 'hello');
