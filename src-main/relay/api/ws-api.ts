@@ -194,7 +194,7 @@ export function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
       // a publisher only a stream of the config.
       let opened: OpenedStream;
       try {
-        opened = src ? openOutputStream(deps.mp4, src, req) : { stream: deps.streams.get(name)!, release: () => undefined };
+        opened = src ? openOutputStream(deps.mp4, src, req) : { stream: deps.streams.get(name)!, temporary: false, release: () => undefined };
       } catch (error) {
         return fail((error as Error).message);
       }

@@ -36,6 +36,8 @@ export interface FrameOutputRequest {
 export interface FrameOutput {
   readonly consumer: FrameConsumer;
   readonly streamName: string;
+  /** A source URL played through a temporary stream (never answered to other sites' pages). */
+  readonly temporary: boolean;
   /** Detaches from the stream (and drops a temporary stream with its last output); idempotent. */
   release(): void;
 }
@@ -82,12 +84,14 @@ export async function attachFrameOutput(deps: OutputDeps, output: FrameOutputReq
     if (error instanceof SourceUnavailableError) throw new HttpError(503, error.message);
     throw error;
   }
-  return { consumer, streamName: src, release };
+  return { consumer, streamName: src, temporary: opened.temporary, release };
 }
 
 /** The stream an output plays, and what to call when the output is done with it. */
 export interface OpenedStream {
   stream: Stream;
+  /** Made for a source URL, for as long as outputs use it. */
+  temporary: boolean;
   /** Drops a temporary stream once nothing uses it any more; nothing for a named stream. */
   release(): void;
 }
@@ -103,7 +107,7 @@ export interface OpenedStream {
 export function openOutputStream(deps: Pick<OutputDeps, 'streams' | 'callersAuthenticated'>, src: string, request: IncomingMessage | undefined): OpenedStream {
   const { streams } = deps;
   const named = streams.get(src);
-  if (named) return { stream: named, release: () => undefined };
+  if (named) return { stream: named, temporary: false, release: () => undefined };
   if (!/^[a-z][a-z0-9+.-]*:/i.test(src)) throw new HttpError(404, `stream not found: ${src}`);
   if (request && isCrossSiteRequest(request) && !deps.callersAuthenticated) {
     throw new HttpError(
@@ -120,6 +124,7 @@ export function openOutputStream(deps: Pick<OutputDeps, 'streams' | 'callersAuth
   const stream = streams.set(src, [src]);
   return {
     stream,
+    temporary: true,
     release: () => {
       if (stream.info().consumers.length === 0 && streams.get(src) === stream) streams.delete(src);
     },

@@ -173,9 +173,22 @@ describe('HLS output', () => {
     const init = await fetch(`${relay.api}/api/hls/init.mp4?id=${id}`);
     expect(init.status).toBe(404);
     const preflight = await fetch(`${relay.api}/api/hls/playlist.m3u8?id=${id}`, { method: 'OPTIONS', headers: { ...PLAYER_PAGE.headers, 'Access-Control-Request-Method': 'GET' } });
-    // Without api.origin, or without an Origin (a tool), no CORS header is sent at all.
+    // For a session it does not know, without an Origin (a tool), no CORS header is sent at all.
     expect((await fetch(`${relay.api}/api/hls/playlist.m3u8?id=nope`)).headers.get('access-control-allow-origin')).toBeNull();
     expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([204, '*']);
+  }, 30_000);
+
+  it("a named stream's HLS is open to players on any page, as go2rtc's is; a source URL's temporary stream's never", async () => {
+    // Asked as a tool asks (no Origin): what api.origin adds plays no part here.
+    const named = await fetch(`${relay.api}/api/stream.m3u8?src=cam`);
+    expect([named.status, named.headers.get('access-control-allow-origin')]).toEqual([200, '*']);
+    const id = /id=([\w-]+)/.exec(await named.text())![1]!;
+    expect((await fetch(`${relay.api}/api/hls/playlist.m3u8?id=${id}`)).headers.get('access-control-allow-origin')).toBe('*');
+
+    const byUrl = await fetch(`${relay.api}/api/stream.m3u8?src=${encodeURIComponent(relay.rtspUrl('cam'))}`);
+    expect([byUrl.status, byUrl.headers.get('access-control-allow-origin')]).toEqual([200, null]);
+    const urlId = /id=([\w-]+)/.exec(await byUrl.text())![1]!;
+    expect((await fetch(`${relay.api}/api/hls/playlist.m3u8?id=${urlId}`)).headers.get('access-control-allow-origin')).toBeNull();
   }, 30_000);
 
   it('Low-Latency HLS: parts in the playlist, blocking reloads that answer once the asked part is out, parts that decode', async () => {

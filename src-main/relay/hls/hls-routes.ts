@@ -11,7 +11,9 @@ const BANDWIDTH = 1_000_000;
 
 /**
  * go2rtc's HLS paths. Players on pages of other sites (a dashboard, a Chromecast receiver) read
- * them when `api.origin` allows that site; the API server adds those CORS headers to every answer.
+ * a named stream's HLS, as go2rtc lets them: its answers carry `Access-Control-Allow-Origin: *`.
+ * A source URL's temporary stream never does (other sites may not open those at all); beyond
+ * that, `api.origin` decides, and the API server adds its CORS headers to every answer.
  */
 export function registerHlsRoutes(http: HttpRouter, sessions: HlsSessions): void {
   const route = (path: string, handler: RouteHandler) =>
@@ -22,11 +24,14 @@ export function registerHlsRoutes(http: HttpRouter, sessions: HlsSessions): void
     );
 
   route('/api/stream.m3u8', async ({ req, res, url }) => {
-    send(res, PLAYLIST_TYPE, await sessionMasterPlaylist(await sessions.open(url.searchParams, req)));
+    const session = await sessions.open(url.searchParams, req);
+    openToPlayers(res, session);
+    send(res, PLAYLIST_TYPE, await sessionMasterPlaylist(session));
   });
 
   route('/api/hls/playlist.m3u8', async ({ res, url }) => {
     const session = sessions.find(url.searchParams.get('id'));
+    openToPlayers(res, session);
     const wait = playlistWait(url.searchParams);
     send(res, PLAYLIST_TYPE, await session.serve(() => session.playlist(wait)));
   });
@@ -34,6 +39,7 @@ export function registerHlsRoutes(http: HttpRouter, sessions: HlsSessions): void
   const segmentRoute = (path: string, container: HlsSession['container'], type: string) =>
     route(path, async ({ res, url }) => {
       const session = sessions.find(url.searchParams.get('id'));
+      openToPlayers(res, session);
       if (session.container !== container) throw new HttpError(404, `HLS session ${session.id} serves ${session.container === 'ts' ? 'MPEG-TS (segment.ts)' : 'fMP4 (segment.m4s)'} segments`);
       const sequence = segmentNumber(url.searchParams.get('n'));
       send(res, type, await session.serve(() => session.segment(sequence)));
@@ -44,6 +50,7 @@ export function registerHlsRoutes(http: HttpRouter, sessions: HlsSessions): void
   const partRoute = (path: string, container: HlsSession['container'], type: string) =>
     route(path, async ({ res, url }) => {
       const session = sessions.find(url.searchParams.get('id'));
+      openToPlayers(res, session);
       if (session.container !== container) throw new HttpError(404, `HLS session ${session.id} serves ${session.container === 'ts' ? 'MPEG-TS (part.ts)' : 'fMP4 (part.m4s)'} parts`);
       const sequence = segmentNumber(url.searchParams.get('n'));
       const index = partNumber(url.searchParams.get('p'));
@@ -54,8 +61,14 @@ export function registerHlsRoutes(http: HttpRouter, sessions: HlsSessions): void
 
   route('/api/hls/init.mp4', async ({ res, url }) => {
     const session = sessions.find(url.searchParams.get('id'));
+    openToPlayers(res, session);
     send(res, 'video/mp4', await session.serve(() => session.init()));
   });
+}
+
+/** A named stream's HLS may be read by players on any page (not a temporary stream of a source URL). */
+function openToPlayers(res: ServerResponse, session: HlsSession): void {
+  if (session.named && !res.headersSent) res.setHeader('Access-Control-Allow-Origin', '*');
 }
 
 /** A session's master playlist: one variant, `hls/playlist.m3u8?id=` relative to /api/. */

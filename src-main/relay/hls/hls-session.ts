@@ -46,6 +46,8 @@ export interface PlaylistWait {
 export interface HlsSession {
   readonly id: string;
   readonly container: 'ts' | 'fmp4';
+  /** Plays a named stream, which players on any site may read (not a source URL's temporary stream). */
+  readonly named: boolean;
   readonly closed: boolean;
   /** Frames the container could not take (skipped, the session goes on). */
   readonly skippedFrames: number;
@@ -170,6 +172,7 @@ export function createHlsSession(parts: HlsSessionParts): HlsSessionHandle {
   const session: HlsSession = {
     id,
     container: format.container,
+    named: !output.temporary,
     get closed() {
       return closed;
     },
