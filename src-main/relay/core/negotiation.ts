@@ -46,6 +46,19 @@ export function negotiate(requests: readonly MediaRequest[], producers: Readonly
   return matches;
 }
 
+/**
+ * Whether the medias offered so far answer every request, so no further source needs dialing
+ * (go2rtc dials a stream's sources in order and stops at the first that has what the consumer
+ * asked for). A request for all codecs wants every source, so it is never answered early.
+ */
+export function everyRequestMatched(requests: readonly MediaRequest[], producers: ReadonlyArray<readonly Media[]>): boolean {
+  return requests.every(
+    (request) =>
+      !request.codecs.includes(ALL) &&
+      producers.some((medias) => medias.some((media) => media.kind === request.kind && media.direction === 'recvonly' && pickCodec(media.codecs, request.codecs) !== undefined)),
+  );
+}
+
 function pickCodec(offered: readonly Codec[], accepted: readonly string[]): Codec | undefined {
   for (const name of accepted) {
     if (name === ANY || name === ALL) return offered[0];

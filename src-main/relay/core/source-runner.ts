@@ -53,10 +53,13 @@ export class SourceRunner {
     return this.options.pushed !== undefined;
   }
 
-  /** Dials (retrying within the first-dial budget) unless already connected; resolves with the medias. */
-  async ensureDialed(): Promise<Media[]> {
+  /**
+   * Dials (retrying within the first-dial budget, or `budgetMs`: 0 tries once) unless already
+   * connected; resolves with the medias.
+   */
+  async ensureDialed(budgetMs?: number): Promise<Media[]> {
     if (this.connection) return this.medias;
-    this.dialing ??= this.dialWithin(this.options.firstDialBudgetMs ?? 8_000).finally(() => (this.dialing = undefined));
+    this.dialing ??= this.dialWithin(budgetMs ?? this.options.firstDialBudgetMs ?? 8_000).finally(() => (this.dialing = undefined));
     return this.dialing;
   }
 

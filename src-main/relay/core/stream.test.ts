@@ -59,11 +59,44 @@ describe('stream', () => {
     track: { nextId: (() => { let n = 0; return () => ++n; })() },
   });
 
-  it('gives back the connection of a source it dialed but did not choose', async () => {
+  it('dials the sources in order and stops at the first that has what the consumer asked for, as go2rtc does', async () => {
     const { schemes, log } = fakeSources({ 'fake://cam': [video], 'fake://mic': [audio] });
     const stream = new Stream(options(schemes, ['fake://cam', 'fake://mic']));
     await stream.addConsumer(consumerOf(['video']).consumer);
-    expect(log).toEqual(['dial fake://cam', 'dial fake://mic', 'close fake://mic']);
+    // The camera has the video: the second source is never started.
+    expect(log).toEqual(['dial fake://cam']);
+    // A consumer that wants audio too starts the next source, for the audio only.
+    const both = consumerOf(['video', 'audio']);
+    await stream.addConsumer(both.consumer);
+    expect(log).toEqual(['dial fake://cam', 'dial fake://mic']);
+    expect(stream.info().producers.map((p) => p.url)).toEqual(['fake://cam', 'fake://mic']);
+    stream.close();
+  });
+
+  it('gives back the connection of a source it dialed but did not choose', async () => {
+    // Home Assistant's stream: the camera, then ffmpeg making Opus of it, then MJPEG of it.
+    const { schemes, log } = fakeSources({ 'fake://cam': [video], 'fake://mjpeg': [video], 'fake://opus': [audio] });
+    const stream = new Stream(options(schemes, ['fake://cam', 'fake://mjpeg', 'fake://opus']));
+    await stream.addConsumer(consumerOf(['video', 'audio']).consumer);
+    // The audio was still missing after the camera, so the next sources were dialed in turn; the
+    // one that added nothing hangs up.
+    expect(log).toEqual(['dial fake://cam', 'dial fake://mjpeg', 'dial fake://opus', 'close fake://mjpeg']);
+    stream.close();
+  });
+
+  it('tries a failing source once and goes on to the next at once; only the last one gets the retries', async () => {
+    const attempts: string[] = [];
+    const { schemes } = fakeSources({ 'fake://backup': [video] });
+    schemes.register('down', {
+      dial: async (url) => {
+        attempts.push(url);
+        throw new Error('connect ETIMEDOUT');
+      },
+    });
+    const stream = new Stream({ ...options(schemes, ['down://cam', 'fake://backup']), firstDialBudgetMs: 60_000 });
+    // Retries within the 60 s budget would outlast the test's time: the backup plays at once.
+    await stream.addConsumer(consumerOf(['video']).consumer);
+    expect(attempts).toEqual(['down://cam']);
     stream.close();
   });
 

@@ -2,7 +2,7 @@ import type { Logger } from '../../platform/logger';
 import { BackchannelHold, NoBackchannelError } from './backchannel';
 import type { Media } from './media';
 import type { Consumer } from './consumer';
-import { CodecMismatchError, negotiate } from './negotiation';
+import { CodecMismatchError, everyRequestMatched, negotiate } from './negotiation';
 import type { ConnectionInfo, ProducerConnection, SchemeHandler } from './producer';
 import type { SchemeRegistry } from './scheme-registry';
 import { redactSource } from './redact-source';
@@ -126,18 +126,7 @@ export class Stream {
 
   private async attachConsumer(consumer: Consumer): Promise<void> {
     if (this.runners.length === 0) throw new SourceUnavailableError(`stream ${redactSource(this.name)} has no source`);
-    const errors: string[] = [];
-    const offered = await Promise.all(
-      this.runners.map(async (runner) => {
-        if (runner.url === consumer.excludedSource) return [];
-        try {
-          return await runner.ensureDialed();
-        } catch (error) {
-          errors.push(`${redactSource(runner.url)}: ${(error as Error).message}`);
-          return [];
-        }
-      }),
-    );
+    const { offered, errors } = await this.dialInOrder(consumer);
     if (offered.every((medias) => medias.length === 0)) {
       throw new SourceUnavailableError(`stream ${redactSource(this.name)}: no source is reachable (${redactSource(errors.join('; ')) || 'no media'})`);
     }
@@ -160,6 +149,30 @@ export class Stream {
     }
     this.consumers.set(consumer, attached);
     for (const runner of attached.runners) runner.start();
+  }
+
+  /**
+   * Dials the sources in order, as go2rtc does, until the medias offered answer every request
+   * of the consumer: a camera that has the video and audio a viewer asked for is the only source
+   * started; an `ffmpeg:` source that makes Opus or MJPEG of it starts only for a viewer that
+   * needs that. A source that fails is tried once (the next source may have the media); only the
+   * last candidate gets the first-dial budget of retries.
+   */
+  private async dialInOrder(consumer: Consumer): Promise<{ offered: Media[][]; errors: string[] }> {
+    const offered: Media[][] = this.runners.map(() => []);
+    const errors: string[] = [];
+    const candidates = this.runners.filter((runner) => runner.url !== consumer.excludedSource);
+    for (const [index, runner] of this.runners.entries()) {
+      if (runner.url === consumer.excludedSource) continue;
+      if (offered.some((medias) => medias.length > 0) && everyRequestMatched(consumer.requests, offered)) break;
+      const last = runner === candidates.at(-1);
+      try {
+        offered[index] = await runner.ensureDialed(last ? undefined : 0);
+      } catch (error) {
+        errors.push(`${redactSource(runner.url)}: ${(error as Error).message}`);
+      }
+    }
+    return { offered, errors };
   }
 
   /**
