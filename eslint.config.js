@@ -16,6 +16,49 @@ const restrict = (patterns) => ['error', { patterns }];
 const noSleep =
   'no fixed sleep in a test: wait for the event or state you mean (vi.waitFor, expect.poll, waitUntil, fake timers); a delay that is the point of the test is holdFor or quietFor (src-main/test-support/time.ts), which say why';
 
+// Layers inside main, as between the processes (see src-main/relay/README.md "Layout"). A later
+// block's no-restricted-imports replaces an earlier one's for the same file, so each repeats
+// main's own patterns. Tests may start whatever peer they need (a whole relay, an emulator).
+const mainNeverImports = [
+  { group: ['**/src-renderer/**'], message: 'main never imports the renderer' },
+  { group: ['electron', 'electron/*'], message: 'only src-main/electron and main.electron.ts may import electron: the engine must run under plain Node' },
+];
+const layersInsideMain = [
+  {
+    files: ['src-main/relay/core/**/*.ts', 'src-main/relay/media/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': restrict([
+        ...mainNeverImports,
+        {
+          regex: '^(\\.\\./)+(protocols|api|relay-module)(/|$)',
+          message: 'the relay core and media never import a protocol, the protocol registry, the API or the relay module: a protocol plugs in through relay/protocols.ts',
+        },
+      ]),
+    },
+  },
+  {
+    files: ['src-main/storage/client/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': restrict([
+        ...mainNeverImports,
+        { regex: '^\\.\\.?/(.*/)?emulator(/|$)', message: 'the storage client never imports the emulator: it reaches it over HTTP, as it reaches Kodo' },
+      ]),
+    },
+  },
+  {
+    files: ['src-main/directory/{client,services,account,calendar,traffic}/**/*.ts', 'src-main/directory/directory-*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': restrict([
+        ...mainNeverImports,
+        { regex: '^\\.\\.?/(.*/)?emulator(/|$)', message: 'the directory client and services never import the emulator: they reach it over HTTP, as they reach Graph' },
+      ]),
+    },
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**', 'test-results/**', '.tmp/**'] },
   js.configs.recommended,
@@ -61,12 +104,10 @@ export default tseslint.config(
     files: ['src-main/**/*.ts'],
     ignores: ['src-main/electron/**', 'src-main/main.electron.ts', 'src-main/preload/**'],
     rules: {
-      'no-restricted-imports': restrict([
-        { group: ['**/src-renderer/**'], message: 'main never imports the renderer' },
-        { group: ['electron', 'electron/*'], message: 'only src-main/electron and main.electron.ts may import electron: the engine must run under plain Node' },
-      ]),
+      'no-restricted-imports': restrict(mainNeverImports),
     },
   },
+  ...layersInsideMain,
   {
     files: ['src-main/electron/**/*.ts', 'src-main/main.electron.ts'],
     rules: {

@@ -22,9 +22,9 @@ import { createStreamRegistry } from '../src-main/relay/core/stream-registry';
 import { createSchemeRegistry } from '../src-main/relay/core/scheme-registry';
 import { createTaskRegistry } from '../src-main/relay/core/task-registry';
 import { serializeRtpPacket, type RtpPacket } from '../src-main/relay/core/rtp-packet';
-import { startRtspServer } from '../src-main/relay/rtsp/rtsp-server';
-import { buildSdp } from '../src-main/relay/rtsp/sdp';
-import { interleavedFrame } from '../src-main/relay/rtsp/rtsp-parser';
+import { startRtspServer } from '../src-main/relay/protocols/rtsp/rtsp-server';
+import { buildSdp } from '../src-main/relay/protocols/rtsp/sdp';
+import { interleavedFrame } from '../src-main/relay/protocols/rtsp/rtsp-parser';
 
 const { values } = parseArgs({ options: { clients: { type: 'string', default: '1,10,50,100,200' }, seconds: { type: 'string', default: '15' }, transport: { type: 'string', default: 'tcp' }, rounds: { type: 'string', default: '1' } } });
 if (values.transport !== 'tcp' && values.transport !== 'udp') throw new Error('--transport is tcp or udp');

@@ -14,8 +14,8 @@ import { chromium } from 'playwright-core';
 import { RTCPeerConnection as WeriftPeerConnection } from 'werift';
 import { buildMain } from '../scripts/build.mjs';
 import { cpuSeconds, rssMiB } from './process-stats';
-import { dialRtsp } from '../src-main/relay/rtsp/rtsp-client';
-import { codecParameters } from '../src-main/relay/webrtc/peer-helpers';
+import { dialRtsp } from '../src-main/relay/protocols/rtsp/rtsp-client';
+import { codecParameters } from '../src-main/relay/protocols/webrtc/peer-helpers';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, viewers: { type: 'string', default: '1,10,25' }, seconds: { type: 'string', default: '10' } } });
 const runs = Number(values.runs);

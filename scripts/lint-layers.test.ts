@@ -47,6 +47,30 @@ describe('layer rules', () => {
     expect(await layerErrors('src-main/preload/x.ts', "import { startEngine } from '../engine/engine';\nexport const x = startEngine;\n")).toHaveLength(1);
   });
 
+  it('keeps protocols and the API out of the relay core and media, and lets protocols use both', async () => {
+    const rtspServer = "import type { RunningRtspServer } from '../protocols/rtsp/rtsp-server';\nexport type X = RunningRtspServer;\n";
+    expect(await layerErrors('src-main/relay/core/x.ts', rtspServer)).toEqual([expect.stringContaining('never import a protocol')]);
+    expect(await layerErrors('src-main/relay/core/x.ts', "import { registerProtocols } from '../protocols';\nexport const x = registerProtocols;\n")).toHaveLength(1);
+    expect(await layerErrors('src-main/relay/core/x.ts', "import { registerWsApi } from '../api/ws-api';\nexport const x = registerWsApi;\n")).toHaveLength(1);
+    expect(await layerErrors('src-main/relay/media/containers/fmp4/x.ts', "import { registerHls } from '../../../protocols/hls/hls-protocol';\nexport const x = registerHls;\n")).toHaveLength(1);
+    expect(await layerErrors('src-main/relay/media/frames/x.ts', "import type { Track } from '../../core/track';\nexport type X = Track;\n")).toEqual([]);
+    expect(await layerErrors('src-main/relay/protocols/hls/x.ts', "import type { Track } from '../../core/track';\nimport { attachFrameOutput } from '../../media/frames/attach-output';\nexport const x: [Track?, unknown] = [undefined, attachFrameOutput];\n")).toEqual([]);
+    expect(await layerErrors('src-main/relay/api/x.ts', rtspServer)).toEqual([]);
+    // The renderer stays out of these folders too (their rule repeats main's).
+    expect(await layerErrors('src-main/relay/core/x.ts', "import { App } from '../../../src-renderer/app/App';\nexport const x = App;\n")).toHaveLength(1);
+  });
+
+  it('keeps the storage and directory emulators out of their clients, except in tests', async () => {
+    const storageEmulator = "import { storageEmulatorModule } from '../../emulator/storage-emulator-module';\nexport const x = storageEmulatorModule;\n";
+    expect(await layerErrors('src-main/storage/client/transfers/x.ts', storageEmulator)).toEqual([expect.stringContaining('never imports the emulator')]);
+    expect(await layerErrors('src-main/storage/client/transfers/x.test.ts', storageEmulator)).toEqual([]);
+    const directoryEmulator = "import { DEMO_IDS } from '../emulator/demo-data';\nexport const x = DEMO_IDS;\n";
+    expect(await layerErrors('src-main/directory/services/x.ts', directoryEmulator)).toEqual([expect.stringContaining('never import the emulator')]);
+    expect(await layerErrors('src-main/directory/client/x.ts', directoryEmulator)).toHaveLength(1);
+    expect(await layerErrors('src-main/directory/directory-x.ts', "import { DEMO_IDS } from './emulator/demo-data';\nexport const x = DEMO_IDS;\n")).toHaveLength(1);
+    expect(await layerErrors('src-main/directory/services/x.test.ts', directoryEmulator)).toEqual([]);
+  });
+
   it('accepts plain shared code', async () => {
     expect(await layerErrors('src-shared/contract/x.ts', "import { z } from 'zod';\nexport const s = z.string();\n")).toEqual([]);
   });

@@ -1,26 +1,26 @@
-import type { ProtocolContext } from './protocol-context';
-import { registerRtsp } from './rtsp/rtsp-protocol';
-import { registerFfmpeg } from './ffmpeg/ffmpeg-protocol';
-import { registerExec } from './exec/exec-protocol';
-import { registerEcho } from './echo/echo-protocol';
-import { registerMjpeg } from './mjpeg/mjpeg-protocol';
-import { registerExpr } from './expr/expr-protocol';
-import { registerIngest } from './ingest/ingest-routes';
-import { registerHttpSource } from './http-source/http-source';
-import { registerHls } from './hls/hls-protocol';
-import { registerMp4 } from './mp4/mp4-protocol';
-import { registerWebrtc } from './webrtc/webrtc-protocol';
+import type { ProtocolContext } from './protocols/protocol-context';
+import { registerRtsp } from './protocols/rtsp/rtsp-protocol';
+import { registerFfmpeg } from './protocols/ffmpeg/ffmpeg-protocol';
+import { registerExec } from './protocols/exec/exec-protocol';
+import { registerEcho } from './protocols/echo/echo-protocol';
+import { registerMjpeg } from './protocols/mjpeg/mjpeg-protocol';
+import { registerExpr } from './protocols/expr/expr-protocol';
+import { registerIngest } from './protocols/ingest/ingest-routes';
+import { registerHttpSource } from './protocols/http-source/http-source';
+import { registerHls } from './protocols/hls/hls-protocol';
+import { registerMp4 } from './protocols/mp4/mp4-protocol';
+import { registerWebrtc } from './protocols/webrtc/webrtc-protocol';
 import { registerWsApi } from './api/ws-api';
-import { registerRtspToWebrtc } from './rtsp-to-webrtc/rtsp-to-webrtc-routes';
-import { registerWithRtspServer } from './core/needs-rtsp-server';
-import { registerPreload } from './preload/preload-routes';
-import { registerRawStreams } from './raw-streams/raw-streams-protocol';
-import { registerOnvifServer } from './onvif/onvif-server';
-import { registerOnvifSource } from './onvif/onvif-source';
-import { registerTcpSource } from './tcp-source/tcp-source';
-import { registerDiscovery } from './discovery/discovery-routes';
-import { registerRtmp } from './rtmp/rtmp-protocol';
-import { registerWebtorrent } from './webtorrent/webtorrent-protocol';
+import { registerRtspToWebrtc } from './protocols/rtsp-to-webrtc/rtsp-to-webrtc-routes';
+import { registerWithRtspServer } from './protocols/rtsp/needs-rtsp-server';
+import { registerPreload } from './protocols/preload/preload-routes';
+import { registerRawStreams } from './protocols/raw-streams/raw-streams-protocol';
+import { registerOnvifServer } from './protocols/onvif/onvif-server';
+import { registerOnvifSource } from './protocols/onvif/onvif-source';
+import { registerTcpSource } from './protocols/tcp-source/tcp-source';
+import { registerDiscovery } from './protocols/discovery/discovery-routes';
+import { registerRtmp } from './protocols/rtmp/rtmp-protocol';
+import { registerWebtorrent } from './protocols/webtorrent/webtorrent-protocol';
 
 /** Every protocol of the relay joins here, one line each; the core never changes for one. */
 export async function registerProtocols(protocols: ProtocolContext): Promise<void> {

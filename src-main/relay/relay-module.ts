@@ -13,7 +13,7 @@ import { registerProtocols } from './protocols';
 import { readStreamsSection } from './streams-config';
 import { bindRelayService } from './relay-service';
 import { createStreamSender } from './stream-sender';
-import { webrtcSettingsSchema } from './webrtc/webrtc-settings';
+import { webrtcSettingsSchema } from './protocols/webrtc/webrtc-settings';
 import { rtspSettingsSchema } from './rtsp-settings';
 
 /**

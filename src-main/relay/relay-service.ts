@@ -9,7 +9,7 @@ import { redactSource } from './core/redact-source';
 import { SourceRejectedError, type StreamRegistry } from './core/stream-registry';
 import { persistRename, persistStream, readStreamsSection } from './streams-config';
 import { MaskedLoginError, restoreSavedLogins } from './saved-logins';
-import type { CodecStats } from './codecs/codec-stats';
+import type { CodecStats } from './media/codecs/codec-stats';
 import { configJsonSchema } from '../platform/config/config-json-schema';
 import { unknownKeyWarnings } from '../platform/config/unknown-keys';
 import { locateYamlPath, pathOfProblem } from '../platform/config/yaml-locate';

@@ -5,7 +5,7 @@ import { redactSource } from './core/redact-source';
 import { CodecMismatchError, NoBackchannelError, SourceUnavailableError } from './core/stream';
 import { SourceRejectedError, type StreamRegistry } from './core/stream-registry';
 import type { TaskRegistry } from './core/task-registry';
-import { pushToRtsp } from './rtsp/rtsp-pusher';
+import { pushToRtsp } from './protocols/rtsp/rtsp-pusher';
 
 export interface StreamSenderDeps {
   streams: StreamRegistry;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInClient } from '../services/test-support';
+import { signedInClient } from '../test-support';
 import { startTestDirectoryEmulator, type TestDirectoryEmulator } from '../emulator/test-support';
 import { createGraphClient, type GraphClient } from './graph-client';
 import { GraphError } from './graph-error';

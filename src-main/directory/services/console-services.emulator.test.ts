@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractFailure } from '../../../src-shared/contract/result';
 import { fullPolicyBody } from '../../../src-shared/directory/policy-fixtures';
 import { createGraphClient, type GraphClient } from '../client/graph-client';
-import { signedInClient } from './test-support';
+import { signedInClient } from '../test-support';
 import { DEMO_IDS } from '../emulator/demo-data';
 import { graphCall, startTestDirectoryEmulator, TEST_OTHER_USER, TEST_USER, type TestDirectoryEmulator } from '../emulator/test-support';
 import { createAssignmentsService } from './assignments-service';

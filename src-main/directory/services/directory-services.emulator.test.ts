@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractFailure } from '../../../src-shared/contract/result';
 import type { GraphClient } from '../client/graph-client';
-import { signedInClient } from './test-support';
+import { signedInClient } from '../test-support';
 import { DEMO_IDS } from '../emulator/demo-data';
 import { guidFrom } from '../emulator/principals';
 import { startTestDirectoryEmulator, TEST_OTHER_USER, type TestDirectoryEmulator } from '../emulator/test-support';

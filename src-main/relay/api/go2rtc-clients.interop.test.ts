@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTwoWayCamera, type TwoWayCamera } from '../rtsp/test-support/two-way-camera';
+import { startTwoWayCamera, type TwoWayCamera } from '../protocols/rtsp/test-support/two-way-camera';
 import { run, startRelay, type RelayUnderTest } from '../test/relay-test-kit';
 
 /**

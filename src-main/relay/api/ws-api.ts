@@ -6,17 +6,17 @@ import { isCrossSiteRequest } from '../../platform/http/cross-origin';
 import { HttpError } from '../../platform/http/http-error';
 import type { StreamRegistry } from '../core/stream-registry';
 import type { TaskRegistry } from '../core/task-registry';
-import type { ProtocolContext } from '../protocol-context';
-import { startMseViewer } from '../mp4/mse-session';
-import type { Mp4Deps } from '../mp4/mp4-deps';
-import { openWebrtcSession, peerOfRequest, type WebrtcOutput, type WebrtcSession } from '../webrtc/webrtc-session';
-import { openWhipSession } from '../webrtc/whip-session';
-import type { HlsSessions } from '../hls/hls-sessions';
-import { sessionMasterPlaylist } from '../hls/hls-routes';
-import { startMjpegViewer, type MjpegStreamDeps } from '../mjpeg/stream-mjpeg';
-import { mseRequests } from '../mp4/mse-codecs';
-import { requestsFromQuery } from '../rtsp/media-query';
-import { openOutputStream, type OpenedStream } from '../frames/attach-output';
+import type { ProtocolContext } from '../protocols/protocol-context';
+import { startMseViewer } from '../protocols/mp4/mse-session';
+import type { Mp4Deps } from '../protocols/mp4/mp4-deps';
+import { openWebrtcSession, peerOfRequest, type WebrtcOutput, type WebrtcSession } from '../protocols/webrtc/webrtc-session';
+import { openWhipSession } from '../protocols/webrtc/whip-session';
+import type { HlsSessions } from '../protocols/hls/hls-sessions';
+import { sessionMasterPlaylist } from '../protocols/hls/hls-routes';
+import { startMjpegViewer, type MjpegStreamDeps } from '../protocols/mjpeg/stream-mjpeg';
+import { mseRequests } from '../protocols/mp4/mse-codecs';
+import { requestsFromQuery } from '../protocols/rtsp/media-query';
+import { openOutputStream, type OpenedStream } from '../media/frames/attach-output';
 
 /** A message is an SDP or a candidate: a few kilobytes. */
 const MAX_MESSAGE_BYTES = 64 * 1024;

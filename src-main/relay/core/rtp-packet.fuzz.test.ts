@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fuzzBudget, fuzzTimeout, valueOrTypedError } from '../../test-support/fuzz-budget';
-import { findSenderReport } from '../rtsp/rtsp-client-udp-rtcp';
+import { findSenderReport } from '../protocols/rtsp/rtsp-client-udp-rtcp';
 import { parseRtpPacket, RtpParseError, serializeRtpPacket } from './rtp-packet';
 
 describe('fuzz: RTP and RTCP', () => {

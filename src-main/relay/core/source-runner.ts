@@ -4,7 +4,7 @@ import type { Media } from './media';
 import type { RtpPacket } from './rtp-packet';
 import type { ConnectionInfo, ProducerConnection, SchemeHandler } from './producer';
 import { Track, type TrackOptions } from './track';
-import { codecStats } from '../codecs/codec-stats';
+import { codecStats } from '../media/codecs/codec-stats';
 import { isDialRefusal } from './dial-refusal';
 
 export type SourceState = 'idle' | 'dialing' | 'running' | 'waiting' | 'closed';

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { Codec, MediaFrame } from '../core/media';
-import { splitAnnexB, toAvcc } from '../codecs/h264/nal';
-import { h265NalType } from '../codecs/h265/rtp-h265';
-import { audioSpecificConfigFromAdts } from '../frames/codec-description';
-import { createTsDemuxer } from '../containers/mpegts-demux/ts-demuxer';
-import { demuxAll } from '../containers/test-media';
+import { splitAnnexB, toAvcc } from '../media/codecs/h264/nal';
+import { h265NalType } from '../media/codecs/h265/rtp-h265';
+import { audioSpecificConfigFromAdts } from '../media/frames/codec-description';
+import { createTsDemuxer } from '../media/containers/mpegts-demux/ts-demuxer';
+import { demuxAll } from '../media/containers/test-media';
 
 /**
  * The media the codec and container tests read: files made once by ffmpeg and checked in

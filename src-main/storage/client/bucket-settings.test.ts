@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BucketSettings, BucketSummary } from '../../../src-shared/contract/storage';
 import type { TestEngine } from '../../engine/test-engine';
-import { getThroughEmulator, put, sdk, startStorage } from './test-support';
+import { getThroughEmulator, put, sdk, startStorage } from '../test-support';
 
 type Ok<T> = { ok: true; value: T };
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BatchStatus, IndexStatus, SortedPage } from '../../../src-shared/contract/storage';
 import type { TestEngine } from '../../engine/test-engine';
-import { copies, getThroughEmulator, put, startStorage } from './test-support';
+import { copies, getThroughEmulator, put, startStorage } from '../test-support';
 
 type Ok<T> = { ok: true; value: T };
 

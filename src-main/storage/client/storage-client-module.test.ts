@@ -5,7 +5,7 @@ import type { TestEngine } from '../../engine/test-engine';
 import { createCacheKeySource } from '../../platform/secrets/key-source';
 import { openSealedFile } from '../../platform/secrets/sealed-file';
 import { createAccountStore } from './account-store';
-import { OTHER, LOCAL, put, startStorage } from './test-support';
+import { OTHER, LOCAL, put, startStorage } from '../test-support';
 
 describe('storage client', () => {
   let running: TestEngine | undefined;

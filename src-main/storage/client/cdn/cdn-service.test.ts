@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CdnLog, CdnRequestResult, Traffic } from '../../../../src-shared/contract/cdn';
 import type { TestEngine } from '../../../engine/test-engine';
-import { getThroughEmulator, put, startStorage } from '../test-support';
+import { getThroughEmulator, put, startStorage } from '../../test-support';
 
 type Result<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
 

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TestEngine } from '../../../engine/test-engine';
-import { put, startStorage } from '../test-support';
+import { put, startStorage } from '../../test-support';
 
 type Ok<T> = { ok: true; value: T };
 

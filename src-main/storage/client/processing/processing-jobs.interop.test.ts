@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProcessingJob } from '../../../../src-shared/contract/processing';
 import type { TestEngine } from '../../../engine/test-engine';
-import { put, startStorage } from '../test-support';
+import { put, startStorage } from '../../test-support';
 
 type Result<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
 

@@ -9,7 +9,7 @@ import type { TestEngine } from '../../../engine/test-engine';
 import { freePort } from '../../../test-support/free-port';
 import { kodoEtag } from '../../kodo-etag';
 import { downloadFile } from '../kodo-transfers';
-import { put, restartStorage, sdk, startStorage } from '../test-support';
+import { put, restartStorage, sdk, startStorage } from '../../test-support';
 
 type Ok<T> = { ok: true; value: T };
 const MiB = 1024 * 1024;

@@ -1,0 +1,96 @@
+import type { MediaFrame } from '../../core/media';
+import type { RtpPacket } from '../../core/rtp-packet';
+import { toAvcc } from './h264/nal';
+
+/** What a codec's payload reader reports for one RTP payload. */
+export interface PayloadSink {
+  unit(nal: Uint8Array): void;
+  fragmentStart(header: number[], body: Uint8Array): void;
+  fragmentPart(body: Uint8Array): void;
+  fragmentEnd(): void;
+  error(): void;
+}
+
+export interface AccessUnitCodec {
+  name: string;
+  /** Reads one payload (single NAL, aggregation or fragment) into the sink. */
+  read(payload: Uint8Array, sink: PayloadSink): void;
+  /** Completes an access unit: decides keyframe and may add parameter sets. */
+  finish(units: Uint8Array[]): { units: Uint8Array[]; keyframe: boolean };
+}
+
+export interface DepacketizerStats {
+  packets: number;
+  frames: number;
+  lost: number;
+  errors: number;
+}
+
+/**
+ * RTP → access units for NAL-based video (H.264, H.265). A unit ends at the marker bit or when
+ * the timestamp changes; a fragment that lost a packet is dropped and counted, never passed on
+ * broken; sequence gaps are counted across the 16-bit wrap.
+ */
+export function createAccessUnitDepacketizer(codec: AccessUnitCodec) {
+  const stats: DepacketizerStats = { packets: 0, frames: 0, lost: 0, errors: 0 };
+  let units: Uint8Array[] = [];
+  let fragment: number[] | undefined;
+  let broken = false;
+  let timestamp: number | undefined;
+  let lastSeq: number | undefined;
+
+  const flush = (): MediaFrame[] => {
+    if (units.length === 0 || timestamp === undefined) return [];
+    const done = codec.finish(units);
+    units = [];
+    stats.frames++;
+    return [{ codec: codec.name, timestamp, keyframe: done.keyframe, data: toAvcc(done.units) }];
+  };
+
+  const sink: PayloadSink = {
+    unit: (nal) => void units.push(nal),
+    fragmentStart: (header, body) => {
+      fragment = [...header, ...body];
+      broken = false;
+    },
+    fragmentPart: (body) => {
+      if (fragment) for (const byte of body) fragment.push(byte);
+    },
+    fragmentEnd: () => {
+      if (fragment && !broken) units.push(Uint8Array.from(fragment));
+      fragment = undefined;
+    },
+    error: () => void stats.errors++,
+  };
+
+  return {
+    stats,
+    push(packet: RtpPacket): MediaFrame[] {
+      stats.packets++;
+      const out: MediaFrame[] = [];
+      if (lastSeq !== undefined && ((lastSeq + 1) & 0xffff) !== packet.sequenceNumber) {
+        stats.lost += (packet.sequenceNumber - lastSeq - 1 + 0x10000) & 0xffff;
+        if (fragment) broken = true;
+      }
+      lastSeq = packet.sequenceNumber;
+      if (timestamp !== undefined && packet.timestamp !== timestamp) {
+        fragment = undefined;
+        out.push(...flush());
+      }
+      timestamp = packet.timestamp;
+      codec.read(packet.payload, sink);
+      if (packet.marker) out.push(...flush());
+      return out;
+    },
+  };
+}
+
+/** Splits an aggregation packet's 16-bit-length-prefixed units, starting at `offset`. */
+export function readAggregated(p: Uint8Array, offset: number, sink: PayloadSink): void {
+  while (offset + 2 <= p.length) {
+    const size = (p[offset]! << 8) | p[offset + 1]!;
+    if (size === 0 || offset + 2 + size > p.length) return sink.error();
+    sink.unit(p.subarray(offset + 2, offset + 2 + size));
+    offset += 2 + size;
+  }
+}

@@ -1,0 +1,144 @@
+import type { Socket } from 'node:net';
+import { serializeRtpPacket, type RtpPacket } from '../../core/rtp-packet';
+
+/** A viewer's connection as the writer sees it: its socket, and how to wake its senders once there is room again. */
+export interface ViewerOutput {
+  readonly socket: Socket;
+  onRoom(): void;
+}
+
+/** A viewer's frames not yet handed to its socket. */
+interface Batch {
+  frames: Buffer[];
+  bytes: number;
+  /** The last frame is a video packet without the marker bit: the rest of its picture is still to come. */
+  open: boolean;
+  /** When the batch's first frame came (ms, performance clock): an open picture is held at most `holdMs` from here. */
+  since: number;
+  /** `write` said "full" for this batch: the viewer's senders wait for `onRoom`. */
+  full: boolean;
+}
+
+/** How long a picture whose packets straddle event-loop turns may hold its first packets back. */
+const DEFAULT_HOLD_MS = 1;
+
+/**
+ * How the RTSP server writes to its TCP viewers, made for many viewers of one camera, where the
+ * kernel's per-write cost is most of the relay's CPU:
+ *
+ * - A packet's interleaved frame (`$`, channel, length, RTP) is built once and the same bytes go
+ *   to every viewer with that channel and payload type (almost always all of them).
+ * - A viewer's frames gather for the event-loop turn, and while a picture is incomplete (its
+ *   last packet, the one with the marker bit, has not come) for at most `holdMs` more: a picture
+ *   leaves in one write per viewer, not one per packet or per turn it straddles.
+ * - When viewers' batches hold the same frames (they do, unless one joined or fell behind in
+ *   between), the bytes are joined once and the same buffer goes to each of the others: one
+ *   plain write per viewer, without a writev's list or Node's per-chunk stream bookkeeping. The
+ *   first viewer's batch goes out as its frames, uncopied, so a lone viewer costs no copy.
+ */
+export function createViewerWrites(options: { holdMs?: number } = {}) {
+  const holdMs = options.holdMs ?? DEFAULT_HOLD_MS;
+  // Per packet: the frame of the common (channel, payload type), and others if any viewer
+  // differs. Kept per packet, not just for the latest one: viewers catching up from the cached
+  // GOP or their queue then share their frames too, where a megabyte of GOP each would add up.
+  const frames = new WeakMap<RtpPacket, { key: number; frame: Buffer; others?: Map<number, Buffer> }>();
+  const pending = new Map<ViewerOutput, Batch>();
+  let flushQueued = false;
+  let holdTimer: NodeJS.Timeout | undefined;
+
+  const queueFlush = () => {
+    if (flushQueued) return;
+    flushQueued = true;
+    setImmediate(flush);
+  };
+
+  function flush(): void {
+    flushQueued = false;
+    if (holdTimer) {
+      clearTimeout(holdTimer);
+      holdTimer = undefined;
+    }
+    const now = performance.now();
+    let heldUntil = Infinity;
+    // The last batch sent, and its bytes once joined: the next viewer's batch is usually the same frames.
+    let sentFrames: Buffer[] | undefined;
+    let sentJoined: Buffer | undefined;
+    for (const [output, batch] of pending) {
+      if (batch.open && now - batch.since < holdMs && !output.socket.destroyed) {
+        heldUntil = Math.min(heldUntil, batch.since + holdMs);
+        continue;
+      }
+      pending.delete(output);
+      const { socket } = output;
+      if (socket.destroyed) continue;
+      if (batch.frames.length === 1) {
+        socket.write(batch.frames[0]);
+      } else if (sentFrames && sameFrames(sentFrames, batch.frames)) {
+        sentJoined ??= Buffer.concat(sentFrames, batch.bytes);
+        socket.write(sentJoined);
+      } else {
+        // The first batch of its kind goes out as its frames, uncopied, in one writev; they are
+        // joined only when the next viewer's batch turns out the same (a lone viewer, or one
+        // starting with the cached GOP, never pays for a copy).
+        sentFrames = batch.frames;
+        sentJoined = undefined;
+        socket.cork();
+        for (const frame of batch.frames) socket.write(frame);
+        socket.uncork();
+      }
+      // A socket that could not take it all emits 'drain' later, which wakes the viewer; one
+      // that took it all never will, so a viewer told "full" by `write` is woken here.
+      if (batch.full && !socket.writableNeedDrain) output.onRoom();
+    }
+    if (heldUntil !== Infinity) holdTimer = setTimeout(flush, Math.max(0, heldUntil - now));
+  }
+
+  return {
+    frame(packet: RtpPacket, channel: number, payloadType: number): Buffer {
+      const key = (channel << 8) | payloadType;
+      let entry = frames.get(packet);
+      if (entry?.key === key) return entry.frame;
+      const cached = entry?.others?.get(key);
+      if (cached) return cached;
+      const frame = serializeRtpPacket(packet, payloadType, packet.ssrc, 4);
+      frame[0] = 0x24;
+      frame[1] = channel;
+      frame.writeUInt16BE(frame.length - 4, 2);
+      if (!entry) {
+        entry = { key, frame };
+        frames.set(packet, entry);
+      } else {
+        (entry.others ??= new Map()).set(key, frame);
+      }
+      return frame;
+    },
+
+    /**
+     * Adds a frame to the viewer's batch. `open` says the frame is a video packet before its
+     * picture's last one. False, as `socket.write` would say, when the viewer's socket and batch
+     * hold as much as the socket should: its senders then wait for `output.onRoom`.
+     */
+    write(output: ViewerOutput, frame: Buffer, open: boolean): boolean {
+      let batch = pending.get(output);
+      if (!batch) {
+        batch = { frames: [], bytes: 0, open, since: performance.now(), full: false };
+        pending.set(output, batch);
+      }
+      batch.frames.push(frame);
+      batch.bytes += frame.length;
+      batch.open = open;
+      queueFlush();
+      const { socket } = output;
+      if (socket.writableNeedDrain || socket.writableLength + batch.bytes >= socket.writableHighWaterMark) batch.full = true;
+      return !batch.full;
+    },
+  };
+}
+
+function sameFrames(a: Buffer[], b: Buffer[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export type ViewerWrites = ReturnType<typeof createViewerWrites>;

@@ -1,0 +1,145 @@
+import { createSocket, type Socket } from 'node:dgram';
+import { connect, createServer, type AddressInfo, type Server, type Socket as NetSocket } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { MuxTarget } from './mux-targets';
+import { withLiveness } from './session-liveness';
+import { TcpMux } from './tcp-mux';
+import { UdpMux } from './udp-mux';
+import { holdFor } from '../../../../test-support/time';
+
+/** A connectivity check as a browser sends it: a binding request whose USERNAME names the session. */
+function check(username: string): Buffer {
+  const name = Buffer.from(username);
+  const attribute = Buffer.alloc(4 + Math.ceil(name.length / 4) * 4);
+  attribute.writeUInt16BE(0x0006, 0);
+  attribute.writeUInt16BE(name.length, 2);
+  name.copy(attribute, 4);
+  const header = Buffer.alloc(20);
+  header.writeUInt16BE(0x0001, 0);
+  header.writeUInt16BE(attribute.length, 2);
+  header.writeUInt32BE(0x2112a442, 4);
+  return Buffer.concat([header, attribute]);
+}
+
+const udp = async (): Promise<Socket> => {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  return socket;
+};
+const nextMessage = (socket: Socket, timeoutMs = 1_000) =>
+  new Promise<{ data: Buffer; port: number } | undefined>((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), timeoutMs);
+    socket.once('message', (data, from) => {
+      clearTimeout(timer);
+      resolve({ data, port: from.port });
+    });
+  });
+
+describe('the shared ICE port routes each viewer to its session by ufrag', () => {
+  const closers: Array<() => void> = [];
+  afterEach(() => closers.splice(0).forEach((close) => close()));
+
+  it('UDP: a check opens the way both ways; unknown ufrags and stray packets go nowhere; silence ends the session', async () => {
+    const agent = await udp(); // stands where werift listens on loopback
+    const viewer = await udp();
+    const stranger = await udp();
+    const events: string[] = [];
+    const targets = new Map<string, MuxTarget>([['cf73', { udpPort: agent.address().port, onRemote: (address) => events.push(`remote ${address}`), onGone: () => events.push('gone') }]]);
+    const mux = await UdpMux.open('127.0.0.1', 0, targets, 400);
+    closers.push(() => [agent, viewer, stranger].forEach((s) => s.close()), () => mux.close());
+
+    const atAgent = nextMessage(agent);
+    viewer.send(check('cf73:hhK8'), mux.port, '127.0.0.1');
+    const arrived = (await atAgent)!;
+    expect(arrived.data.equals(check('cf73:hhK8'))).toBe(true);
+    expect(events).toEqual([`remote 127.0.0.1:${viewer.address().port}`]);
+
+    // The agent answers the bridge; the viewer sees it come from the shared port.
+    const atViewer = nextMessage(viewer);
+    agent.send(Buffer.from('dtls hello'), arrived.port, '127.0.0.1');
+    expect(await atViewer).toEqual({ data: Buffer.from('dtls hello'), port: mux.port });
+    // Media from the known address follows the check's route.
+    const media = nextMessage(agent);
+    viewer.send(Buffer.from([0x80, 0x60, 1, 2]), mux.port, '127.0.0.1');
+    expect((await media)?.data).toEqual(Buffer.from([0x80, 0x60, 1, 2]));
+
+    const nothing = nextMessage(agent, 300);
+    stranger.send(check('zzzz:hhK8'), mux.port, '127.0.0.1');
+    stranger.send(Buffer.from([0x80, 0x60, 1, 2]), mux.port, '127.0.0.1');
+    expect(await nothing).toBeUndefined();
+
+    await vi.waitFor(() => expect(events.at(-1)).toBe('gone'), { timeout: 3_000 });
+  });
+
+  it('TCP: the first framed check picks the session, then bytes pass unchanged both ways; the last connection closing ends it', async () => {
+    const received: Buffer[] = [];
+    let agentSide: NetSocket | undefined;
+    const agent: Server = createServer((socket) => {
+      agentSide = socket;
+      socket.on('data', (chunk) => received.push(chunk));
+    });
+    await new Promise<void>((resolve) => agent.listen(0, '127.0.0.1', resolve));
+    const events: string[] = [];
+    const targets = new Map<string, MuxTarget>([['cf73', { tcpPort: (agent.address() as AddressInfo).port, onRemote: () => events.push('remote'), onGone: () => events.push('gone') }]]);
+    const mux = await TcpMux.open('127.0.0.1', 0, targets);
+    closers.push(() => agent.close(), () => mux.close());
+
+    const frame = (bytes: Buffer) => Buffer.concat([Buffer.from([bytes.length >> 8, bytes.length & 0xff]), bytes]);
+    const viewer = connect(mux.port, '127.0.0.1');
+    const back: Buffer[] = [];
+    viewer.on('data', (chunk) => back.push(chunk));
+    viewer.write(Buffer.concat([frame(check('cf73:hhK8')), frame(Buffer.from('more'))]));
+    await vi.waitFor(() => expect(Buffer.concat(received).equals(Buffer.concat([frame(check('cf73:hhK8')), frame(Buffer.from('more'))]))).toBe(true));
+    agentSide!.write('answer');
+    await vi.waitFor(() => expect(Buffer.concat(back).toString()).toBe('answer'));
+    expect(events).toEqual(['remote']);
+
+    viewer.destroy();
+    await vi.waitFor(() => expect(events).toEqual(['remote', 'gone']));
+
+    // A connection naming no session is closed without reaching anyone.
+    const before = Buffer.concat(received).length;
+    const stranger = connect(mux.port, '127.0.0.1');
+    const closed = new Promise((resolve) => stranger.on('close', resolve));
+    stranger.write(frame(check('zzzz:x')));
+    await closed;
+    expect(Buffer.concat(received).length).toBe(before);
+  });
+
+  it('a session checked over UDP and TCP lives on over UDP when the browser drops its unused TCP connection, and ends when UDP falls silent too', async () => {
+    const agentUdp = await udp();
+    const agentTcp: Server = createServer(() => undefined);
+    await new Promise<void>((resolve) => agentTcp.listen(0, '127.0.0.1', resolve));
+    const events: string[] = [];
+    const targets = new Map<string, MuxTarget>([
+      ['cf73', withLiveness({ udpPort: agentUdp.address().port, tcpPort: (agentTcp.address() as AddressInfo).port }, { onRemote: (_a, transport) => events.push(`remote ${transport}`), onGone: () => events.push('gone') })],
+    ]);
+    const udpMux = await UdpMux.open('127.0.0.1', 0, targets, 600);
+    const tcpMux = await TcpMux.open('127.0.0.1', 0, targets);
+    const viewer = await udp();
+    closers.push(() => [agentUdp, viewer].forEach((s) => s.close()), () => agentTcp.close(), () => udpMux.close(), () => tcpMux.close());
+
+    // The browser checks both pairs.
+    const checked = nextMessage(agentUdp);
+    viewer.send(check('cf73:hhK8'), udpMux.port, '127.0.0.1');
+    await checked;
+    const tcpViewer = connect(tcpMux.port, '127.0.0.1');
+    const spliced = new Promise((resolve) => agentTcp.once('connection', resolve));
+    tcpViewer.write(Buffer.concat([Buffer.from([0, check('cf73:hhK8').length]), check('cf73:hhK8')]));
+    await spliced;
+    // It nominated UDP and closes the TCP connection; media keeps coming over UDP.
+    const tcpClosed = new Promise((resolve) => tcpViewer.once('close', resolve));
+    tcpViewer.destroy();
+    await tcpClosed;
+    for (let i = 0; i < 6; i++) {
+      const media = nextMessage(agentUdp);
+      viewer.send(Buffer.from([0x80, 0x60, 0, i]), udpMux.port, '127.0.0.1');
+      expect((await media)?.data).toEqual(Buffer.from([0x80, 0x60, 0, i]));
+      await holdFor(200); // media every 200 ms for 1.2 s: longer than the 600 ms consent expiry
+    }
+    expect(events).toEqual(['remote udp']);
+
+    // The viewer leaves: after the consent expiry over UDP, the session is gone, once.
+    await vi.waitFor(() => expect(events).toEqual(['remote udp', 'gone']), { timeout: 3_000, interval: 50 });
+  });
+});

@@ -1,0 +1,124 @@
+import type { MediaStreamTrack, RTCRtpSender } from 'werift';
+import { werift } from './werift-module';
+import type { Consumer } from '../../core/consumer';
+import type { Codec } from '../../core/media';
+import type { MediaRequest, TrackMatch } from '../../core/negotiation';
+import type { ConnectionInfo } from '../../core/producer';
+import { serializeRtpPacket, type RtpPacket } from '../../core/rtp-packet';
+import type { PacketSink, Track } from '../../core/track';
+import { createH264ParameterSetInjector } from './h264-parameter-sets';
+
+export interface WebrtcTrack {
+  /** The werift track the session's transceiver sends. */
+  output: MediaStreamTrack;
+  /** The stream's codec this track carries. */
+  source: Codec;
+  kind: 'video' | 'audio';
+  /** The stream's track: a viewer's picture-loss report asks its source for a keyframe through it. */
+  track: Track;
+}
+
+/**
+ * A browser viewer: packets of the negotiated tracks go to werift tracks with the payload type
+ * the answer gave them. Until the peer connection is up they wait in the senders' queues (the
+ * cached GOP first), so the picture starts at a keyframe the moment media can flow.
+ */
+export class WebrtcConsumer implements Consumer {
+  readonly tracks: WebrtcTrack[] = [];
+  private readonly payloadTypes = new Map<MediaStreamTrack, number>();
+  private flowing = false;
+  private closed = false;
+  private readonly drainWaiters: Array<() => void> = [];
+  private bytes = 0;
+
+  constructor(
+    readonly requests: MediaRequest[],
+    private readonly label: { remote: string; userAgent: string },
+    private readonly onClose: (reason: string) => void,
+  ) {}
+
+  attach(track: Track, match: TrackMatch): PacketSink {
+    const output = new (werift().MediaStreamTrack)({ kind: track.media.kind });
+    this.tracks.push({ output, source: match.codec, kind: track.media.kind, track });
+    const repairFor = (codec: Codec) => (codec.name === 'H264' ? createH264ParameterSetInjector(codec) : (packet: RtpPacket) => [packet]);
+    let repair = repairFor(match.codec);
+    return {
+      write: (packet) => {
+        if (this.closed) return true;
+        if (!this.flowing) return false;
+        const payloadType = this.payloadTypes.get(output);
+        if (payloadType === undefined) return true; // the answer left this media out
+        for (const out of repair(packet)) {
+          const bytes = serializeRtpPacket(out, payloadType);
+          this.bytes += bytes.length;
+          output.writeRtp(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+        }
+        return true;
+      },
+      onDrain: (callback) => void this.drainWaiters.push(callback),
+      // The camera came back (perhaps at another size): its parameter sets are the new SDP's.
+      onSourceChange: (codec) => void (repair = repairFor(codec)),
+    };
+  }
+
+  /** Before the answer: the stream attaches this viewer again (its audio now from a transcoder). */
+  detachAll(): void {
+    this.tracks.length = 0;
+  }
+
+  /** The viewer's own address, once its media reached the shared ICE port (not the HTTP client's). */
+  viewerAt(remote: string): void {
+    this.label.remote = remote;
+  }
+
+  private readonly reported = new Map<MediaStreamTrack, { packetsLost: number; fractionLost: number }>();
+
+  /** A receiver report of the viewer for one track: its loss counts, as the viewer has them. */
+  viewerReported(output: MediaStreamTrack, report: { packetsLost: number; fractionLost: number }): void {
+    this.reported.set(output, { packetsLost: report.packetsLost, fractionLost: report.fractionLost });
+  }
+
+  private nacked = 0;
+
+  /**
+   * The payload type the answer gave a track, and the werift sender it goes out through: the
+   * sender keeps the last 128 packets and resends those a viewer NACKs, counted here.
+   */
+  sendAs(output: MediaStreamTrack, payloadType: number, sender: RTCRtpSender): void {
+    this.payloadTypes.set(output, payloadType);
+    sender.onGenericNack.subscribe((nack) => (this.nacked += nack.lost.length));
+  }
+
+  /** The peer connection is up: queued packets (the cached GOP) go out, then live ones. */
+  start(): void {
+    this.flowing = true;
+    for (const waiter of this.drainWaiters.splice(0)) waiter();
+  }
+
+  info(): ConnectionInfo {
+    return {
+      format_name: 'webrtc',
+      protocol: 'webrtc',
+      remote_addr: this.label.remote,
+      user_agent: this.label.userAgent,
+      medias: this.tracks.filter((t) => this.payloadTypes.has(t.output)).map((t) => `${t.kind}, sendonly, ${t.source.name}`),
+      bytes_send: this.bytes,
+      ...(this.reported.size > 0 ? this.lossInfo() : {}),
+      nacked_packets: this.nacked,
+    };
+  }
+
+  private lossInfo(): Pick<ConnectionInfo, 'packets_lost' | 'packet_loss'> {
+    const reports = [...this.reported.values()];
+    // fraction lost is an 8-bit fixed-point fraction (RFC 3550 6.4.1).
+    const worst = Math.max(...reports.map((r) => r.fractionLost));
+    return { packets_lost: reports.reduce((sum, r) => sum + Math.max(0, r.packetsLost), 0), packet_loss: Math.round((worst / 256) * 1000) / 10 };
+  }
+
+  /** The stream ends the viewer (deleted, or its source gone for good). */
+  close(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.onClose(reason);
+  }
+}
