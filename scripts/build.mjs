@@ -14,7 +14,7 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 /** What each bundle is made of: a change to any file under these paths rebuilds it. */
 export const BUNDLE_INPUTS = {
   renderer: ['src-renderer', 'src-shared', 'assets', 'vite.config.ts', 'package.json', 'package-lock.json', 'scripts/build.mjs'],
-  main: ['src-main', 'src-shared', 'package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build.mjs'],
+  main: ['src-main', 'src-shared', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.base.json', 'scripts/build.mjs'],
 };
 
 /** Tests and docs sit beside the code but are never bundled. */

@@ -58,7 +58,8 @@ export async function ensureLocalCertificate(options: { dir: string; names?: str
   const existing = await readExisting(options.dir, names, now);
   if (existing) return { ...existing, created: false };
 
-  x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+  // The library is typed with the DOM's Crypto, which Node's webcrypto implements.
+  x509.cryptoProvider.set(webcrypto as unknown as ReturnType<typeof x509.cryptoProvider.get>);
   const notBefore = new Date(now - DAY);
   const caKeys = await webcrypto.subtle.generateKey(ALGORITHM, false, ['sign', 'verify']);
   const ca = await x509.X509CertificateGenerator.createSelfSigned({

@@ -95,7 +95,7 @@ function prepare(rawUrl: string, shown: string, options: ExprMap | null): Prepar
     body = JSON.stringify(toJson(json));
     contentType = 'application/json';
   } else if (isMap(data)) {
-    body = new URLSearchParams([...data].map(([key, value]) => [key, formatValue(value)])).toString();
+    body = new URLSearchParams([...data].map(([key, value]): [string, string] => [key, formatValue(value)])).toString();
     contentType = 'application/x-www-form-urlencoded';
   } else if (typeof text === 'string') {
     body = text;

@@ -38,7 +38,7 @@ export function linkedStream(source: string, streams: Pick<StreamRegistry, 'get'
 
 /** The SDP offer from the form field `data` (base64), URL-encoded or multipart. */
 export async function parseOfferForm(body: string, contentType: string): Promise<string> {
-  let data: FormDataEntryValue | null;
+  let data: ReturnType<FormData['get']>;
   try {
     const type = contentType.toLowerCase().startsWith('multipart/form-data') ? contentType : 'application/x-www-form-urlencoded';
     data = (await new Response(body, { headers: { 'Content-Type': type } }).formData()).get('data');

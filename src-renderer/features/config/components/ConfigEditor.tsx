@@ -4,7 +4,7 @@ import { forceLinting, linter, lintGutter } from '@codemirror/lint';
 import { EditorState, Prec } from '@codemirror/state';
 import { EditorView, hoverTooltip, keymap } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
-import { useEffect, useRef } from 'react';
+import { useEffect, useEffectEvent, useRef } from 'react';
 import type { JsonSchemaNode } from '../model/config-schema';
 import type { ConfigProblem } from '../model/problems';
 import { completeFromSchema, hoverFromSchema, toDiagnostics } from './config-extensions';
@@ -36,6 +36,10 @@ export function ConfigEditor({ text, replaced, schema, onChange, validate, onSav
   const latest = useRef({ schema, onChange, validate, onSave });
   latest.current = { schema, onChange, validate, onSave };
   const theme = useEditorTheme(view);
+  // The text of the moment, read when the editor is built or a load replaces it and never reacted
+  // to: typing flows the other way (onChange), and a render that lags behind a keystroke must not
+  // put the older text back.
+  const textNow = useEffectEvent(() => text);
 
   useEffect(() => {
     const currentSchema = () => latest.current.schema;
@@ -43,7 +47,7 @@ export function ConfigEditor({ text, replaced, schema, onChange, validate, onSav
     const editor = new EditorView({
       parent: host.current!,
       state: EditorState.create({
-        doc: text,
+        doc: textNow(),
         extensions: [
           basicSetup,
           yaml(),
@@ -67,14 +71,15 @@ export function ConfigEditor({ text, replaced, schema, onChange, validate, onSav
     });
     view.current = editor;
     return () => editor.destroy();
-    // The editor is made once; text from outside arrives through `replaced` below.
-  }, []);
+    // Made once (`theme` never changes); text from outside arrives through `replaced` below.
+  }, [theme]);
 
+  // Only a load or reload replaces the text.
   useEffect(() => {
     const editor = view.current;
-    if (!editor || editor.state.doc.toString() === text) return;
-    editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: text } });
-    // Only a load or reload replaces the text; typing flows the other way.
+    const next = textNow();
+    if (!editor || editor.state.doc.toString() === next) return;
+    editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: next } });
   }, [replaced]);
 
   useEffect(() => {

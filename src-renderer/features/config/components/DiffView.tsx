@@ -37,7 +37,7 @@ export function DiffView({ onDisk, draft }: { onDisk: string; draft: string }) {
       view.current = null;
       editor.destroy();
     };
-    // The theme is swapped in place (useEditorTheme), not by building the view again.
-  }, [onDisk, draft]);
+    // `theme` never changes: a new scheme is swapped in place (useEditorTheme), not by building the view again.
+  }, [onDisk, draft, theme]);
   return <div ref={host} className="config-diff" data-testid="config-diff" />;
 }

@@ -1,7 +1,7 @@
 import { Compartment } from '@codemirror/state';
 import type { EditorView } from '@codemirror/view';
 import { useComputedColorScheme } from '@mantine/core';
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { EDITOR_THEMES } from './editor-theme';
 
 /**
@@ -20,6 +20,8 @@ export function useEditorTheme(view: RefObject<EditorView | null>) {
     view.current?.dispatch({ effects: compartment.reconfigure(EDITOR_THEMES[scheme]) });
   }, [scheme, compartment, view]);
 
-  // For the editor's construction: the theme of the moment, inside the compartment.
-  return () => compartment.of(EDITOR_THEMES[current.current]);
+  // For the editor's construction: the theme of the moment, inside the compartment. The function
+  // stays the same across renders, so an effect that builds an editor with it is not run again
+  // when the scheme changes (the compartment swaps the theme in place).
+  return useCallback(() => compartment.of(EDITOR_THEMES[current.current]), [compartment]);
 }
