@@ -13,6 +13,9 @@ import { builtinModules } from 'node:module';
 const nodeBuiltins = [...builtinModules.filter((m) => !m.startsWith('_')), 'node:*'];
 const onlyElectronAndShared = 'the preload may import only electron and src-shared';
 
+// The longest function body allowed in production code, in lines of code (see the rule below).
+const MAX_FUNCTION_LINES = 150;
+
 const restrict = (patterns) => ['error', { patterns }];
 const noSleep =
   'no fixed sleep in a test: wait for the event or state you mean (vi.waitFor, expect.poll, waitUntil, fake timers); a delay that is the point of the test is holdFor or quietFor (src-main/test-support/time.ts), which say why';
@@ -137,6 +140,14 @@ export default tseslint.config(
         { regex: '^(?!electron$)(?!(\\.\\./)+src-shared/)', message: onlyElectronAndShared },
       ]),
     },
+  },
+  {
+    // A function a reader can hold in mind at once: past this, split it by what its parts do
+    // (a session's handler per method, a queue's scheduler, store and worker, a view's rows,
+    // keys, toolbar and dialogs). Blank lines and comments do not count; tests are exempt.
+    files: ['src-main/**/*.ts', 'src-renderer/**/*.{ts,tsx}', 'src-shared/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: { 'max-lines-per-function': ['error', { max: MAX_FUNCTION_LINES, skipBlankLines: true, skipComments: true, IIFEs: true }] },
   },
   {
     files: ['e2e/**/*.ts'],

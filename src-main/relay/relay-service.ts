@@ -1,3 +1,4 @@
+import type { ServiceImpl } from '../../src-shared/contract/define-service';
 import { relayService, type CodecInfo, type StreamSummary } from '../../src-shared/contract/relay';
 import { ContractFailure } from '../../src-shared/contract/result';
 import type { EngineContext } from '../engine/engine-context';
@@ -18,6 +19,8 @@ import { configChanges } from './config-apply';
 import type { RtspSettings } from './rtsp-settings';
 
 const EMIT_EVERY_MS = 1_000;
+
+type ConfigFileMethod = 'readConfig' | 'configSchema' | 'validateConfig' | 'writeConfig' | 'applyConfigFile';
 
 interface InfoLike {
   url?: string;
@@ -71,7 +74,6 @@ export function summarize(streams: StreamRegistry): StreamSummary[] {
   });
 }
 
-/** Binds the `relay` contract service: the console's view of streams and the config file. */
 /** The RTSP server's address as a link needs it (nothing when `rtsp.listen` is empty: the server is off). */
 export function rtspEndpoint(rtsp: Pick<RtspSettings, 'listen' | 'port' | 'username'>) {
   if (!rtsp.listen || !rtsp.port) return undefined;
@@ -87,6 +89,7 @@ export interface RelayServiceDeps {
   schemes: SchemeRegistry;
 }
 
+/** Binds the `relay` contract service: the console's view of streams and the config file. */
 export function bindRelayService(ctx: EngineContext, { streams, guard, rtsp, schemes }: RelayServiceDeps): void {
   const check = (source: string, name: string) => {
     try {
@@ -103,12 +106,6 @@ export function bindRelayService(ctx: EngineContext, { streams, guard, rtsp, sch
       if (error instanceof MaskedLoginError) throw new ContractFailure('invalid_input', error.message);
       throw error;
     }
-  };
-  const writeFailure = (error: unknown): never => {
-    if (error instanceof ConfigSyntaxError || error instanceof ConfigFileError || error instanceof SourceRejectedError) {
-      throw new ContractFailure('invalid_input', error.message);
-    }
-    throw error;
   };
 
   const emit = ctx.services.bind(relayService, {
@@ -172,6 +169,34 @@ export function bindRelayService(ctx: EngineContext, { streams, guard, rtsp, sch
       const endpoint = rtspEndpoint(rtsp);
       return endpoint ? { rtsp: endpoint } : {};
     },
+    ...configFileMethods(ctx, streams, guard),
+  });
+
+  const stopWatching = watchConfigFile(ctx.config.path, (revision) => emit('onConfigFile', { revision }), ctx.logger.child('config-watch'));
+  ctx.onClose(stopWatching);
+
+  let last = '';
+  const timer = setInterval(() => {
+    const list = summarize(streams);
+    const json = JSON.stringify(list);
+    if (json === last) return;
+    last = json;
+    emit('onStreams', list);
+  }, EMIT_EVERY_MS);
+  timer.unref();
+  ctx.onClose(() => clearInterval(timer));
+}
+
+/** The config file's methods of the `relay` service: read, check, write, and apply what was edited on disk. */
+function configFileMethods(ctx: EngineContext, streams: StreamRegistry, guard: WriteGuard): Pick<ServiceImpl<typeof relayService>, ConfigFileMethod> {
+  const writeFailure = (error: unknown): never => {
+    if (error instanceof ConfigSyntaxError || error instanceof ConfigFileError || error instanceof SourceRejectedError) {
+      throw new ContractFailure('invalid_input', error.message);
+    }
+    throw error;
+  };
+
+  return {
     readConfig: async () => ({ path: ctx.config.path, ...(await readConfigFile(ctx.config.path)), runningRevision: revisionOf(ctx.config.raw()) }),
     configSchema: async () => ({ schema: configJsonSchema(ctx.configSchemas) }),
     validateConfig: async ({ text }) => {
@@ -234,19 +259,5 @@ export function bindRelayService(ctx: EngineContext, { streams, guard, rtsp, sch
       });
       return { revision, ...configChanges(running, ctx.config.effective()) };
     },
-  });
-
-  const stopWatching = watchConfigFile(ctx.config.path, (revision) => emit('onConfigFile', { revision }), ctx.logger.child('config-watch'));
-  ctx.onClose(stopWatching);
-
-  let last = '';
-  const timer = setInterval(() => {
-    const list = summarize(streams);
-    const json = JSON.stringify(list);
-    if (json === last) return;
-    last = json;
-    emit('onStreams', list);
-  }, EMIT_EVERY_MS);
-  timer.unref();
-  ctx.onClose(() => clearInterval(timer));
+  };
 }

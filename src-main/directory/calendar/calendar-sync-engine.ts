@@ -64,6 +64,40 @@ function describeError(error: unknown, at: Date): SyncError {
   return { at: at.toISOString(), message: (error as Error)?.message ?? String(error), code: null };
 }
 
+/** The status the console sees: the view's stored counters and the engine's state. */
+function statusOf(store: CalendarStore, viewId: number | null, state: EngineState, nextRoundAt: Date | null): CalendarSyncStatus {
+  const view = viewId === null ? null : store.getView(viewId);
+  const counters = view?.counters;
+  return {
+    state,
+    target: view ? { user: view.user, start: view.windowStart, end: view.windowEnd } : null,
+    intervalSeconds: view ? view.settings.intervalSeconds : null,
+    pageSize: view ? view.settings.pageSize : null,
+    nextRoundAt: nextRoundAt?.toISOString() ?? null,
+    rounds: counters?.rounds ?? 0,
+    fullSyncs: counters?.fullSyncs ?? 0,
+    throttled: counters?.throttled ?? 0,
+    lastRound: counters?.lastRound ?? null,
+    totals: counters?.totals ?? { pages: 0, added: 0, updated: 0, removed: 0 },
+    currentRound:
+      state === 'syncing' && view?.round
+        ? { kind: view.round.kind, startedAt: view.round.startedAt, pages: view.round.pages, added: view.round.added, updated: view.round.updated, removed: view.round.removed, received: view.round.received }
+        : null,
+    eventsStored: view ? store.countEvents(view.id) : 0,
+    lastSuccessAt: counters?.lastSuccessAt ?? null,
+    lastError: counters?.lastError ?? null,
+  };
+}
+
+/** A range of date-times as epoch ms; refused when either is not a date-time or it ends before it starts. */
+function rangeMs(start: string, end: string): [number, number] {
+  const startMs = Date.parse(start);
+  const endMs = Date.parse(end);
+  if (Number.isNaN(startMs) || Number.isNaN(endMs)) throw new CalendarSyncInputError('start and end must be date-times');
+  if (endMs <= startMs) throw new CalendarSyncInputError('the range must end after it starts');
+  return [startMs, endMs];
+}
+
 /**
  * Keeps the local copy of one calendar view in step with Graph: a round at start, then one per
  * interval, one at a time. All state lives in this instance and its store; nothing is global.
@@ -83,29 +117,7 @@ export function createCalendarSyncEngine(options: CalendarSyncEngineOptions): Ca
   let timer: ReturnType<typeof setTimeout> | null = null;
   let nextRoundAt: Date | null = null;
 
-  function status(): CalendarSyncStatus {
-    const view = viewId === null ? null : store.getView(viewId);
-    const counters = view?.counters;
-    return {
-      state,
-      target: view ? { user: view.user, start: view.windowStart, end: view.windowEnd } : null,
-      intervalSeconds: view ? view.settings.intervalSeconds : null,
-      pageSize: view ? view.settings.pageSize : null,
-      nextRoundAt: nextRoundAt?.toISOString() ?? null,
-      rounds: counters?.rounds ?? 0,
-      fullSyncs: counters?.fullSyncs ?? 0,
-      throttled: counters?.throttled ?? 0,
-      lastRound: counters?.lastRound ?? null,
-      totals: counters?.totals ?? { pages: 0, added: 0, updated: 0, removed: 0 },
-      currentRound:
-        state === 'syncing' && view?.round
-          ? { kind: view.round.kind, startedAt: view.round.startedAt, pages: view.round.pages, added: view.round.added, updated: view.round.updated, removed: view.round.removed, received: view.round.received }
-          : null,
-      eventsStored: view ? store.countEvents(view.id) : 0,
-      lastSuccessAt: counters?.lastSuccessAt ?? null,
-      lastError: counters?.lastError ?? null,
-    };
-  }
+  const status = (): CalendarSyncStatus => statusOf(store, viewId, state, nextRoundAt);
 
   function emit(): void {
     if (listeners.size === 0) return;
@@ -229,10 +241,7 @@ export function createCalendarSyncEngine(options: CalendarSyncEngineOptions): Ca
     history: (limit) => (viewId === null ? [] : store.roundHistory(viewId, limit)),
     searchEvents: (text, limit) => (viewId === null ? [] : store.searchSubject(viewId, text, limit).map(toCalendarEvent)),
     eventsInRange(start, end) {
-      const startMs = Date.parse(start);
-      const endMs = Date.parse(end);
-      if (Number.isNaN(startMs) || Number.isNaN(endMs)) throw new CalendarSyncInputError('start and end must be date-times');
-      if (endMs <= startMs) throw new CalendarSyncInputError('the range must end after it starts');
+      const [startMs, endMs] = rangeMs(start, end);
       if (viewId === null) return [];
       return store.eventsInRange(viewId, startMs, endMs).map(toCalendarEvent);
     },

@@ -133,8 +133,24 @@ function summary(entry: { key: string; fsize?: number; hash: string; mimeType: s
   return { key: entry.key, size: entry.fsize ?? 0, hash: entry.hash, mimeType: entry.mimeType, putTime: putTimeMs(entry.putTime), storageClass: storageClassOf(entry.type) };
 }
 
-/** The official qiniu SDK, for one account, answering in the contract's shapes. */
-export function createKodoClient(credentials: KodoCredentials, location: KodoLocation): KodoClient {
+/** What every call of one account's client shares: the SDK with its signer and config, and helpers. */
+interface AccountSdk {
+  qiniu: ReturnType<typeof qiniuSdk>;
+  mac: qiniu.auth.digest.Mac;
+  config: qiniu.conf.Config;
+  /** Where the calls go, for the words of an "unreachable" error. */
+  where: string;
+  location: KodoLocation;
+  manager: qiniu.rs.BucketManager;
+  call<T>(request: () => Promise<Answer<T>>): Promise<T>;
+  bucketInfo(name: string): Promise<{ private?: number; region?: string; zone?: string } & WireRefererInfo>;
+  bucketDomains(name: string): Promise<Array<{ domain: string }>>;
+  downloadUrl(bucket: string, key: string, deadline: number, fop?: string): Promise<string>;
+  ucPost(path: string): Promise<void>;
+}
+
+/** Opens the SDK for one account at one location. */
+function accountSdk(credentials: KodoCredentials, location: KodoLocation): AccountSdk {
   const qiniu = qiniuSdk();
   const mac = new qiniu.auth.digest.Mac(credentials.accessKey, credentials.secretKey);
   const { config, where } = sdkConfig(location);
@@ -178,6 +194,11 @@ export function createKodoClient(credentials: KodoCredentials, location: KodoLoc
     if (!response.ok) throw kodoFailure(response.status, await response.json().catch(() => ({})));
   };
 
+  return { qiniu, mac, config, where, location, manager, call, bucketInfo, bucketDomains, downloadUrl, ucPost };
+}
+
+/** A bucket's own calls: create, list, delete, and its settings (access, domains, lifecycle, CORS, referer). */
+function bucketCalls({ qiniu, manager, call, bucketInfo, bucketDomains, ucPost }: AccountSdk): Pick<KodoClient, 'bucketSettings' | 'setPrivate' | 'bindDomain' | 'unbindDomain' | 'saveLifecycleRule' | 'deleteLifecycleRule' | 'setCorsRules' | 'setReferer' | 'listBuckets' | 'createBucket' | 'deleteBucket'> {
   return {
     async bucketSettings(bucket) {
       const [info, domains, rules, cors] = await Promise.all([
@@ -226,10 +247,6 @@ export function createKodoClient(credentials: KodoCredentials, location: KodoLoc
         }),
       );
     },
-    async listObjects(bucket, { prefix, delimiter, marker, limit }) {
-      const page = await call(() => manager.listPrefix(bucket, { prefix, limit, ...(delimiter ? { delimiter } : {}), ...(marker ? { marker } : {}) }) as Promise<Answer<ListedPage>>);
-      return { folders: page.commonPrefixes ?? [], objects: page.items.map(summary), ...(page.marker ? { marker: page.marker } : {}) };
-    },
     async createBucket(bucket, region, options = {}) {
       await call(() => manager.createBucket(bucket, { regionId: region }) as Promise<Answer<unknown>>);
       // Kodo has no private flag at creation: the bucket is made, then set private.
@@ -237,6 +254,16 @@ export function createKodoClient(credentials: KodoCredentials, location: KodoLoc
     },
     async deleteBucket(bucket) {
       await call(() => manager.deleteBucket(bucket) as Promise<Answer<unknown>>);
+    },
+  };
+}
+
+/** Calls on objects: listing, batches, stats and changes of one object. */
+function objectCalls({ qiniu, mac, config, where, manager, call }: AccountSdk): Pick<KodoClient, 'listObjects' | 'batch' | 'existing' | 'changeMime' | 'changeStorageClass' | 'deleteAfterDays' | 'restore' | 'putEmpty' | 'stat'> {
+  return {
+    async listObjects(bucket, { prefix, delimiter, marker, limit }) {
+      const page = await call(() => manager.listPrefix(bucket, { prefix, limit, ...(delimiter ? { delimiter } : {}), ...(marker ? { marker } : {}) }) as Promise<Answer<ListedPage>>);
+      return { folders: page.commonPrefixes ?? [], objects: page.items.map(summary), ...(page.marker ? { marker: page.marker } : {}) };
     },
     async batch(operations) {
       if (operations.length === 0) return [];
@@ -292,6 +319,24 @@ export function createKodoClient(credentials: KodoCredentials, location: KodoLoc
       const token = new qiniu.rs.PutPolicy({ scope: `${bucket}:${key}`, insertOnly: 1 }).uploadToken(mac);
       await call(() => new qiniu.form_up.FormUploader(config).put(token, key, Buffer.alloc(0), new qiniu.form_up.PutExtra()) as Promise<Answer<unknown>>);
     },
+    async stat(bucket, key) {
+      const stat = await call(() => manager.stat(bucket, key) as Promise<Answer<StatLike>>);
+      const archived = stat.type === 2 || stat.type === 3;
+      const restore = stat.restoreStatus === 2 ? 'restored' : stat.restoreStatus === 1 ? 'restoring' : archived ? 'frozen' : undefined;
+      return {
+        ...summary({ ...stat, key }),
+        ...(stat.md5 ? { md5: stat.md5 } : {}),
+        ...(stat.expiration ? { expiration: stat.expiration * 1000 } : {}),
+        ...(restore ? { restore } : {}),
+        metadata: metadataOf(stat),
+      };
+    },
+  };
+}
+
+/** Reaching the bytes (download URLs, uploads), persistent processing and the CDN API. */
+function transferAndServiceCalls({ qiniu, mac, config, where, location, call, downloadUrl }: AccountSdk): Pick<KodoClient, 'downloadUrl' | 'downloadSource' | 'upload' | 'abortUpload' | 'cdnPost' | 'pfop' | 'prefop'> {
+  return {
     downloadUrl: (bucket, key, deadline) => downloadUrl(bucket, key, deadline),
     async downloadSource(bucket, key, deadline, fop) {
       const url = await downloadUrl(bucket, key, deadline, fop);
@@ -328,19 +373,13 @@ export function createKodoClient(credentials: KodoCredentials, location: KodoLoc
             new qiniu.fop.OperationManager(mac, config).prefop(persistentId, (error, data, info) => (error ? reject(error) : resolve({ data: data as Awaited<ReturnType<KodoClient['prefop']>>, resp: info as { statusCode?: number } }))),
           ),
       ),
-    async stat(bucket, key) {
-      const stat = await call(() => manager.stat(bucket, key) as Promise<Answer<StatLike>>);
-      const archived = stat.type === 2 || stat.type === 3;
-      const restore = stat.restoreStatus === 2 ? 'restored' : stat.restoreStatus === 1 ? 'restoring' : archived ? 'frozen' : undefined;
-      return {
-        ...summary({ ...stat, key }),
-        ...(stat.md5 ? { md5: stat.md5 } : {}),
-        ...(stat.expiration ? { expiration: stat.expiration * 1000 } : {}),
-        ...(restore ? { restore } : {}),
-        metadata: metadataOf(stat),
-      };
-    },
   };
+}
+
+/** The official qiniu SDK, for one account, answering in the contract's shapes. */
+export function createKodoClient(credentials: KodoCredentials, location: KodoLocation): KodoClient {
+  const sdk = accountSdk(credentials, location);
+  return { ...bucketCalls(sdk), ...objectCalls(sdk), ...transferAndServiceCalls(sdk) };
 }
 
 interface ListedPage {

@@ -2,11 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ContractFailure } from '../../../src-shared/contract/result';
-import { storageService, type PreviewView, type StorageAccount } from '../../../src-shared/contract/storage';
+import { storageService, type PreviewView } from '../../../src-shared/contract/storage';
 import type { EngineModule } from '../../engine/engine-context';
-import { createCacheKeySource, type SafeStorageLike } from '../../platform/secrets/key-source';
-import { openSealedFile } from '../../platform/secrets/sealed-file';
-import { createAccountStore, publicAccount } from './account-store';
+import type { SafeStorageLike } from '../../platform/secrets/key-source';
+import { createAccountClients, LOCAL_ACCOUNT_ID } from './account-clients';
+import { publicAccount } from './account-store';
+import { bucketSettingsHandlers } from './bucket-settings-handlers';
 import { createBatchRunner } from './batch/batch-runner';
 import { createFolderIndexer } from './folder-index/folder-indexer';
 import { openIndexStore } from './folder-index/index-store';
@@ -19,7 +20,7 @@ import { createPreviewTickets } from './preview/preview-tickets';
 import { countUnder } from './prefix-listing';
 import { bindTransfersService } from './transfers/transfers-service';
 
-export const LOCAL_ACCOUNT_ID = 'local';
+export { LOCAL_ACCOUNT_ID };
 
 /** The processing behind each preview: a bounded thumbnail (never enlarged), a video's first frame. */
 const PREVIEW_FOPS: Record<PreviewView, string | undefined> = {
@@ -46,45 +47,7 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
       const log = ctx.logger.child('storage');
       const dir = join(ctx.settings.dataDir, 'storage');
       const local = localAccountSource(ctx.config.section('storage'), ctx.settings.dataDir, () => ctx.addresses.get('storage-emulator'));
-      const store = createAccountStore({
-        path: join(dir, 'accounts.json'),
-        secrets: openSealedFile({
-          path: join(dir, 'account-keys.sealed'),
-          label: 'storage account keys',
-          key: createCacheKeySource({
-            path: join(dir, 'account-keys.key'),
-            safeStorage: options.safeStorage ?? null,
-            onReset: (reason) => log.warn(`${reason}; a new key was made and the saved SecretKeys must be typed again`),
-          }),
-        }),
-      });
-
-      const localAccount = async (): Promise<StorageAccount[]> =>
-        local.host() ? [{ id: LOCAL_ACCOUNT_ID, name: 'Local storage (emulator)', kind: 'emulator', accessKey: (await local.credentials()).accessKey }] : [];
-      const listAccounts = async () => [...(await localAccount()), ...(await store.list()).map(publicAccount)];
-
-      // One SDK client per account for the run: reading its sealed key for every call would cost
-      // a file read and a decryption per upload of a 2,000-file folder.
-      const clients = new Map<string, Promise<KodoClient>>();
-      const clientFor = (accountId: string): Promise<KodoClient> => {
-        let client = clients.get(accountId);
-        if (!client) {
-          client = newClient(accountId);
-          clients.set(accountId, client);
-          client.catch(() => clients.delete(accountId));
-        }
-        return client;
-      };
-      const newClient = async (accountId: string): Promise<KodoClient> => {
-        const localHost = local.host();
-        if (accountId === LOCAL_ACCOUNT_ID && localHost) return createKodoClient(await local.credentials(), { host: localHost });
-        const account = (await store.list()).find((a) => a.id === accountId);
-        if (!account) throw new ContractFailure('not_found', `no storage account ${accountId}`);
-        const secretKey = await store.secretOf(accountId);
-        if (!secretKey) throw new ContractFailure('unauthenticated', `the SecretKey of ${account.name} could not be read; remove the account and add it again`);
-        const location = account.endpoints ? { endpoints: account.endpoints } : { region: account.region! };
-        return createKodoClient({ accessKey: account.accessKey, secretKey }, location);
-      };
+      const { store, listAccounts, clientFor, forget } = createAccountClients({ dir, safeStorage: options.safeStorage ?? null, local, logger: log });
 
       mkdirSync(dir, { recursive: true });
       const index = openIndexStore(join(dir, 'index.sqlite'));
@@ -117,13 +80,6 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
         return details;
       };
 
-      /** One change of a bucket's settings, answered with the settings as the service now holds them. */
-      const changeSettings = async (accountId: string, bucket: string, change: (client: KodoClient) => Promise<void>) => {
-        const client = await clientFor(accountId);
-        await change(client);
-        return client.bucketSettings(bucket);
-      };
-
       const emit = ctx.services.bind(storageService, {
         listAccounts,
         addAccount: async ({ name, accessKey, secretKey, region, endpoints }) => {
@@ -144,7 +100,7 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
         removeAccount: async ({ accountId }) => {
           if (accountId === LOCAL_ACCOUNT_ID) throw new ContractFailure('invalid_input', 'the local storage account is part of the app; turn it off with storage.emulator.enabled: false');
           if (!(await store.remove(accountId))) throw new ContractFailure('not_found', `no storage account ${accountId}`);
-          clients.delete(accountId);
+          forget(accountId);
           emit('onAccounts', await listAccounts());
         },
         listBuckets: async ({ accountId }) => (await clientFor(accountId)).listBuckets(),
@@ -153,20 +109,7 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
           const account = (await listAccounts()).find((a) => a.id === accountId);
           await (await clientFor(accountId)).createBucket(bucket, region ?? account?.region ?? 'z0', { private: isPrivate === true });
         },
-        bucketSettings: async ({ accountId, bucket }) => (await clientFor(accountId)).bucketSettings(bucket),
-        setBucketAccess: async ({ accountId, bucket, private: isPrivate }) => changeSettings(accountId, bucket, (client) => client.setPrivate(bucket, isPrivate)),
-        bindDomain: async ({ accountId, bucket, domain }) => changeSettings(accountId, bucket, (client) => client.bindDomain(bucket, domain)),
-        unbindDomain: async ({ accountId, bucket, domain }) =>
-          changeSettings(accountId, bucket, async (client) => {
-            // uc's unpublish names only the domain: check it is this bucket's, so a typo never unbinds another bucket's.
-            const { domains } = await client.bucketSettings(bucket);
-            if (!domains.some((d) => d.domain === domain)) throw new ContractFailure('not_found', `${domain} is not bound to ${bucket}`);
-            await client.unbindDomain(domain);
-          }),
-        saveLifecycleRule: async ({ accountId, bucket, rule }) => changeSettings(accountId, bucket, (client) => client.saveLifecycleRule(bucket, rule)),
-        deleteLifecycleRule: async ({ accountId, bucket, name }) => changeSettings(accountId, bucket, (client) => client.deleteLifecycleRule(bucket, name)),
-        setCorsRules: async ({ accountId, bucket, rules }) => changeSettings(accountId, bucket, (client) => client.setCorsRules(bucket, rules)),
-        setReferer: async ({ accountId, bucket, referer }) => changeSettings(accountId, bucket, (client) => client.setReferer(bucket, referer)),
+        ...bucketSettingsHandlers(clientFor),
         deleteBucket: async ({ accountId, bucket }) => (await clientFor(accountId)).deleteBucket(bucket),
         statObject: async ({ accountId, bucket, key }) => (await clientFor(accountId)).stat(bucket, key),
         countObjects: async ({ accountId, bucket, prefix }) => countUnder(await clientFor(accountId), bucket, prefix),

@@ -53,9 +53,8 @@ export interface ManagementRequest {
 
 /** rs/rsf/io/uc/api/fusion requests, once the QBox or Qiniu signature has been checked. */
 export async function handleManagement(deps: ManagementDeps, request: ManagementRequest): Promise<void> {
-  const { req, res, account, body, pathname, segments, query } = request;
-  const { db, blobs, objects, pfop, clock } = deps;
-  const cdnDeps = deps.cdn;
+  const { res, account, body, pathname, segments, query } = request;
+  const { db, objects, clock } = deps;
   const head = segments[0] ?? '';
   const method = request.req.method ?? 'GET';
 
@@ -97,33 +96,10 @@ export async function handleManagement(deps: ManagementDeps, request: Management
       sendJson(res, 200, listPage(db, { bucket, prefix: query.get('prefix') ?? '', marker: query.get('marker') ?? '', limit, delimiter: query.get('delimiter') ?? '' }, clock()));
       return;
     }
-    case 'fetch': {
-      const source = urlsafeB64Decode(segments[1] ?? '').toString('utf8');
-      const { bucket, key } = decodeEntry(segments[3] ?? '');
-      objects.ownedBucket(bucket, account.accessKey);
-      const response = await fetch(source, { signal: AbortSignal.timeout(60_000) }).catch((e: Error) => {
-        throw new KodoError(478, `fetch from source failed: ${e.message}`);
-      });
-      if (!response.ok || !response.body) throw new KodoError(478, `source replied ${response.status}`);
-      const staged = await blobs.stage(response.body as unknown as AsyncIterable<Buffer>);
-      const mime = response.headers.get('content-type')?.split(';')[0] || mimeFromName(key ?? source) || 'application/octet-stream';
-      const row = await objects.commit({ bucket, key: key ?? staged.etag, staged, mime, overwrite: true });
-      sendJson(res, 200, { hash: row.hash, fsize: row.fsize, mimeType: row.mime, key: row.key });
-      return;
-    }
-    case 'prefetch': {
-      const { bucket, key } = decodeEntry(segments[1] ?? '');
-      const row = objects.ownedBucket(bucket, account.accessKey);
-      if (!row.mirror) throw new KodoError(400, 'bucket has no mirror source');
-      if (key === undefined) throw new KodoError(400, 'entry has no key');
-      const response = await fetch(`${row.mirror.replace(/\/$/, '')}/${encodeURI(key)}`, { signal: AbortSignal.timeout(60_000) }).catch(() => undefined);
-      if (!response?.ok || !response.body) throw new KodoError(478, `mirror source did not serve ${key}`);
-      const staged = await blobs.stage(response.body as unknown as AsyncIterable<Buffer>);
-      const mime = response.headers.get('content-type')?.split(';')[0] || mimeFromName(key) || 'application/octet-stream';
-      await objects.commit({ bucket, key, staged, mime, overwrite: true });
-      sendJson(res, 200, {});
-      return;
-    }
+    case 'fetch':
+      return fetchFromSource(deps, request);
+    case 'prefetch':
+      return prefetchFromMirror(deps, request);
     case 'sisyphus': {
       if (segments[1] !== 'fetch' || segments.length > 2) break;
       if (method === 'GET') {
@@ -141,34 +117,8 @@ export async function handleManagement(deps: ManagementDeps, request: Management
       sendJson(res, 200, deps.asyncFetch.submit(account, json as Record<string, unknown>));
       return;
     }
-    case 'pfop': {
-      const form = parseForm(body);
-      const bucket = form.get('bucket') ?? '';
-      objects.ownedBucket(bucket, account.accessKey);
-      const key = form.get('key') ?? '';
-      objects.stat(bucket, key);
-      const workflow = form.get('workflowTemplateID');
-      if (form.get('fops') && workflow) throw new KodoError(400, 'fops and workflowTemplateID are exclusive');
-      if (workflow && !deps.workflows.has(workflow)) throw new KodoError(400, `workflowTemplateID: no workflow template named ${workflow}`);
-      const fops = workflow ? deps.workflows.get(workflow)! : (form.get('fops') ?? '');
-      if (!fops) throw new KodoError(400, 'fops or workflowTemplateID is required');
-      const type = form.has('type') ? Number(form.get('type')) : 0;
-      if (type !== 0 && type !== 1) throw new KodoError(400, 'type must be 0 or 1');
-      if (type === 1 && form.get('pipeline')) throw new KodoError(400, 'pipeline is not allowed when type is 1');
-      const id = pfop.start({
-        owner: account.accessKey,
-        bucket,
-        key,
-        fops,
-        workflow: workflow ?? undefined,
-        notifyURL: form.get('notifyURL') ?? undefined,
-        pipeline: form.get('pipeline') ?? undefined,
-        type,
-        force: form.get('force') === '1' || form.get('force') === 'true',
-      });
-      sendJson(res, 200, { persistentId: id });
-      return;
-    }
+    case 'pfop':
+      return startPfop(deps, request);
     case 'image':
     case 'unimage': {
       const row = objects.ownedBucket(segments[1] ?? '', account.accessKey);
@@ -186,26 +136,7 @@ export async function handleManagement(deps: ManagementDeps, request: Management
     case '/v2/list':
       return listV2(deps, res, account, query);
   }
-  if (pathname.startsWith('/v2/tune/')) {
-    let json: Record<string, unknown>;
-    try {
-      json = JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>;
-    } catch {
-      throw new KodoError(400, 'CDN request body is not JSON');
-    }
-    const name = pathname.slice('/v2/tune/'.length);
-    const reply =
-      name === 'refresh' ? refresh(cdnDeps, account, json)
-      : name === 'refresh/list' ? taskList(cdnDeps, account, 'refresh', json)
-      : name === 'prefetch/list' ? taskList(cdnDeps, account, 'prefetch', json)
-      : name === 'prefetch' ? prefetch(cdnDeps, account, json)
-      : name === 'flux' || name === 'bandwidth' ? traffic(cdnDeps, name, json)
-      : name === 'log/list' ? logList(cdnDeps, account, json, req)
-      : undefined;
-    if (!reply) throw new KodoError(404, `no such CDN API ${name}`);
-    sendJson(res, reply.status, reply.body);
-    return;
-  }
+  if (pathname.startsWith('/v2/tune/')) return tuneCdn(deps.cdn, request);
   throw new KodoError(404, `no such API: ${method} ${pathname}`);
 }
 
@@ -226,4 +157,86 @@ function listV2(deps: ManagementDeps, res: ServerResponse, account: Account, que
     if (limit > 0 && count >= limit) break;
   }
   res.end();
+}
+
+/** io /fetch: the object copied from a URL into the bucket, answered with what was stored. */
+async function fetchFromSource(deps: ManagementDeps, { res, account, segments }: ManagementRequest): Promise<void> {
+  const { blobs, objects } = deps;
+  const source = urlsafeB64Decode(segments[1] ?? '').toString('utf8');
+  const { bucket, key } = decodeEntry(segments[3] ?? '');
+  objects.ownedBucket(bucket, account.accessKey);
+  const response = await fetch(source, { signal: AbortSignal.timeout(60_000) }).catch((e: Error) => {
+    throw new KodoError(478, `fetch from source failed: ${e.message}`);
+  });
+  if (!response.ok || !response.body) throw new KodoError(478, `source replied ${response.status}`);
+  const staged = await blobs.stage(response.body as unknown as AsyncIterable<Buffer>);
+  const mime = response.headers.get('content-type')?.split(';')[0] || mimeFromName(key ?? source) || 'application/octet-stream';
+  const row = await objects.commit({ bucket, key: key ?? staged.etag, staged, mime, overwrite: true });
+  sendJson(res, 200, { hash: row.hash, fsize: row.fsize, mimeType: row.mime, key: row.key });
+}
+
+/** io /prefetch: the object fetched again from the bucket's mirror source. */
+async function prefetchFromMirror(deps: ManagementDeps, { res, account, segments }: ManagementRequest): Promise<void> {
+  const { blobs, objects } = deps;
+  const { bucket, key } = decodeEntry(segments[1] ?? '');
+  const row = objects.ownedBucket(bucket, account.accessKey);
+  if (!row.mirror) throw new KodoError(400, 'bucket has no mirror source');
+  if (key === undefined) throw new KodoError(400, 'entry has no key');
+  const response = await fetch(`${row.mirror.replace(/\/$/, '')}/${encodeURI(key)}`, { signal: AbortSignal.timeout(60_000) }).catch(() => undefined);
+  if (!response?.ok || !response.body) throw new KodoError(478, `mirror source did not serve ${key}`);
+  const staged = await blobs.stage(response.body as unknown as AsyncIterable<Buffer>);
+  const mime = response.headers.get('content-type')?.split(';')[0] || mimeFromName(key) || 'application/octet-stream';
+  await objects.commit({ bucket, key, staged, mime, overwrite: true });
+  sendJson(res, 200, {});
+}
+
+/** api /pfop: persistent processing of one object, by commands or a workflow template. */
+async function startPfop(deps: ManagementDeps, { res, account, body }: ManagementRequest): Promise<void> {
+  const { objects, pfop } = deps;
+  const form = parseForm(body);
+  const bucket = form.get('bucket') ?? '';
+  objects.ownedBucket(bucket, account.accessKey);
+  const key = form.get('key') ?? '';
+  objects.stat(bucket, key);
+  const workflow = form.get('workflowTemplateID');
+  if (form.get('fops') && workflow) throw new KodoError(400, 'fops and workflowTemplateID are exclusive');
+  if (workflow && !deps.workflows.has(workflow)) throw new KodoError(400, `workflowTemplateID: no workflow template named ${workflow}`);
+  const fops = workflow ? deps.workflows.get(workflow)! : (form.get('fops') ?? '');
+  if (!fops) throw new KodoError(400, 'fops or workflowTemplateID is required');
+  const type = form.has('type') ? Number(form.get('type')) : 0;
+  if (type !== 0 && type !== 1) throw new KodoError(400, 'type must be 0 or 1');
+  if (type === 1 && form.get('pipeline')) throw new KodoError(400, 'pipeline is not allowed when type is 1');
+  const id = pfop.start({
+    owner: account.accessKey,
+    bucket,
+    key,
+    fops,
+    workflow: workflow ?? undefined,
+    notifyURL: form.get('notifyURL') ?? undefined,
+    pipeline: form.get('pipeline') ?? undefined,
+    type,
+    force: form.get('force') === '1' || form.get('force') === 'true',
+  });
+  sendJson(res, 200, { persistentId: id });
+}
+
+/** fusion /v2/tune/*: the CDN API (refresh, prefetch, their task lists, traffic, log lists). */
+function tuneCdn(cdnDeps: CdnDeps, { req, res, account, body, pathname }: ManagementRequest): void {
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>;
+  } catch {
+    throw new KodoError(400, 'CDN request body is not JSON');
+  }
+  const name = pathname.slice('/v2/tune/'.length);
+  const reply =
+    name === 'refresh' ? refresh(cdnDeps, account, json)
+    : name === 'refresh/list' ? taskList(cdnDeps, account, 'refresh', json)
+    : name === 'prefetch/list' ? taskList(cdnDeps, account, 'prefetch', json)
+    : name === 'prefetch' ? prefetch(cdnDeps, account, json)
+    : name === 'flux' || name === 'bandwidth' ? traffic(cdnDeps, name, json)
+    : name === 'log/list' ? logList(cdnDeps, account, json, req)
+    : undefined;
+  if (!reply) throw new KodoError(404, `no such CDN API ${name}`);
+  sendJson(res, reply.status, reply.body);
 }

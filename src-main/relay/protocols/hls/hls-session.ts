@@ -7,6 +7,7 @@ import { HttpError } from '../../../platform/http/http-error';
 import { mediaPlaylist } from './playlists';
 import type { SegmentFormat } from './segment-format';
 import { createSegmenter, type Segmenter, type SegmentUnit } from './segmenter';
+import { createWaiters } from './session-waiters';
 import { describeVariant, playlistCodecs, videoSps, type VariantCodecs } from './variant';
 
 export interface HlsTimings {
@@ -101,27 +102,8 @@ export function createHlsSession(parts: HlsSessionParts): HlsSessionHandle {
   let inFlight = 0;
   let skipped = 0;
   let expiry: NodeJS.Timeout | undefined;
-  let wake: Array<() => void> = [];
-
-  const notify = () => {
-    const waiting = wake;
-    wake = [];
-    for (const resolve of waiting) resolve();
-  };
-
-  /** Waits until `ready()` holds, the session closes, or `ms` pass; true when ready. */
-  async function waitUntil(ready: () => boolean, ms: number): Promise<boolean> {
-    const deadline = Date.now() + ms;
-    while (!ready() && !closed && Date.now() < deadline) {
-      let timer: NodeJS.Timeout | undefined;
-      await new Promise<void>((resolve) => {
-        wake.push(resolve);
-        timer = setTimeout(resolve, deadline - Date.now());
-      });
-      clearTimeout(timer);
-    }
-    return ready();
-  }
+  const waiters = createWaiters(() => closed);
+  const { waitUntil, notify } = waiters;
 
   function armExpiry(): void {
     clearTimeout(expiry);
@@ -164,7 +146,7 @@ export function createHlsSession(parts: HlsSessionParts): HlsSessionHandle {
       skipped++;
     }
     // Requests wait for a segment, an SPS or the init segment: each frame may have brought it.
-    if (wake.length > 0) notify();
+    if (waiters.waiting()) notify();
   }
 
   const gone = () => new HttpError(404, `HLS session ${id} has ended: open /api/stream.m3u8 again`);
@@ -197,28 +179,11 @@ export function createHlsSession(parts: HlsSessionParts): HlsSessionHandle {
         await waitUntil(out, 3 * segmenter.targetDuration * 1000);
       }
       if (closed) throw gone();
-      const listed = segmenter.segments.slice(-timings.listedSegments);
-      const text = mediaPlaylist({
-        segments: listed,
-        next: segmenter.pending,
-        targetDuration: segmenter.targetDuration,
-        segmentUri: `${format.container === 'ts' ? 'segment.ts' : 'segment.m4s'}?id=${id}&n=`,
-        mapUri: format.container === 'fmp4' ? `init.mp4?id=${id}` : undefined,
-        // Independent once every listed segment starts at a keyframe: not a forced cut, and
-        // the one after the live-edge cut (it starts between keyframes) is no longer listed.
-        independent: segmenter.stats.forcedCuts === 0 && listed.every((segment) => segment.sequence > continuation),
-        lowLatency:
-          timings.partSeconds === undefined
-            ? undefined
-            : { partTarget: timings.partSeconds, partUri: `${format.container === 'ts' ? 'part.ts' : 'part.m4s'}?id=${id}&n=`, pendingParts: segmenter.pendingParts },
-      });
-      return text;
+      return playlistText(segmenter, format, timings, id, continuation);
     },
     async part(sequence, index) {
       if (timings.partSeconds === undefined) throw new HttpError(404, `HLS session ${id} has no parts`);
-      const oldest = segmenter.segments[0]?.sequence ?? segmenter.pending;
-      if (sequence < oldest) throw new HttpError(404, `segment ${sequence} of HLS session ${id} is no longer kept (kept: ${describeRange(oldest, segmenter.pending - 1)})`);
-      if (sequence > segmenter.pending) throw new HttpError(404, `segment ${sequence} of HLS session ${id} does not exist yet (the next is ${segmenter.pending})`);
+      checkKept(segmenter, id, sequence);
       const find = () => (sequence < segmenter.pending ? segmenter.get(sequence)?.parts[index] : segmenter.pendingParts[index]);
       // The part being filled (a preload hint): wait for it, or for its segment to end without it.
       await waitUntil(() => find() !== undefined || sequence < segmenter.pending, timings.waitMs + timings.maxSegmentSeconds * 1000);
@@ -229,10 +194,7 @@ export function createHlsSession(parts: HlsSessionParts): HlsSessionHandle {
       return part.data;
     },
     async segment(sequence) {
-      const kept = segmenter.segments;
-      const oldest = kept[0]?.sequence ?? segmenter.pending;
-      if (sequence < oldest) throw new HttpError(404, `segment ${sequence} of HLS session ${id} is no longer kept (kept: ${describeRange(oldest, segmenter.pending - 1)})`);
-      if (sequence > segmenter.pending) throw new HttpError(404, `segment ${sequence} of HLS session ${id} does not exist yet (the next is ${segmenter.pending})`);
+      checkKept(segmenter, id, sequence);
       // The segment being filled now: wait for it, as a client that read ahead expects.
       await waitUntil(() => segmenter.get(sequence) !== undefined, timings.waitMs + timings.maxSegmentSeconds * 1000);
       if (closed) throw gone();
@@ -282,3 +244,30 @@ export function createHlsSession(parts: HlsSessionParts): HlsSessionHandle {
 }
 
 const describeRange = (from: number, to: number) => (to < from ? 'none yet' : `${from}..${to}`);
+
+/** A segment number a request may ask for: one still kept, or the one being filled. */
+function checkKept(segmenter: Segmenter<SegmentUnit>, id: string, sequence: number): void {
+  const oldest = segmenter.segments[0]?.sequence ?? segmenter.pending;
+  if (sequence < oldest) throw new HttpError(404, `segment ${sequence} of HLS session ${id} is no longer kept (kept: ${describeRange(oldest, segmenter.pending - 1)})`);
+  if (sequence > segmenter.pending) throw new HttpError(404, `segment ${sequence} of HLS session ${id} does not exist yet (the next is ${segmenter.pending})`);
+}
+
+/** The media playlist of the segments listed now; `continuation` is the segment after the live-edge cut (-1: none). */
+function playlistText(segmenter: Segmenter<SegmentUnit>, format: SegmentFormat, timings: HlsTimings, id: string, continuation: number): string {
+  const listed = segmenter.segments.slice(-timings.listedSegments);
+  const text = mediaPlaylist({
+    segments: listed,
+    next: segmenter.pending,
+    targetDuration: segmenter.targetDuration,
+    segmentUri: `${format.container === 'ts' ? 'segment.ts' : 'segment.m4s'}?id=${id}&n=`,
+    mapUri: format.container === 'fmp4' ? `init.mp4?id=${id}` : undefined,
+    // Independent once every listed segment starts at a keyframe: not a forced cut, and
+    // the one after the live-edge cut (it starts between keyframes) is no longer listed.
+    independent: segmenter.stats.forcedCuts === 0 && listed.every((segment) => segment.sequence > continuation),
+    lowLatency:
+      timings.partSeconds === undefined
+        ? undefined
+        : { partTarget: timings.partSeconds, partUri: `${format.container === 'ts' ? 'part.ts' : 'part.m4s'}?id=${id}&n=`, pendingParts: segmenter.pendingParts },
+  });
+  return text;
+}

@@ -106,6 +106,42 @@ const recordOf = (row: ScanRow): ScanRecord => ({
   error: row.error,
 });
 
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS objects (
+    scope TEXT NOT NULL, key TEXT NOT NULL, parent TEXT NOT NULL,
+    size INTEGER NOT NULL, hash TEXT NOT NULL, mime TEXT NOT NULL, put_time INTEGER NOT NULL, class INTEGER NOT NULL,
+    generation INTEGER NOT NULL,
+    PRIMARY KEY (scope, key)
+  );
+  CREATE INDEX IF NOT EXISTS objects_by_size ON objects (scope, parent, size);
+  CREATE INDEX IF NOT EXISTS objects_by_time ON objects (scope, parent, put_time);
+  CREATE INDEX IF NOT EXISTS objects_by_type ON objects (scope, parent, mime);
+  CREATE INDEX IF NOT EXISTS objects_by_name ON objects (scope, parent, key);
+  CREATE TABLE IF NOT EXISTS scans (
+    scope TEXT NOT NULL, prefix TEXT NOT NULL, state TEXT NOT NULL,
+    listed INTEGER NOT NULL, estimate INTEGER NOT NULL, bytes INTEGER NOT NULL, generation INTEGER NOT NULL,
+    marker TEXT, first_key TEXT, completed_at INTEGER, error TEXT,
+    PRIMARY KEY (scope, prefix)
+  );
+`;
+
+/** The statements that read one folder level: its sub-folders with their totals, its files, their count. */
+function prepareLevel(db: Database.Database, root: boolean, sort: SortField, descending: boolean) {
+  const dir = descending ? 'DESC' : 'ASC';
+  const range = root ? '' : 'AND key >= @from AND key < @end';
+  const folders = db.prepare<Record<string, unknown>, { folder: string; files: number; bytes: number; put_time: number }>(`
+    SELECT substr(key, 1, @n + instr(substr(key, @n + 1), '/')) AS folder,
+           count(*) - sum(substr(key, -1) = '/') AS files, sum(size) AS bytes, max(put_time) AS put_time
+    FROM objects WHERE scope = @scope ${range} AND parent != @prefix
+    GROUP BY folder ORDER BY ${FOLDER_ORDER[sort]} ${dir}, folder ${dir}`);
+  const files = db.prepare<Record<string, unknown>, ObjectRow>(`
+    SELECT key, size, hash, mime, put_time, class FROM objects
+    WHERE scope = @scope AND parent = @prefix AND key != @prefix ${range}
+    ORDER BY ${FILE_ORDER[sort]} ${dir}, key ${dir} LIMIT @limit OFFSET @offset`);
+  const fileCount = db.prepare<Record<string, unknown>, { n: number }>(`SELECT count(*) AS n FROM objects WHERE scope = @scope AND parent = @prefix AND key != @prefix ${range}`);
+  return { folders, files, fileCount };
+}
+
 /**
  * The local index of listed keys (`data_dir/storage/index.sqlite`): what lets the console sort a
  * folder of 100k objects by size and count a folder's files and bytes, which Kodo's listing
@@ -115,24 +151,7 @@ export function openIndexStore(path: string): IndexStore {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS objects (
-      scope TEXT NOT NULL, key TEXT NOT NULL, parent TEXT NOT NULL,
-      size INTEGER NOT NULL, hash TEXT NOT NULL, mime TEXT NOT NULL, put_time INTEGER NOT NULL, class INTEGER NOT NULL,
-      generation INTEGER NOT NULL,
-      PRIMARY KEY (scope, key)
-    );
-    CREATE INDEX IF NOT EXISTS objects_by_size ON objects (scope, parent, size);
-    CREATE INDEX IF NOT EXISTS objects_by_time ON objects (scope, parent, put_time);
-    CREATE INDEX IF NOT EXISTS objects_by_type ON objects (scope, parent, mime);
-    CREATE INDEX IF NOT EXISTS objects_by_name ON objects (scope, parent, key);
-    CREATE TABLE IF NOT EXISTS scans (
-      scope TEXT NOT NULL, prefix TEXT NOT NULL, state TEXT NOT NULL,
-      listed INTEGER NOT NULL, estimate INTEGER NOT NULL, bytes INTEGER NOT NULL, generation INTEGER NOT NULL,
-      marker TEXT, first_key TEXT, completed_at INTEGER, error TEXT,
-      PRIMARY KEY (scope, prefix)
-    );
-  `);
+  db.exec(SCHEMA);
 
   const selectScan = db.prepare<[string, string], ScanRow>('SELECT * FROM scans WHERE scope = ? AND prefix = ?');
   const selectScans = db.prepare<[string], ScanRow>('SELECT * FROM scans WHERE scope = ?');
@@ -187,25 +206,10 @@ export function openIndexStore(path: string): IndexStore {
 
   // One set of statements per (root or not, sort, direction), prepared on first use.
   const levelQueries = new Map<string, ReturnType<typeof prepareLevel>>();
-  const prepareLevel = (root: boolean, sort: SortField, descending: boolean) => {
-    const dir = descending ? 'DESC' : 'ASC';
-    const range = root ? '' : 'AND key >= @from AND key < @end';
-    const folders = db.prepare<Record<string, unknown>, { folder: string; files: number; bytes: number; put_time: number }>(`
-      SELECT substr(key, 1, @n + instr(substr(key, @n + 1), '/')) AS folder,
-             count(*) - sum(substr(key, -1) = '/') AS files, sum(size) AS bytes, max(put_time) AS put_time
-      FROM objects WHERE scope = @scope ${range} AND parent != @prefix
-      GROUP BY folder ORDER BY ${FOLDER_ORDER[sort]} ${dir}, folder ${dir}`);
-    const files = db.prepare<Record<string, unknown>, ObjectRow>(`
-      SELECT key, size, hash, mime, put_time, class FROM objects
-      WHERE scope = @scope AND parent = @prefix AND key != @prefix ${range}
-      ORDER BY ${FILE_ORDER[sort]} ${dir}, key ${dir} LIMIT @limit OFFSET @offset`);
-    const fileCount = db.prepare<Record<string, unknown>, { n: number }>(`SELECT count(*) AS n FROM objects WHERE scope = @scope AND parent = @prefix AND key != @prefix ${range}`);
-    return { folders, files, fileCount };
-  };
   const levelQuery = (root: boolean, sort: SortField, descending: boolean) => {
     const id = `${root}:${sort}:${descending}`;
     let query = levelQueries.get(id);
-    if (!query) levelQueries.set(id, (query = prepareLevel(root, sort, descending)));
+    if (!query) levelQueries.set(id, (query = prepareLevel(db, root, sort, descending)));
     return query;
   };
 

@@ -1,7 +1,6 @@
-import { Alert, Badge, Button, Group, Stack, Tabs, Text } from '@mantine/core';
+import { Alert, Stack } from '@mantine/core';
 import { getHotkeyHandler } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconCopy, IconDeviceFloppy, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { FormProvider, useForm, type FieldPath } from 'react-hook-form';
@@ -9,38 +8,18 @@ import type { AssignmentPolicy, AssignmentPolicyBody, PolicyProblem } from '../.
 import { ContractFailure, unwrap } from '../../../../src-shared/contract/result';
 import { useApi } from '../../../api/api-context';
 import { queryKeys } from '../../../api/query-keys';
-import { printRoute } from '../../../app/routes';
 import { useUi } from '../../../app/ui-store-context';
 import { DeletePolicyDialog } from '../components/DeletePolicyDialog';
 import { DiscardChangesDialog } from '../components/DiscardChangesDialog';
 import { SaveAttemptContext } from './fields/save-attempt';
+import { PolicySaveBar } from './PolicySaveBar';
+import { PolicyTabs } from './PolicyTabs';
 import { ProblemList } from './ProblemList';
 import { policyFormValues } from '../model/policy-form-values';
-import { errorPaths, fieldPath, graphFieldError, POLICY_TAB_LABELS, POLICY_TABS, problemsPerTab, tabOfPath, type PolicyTab } from '../model/policy-problems';
+import { errorPaths, fieldPath, graphFieldError, problemsPerTab, tabOfPath, type PolicyTab } from '../model/policy-problems';
 import { policyResolver } from '../model/policy-resolver';
 import { useDeletePolicy } from '../use-directory';
-import { ApprovalTab } from './tabs/ApprovalTab';
-import { BasicsTab } from './tabs/BasicsTab';
-import { ExtensionsTab } from './tabs/ExtensionsTab';
-import { LifecycleTab } from './tabs/LifecycleTab';
-import { QuestionsTab } from './tabs/QuestionsTab';
-import { RequestsTab } from './tabs/RequestsTab';
-import { ReviewsTab } from './tabs/ReviewsTab';
-import { ReviewTab } from './tabs/ReviewTab';
 import { useLeaveGuard } from './use-leave-guard';
-
-/** The tabs that edit the policy, in the admin center's order; Review follows them. */
-const EDIT_TABS: ReadonlyArray<{ value: Exclude<PolicyTab, 'review'>; Panel: (props: { packageName: string }) => React.ReactNode }> = [
-  { value: 'basics', Panel: BasicsTab },
-  { value: 'requests', Panel: RequestsTab },
-  { value: 'approval', Panel: ApprovalTab },
-  { value: 'questions', Panel: QuestionsTab },
-  { value: 'lifecycle', Panel: LifecycleTab },
-  { value: 'reviews', Panel: ReviewsTab },
-  { value: 'extensions', Panel: ExtensionsTab },
-];
-
-const POLICIES_PATH = '/identityGovernance/entitlementManagement/assignmentPolicies';
 
 export interface PolicyFormProps {
   /** The policy being edited, or undefined for a new one (saved with a POST). */
@@ -142,57 +121,23 @@ export function PolicyForm({ policyId, initial, saved, packageName }: PolicyForm
       <SaveAttemptContext.Provider value={saveAttempted}>
       <form onSubmit={submit} noValidate aria-label={policyId ? 'Edit assignment policy' : 'New assignment policy'} onKeyDown={getHotkeyHandler([['mod+S', () => void submit()]])}>
         <Stack gap="md">
-          <Tabs value={tab} onChange={(value) => setTab((value as PolicyTab) ?? 'basics')} keepMounted>
-            <Tabs.List aria-label="Policy settings">
-              {POLICY_TABS.map((value) => (
-                <Tabs.Tab key={value} value={value} rightSection={perTab[value] ? <Badge color="red" size="sm" circle aria-label={`${perTab[value]} ${perTab[value] === 1 ? 'problem' : 'problems'}`}>{perTab[value]}</Badge> : null}>
-                  {POLICY_TAB_LABELS[value]}
-                </Tabs.Tab>
-              ))}
-            </Tabs.List>
-            {EDIT_TABS.map(({ value, Panel }) => (
-              <Tabs.Panel key={value} value={value} pt="md">
-                <Panel packageName={packageName} />
-              </Tabs.Panel>
-            ))}
-            <Tabs.Panel value="review" pt="md">
-              {tab === 'review' ? <ReviewTab saved={saved} requestLine={policyId ? `PUT ${POLICIES_PATH}/${policyId}` : `POST ${POLICIES_PATH}`} /> : null}
-            </Tabs.Panel>
-          </Tabs>
+          <PolicyTabs tab={tab} onTab={setTab} perTab={perTab} packageName={packageName} saved={saved} policyId={policyId} />
           <ProblemList onOpen={showProblemAt} />
           {formError ? (
             <Alert color="red" role="alert" title="The service did not save the policy">
               {formError}
             </Alert>
           ) : null}
-          <Group justify="space-between" className="save-bar">
-            <Group gap="xs">
-              <Button type="submit" leftSection={<IconDeviceFloppy size={16} />} loading={save.isPending}>
-                {policyId ? 'Save policy' : 'Create policy'}
-              </Button>
-              <Button variant="default" disabled={!dirty} onClick={() => (form.reset(), setFormError(null), setSaveAttempted(false))}>
-                Discard changes
-              </Button>
-              {tab !== 'review' ? (
-                <Button variant="subtle" onClick={() => setTab('review')}>
-                  Review changes
-                </Button>
-              ) : null}
-              <Text size="sm" c="dimmed" aria-live="polite">
-                {dirty ? 'Unsaved changes' : policyId ? 'Saved' : ''}
-              </Text>
-            </Group>
-            {policyId ? (
-              <Group gap="xs">
-                <Button component="a" variant="subtle" leftSection={<IconCopy size={16} />} href={printRoute({ section: 'directory', view: 'newPolicy', packageId, copyOf: policyId })}>
-                  Duplicate
-                </Button>
-                <Button variant="subtle" color="red" leftSection={<IconTrash size={16} />} onClick={() => setDeleting(true)}>
-                  Delete
-                </Button>
-              </Group>
-            ) : null}
-          </Group>
+          <PolicySaveBar
+            policyId={policyId}
+            packageId={packageId}
+            saving={save.isPending}
+            dirty={dirty}
+            reviewing={tab === 'review'}
+            onDiscard={() => (form.reset(), setFormError(null), setSaveAttempted(false))}
+            onReview={() => setTab('review')}
+            onDelete={() => setDeleting(true)}
+          />
           {remove.isError ? (
             <Alert color="red" role="alert" title="The policy was not deleted">
               {remove.error.message}
