@@ -71,7 +71,6 @@ export function summarize(streams: StreamRegistry): StreamSummary[] {
   });
 }
 
-/** Binds the `relay` contract service: the console's view of streams and the config file. */
 /** The RTSP server's address as a link needs it (nothing when `rtsp.listen` is empty: the server is off). */
 export function rtspEndpoint(rtsp: Pick<RtspSettings, 'listen' | 'port' | 'username'>) {
   if (!rtsp.listen || !rtsp.port) return undefined;
@@ -87,6 +86,7 @@ export interface RelayServiceDeps {
   schemes: SchemeRegistry;
 }
 
+/** Binds the `relay` contract service: the console's view of streams and the config file. */
 export function bindRelayService(ctx: EngineContext, { streams, guard, rtsp, schemes }: RelayServiceDeps): void {
   const check = (source: string, name: string) => {
     try {
