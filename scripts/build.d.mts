@@ -15,3 +15,5 @@ export interface BuildOptions {
 export function buildAll(options?: BuildOptions): Promise<{ renderer: boolean; main: boolean }>;
 /** Builds the main-process entries if they changed; resolves with their names (dist/main/<name>.js). */
 export function buildMain(options?: Omit<BuildOptions, 'quiet'>): Promise<string[]>;
+/** Bundles every main-process entry (`<name>.js`), worker thread (`<name>.thread.cjs`) and the preload into `outdir`, whatever changed. */
+export function bundleMain(root: string, outdir: string): Promise<void>;

@@ -68,18 +68,26 @@ async function buildIfChanged(root, bundle, outputs, force, build) {
   return true;
 }
 
-/** Every `src-main/**\/main.<name>.ts` is an entry: main.headless, main.electron, tools. */
-function findEntries(dir, found = []) {
+function findFiles(dir, pattern, found = []) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) findEntries(path, found);
-    else if (/^main\.[\w-]+\.ts$/.test(name)) found.push(path);
+    if (statSync(path).isDirectory()) findFiles(path, pattern, found);
+    else if (pattern.test(name)) found.push(path);
   }
   return found;
 }
 
+/** Every `src-main/**\/main.<name>.ts` is an entry: main.headless, main.electron, tools. */
 const entryPointsOf = (root) =>
-  Object.fromEntries(findEntries(join(root, 'src-main')).map((path) => [basename(path, '.ts').replace(/^main\./, ''), path]));
+  Object.fromEntries(findFiles(join(root, 'src-main'), /^main\.[\w-]+\.ts$/).map((path) => [basename(path, '.ts').replace(/^main\./, ''), path]));
+
+/**
+ * Every `src-main/**\/<name>.thread.ts` is a worker thread's script, bundled with what it imports
+ * to dist/main/<name>.thread.cjs, beside the bundles that start it (they find it from their own
+ * import.meta.url).
+ */
+const threadEntryPointsOf = (root) =>
+  Object.fromEntries(findFiles(join(root, 'src-main'), /^[\w-]+\.thread\.ts$/).map((path) => [basename(path, '.ts'), path]));
 
 /** Builds what changed; resolves with which bundles were built (false: kept as they were). */
 export async function buildAll({ quiet = false, force = false, root = projectRoot } = {}) {
@@ -90,7 +98,7 @@ export async function buildAll({ quiet = false, force = false, root = projectRoo
   const main = await buildMainIfChanged(root, force);
   if (!quiet) {
     const said = (built, what) => `${what} ${built ? 'built' : 'up to date'}`;
-    const entries = [...Object.keys(entryPointsOf(root)), 'preload'].join(', ');
+    const entries = [...Object.keys(entryPointsOf(root)), ...Object.keys(threadEntryPointsOf(root)), 'preload'].join(', ');
     console.log(`${said(renderer, 'dist/renderer')}, ${said(main, `dist/main (${entries})`)} in ${Date.now() - started} ms`);
   }
   return { renderer, main };
@@ -115,35 +123,63 @@ function assertAsciiBundle(file) {
   throw new Error(`${relative(projectRoot, file)}:${line} has the character U+${text.codePointAt(at).toString(16).padStart(4, '0')} (outside printable ASCII): write it in ASCII (in a comment, words; in a string, a \\u escape) so V8 keeps the bundle one byte a character`);
 }
 
-function buildMainIfChanged(root, force) {
+/** What bundleMain writes into its folder. */
+function mainOutputs(root, outdir) {
+  return [
+    ...Object.keys(entryPointsOf(root)).map((name) => join(outdir, `${name}.js`)),
+    ...Object.keys(threadEntryPointsOf(root)).map((name) => join(outdir, `${name}.cjs`)),
+    join(outdir, 'preload.cjs'),
+  ];
+}
+
+/** Bundles every main-process entry, worker thread and the preload into `outdir` (dist/main, or a test's folder). */
+export async function bundleMain(root, outdir) {
   const entryPoints = entryPointsOf(root);
-  const outdir = join(root, 'dist', 'main');
-  const outputs = [...Object.keys(entryPoints).map((name) => join(outdir, `${name}.js`)), join(outdir, 'preload.cjs')];
-  return buildIfChanged(root, 'main', outputs, force, async () => {
+  const threads = threadEntryPointsOf(root);
+  await esbuild({
+    entryPoints,
+    outdir,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+  for (const name of Object.keys(entryPoints)) assertAsciiBundle(join(outdir, `${name}.js`));
+  // A worker thread's script is one CommonJS file, as the preload: require is all it needs to
+  // load, under Node and from inside Electron's app archive.
+  if (Object.keys(threads).length > 0) {
     await esbuild({
-      entryPoints,
+      entryPoints: threads,
       outdir,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      packages: 'external',
-      sourcemap: true,
-      logLevel: 'warning',
-    });
-    for (const name of Object.keys(entryPoints)) assertAsciiBundle(join(outdir, `${name}.js`));
-    // A sandboxed preload must be one CommonJS file that requires nothing but electron.
-    await esbuild({
-      entryPoints: [join(root, 'src-main', 'preload', 'preload.ts')],
-      outfile: join(outdir, 'preload.cjs'),
+      outExtension: { '.js': '.cjs' },
       bundle: true,
       platform: 'node',
       format: 'cjs',
-      target: 'node20',
-      external: ['electron'],
+      target: 'node24',
+      sourcemap: true,
       logLevel: 'warning',
     });
+    for (const name of Object.keys(threads)) assertAsciiBundle(join(outdir, `${name}.cjs`));
+  }
+  // A sandboxed preload must be one CommonJS file that requires nothing but electron.
+  await esbuild({
+    entryPoints: [join(root, 'src-main', 'preload', 'preload.ts')],
+    outfile: join(outdir, 'preload.cjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node24',
+    external: ['electron'],
+    logLevel: 'warning',
   });
+}
+
+function buildMainIfChanged(root, force) {
+  const outdir = join(root, 'dist', 'main');
+  return buildIfChanged(root, 'main', mainOutputs(root, outdir), force, () => bundleMain(root, outdir));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildAll } from './build.mjs';
 import { listen } from '../src-main/platform/listen';
+import { nodeVersionProblem } from '../src-main/platform/node-version.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const electronInstalled = existsSync(join(root, 'node_modules', 'electron', 'path.txt'));
@@ -61,7 +62,7 @@ describe('first run on the command line', () => {
     // npm start's own files, copied where no dist/ exists: the help must come before any build.
     const copy = await mkdtemp(join(tmpdir(), 'rc-help-'));
     try {
-      for (const file of ['scripts/start.mjs', 'scripts/build.mjs', 'scripts/engine-flags.mjs', 'src-main/cli-options.mjs', 'src-main/platform/nearest-name.mjs']) {
+      for (const file of ['scripts/start.mjs', 'scripts/build.mjs', 'scripts/engine-flags.mjs', 'src-main/cli-options.mjs', 'src-main/platform/nearest-name.mjs', 'src-main/platform/node-version.mjs']) {
         await mkdir(dirname(join(copy, file)), { recursive: true });
         await copyFile(join(root, file), join(copy, file));
       }
@@ -80,6 +81,18 @@ describe('first run on the command line', () => {
     const direct = run(headless, ['--help']);
     expect(direct.code).toBe(0);
     expect(direct.out).toContain('--config <file>');
+  });
+
+  it('an older Node is refused in one sentence that names the version and how to get it', () => {
+    // This Node, made to say it is 20 before the script runs.
+    const olderNode = ['--import', 'data:text/javascript,Object.defineProperty(process.versions, "node", { value: "20.20.2" })'];
+    for (const script of [join(root, 'scripts', 'start.mjs'), headless]) {
+      const result = spawnSync(process.execPath, [...olderNode, script], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+      expect(result.status).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(`${nodeVersionProblem('20.20.2')}\n`);
+    }
+    expect(nodeVersionProblem('20.20.2')).toMatch(/^Relay Console needs Node 24 or later .*scripts\/use-node\.sh/);
   });
 
   it('an unknown flag lists the valid ones, before anything is built', () => {

@@ -10,8 +10,15 @@ import { fileURLToPath } from 'node:url';
 import { buildAll } from './build.mjs';
 import { ENGINE_V8_FLAGS } from './engine-flags.mjs';
 import { helpText, parseCommandLine, UsageError } from '../src-main/cli-options.mjs';
+import { nodeVersionProblem } from '../src-main/platform/node-version.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+// The headless console runs on this Node, and the native modules were built for the bundled major.
+const tooOld = nodeVersionProblem();
+if (tooOld) {
+  console.error(tooOld);
+  process.exit(1);
+}
 const args = process.argv.slice(2);
 
 function readCommandLine() {

@@ -5,12 +5,19 @@ import { runEngine } from './engine/lifecycle';
 import { configSchemas, engineModules } from './engine/modules';
 import { listenProblem, parseListen } from './platform/config/app-settings';
 import { helpText, parseCommandLine, UsageError } from './cli-options.mjs';
+import { nodeVersionProblem } from './platform/node-version.mjs';
 
 /**
  * The console without a desktop: the engine under plain Node, the renderer served to any
  * browser at the API address. `npm run serve -- --config <file.yaml>`.
  */
 async function main(): Promise<void> {
+  // Built and tested on the Node that Electron bundles: an older one gets a sentence, not a failure later.
+  const tooOld = nodeVersionProblem();
+  if (tooOld) {
+    console.error(tooOld);
+    process.exit(1);
+  }
   const values = parseCommandLine(process.argv.slice(2));
   if (values.help) {
     console.log(helpText());

@@ -6,12 +6,11 @@ export const KODO_BLOCK = 4 * 1024 * 1024;
 const urlsafe = (data: Buffer) => data.toString('base64').replace(/\+/g, '-').replace(/\//g, '_');
 
 /**
- * The Kodo etag (qetag), fed incrementally: up to one 4 MiB block it is 0x16 + sha1(data);
- * above it, 0x96 + sha1(sha1(block1) + sha1(block2) + ...). The emulator computes it for what
- * it stores; the client for what it sent, to check an upload end to end.
+ * The sha1 of each 4 MiB block of what is fed, in order: the etag's input. The emulator's digest
+ * thread keeps these for a part (so an object's etag can be made from its parts' blocks).
  */
-export class EtagHasher {
-  private readonly blockHashes: Buffer[] = [];
+export class BlockHasher {
+  private readonly hashes: Buffer[] = [];
   private current = createHash('sha1');
   private inBlock = 0;
 
@@ -23,16 +22,34 @@ export class EtagHasher {
       this.inBlock += take;
       offset += take;
       if (this.inBlock === KODO_BLOCK) {
-        this.blockHashes.push(this.current.digest());
+        this.hashes.push(this.current.digest());
         this.current = createHash('sha1');
         this.inBlock = 0;
       }
     }
   }
 
+  /** Every block's sha1, the last partial block's included (an empty body is one block of nothing); ends the hashing. */
+  finish(): Buffer[] {
+    if (this.inBlock > 0 || this.hashes.length === 0) this.hashes.push(this.current.digest());
+    return this.hashes;
+  }
+}
+
+/**
+ * The Kodo etag (qetag), fed incrementally: up to one 4 MiB block it is 0x16 + sha1(data);
+ * above it, 0x96 + sha1(sha1(block1) + sha1(block2) + ...). The emulator computes it for what
+ * it stores; the client for what it sent, to check an upload end to end.
+ */
+export class EtagHasher {
+  private readonly blocks = new BlockHasher();
+
+  update(chunk: Buffer): void {
+    this.blocks.update(chunk);
+  }
+
   digest(): string {
-    if (this.inBlock > 0 || this.blockHashes.length === 0) this.blockHashes.push(this.current.digest());
-    return etagOfBlocks(this.blockHashes);
+    return etagOfBlocks(this.blocks.finish());
   }
 }
 

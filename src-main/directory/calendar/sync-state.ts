@@ -2,7 +2,6 @@
 
 export type RoundKind = 'full' | 'incremental';
 
-/** Why a full round ran: the view's first, an expired delta token (410), or the user asked. */
 /** Why a full round runs: the view's first, a delta token the service no longer knows, a resync asked for, or links from another connection. */
 export type FullReason = 'first' | 'expired' | 'resync' | 'connection';
 

@@ -24,6 +24,24 @@ export const DEMO_IDS = {
   customExtension: '219f57b6-7983-45a1-be01-2c228b7a0a16',
 } as const;
 
+/**
+ * A policy's requestor settings where the people in scope add and remove their own access and
+ * nobody requests for someone else: the demo policy's, and the bodies the emulator's tests PUT.
+ * A fresh object each call, as each policy owns its own.
+ */
+export function selfServiceRequestorSettings() {
+  return {
+    enableTargetsToSelfAddAccess: true,
+    enableTargetsToSelfUpdateAccess: false,
+    enableTargetsToSelfRemoveAccess: true,
+    allowCustomAssignmentSchedule: false,
+    enableOnBehalfRequestorsToAddAccess: false,
+    enableOnBehalfRequestorsToUpdateAccess: false,
+    enableOnBehalfRequestorsToRemoveAccess: false,
+    onBehalfRequestors: [],
+  };
+}
+
 const DAY = 86_400_000;
 const utc = (ms: number) => ({ dateTime: new Date(ms).toISOString().slice(0, 19), timeZone: 'UTC' });
 
@@ -80,16 +98,7 @@ export function seedDemoData(deps: DemoDeps): void {
       createdDateTime: iso,
       modifiedDateTime: iso,
       expiration: { type: 'afterDuration', duration: 'P365D', endDateTime: null },
-      requestorSettings: {
-        enableTargetsToSelfAddAccess: true,
-        enableTargetsToSelfUpdateAccess: false,
-        enableTargetsToSelfRemoveAccess: true,
-        allowCustomAssignmentSchedule: false,
-        enableOnBehalfRequestorsToAddAccess: false,
-        enableOnBehalfRequestorsToUpdateAccess: false,
-        enableOnBehalfRequestorsToRemoveAccess: false,
-        onBehalfRequestors: [],
-      },
+      requestorSettings: selfServiceRequestorSettings(),
       requestApprovalSettings: {
         isApprovalRequiredForAdd: true,
         isApprovalRequiredForUpdate: false,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_IDS } from './demo-data';
+import { DEMO_IDS, selfServiceRequestorSettings } from './demo-data';
 import { graphCall, startTestDirectoryEmulator, TEST_OTHER_USER, TEST_USER, type TestDirectoryEmulator } from './test-support';
 
 const EM = '/identityGovernance/entitlementManagement';
@@ -13,16 +13,7 @@ const policyBody = (overrides: Record<string, unknown> = {}): Record<string, unk
   specificAllowedTargets: [{ '@odata.type': '#microsoft.graph.groupMembers', groupId: 'a5d2a7c3-1b4e-4d5a-9a77-1f0c5e0d8b11', description: 'Contractors' }],
   automaticRequestSettings: null,
   expiration: { type: 'afterDuration', duration: 'P90D', endDateTime: null },
-  requestorSettings: {
-    enableTargetsToSelfAddAccess: true,
-    enableTargetsToSelfUpdateAccess: false,
-    enableTargetsToSelfRemoveAccess: true,
-    allowCustomAssignmentSchedule: false,
-    enableOnBehalfRequestorsToAddAccess: false,
-    enableOnBehalfRequestorsToUpdateAccess: false,
-    enableOnBehalfRequestorsToRemoveAccess: false,
-    onBehalfRequestors: [],
-  },
+  requestorSettings: selfServiceRequestorSettings(),
   requestApprovalSettings: {
     isApprovalRequiredForAdd: true,
     isApprovalRequiredForUpdate: false,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_IDS } from './demo-data';
+import { DEMO_IDS, selfServiceRequestorSettings } from './demo-data';
 import { CATALOG_OWNER_ROLE } from './entitlement-access';
 import { graphCall, startTestDirectoryEmulator, TEST_OTHER_USER, TEST_USER, userTokenForm, type TestDirectoryEmulator } from './test-support';
 
@@ -18,16 +18,7 @@ const policy = (displayName: string): Record<string, unknown> => ({
   specificAllowedTargets: [],
   automaticRequestSettings: null,
   expiration: { type: 'noExpiration', duration: null, endDateTime: null },
-  requestorSettings: {
-    enableTargetsToSelfAddAccess: true,
-    enableTargetsToSelfUpdateAccess: false,
-    enableTargetsToSelfRemoveAccess: true,
-    allowCustomAssignmentSchedule: false,
-    enableOnBehalfRequestorsToAddAccess: false,
-    enableOnBehalfRequestorsToUpdateAccess: false,
-    enableOnBehalfRequestorsToRemoveAccess: false,
-    onBehalfRequestors: [],
-  },
+  requestorSettings: selfServiceRequestorSettings(),
   requestApprovalSettings: null,
   reviewSettings: null,
   questions: [],

@@ -23,6 +23,13 @@ const SERVER_DAYS = 397;
 const RENEW_DAYS = 30;
 const LOCAL_NAMES = ['localhost', '127.0.0.1', '::1'];
 
+/**
+ * An ECDSA key pair, typed as the certificate library takes it: @types/node's key usages name
+ * some (ML-KEM's) that TypeScript's DOM types do not yet, for what is the same object at run time.
+ */
+const generateKeyPair = async (extractable: boolean): Promise<CryptoKeyPair> =>
+  (await webcrypto.subtle.generateKey(ALGORITHM, extractable, ['sign', 'verify'])) as unknown as CryptoKeyPair;
+
 const files = (dir: string) => ({ ca: join(dir, 'ca.pem'), cert: join(dir, 'server.pem'), key: join(dir, 'server-key.pem') });
 
 /** Whether a certificate covers exactly these names (DNS names and IP addresses). */
@@ -61,7 +68,7 @@ export async function ensureLocalCertificate(options: { dir: string; names?: str
   // The library is typed with the DOM's Crypto, which Node's webcrypto implements.
   x509.cryptoProvider.set(webcrypto as unknown as ReturnType<typeof x509.cryptoProvider.get>);
   const notBefore = new Date(now - DAY);
-  const caKeys = await webcrypto.subtle.generateKey(ALGORITHM, false, ['sign', 'verify']);
+  const caKeys = await generateKeyPair(false);
   const ca = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: randomSerial(),
     name: `CN=${options.label} local CA, O=Relay Console`,
@@ -75,7 +82,7 @@ export async function ensureLocalCertificate(options: { dir: string; names?: str
       await x509.SubjectKeyIdentifierExtension.create(caKeys.publicKey),
     ],
   });
-  const serverKeys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
+  const serverKeys = await generateKeyPair(true);
   const server = await x509.X509CertificateGenerator.create({
     serialNumber: randomSerial(),
     subject: `CN=${options.label}`,

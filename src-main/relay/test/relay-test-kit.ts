@@ -12,8 +12,10 @@ export interface RelayUnderTest {
   stop(): Promise<void>;
 }
 
-/** A real engine with the relay on free ports; `streams` is the YAML body of `streams:`. */
-/** `rtspOptions` and `apiOptions` are more `rtsp:` and `api:` keys, indented by two spaces (e.g. `  username: x\n`). */
+/**
+ * A real engine with the relay on free ports; `streams` is the YAML body of `streams:`.
+ * `rtspOptions` and `apiOptions` are more `rtsp:` and `api:` keys, indented by two spaces (e.g. `  username: x\n`).
+ */
 export async function startRelay(streams = '', extra = '', rtspPort = 0, rtspOptions = '', apiOptions = ''): Promise<RelayUnderTest> {
   // Tests run side by side: the shared WebRTC port is a free one unless a test sets its own.
   const webrtc = /^webrtc:/m.test(extra) ? '' : 'webrtc:\n  listen: 127.0.0.1:0\n';

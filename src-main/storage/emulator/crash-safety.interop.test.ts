@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import qiniu from 'qiniu';
 import { kodoEtag } from './encoding';
-import { AK, SK, httpGet, sdkConfig, startTestEmulator, uploadToken } from './test-support';
+import { httpGet, sdkConfig, startEmulatorProcess, startTestEmulator, uploadToken } from './test-support';
 
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -18,27 +18,12 @@ afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
-/** The standalone entry in a child process, so it can really be killed with SIGKILL. */
+/** The standalone entry from source in a child process, so it can really be killed with SIGKILL. */
 async function startChild(dataDir: string): Promise<{ child: ChildProcess; port: number }> {
-  const config = join(dataDir, 'config.yaml');
-  await writeFile(
-    config,
-    `data_dir: ${dataDir}\nlog:\n  level: warn\nstorage:\n  emulator:\n    listen: 127.0.0.1:0\n    accounts:\n      - access_key: ${AK}\n        secret_key: ${SK}\n        buckets:\n          - name: pub\n            domains: [pub.test]\n`,
-  );
   const entry = resolve(__dirname, 'main.storage-emulator.ts');
-  const child = spawn(process.execPath, [resolve('node_modules/vite-node/vite-node.mjs'), entry, '--', '--config', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const { child, port } = await startEmulatorProcess(dataDir, [resolve('node_modules/vite-node/vite-node.mjs'), entry, '--']);
   children.push(child);
-  const port = await new Promise<number>((resolvePort, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /at http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
-      if (m) resolvePort(Number(m[1]));
-    });
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => reject(new Error(`emulator exited ${code}: ${out}`)));
-  });
-  return { child, port };
+  return { child, port: await port };
 }
 
 describe('crash safety', () => {

@@ -52,8 +52,10 @@ function bitrate(v: string): string {
   return /^\d+$/.test(v) ? `${Math.round(Number(v) / 1000)}k` : v;
 }
 
-/** avthumb/<mp4|m3u8>, vframe/<jpg|png>/offset/<s>, avinfo, through ffmpeg/ffprobe. */
-/** `input` is the bytes, or the path of a file holding them (an object's blob: no copy). */
+/**
+ * avthumb/<mp4|m3u8>, vframe/<jpg|png>/offset/<s>, avinfo, through ffmpeg/ffprobe. `input` is
+ * the bytes, or the path of a file holding them (an object's blob: no copy).
+ */
 export async function runMediaCommand(input: Buffer | string, command: string): Promise<MediaOutput> {
   const parts = command.split('/').filter((p) => p !== '');
   const [name, format] = parts;

@@ -275,8 +275,7 @@ export class MetadataStore {
   deleteObject(bucket: string, key: string): boolean {
     return this.stmts.deleteObject.run(bucket, key).changes > 0;
   }
-  /** Keys strictly after `after`, starting with `prefix`, in byte order. */
-  /** A page of keys in order, with only the columns a listing shows. */
+  /** A page of the keys strictly after `after` that start with `prefix`, in byte order, with only the columns a listing shows. */
   list(query: ListQuery): ListedRow[] {
     return this.stmts.list.all(query).map(([key, hash, fsize, mime, put_time, type, status, end_user, md5, expire_at]) => ({ key, hash, fsize, mime, put_time, type, status, end_user, md5, expire_at }));
   }

@@ -1,6 +1,7 @@
 // Shared set-up for the emulator's tests: a real emulator on a free port, real files in a temp
 // dir, and the official qiniu SDK pointed at it by configuration only.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,6 +77,31 @@ export async function startTestEmulator(options: { mirror?: string; dataDir?: st
       if (!options.dataDir) await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The standalone emulator in a child process (`command`: what runs main.storage-emulator, from
+ * source or a bundle), with a bucket `pub` of AK's. `port` settles once it says where it listens
+ * (the child is there before, for a test to kill whatever happens).
+ */
+export async function startEmulatorProcess(dataDir: string, command: string[]): Promise<{ child: ChildProcess; port: Promise<number> }> {
+  const config = join(dataDir, 'config.yaml');
+  await writeFile(
+    config,
+    `data_dir: ${dataDir}\nlog:\n  level: warn\nstorage:\n  emulator:\n    listen: 127.0.0.1:0\n    accounts:\n      - access_key: ${AK}\n        secret_key: ${SK}\n        buckets:\n          - name: pub\n            domains: [pub.test]\n`,
+  );
+  const child = spawn(process.execPath, [...command, '--config', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const port = new Promise<number>((resolvePort, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /at http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      if (m) resolvePort(Number(m[1]));
+    });
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => reject(new Error(`emulator exited ${code}: ${out}`)));
+  });
+  return { child, port };
 }
 
 export function uploadToken(policy: Record<string, unknown>, ak = AK, sk = SK): string {

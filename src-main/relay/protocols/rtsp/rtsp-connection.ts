@@ -7,10 +7,6 @@ const REQUEST_TIMEOUT_MS = 8_000;
 
 export type RtspResponse = RtspMessage & { type: 'response' };
 
-/**
- * The client side of one RTSP connection (to a camera, or to a server we publish to): requests
- * one at a time with CSeq, Session and Basic/Digest auth from the URL, plus interleaved frames.
- */
 /** The camera answered a request with an error status (not a lost connection or a timeout). */
 export class RtspResponseError extends Error {
   override name = 'RtspResponseError';
@@ -22,6 +18,10 @@ export class RtspResponseError extends Error {
   }
 }
 
+/**
+ * The client side of one RTSP connection (to a camera, or to a server we publish to): requests
+ * one at a time with CSeq, Session and Basic/Digest auth from the URL, plus interleaved frames.
+ */
 export class RtspConnection {
   private readonly parser = new RtspParser();
   private cseq = 0;
