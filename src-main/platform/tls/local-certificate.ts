@@ -3,6 +3,8 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write';
+// Types only: the library itself is loaded when a certificate is made (it is large).
+import type { X509CertificateGenerator } from '@peculiar/x509';
 
 export interface LocalCertificate {
   /** PEM of the server certificate followed by the CA's, as a TLS server sends them. */
@@ -23,12 +25,15 @@ const SERVER_DAYS = 397;
 const RENEW_DAYS = 30;
 const LOCAL_NAMES = ['localhost', '127.0.0.1', '::1'];
 
+/** An ECDSA key pair, as the certificate library takes it (main has Node's WebCrypto types, not the DOM's). */
+type KeyPair = Parameters<typeof X509CertificateGenerator.createSelfSigned>[0]['keys'];
+
 /**
- * An ECDSA key pair, typed as the certificate library takes it: @types/node's key usages name
- * some (ML-KEM's) that TypeScript's DOM types do not yet, for what is the same object at run time.
+ * @types/node's key usages name some (ML-KEM's) that the library's WebCrypto types do not yet,
+ * for what is the same object at run time.
  */
-const generateKeyPair = async (extractable: boolean): Promise<CryptoKeyPair> =>
-  (await webcrypto.subtle.generateKey(ALGORITHM, extractable, ['sign', 'verify'])) as unknown as CryptoKeyPair;
+const generateKeyPair = async (extractable: boolean): Promise<KeyPair> =>
+  (await webcrypto.subtle.generateKey(ALGORITHM, extractable, ['sign', 'verify'])) as unknown as KeyPair;
 
 const files = (dir: string) => ({ ca: join(dir, 'ca.pem'), cert: join(dir, 'server.pem'), key: join(dir, 'server-key.pem') });
 
