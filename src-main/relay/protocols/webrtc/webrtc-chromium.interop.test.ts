@@ -227,6 +227,23 @@ describe('WebRTC viewers in Chromium', () => {
     expect((await fetch(new URL(posted.headers.get('location')!, `${live.relay.api}/api/webrtc`), { method: 'DELETE' })).status).toBe(200);
   });
 
+  it('WHEP takes a camera URL as src: a temporary stream while the session lasts', async () => {
+    const sdp = await live.page.evaluate(async () => {
+      const pc = new RTCPeerConnection();
+      pc.addTransceiver('video', { direction: 'recvonly' });
+      const offer = await pc.createOffer();
+      pc.close();
+      return offer.sdp!;
+    });
+    const source = live.relay.rtspUrl('cam');
+    const posted = await fetch(`${live.relay.api}/api/webrtc?src=${encodeURIComponent(source)}`, { method: 'POST', headers: { 'Content-Type': 'application/sdp' }, body: sdp });
+    expect(posted.status).toBe(201);
+    const streams = async () => Object.keys((await (await fetch(`${live.relay.api}/api/streams`)).json()) as object);
+    expect(await streams()).toContain(source);
+    expect((await fetch(new URL(posted.headers.get('location')!, `${live.relay.api}/api/webrtc`), { method: 'DELETE' })).status).toBe(200);
+    await waitUntil(async () => !(await streams()).includes(source), { timeout: 10_000, interval: 100, what: 'the temporary stream to go' });
+  });
+
   it('bad offers get a 4xx that says why, and leave nothing behind', async () => {
     const post = (src: string, body: string, type = 'application/sdp') => fetch(`${live.relay.api}/api/webrtc?src=${src}`, { method: 'POST', headers: { 'Content-Type': type }, body });
     const garbage = await post('cam', 'hello');

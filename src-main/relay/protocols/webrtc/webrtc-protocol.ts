@@ -23,7 +23,7 @@ export async function registerWebrtc({ ctx, streams, tasks, logger, webrtc, sche
     network.close();
   });
   const output: WebrtcOutput = { network, opus };
-  registerWebrtcRoutes(ctx, { streams, tasks, ...output });
+  registerWebrtcRoutes(ctx, { streams, tasks, callersAuthenticated: !!ctx.settings.api.username, ...output });
   schemes.register('webrtc', { dial: createWebrtcDialer(tasks) });
   return output;
 }

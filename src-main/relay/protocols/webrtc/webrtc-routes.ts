@@ -9,6 +9,7 @@ import { iceServerLinks } from './ice/ice-server-links';
 import { iceUfrag } from './ice/answer-candidates';
 import { parseTrickleFragment } from './trickle-sdpfrag';
 import { openWhipSession } from './whip-session';
+import { openOutputStream, type OpenedStream } from '../../media/frames/attach-output';
 
 /** Browsers watching at once; beyond it a new offer gets 503 rather than exhausting ports and CPU. */
 const MAX_SESSIONS = 64;
@@ -18,10 +19,13 @@ const MAX_OFFER_BYTES = 64 * 1024;
 export interface WebrtcRoutesDeps extends WebrtcOutput {
   streams: StreamRegistry;
   tasks: TaskRegistry;
+  /** The API asks every caller to log in: other sites' pages may then name source URLs too. */
+  callersAuthenticated: boolean;
 }
 
 /**
- * go2rtc's `POST /api/webrtc`: `?src=<stream>` watches a stream, `?dst=<stream>` publishes into
+ * go2rtc's `POST /api/webrtc`: `?src=<stream>` watches a stream (or a source URL, through a
+ * temporary stream, with the same rules as the other outputs), `?dst=<stream>` publishes into
  * one (WHIP). A JSON offer `{type: "offer", sdp}` gets a JSON answer (200); `application/sdp`
  * is WHEP/WHIP (201, the answer, a `Location`, and the ICE servers as `Link`); any other body is
  * a raw SDP offer answered with raw SDP (200). On the `Location` (`/api/webrtc?id=`), PATCH
@@ -71,10 +75,7 @@ export function registerWebrtcRoutes(ctx: EngineContext, deps: WebrtcRoutesDeps)
       const dst = url.searchParams.get('dst');
       if (!src && !dst) throw new HttpError(400, 'src or dst is required: the stream to watch, or the stream to publish into');
       const name = (src ?? dst)!;
-      const stream = deps.streams.get(name);
-      if (!stream) throw new HttpError(404, `stream not found: ${name}`);
       if (sessions.size >= MAX_SESSIONS) throw new HttpError(503, `too many WebRTC sessions (${MAX_SESSIONS}); close one and try again`);
-
       const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       const body = await readBody(req, MAX_OFFER_BYTES);
       let offer = body;
@@ -89,9 +90,23 @@ export function registerWebrtcRoutes(ctx: EngineContext, deps: WebrtcRoutesDeps)
         if (message?.type !== 'offer' || typeof message.sdp !== 'string') throw new HttpError(400, 'expected {"type": "offer", "sdp": "..."}');
         offer = message.sdp;
       }
+      // Opened once the offer is read, so a refused body leaves no temporary stream behind.
+      const opened: OpenedStream = src ? openOutputStream(deps, src, req) : { stream: deps.streams.get(name)!, temporary: false, release: () => undefined };
+      const { stream } = opened;
+      if (!stream) throw new HttpError(404, `stream not found: ${name}`);
 
-      const common = { stream, streamName: name, offer, peer: peerOfRequest(req), tasks: deps.tasks, network: deps.network, opus: deps.opus, onClosed: (closed: WebrtcSession) => sessions.delete(closed.id) };
-      const session = src ? await openWebrtcSession(common) : await openWhipSession(common);
+      const onClosed = (closed: WebrtcSession) => {
+        sessions.delete(closed.id);
+        opened.release();
+      };
+      const common = { stream, streamName: name, offer, peer: peerOfRequest(req), tasks: deps.tasks, network: deps.network, opus: deps.opus, onClosed };
+      let session: WebrtcSession;
+      try {
+        session = src ? await openWebrtcSession(common) : await openWhipSession(common);
+      } catch (error) {
+        opened.release();
+        throw error;
+      }
       sessions.set(session.id, { session, remoteUfrag: iceUfrag(offer) });
       if (type === 'application/json') return answer(res, 200, 'application/json', JSON.stringify({ type: 'answer', sdp: session.answer }));
       if (type === 'application/sdp') return answer(res, 201, 'application/sdp', session.answer, { Location: `webrtc?id=${session.id}`, ...links });
