@@ -16,7 +16,7 @@ import { sessionMasterPlaylist } from '../protocols/hls/hls-routes';
 import { startMjpegViewer, type MjpegStreamDeps } from '../protocols/mjpeg/stream-mjpeg';
 import { mseRequests } from '../protocols/mp4/mse-codecs';
 import { requestsFromQuery } from '../protocols/rtsp/media-query';
-import { openOutputStream, type OpenedStream } from '../media/frames/attach-output';
+import { openNamedStream, openOutputStream, type OpenedStream } from '../media/frames/attach-output';
 
 /** A message is an SDP or a candidate: a few kilobytes. */
 const MAX_MESSAGE_BYTES = 64 * 1024;
@@ -192,13 +192,13 @@ export function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
       const name = src || dst;
       // A viewer may name a source URL as src, as for MSE and stream.mp4 (with the same rules);
       // a publisher only a stream of the config.
-      let opened: OpenedStream;
+      let opened: OpenedStream | undefined;
       try {
-        opened = src ? openOutputStream(deps.mp4, src, req) : { stream: deps.streams.get(name)!, temporary: false, release: () => undefined };
+        opened = src ? openOutputStream(deps.mp4, src, req) : openNamedStream(deps.streams, name);
       } catch (error) {
         return fail((error as Error).message);
       }
-      if (!opened.stream) return fail(`stream not found: ${name}`);
+      if (!opened) return fail(`stream not found: ${name}`);
       offering = true;
       try {
         const onClosed = () => {

@@ -106,8 +106,8 @@ export interface OpenedStream {
  */
 export function openOutputStream(deps: Pick<OutputDeps, 'streams' | 'callersAuthenticated'>, src: string, request: IncomingMessage | undefined): OpenedStream {
   const { streams } = deps;
-  const named = streams.get(src);
-  if (named) return { stream: named, temporary: false, release: () => undefined };
+  const named = openNamedStream(streams, src);
+  if (named) return named;
   if (!/^[a-z][a-z0-9+.-]*:/i.test(src)) throw new HttpError(404, `stream not found: ${src}`);
   if (request && isCrossSiteRequest(request) && !deps.callersAuthenticated) {
     throw new HttpError(
@@ -129,4 +129,10 @@ export function openOutputStream(deps: Pick<OutputDeps, 'streams' | 'callersAuth
       if (stream.info().consumers.length === 0 && streams.get(src) === stream) streams.delete(src);
     },
   };
+}
+
+/** A stream of the config by name (a publisher's `dst`, which is never a URL), or undefined. */
+export function openNamedStream(streams: StreamRegistry, name: string): OpenedStream | undefined {
+  const stream = streams.get(name);
+  return stream ? { stream, temporary: false, release: () => undefined } : undefined;
 }

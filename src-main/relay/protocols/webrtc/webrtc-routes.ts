@@ -9,7 +9,7 @@ import { iceServerLinks } from './ice/ice-server-links';
 import { iceUfrag } from './ice/answer-candidates';
 import { parseTrickleFragment } from './trickle-sdpfrag';
 import { openWhipSession } from './whip-session';
-import { openOutputStream, type OpenedStream } from '../../media/frames/attach-output';
+import { openNamedStream, openOutputStream } from '../../media/frames/attach-output';
 
 /** Browsers watching at once; beyond it a new offer gets 503 rather than exhausting ports and CPU. */
 const MAX_SESSIONS = 64;
@@ -91,9 +91,9 @@ export function registerWebrtcRoutes(ctx: EngineContext, deps: WebrtcRoutesDeps)
         offer = message.sdp;
       }
       // Opened once the offer is read, so a refused body leaves no temporary stream behind.
-      const opened: OpenedStream = src ? openOutputStream(deps, src, req) : { stream: deps.streams.get(name)!, temporary: false, release: () => undefined };
+      const opened = src ? openOutputStream(deps, src, req) : openNamedStream(deps.streams, name);
+      if (!opened) throw new HttpError(404, `stream not found: ${name}`);
       const { stream } = opened;
-      if (!stream) throw new HttpError(404, `stream not found: ${name}`);
 
       const onClosed = (closed: WebrtcSession) => {
         sessions.delete(closed.id);
