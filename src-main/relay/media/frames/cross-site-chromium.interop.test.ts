@@ -49,7 +49,7 @@ afterAll(async () => {
 
 /**
  * Loads a page and waits until Chromium has the relay's final answers for the <img> and the
- * <video> (headless Chromium's user agent reads as Safari's, so stream.mp4 redirects it to HLS).
+ * <video> (a redirect, such as Safari's from stream.mp4 to HLS, counts by where it ends).
  */
 async function visit(url: string): Promise<{ image: number; video: number }> {
   const answers = new Map<string, number>();

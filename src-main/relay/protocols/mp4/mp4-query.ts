@@ -44,12 +44,20 @@ export function parseRotate(value: string | null): Rotation | undefined {
 }
 
 /**
+ * Chromium's engine, whatever it calls itself: `Chrome/` (Chrome, Edge, Opera, Electron, Android's
+ * WebView), `HeadlessChrome/` (headless Chromium, the console's own kiosk and test runs) and
+ * `Chromium/`. All of them also say `Safari/`, and all of them play a live MP4.
+ */
+const CHROMIUM = /[ ;(](?:Headless)?Chrom(?:e|ium)\//;
+
+/**
  * Safari cannot play a live MP4 over one long response, so go2rtc sends it to the HLS form of the
- * same stream (fMP4 segments); a download with `duration` stays MP4. The query is kept.
+ * same stream (fMP4 segments); a download with `duration` stays MP4. The query is kept. Every
+ * browser on iOS is WebKit under another name (`CriOS/`, `FxiOS/`) and is sent along too.
  */
 export function safariRedirect(userAgent: string | undefined, query: URLSearchParams): string | undefined {
   const ua = userAgent ?? '';
-  if (!ua.includes(' Safari/') || ua.includes(' Chrome/') || query.has('duration')) return undefined;
+  if (!ua.includes(' Safari/') || CHROMIUM.test(ua) || query.has('duration')) return undefined;
   const target = new URLSearchParams(query);
   if (!target.has('mp4')) target.append('mp4', '');
   return `stream.m3u8?${target.toString().replace(/=(&|$)/g, '$1')}`;

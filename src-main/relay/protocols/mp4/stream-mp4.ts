@@ -17,7 +17,8 @@ const DURATION_GRACE_MS = 5_000;
  * video frame. A keyframe with another SPS (the camera came back at another size) ends the
  * response: one init segment only ever describes frames of one picture size. Errors
  * (400/404/503, a 400 for codecs MP4 cannot carry) come before any byte of the body; a client
- * that leaves lets go of the stream at once. HEAD answers the same headers.
+ * that leaves lets go of the stream at once. HEAD answers the same headers. Browsers play it
+ * progressively (Chromium in a <video> or a tab); Safari is sent to HLS (see mp4-query).
  */
 export async function serveStreamMp4(deps: Mp4Deps, { req, res, url }: RouteRequest): Promise<void> {
   const query = url.searchParams;
@@ -56,9 +57,12 @@ export async function serveStreamMp4(deps: Mp4Deps, { req, res, url }: RouteRequ
   function send(chunks: Uint8Array[]): void {
     if (chunks.length === 0 || finished) return;
     if (!res.headersSent) {
+      // A live stream has no byte positions: a Range (browsers send `bytes=0-`) gets the whole
+      // stream from now, as go2rtc answers, and `none` tells the player not to seek by bytes.
       res.writeHead(200, {
         'Content-Type': writer!.muxer.contentType(),
         'Cache-Control': 'no-cache',
+        'Accept-Ranges': 'none',
         ...(disposition ? { 'Content-Disposition': disposition } : {}),
       });
       if (req.method === 'HEAD') return finish();
