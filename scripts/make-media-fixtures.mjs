@@ -3,7 +3,8 @@
 // folder's README.md from the same list (what each file is, its size, the command).
 //
 // The files are checked in: the unit tests read bytes and start no encoder. Run this only to
-// add a file or to change how one is made; a newer ffmpeg, x264 or x265 makes other bytes (the
+// add a file or to change how one is made (`node scripts/make-media-fixtures.mjs <file>...`
+// makes only those, and the README again); a newer ffmpeg, x264 or x265 makes other bytes (the
 // tests check what the media is, not its exact bytes, so they should still pass).
 import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
@@ -18,6 +19,10 @@ const pattern = (size, extra = '') => ['-f', 'lavfi', '-i', `testsrc=size=${size
 const sine = (spec) => ['-f', 'lavfi', '-i', `sine=${spec}`];
 const x265Quiet = ['-x265-params', 'log-level=error'];
 const jpeg = (options, size = '320x240') => [...pattern(size), '-frames:v', '1', '-c:v', 'mjpeg', ...options, '-f', 'mjpeg'];
+/** A fixture made before, read as raw G.711 (ffmpeg runs in the fixtures folder). */
+const g711Input = (format, rate, file) => ['-f', format, '-ar', String(rate), '-ac', '1', '-i', file];
+/** Loud and quiet tones, a sweep and noise: G.711 test sound that reaches every segment of the law. */
+const VOICE = '0.6*sin(440*2*PI*t)*lt(t\\,0.25)+0.02*sin(1234*2*PI*t*t)+0.3*(random(0)-0.5)*gte(t\\,0.25)';
 
 /**
  * Every fixture: `args` go to ffmpeg, which writes the file on stdout; with `rtp`, ffmpeg sends
@@ -57,6 +62,9 @@ const FIXTURES = [
   { file: 'aac-48000-stereo-1s.aac', what: 'ADTS: AAC-LC 48 kHz stereo', args: [...sine('frequency=440:sample_rate=48000:duration=1'), '-ac', '2', '-c:a', 'aac', '-f', 'adts'] },
   { file: 'opus-48000-2s.opus', what: 'Ogg Opus 48 kHz 32 kb/s', args: [...sine('frequency=440:sample_rate=48000:duration=2'), '-c:a', 'libopus', '-b:a', '32k', '-f', 'opus'] },
   { file: 'alaw-8000-2s.alaw', what: 'raw G.711 A-law 8 kHz mono', args: [...sine('frequency=300:sample_rate=8000:duration=2'), '-f', 'alaw'] },
+  { file: 'alaw-8000-2s.s16le', what: "ffmpeg's decoding of alaw-8000-2s.alaw: 16-bit little-endian PCM", args: [...g711Input('alaw', 8000, 'alaw-8000-2s.alaw'), '-f', 's16le'] },
+  { file: 'ulaw-16000-0.5s.ulaw', what: 'raw G.711 µ-law 16 kHz mono: a loud tone and a quiet sweep, then noise (every segment of the law used)', args: ['-f', 'lavfi', '-i', `aevalsrc=${VOICE}:s=16000:d=0.5`, '-f', 'mulaw'] },
+  { file: 'ulaw-16000-0.5s.s16le', what: "ffmpeg's decoding of ulaw-16000-0.5s.ulaw: 16-bit little-endian PCM", args: [...g711Input('mulaw', 16000, 'ulaw-16000-0.5s.ulaw'), '-f', 's16le'] },
   { file: 's16le-16000-1s.wav', what: 'WAV: 16-bit PCM 16 kHz mono', args: [...sine('frequency=440:sample_rate=16000:duration=1'), '-c:a', 'pcm_s16le', '-f', 'wav'] },
   { file: 's16be-16000-1s.pcm', what: 'the same sound as raw big-endian 16-bit PCM', args: [...sine('frequency=440:sample_rate=16000:duration=1'), '-c:a', 'pcm_s16be', '-f', 's16be'] },
   { file: 'alaw-8000-0.5s.wav', what: 'WAV: G.711 A-law 8 kHz', args: [...sine('sample_rate=8000:duration=0.5'), '-c:a', 'pcm_alaw', '-f', 'wav'] },
@@ -121,9 +129,13 @@ async function captureRtp(fixture) {
   return Buffer.concat(packets);
 }
 
-rmSync(dir, { recursive: true, force: true });
+// With file names, only those are made again (the others stay as they are); else all of them.
+const only = process.argv.slice(2);
+const unknown = only.filter((file) => !FIXTURES.some((f) => f.file === file));
+if (unknown.length > 0) throw new Error(`no such fixture: ${unknown.join(', ')}`);
+if (only.length === 0) rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
-for (const fixture of FIXTURES) {
+for (const fixture of FIXTURES.filter((f) => only.length === 0 || only.includes(f.file))) {
   const bytes = fixture.sdp || fixture.rtp ? await captureRtp(fixture) : await run([...fixture.args, '-']);
   writeFileSync(join(dir, fixture.file), bytes);
   console.log(`${fixture.file}: ${bytes.length} bytes`);
@@ -145,8 +157,8 @@ writeFileSync(
 
 Media that the codec and container tests read, so that the unit tier starts no encoder:
 recorded once (${version}), checked in, and made again with
-\`node scripts/make-media-fixtures.mjs\` (which writes this file too). Test code reads them
-through \`src-main/relay/test/media-fixtures.ts\`.
+\`node scripts/make-media-fixtures.mjs\` (which writes this file too; given file names, it
+makes only those). Test code reads them through \`src-main/relay/test/media-fixtures.ts\`.
 
 Each file comes with what it is, its size and the command that made it (\`ffmpeg\` writes the
 file on its standard output). The \`.rtp\` files are what ffmpeg sent to a UDP port, one

@@ -14,7 +14,7 @@ import { openWhipSession } from '../protocols/webrtc/whip-session';
 import type { HlsSessions } from '../protocols/hls/hls-sessions';
 import { sessionMasterPlaylist } from '../protocols/hls/hls-routes';
 import { startMjpegViewer, type MjpegStreamDeps } from '../protocols/mjpeg/stream-mjpeg';
-import { mseRequests } from '../protocols/mp4/mse-codecs';
+import { clientAudioFromCodecs, mseRequests } from '../protocols/mp4/mse-codecs';
 import { requestsFromQuery } from '../protocols/rtsp/media-query';
 import { openNamedStream, openOutputStream, type OpenedStream } from '../media/frames/attach-output';
 
@@ -139,7 +139,7 @@ export function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
       const requests = codecs ? mseRequests(codecs) : requestsFromQuery(new URLSearchParams('mp4'));
       if (requests.length === 0) return fail(`none of the codecs the browser plays (${codecs}) is one the relay sends in HLS`);
       try {
-        const session = await deps.hls.openFmp4(src, requests, req);
+        const session = await deps.hls.openFmp4(src, requests, clientAudioFromCodecs(codecs), req);
         send({ type: 'hls', value: await sessionMasterPlaylist(session) });
       } catch (error) {
         fail((error as Error).message);

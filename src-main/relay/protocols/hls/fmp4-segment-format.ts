@@ -1,12 +1,15 @@
 import type { MediaFrame } from '../../core/media';
 import type { FrameTrack } from '../../media/frames/frame-consumer';
+import type { ClientAudio } from '../../media/containers/fmp4/audio-form';
 import { createFmp4Muxer } from '../../media/containers/fmp4/muxer';
+import { fmp4OutputTracks } from '../../media/containers/fmp4/output-tracks';
 import type { SegmentFormat } from './segment-format';
 import type { SegmentUnit } from './segmenter';
 
 interface Fmp4Unit extends SegmentUnit {
   track: number;
-  frame: MediaFrame;
+  /** What one source frame became (G.711 as FLAC: a frame per FLAC block). */
+  frames: MediaFrame[];
 }
 
 const TICKS = 90000;
@@ -15,10 +18,12 @@ const TICKS = 90000;
  * fMP4 segments (`segment.m4s`, one moof + mdat each) after an init segment (`init.mp4`). The
  * first video track leads: it starts at 0 on a keyframe whose parameter sets are known; every
  * other track starts where the leader is when its first frame arrives (its RTP clock shares no
- * origin with the leader's, and the leader begins with the cached GOP).
+ * origin with the leader's, and the leader begins with the cached GOP). PCM audio is written as
+ * `client` decodes it (FLAC, or G.711 as it is: see `fmp4AudioForm`).
  */
-export function createFmp4SegmentFormat(tracks: readonly FrameTrack[]): SegmentFormat<Fmp4Unit> {
-  const muxer = createFmp4Muxer(tracks.map((t) => ({ kind: t.kind, codec: t.codec })));
+export function createFmp4SegmentFormat(tracks: readonly FrameTrack[], client: ClientAudio): SegmentFormat<Fmp4Unit> {
+  const outputs = fmp4OutputTracks(tracks, client);
+  const muxer = createFmp4Muxer(outputs);
   const hasVideo = tracks.some((t) => t.kind === 'video');
   const lead = Math.max(0, tracks.findIndex((t) => t.kind === 'video'));
   const begun = tracks.map(() => false);
@@ -49,8 +54,9 @@ export function createFmp4SegmentFormat(tracks: readonly FrameTrack[]): SegmentF
       const seconds = muxer.seconds(track.index, frame.timestamp);
       if (track.index === lead) leadSeconds = seconds;
       const leads = !hasVideo || track.index === lead;
-      return { track: track.index, frame, time: Math.round(seconds * TICKS), cut: leads && (!hasVideo || frame.keyframe), lead: leads };
+      const frames = outputs[track.index]!.convert(frame);
+      return { track: track.index, frames, time: Math.round(seconds * TICKS), cut: leads && (!hasVideo || frame.keyframe), lead: leads };
     },
-    build: (units) => muxer.fragment(units.map((u) => ({ track: u.track, frame: u.frame }))),
+    build: (units) => muxer.fragment(units.flatMap((u) => u.frames.map((frame) => ({ track: u.track, frame })))),
   };
 }

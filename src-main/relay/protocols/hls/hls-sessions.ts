@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { HttpError } from '../../../platform/http/http-error';
 import type { MediaFrame } from '../../core/media';
 import type { MediaRequest } from '../../core/negotiation';
+import { QUERY_CLIENT, type ClientAudio } from '../../media/containers/fmp4/audio-form';
 import { attachFrameOutput, type OutputDeps } from '../../media/frames/attach-output';
 import type { FrameTrack } from '../../media/frames/frame-consumer';
 import { requestsFromQuery } from '../rtsp/media-query';
@@ -19,8 +20,11 @@ const TS_REQUESTS: MediaRequest[] = [
 export interface HlsSessions {
   /** A new session for `GET /api/stream.m3u8` (`src`, and `mp4`/`video`/`audio` for fMP4). */
   open(query: URLSearchParams, request?: IncomingMessage): Promise<HlsSession>;
-  /** A new fMP4 session with what `requests` lets through (go2rtc's WebSocket `hls` mode: the browser's codecs). */
-  openFmp4(src: string, requests: MediaRequest[], request?: IncomingMessage): Promise<HlsSession>;
+  /**
+   * A new fMP4 session with what `requests` lets through, PCM written as `client` decodes it
+   * (go2rtc's WebSocket `hls` mode: the browser's codecs).
+   */
+  openFmp4(src: string, requests: MediaRequest[], client: ClientAudio, request?: IncomingMessage): Promise<HlsSession>;
   /** The session `id` names, or a 404 that says so. */
   find(id: string | null): HlsSession;
   readonly size: number;
@@ -37,7 +41,7 @@ export interface HlsSessionsOptions {
 export function createHlsSessions(deps: OutputDeps, options: HlsSessionsOptions): HlsSessions {
   const sessions = new Map<string, HlsSession>();
 
-  const start = async (src: string | null, container: HlsContainer, requests: MediaRequest[], request?: IncomingMessage): Promise<HlsSession> => {
+  const start = async (src: string | null, container: HlsContainer, requests: MediaRequest[], client: ClientAudio, request?: IncomingMessage): Promise<HlsSession> => {
     if (sessions.size >= options.maxSessions) throw new HttpError(503, `too many HLS sessions (${options.maxSessions}); try again when some have expired`);
     // Frames of the cached GOP arrive while the output attaches, before its tracks are all known:
     // they wait in `early` until the session exists, then frames go straight to it.
@@ -54,7 +58,7 @@ export function createHlsSessions(deps: OutputDeps, options: HlsSessionsOptions)
     let format: SegmentFormat;
     try {
       if (link.endedEarly) throw new HttpError(503, `stream ${output.streamName} ended: ${link.endedEarly}`);
-      format = createFormat(container, output.consumer.tracks);
+      format = createFormat(container, output.consumer.tracks, client);
     } catch (error) {
       output.release();
       throw error instanceof HttpError ? error : new HttpError(400, (error as Error).message);
@@ -69,9 +73,9 @@ export function createHlsSessions(deps: OutputDeps, options: HlsSessionsOptions)
   return {
     open(query, request) {
       const container: HlsContainer = query.has('mp4') || query.has('video') || query.has('audio') ? 'fmp4' : 'ts';
-      return start(query.get('src'), container, container === 'ts' ? TS_REQUESTS : requestsFromQuery(query), request);
+      return start(query.get('src'), container, container === 'ts' ? TS_REQUESTS : requestsFromQuery(query), QUERY_CLIENT, request);
     },
-    openFmp4: (src, requests, request) => start(src, 'fmp4', requests, request),
+    openFmp4: (src, requests, client, request) => start(src, 'fmp4', requests, client, request),
     find(id) {
       if (!id) throw new HttpError(400, 'id is required: the HLS session id from the master playlist (/api/stream.m3u8)');
       const session = sessions.get(id);

@@ -18,7 +18,7 @@ describe('HLS playlists', () => {
     // A codec without a known string leaves CODECS out rather than name it wrong.
     expect(describeVariant([{ codec: { name: 'PCMA', clockRate: 8000, payloadType: 8 } }]).codecs).toEqual([]);
     expect(masterPlaylist({ codecs: [], bandwidth: 1e6, uri: 'x' })).toContain('#EXT-X-STREAM-INF:BANDWIDTH=1000000\nx\n');
-    expect(playlistCodecs(['avc1.64001e', 'flac'])).toEqual(['avc1.64001e', 'mp4a.40.2']);
+    expect(playlistCodecs(['avc1.64001e', 'flac'])).toEqual(['avc1.64001e', 'fLaC']);
   });
 
   it('writes live media playlists: media sequence of the first listed segment, MAP for fMP4', () => {

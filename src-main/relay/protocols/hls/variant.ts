@@ -46,9 +46,13 @@ export function describeVariant(tracks: ReadonlyArray<{ codec: Codec; sps?: Uint
   return { codecs: codecs.every((c): c is string => c !== undefined) ? codecs : [], resolution };
 }
 
-/** Safari plays FLAC in fMP4 but refuses a playlist whose CODECS names it; go2rtc says AAC there. */
+/**
+ * A playlist's CODECS spells FLAC `fLaC`, the sample entry's name, as Apple's HLS authoring
+ * specification lists it and go2rtc writes it (`flac` is MediaSource's spelling; hls.js takes
+ * both). Naming AAC instead would send Safari's player after a codec the segments do not have.
+ */
 export function playlistCodecs(exact: readonly string[]): string[] {
-  return exact.map((c) => (c.toLowerCase() === 'flac' ? 'mp4a.40.2' : c));
+  return exact.map((c) => (c.toLowerCase() === 'flac' ? 'fLaC' : c));
 }
 
 const pick = (sps: { width: number; height: number }) => ({ width: sps.width, height: sps.height });

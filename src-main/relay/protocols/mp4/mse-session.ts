@@ -5,7 +5,7 @@ import { createFmp4LiveWriter, type Fmp4LiveWriter } from '../../media/container
 import { attachFrameOutput, type FrameOutput } from '../../media/frames/attach-output';
 import { parameterSetKey } from '../../media/frames/keyframe-parameter-sets';
 import { MAX_BUFFERED_BYTES, type Mp4Deps } from './mp4-deps';
-import { mseRequests } from './mse-codecs';
+import { clientAudioFromCodecs, mseRequests } from './mse-codecs';
 import { mp4Tracks, type Mp4Track } from './mp4-tracks';
 
 export interface MseViewer {
@@ -83,7 +83,7 @@ export async function startMseViewer(deps: Mp4Deps, src: string, browserCodecs: 
     onClose: (reason) => finish(`the stream ended (${reason})`),
   });
   try {
-    tracks = mp4Tracks(output.consumer.tracks);
+    tracks = mp4Tracks(output.consumer.tracks, clientAudioFromCodecs(browserCodecs));
     writer = createFmp4LiveWriter({ tracks });
   } catch (error) {
     output.release();

@@ -9,8 +9,7 @@ export interface FlacFormat {
 }
 
 const BITS_PER_SAMPLE = 16;
-/** Block sizes this encoder writes; STREAMINFO promises them to decoders, which size buffers by the maximum. */
-export const FLAC_MIN_BLOCK = 16;
+/** The longest block this encoder writes (a frame per RTP packet, a longer packet split); decoders size buffers by it. */
 export const FLAC_MAX_BLOCK = 4608;
 
 function checkFormat({ sampleRate, channels }: FlacFormat): void {
@@ -21,12 +20,15 @@ function checkFormat({ sampleRate, channels }: FlacFormat): void {
 /**
  * The 34-byte STREAMINFO block (FLAC format, METADATA_BLOCK_STREAMINFO): block sizes, sample
  * rate, channels, bits per sample; frame sizes, length and MD5 are 0 (unknown), as for a live
- * stream. MP4's `dfLa` box and a `.flac` file both start with it.
+ * stream. MP4's `dfLa` box and a `.flac` file both start with it. The minimum block size is
+ * written equal to the maximum: Apple's decoders (Safari, iOS, QuickTime) refuse FLAC in MP4
+ * whose two sizes differ, as go2rtc found; the frame headers say each block's real size and
+ * that block sizes vary, which is what decoders go by.
  */
 export function flacStreamInfo(format: FlacFormat): Uint8Array {
   checkFormat(format);
   const w = new BitWriter(34);
-  w.bits(FLAC_MIN_BLOCK, 16);
+  w.bits(FLAC_MAX_BLOCK, 16);
   w.bits(FLAC_MAX_BLOCK, 16);
   w.bits(0, 24); // minimum frame size: unknown
   w.bits(0, 24); // maximum frame size: unknown

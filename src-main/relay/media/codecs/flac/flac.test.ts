@@ -19,9 +19,11 @@ describe('FLAC encoder', () => {
   });
 
   it('describes the stream in a 34-byte STREAMINFO and refuses what FLAC cannot carry', () => {
-    const info = flacStreamInfo({ sampleRate: 8000, channels: 1 });
-    expect(info.length).toBe(34);
-    expect(Buffer.from(info.subarray(0, 14)).toString('hex')).toBe('0010120000000000000001f400f0');
+    // Block sizes 4608 and 4608 (equal, as Apple's decoders want), frame sizes unknown, then 20
+    // bits of rate, 3 of channels - 1, 5 of bits per sample - 1, 36 of length (unknown), no MD5.
+    const hex = (format: { sampleRate: number; channels: number }) => Buffer.from(flacStreamInfo(format)).toString('hex');
+    expect(hex({ sampleRate: 8000, channels: 1 })).toBe(`12001200000000000000${'01f400f0'}${'00'.repeat(20)}`);
+    expect(hex({ sampleRate: 16000, channels: 2 })).toBe(`12001200000000000000${'03e802f0'}${'00'.repeat(20)}`);
     expect(() => flacStreamInfo({ sampleRate: 8000, channels: 9 })).toThrow(/1 to 8 channels/);
     expect(() => createPcmToFlac({ name: 'OPUS', clockRate: 48000, payloadType: 111 })).toThrow(/not PCM/);
   });
