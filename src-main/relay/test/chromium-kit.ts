@@ -72,16 +72,21 @@ function installPeers(): void {
   (window as unknown as PeersWindow).peers = peers;
 }
 
+/** Debian's Chromium as the tests drive it: no background networking (this machine has no internet), autoplay allowed. */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required', ...extraArgs],
+  });
+}
+
 /**
  * Debian's Chromium as the tests drive it (no background networking: this machine has no
  * internet), with a page served by the relay, so the page's requests are same-origin with it as
  * the console's own are, and `window.peers` (see PagePeers) in it.
  */
 export async function openRelayPage(relay: RelayUnderTest, extraArgs: string[] = []): Promise<{ browser: Browser; page: Page }> {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required', ...extraArgs],
-  });
+  const browser = await launchChromium(extraArgs);
   const page = await browser.newPage();
   await page.addInitScript(installPeers);
   await page.goto(`${relay.api}/api`);

@@ -148,47 +148,61 @@ describe('WebRTC viewers in Chromium', () => {
     await waitFor(async () => ((await viewers()) === before - 1 ? true : undefined), 15_000);
   }, 90_000);
 
-  it("Home Assistant's WebSocket form: an object offer with ice_servers and trickled candidates is answered as an object, also for a camera URL as src", async () => {
-    const watchAsHomeAssistant = (src: string, id: string) =>
-      live.page.evaluate(
-        async ({ url, id }) => {
-          const ws = new WebSocket(url);
-          await new Promise((resolve, reject) => {
-            ws.onopen = resolve;
-            ws.onerror = reject;
-          });
-          const pc = new RTCPeerConnection();
-          pc.addTransceiver('video', { direction: 'recvonly' });
-          pc.addTransceiver('audio', { direction: 'recvonly' });
-          const video = document.createElement('video');
-          video.muted = true;
-          video.autoplay = true;
-          video.id = id;
-          document.body.append(video);
-          pc.ontrack = (event) => event.track.kind === 'video' && (video.srcObject = new MediaStream([event.track]));
-          const messages: Array<{ type: string; value: unknown }> = [];
-          const answered = new Promise<{ type: string; sdp: string } | string>((resolve) => {
-            ws.onmessage = (event) => {
-              const message = JSON.parse(event.data as string) as { type: string; value: { type: string; sdp: string } | string };
-              messages.push({ type: message.type, value: typeof message.value === 'object' ? { type: message.value.type } : message.value });
-              if (message.type === 'webrtc' || message.type === 'error') resolve(message.value);
-            };
-          });
-          // As HA's go2rtc client sends them: WebRTC(WebRTCOffer(sdp, ice_servers)), then each
-          // candidate of the browser as WebRTCCandidate.
-          pc.onicecandidate = (event) => event.candidate && ws.send(JSON.stringify({ type: 'webrtc/candidate', value: event.candidate.candidate }));
-          const offer = await pc.createOffer();
-          await pc.setLocalDescription(offer);
-          ws.send(JSON.stringify({ type: 'webrtc', value: { type: 'offer', sdp: offer.sdp, ice_servers: [{ urls: ['stun:stun.home-assistant.io:3478'] }] } }));
-          const answer = await answered;
-          if (typeof answer === 'string') return { messages, error: answer };
-          await pc.setRemoteDescription({ type: 'answer', sdp: answer.sdp });
-          (window as unknown as Record<string, RTCPeerConnection>)[`pc_${id}`] = pc;
-          return { messages, error: null };
-        },
-        { url: `${live.relay.api.replace('http', 'ws')}/api/ws?src=${encodeURIComponent(src)}`, id },
-      );
+  /**
+   * Chromium as the viewer behind Home Assistant's go2rtc client: the browser's offer (made and
+   * set first, video and audio), then each of its candidates as `webrtc/candidate`. `form`:
+   * `current`, the client of today (`{"type": "webrtc", "value": {"type": "offer", "sdp",
+   * "ice_servers"}}`, answered as an object), or `old`, its first release (October 2024), still
+   * in installs that have not updated (`{"type": "webrtc/offer", "value": sdp}`, answered with
+   * `webrtc/answer`). Returns the messages received (an object value shown by its type) and the
+   * error, if any.
+   */
+  const watchAsHomeAssistant = (src: string, id: string, form: 'current' | 'old' = 'current') =>
+    live.page.evaluate(
+      async ({ url, id, form }) => {
+        const ws = new WebSocket(url);
+        await new Promise((resolve, reject) => {
+          ws.onopen = resolve;
+          ws.onerror = reject;
+        });
+        const pc = new RTCPeerConnection();
+        pc.addTransceiver('video', { direction: 'recvonly' });
+        pc.addTransceiver('audio', { direction: 'recvonly' });
+        const video = document.createElement('video');
+        video.muted = true;
+        video.autoplay = true;
+        video.id = id;
+        document.body.append(video);
+        pc.ontrack = (event) => event.track.kind === 'video' && (video.srcObject = new MediaStream([event.track]));
+        const messages: Array<{ type: string; value: unknown }> = [];
+        const answered = new Promise<{ sdp: string } | string>((resolve) => {
+          ws.onmessage = (event) => {
+            const message = JSON.parse(event.data as string) as { type: string; value: { type: string; sdp: string } | string };
+            messages.push({ type: message.type, value: typeof message.value === 'object' ? { type: message.value.type } : message.type === 'webrtc/answer' ? 'sdp' : message.value });
+            if (message.type === 'webrtc' || message.type === 'error') resolve(message.value);
+            if (message.type === 'webrtc/answer') resolve({ sdp: message.value as string });
+          };
+        });
+        pc.onicecandidate = (event) => event.candidate && ws.send(JSON.stringify({ type: 'webrtc/candidate', value: event.candidate.candidate }));
+        const offer = await pc.createOffer();
+        await pc.setLocalDescription(offer);
+        ws.send(
+          JSON.stringify(
+            form === 'current'
+              ? { type: 'webrtc', value: { type: 'offer', sdp: offer.sdp, ice_servers: [{ urls: ['stun:stun.home-assistant.io:3478'] }] } }
+              : { type: 'webrtc/offer', value: offer.sdp },
+          ),
+        );
+        const answer = await answered;
+        if (typeof answer === 'string') return { messages, error: answer };
+        await pc.setRemoteDescription({ type: 'answer', sdp: answer.sdp });
+        (window as unknown as Record<string, RTCPeerConnection>)[`pc_${id}`] = pc;
+        return { messages, error: null };
+      },
+      { url: `${live.relay.api.replace('http', 'ws')}/api/ws?src=${encodeURIComponent(src)}`, id, form },
+    );
 
+  it("Home Assistant's WebSocket form: an object offer with ice_servers and trickled candidates is answered as an object, also for a camera URL as src", async () => {
     const named = await watchAsHomeAssistant('cam', 'ha');
     expect(named.error).toBeNull();
     expect(named.messages[0]).toEqual({ type: 'webrtc', value: { type: 'answer' } });
@@ -206,6 +220,17 @@ describe('WebRTC viewers in Chromium', () => {
     // What HA maps to a failed offer: {"type": "error", "value": "<why>"}.
     const unknown = await watchAsHomeAssistant('nope', 'ha-nope');
     expect(unknown.error).toBe('stream not found: nope');
+  }, 90_000);
+
+  it("Home Assistant's first WebSocket form: webrtc/offer after the browser set its offer, candidates trickled, answered with webrtc/answer that plays", async () => {
+    const old = await watchAsHomeAssistant('cam', 'ha-old', 'old');
+    expect(old.error).toBeNull();
+    // The answer is the first message, an SDP string, and nothing else was sent for the offer.
+    expect(old.messages).toEqual([{ type: 'webrtc/answer', value: 'sdp' }]);
+    expect(await playing('ha-old')).toMatchObject({ width: 320, height: 240 });
+    await live.page.evaluate(() => (window as unknown as Record<string, RTCPeerConnection>)['pc_ha-old']!.close());
+    const unknown = await watchAsHomeAssistant('nope', 'ha-old-nope', 'old');
+    expect(unknown).toEqual({ messages: [{ type: 'error', value: 'stream not found: nope' }], error: 'stream not found: nope' });
   }, 90_000);
 
   it('an H.264 offer without fmtp lines (minimal WHEP clients) is answered and the viewer counted, not refused', async () => {
