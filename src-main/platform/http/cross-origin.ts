@@ -16,7 +16,8 @@ export function isForeignOrigin(req: IncomingMessage): boolean {
 /**
  * A request that a page of another site made the browser send. Browsers leave `Origin` out of a
  * plain GET (an `<img>`, a `<video>`, a link), so its absence proves nothing: `Sec-Fetch-Site`
- * (every current browser sends it) says `cross-site` or `same-site` for another site's page (a
+ * (every current browser sends it with a fetch or a navigation, though Chromium not with a
+ * WebSocket handshake, which always carries Origin instead) says `cross-site` or `same-site` for another site's page (a
  * page of another local app on another port is `same-site`), and where a browser sends no
  * Sec-Fetch-Site, a `Referer` names the page. Tools (curl, ffmpeg, Home Assistant) send none of
  * these and pass; so do a person typing the URL (`Sec-Fetch-Site: none`) and the console's own

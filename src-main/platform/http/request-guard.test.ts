@@ -33,6 +33,22 @@ describe('same origin behind a reverse proxy', () => {
     expect(() => assertSameOriginWrite(request('localhost:1984', { origin: 'http://localhost:5000' }))).toThrow(/cross-origin write refused/);
   });
 
+  it.each([
+    // [Host, X-Forwarded-Host, page origin, same origin?]
+    ['frigate.lan', 'frigate.lan:5000', 'http://frigate.lan:5000', true],
+    ['frigate.lan', 'FRIGATE.lan:5000', 'http://frigate.lan:5000', true],
+    // Another app on another port of the proxy's host: the proxy says which port was addressed.
+    ['frigate.lan', 'frigate.lan:5000', 'http://frigate.lan:3000', false],
+    // The first proxy of a chain counts.
+    ['frigate.lan', 'frigate.lan:5000, inner:1984', 'http://frigate.lan:5000', true],
+    // A forwarded host without a port says nothing of ports: host names are compared.
+    ['frigate.lan', 'frigate.lan', 'http://frigate.lan:5000', true],
+    // A Host with a port is compared as it is, whatever the header says.
+    ['localhost:1984', 'localhost:5000', 'http://localhost:5000', false],
+  ])('Host %s, X-Forwarded-Host %s, Origin %s → %s', (host, forwarded, origin, same) => {
+    expect(isOwnOrigin(request(host, { 'x-forwarded-host': forwarded }), origin)).toBe(same);
+  });
+
   it("keeps the console's own channel to the exact origin, port included", () => {
     expect(isExactOwnOrigin(request('127.0.0.1:1984'), 'http://127.0.0.1:1984')).toBe(true);
     expect(isExactOwnOrigin(request('localhost'), 'http://localhost:5000')).toBe(false);

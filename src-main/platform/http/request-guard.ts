@@ -27,14 +27,28 @@ export function assertSameOriginWrite(req: IncomingMessage, allowedOrigins: read
  * Whether a page's origin is this server. A reverse proxy (Frigate's nginx) forwards `Host`
  * without the port while the page sits on the proxy's port: with no port in `Host`, the host
  * names are compared, as go2rtc does. A `Host` that names a port must match it, so a page of
- * another local app (localhost:5000 calling localhost:1984) stays another origin.
+ * another local app (localhost:5000 calling localhost:1984) stays another origin. Where the
+ * proxy also says which host and port the browser addressed (`X-Forwarded-Host`, which
+ * Frigate's nginx sets from the request), the page must match that exactly: a page of another
+ * app on another port of the proxy's host is then refused too. A browser cannot set that header
+ * itself, so it only ever narrows what is accepted.
  */
 export function isOwnOrigin(req: IncomingMessage, origin: string): boolean {
   const host = req.headers.host ?? '';
   const page = parseOrigin(origin);
   if (!page) return false;
   if (page.host === host) return true;
-  return !HOST_WITH_PORT.test(host) && page.hostname.toLowerCase() === host.toLowerCase();
+  if (HOST_WITH_PORT.test(host)) return false;
+  const forwarded = forwardedHost(req);
+  if (forwarded !== undefined && HOST_WITH_PORT.test(forwarded)) return page.host.toLowerCase() === forwarded.toLowerCase();
+  return page.hostname.toLowerCase() === host.toLowerCase();
+}
+
+/** The first proxy's `X-Forwarded-Host` (a chain lists one per proxy). */
+function forwardedHost(req: IncomingMessage): string | undefined {
+  const header = req.headers['x-forwarded-host'];
+  const value = (Array.isArray(header) ? header[0] : header)?.split(',')[0]?.trim();
+  return value ? value : undefined;
 }
 
 /** The origin with its port exactly as `Host` says: for the console's own channel, never proxied. */

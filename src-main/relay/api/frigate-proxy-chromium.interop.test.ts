@@ -14,9 +14,9 @@ import { startGstCamera, type GstCamera } from '../protocols/rtsp/test-support/g
  * Here a real nginx with those locations and headers stands in front of the relay, a GStreamer
  * RTSP camera feeds it, and Chromium plays the stream from a page of the proxy's origin with
  * the messages Frigate's players send. A page of another local app (another port) must still be
- * refused when the proxy forwards Host with its port. With Frigate's own `Host: $host` the relay,
- * as go2rtc, sees only the host name: Chromium sends no Sec-Fetch-Site with a WebSocket
- * handshake, so another port of the same host is not told apart there.
+ * refused, whether the proxy forwards Host with its port or, as Frigate's does, without it: then
+ * the relay compares the page with the `X-Forwarded-Host` the proxy sets (go2rtc compares host
+ * names only; Chromium sends no Sec-Fetch-Site with a WebSocket handshake to tell them apart).
  */
 
 /** The headers Frigate's nginx sets on everything it passes to go2rtc; `host` is what Host gets. */
@@ -158,6 +158,22 @@ describe("Frigate's live view through its nginx", () => {
     expect(write).toBe('unreadable');
     const posted = (await proxied(ports.ported, '/api/go2rtc/webrtc')).filter((r) => r.origin === origin(ports.app));
     expect(posted).toEqual([expect.objectContaining({ method: 'POST', status: 403 })]);
+    await Promise.all([app.close(), own.close()]);
+  }, 60_000);
+
+  it("the same page is refused through Frigate's own proxy too (Host without port): the relay reads the X-Forwarded-Host it sets", async () => {
+    const app = await pageAt(ports.app);
+    const own = await pageAt(ports.frigate);
+    for (const player of ['mse', 'webrtc'] as const) {
+      expect(await app.evaluate(socketOpens, socket(ports.frigate, player))).toBe('refused');
+      expect(await own.evaluate(socketOpens, socket(ports.frigate, player))).toBe('open');
+    }
+    // The players' own sockets of the tests above are in the same log: wait for the app's two.
+    const fromApp = await waitUntil(async () => {
+      const lines = (await proxied(ports.frigate, '/live/')).filter((r) => r.origin === origin(ports.app));
+      return lines.length >= 2 && lines;
+    }, { timeout: 10_000, interval: 50, what: "nginx to log the app page's two sockets" });
+    expect(fromApp.map((r) => r.status)).toEqual([403, 403]);
     await Promise.all([app.close(), own.close()]);
   }, 60_000);
 });
