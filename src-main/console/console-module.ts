@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { CONSOLE_SOCKET_PATH, SESSION_TOKEN_META } from '../../src-shared/contract/wire';
 import type { EngineModule } from '../engine/engine-context';
 import { HttpError } from '../platform/http/http-error';
+import type { RouteHandler } from '../platform/http/router';
 import { createWebSocketTransport } from '../transport/websocket-transport';
 import { SECURITY_HEADERS } from './content-security-policy';
 import { pageWithColorScheme, storedColorScheme } from './index-page';
@@ -60,10 +61,8 @@ export function createConsoleModule(options: ConsoleModuleOptions): EngineModule
         res.end(page);
       };
 
-      ctx.http.route('/', ({ res }) => sendIndex(res), ['GET', 'HEAD']);
-      ctx.http.route('/index.html', ({ res }) => sendIndex(res), ['GET', 'HEAD']);
-      // Everything else not claimed by an API route: the renderer's assets, or 404.
-      ctx.http.prefix('/', async ({ req, res, url }) => {
+      // Everything else not claimed by an API route (`/*`): the renderer's assets, or 404.
+      const sendAsset: RouteHandler = async ({ req, res, url }) => {
         if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(404, `not found: ${url.pathname}`);
         // Browsers ask every origin for /favicon.ico (also on the API's JSON pages): the app icon.
         const file = await readStaticFile(options.rendererDir, url.pathname === '/favicon.ico' ? '/icon.png' : url.pathname);
@@ -76,7 +75,12 @@ export function createConsoleModule(options: ConsoleModuleOptions): EngineModule
           'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
         });
         res.end(req.method === 'HEAD' ? undefined : file.body);
-      });
+      };
+      ctx.http.add([
+        { method: ['GET', 'HEAD'], path: '/', handler: ({ res }) => sendIndex(res) },
+        { method: ['GET', 'HEAD'], path: '/index.html', handler: ({ res }) => sendIndex(res) },
+        { method: '*', path: '/*', handler: sendAsset },
+      ]);
     },
   };
 }

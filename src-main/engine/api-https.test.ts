@@ -20,9 +20,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 const echo: EngineModule = {
   name: 'echo',
   init(ctx) {
-    ctx.http.route('/api/echo', ({ res }) => {
-      res.writeHead(200, { 'Content-Type': 'text/plain' }).end('echo');
-    });
+    ctx.http.add([{ method: '*', path: '/api/echo', handler: ({ res }) => void res.writeHead(200, { 'Content-Type': 'text/plain' }).end('echo') }]);
     ctx.server.upgrade('/api/ws-echo', (_req, socket) => {
       socket.end('HTTP/1.1 418 Teapot\r\nConnection: close\r\n\r\n');
     });

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import type { EngineModule } from '../engine/engine-context';
 import { listenSetting } from '../platform/config/app-settings';
 import { ConfigFileError } from '../platform/config/errors';
-import { registerAppRoutes } from './api/app-routes';
-import { registerConfigRoutes } from './api/config-routes';
+import { appRoutes } from './api/app-routes';
+import { configRoutes } from './api/config-routes';
 import { refuseCodeRunningSources } from './config-write-guard';
-import { registerStreamsRoutes } from './api/streams-routes';
+import { streamsRoutes } from './api/streams-routes';
 import { createSchemeRegistry } from './core/scheme-registry';
 import { createStreamRegistry, type StreamRegistry } from './core/stream-registry';
 import { createTaskRegistry } from './core/task-registry';
@@ -112,10 +112,10 @@ export const relayModule: EngineModule = {
     const unsubscribe = ctx.config.onChange((config) => syncStreams(streams, config.section('streams'), logRejected));
     ctx.onClose(unsubscribe);
 
-    registerAppRoutes(ctx, { tasks, rtsp, schemes: () => schemes.schemes() });
     const configWriteGuard = refuseCodeRunningSources(schemes, ctx.config.path);
-    registerConfigRoutes(ctx, configWriteGuard);
-    registerStreamsRoutes(ctx, { streams, send: createStreamSender({ streams, schemes, tasks }) });
+    ctx.http.add(appRoutes(ctx, { tasks, rtsp, schemes: () => schemes.schemes() }));
+    ctx.http.add(configRoutes(ctx, configWriteGuard));
+    ctx.http.add(streamsRoutes(ctx, { streams, send: createStreamSender({ streams, schemes, tasks }) }));
     bindRelayService(ctx, { streams, guard: configWriteGuard, rtsp, schemes });
   },
 };

@@ -3,6 +3,7 @@ import { PERMISSIONS, requirePermission } from './access';
 import { ADMIN_UNIT_PROPS, KIND, SCOPED_MEMBER_PROPS, publicView } from './directory-objects';
 import type { DirectoryDeps } from './directory-deps';
 import { contextUrl, reply, type GraphRequest } from './graph-context';
+import { resource, type GraphHandler, type GraphRoute } from './graph-route';
 import { GraphError, notFound } from './graph-error';
 import { readJsonObject, sendText } from './graph-http';
 import { countOf, listBody, queryList, type ListRules } from './list-query';
@@ -25,74 +26,94 @@ const ADMIN_UNIT_LIST: ListRules<Stored> = {
 /** Scoped role members take only $select (and pages), as Graph documents. */
 const SCOPED_MEMBER_LIST: ListRules<Stored> = { type: 'scopedRoleMembership', properties: SCOPED_MEMBER_PROPS, directory: true, top: { default: 100, max: 999 } };
 
-/** /directory/administrativeUnits[/{au}[/scopedRoleMembers[/{id}]]]: returns false for other paths. */
-export async function handleAdminUnits(deps: DirectoryDeps, request: GraphRequest): Promise<boolean> {
-  const { segments, method, query } = request;
-  if (segments[0] !== 'directory' || segments[1] !== 'administrativeUnits' || segments.length > 5) return false;
-  const [, , auId, sub, memberId] = segments;
-  if (sub !== undefined && sub !== 'scopedRoleMembers') return false;
+const UNITS = '/directory/administrativeUnits';
 
-  if (sub === undefined) {
-    requirePermission(request.caller, 'directory', PERMISSIONS.adminUnitRead);
-    if (method !== 'GET') throw new GraphError(405, 'Request_BadRequest', `The ${method} method is not supported on administrativeUnits.`);
-    const select = parseSelect(query.get('$select'), 'administrativeUnit', ADMIN_UNIT_PROPS);
-    const expand = parseExpand(query.get('$expand'), 'administrativeUnit', { scopedRoleMembers: { type: 'scopedRoleMembership', properties: SCOPED_MEMBER_PROPS } });
-    const render = (au: Record<string, unknown>) => {
-      const out = applySelect(publicView(au), select);
-      for (const e of expand) out.scopedRoleMembers = deps.store.objects(KIND.scopedRoleMember, String(au.id)).map((m) => applySelect(publicView(m), e.select));
-      return out;
+/** /directory/administrativeUnits[/{au}[/scopedRoleMembers[/{id}]]]: units are read; their scoped role members listed, added and removed. */
+export function adminUnitRoutes(deps: DirectoryDeps): GraphRoute[] {
+  const mayReadUnits = ({ caller }: GraphRequest) => requirePermission(caller, 'directory', PERMISSIONS.adminUnitRead);
+  /** Units are read only: another method is 405 once the caller may read them. */
+  const unitsReadOnly: GraphHandler = (request) => {
+    mayReadUnits(request);
+    throw new GraphError(405, 'Request_BadRequest', `The ${request.method} method is not supported on administrativeUnits.`);
+  };
+  /** A read of units: $select and $expand (scopedRoleMembers) apply to each unit shown. */
+  const units =
+    (handler: (request: GraphRequest, render: (au: Stored) => Stored) => void): GraphHandler =>
+    (request) => {
+      mayReadUnits(request);
+      const select = parseSelect(request.query.get('$select'), 'administrativeUnit', ADMIN_UNIT_PROPS);
+      const expand = parseExpand(request.query.get('$expand'), 'administrativeUnit', { scopedRoleMembers: { type: 'scopedRoleMembership', properties: SCOPED_MEMBER_PROPS } });
+      handler(request, (au) => {
+        const out = applySelect(publicView(au), select);
+        for (const e of expand) out.scopedRoleMembers = deps.store.objects(KIND.scopedRoleMember, String(au.id)).map((m) => applySelect(publicView(m), e.select));
+        return out;
+      });
     };
-    if (auId === '$count') {
-      sendText(request.res, 200, String(countOf(request, deps.store.objects(KIND.adminUnit), ADMIN_UNIT_LIST)), request.ids);
-      return true;
-    }
-    if (auId === undefined) {
-      reply(request, 200, listBody(contextUrl(request, 'directory/administrativeUnits'), queryList(request, deps.store.objects(KIND.adminUnit), ADMIN_UNIT_LIST), render));
-      return true;
-    }
-    const au = deps.store.object(KIND.adminUnit, auId);
-    if (!au) throw notFound('directory', auId);
+  /** Members of a unit: the unit looked up, the role permission (write for a change) checked, then the unit must exist. */
+  const members =
+    (handler: (request: GraphRequest, auId: string, context: string) => void | Promise<void>): GraphHandler =>
+    (request) => {
+      const auId = request.params.au!;
+      const au = deps.store.object(KIND.adminUnit, auId);
+      requirePermission(request.caller, 'directory', request.method !== 'GET' ? PERMISSIONS.roleWrite : PERMISSIONS.roleRead);
+      if (!au) throw notFound('directory', auId);
+      return handler(request, auId, `directory/administrativeUnits('${auId}')/scopedRoleMembers`);
+    };
+  const membersNotSupported = members(({ method }) => {
+    throw new GraphError(405, 'Request_BadRequest', `The ${method} method is not supported on scopedRoleMembers.`);
+  });
+  const memberSelect = ({ query }: GraphRequest) => parseSelect(query.get('$select'), 'scopedRoleMembership', SCOPED_MEMBER_PROPS);
+  const list = units((request, render) => reply(request, 200, listBody(contextUrl(request, 'directory/administrativeUnits'), queryList(request, deps.store.objects(KIND.adminUnit), ADMIN_UNIT_LIST), render)));
+  const count = units((request) => sendText(request.res, 200, String(countOf(request, deps.store.objects(KIND.adminUnit), ADMIN_UNIT_LIST)), request.ids));
+  const one = units((request, render) => {
+    const au = deps.store.object(KIND.adminUnit, request.params.au!);
+    if (!au) throw notFound('directory', request.params.au!);
     reply(request, 200, { '@odata.context': contextUrl(request, 'directory/administrativeUnits/$entity'), ...render(au) });
-    return true;
-  }
-
-  const au = deps.store.object(KIND.adminUnit, auId!);
-  const writing = method !== 'GET';
-  requirePermission(request.caller, 'directory', writing ? PERMISSIONS.roleWrite : PERMISSIONS.roleRead);
-  if (!au) throw notFound('directory', auId!);
-  const context = `directory/administrativeUnits('${auId}')/scopedRoleMembers`;
-
-  if (method === 'GET') {
-    const select = parseSelect(query.get('$select'), 'scopedRoleMembership', SCOPED_MEMBER_PROPS);
-    if (memberId === undefined) {
-      const page = queryList(request, deps.store.objects(KIND.scopedRoleMember, auId), SCOPED_MEMBER_LIST);
-      reply(request, 200, listBody(contextUrl(request, context), page, (m) => applySelect(publicView(m), select)));
-      return true;
-    }
-    const member = deps.store.object(KIND.scopedRoleMember, memberId);
-    if (!member || member.administrativeUnitId !== auId) throw notFound('directory', memberId);
-    reply(request, 200, { '@odata.context': contextUrl(request, `${context}${select ? `(${select.join(',')})` : ''}/$entity`), ...applySelect(publicView(member), select) });
-    return true;
-  }
-
-  if (method === 'POST' && memberId === undefined) {
-    const { role, user } = checkScopedMemberBody(await readJsonObject(request.req), {
-      role: findRole,
-      user: (id) => findUser(deps.principals, id),
-      members: deps.store.objects(KIND.scopedRoleMember, auId),
-    });
-    const member = { id: randomUUID(), roleId: role.id, administrativeUnitId: auId, roleMemberInfo: { id: user.id, displayName: user.displayName, userPrincipalName: user.userPrincipalName } };
-    deps.store.transaction(() => deps.store.putObject(KIND.scopedRoleMember, member.id, auId!, member));
-    reply(request, 201, { '@odata.context': contextUrl(request, `${context}/$entity`), ...member });
-    return true;
-  }
-
-  if (method === 'DELETE' && memberId !== undefined) {
-    const member = deps.store.object(KIND.scopedRoleMember, memberId);
-    if (!member || member.administrativeUnitId !== auId) throw notFound('directory', memberId);
-    deps.store.transaction(() => deps.store.deleteObject(KIND.scopedRoleMember, memberId));
-    reply(request, 204, undefined);
-    return true;
-  }
-  throw new GraphError(405, 'Request_BadRequest', `The ${method} method is not supported on scopedRoleMembers.`);
+  });
+  return [
+    ...resource(UNITS, { GET: list }, unitsReadOnly),
+    ...resource(`${UNITS}/$count`, { GET: count }, unitsReadOnly),
+    ...resource(`${UNITS}/:au`, { GET: one }, unitsReadOnly),
+    ...resource(
+      `${UNITS}/:au/scopedRoleMembers`,
+      {
+        GET: members((request, auId, context) => {
+          const select = memberSelect(request);
+          const page = queryList(request, deps.store.objects(KIND.scopedRoleMember, auId), SCOPED_MEMBER_LIST);
+          reply(request, 200, listBody(contextUrl(request, context), page, (m) => applySelect(publicView(m), select)));
+        }),
+        POST: members(async (request, auId, context) => {
+          const { role, user } = checkScopedMemberBody(await readJsonObject(request.req), {
+            role: findRole,
+            user: (id) => findUser(deps.principals, id),
+            members: deps.store.objects(KIND.scopedRoleMember, auId),
+          });
+          const member = { id: randomUUID(), roleId: role.id, administrativeUnitId: auId, roleMemberInfo: { id: user.id, displayName: user.displayName, userPrincipalName: user.userPrincipalName } };
+          deps.store.transaction(() => deps.store.putObject(KIND.scopedRoleMember, member.id, auId, member));
+          reply(request, 201, { '@odata.context': contextUrl(request, `${context}/$entity`), ...member });
+        }),
+      },
+      membersNotSupported,
+    ),
+    ...resource(
+      `${UNITS}/:au/scopedRoleMembers/:member`,
+      {
+        GET: members((request, auId, context) => {
+          const select = memberSelect(request);
+          const memberId = request.params.member!;
+          const member = deps.store.object(KIND.scopedRoleMember, memberId);
+          if (!member || member.administrativeUnitId !== auId) throw notFound('directory', memberId);
+          reply(request, 200, { '@odata.context': contextUrl(request, `${context}${select ? `(${select.join(',')})` : ''}/$entity`), ...applySelect(publicView(member), select) });
+        }),
+        DELETE: members((request, auId) => {
+          const memberId = request.params.member!;
+          const member = deps.store.object(KIND.scopedRoleMember, memberId);
+          if (!member || member.administrativeUnitId !== auId) throw notFound('directory', memberId);
+          deps.store.transaction(() => deps.store.deleteObject(KIND.scopedRoleMember, memberId));
+          reply(request, 204, undefined);
+        }),
+      },
+      membersNotSupported,
+    ),
+  ];
 }

@@ -8,6 +8,7 @@ import { escapeHtml, notice, sendHtml, signInDocument } from './sign-in-page';
 import { hmac, sameSignature } from './signing';
 import { resolveTenant } from './tenant-names';
 import { OAuthError } from './oauth-error';
+import { tenantSegment, type EndpointRequest, type EndpointRoute } from './graph-route';
 import { grantedScopes } from './token-endpoint';
 
 export interface AuthorizeDeps {
@@ -192,18 +193,15 @@ const oauthParams = (error: OAuthError) => ({ error: error.error, error_descript
  * (the app's name and the permissions asked for); its form posts back with the person's name and
  * password, and the browser returns to the app's redirect address with a code the token
  * endpoint redeems once. `prompt=none` answers from this browser's emulator session or with
- * `login_required`. Answers false for other paths.
+ * `login_required`.
  */
-export async function handleAuthorize(deps: AuthorizeDeps, req: IncomingMessage, res: ServerResponse, pathname: string, origin: string): Promise<boolean> {
-  const match = /^\/([^/]+)\/oauth2\/v2\.0\/authorize$/.exec(pathname);
+export function authorizeRoutes(deps: AuthorizeDeps): EndpointRoute[] {
+  return [{ method: ['GET', 'POST'], path: '/:tenant/oauth2/v2.0/authorize', handler: (request) => authorize(deps, request) }];
+}
+
+async function authorize(deps: AuthorizeDeps, { req, res, params, origin }: EndpointRequest): Promise<void> {
   const method = req.method ?? 'GET';
-  if (!match || (method !== 'GET' && method !== 'POST')) return false;
-  let segment: string;
-  try {
-    segment = decodeURIComponent(match[1]!);
-  } catch {
-    segment = match[1]!;
-  }
+  const segment = tenantSegment(params);
   const url = req.url ?? '';
   const rawQuery = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
   let authorization: Authorization;
@@ -212,11 +210,11 @@ export async function handleAuthorize(deps: AuthorizeDeps, req: IncomingMessage,
   } catch (error) {
     if (error instanceof PageError) {
       sendHtml(res, 400, signInDocument('Sign-in error', `<h1>Sorry, but we're having trouble signing you in.</h1>${notice(`AADSTS${error.aadsts}: ${error.message}`, true)}`));
-      return true;
+      return;
     }
     if (error instanceof ReturnedError) {
       sendBack(res, error.to, oauthParams(error.error));
-      return true;
+      return;
     }
     throw error;
   }
@@ -228,28 +226,27 @@ export async function handleAuthorize(deps: AuthorizeDeps, req: IncomingMessage,
     if (authorization.prompt === 'none') {
       if (signedIn) sendCode(deps, res, authorization, signedIn);
       else sendBack(res, authorization, oauthParams(new OAuthError(400, 'login_required', 50058, 'A silent sign-in request was sent but no user is signed in.')));
-      return true;
+      return;
     }
     sendHtml(res, 200, signInPage(authorization, formToken(deps, rawQuery), authorization.loginHint ?? signedIn?.userPrincipalName ?? '', null), { formAction });
-    return true;
+    return;
   }
 
   const form = new URLSearchParams((await readBody(req, 16 * 1024)).toString('utf8'));
   if (!formTokenValid(deps, rawQuery, form.get('flow') ?? '')) {
     sendHtml(res, 400, signInDocument('Sign-in error', `<h1>This sign-in page has expired.</h1>${notice('Go back to the application and sign in again.', true)}`));
-    return true;
+    return;
   }
   if (form.get('cancel') === '1') {
     sendBack(res, authorization, oauthParams(new OAuthError(400, 'access_denied', 65004, 'User declined to consent to access the app.')));
-    return true;
+    return;
   }
   const userName = form.get('username') ?? '';
   const user = findUser(deps.principals, userName);
   const password = form.get('password') ?? '';
   if (!user || user.userPrincipalName.toLowerCase() !== userName.toLowerCase() || !sameSignature(hmac(deps.key, password), hmac(deps.key, user.password))) {
     sendHtml(res, 200, signInPage(authorization, formToken(deps, rawQuery), userName, 'Your account or password is incorrect.'), { formAction });
-    return true;
+    return;
   }
   sendCode(deps, res, authorization, user, { 'Set-Cookie': sessionCookie(deps, user.id, secure) });
-  return true;
 }

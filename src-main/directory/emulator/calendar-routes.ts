@@ -9,6 +9,7 @@ import { GraphError } from './graph-error';
 import { readJsonObject } from './graph-http';
 import { listBody, queryList } from './list-query';
 import { contextUrl, reply, type GraphRequest } from './graph-context';
+import { resource, resourceNotFound, type GraphHandler, type GraphRoute } from './graph-route';
 import { findUser, type Principals, type UserPrincipal } from './principals';
 import type { TimeZones } from './time-zones';
 
@@ -62,95 +63,138 @@ function replyPage(request: GraphRequest, all: readonly EventJson[], collection:
 /** The delta function as SDKs write it: `delta`, `delta()`, `microsoft.graph.delta()`. */
 const DELTA_FUNCTION = /^(microsoft\.graph\.)?delta(\(\))?$/;
 
-/**
- * /me/... and /users/{id|upn}/...: events, calendarView, calendarView/delta (and the same under
- * /calendar/). Returns false when the path is not a calendar path.
- */
-export async function handleCalendar(deps: CalendarDeps, request: GraphRequest): Promise<boolean> {
-  const { segments, caller, method } = request;
-  let owner: UserPrincipal;
-  let rest: string[];
-  if (segments[0] === 'me') {
-    if (segments.length === 1) return false;
-    owner = meOf(caller);
-    rest = segments.slice(1);
-  } else if (segments[0] === 'users' && segments.length >= 3) {
-    const found = findUser(deps.principals, segments[1]!);
-    if (!found) throw new GraphError(404, 'ErrorInvalidUser', `The requested user '${segments[1]}' is invalid.`);
-    owner = found;
-    rest = segments.slice(2);
-  } else return false;
-  if (rest[0] === 'calendar' && rest.length > 1) rest = rest.slice(1);
-  if (rest[0] !== 'events' && rest[0] !== 'calendarView') return false;
+/** Whose calendar a request reads or writes, once the caller's permission for it is checked, and how its events are shown. */
+interface CalendarScope {
+  owner: UserPrincipal;
+  view: ViewZone;
+  render: (instance: Parameters<typeof renderEvent>[0]) => EventJson;
+  /** `@odata.context` of the owner's events. */
+  collection: string;
+}
 
+/** The owner's calendar in its routes' words: `/me` (the signed-in user) or `/users/:user` (an id or UPN). */
+function ownerOf(deps: CalendarDeps, request: GraphRequest): UserPrincipal {
+  const user = request.params.user;
+  if (user === undefined) return meOf(request.caller);
+  const found = findUser(deps.principals, user);
+  if (!found) throw new GraphError(404, 'ErrorInvalidUser', `The requested user '${user}' is invalid.`);
+  return found;
+}
+
+function scopeOf(deps: CalendarDeps, request: GraphRequest): CalendarScope {
+  const { caller, method } = request;
+  const owner = ownerOf(deps, request);
   const writing = method !== 'GET';
   const other = caller.kind === 'user' && caller.user!.id !== owner.id;
   requirePermission(caller, 'calendar', writing ? (other ? PERMISSIONS.calendarWriteShared : PERMISSIONS.calendarWrite) : other ? PERMISSIONS.calendarReadShared : PERMISSIONS.calendarRead);
   const view = viewZone(request, deps.zones);
-  const render = (instance: Parameters<typeof renderEvent>[0]) => renderEvent(instance, owner, view, deps.zones);
-  const collection = contextUrl(request, `users('${owner.id}')/events`);
+  return { owner, view, render: (instance) => renderEvent(instance, owner, view, deps.zones), collection: contextUrl(request, `users('${owner.id}')/events`) };
+}
 
-  if (rest[0] === 'calendarView' && rest.length === 2 && DELTA_FUNCTION.test(rest[1]!) && method === 'GET') {
-    const pageSize = Math.min(request.prefer.maxPageSize ?? DEFAULT_DELTA_PAGE, MAX_DELTA_PAGE);
-    const restartUrl = (start: string, end: string) => `${request.origin}${request.pathname}?startDateTime=${encodeURIComponent(start)}&endDateTime=${encodeURIComponent(end)}`;
-    const page = deps.delta.page({ owner, query: request.query, pageSize, view, restartUrl });
-    const link = (name: string, token: string) => `${request.origin}${request.pathname}?${name}=${encodeURIComponent(token)}`;
-    reply(
-      request,
-      200,
+/**
+ * /me/... and /users/{id|upn}/...: events (list, create, get, update, delete, a series'
+ * instances), calendarView and calendarView/delta, each also under /calendar/. Another method on
+ * an events path is 405; anything else under a calendar is not a resource, once the owner is
+ * known (and, for events and calendarView, the caller may reach the calendar).
+ */
+export function calendarRoutes(deps: CalendarDeps): GraphRoute[] {
+  /** A handler that runs once the caller may reach the calendar. */
+  const scoped =
+    (handler: (request: GraphRequest, scope: CalendarScope) => void | Promise<void>): GraphHandler =>
+    (request) =>
+      handler(request, scopeOf(deps, request));
+  const notSupported = scoped(({ method }) => {
+    throw new GraphError(405, 'ErrorInvalidRequest', `The ${method} method is not supported on this resource.`);
+  });
+  const notCalendar = scoped(({ pathname }) => {
+    throw resourceNotFound(pathname);
+  });
+  const routes = (base: string): GraphRoute[] => [
+    ...resource(
+      `${base}/events`,
       {
-        '@odata.context': contextUrl(request, 'Collection(event)'),
-        ...(page.skipToken ? { '@odata.nextLink': link('$skiptoken', page.skipToken) } : {}),
-        ...(page.deltaToken ? { '@odata.deltaLink': link('$deltatoken', page.deltaToken) } : {}),
-        value: page.value,
+        GET: scoped((request, { owner, view, render, collection }) => replyPage(request, deps.events.list(owner.id).map((ev) => render(masterInstance(ev))), collection, preferenceApplied(request, view))),
+        POST: scoped(async (request, { owner, view, render, collection }) => {
+          const created = deps.events.create(owner.id, await readJsonObject(request.req));
+          reply(request, 201, { '@odata.context': `${collection}/$entity`, ...render(masterInstance(created)) }, preferenceApplied(request, view));
+        }),
       },
-      preferenceApplied(request, view, pageSize),
-    );
-    return true;
-  }
+      notSupported,
+    ),
+    ...resource(
+      `${base}/events/:id`,
+      {
+        GET: scoped((request, { owner, view, render, collection }) => reply(request, 200, { '@odata.context': `${collection}/$entity`, ...render(deps.events.get(owner.id, request.params.id!)) }, preferenceApplied(request, view))),
+        PATCH: scoped(async (request, { owner, view, render, collection }) => {
+          const updated = deps.events.update(owner.id, request.params.id!, await readJsonObject(request.req));
+          reply(request, 200, { '@odata.context': `${collection}/$entity`, ...render(updated) }, preferenceApplied(request, view));
+        }),
+        DELETE: scoped((request, { owner }) => {
+          deps.events.delete(owner.id, request.params.id!);
+          reply(request, 204, undefined);
+        }),
+      },
+      notSupported,
+    ),
+    ...resource(
+      `${base}/events/:id/instances`,
+      {
+        GET: scoped((request, { owner, view, render, collection }) => {
+          const window = parseWindow(request.query);
+          const master = deps.events.get(owner.id, request.params.id!).master;
+          reply(request, 200, { '@odata.context': collection, value: instancesInWindow(master, window.start, window.end, deps.zones).map(render) }, preferenceApplied(request, view));
+        }),
+      },
+      notSupported,
+    ),
+    { method: '*', path: `${base}/events/*`, handler: notSupported },
+    ...resource(
+      `${base}/calendarView`,
+      {
+        GET: scoped((request, { owner, view, render, collection }) => {
+          const window = parseWindow(request.query);
+          const all = deps.events
+            .list(owner.id)
+            .flatMap((ev) => instancesInWindow(ev, window.start, window.end, deps.zones))
+            .sort((a, b) => a.startUtc - b.startUtc || a.id.localeCompare(b.id));
+          replyPage(request, all.map(render), collection, preferenceApplied(request, view));
+        }),
+      },
+      notCalendar,
+    ),
+    ...resource(`${base}/calendarView/:function`, { GET: scoped((request, scope) => (DELTA_FUNCTION.test(request.params.function!) ? replyDelta(deps, request, scope) : notCalendar(request))) }, notCalendar),
+    { method: '*', path: `${base}/calendarView/*`, handler: notCalendar },
+  ];
+  /** Under a calendar's owner but no calendar resource: refused once the owner is known. */
+  const notAResource: GraphHandler = (request) => {
+    ownerOf(deps, request);
+    throw resourceNotFound(request.pathname);
+  };
+  return [
+    ...routes('/me'),
+    ...routes('/me/calendar'),
+    ...routes('/users/:user'),
+    ...routes('/users/:user/calendar'),
+    { method: '*', path: '/me/*', handler: notAResource },
+    { method: '*', path: '/users/:user/*', handler: notAResource },
+  ];
+}
 
-  if (rest[0] === 'calendarView' && rest.length === 1 && method === 'GET') {
-    const window = parseWindow(request.query);
-    const all = deps.events
-      .list(owner.id)
-      .flatMap((ev) => instancesInWindow(ev, window.start, window.end, deps.zones))
-      .sort((a, b) => a.startUtc - b.startUtc || a.id.localeCompare(b.id));
-    replyPage(request, all.map(render), collection, preferenceApplied(request, view));
-    return true;
-  }
-
-  if (rest[0] !== 'events') return false;
-  if (rest.length === 1 && method === 'GET') {
-    replyPage(request, deps.events.list(owner.id).map((ev) => render(masterInstance(ev))), collection, preferenceApplied(request, view));
-    return true;
-  }
-  if (rest.length === 1 && method === 'POST') {
-    const created = deps.events.create(owner.id, await readJsonObject(request.req));
-    reply(request, 201, { '@odata.context': `${collection}/$entity`, ...render(masterInstance(created)) }, preferenceApplied(request, view));
-    return true;
-  }
-  if (rest.length === 2) {
-    const id = rest[1]!;
-    if (method === 'GET') {
-      reply(request, 200, { '@odata.context': `${collection}/$entity`, ...render(deps.events.get(owner.id, id)) }, preferenceApplied(request, view));
-      return true;
-    }
-    if (method === 'PATCH') {
-      const updated = deps.events.update(owner.id, id, await readJsonObject(request.req));
-      reply(request, 200, { '@odata.context': `${collection}/$entity`, ...render(updated) }, preferenceApplied(request, view));
-      return true;
-    }
-    if (method === 'DELETE') {
-      deps.events.delete(owner.id, id);
-      reply(request, 204, undefined);
-      return true;
-    }
-  }
-  if (rest.length === 3 && rest[2] === 'instances' && method === 'GET') {
-    const window = parseWindow(request.query);
-    const master = deps.events.get(owner.id, rest[1]!).master;
-    reply(request, 200, { '@odata.context': collection, value: instancesInWindow(master, window.start, window.end, deps.zones).map(render) }, preferenceApplied(request, view));
-    return true;
-  }
-  throw new GraphError(405, 'ErrorInvalidRequest', `The ${method} method is not supported on this resource.`);
+/** GET calendarView/delta: a page of changes in the window, with the next page's or the next round's link. */
+function replyDelta(deps: CalendarDeps, request: GraphRequest, { owner, view }: CalendarScope): void {
+  const pageSize = Math.min(request.prefer.maxPageSize ?? DEFAULT_DELTA_PAGE, MAX_DELTA_PAGE);
+  const restartUrl = (start: string, end: string) => `${request.origin}${request.pathname}?startDateTime=${encodeURIComponent(start)}&endDateTime=${encodeURIComponent(end)}`;
+  const page = deps.delta.page({ owner, query: request.query, pageSize, view, restartUrl });
+  const link = (name: string, token: string) => `${request.origin}${request.pathname}?${name}=${encodeURIComponent(token)}`;
+  reply(
+    request,
+    200,
+    {
+      '@odata.context': contextUrl(request, 'Collection(event)'),
+      ...(page.skipToken ? { '@odata.nextLink': link('$skiptoken', page.skipToken) } : {}),
+      ...(page.deltaToken ? { '@odata.deltaLink': link('$deltatoken', page.deltaToken) } : {}),
+      value: page.value,
+    },
+    preferenceApplied(request, view, pageSize),
+  );
 }

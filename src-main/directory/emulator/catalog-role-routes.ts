@@ -4,6 +4,7 @@ import { KIND, ROLE_ASSIGNMENT_PROPS, publicView, ref } from './directory-object
 import type { DirectoryDeps } from './directory-deps';
 import { CATALOG_OWNER_ROLE, catalogScope, requireEntitlementRole } from './entitlement-access';
 import { contextUrl, reply, type GraphRequest } from './graph-context';
+import { resource, type GraphHandler, type GraphRoute } from './graph-route';
 import { badRequest, GraphError, notFound, unknownProperty } from './graph-error';
 import { readJsonObject } from './graph-http';
 import { listBody, queryList, type ListRules } from './list-query';
@@ -24,51 +25,70 @@ const LIST: ListRules<Stored> = {
  * "Catalog owner" role scoped to `/AccessPackageCatalog/{id}`): list, get, POST, DELETE. A
  * catalog owner may write that catalog's packages, policies and assignments as a signed-in user.
  */
-export async function handleCatalogRoles(deps: DirectoryDeps, request: GraphRequest): Promise<boolean> {
-  const { segments, method, query, caller } = request;
-  if (segments[0] !== 'roleManagement' || segments[1] !== 'entitlementManagement' || segments[2] !== 'roleAssignments' || segments.length > 4) return false;
-  const id = segments[3];
-  const writing = method !== 'GET';
-  requirePermission(caller, 'directory', writing ? PERMISSIONS.entitlementWrite : PERMISSIONS.entitlementRead);
-  if (writing) requireEntitlementRole(deps.store, caller);
+export function catalogRoleRoutes(deps: DirectoryDeps): GraphRoute[] {
+  /** Reads need the read permission; writes the write one and, for a signed-in user, an entitlement role. */
+  const guarded =
+    (handler: GraphHandler): GraphHandler =>
+    (request) => {
+      const writing = request.method !== 'GET';
+      requirePermission(request.caller, 'directory', writing ? PERMISSIONS.entitlementWrite : PERMISSIONS.entitlementRead);
+      if (writing) requireEntitlementRole(deps.store, request.caller);
+      return handler(request);
+    };
+  const notSupported = guarded(({ method }) => {
+    throw new GraphError(405, 'Request_BadRequest', `The ${method} method is not supported on roleAssignments.`);
+  });
+  const select = ({ query }: GraphRequest) => parseSelect(query.get('$select'), LIST.type, ROLE_ASSIGNMENT_PROPS);
+  return [
+    ...resource(
+      `/${BASE}`,
+      {
+        GET: guarded((request) => {
+          const selected = select(request);
+          const page = queryList(request, deps.store.objects(KIND.catalogRoleAssignment), LIST);
+          reply(request, 200, listBody(contextUrl(request, BASE), page, (item) => applySelect(publicView(item), selected)));
+        }),
+        POST: guarded((request) => assignCatalogRole(deps, request)),
+      },
+      notSupported,
+    ),
+    ...resource(
+      `/${BASE}/:id`,
+      {
+        GET: guarded((request) => {
+          const selected = select(request);
+          const id = request.params.id!;
+          const assignment = deps.store.object(KIND.catalogRoleAssignment, id);
+          if (!assignment) throw notFound('directory', id);
+          reply(request, 200, { '@odata.context': contextUrl(request, `${BASE}/$entity`), ...applySelect(publicView(assignment), selected) });
+        }),
+        DELETE: guarded((request) => {
+          const id = request.params.id!;
+          const assignment = deps.store.object(KIND.catalogRoleAssignment, id);
+          if (!assignment) throw notFound('directory', id);
+          requireEntitlementRole(deps.store, request.caller, ref(assignment, '_catalogId'));
+          deps.store.transaction(() => deps.store.deleteObject(KIND.catalogRoleAssignment, id));
+          reply(request, 204, undefined);
+        }),
+      },
+      notSupported,
+    ),
+  ];
+}
 
-  if (method === 'GET') {
-    const select = parseSelect(query.get('$select'), LIST.type, ROLE_ASSIGNMENT_PROPS);
-    if (id !== undefined) {
-      const assignment = deps.store.object(KIND.catalogRoleAssignment, id);
-      if (!assignment) throw notFound('directory', id);
-      reply(request, 200, { '@odata.context': contextUrl(request, `${BASE}/$entity`), ...applySelect(publicView(assignment), select) });
-      return true;
-    }
-    const page = queryList(request, deps.store.objects(KIND.catalogRoleAssignment), LIST);
-    reply(request, 200, listBody(contextUrl(request, BASE), page, (item) => applySelect(publicView(item), select)));
-    return true;
-  }
-
-  if (method === 'POST' && id === undefined) {
-    const body = await readJsonObject(request.req);
-    for (const key of Object.keys(body)) if (!(ROLE_ASSIGNMENT_PROPS as readonly string[]).includes(key) && !key.startsWith('@odata.')) throw unknownProperty(key, 'microsoft.graph.unifiedRoleAssignment');
-    const { principalId, roleDefinitionId, appScopeId } = body;
-    if (typeof principalId !== 'string' || !findUser(deps.principals, principalId)) throw badRequest('InvalidModel', `The model is invalid. principalId: no user '${String(principalId ?? '')}' in the directory`);
-    if (roleDefinitionId !== CATALOG_OWNER_ROLE) throw badRequest('InvalidModel', `The model is invalid. roleDefinitionId: the emulator assigns Catalog owner ('${CATALOG_OWNER_ROLE}') only`);
-    const catalogId = typeof appScopeId === 'string' ? /^\/AccessPackageCatalog\/([^/]+)$/.exec(appScopeId)?.[1] : undefined;
-    if (!catalogId || !deps.store.object(KIND.catalog, catalogId)) throw badRequest('InvalidModel', `The model is invalid. appScopeId: expected /AccessPackageCatalog/{id} of an existing catalog`);
-    requireEntitlementRole(deps.store, caller, catalogId);
-    const user = findUser(deps.principals, principalId)!;
-    const stored = { id: randomUUID(), principalId: user.id, roleDefinitionId, appScopeId: catalogScope(catalogId), directoryScopeId: null, _catalogId: catalogId };
-    deps.store.transaction(() => deps.store.putObject(KIND.catalogRoleAssignment, stored.id, catalogId, stored));
-    reply(request, 201, { '@odata.context': contextUrl(request, `${BASE}/$entity`), ...publicView(stored) });
-    return true;
-  }
-
-  if (method === 'DELETE' && id !== undefined) {
-    const assignment = deps.store.object(KIND.catalogRoleAssignment, id);
-    if (!assignment) throw notFound('directory', id);
-    requireEntitlementRole(deps.store, caller, ref(assignment, '_catalogId'));
-    deps.store.transaction(() => deps.store.deleteObject(KIND.catalogRoleAssignment, id));
-    reply(request, 204, undefined);
-    return true;
-  }
-
-  throw new GraphError(405, 'Request_BadRequest', `The ${method} method is not supported on roleAssignments.`);
+/** POST roleAssignments: Catalog owner of one existing catalog, for a directory user. */
+async function assignCatalogRole(deps: DirectoryDeps, request: GraphRequest): Promise<void> {
+  const { caller } = request;
+  const body = await readJsonObject(request.req);
+  for (const key of Object.keys(body)) if (!(ROLE_ASSIGNMENT_PROPS as readonly string[]).includes(key) && !key.startsWith('@odata.')) throw unknownProperty(key, 'microsoft.graph.unifiedRoleAssignment');
+  const { principalId, roleDefinitionId, appScopeId } = body;
+  if (typeof principalId !== 'string' || !findUser(deps.principals, principalId)) throw badRequest('InvalidModel', `The model is invalid. principalId: no user '${String(principalId ?? '')}' in the directory`);
+  if (roleDefinitionId !== CATALOG_OWNER_ROLE) throw badRequest('InvalidModel', `The model is invalid. roleDefinitionId: the emulator assigns Catalog owner ('${CATALOG_OWNER_ROLE}') only`);
+  const catalogId = typeof appScopeId === 'string' ? /^\/AccessPackageCatalog\/([^/]+)$/.exec(appScopeId)?.[1] : undefined;
+  if (!catalogId || !deps.store.object(KIND.catalog, catalogId)) throw badRequest('InvalidModel', `The model is invalid. appScopeId: expected /AccessPackageCatalog/{id} of an existing catalog`);
+  requireEntitlementRole(deps.store, caller, catalogId);
+  const user = findUser(deps.principals, principalId)!;
+  const stored = { id: randomUUID(), principalId: user.id, roleDefinitionId, appScopeId: catalogScope(catalogId), directoryScopeId: null, _catalogId: catalogId };
+  deps.store.transaction(() => deps.store.putObject(KIND.catalogRoleAssignment, stored.id, catalogId, stored));
+  reply(request, 201, { '@odata.context': contextUrl(request, `${BASE}/$entity`), ...publicView(stored) });
 }

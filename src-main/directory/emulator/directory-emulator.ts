@@ -1,6 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { createDualProtocolServer, requestOrigin } from '../../platform/tls/dual-protocol-server';
+import { createDualProtocolServer } from '../../platform/tls/dual-protocol-server';
 import { serverTls, tlsSettingsSchema, type TlsSettings } from '../../platform/tls/tls-settings';
 import { mkdir, readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../../platform/atomic-write';
@@ -9,30 +8,19 @@ import type { AddressInfo } from 'node:net';
 import { listen } from '../../platform/listen';
 import type { Logger } from '../../platform/logger';
 import { parseListen } from '../../platform/config/app-settings';
-import { authenticate } from './access';
 import { CalendarDelta } from './calendar-delta';
-import { handleCalendar } from './calendar-routes';
 import { seedDemoData } from './demo-data';
-import { handleDirectory } from './directory-routes';
-import { handlePeople } from './people-routes';
-import { handleRoleDefinitions } from './role-definition-routes';
+import { createEmulatorRoutes } from './emulator-routes';
 import { EventService } from './event-service';
 import { FaultInjector, type FaultSettings } from './faults';
-import type { GraphRequest } from './graph-context';
-import { GraphError, badRequest } from './graph-error';
-import { readJsonObject, requestIds, sendGraphError, parsePrefer, type RequestIds } from './graph-http';
+import { GraphError } from './graph-error';
+import { requestIds, sendGraphError } from './graph-http';
 import { GraphStore } from './graph-store';
 import { loadPrincipals, type AppInput, type AppPrincipal, type UserInput, type UserPrincipal } from './principals';
 import { TimeZones } from './time-zones';
-import { handleTokenRequest } from './token-endpoint';
 import { signingKeyOf } from './signing-keys';
 import { DeviceCodes } from './device-codes';
-import { handleSignIn } from './sign-in-routes';
-import { handleAuthorize } from './authorize-routes';
 import { AuthorizationCodes } from './authorization-codes';
-import { handleBatch } from './batch-route';
-import { linkOrigin } from './link-origin';
-import { sendMetadata } from './metadata-route';
 
 export interface DirectoryEmulatorOptions {
   /** `host:port`; port 0 picks a free one. Default 127.0.0.1:1986. */
@@ -103,65 +91,25 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
   /** Proves a batch step's origin headers came from this emulator's own batch route. */
   const stepKey = randomBytes(24).toString('base64url');
 
-  const graph = async (req: IncomingMessage, res: ServerResponse, ids: RequestIds, pathname: string, query: URLSearchParams): Promise<void> => {
-    const fault = faults.next();
-    if (fault) throw fault;
-    const caller = authenticate(req, principals, signing, clock());
-    let segments: string[];
-    try {
-      segments = pathname.split('/').filter((s) => s !== '').slice(1).map(decodeURIComponent);
-    } catch {
-      throw badRequest('BadRequest', 'The request URL is not valid.');
-    }
-    const request: GraphRequest = { req, res, ids, caller, method: req.method ?? 'GET', segments, pathname, query, prefer: parsePrefer(req), origin: linkOrigin(req, publicUrl, stepKey) };
-    if (await handleCalendar({ principals, events, delta, zones }, request)) return;
-    if (await handleDirectory({ store, principals, clock }, request)) return;
-    if (await handlePeople(principals, request)) return;
-    if (handleRoleDefinitions(request)) return;
-    throw badRequest('BadRequest', `Resource not found for the segment '${segments[segments.length - 1] ?? ''}'.`);
-  };
-
-  /** Test hooks for callers that only have HTTP (the standalone emulator): need a valid token. */
-  const admin = async (req: IncomingMessage, res: ServerResponse, ids: RequestIds, pathname: string): Promise<void> => {
-    authenticate(req, principals, signing, clock());
-    if (pathname === '/_emulator/calendar/evict-sync-state' && req.method === 'POST') {
-      store.evictChangeLog();
-      res.writeHead(204, { 'request-id': ids.requestId }).end();
-      return;
-    }
-    if (pathname === '/_emulator/faults' && req.method === 'PUT') {
-      const body = await readJsonObject(req);
+  const route = createEmulatorRoutes({
+    directory: { store, principals, clock },
+    calendar: { principals, events, delta, zones },
+    signIn: signInDeps,
+    authorize: authorizeDeps,
+    token: tokenDeps,
+    signing,
+    faults,
+    clock,
+    publicUrl: () => publicUrl,
+    stepKey,
+    evictSyncState: () => store.evictChangeLog(),
+    setFaults: (body) =>
       faults.set({
         rate_limit_every: positive(body.rate_limit_every),
         unavailable_every: positive(body.unavailable_every),
         retry_after_seconds: typeof body.retry_after_seconds === 'number' && body.retry_after_seconds >= 0 ? body.retry_after_seconds : undefined,
-      });
-      res.writeHead(204, { 'request-id': ids.requestId }).end();
-      return;
-    }
-    throw new GraphError(404, 'NotFound', `No emulator control at ${req.method} ${pathname}.`);
-  };
-
-  const route = async (req: IncomingMessage, res: ServerResponse, ids: RequestIds): Promise<void> => {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const pathname = q < 0 ? url : url.slice(0, q);
-    const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
-    const token = /^\/([^/]+)\/oauth2\/v2\.0\/token$/.exec(pathname);
-    const origin = requestOrigin(req, publicUrl);
-    if (token && req.method === 'POST') return handleTokenRequest(tokenDeps, decodeTenant(token[1]!), req, res, origin);
-    if (await handleSignIn(signInDeps, req, res, pathname, origin)) return;
-    if (await handleAuthorize(authorizeDeps, req, res, pathname, origin)) return;
-    // Graph serves its schema without a token (it is public), so the emulator does too.
-    if (/^\/v1\.0\/(\$|%24)metadata$/i.test(pathname) && (req.method === 'GET' || req.method === 'HEAD')) return sendMetadata(res, ids, req.method === 'HEAD');
-    if (pathname === '/v1.0/$batch' && req.method === 'POST') {
-      authenticate(req, principals, signing, clock());
-      return handleBatch(req, res, ids, { selfUrl: publicUrl, origin: linkOrigin(req, publicUrl, stepKey), stepKey });
-    }
-    if (pathname.startsWith('/v1.0/')) return graph(req, res, ids, pathname, query);
-    if (pathname.startsWith('/_emulator/')) return admin(req, res, ids, pathname);
-    throw new GraphError(404, 'NotFound', `No such endpoint: ${req.method} ${pathname}. Graph is under /v1.0, tokens at /{tenant}/oauth2/v2.0/token.`);
-  };
+      }),
+  });
 
   const tls = await serverTls(options.tls ?? tlsSettingsSchema.parse(undefined), { dir: join(options.dataDir, 'directory', 'tls'), label: 'Graph directory emulator', logger });
   const dual = createDualProtocolServer((req, res) => {
@@ -219,13 +167,4 @@ async function recordDemoUrl(demoFile: string, url: string): Promise<void> {
   const demo = JSON.parse(await readFile(demoFile, 'utf8')) as Record<string, unknown>;
   if (demo.url === url) return;
   await writeFileAtomic(demoFile, JSON.stringify({ ...demo, url }, null, 2) + '\n');
-}
-
-/** The tenant of a token URL; one that is not valid percent-encoding is no tenant (answered 400 as unknown). */
-function decodeTenant(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }

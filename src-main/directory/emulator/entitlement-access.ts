@@ -1,4 +1,4 @@
-import type { Caller } from './access';
+import { PERMISSIONS, requirePermission, type Caller } from './access';
 import { KIND, ref } from './directory-objects';
 import { GraphError } from './graph-error';
 import type { GraphStore } from './graph-store';
@@ -37,4 +37,16 @@ export function requireEntitlementRole(store: GraphStore, caller: Caller, catalo
   if (caller.user.roles.some((role) => ENTITLEMENT_ADMIN_ROLES.includes(role))) return;
   const owned = catalogsOwnedBy(store, caller.user.id);
   if (catalogId === undefined ? owned.size === 0 : !owned.has(catalogId)) throw denied(catalogId === undefined ? 'a catalog' : `the catalog '${catalogId}'`);
+}
+
+/**
+ * What every call under /identityGovernance/entitlementManagement/{collection} is held to first:
+ * the read or write permission, and for a write by a signed-in user an entitlement role (before
+ * the body is read). A request for one's own access needs no role, so a write to
+ * `assignmentRequests` is judged once its type is known.
+ */
+export function requireEntitlementAccess(store: GraphStore, caller: Caller, method: string, collection: string): void {
+  const writing = method !== 'GET';
+  requirePermission(caller, 'directory', writing ? PERMISSIONS.entitlementWrite : PERMISSIONS.entitlementRead);
+  if (writing && collection !== 'assignmentRequests') requireEntitlementRole(store, caller);
 }

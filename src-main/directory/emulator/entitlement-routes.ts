@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { PERMISSIONS, requirePermission } from './access';
 import {
   ASSIGNMENT_PROPS,
   CATALOG_PROPS,
@@ -14,13 +13,14 @@ import {
 } from './directory-objects';
 import type { DirectoryDeps } from './directory-deps';
 import { contextUrl, reply, type GraphRequest } from './graph-context';
+import { resource, resourceNotFound, type GraphHandler, type GraphRoute } from './graph-route';
 import { badRequest, GraphError, notFound } from './graph-error';
 import { readJsonObject } from './graph-http';
 import { listBody, queryList } from './list-query';
 import { applySelect, parseExpand, parseSelect } from './odata-query';
 import { parsePolicyBody } from './policy-body';
 import { unknownUserInPolicy } from './policy-references';
-import { requireEntitlementRole } from './entitlement-access';
+import { requireEntitlementAccess, requireEntitlementRole } from './entitlement-access';
 import { findUser } from './principals';
 
 const BASE = 'identityGovernance/entitlementManagement';
@@ -73,122 +73,154 @@ const SORTABLE: Record<CollectionName, Record<string, (item: Record<string, unkn
 
 const REQUEST_TYPES = ['notSpecified', 'userAdd', 'userUpdate', 'userRemove', 'adminAdd', 'adminUpdate', 'adminRemove', 'systemAdd', 'systemUpdate', 'systemRemove', 'onBehalfAdd'];
 
-/** /identityGovernance/entitlementManagement/...: returns false for other paths. */
-export async function handleEntitlement(deps: DirectoryDeps, request: GraphRequest): Promise<boolean> {
-  const { segments, method } = request;
-  if (segments[0] !== 'identityGovernance' || segments[1] !== 'entitlementManagement' || segments.length < 3) return false;
-  const name = segments[2] as CollectionName;
-  const collection = COLLECTIONS[name];
-  if (!collection) return false;
-  const writing = method !== 'GET';
-  requirePermission(request.caller, 'directory', writing ? PERMISSIONS.entitlementWrite : PERMISSIONS.entitlementRead);
-  // A signed-in user with no entitlement role is refused before the body is read; a request for
-  // one's own access needs no role, so assignment requests are judged once their type is known.
-  if (writing && name !== 'assignmentRequests') requireEntitlementRole(deps.store, request.caller);
-  const id = segments[3];
-  if (segments.length > 4) return false;
-  const now = new Date(deps.clock()).toISOString();
-
-  if (id === undefined && method === 'GET') {
-    const select = parseSelect(request.query.get('$select'), collection.type, collection.properties);
-    const expand = parseExpand(request.query.get('$expand'), collection.type, collection.navigation);
-    const sortable = SORTABLE[name];
-    const page = queryList(request, deps.store.objects(collection.kind), {
-      type: collection.type,
-      properties: collection.properties,
-      filter: FILTERABLE[name],
-      ...(sortable ? { orderBy: sortable } : {}),
-      top: { default: 100, max: 999 },
-    });
-    reply(request, 200, listBody(contextUrl(request, `${BASE}/${name}${select ? `(${select.join(',')})` : ''}`), page, (item) => render(deps, item, select, expand)));
-    return true;
-  }
-
-  if (id !== undefined && method === 'GET') {
-    const select = parseSelect(request.query.get('$select'), collection.type, collection.properties);
-    const expand = parseExpand(request.query.get('$expand'), collection.type, collection.navigation);
-    const item = deps.store.object(collection.kind, id);
-    if (!item) throw notFound('directory', id);
-    reply(request, 200, { '@odata.context': contextUrl(request, `${BASE}/${name}${select ? `(${select.join(',')})` : ''}/$entity`), ...render(deps, item, select, expand) });
-    return true;
-  }
-
-  if (name === 'assignmentPolicies' && (method === 'PUT' || (method === 'POST' && id === undefined))) {
-    const body = parsePolicyBody(await readJsonObject(request.req));
-    const unknownUser = unknownUserInPolicy(body, deps.principals);
-    if (unknownUser) throw unknownUser;
-    const policyId = id ?? randomUUID();
-    const existing = id ? deps.store.object(KIND.policy, id) : undefined;
-    if (method === 'PUT' && !existing) throw notFound('directory', policyId);
-    if (body.id && id && body.id !== id) throw badRequest('InvalidModel', `The model is invalid. id: '${body.id}' does not match the policy id in the URL ('${id}').`);
-    const pkg = deps.store.object(KIND.accessPackage, body.accessPackage.id);
-    if (!pkg) throw notFound('directory', body.accessPackage.id);
-    requireEntitlementRole(deps.store, request.caller, ref(pkg, '_catalogId'));
-    if (existing) requireEntitlementRole(deps.store, request.caller, ref(existing, '_catalogId'));
-    if (existing && ref(existing, '_accessPackageId') !== body.accessPackage.id) throw badRequest('InvalidModel', 'The model is invalid. accessPackage: the access package of a policy cannot be changed.');
-    const stored = {
-      id: policyId,
-      displayName: body.displayName,
-      description: body.description,
-      allowedTargetScope: body.allowedTargetScope,
-      specificAllowedTargets: body.specificAllowedTargets,
-      automaticRequestSettings: body.automaticRequestSettings ?? null,
-      createdDateTime: existing?.createdDateTime ?? now,
-      modifiedDateTime: now,
-      expiration: { duration: null, endDateTime: null, ...body.expiration },
-      requestorSettings: body.requestorSettings,
-      requestApprovalSettings: body.requestApprovalSettings,
-      reviewSettings: body.reviewSettings !== undefined ? body.reviewSettings : (body.accessReviewSettings ?? null),
-      notificationSettings: body.notificationSettings ?? existing?.notificationSettings ?? null,
-      questions: (body.questions ?? []).map((q, i) => ({ ...q, id: q.id ?? randomUUID(), sequence: q.sequence ?? i })),
-      // Not given: the stage settings stay as they were; [] removes them all (seed rule 1).
-      customExtensionStageSettings:
-        body.customExtensionStageSettings === undefined
-          ? (existing?.customExtensionStageSettings ?? [])
-          : body.customExtensionStageSettings.map((s) => ({
-              stage: s.stage,
-              customExtension: { '@odata.type': '#microsoft.graph.accessPackageAssignmentRequestWorkflowExtension', id: s.customExtension.id },
-            })),
-      _accessPackageId: body.accessPackage.id,
-      _catalogId: ref(pkg, '_catalogId'),
+/**
+ * /identityGovernance/entitlementManagement/{collection}[/{id}]: every collection is listed and
+ * read; policies are created, replaced and deleted, access packages and assignment requests
+ * created. Another method is 405, a deeper path no resource, both once the caller passed the
+ * collection's checks.
+ */
+export function entitlementRoutes(deps: DirectoryDeps): GraphRoute[] {
+  const routes = (name: CollectionName): GraphRoute[] => {
+    const path = `/${BASE}/${name}`;
+    const notSupported: GraphHandler = ({ method }) => {
+      throw new GraphError(405, 'Request_BadRequest', `The ${method} method is not supported on ${name}.`);
     };
-    deps.store.transaction(() => deps.store.putObject(KIND.policy, policyId, body.accessPackage.id, stored));
-    reply(request, method === 'PUT' ? 200 : 201, { '@odata.context': contextUrl(request, `${BASE}/assignmentPolicies/$entity`), ...publicView(stored) });
-    return true;
-  }
+    const table: GraphRoute[] = [
+      ...resource(path, { GET: (request) => listCollection(deps, request, name), ...writes(deps, name, 'collection') }, notSupported),
+      ...resource(`${path}/:id`, { GET: (request) => getItem(deps, request, name), ...writes(deps, name, 'item') }, notSupported),
+      {
+        method: '*',
+        path: `${path}/:id/*`,
+        handler: ({ pathname }) => {
+          throw resourceNotFound(pathname);
+        },
+      },
+    ];
+    // Every route of the collection is held to its checks first.
+    return table.map((route) => ({
+      ...route,
+      handler: (request: GraphRequest) => {
+        requireEntitlementAccess(deps.store, request.caller, request.method, name);
+        return route.handler(request);
+      },
+    }));
+  };
+  return (Object.keys(COLLECTIONS) as CollectionName[]).flatMap(routes);
+}
 
-  if (name === 'assignmentPolicies' && method === 'DELETE' && id !== undefined) {
-    const policy = deps.store.object(KIND.policy, id);
-    if (!policy) throw notFound('directory', id);
-    requireEntitlementRole(deps.store, request.caller, ref(policy, '_catalogId'));
-    // As in the admin center: a policy people hold access through is kept until that access ends.
-    const active = deps.store.objects(KIND.assignment).filter((a) => ref(a, '_policyId') === id && a.state !== 'expired');
-    if (active.length > 0) throw badRequest('Request_BadRequest', `The policy cannot be deleted while ${active.length} assignment${active.length === 1 ? '' : 's'} still use${active.length === 1 ? 's' : ''} it; remove them first.`);
-    deps.store.transaction(() => deps.store.deleteObject(KIND.policy, id));
-    reply(request, 204, undefined);
-    return true;
+/** The writes a collection (POST, and PUT of a policy without an id) or one of its items takes, unguarded. */
+function writes(deps: DirectoryDeps, name: CollectionName, target: 'collection' | 'item'): Record<string, GraphHandler> {
+  const now = () => new Date(deps.clock()).toISOString();
+  if (name === 'assignmentPolicies') {
+    const upsert: GraphHandler = (request) => upsertPolicy(deps, request, now());
+    return target === 'collection' ? { POST: upsert, PUT: upsert } : { PUT: upsert, DELETE: (request) => deletePolicy(deps, request) };
   }
-
-  if (name === 'accessPackages' && method === 'POST' && id === undefined) {
-    const body = await readJsonObject(request.req);
-    for (const key of Object.keys(body)) if (!['displayName', 'description', 'isHidden', 'catalog'].includes(key) && !key.startsWith('@odata.')) throw unknown(key, 'accessPackage');
-    if (typeof body.displayName !== 'string' || body.displayName === '') throw badRequest('InvalidModel', 'The model is invalid. displayName: is required');
-    const catalogId = (body.catalog as { id?: unknown } | undefined)?.id ?? deps.store.objects(KIND.catalog)[0]?.id;
-    if (typeof catalogId !== 'string' || !deps.store.object(KIND.catalog, catalogId)) throw badRequest('InvalidModel', 'The model is invalid. catalog: an existing catalog id is required');
-    requireEntitlementRole(deps.store, request.caller, catalogId);
-    const stored = { id: randomUUID(), displayName: body.displayName, description: typeof body.description === 'string' ? body.description : '', isHidden: body.isHidden === true, createdDateTime: now, modifiedDateTime: now, _catalogId: catalogId };
-    deps.store.transaction(() => deps.store.putObject(KIND.accessPackage, stored.id, catalogId, stored));
-    reply(request, 201, { '@odata.context': contextUrl(request, `${BASE}/accessPackages/$entity`), ...publicView(stored) });
-    return true;
+  if (target === 'item') return {};
+  if (name === 'accessPackages') return { POST: (request) => createAccessPackage(deps, request, now()) };
+  if (name === 'assignmentRequests') {
+    return {
+      POST: async (request) => {
+        const created = createAssignmentRequest(deps, request, await readJsonObject(request.req), now());
+        reply(request, 201, { '@odata.context': contextUrl(request, `${BASE}/assignmentRequests/$entity`), ...created });
+      },
+    };
   }
+  return {};
+}
 
-  if (name === 'assignmentRequests' && method === 'POST' && id === undefined) {
-    const created = createAssignmentRequest(deps, request, await readJsonObject(request.req), now);
-    reply(request, 201, { '@odata.context': contextUrl(request, `${BASE}/assignmentRequests/$entity`), ...created });
-    return true;
-  }
+function listCollection(deps: DirectoryDeps, request: GraphRequest, name: CollectionName): void {
+  const collection = COLLECTIONS[name];
+  const select = parseSelect(request.query.get('$select'), collection.type, collection.properties);
+  const expand = parseExpand(request.query.get('$expand'), collection.type, collection.navigation);
+  const sortable = SORTABLE[name];
+  const page = queryList(request, deps.store.objects(collection.kind), {
+    type: collection.type,
+    properties: collection.properties,
+    filter: FILTERABLE[name],
+    ...(sortable ? { orderBy: sortable } : {}),
+    top: { default: 100, max: 999 },
+  });
+  reply(request, 200, listBody(contextUrl(request, `${BASE}/${name}${select ? `(${select.join(',')})` : ''}`), page, (item) => render(deps, item, select, expand)));
+}
 
-  throw new GraphError(405, 'Request_BadRequest', `The ${method} method is not supported on ${name}.`);
+function getItem(deps: DirectoryDeps, request: GraphRequest, name: CollectionName): void {
+  const collection = COLLECTIONS[name];
+  const id = request.params.id!;
+  const select = parseSelect(request.query.get('$select'), collection.type, collection.properties);
+  const expand = parseExpand(request.query.get('$expand'), collection.type, collection.navigation);
+  const item = deps.store.object(collection.kind, id);
+  if (!item) throw notFound('directory', id);
+  reply(request, 200, { '@odata.context': contextUrl(request, `${BASE}/${name}${select ? `(${select.join(',')})` : ''}/$entity`), ...render(deps, item, select, expand) });
+}
+
+/** POST a policy (a new id) or PUT one (replacing it whole; PUT without an id names no policy). */
+async function upsertPolicy(deps: DirectoryDeps, request: GraphRequest, now: string): Promise<void> {
+  const { method } = request;
+  const id = request.params.id;
+  const body = parsePolicyBody(await readJsonObject(request.req));
+  const unknownUser = unknownUserInPolicy(body, deps.principals);
+  if (unknownUser) throw unknownUser;
+  const policyId = id ?? randomUUID();
+  const existing = id ? deps.store.object(KIND.policy, id) : undefined;
+  if (method === 'PUT' && !existing) throw notFound('directory', policyId);
+  if (body.id && id && body.id !== id) throw badRequest('InvalidModel', `The model is invalid. id: '${body.id}' does not match the policy id in the URL ('${id}').`);
+  const pkg = deps.store.object(KIND.accessPackage, body.accessPackage.id);
+  if (!pkg) throw notFound('directory', body.accessPackage.id);
+  requireEntitlementRole(deps.store, request.caller, ref(pkg, '_catalogId'));
+  if (existing) requireEntitlementRole(deps.store, request.caller, ref(existing, '_catalogId'));
+  if (existing && ref(existing, '_accessPackageId') !== body.accessPackage.id) throw badRequest('InvalidModel', 'The model is invalid. accessPackage: the access package of a policy cannot be changed.');
+  const stored = {
+    id: policyId,
+    displayName: body.displayName,
+    description: body.description,
+    allowedTargetScope: body.allowedTargetScope,
+    specificAllowedTargets: body.specificAllowedTargets,
+    automaticRequestSettings: body.automaticRequestSettings ?? null,
+    createdDateTime: existing?.createdDateTime ?? now,
+    modifiedDateTime: now,
+    expiration: { duration: null, endDateTime: null, ...body.expiration },
+    requestorSettings: body.requestorSettings,
+    requestApprovalSettings: body.requestApprovalSettings,
+    reviewSettings: body.reviewSettings !== undefined ? body.reviewSettings : (body.accessReviewSettings ?? null),
+    notificationSettings: body.notificationSettings ?? existing?.notificationSettings ?? null,
+    questions: (body.questions ?? []).map((q, i) => ({ ...q, id: q.id ?? randomUUID(), sequence: q.sequence ?? i })),
+    // Not given: the stage settings stay as they were; [] removes them all (seed rule 1).
+    customExtensionStageSettings:
+      body.customExtensionStageSettings === undefined
+        ? (existing?.customExtensionStageSettings ?? [])
+        : body.customExtensionStageSettings.map((s) => ({
+            stage: s.stage,
+            customExtension: { '@odata.type': '#microsoft.graph.accessPackageAssignmentRequestWorkflowExtension', id: s.customExtension.id },
+          })),
+    _accessPackageId: body.accessPackage.id,
+    _catalogId: ref(pkg, '_catalogId'),
+  };
+  deps.store.transaction(() => deps.store.putObject(KIND.policy, policyId, body.accessPackage.id, stored));
+  reply(request, method === 'PUT' ? 200 : 201, { '@odata.context': contextUrl(request, `${BASE}/assignmentPolicies/$entity`), ...publicView(stored) });
+}
+
+function deletePolicy(deps: DirectoryDeps, request: GraphRequest): void {
+  const id = request.params.id!;
+  const policy = deps.store.object(KIND.policy, id);
+  if (!policy) throw notFound('directory', id);
+  requireEntitlementRole(deps.store, request.caller, ref(policy, '_catalogId'));
+  // As in the admin center: a policy people hold access through is kept until that access ends.
+  const active = deps.store.objects(KIND.assignment).filter((a) => ref(a, '_policyId') === id && a.state !== 'expired');
+  if (active.length > 0) throw badRequest('Request_BadRequest', `The policy cannot be deleted while ${active.length} assignment${active.length === 1 ? '' : 's'} still use${active.length === 1 ? 's' : ''} it; remove them first.`);
+  deps.store.transaction(() => deps.store.deleteObject(KIND.policy, id));
+  reply(request, 204, undefined);
+}
+
+async function createAccessPackage(deps: DirectoryDeps, request: GraphRequest, now: string): Promise<void> {
+  const body = await readJsonObject(request.req);
+  for (const key of Object.keys(body)) if (!['displayName', 'description', 'isHidden', 'catalog'].includes(key) && !key.startsWith('@odata.')) throw unknown(key, 'accessPackage');
+  if (typeof body.displayName !== 'string' || body.displayName === '') throw badRequest('InvalidModel', 'The model is invalid. displayName: is required');
+  const catalogId = (body.catalog as { id?: unknown } | undefined)?.id ?? deps.store.objects(KIND.catalog)[0]?.id;
+  if (typeof catalogId !== 'string' || !deps.store.object(KIND.catalog, catalogId)) throw badRequest('InvalidModel', 'The model is invalid. catalog: an existing catalog id is required');
+  requireEntitlementRole(deps.store, request.caller, catalogId);
+  const stored = { id: randomUUID(), displayName: body.displayName, description: typeof body.description === 'string' ? body.description : '', isHidden: body.isHidden === true, createdDateTime: now, modifiedDateTime: now, _catalogId: catalogId };
+  deps.store.transaction(() => deps.store.putObject(KIND.accessPackage, stored.id, catalogId, stored));
+  reply(request, 201, { '@odata.context': contextUrl(request, `${BASE}/accessPackages/$entity`), ...publicView(stored) });
 }
 
 const unknown = (property: string, type: string) =>

@@ -9,8 +9,8 @@ export interface GraphRequest {
   ids: RequestIds;
   caller: Caller;
   method: string;
-  /** Path segments after /v1.0, URL-decoded. */
-  segments: string[];
+  /** The route's `:name` parameters (and `*`, the rest), URL-decoded. */
+  params: Readonly<Record<string, string>>;
   /** The request path as sent (for next links). */
   pathname: string;
   query: URLSearchParams;

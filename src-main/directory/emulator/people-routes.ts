@@ -1,6 +1,7 @@
 import { PERMISSIONS, requirePermission } from './access';
 import { DIRECTORY_ROLES, findRole, type DirectoryRole } from './directory-roles';
 import { contextUrl, reply, type GraphRequest } from './graph-context';
+import { resource, type GraphRoute } from './graph-route';
 import { badRequest, GraphError, notFound } from './graph-error';
 import { readJsonObject, sendText } from './graph-http';
 import { countOf, listBody, queryList, type ListRules } from './list-query';
@@ -63,62 +64,87 @@ const roleView = (role: DirectoryRole): Record<string, unknown> => ({ ...role })
  * tokens, `/users/$count`, one by id or UPN),
  * `/directoryRoles` (the activated roles scoped role members name by roleId) and
  * `POST /directoryObjects/getByIds` (names and kinds of many objects in one call).
- * Returns false for other paths.
  */
-export async function handlePeople(principals: Principals, request: GraphRequest): Promise<boolean> {
-  const { segments, method, caller, query } = request;
-  const [head, id, ...rest] = segments;
-  if (rest.length > 0) return false;
+export function peopleRoutes(principals: Principals): GraphRoute[] {
+  /** A user token reads one user with User.Read; a list (and its count) needs more. */
+  const mayReadUsers = ({ caller }: GraphRequest, one: boolean) => requirePermission(caller, 'directory', caller.kind === 'user' && one ? PERMISSIONS.userRead : USER_READ_ALL);
+  const userSelect = ({ query }: GraphRequest) => parseSelect(query.get('$select'), 'user', USER_PROPS);
+  const roleSelect = (request: GraphRequest) => {
+    requirePermission(request.caller, 'directory', PERMISSIONS.roleRead);
+    return parseSelect(request.query.get('$select'), 'directoryRole', ROLE_PROPS);
+  };
+  return [
+    {
+      method: 'GET',
+      path: '/me',
+      handler: (request) => {
+        const { caller } = request;
+        if (!caller.user) throw badRequest('BadRequest', '/me request is only valid with delegated authentication flow.');
+        requirePermission(caller, 'directory', PERMISSIONS.userRead);
+        reply(request, 200, { '@odata.context': contextUrl(request, 'users/$entity'), ...userView(caller.user) });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/users',
+      handler: (request) => {
+        mayReadUsers(request, false);
+        const select = userSelect(request);
+        reply(request, 200, listBody(contextUrl(request, 'users'), queryList(request, principals.users, USER_LIST), (user) => applySelect(userView(user), select)));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/users/$count',
+      handler: (request) => {
+        mayReadUsers(request, true);
+        sendCount(request, countOf(request, principals.users, USER_LIST));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/users/:id',
+      handler: (request) => {
+        mayReadUsers(request, true);
+        const select = userSelect(request);
+        const user = findUser(principals, request.params.id!);
+        if (!user) throw notFound('directory', request.params.id!);
+        reply(request, 200, { '@odata.context': contextUrl(request, 'users/$entity'), ...applySelect(userView(user), select) });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/directoryRoles',
+      handler: (request) => {
+        const select = roleSelect(request);
+        reply(request, 200, listBody(contextUrl(request, 'directoryRoles'), queryList(request, DIRECTORY_ROLES, ROLE_LIST), (role) => applySelect(roleView(role), select)));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/directoryRoles/:id',
+      handler: (request) => {
+        const select = roleSelect(request);
+        const role = findRole(request.params.id!);
+        if (!role) throw notFound('directory', request.params.id!);
+        reply(request, 200, { '@odata.context': contextUrl(request, 'directoryRoles/$entity'), ...applySelect(roleView(role), select) });
+      },
+    },
+    ...resource('/directoryObjects/getByIds', { POST: (request) => getByIds(principals, request) }, ({ method }) => {
+      throw new GraphError(405, 'Request_BadRequest', `The ${method} method is not supported on getByIds.`);
+    }),
+  ];
+}
 
-  if (head === 'me' && id === undefined && method === 'GET') {
-    if (!caller.user) throw badRequest('BadRequest', '/me request is only valid with delegated authentication flow.');
-    requirePermission(caller, 'directory', PERMISSIONS.userRead);
-    reply(request, 200, { '@odata.context': contextUrl(request, 'users/$entity'), ...userView(caller.user) });
-    return true;
-  }
-
-  if (head === 'users' && method === 'GET') {
-    requirePermission(caller, 'directory', caller.kind === 'user' && id !== undefined ? PERMISSIONS.userRead : USER_READ_ALL);
-    if (id === '$count') {
-      sendCount(request, countOf(request, principals.users, USER_LIST));
-      return true;
-    }
-    const select = parseSelect(query.get('$select'), 'user', USER_PROPS);
-    if (id !== undefined) {
-      const user = findUser(principals, id);
-      if (!user) throw notFound('directory', id);
-      reply(request, 200, { '@odata.context': contextUrl(request, 'users/$entity'), ...applySelect(userView(user), select) });
-      return true;
-    }
-    reply(request, 200, listBody(contextUrl(request, 'users'), queryList(request, principals.users, USER_LIST), (user) => applySelect(userView(user), select)));
-    return true;
-  }
-
-  if (head === 'directoryRoles' && method === 'GET') {
-    requirePermission(caller, 'directory', PERMISSIONS.roleRead);
-    const select = parseSelect(query.get('$select'), 'directoryRole', ROLE_PROPS);
-    if (id !== undefined) {
-      const role = findRole(id);
-      if (!role) throw notFound('directory', id);
-      reply(request, 200, { '@odata.context': contextUrl(request, 'directoryRoles/$entity'), ...applySelect(roleView(role), select) });
-      return true;
-    }
-    reply(request, 200, listBody(contextUrl(request, 'directoryRoles'), queryList(request, DIRECTORY_ROLES, ROLE_LIST), (role) => applySelect(roleView(role), select)));
-    return true;
-  }
-
-  if (head === 'directoryObjects' && id === 'getByIds') {
-    if (method !== 'POST') throw new GraphError(405, 'Request_BadRequest', `The ${method} method is not supported on getByIds.`);
-    requirePermission(caller, 'directory', ['Directory.Read.All', 'Directory.ReadWrite.All', 'User.Read.All', 'User.ReadBasic.All']);
-    const body = await readJsonObject(request.req);
-    for (const key of Object.keys(body)) if (key !== 'ids' && key !== 'types') throw badRequest('Request_BadRequest', `The property '${key}' does not exist on getByIds.`);
-    if (!Array.isArray(body.ids) || body.ids.some((v) => typeof v !== 'string')) throw badRequest('Request_BadRequest', "Invalid value specified for property 'ids': a list of object ids is required.");
-    if (body.ids.length > 1000) throw badRequest('Request_BadRequest', 'getByIds takes at most 1000 ids.');
-    const types = Array.isArray(body.types) ? body.types.map((t) => String(t).toLowerCase()) : undefined;
-    reply(request, 200, { '@odata.context': contextUrl(request, 'directoryObjects'), value: (body.ids as string[]).flatMap((wanted) => objectById(principals, wanted, types)) });
-    return true;
-  }
-  return false;
+/** POST /directoryObjects/getByIds: the objects of many ids, in the order asked. */
+async function getByIds(principals: Principals, request: GraphRequest): Promise<void> {
+  requirePermission(request.caller, 'directory', ['Directory.Read.All', 'Directory.ReadWrite.All', 'User.Read.All', 'User.ReadBasic.All']);
+  const body = await readJsonObject(request.req);
+  for (const key of Object.keys(body)) if (key !== 'ids' && key !== 'types') throw badRequest('Request_BadRequest', `The property '${key}' does not exist on getByIds.`);
+  if (!Array.isArray(body.ids) || body.ids.some((v) => typeof v !== 'string')) throw badRequest('Request_BadRequest', "Invalid value specified for property 'ids': a list of object ids is required.");
+  if (body.ids.length > 1000) throw badRequest('Request_BadRequest', 'getByIds takes at most 1000 ids.');
+  const types = Array.isArray(body.types) ? body.types.map((t) => String(t).toLowerCase()) : undefined;
+  reply(request, 200, { '@odata.context': contextUrl(request, 'directoryObjects'), value: (body.ids as string[]).flatMap((wanted) => objectById(principals, wanted, types)) });
 }
 
 /** A user, service principal or role by object id, as getByIds lists it (with its @odata.type). */

@@ -1,6 +1,7 @@
 import { PERMISSIONS, requirePermission } from './access';
 import { DIRECTORY_ROLES, type DirectoryRole } from './directory-roles';
 import { contextUrl, reply, type GraphRequest } from './graph-context';
+import { resource, type GraphHandler, type GraphRoute } from './graph-route';
 import { GraphError, notFound } from './graph-error';
 import { listBody, queryList, type ListRules } from './list-query';
 import { applySelect, parseSelect } from './odata-query';
@@ -35,20 +36,38 @@ function definitionView(role: DirectoryRole): Record<string, unknown> {
  * templateId, isBuiltIn; $select): the built-in roles activated in the emulator, by template id,
  * so a role's name is found from either the activated role or its definition.
  */
-export function handleRoleDefinitions(request: GraphRequest): boolean {
-  const { segments, method, caller, query } = request;
-  if (segments[0] !== 'roleManagement' || segments[1] !== 'directory' || segments[2] !== 'roleDefinitions' || segments.length > 4) return false;
-  if (method !== 'GET') throw new GraphError(405, 'Request_BadRequest', `The ${method} method is not supported on built-in role definitions.`);
-  requirePermission(caller, 'directory', PERMISSIONS.roleRead);
-  const select = parseSelect(query.get('$select'), 'unifiedRoleDefinition', DEFINITION_PROPS);
-  const id = segments[3];
-  if (id !== undefined) {
-    const role = DIRECTORY_ROLES.find((r) => r.roleTemplateId.toLowerCase() === id.toLowerCase());
-    if (!role) throw notFound('directory', id);
-    reply(request, 200, { '@odata.context': contextUrl(request, 'roleManagement/directory/roleDefinitions/$entity'), ...applySelect(definitionView(role), select) });
-    return true;
-  }
-  const page = queryList(request, DIRECTORY_ROLES, DEFINITION_LIST);
-  reply(request, 200, listBody(contextUrl(request, 'roleManagement/directory/roleDefinitions'), page, (role) => applySelect(definitionView(role), select)));
-  return true;
+export function roleDefinitionRoutes(): GraphRoute[] {
+  const readOnly: GraphHandler = ({ method }) => {
+    throw new GraphError(405, 'Request_BadRequest', `The ${method} method is not supported on built-in role definitions.`);
+  };
+  const select = ({ caller, query }: GraphRequest) => {
+    requirePermission(caller, 'directory', PERMISSIONS.roleRead);
+    return parseSelect(query.get('$select'), 'unifiedRoleDefinition', DEFINITION_PROPS);
+  };
+  return [
+    ...resource(
+      '/roleManagement/directory/roleDefinitions',
+      {
+        GET: (request) => {
+          const selected = select(request);
+          const page = queryList(request, DIRECTORY_ROLES, DEFINITION_LIST);
+          reply(request, 200, listBody(contextUrl(request, 'roleManagement/directory/roleDefinitions'), page, (role) => applySelect(definitionView(role), selected)));
+        },
+      },
+      readOnly,
+    ),
+    ...resource(
+      '/roleManagement/directory/roleDefinitions/:id',
+      {
+        GET: (request) => {
+          const selected = select(request);
+          const id = request.params.id!;
+          const role = DIRECTORY_ROLES.find((r) => r.roleTemplateId.toLowerCase() === id.toLowerCase());
+          if (!role) throw notFound('directory', id);
+          reply(request, 200, { '@odata.context': contextUrl(request, 'roleManagement/directory/roleDefinitions/$entity'), ...applySelect(definitionView(role), selected) });
+        },
+      },
+      readOnly,
+    ),
+  ];
 }

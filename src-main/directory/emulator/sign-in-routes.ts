@@ -7,6 +7,7 @@ import { notice, sendHtml, signInDocument } from './sign-in-page';
 import type { SigningKey } from './signing-keys';
 import { MULTI_TENANT, resolveTenant } from './tenant-names';
 import { missing, OAuthError, sendOAuthError } from './oauth-error';
+import { tenantSegment, type EndpointRequest, type EndpointRoute } from './graph-route';
 
 export interface SignInDeps {
   principals: Principals;
@@ -72,88 +73,87 @@ ${notice(message, error)}
 /**
  * What msal and other OpenID clients ask of the sign-in service besides the token endpoint:
  * discovery (`/{tenant}/v2.0/.well-known/openid-configuration`, instance discovery, the JWKS),
- * the device code endpoint and the page where a person enters the code. Answers false for
- * paths it does not serve.
+ * the device code endpoint and the page where a person enters the code.
  */
-export async function handleSignIn(deps: SignInDeps, req: IncomingMessage, res: ServerResponse, pathname: string, origin: string): Promise<boolean> {
-  const method = req.method ?? 'GET';
-  const now = deps.clock();
-  if (pathname === '/devicelogin') {
-    if (method === 'GET') {
-      sendHtml(res, 200, deviceLoginPage(null, false));
-      return true;
-    }
-    if (method !== 'POST') return false;
-    const form = new URLSearchParams((await readBody(req, 16 * 1024)).toString('utf8'));
-    const code = deps.deviceCodes.byUserCode(form.get('otc') ?? '');
-    if (!code) {
-      sendHtml(res, 400, deviceLoginPage('That code is not valid or has expired. Check the code on your device and try again.', true));
-      return true;
-    }
-    const user = findUser(deps.principals, form.get('username') ?? '');
-    if (!user || !sameSignature(hmac(deps.key, form.get('password') ?? ''), hmac(deps.key, user.password))) {
-      sendHtml(res, 401, deviceLoginPage('Your account or password is incorrect.', true));
-      return true;
-    }
-    deps.deviceCodes.approve(code, user.id);
-    const app = deps.principals.apps.find((a) => a.clientId === code.clientId);
-    sendHtml(res, 200, deviceLoginPage(`You have signed in to ${app?.displayName ?? 'the application'} on your device as ${user.userPrincipalName}. You may now close this window.`, false));
-    return true;
-  }
-
-  const match = /^\/([^/]+)\/(v2\.0\/\.well-known\/openid-configuration|discovery\/v2\.0\/keys|discovery\/keys|discovery\/instance|oauth2\/v2\.0\/devicecode)$/.exec(pathname);
-  if (!match) return false;
-  let segment: string;
-  try {
-    segment = decodeURIComponent(match[1]!);
-  } catch {
-    segment = match[1]!;
-  }
-  const what = match[2]!;
-  try {
-    if (what === 'discovery/instance') {
-      if (method !== 'GET') return false;
-      const host = new URL(origin).host;
-      sendJson(res, 200, {
-        tenant_discovery_endpoint: `${origin}/${encodeURIComponent(segment)}/v2.0/.well-known/openid-configuration`,
-        'api-version': '1.1',
-        metadata: [{ preferred_network: host, preferred_cache: host, aliases: [host] }],
-      });
-      return true;
-    }
+export function signInRoutes(deps: SignInDeps): EndpointRoute[] {
+  /** A call about a tenant: its OAuth errors answered in Entra's shape. */
+  const oauth =
+    (handler: (request: EndpointRequest, segment: string) => void | Promise<void>): EndpointRoute['handler'] =>
+    async (request) => {
+      const now = deps.clock();
+      try {
+        await handler(request, tenantSegment(request.params));
+      } catch (error) {
+        if (!(error instanceof OAuthError)) throw error;
+        sendOAuthError(request.res, error, now);
+      }
+    };
+  /** The tenant a segment names (an id, a domain, organizations or common), or Entra's error. */
+  const tenantOf = (segment: string) => {
     const tenantId = resolveTenant(segment, deps.principals);
     if (!tenantId) throw unknownTenant(segment);
-    if (what === 'v2.0/.well-known/openid-configuration') {
-      if (method !== 'GET') return false;
-      sendJson(res, 200, openIdConfiguration(origin, segment, tenantId));
-      return true;
-    }
-    if (what === 'discovery/v2.0/keys' || what === 'discovery/keys') {
-      if (method !== 'GET') return false;
-      sendJson(res, 200, { keys: [deps.signing.jwk] });
-      return true;
-    }
-    if (method !== 'POST') return false;
-    const form = new URLSearchParams((await readBody(req, 64 * 1024)).toString('utf8'));
-    const clientId = form.get('client_id');
-    if (!clientId) throw missing('client_id');
-    const scope = form.get('scope');
-    if (!scope) throw missing('scope');
-    if (!deps.principals.apps.some((a) => a.clientId === clientId)) throw new OAuthError(400, 'unauthorized_client', 700016, `Application with identifier '${clientId}' was not found in the directory '${tenantId}'.`);
-    const code = deps.deviceCodes.start(clientId, scope);
-    const verificationUri = `${origin}/devicelogin`;
-    sendJson(res, 200, {
-      user_code: code.userCode,
-      device_code: code.deviceCode,
-      verification_uri: verificationUri,
-      expires_in: deps.deviceCodes.lifetimeSeconds,
-      interval: 1,
-      message: `To sign in, use a web browser to open the page ${verificationUri} and enter the code ${code.userCode} to authenticate.`,
-    });
-    return true;
-  } catch (error) {
-    if (!(error instanceof OAuthError)) throw error;
-    sendOAuthError(res, error, now);
-    return true;
+    return tenantId;
+  };
+  return [
+    { method: 'GET', path: '/devicelogin', handler: ({ res }) => sendHtml(res, 200, deviceLoginPage(null, false)) },
+    { method: 'POST', path: '/devicelogin', handler: ({ req, res }) => approveDeviceCode(deps, req, res) },
+    {
+      method: 'GET',
+      path: '/:tenant/discovery/instance',
+      handler: oauth(({ res, origin }, segment) => {
+        const host = new URL(origin).host;
+        sendJson(res, 200, {
+          tenant_discovery_endpoint: `${origin}/${encodeURIComponent(segment)}/v2.0/.well-known/openid-configuration`,
+          'api-version': '1.1',
+          metadata: [{ preferred_network: host, preferred_cache: host, aliases: [host] }],
+        });
+      }),
+    },
+    { method: 'GET', path: '/:tenant/v2.0/.well-known/openid-configuration', handler: oauth(({ res, origin }, segment) => sendJson(res, 200, openIdConfiguration(origin, segment, tenantOf(segment)))) },
+    ...['/:tenant/discovery/v2.0/keys', '/:tenant/discovery/keys'].map(
+      (path): EndpointRoute => ({
+        method: 'GET',
+        path,
+        handler: oauth(({ res }, segment) => {
+          tenantOf(segment);
+          sendJson(res, 200, { keys: [deps.signing.jwk] });
+        }),
+      }),
+    ),
+    { method: 'POST', path: '/:tenant/oauth2/v2.0/devicecode', handler: oauth((request, segment) => startDeviceCode(deps, request, tenantOf(segment))) },
+  ];
+}
+
+/** POST /devicelogin: the person's code, name and password; the device's sign-in goes on once they match. */
+async function approveDeviceCode(deps: SignInDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const form = new URLSearchParams((await readBody(req, 16 * 1024)).toString('utf8'));
+  const code = deps.deviceCodes.byUserCode(form.get('otc') ?? '');
+  if (!code) return sendHtml(res, 400, deviceLoginPage('That code is not valid or has expired. Check the code on your device and try again.', true));
+  const user = findUser(deps.principals, form.get('username') ?? '');
+  if (!user || !sameSignature(hmac(deps.key, form.get('password') ?? ''), hmac(deps.key, user.password))) {
+    return sendHtml(res, 401, deviceLoginPage('Your account or password is incorrect.', true));
   }
+  deps.deviceCodes.approve(code, user.id);
+  const app = deps.principals.apps.find((a) => a.clientId === code.clientId);
+  sendHtml(res, 200, deviceLoginPage(`You have signed in to ${app?.displayName ?? 'the application'} on your device as ${user.userPrincipalName}. You may now close this window.`, false));
+}
+
+/** POST /{tenant}/oauth2/v2.0/devicecode: a device code and the code the person types at /devicelogin. */
+async function startDeviceCode(deps: SignInDeps, { req, res, origin }: EndpointRequest, tenantId: string): Promise<void> {
+  const form = new URLSearchParams((await readBody(req, 64 * 1024)).toString('utf8'));
+  const clientId = form.get('client_id');
+  if (!clientId) throw missing('client_id');
+  const scope = form.get('scope');
+  if (!scope) throw missing('scope');
+  if (!deps.principals.apps.some((a) => a.clientId === clientId)) throw new OAuthError(400, 'unauthorized_client', 700016, `Application with identifier '${clientId}' was not found in the directory '${tenantId}'.`);
+  const code = deps.deviceCodes.start(clientId, scope);
+  const verificationUri = `${origin}/devicelogin`;
+  sendJson(res, 200, {
+    user_code: code.userCode,
+    device_code: code.deviceCode,
+    verification_uri: verificationUri,
+    expires_in: deps.deviceCodes.lifetimeSeconds,
+    interval: 1,
+    message: `To sign in, use a web browser to open the page ${verificationUri} and enter the code ${code.userCode} to authenticate.`,
+  });
 }

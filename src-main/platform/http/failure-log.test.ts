@@ -12,15 +12,25 @@ afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => reso
 
 async function serve(lines: string[]): Promise<string> {
   const router = createRouter(createLogger({ level: 'debug', sink: { write: (line) => lines.push(line) } }));
-  router.route('/api/frame.jpeg', ({ url }) => {
-    const src = url.searchParams.get('src');
-    if (src === 'boom') throw new TypeError('cannot read properties of undefined');
-    if (src === 'porch' || src === 'garden') throw new HttpError(503, `stream ${src}: no source is reachable (connect ECONNREFUSED 10.0.0.9:554)`);
-    throw new HttpError(404, `stream not found: ${src}`);
-  });
-  router.route('/api/streams', () => {
-    throw new HttpError(400, 'streams: source is empty');
-  });
+  router.add([
+    {
+      method: '*',
+      path: '/api/frame.jpeg',
+      handler: ({ url }) => {
+        const src = url.searchParams.get('src');
+        if (src === 'boom') throw new TypeError('cannot read properties of undefined');
+        if (src === 'porch' || src === 'garden') throw new HttpError(503, `stream ${src}: no source is reachable (connect ECONNREFUSED 10.0.0.9:554)`);
+        throw new HttpError(404, `stream not found: ${src}`);
+      },
+    },
+    {
+      method: '*',
+      path: '/api/streams',
+      handler: () => {
+        throw new HttpError(400, 'streams: source is empty');
+      },
+    },
+  ]);
   server = createServer((req, res) => void router.handle(req, res));
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -11,16 +11,27 @@ describe('API server guards', () => {
   const start = async (credentials?: { username: string; password: string }) => {
     const logger = createMemoryLogger();
     const router = createRouter(logger);
-    router.route('/api/thing', ({ req, res }) => void res.end(`did ${req.method}`), ['GET', 'POST']);
-    router.route('/api/split', ({ res }) => void res.end('watching'), ['GET']);
-    router.route('/api/split', ({ res }) => void res.end('uploading'), ['POST']);
-    router.route('/api/teapot', () => {
-      throw new HttpError(418, 'short and stout');
-    });
-    router.route('/api/boom', () => {
-      throw new Error('kaput');
-    });
-    router.prefix('/onvif/', ({ url, res }) => void res.end(`onvif ${url.pathname}`));
+    router.add([
+      { method: ['GET', 'POST'], path: '/api/thing', handler: ({ req, res }) => void res.end(`did ${req.method}`) },
+      { method: 'GET', path: '/api/split', handler: ({ res }) => void res.end('watching') },
+      { method: 'POST', path: '/api/split', handler: ({ res }) => void res.end('uploading') },
+      {
+        method: '*',
+        path: '/api/teapot',
+        handler: () => {
+          throw new HttpError(418, 'short and stout');
+        },
+      },
+      {
+        method: '*',
+        path: '/api/boom',
+        handler: () => {
+          throw new Error('kaput');
+        },
+      },
+      { method: '*', path: '/onvif/*', handler: ({ url, res }) => void res.end(`onvif ${url.pathname}`), ownAuth: true },
+      { method: 'GET', path: '/api/cameras/:name/snapshot', handler: ({ params, res }) => void res.end(`snapshot of ${params.name}`) },
+    ]);
     server = await startHttpServer({ host: '127.0.0.1', port: 0, router, logger, credentials });
     return server.url;
   };
@@ -45,9 +56,24 @@ describe('API server guards', () => {
 
   it('refuses a second handler for a path and method that already has one', () => {
     const router = createRouter(createMemoryLogger());
-    router.route('/api/x', () => undefined, ['GET']);
-    expect(() => router.route('/api/x', () => undefined, ['GET', 'POST'])).toThrow('registered twice');
-    expect(() => router.route('/api/x', () => undefined)).toThrow('registered twice');
+    router.add([{ method: 'GET', path: '/api/x', handler: () => undefined }]);
+    expect(() => router.add([{ method: ['GET', 'POST'], path: '/api/x', handler: () => undefined }])).toThrow('registered twice');
+    expect(() => router.add([{ method: 'GET', path: '/api/:other', handler: () => undefined }])).not.toThrow();
+    expect(() => router.add([{ method: 'GET', path: '/api/:again', handler: () => undefined }])).toThrow('registered twice');
+  });
+
+  it('gives a route its decoded parameters, and a malformed escape in one is 400', async () => {
+    const url = await start();
+    expect(await (await fetch(`${url}/api/cameras/front%20door/snapshot`)).text()).toBe('snapshot of front door');
+    const malformed = await fetch(`${url}/api/cameras/front%ZZ/snapshot`);
+    expect([malformed.status, await malformed.text()]).toEqual([400, 'malformed percent escape in /api/cameras/front%ZZ/snapshot\n']);
+  });
+
+  it('lets a route that checks the login itself skip Basic auth, and no other', async () => {
+    const url = await start({ username: 'admin', password: 's3cret' });
+    expect(await (await fetch(`${url}/onvif/device_service`)).text()).toBe('onvif /onvif/device_service');
+    expect((await fetch(`${url}/onvif`)).status).toBe(401);
+    expect((await fetch(`${url}/api/thing`)).status).toBe(401);
   });
 
   it('refuses writes from another origin but not from tools or itself', async () => {

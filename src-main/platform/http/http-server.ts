@@ -49,7 +49,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         if (loopbackOnly) assertLoopbackHost(req);
         // Before auth: browsers send preflights without credentials.
         if (applyCors(req, res, options.allowedOrigins ?? [])) return;
-        if (!router.authenticatesItself(new URL(req.url ?? '/', 'http://localhost').pathname)) assertBasicAuth(req, credentials);
+        if (!router.authenticatesItself(req.method ?? 'GET', new URL(req.url ?? '/', 'http://localhost').pathname)) assertBasicAuth(req, credentials);
         assertSameOriginWrite(req);
       } catch (error) {
         if (error instanceof HttpError && error.status === 401) {

@@ -8,9 +8,15 @@ describe('router errors', () => {
   it('logs a failed request with its method and path, never its query', async () => {
     const logger = createMemoryLogger('info');
     const router = createRouter(logger.child('http'));
-    router.route('/api/boom', () => {
-      throw new Error('disk on fire');
-    });
+    router.add([
+      {
+        method: '*',
+        path: '/api/boom',
+        handler: () => {
+          throw new Error('disk on fire');
+        },
+      },
+    ]);
     const server = createServer((req, res) => void router.handle(req, res));
     const port = await listen(server, 0, '127.0.0.1');
     try {

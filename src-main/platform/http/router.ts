@@ -2,81 +2,74 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from './http-error';
 import type { Logger } from '../logger';
 import { createRepeatFilter, type RepeatFilter } from '../repeat-filter';
+import { createRouteTable, type RouteSpec } from './route-table';
 
 export interface RouteRequest {
   req: IncomingMessage;
   res: ServerResponse;
   url: URL;
+  /** The route's `:name` parameters, percent-decoded; `*` is the rest of the path as sent. */
+  params: Readonly<Record<string, string>>;
 }
 
 export type RouteHandler = (request: RouteRequest) => void | Promise<void>;
 
-/**
- * Routes by exact path (any method, or the listed ones) or by path prefix (`/onvif/`).
- * Modules register their paths at start; the router is an instance, never a global.
- */
-export interface HttpRouter {
+/** One route of the API server: a method (or several, or `*`), a path pattern (route-table.ts) and its handler. */
+export interface HttpRoute extends RouteSpec {
+  handler: RouteHandler;
   /**
-   * Exact path. `methods` limits the methods; a known path with another method answers 405.
-   * One path may have several handlers for different methods (GET /api/stream.mjpeg watches,
-   * POST uploads), each registered by its own module.
+   * The handler checks the API login itself, in its protocol's own way (ONVIF's WS-Security),
+   * so the server does not ask for HTTP Basic first.
    */
-  route(path: string, handler: RouteHandler, methods?: readonly string[]): void;
-  /**
-   * Every path that starts with `prefix`; the longest matching prefix wins. `ownAuth`: the
-   * handler checks the API login itself, in its protocol's own way (ONVIF's WS-Security), so
-   * the server does not ask for HTTP Basic first.
-   */
-  prefix(prefix: string, handler: RouteHandler, options?: { ownAuth?: boolean }): void;
-  /** Whether the handler of this path checks the login itself (see `prefix`). */
-  authenticatesItself(pathname: string): boolean;
-  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  ownAuth?: boolean;
 }
 
-interface ExactRoute {
-  handler: RouteHandler;
-  methods?: readonly string[];
+/**
+ * The API server's routes. Each module hands its table of routes over at start
+ * (`ctx.http.add(streamsRoutes(...))`); the router is an instance, never a global. A path no
+ * route has answers 404, a known path with another method 405 with `Allow`, both as go2rtc
+ * answers errors (text and a newline).
+ */
+export interface HttpRouter {
+  add(routes: readonly HttpRoute[]): void;
+  /** Whether the route that answers this request checks the login itself (see `HttpRoute.ownAuth`). */
+  authenticatesItself(method: string, pathname: string): boolean;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
 export function createRouter(logger: Logger): HttpRouter {
   const failures = createFailureLog(logger);
-  const exact = new Map<string, ExactRoute[]>();
-  const prefixes: Array<{ prefix: string; handler: RouteHandler; ownAuth: boolean }> = [];
-
-  const find = (pathname: string, method: string): ExactRoute | undefined => {
-    const hits = exact.get(pathname);
-    if (hits) {
-      const match = hits.find((r) => !r.methods || r.methods.includes(method));
-      return match ?? { handler: () => undefined, methods: hits.flatMap((r) => r.methods ?? []) };
+  const table = createRouteTable<HttpRoute>([], { decode: 'params' });
+  const match = (method: string, pathname: string) => {
+    try {
+      return table.match(method, pathname);
+    } catch (error) {
+      if (error instanceof URIError) throw new HttpError(400, `malformed percent escape in ${pathname}`);
+      throw error;
     }
-    const byPrefix = prefixes.find((p) => pathname.startsWith(p.prefix));
-    return byPrefix ? { handler: byPrefix.handler } : undefined;
   };
 
   return {
-    route(path, handler, methods) {
-      const routes = exact.get(path) ?? [];
-      const overlaps = routes.some((r) => !r.methods || !methods || r.methods.some((m) => methods.includes(m)));
-      if (overlaps) throw new Error(`route ${path} registered twice for the same method`);
-      exact.set(path, [...routes, { handler, methods }]);
-    },
-    prefix(prefix, handler, options) {
-      prefixes.push({ prefix, handler, ownAuth: options?.ownAuth === true });
-      prefixes.sort((a, b) => b.prefix.length - a.prefix.length);
-    },
-    authenticatesItself(pathname) {
-      return !exact.has(pathname) && prefixes.find((p) => pathname.startsWith(p.prefix))?.ownAuth === true;
+    add: (routes) => table.add(routes),
+    authenticatesItself(method, pathname) {
+      try {
+        const found = match(method, pathname);
+        return found.kind === 'found' && found.route.ownAuth === true;
+      } catch {
+        return false;
+      }
     },
     async handle(req, res) {
       const url = new URL(req.url ?? '/', 'http://localhost');
-      const route = find(url.pathname, req.method ?? 'GET');
+      const method = req.method ?? 'GET';
       try {
-        if (!route) throw new HttpError(404, `not found: ${url.pathname}`);
-        if (route.methods && !route.methods.includes(req.method ?? 'GET')) {
-          res.setHeader('Allow', route.methods.join(', '));
-          throw new HttpError(405, `method ${req.method} not allowed on ${url.pathname}`);
+        const found = match(method, url.pathname);
+        if (found.kind === 'not-found') throw new HttpError(404, `not found: ${url.pathname}`);
+        if (found.kind === 'method-not-allowed') {
+          res.setHeader('Allow', found.allowed.join(', '));
+          throw new HttpError(405, `method ${method} not allowed on ${url.pathname}`);
         }
-        await route.handler({ req, res, url });
+        await found.route.handler({ req, res, url, params: found.params });
       } catch (error) {
         sendError(res, error, failures);
       }

@@ -1,6 +1,7 @@
 import { isMap } from 'yaml';
 import type { EngineContext } from '../../engine/engine-context';
 import { HttpError } from '../../platform/http/http-error';
+import type { HttpRoute } from '../../platform/http/router';
 import { ConfigFileError, ConfigSyntaxError } from '../../platform/config/errors';
 import { documentValues, parseConfigText, type WriteGuard } from '../../platform/config/config-store';
 import { redactUrlCredentials } from '../../platform/logger';
@@ -31,20 +32,31 @@ const toBadRequest = (error: unknown): never => {
 };
 
 /** GET/POST/PATCH /api/config; `guard` decides what a write from the API may change. */
-export function registerConfigRoutes(ctx: EngineContext, guard: WriteGuard): void {
-  ctx.http.route(
-    '/api/config',
-    async ({ req, res }) => {
-      if (req.method === 'GET') {
+export function configRoutes(ctx: EngineContext, guard: WriteGuard): HttpRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: '/api/config',
+      handler: ({ req, res }) => {
         const text = ctx.config.raw();
         res.writeHead(200, { 'Content-Type': 'application/yaml; charset=utf-8', 'Cache-Control': 'no-store' });
         res.end(mayReadSecrets(ctx, req) ? text : maskConfigSecrets(text));
-        return;
-      }
-      const body = await readBody(req);
-      if (req.method === 'POST') {
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/config',
+      handler: async ({ req, res }) => {
+        const body = await readBody(req);
         await ctx.config.replace(body, guard).catch(toBadRequest);
-      } else {
+        res.writeHead(200).end();
+      },
+    },
+    {
+      method: 'PATCH',
+      path: '/api/config',
+      handler: async ({ req, res }) => {
+        const body = await readBody(req);
         let patch: unknown;
         try {
           patch = documentValues(parseConfigText(body));
@@ -59,9 +71,8 @@ export function registerConfigRoutes(ctx: EngineContext, guard: WriteGuard): voi
             mergeIntoDocument(doc, patch as Record<string, unknown>);
           }, guard)
           .catch(toBadRequest);
-      }
-      res.writeHead(200).end();
+        res.writeHead(200).end();
+      },
     },
-    ['GET', 'POST', 'PATCH'],
-  );
+  ];
 }

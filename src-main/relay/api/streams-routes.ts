@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { EngineContext } from '../../engine/engine-context';
 import { HttpError } from '../../platform/http/http-error';
+import type { HttpRoute } from '../../platform/http/router';
 import { redactSource } from '../core/redact-source';
 import { SourceRejectedError, type StreamRegistry } from '../core/stream-registry';
 import { persistStream } from '../streams-config';
@@ -39,8 +40,8 @@ const rejected = (error: unknown): never => {
   throw error;
 };
 
-/** /api/streams with go2rtc's query parameters, bodies and status codes. */
-export function registerStreamsRoutes(ctx: EngineContext, deps: StreamsApiDeps): void {
+/** /api/streams with go2rtc's query parameters, bodies and status codes, and its graph /api/streams.dot. */
+export function streamsRoutes(ctx: EngineContext, deps: StreamsApiDeps): HttpRoute[] {
   const { streams } = deps;
   const json = (res: ServerResponse, body: unknown) => {
     res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -60,64 +61,82 @@ export function registerStreamsRoutes(ctx: EngineContext, deps: StreamsApiDeps):
     streams.set(name, sources);
   };
 
-  // go2rtc's graph of producers and consumers (its web UI draws it); URLs always masked.
-  ctx.http.route(
-    '/api/streams.dot',
-    ({ res, url }) => {
-      const wanted = url.searchParams.getAll('src');
-      const names = wanted.length > 0 ? wanted.filter((n) => streams.get(n)) : streams.names();
-      res.writeHead(200, { 'Content-Type': 'text/vnd.graphviz' });
-      res.end(streamsDot(names.map((n) => [n, streamJson(streams, n, false)] as [string, StreamGraph])));
+  return [
+    // go2rtc's graph of producers and consumers (its web UI draws it); URLs always masked.
+    {
+      method: 'GET',
+      path: '/api/streams.dot',
+      handler: ({ res, url }) => {
+        const wanted = url.searchParams.getAll('src');
+        const names = wanted.length > 0 ? wanted.filter((n) => streams.get(n)) : streams.names();
+        res.writeHead(200, { 'Content-Type': 'text/vnd.graphviz' });
+        res.end(streamsDot(names.map((n) => [n, streamJson(streams, n, false)] as [string, StreamGraph])));
+      },
     },
-    ['GET'],
-  );
-
-  ctx.http.route('/api/streams', async ({ req, res, url }) => {
-    const query = url.searchParams;
-    const src = query.get('src');
-    const name = query.get('name');
-    const dst = query.get('dst');
-    const revealUrls = mayReadSecrets(ctx, req);
-    switch (req.method) {
-      case 'GET': {
+    {
+      method: 'GET',
+      path: '/api/streams',
+      handler: async ({ req, res, url }) => {
+        const query = url.searchParams;
+        const src = query.get('src');
+        const revealUrls = mayReadSecrets(ctx, req);
         if (src === null) return json(res, allStreams(revealUrls));
         const stream = streams.get(src);
         if (!stream) throw new HttpError(404, `stream not found: ${redactSource(src)}`);
         if (PROBE_KEYS.some((key) => query.has(key))) return json(res, await stream.probe(() => streamJson(streams, src, revealUrls)));
         return json(res, streamJson(streams, src, revealUrls));
-      }
-      case 'PUT': {
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/api/streams',
+      handler: async ({ req, res, url }) => {
         // Every src is a source, in order (Home Assistant adds [camera, "ffmpeg:<name>#audio=opus"]).
-        const sources = query.getAll('src').filter((s) => s !== '');
+        const sources = url.searchParams.getAll('src').filter((s) => s !== '');
         // go2rtc answers a PUT without src with the stream list and changes nothing (Frigate sends one).
-        if (sources.length === 0) return json(res, allStreams(revealUrls));
-        await save(name || sources[0]!, sources);
-        return void res.writeHead(200).end();
-      }
-      case 'PATCH': {
+        if (sources.length === 0) return json(res, allStreams(mayReadSecrets(ctx, req)));
+        await save(url.searchParams.get('name') || sources[0]!, sources);
+        res.writeHead(200).end();
+      },
+    },
+    {
+      method: 'PATCH',
+      path: '/api/streams',
+      handler: async ({ res, url }) => {
+        const name = url.searchParams.get('name');
+        const src = url.searchParams.get('src');
         if (!name) throw new HttpError(400, 'name is required: the stream to update');
         if (!src) throw new HttpError(400, 'src is required: the new source URL');
         // An unknown name is created, as go2rtc does.
         await save(name, [src]);
-        return void res.writeHead(200).end();
-      }
-      case 'DELETE': {
+        res.writeHead(200).end();
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/api/streams',
+      handler: async ({ res, url }) => {
+        const src = url.searchParams.get('src');
         if (!src) throw new HttpError(400, 'src is required: the name of the stream to delete');
         // Deleting what is not there succeeds, as in go2rtc: the caller wanted it gone.
         if (!streams.get(src)) return void res.writeHead(200).end();
         await persistStream(ctx.config, src, undefined);
         streams.delete(src);
-        return void res.writeHead(200).end();
-      }
-      case 'POST': {
+        res.writeHead(200).end();
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/streams',
+      handler: async ({ res, url }) => {
+        const src = url.searchParams.get('src');
+        const dst = url.searchParams.get('dst');
         if (!src) throw new HttpError(400, 'src is required');
         if (!dst) throw new HttpError(400, 'dst is required: a stream name or a destination URL');
         if (!streams.get(dst) && !streams.get(src)) throw new HttpError(404, `neither ${redactSource(dst)} nor ${redactSource(src)} is a stream`);
         await deps.send(src, dst);
-        return void res.writeHead(200).end();
-      }
-      default:
-        throw new HttpError(405, `method ${req.method} not allowed on /api/streams`);
-    }
-  });
+        res.writeHead(200).end();
+      },
+    },
+  ];
 }

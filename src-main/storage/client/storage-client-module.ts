@@ -70,7 +70,7 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
       );
       bindCdnService(ctx, clientFor);
       const previews = createPreviewTickets();
-      ctx.http.prefix(PREVIEW_PATH, createPreviewProxy(previews, clientFor));
+      ctx.http.add([{ method: '*', path: `${PREVIEW_PATH}*`, handler: createPreviewProxy(previews, clientFor) }]);
 
       /** Stat after a change, and the index told, so sorted views and counts follow. */
       const restat = async (client: KodoClient, accountId: string, bucket: string, key: string) => {

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { urlsafeB64Decode } from './encoding';
+import { sendJson } from './http-kit';
 import { KodoError } from './kodo-error';
+import type { ManagementRoute } from './kodo-route';
 import type { BucketRow, MetadataStore } from './metadata-store';
 import type { ObjectService } from './object-service';
 
@@ -10,9 +12,6 @@ import type { ObjectService } from './object-service';
 // `*.localhost` to loopback without a hosts entry, and the emulator routes downloads by Host.
 
 export const TEST_DOMAIN_SUFFIX = '.bkt.kodo.localhost';
-
-/** The uc calls that bind a domain to a bucket and take it off again (QBox-signed POSTs). */
-export const DOMAIN_HEADS: ReadonlySet<string> = new Set(['publish', 'unpublish']);
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -65,24 +64,35 @@ function decodeDomain(encoded: string | undefined): string {
  * domain's CNAME to point at its CDN before it serves it; here the emulator serves it at once by
  * Host. A domain bound to another bucket is refused (one domain, one bucket).
  */
-export function handleDomainRequest(db: MetadataStore, objects: ObjectService, segments: string[], owner: string): { body: unknown } | undefined {
-  const [head, encoded, from, bucketName] = segments;
-  if (head === 'publish') {
-    if (from !== 'from' || !bucketName || segments.length !== 4) throw new KodoError(400, 'publish: expected /publish/<urlsafe base64 domain>/from/<bucket>');
-    const domain = decodeDomain(encoded);
-    const bucket = objects.ownedBucket(bucketName, owner);
-    const holder = bucketOfDomain(db, domain);
-    if (holder && holder.name !== bucket.name) throw new KodoError(400, `the domain ${domain} is already bound to another bucket`);
-    if (!holder) db.upsertBucket({ ...bucket, domains: JSON.stringify([...domainsOf(bucket), domain]) });
-    return { body: {} };
-  }
-  if (head === 'unpublish') {
-    if (segments.length !== 2) throw new KodoError(400, 'unpublish: expected /unpublish/<urlsafe base64 domain>');
-    const domain = decodeDomain(encoded);
-    const holder = bucketOfDomain(db, domain);
-    if (!holder || holder.owner !== owner) throw new KodoError(404, `the domain ${domain} is not bound to any of your buckets`);
-    db.upsertBucket({ ...holder, domains: JSON.stringify(domainsOf(holder).filter((d) => d.toLowerCase() !== domain)) });
-    return { body: {} };
-  }
-  return undefined;
+export function domainRoutes(db: MetadataStore, objects: ObjectService): ManagementRoute[] {
+  const malformed = (message: string) => () => {
+    throw new KodoError(400, message);
+  };
+  return [
+    {
+      method: '*',
+      path: '/publish/:domain/from/:bucket',
+      handler: ({ res, params, account }) => {
+        const domain = decodeDomain(params.domain);
+        const bucket = objects.ownedBucket(params.bucket!, account.accessKey);
+        const holder = bucketOfDomain(db, domain);
+        if (holder && holder.name !== bucket.name) throw new KodoError(400, `the domain ${domain} is already bound to another bucket`);
+        if (!holder) db.upsertBucket({ ...bucket, domains: JSON.stringify([...domainsOf(bucket), domain]) });
+        sendJson(res, 200, {});
+      },
+    },
+    { method: '*', path: '/publish/*', handler: malformed('publish: expected /publish/<urlsafe base64 domain>/from/<bucket>') },
+    {
+      method: '*',
+      path: '/unpublish/:domain',
+      handler: ({ res, params, account }) => {
+        const domain = decodeDomain(params.domain);
+        const holder = bucketOfDomain(db, domain);
+        if (!holder || holder.owner !== account.accessKey) throw new KodoError(404, `the domain ${domain} is not bound to any of your buckets`);
+        db.upsertBucket({ ...holder, domains: JSON.stringify(domainsOf(holder).filter((d) => d.toLowerCase() !== domain)) });
+        sendJson(res, 200, {});
+      },
+    },
+    { method: '*', path: '/unpublish/*', handler: malformed('unpublish: expected /unpublish/<urlsafe base64 domain>') },
+  ];
 }

@@ -1,25 +1,15 @@
 import { bucketOfDomain, newTestDomain } from './bucket-domains';
 import type { SettingValue } from './setting-value';
 import { urlsafeB64Decode } from './encoding';
+import { sendJson } from './http-kit';
 import { KodoError } from './kodo-error';
+import type { ManagementRequest, ManagementRoute } from './kodo-route';
 import type { BucketRow, MetadataStore } from './metadata-store';
 import type { ObjectService } from './object-service';
 import { regionOf } from './regions';
 
 // uc's bucket APIs: list (by region and tag), create in a region, drop, info (one or all of a
 // region), domains and tags, in the shapes Kodo answers them.
-
-export const BUCKET_HEADS: ReadonlySet<string> = new Set(['buckets', 'mkbucketv3', 'drop', 'bucket', 'bucketTagging']);
-export const BUCKET_PATHS: ReadonlySet<string> = new Set(['/v2/buckets', '/v3/buckets', '/v2/bucketInfo', '/v2/bucketInfos', '/v3/domains', '/v2/domains']);
-
-export interface BucketRequest {
-  method: string;
-  segments: string[];
-  pathname: string;
-  query: URLSearchParams;
-  body: Buffer;
-  owner: string;
-}
 
 interface Tag {
   Key: string;
@@ -90,67 +80,107 @@ export function bucketInfo(db: MetadataStore, row: BucketRow): Record<string, un
 
 const tagsOf = (db: MetadataStore, bucket: string) => db.setting<Tag[]>(bucket, 'tags', 'default') ?? [];
 
-/** uc bucket calls; answers the reply body, or undefined when the path is not one of them. */
-export function handleBucketRequest(db: MetadataStore, objects: ObjectService, clock: () => number, request: BucketRequest): { body: unknown } | undefined {
-  const { segments, pathname, query, owner, method } = request;
-  const head = segments[0] ?? '';
-  const wantedRegion = query.get('region');
-  if (wantedRegion && !regionOf(wantedRegion)) throw new KodoError(400, `invalid region ${wantedRegion}`);
-  const mine = () => db.bucketsOf(owner).filter((b) => !wantedRegion || b.region === wantedRegion);
-
-  if (head === 'buckets' && segments.length === 1) {
-    const byTags = tagFilter(query.get('tagCondition'));
-    const buckets = mine().filter((b) => !byTags || byTags(tagsOf(db, b.name)));
-    // go-sdk's BucketsV4 asks with apiVersion=v4: the paged object form.
-    if (query.get('apiVersion') === 'v4') return { body: v4List(db, buckets, query) };
-    return { body: buckets.map((b) => b.name) };
-  }
-  if (pathname === '/v3/buckets') return { body: v4List(db, mine(), query) };
-  if (pathname === '/v2/buckets') return { body: mine().map((b) => ({ tbl: b.name, itbl: 0, region: b.region, zone: b.region, private: b.private, ctime: Math.floor(b.created / 1000) })) };
-  if (pathname === '/v2/bucketInfos') return { body: mine().map((b) => ({ name: b.name, info: bucketInfo(db, b) })) };
-  if (pathname === '/v2/bucketInfo') return { body: bucketInfo(db, objects.ownedBucket(query.get('bucket') ?? '', owner)) };
-  if (head === 'bucket' && segments.length === 2) return { body: bucketInfo(db, objects.ownedBucket(segments[1]!, owner)) };
-  if (pathname === '/v3/domains' || pathname === '/v2/domains') {
-    const row = objects.ownedBucket(query.get('tbl') ?? '', owner);
-    const domains = JSON.parse(row.domains) as string[];
-    if (pathname === '/v2/domains') return { body: domains };
-    return { body: domains.map((domain) => ({ domain, tbl: row.name, owner: 0, refresh: false, ctime: Math.floor(row.created / 1000), utime: Math.floor(row.created / 1000) })) };
-  }
-
-  if (head === 'mkbucketv3') {
-    const name = segments[1] ?? '';
+/**
+ * uc's bucket calls. Each refuses a `region` query that names no region, and answers 200 with a
+ * JSON body.
+ */
+export function bucketRoutes(db: MetadataStore, objects: ObjectService, clock: () => number): ManagementRoute[] {
+  const answer =
+    (body: (request: ManagementRequest, mine: () => BucketRow[]) => unknown): ManagementRoute['handler'] =>
+    (request) => {
+      const wantedRegion = request.query.get('region');
+      if (wantedRegion && !regionOf(wantedRegion)) throw new KodoError(400, `invalid region ${wantedRegion}`);
+      const mine = () => db.bucketsOf(request.account.accessKey).filter((b) => !wantedRegion || b.region === wantedRegion);
+      sendJson(request.res, 200, body(request, mine));
+    };
+  const owned = (name: string | null | undefined, request: ManagementRequest) => objects.ownedBucket(name ?? '', request.account.accessKey);
+  const domains = (request: ManagementRequest) => {
+    const row = owned(request.query.get('tbl'), request);
+    return { row, domains: JSON.parse(row.domains) as string[] };
+  };
+  const makeBucket = answer(({ params, account }) => {
+    const name = params.bucket ?? '';
     if (!/^[a-zA-Z0-9_-]{3,63}$/.test(name)) throw new KodoError(400, 'invalid bucket name: 3-63 letters, digits, - and _');
-    if (segments.length > 2 && segments[2] !== 'region') throw new KodoError(400, 'mkbucketv3: expected /mkbucketv3/<bucket>/region/<region>');
-    const region = segments[3] ?? 'z0';
+    const region = params.region ?? 'z0';
     if (!regionOf(region)) throw new KodoError(400, `invalid region ${region}`);
     if (db.bucket(name)) throw new KodoError(614, 'the bucket already exists');
     // As on Kodo, a new bucket comes with a test domain to download from.
     const domain = newTestDomain((d) => bucketOfDomain(db, d) !== undefined);
-    db.upsertBucket({ name, owner, private: 0, domains: JSON.stringify([domain]), mirror: null, anti_leech_key: null, created: clock(), region });
-    return { body: {} };
-  }
-  if (head === 'drop') {
-    const name = segments[1] ?? '';
-    objects.ownedBucket(name, owner);
-    if (db.countObjects(name) > 0) throw new KodoError(400, 'the bucket is not empty: delete its files first');
-    db.dropBucket(name);
-    db.dropSettings(name);
-    return { body: {} };
-  }
-  if (head === 'bucketTagging') {
-    const bucket = objects.ownedBucket(query.get('bucket') ?? '', owner).name;
-    if (method === 'GET') return { body: { Tags: tagsOf(db, bucket) } };
-    if (method === 'PUT') {
-      db.putSetting(bucket, 'tags', 'default', readTags(request.body));
-      return { body: {} };
-    }
-    if (method === 'DELETE') {
-      db.deleteSetting(bucket, 'tags', 'default');
-      return { body: {} };
-    }
-    throw new KodoError(405, `bucketTagging does not take ${method}`);
-  }
-  return undefined;
+    db.upsertBucket({ name, owner: account.accessKey, private: 0, domains: JSON.stringify([domain]), mirror: null, anti_leech_key: null, created: clock(), region });
+    return {};
+  });
+  const tagging = (change: (bucket: string, request: ManagementRequest) => unknown) => answer((request) => change(owned(request.query.get('bucket'), request).name, request));
+
+  return [
+    {
+      method: '*',
+      path: '/buckets',
+      handler: answer(({ query }, mine) => {
+        const byTags = tagFilter(query.get('tagCondition'));
+        const buckets = mine().filter((b) => !byTags || byTags(tagsOf(db, b.name)));
+        // go-sdk's BucketsV4 asks with apiVersion=v4: the paged object form.
+        return query.get('apiVersion') === 'v4' ? v4List(db, buckets, query) : buckets.map((b) => b.name);
+      }),
+    },
+    { method: '*', path: '/v3/buckets', handler: answer(({ query }, mine) => v4List(db, mine(), query)) },
+    { method: '*', path: '/v2/buckets', handler: answer((_, mine) => mine().map((b) => ({ tbl: b.name, itbl: 0, region: b.region, zone: b.region, private: b.private, ctime: Math.floor(b.created / 1000) }))) },
+    { method: '*', path: '/v2/bucketInfos', handler: answer((_, mine) => mine().map((b) => ({ name: b.name, info: bucketInfo(db, b) }))) },
+    { method: '*', path: '/v2/bucketInfo', handler: answer((request) => bucketInfo(db, owned(request.query.get('bucket'), request))) },
+    { method: '*', path: '/bucket/:bucket', handler: answer((request) => bucketInfo(db, owned(request.params.bucket, request))) },
+    { method: '*', path: '/v2/domains', handler: answer((request) => domains(request).domains) },
+    {
+      method: '*',
+      path: '/v3/domains',
+      handler: answer((request) => {
+        const { row, domains: names } = domains(request);
+        return names.map((domain) => ({ domain, tbl: row.name, owner: 0, refresh: false, ctime: Math.floor(row.created / 1000), utime: Math.floor(row.created / 1000) }));
+      }),
+    },
+    { method: '*', path: '/mkbucketv3/:bucket', handler: makeBucket },
+    { method: '*', path: '/mkbucketv3/:bucket/region/:region', handler: makeBucket },
+    {
+      method: '*',
+      path: '/mkbucketv3/*',
+      handler: answer(() => {
+        throw new KodoError(400, 'mkbucketv3: expected /mkbucketv3/<bucket>/region/<region>');
+      }),
+    },
+    {
+      method: '*',
+      path: '/drop/:bucket',
+      handler: answer((request) => {
+        const name = owned(request.params.bucket, request).name;
+        if (db.countObjects(name) > 0) throw new KodoError(400, 'the bucket is not empty: delete its files first');
+        db.dropBucket(name);
+        db.dropSettings(name);
+        return {};
+      }),
+    },
+    { method: 'GET', path: '/bucketTagging', handler: tagging((bucket) => ({ Tags: tagsOf(db, bucket) })) },
+    {
+      method: 'PUT',
+      path: '/bucketTagging',
+      handler: tagging((bucket, request) => {
+        db.putSetting(bucket, 'tags', 'default', readTags(request.body));
+        return {};
+      }),
+    },
+    {
+      method: 'DELETE',
+      path: '/bucketTagging',
+      handler: tagging((bucket) => {
+        db.deleteSetting(bucket, 'tags', 'default');
+        return {};
+      }),
+    },
+    {
+      method: '*',
+      path: '/bucketTagging',
+      handler: tagging((_, { req }) => {
+        throw new KodoError(405, `bucketTagging does not take ${req.method ?? 'GET'}`);
+      }),
+    },
+  ];
 }
 
 /** The paged form of a bucket list (`/v3/buckets`, `/buckets?apiVersion=v4`): name order, marker after the last name. */

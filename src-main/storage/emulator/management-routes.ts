@@ -1,15 +1,16 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { Account } from './auth';
 import type { AsyncFetch } from './async-fetch';
 import type { Logger } from '../../platform/logger';
 import type { BlobStore } from './blob-store';
-import { BUCKET_HEADS, BUCKET_PATHS, handleBucketRequest } from './bucket-routes';
-import { DOMAIN_HEADS, handleDomainRequest } from './bucket-domains';
-import { handleBucketSettings, SETTINGS_HEADS } from './bucket-settings';
+import { bucketRoutes } from './bucket-routes';
+import { domainRoutes } from './bucket-domains';
+import { bucketSettingsRoutes } from './bucket-settings';
 import { logList, prefetch, refresh, taskList, traffic, type CdnDeps } from './cdn-routes';
 import { decodeEntry, urlsafeB64Decode } from './encoding';
 import { parseForm, sendJson } from './http-kit';
 import { KodoError } from './kodo-error';
+import type { ManagementRequest, ManagementRoute } from './kodo-route';
 import { decodeMarker, encodeMarker, listItem, listPage, walkListing } from './list-objects';
 import { runBatch, runOperation } from './manage-operations';
 import type { MetadataStore } from './metadata-store';
@@ -18,14 +19,10 @@ import { MODERATION_PATHS, moderationNotEnabled } from './moderation';
 import type { ObjectService } from './object-service';
 import type { PersistentFop } from './persistent-fop';
 
-export const RS_OPS: ReadonlySet<string> = new Set(['stat', 'delete', 'move', 'copy', 'chgm', 'chtype', 'chstatus', 'deleteAfterDays', 'lifecycle', 'restoreAr']);
-const OTHER_HEADS: ReadonlySet<string> = new Set(['batch', 'list', 'fetch', 'prefetch', 'pfop', 'image', 'unimage', 'sisyphus']);
-const OTHER_PATHS: ReadonlySet<string> = new Set(['/v2/list']);
-
-/** Whether a path is one of the account-signed APIs (rs, rsf, io, uc, pfop, CDN). */
-export function isManagementPath(pathname: string, head: string): boolean {
-  return MODERATION_PATHS.has(pathname) || RS_OPS.has(head) || OTHER_HEADS.has(head) || SETTINGS_HEADS.has(head) || BUCKET_HEADS.has(head) || DOMAIN_HEADS.has(head) || OTHER_PATHS.has(pathname) || BUCKET_PATHS.has(pathname) || pathname.startsWith('/v2/tune/');
-}
+/** The rs operations one path names, as `/batch` runs them too (`manage-operations.ts` reads the path). */
+const RS_OPS = ['stat', 'delete', 'chgm', 'chtype', 'chstatus', 'deleteAfterDays', 'lifecycle', 'restoreAr'] as const;
+/** The rs operations from one object to another. */
+const RS_TRANSFERS = ['move', 'copy'] as const;
 
 export interface ManagementDeps {
   db: MetadataStore;
@@ -40,104 +37,111 @@ export interface ManagementDeps {
   logger: Logger;
 }
 
-export interface ManagementRequest {
-  req: IncomingMessage;
-  res: ServerResponse;
-  /** The account whose signature was verified. */
-  account: Account;
-  body: Buffer;
-  pathname: string;
-  segments: string[];
-  query: URLSearchParams;
+/**
+ * rs/rsf/io/uc/api/fusion: the account-signed APIs, as one table. Kodo puts an operation's
+ * arguments in the path: an entry (urlsafe base64 of `bucket:key`) and then name/value pairs
+ * (`/move/<src>/<dst>/force/true`, `/chgm/<entry>/mime/<b64>/cond/<b64>`), read by the operation.
+ */
+export function managementRoutes(deps: ManagementDeps): ManagementRoute[] {
+  const { db, objects, clock } = deps;
+  const runOne: ManagementRoute['handler'] = async ({ res, account, pathname }) => sendJson(res, 200, (await runOperation(objects, account, pathname)).data);
+  return [
+    ...bucketSettingsRoutes(db, objects),
+    ...domainRoutes(db, objects),
+    ...bucketRoutes(db, objects, clock),
+    ...[...MODERATION_PATHS].map(
+      (path): ManagementRoute => ({
+        method: '*',
+        path,
+        handler: () => {
+          throw moderationNotEnabled(path.split('/')[2] === 'video' ? 'video censor' : 'image censor');
+        },
+      }),
+    ),
+    ...RS_OPS.map((op): ManagementRoute => ({ method: '*', path: `/${op}/:entry/*`, handler: runOne })),
+    ...RS_TRANSFERS.map((op): ManagementRoute => ({ method: '*', path: `/${op}/:src/:dest/*`, handler: runOne })),
+    {
+      method: '*',
+      path: '/batch',
+      handler: async ({ res, account, body, query }) => {
+        const ops = [...parseForm(body).getAll('op'), ...query.getAll('op')];
+        const result = await runBatch(objects, account, ops, (op, error) => deps.logger.error('batch op failed inside the emulator', { op: op.split('/')[1], error }));
+        sendJson(res, result.status, result.body);
+      },
+    },
+    {
+      method: '*',
+      path: '/list',
+      handler: ({ res, account, query }) => {
+        const bucket = query.get('bucket') ?? '';
+        objects.ownedBucket(bucket, account.accessKey);
+        const limit = Number(query.get('limit') || 1000);
+        if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new KodoError(400, 'limit must be 1-1000');
+        sendJson(res, 200, listPage(db, { bucket, prefix: query.get('prefix') ?? '', marker: query.get('marker') ?? '', limit, delimiter: query.get('delimiter') ?? '' }, clock()));
+      },
+    },
+    { method: '*', path: '/v2/list', handler: ({ res, account, query }) => listV2(deps, res, account, query) },
+    { method: '*', path: '/fetch/:source/to/:entry', handler: (request) => fetchFromSource(deps, request) },
+    { method: '*', path: '/prefetch/:entry', handler: (request) => prefetchFromMirror(deps, request) },
+    { method: 'GET', path: '/sisyphus/fetch', handler: ({ res, query }) => sendJson(res, 200, deps.asyncFetch.status(query.get('id') ?? '')) },
+    { method: 'POST', path: '/sisyphus/fetch', handler: (request) => submitFetch(deps, request) },
+    {
+      method: '*',
+      path: '/sisyphus/fetch',
+      handler: ({ req }) => {
+        throw new KodoError(405, `/sisyphus/fetch does not take ${req.method ?? 'GET'}`);
+      },
+    },
+    { method: '*', path: '/pfop', handler: (request) => startPfop(deps, request) },
+    ...mirrorRoutes(deps),
+    ...cdnRoutes(deps.cdn),
+  ];
 }
 
-/** rs/rsf/io/uc/api/fusion requests, once the QBox or Qiniu signature has been checked. */
-export async function handleManagement(deps: ManagementDeps, request: ManagementRequest): Promise<void> {
-  const { res, account, body, pathname, segments, query } = request;
-  const { db, objects, clock } = deps;
-  const head = segments[0] ?? '';
-  const method = request.req.method ?? 'GET';
+const IMAGE_SHAPE = 'image: expected /image/<bucket>/from/<urlsafeB64(http(s) origin)>';
 
-  const settings = SETTINGS_HEADS.has(head)
-    ? handleBucketSettings(db, objects, { segments, query, form: parseForm(body), body, owner: account.accessKey })
-    : undefined;
-  if (settings) {
-    sendJson(res, 200, settings.body);
-    return;
+/** `/image/<bucket>/from/<urlsafeB64(origin)>[/host/<b64>]` sets a bucket's mirror source; `/unimage/<bucket>` removes it. */
+function mirrorRoutes({ db, objects }: ManagementDeps): ManagementRoute[] {
+  return [
+    {
+      method: '*',
+      path: '/image/:bucket/from/:source/*',
+      handler: ({ res, account, params }) => {
+        const row = objects.ownedBucket(params.bucket!, account.accessKey);
+        const mirror = urlsafeB64Decode(params.source!).toString('utf8');
+        if (!/^https?:\/\//.test(mirror)) throw new KodoError(400, IMAGE_SHAPE);
+        db.upsertBucket({ ...row, mirror });
+        sendJson(res, 200, undefined);
+      },
+    },
+    {
+      method: '*',
+      path: '/image/*',
+      handler: () => {
+        throw new KodoError(400, IMAGE_SHAPE);
+      },
+    },
+    {
+      method: '*',
+      path: '/unimage/:bucket',
+      handler: ({ res, account, params }) => {
+        db.upsertBucket({ ...objects.ownedBucket(params.bucket!, account.accessKey), mirror: null });
+        sendJson(res, 200, undefined);
+      },
+    },
+  ];
+}
+
+/** sisyphus: an asynchronous fetch job from a JSON body, answered with its id at once. */
+function submitFetch(deps: ManagementDeps, { res, account, body }: ManagementRequest): void {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new KodoError(400, 'the body must be JSON: {"url": ..., "bucket": ...}');
   }
-  const domainReply = DOMAIN_HEADS.has(head) ? handleDomainRequest(db, objects, segments, account.accessKey) : undefined;
-  if (domainReply) {
-    sendJson(res, 200, domainReply.body);
-    return;
-  }
-  if (MODERATION_PATHS.has(pathname)) throw moderationNotEnabled(pathname.split('/')[2] === 'video' ? 'video censor' : 'image censor');
-  const bucketReply = BUCKET_HEADS.has(head) || BUCKET_PATHS.has(pathname) ? handleBucketRequest(db, objects, clock, { method, segments, pathname, query, body, owner: account.accessKey }) : undefined;
-  if (bucketReply) {
-    sendJson(res, 200, bucketReply.body);
-    return;
-  }
-  if (RS_OPS.has(head)) {
-    const result = await runOperation(objects, account, pathname);
-    sendJson(res, 200, result.data);
-    return;
-  }
-  switch (head) {
-    case 'batch': {
-      const ops = [...parseForm(body).getAll('op'), ...query.getAll('op')];
-      const result = await runBatch(objects, account, ops, (op, error) => deps.logger.error('batch op failed inside the emulator', { op: op.split('/')[1], error }));
-      sendJson(res, result.status, result.body);
-      return;
-    }
-    case 'list': {
-      const bucket = query.get('bucket') ?? '';
-      objects.ownedBucket(bucket, account.accessKey);
-      const limit = Number(query.get('limit') || 1000);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new KodoError(400, 'limit must be 1-1000');
-      sendJson(res, 200, listPage(db, { bucket, prefix: query.get('prefix') ?? '', marker: query.get('marker') ?? '', limit, delimiter: query.get('delimiter') ?? '' }, clock()));
-      return;
-    }
-    case 'fetch':
-      return fetchFromSource(deps, request);
-    case 'prefetch':
-      return prefetchFromMirror(deps, request);
-    case 'sisyphus': {
-      if (segments[1] !== 'fetch' || segments.length > 2) break;
-      if (method === 'GET') {
-        sendJson(res, 200, deps.asyncFetch.status(query.get('id') ?? ''));
-        return;
-      }
-      if (method !== 'POST') throw new KodoError(405, `/sisyphus/fetch does not take ${method}`);
-      let json: unknown;
-      try {
-        json = JSON.parse(body.toString('utf8'));
-      } catch {
-        throw new KodoError(400, 'the body must be JSON: {"url": ..., "bucket": ...}');
-      }
-      if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new KodoError(400, 'the body must be a JSON object');
-      sendJson(res, 200, deps.asyncFetch.submit(account, json as Record<string, unknown>));
-      return;
-    }
-    case 'pfop':
-      return startPfop(deps, request);
-    case 'image':
-    case 'unimage': {
-      const row = objects.ownedBucket(segments[1] ?? '', account.accessKey);
-      let mirror: string | null = null;
-      if (head === 'image') {
-        mirror = urlsafeB64Decode(segments[3] ?? '').toString('utf8');
-        if (segments[2] !== 'from' || !/^https?:\/\//.test(mirror)) throw new KodoError(400, 'image: expected /image/<bucket>/from/<urlsafeB64(http(s) origin)>');
-      }
-      db.upsertBucket({ ...row, mirror });
-      sendJson(res, 200, undefined);
-      return;
-    }
-  }
-  switch (pathname) {
-    case '/v2/list':
-      return listV2(deps, res, account, query);
-  }
-  if (pathname.startsWith('/v2/tune/')) return tuneCdn(deps.cdn, request);
-  throw new KodoError(404, `no such API: ${method} ${pathname}`);
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new KodoError(400, 'the body must be a JSON object');
+  sendJson(res, 200, deps.asyncFetch.submit(account, json as Record<string, unknown>));
 }
 
 /** rsf /v2/list: one JSON line per entry, streamed; limit 0 lists everything. */
@@ -160,10 +164,10 @@ function listV2(deps: ManagementDeps, res: ServerResponse, account: Account, que
 }
 
 /** io /fetch: the object copied from a URL into the bucket, answered with what was stored. */
-async function fetchFromSource(deps: ManagementDeps, { res, account, segments }: ManagementRequest): Promise<void> {
+async function fetchFromSource(deps: ManagementDeps, { res, account, params }: ManagementRequest): Promise<void> {
   const { blobs, objects } = deps;
-  const source = urlsafeB64Decode(segments[1] ?? '').toString('utf8');
-  const { bucket, key } = decodeEntry(segments[3] ?? '');
+  const source = urlsafeB64Decode(params.source!).toString('utf8');
+  const { bucket, key } = decodeEntry(params.entry!);
   objects.ownedBucket(bucket, account.accessKey);
   const response = await fetch(source, { signal: AbortSignal.timeout(60_000) }).catch((e: Error) => {
     throw new KodoError(478, `fetch from source failed: ${e.message}`);
@@ -176,9 +180,9 @@ async function fetchFromSource(deps: ManagementDeps, { res, account, segments }:
 }
 
 /** io /prefetch: the object fetched again from the bucket's mirror source. */
-async function prefetchFromMirror(deps: ManagementDeps, { res, account, segments }: ManagementRequest): Promise<void> {
+async function prefetchFromMirror(deps: ManagementDeps, { res, account, params }: ManagementRequest): Promise<void> {
   const { blobs, objects } = deps;
-  const { bucket, key } = decodeEntry(segments[1] ?? '');
+  const { bucket, key } = decodeEntry(params.entry!);
   const row = objects.ownedBucket(bucket, account.accessKey);
   if (!row.mirror) throw new KodoError(400, 'bucket has no mirror source');
   if (key === undefined) throw new KodoError(400, 'entry has no key');
@@ -220,23 +224,40 @@ async function startPfop(deps: ManagementDeps, { res, account, body }: Managemen
   sendJson(res, 200, { persistentId: id });
 }
 
-/** fusion /v2/tune/*: the CDN API (refresh, prefetch, their task lists, traffic, log lists). */
-function tuneCdn(cdnDeps: CdnDeps, { req, res, account, body, pathname }: ManagementRequest): void {
-  let json: Record<string, unknown>;
+/** fusion /v2/tune/*: the CDN API (refresh, prefetch, their task lists, traffic, log lists), each a JSON body. */
+function cdnRoutes(cdnDeps: CdnDeps): ManagementRoute[] {
+  const tune = (name: string, reply: (account: Account, json: Record<string, unknown>, request: ManagementRequest) => { status: number; body: unknown }): ManagementRoute => ({
+    method: '*',
+    path: `/v2/tune/${name}`,
+    handler: (request) => {
+      const json = cdnBody(request.body);
+      const { status, body } = reply(request.account, json, request);
+      sendJson(request.res, status, body);
+    },
+  });
+  return [
+    tune('refresh', (account, json) => refresh(cdnDeps, account, json)),
+    tune('refresh/list', (account, json) => taskList(cdnDeps, account, 'refresh', json)),
+    tune('prefetch', (account, json) => prefetch(cdnDeps, account, json)),
+    tune('prefetch/list', (account, json) => taskList(cdnDeps, account, 'prefetch', json)),
+    tune('flux', (_, json) => traffic(cdnDeps, 'flux', json)),
+    tune('bandwidth', (_, json) => traffic(cdnDeps, 'bandwidth', json)),
+    tune('log/list', (account, json, { req }) => logList(cdnDeps, account, json, req)),
+    {
+      method: '*',
+      path: '/v2/tune/*',
+      handler: ({ body, params }) => {
+        cdnBody(body);
+        throw new KodoError(404, `no such CDN API ${params['*']}`);
+      },
+    },
+  ];
+}
+
+function cdnBody(body: Buffer): Record<string, unknown> {
   try {
-    json = JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>;
+    return JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>;
   } catch {
     throw new KodoError(400, 'CDN request body is not JSON');
   }
-  const name = pathname.slice('/v2/tune/'.length);
-  const reply =
-    name === 'refresh' ? refresh(cdnDeps, account, json)
-    : name === 'refresh/list' ? taskList(cdnDeps, account, 'refresh', json)
-    : name === 'prefetch/list' ? taskList(cdnDeps, account, 'prefetch', json)
-    : name === 'prefetch' ? prefetch(cdnDeps, account, json)
-    : name === 'flux' || name === 'bandwidth' ? traffic(cdnDeps, name, json)
-    : name === 'log/list' ? logList(cdnDeps, account, json, req)
-    : undefined;
-  if (!reply) throw new KodoError(404, `no such CDN API ${name}`);
-  sendJson(res, reply.status, reply.body);
 }

@@ -52,54 +52,60 @@ export function registerDiscovery({ ctx, logger }: ProtocolContext, adapters: Cl
   };
   /** A probe's route; `one` answers `?src=` (a device asked directly) where the protocol has that. */
   const probeRoute = (path: string, kind: ProbeKind, discover: (target: ProbeTarget, timeoutMs: number) => Promise<DiscoveredSource[]>, one?: (src: string) => Promise<DiscoveredSource[]>) =>
-    ctx.http.route(
-      path,
-      async ({ req, res, url }) => {
-        // A probe sends packets into the LAN and `?src=` makes the relay call a device: never at
-        // the bidding of another site's page (an <img> sends no Origin, but Sec-Fetch-Site).
-        if (isCrossSiteRequest(req) && !ctx.settings.api.username) throw new HttpError(403, `${crossSiteCaller(req)} may not run network discovery through this relay`);
-        const src = url.searchParams.get('src');
-        if (one && src) return sendSources(res, await one(src));
-        const { target, timeoutMs } = probe(kind);
-        try {
-          sendSources(res, await discover(target, timeoutMs));
-        } catch (error) {
-          logger.warn('discovery probe failed', { path, error: (error as Error).message });
-          throw new HttpError(500, `${path}: ${(error as Error).message}`);
-        }
+    ctx.http.add([
+      {
+        method: 'GET',
+        path,
+        handler: async ({ req, res, url }) => {
+          // A probe sends packets into the LAN and `?src=` makes the relay call a device: never at
+          // the bidding of another site's page (an <img> sends no Origin, but Sec-Fetch-Site).
+          if (isCrossSiteRequest(req) && !ctx.settings.api.username) throw new HttpError(403, `${crossSiteCaller(req)} may not run network discovery through this relay`);
+          const src = url.searchParams.get('src');
+          if (one && src) return sendSources(res, await one(src));
+          const { target, timeoutMs } = probe(kind);
+          try {
+            sendSources(res, await discover(target, timeoutMs));
+          } catch (error) {
+            logger.warn('discovery probe failed', { path, error: (error as Error).message });
+            throw new HttpError(500, `${path}: ${(error as Error).message}`);
+          }
+        },
       },
-      ['GET'],
-    );
+    ]);
   probeRoute('/api/onvif', 'onvif', discoverOnvif, onvifDeviceStreams);
   probeRoute('/api/dvrip', 'dvrip', discoverDvrip);
   // go2rtc's web UI asks the second; dashboards written against its API, the first.
   probeRoute('/api/homekit', 'mdns', discoverHomekit);
   probeRoute('/api/discovery/homekit', 'mdns', discoverHomekit);
 
-  ctx.http.route(
-    '/api/hass',
-    async ({ res }) => {
-      const settings = hassSettings(ctx.config.section('hass'));
-      if (!settings) throw new HttpError(404, 'no hass config: add hass: {url: http://homeassistant.local:8123, token: <long-lived access token>}');
-      try {
-        sendSources(res, await hassCameras(settings, AbortSignal.timeout(DISCOVERY_TIMEOUT_MS)));
-      } catch (error) {
-        logger.warn('Home Assistant discovery failed', { error: (error as Error).message });
-        throw new HttpError(502, (error as Error).message);
-      }
+  ctx.http.add([
+    {
+      method: 'GET',
+      path: '/api/hass',
+      handler: async ({ res }) => {
+        const settings = hassSettings(ctx.config.section('hass'));
+        if (!settings) throw new HttpError(404, 'no hass config: add hass: {url: http://homeassistant.local:8123, token: <long-lived access token>}');
+        try {
+          sendSources(res, await hassCameras(settings, AbortSignal.timeout(DISCOVERY_TIMEOUT_MS)));
+        } catch (error) {
+          logger.warn('Home Assistant discovery failed', { error: (error as Error).message });
+          throw new HttpError(502, (error as Error).message);
+        }
+      },
     },
-    ['GET'],
-  );
+  ]);
 
   for (const { path, service } of CLOUD_ACCOUNT_PATHS) {
     const adapter = adapters.find((a) => a.path === path);
-    ctx.http.route(
-      path,
-      async ({ res, url }) => {
-        if (!adapter) throw new HttpError(501, `no ${service} account adapter in this build: ${service} cameras cannot be listed or added here yet; add them by their RTSP or ONVIF address instead`);
-        sendSources(res, await adapter.list(url.searchParams, AbortSignal.timeout(DISCOVERY_TIMEOUT_MS)));
+    ctx.http.add([
+      {
+        method: 'GET',
+        path,
+        handler: async ({ res, url }) => {
+          if (!adapter) throw new HttpError(501, `no ${service} account adapter in this build: ${service} cameras cannot be listed or added here yet; add them by their RTSP or ONVIF address instead`);
+          sendSources(res, await adapter.list(url.searchParams, AbortSignal.timeout(DISCOVERY_TIMEOUT_MS)));
+        },
       },
-      ['GET'],
-    );
+    ]);
   }
 }

@@ -8,5 +8,5 @@ import { listCaptureDevices } from './devices';
  * Adding one is for the config file: the API refuses device inputs.
  */
 export function registerDevicesRoute(http: HttpRouter, ffmpegBinary: string): void {
-  http.route('/api/ffmpeg/devices', async ({ res }) => sendSources(res, await listCaptureDevices(ffmpegBinary)), ['GET']);
+  http.add([{ method: 'GET', path: '/api/ffmpeg/devices', handler: async ({ res }) => sendSources(res, await listCaptureDevices(ffmpegBinary)) }]);
 }

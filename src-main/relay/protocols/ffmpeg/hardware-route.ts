@@ -7,13 +7,15 @@ import type { HardwareProber } from './hardware';
  * so a user can pick an engine for `#hardware=`. The probes run once, on first ask.
  */
 export function registerHardwareRoute(http: HttpRouter, prober: HardwareProber): void {
-  http.route(
-    '/api/ffmpeg/hardware',
-    async ({ res }) => {
-      const results = await prober.probeAll();
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ sources: results.map((r) => ({ name: r.works ? 'OK' : 'ERROR', url: `ffmpeg:...#video=${r.codec}#hardware=${r.engine}` })) }));
+  http.add([
+    {
+      method: 'GET',
+      path: '/api/ffmpeg/hardware',
+      handler: async ({ res }) => {
+        const results = await prober.probeAll();
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ sources: results.map((r) => ({ name: r.works ? 'OK' : 'ERROR', url: `ffmpeg:...#video=${r.codec}#hardware=${r.engine}` })) }));
+      },
     },
-    ['GET'],
-  );
+  ]);
 }

@@ -16,12 +16,7 @@ const BANDWIDTH = 1_000_000;
  * that, `api.origin` decides, and the API server adds its CORS headers to every answer.
  */
 export function registerHlsRoutes(http: HttpRouter, sessions: HlsSessions): void {
-  const route = (path: string, handler: RouteHandler) =>
-    http.route(
-      path,
-      handler,
-      ['GET'],
-    );
+  const route = (path: string, handler: RouteHandler) => http.add([{ method: 'GET', path, handler }]);
 
   route('/api/stream.m3u8', async ({ req, res, url }) => {
     const session = await sessions.open(url.searchParams, req);

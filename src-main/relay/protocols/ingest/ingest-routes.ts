@@ -30,9 +30,7 @@ export const INGEST_FORMATS: IngestFormat[] = [
  * either way the producer is gone with it.
  */
 export function registerIngest(protocols: ProtocolContext, formats: IngestFormat[] = INGEST_FORMATS): void {
-  for (const format of formats) {
-    protocols.ctx.http.route(format.path, ({ req, res, url }) => ingest(protocols, format, req, res, url), ['POST']);
-  }
+  protocols.ctx.http.add(formats.map((format) => ({ method: 'POST', path: format.path, handler: ({ req, res, url }) => ingest(protocols, format, req, res, url) })));
 }
 
 async function ingest(protocols: ProtocolContext, format: IngestFormat, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {

@@ -25,7 +25,9 @@ export function registerMjpeg({ ctx, streams, tasks }: ProtocolContext, options:
   });
   const callersAuthenticated = !!ctx.settings.api.username;
   const viewers: MjpegStreamDeps = { streams, tasks, callersAuthenticated, transcoders, decoders };
-  ctx.http.route('/api/stream.mjpeg', (request) => serveMjpegStream(viewers, request), ['GET']);
-  ctx.http.route('/api/frame.jpeg', (request) => serveSnapshot({ streams, tasks, callersAuthenticated, transcoders, decoders, cache }, request), ['GET']);
+  ctx.http.add([
+    { method: 'GET', path: '/api/stream.mjpeg', handler: (request) => serveMjpegStream(viewers, request) },
+    { method: 'GET', path: '/api/frame.jpeg', handler: (request) => serveSnapshot({ streams, tasks, callersAuthenticated, transcoders, decoders, cache }, request) },
+  ]);
   return viewers;
 }

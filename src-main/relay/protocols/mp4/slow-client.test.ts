@@ -34,7 +34,7 @@ describe('stream.mp4 with a client that does not read', () => {
     streams.set('cam', []).addPushed('test://cam', producer.connection);
     const router = createRouter(logger);
     const maxBufferedBytes = 256 * 1024;
-    router.route('/api/stream.mp4', (request) => serveStreamMp4({ streams, tasks, callersAuthenticated: false, logger, maxBufferedBytes }, request), ['GET']);
+    router.add([{ method: 'GET', path: '/api/stream.mp4', handler: (request) => serveStreamMp4({ streams, tasks, callersAuthenticated: false, logger, maxBufferedBytes }, request) }]);
     server = createServer((req, res) => void router.handle(req, res));
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;

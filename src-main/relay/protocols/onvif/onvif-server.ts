@@ -101,5 +101,5 @@ export function registerOnvifServer(protocols: ProtocolContext): void {
       }
     }
   };
-  ctx.http.prefix('/onvif/', ({ req, res }) => handle(req, res), { ownAuth: true });
+  ctx.http.add([{ method: '*', path: '/onvif/*', handler: ({ req, res }) => handle(req, res), ownAuth: true }]);
 }

@@ -31,31 +31,33 @@ export function registerPreload({ ctx, streams, logger }: ProtocolContext): Prel
       doc.setIn(['preload', name], query);
     });
 
-  ctx.http.route(
-    '/api/preload',
-    async ({ req, res, url }) => {
-      if (req.method === 'GET') {
-        res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify(preloads.list(), null, 2));
-        return;
-      }
-      const name = url.searchParams.get('src') ?? '';
-      if (name === '') throw new HttpError(400, 'src is required: the name of a stream');
-      if (req.method === 'PUT') {
-        if (!streams.get(name)) throw new HttpError(404, `stream not found: ${name}`);
-        const query = preloadQuery(url.searchParams);
-        // Started before the config is written, so the config's change finds it running. A
-        // source that cannot be reached now is tried again; the preload stays.
-        await preloads.add(name, query).catch(() => undefined);
-        await persist(name, query);
+  ctx.http.add([
+    {
+      method: ['GET', 'PUT', 'DELETE'],
+      path: '/api/preload',
+      handler: async ({ req, res, url }) => {
+        if (req.method === 'GET') {
+          res.writeHead(200, { 'Content-Type': 'application/json' });
+          res.end(JSON.stringify(preloads.list(), null, 2));
+          return;
+        }
+        const name = url.searchParams.get('src') ?? '';
+        if (name === '') throw new HttpError(400, 'src is required: the name of a stream');
+        if (req.method === 'PUT') {
+          if (!streams.get(name)) throw new HttpError(404, `stream not found: ${name}`);
+          const query = preloadQuery(url.searchParams);
+          // Started before the config is written, so the config's change finds it running. A
+          // source that cannot be reached now is tried again; the preload stays.
+          await preloads.add(name, query).catch(() => undefined);
+          await persist(name, query);
+          res.writeHead(200).end();
+          return;
+        }
+        if (!preloads.remove(name)) throw new HttpError(404, `preload not found: ${name}`);
+        await persist(name, undefined);
         res.writeHead(200).end();
-        return;
-      }
-      if (!preloads.remove(name)) throw new HttpError(404, `preload not found: ${name}`);
-      await persist(name, undefined);
-      res.writeHead(200).end();
+      },
     },
-    ['GET', 'PUT', 'DELETE'],
-  );
+  ]);
   return preloads;
 }

@@ -8,8 +8,10 @@ import { serveY4m } from './y4m-output';
 /** GET of stream.ts, stream.flv, stream.aac and stream.y4m (the POSTs of ts and flv are uploads, see ingest). */
 export function registerRawStreams({ ctx, streams, tasks, logger }: ProtocolContext): void {
   const deps: LiveOutputDeps = { streams, tasks, callersAuthenticated: !!ctx.settings.api.username, logger: logger.child('raw') };
-  ctx.http.route('/api/stream.ts', (request) => serveLiveOutput(deps, request, tsOutput), ['GET', 'HEAD']);
-  ctx.http.route('/api/stream.flv', (request) => serveLiveOutput(deps, request, flvOutput), ['GET', 'HEAD']);
-  ctx.http.route('/api/stream.aac', (request) => serveLiveOutput(deps, request, aacOutput), ['GET', 'HEAD']);
-  ctx.http.route('/api/stream.y4m', (request) => serveY4m(deps, request), ['GET', 'HEAD']);
+  ctx.http.add([
+    { method: ['GET', 'HEAD'], path: '/api/stream.ts', handler: (request) => serveLiveOutput(deps, request, tsOutput) },
+    { method: ['GET', 'HEAD'], path: '/api/stream.flv', handler: (request) => serveLiveOutput(deps, request, flvOutput) },
+    { method: ['GET', 'HEAD'], path: '/api/stream.aac', handler: (request) => serveLiveOutput(deps, request, aacOutput) },
+    { method: ['GET', 'HEAD'], path: '/api/stream.y4m', handler: (request) => serveY4m(deps, request) },
+  ]);
 }

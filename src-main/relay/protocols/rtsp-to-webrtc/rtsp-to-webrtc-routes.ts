@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { EngineContext } from '../../../engine/engine-context';
 import { HttpError } from '../../../platform/http/http-error';
+import type { RouteRequest } from '../../../platform/http/router';
 import { SourceRejectedError, type StreamRegistry } from '../../core/stream-registry';
 import type { TaskRegistry } from '../../core/task-registry';
 import type { ProtocolContext } from '../protocol-context';
@@ -39,10 +40,8 @@ export function registerRtspToWebrtcRoutes(ctx: EngineContext, deps: RtspToWebrt
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end('{"status":1,"payload":{}}');
   };
-  ctx.http.route('/static', ({ res }) => ok(res), ['GET', 'POST']);
-  ctx.http.route('/streams', ({ res }) => ok(res), ['GET', 'POST']);
-
-  ctx.http.prefix('/stream/', async ({ req, res, url }) => {
+  /** Any call under /stream/: the two the integration makes, the rest refused in its words. */
+  const streamCall = async ({ req, res, url }: RouteRequest): Promise<void> => {
     if (req.method !== 'POST') throw new HttpError(405, `method ${req.method} not allowed: the RTSPtoWebRTC API takes POST`);
     const parts = url.pathname.slice('/stream/'.length).split('/');
     const id = decodeURIComponent(parts[0] ?? '');
@@ -79,7 +78,13 @@ export function registerRtspToWebrtcRoutes(ctx: EngineContext, deps: RtspToWebrt
       return void res.end(Buffer.from(session.answer).toString('base64'));
     }
     throw new HttpError(404, `not an RTSPtoWebRTC call: ${url.pathname} (POST /stream/{id}/add or /stream/{id}/channel/0/webrtc)`);
-  });
+  };
+
+  ctx.http.add([
+    { method: ['GET', 'POST'], path: '/static', handler: ({ res }) => ok(res) },
+    { method: ['GET', 'POST'], path: '/streams', handler: ({ res }) => ok(res) },
+    { method: '*', path: '/stream/*', handler: streamCall },
+  ]);
 }
 
 /** The RTSPtoWebRTC API on the API server, its sessions those of /api/webrtc. */

@@ -51,67 +51,69 @@ export function registerWebrtcRoutes(ctx: EngineContext, deps: WebrtcRoutesDeps)
     return entry;
   };
 
-  ctx.http.route(
-    '/api/webrtc',
-    async ({ req, res, url }) => {
-      if (req.method === 'DELETE') {
-        sessionOf(url).session.close('the viewer ended it');
-        return void res.writeHead(200).end();
-      }
-      if (req.method === 'PATCH') {
-        const { session, remoteUfrag } = sessionOf(url);
-        const fragment = parseTrickleFragment(await readBody(req, MAX_OFFER_BYTES));
-        if (fragment.ufrag && remoteUfrag && fragment.ufrag !== remoteUfrag) {
-          throw new HttpError(501, 'ICE restarts are not supported: end this session and POST a new offer');
+  ctx.http.add([
+    {
+      method: ['POST', 'PATCH', 'DELETE'],
+      path: '/api/webrtc',
+      handler: async ({ req, res, url }) => {
+        if (req.method === 'DELETE') {
+          sessionOf(url).session.close('the viewer ended it');
+          return void res.writeHead(200).end();
         }
-        for (const { candidate, mid } of fragment.candidates) {
-          await session.addRemoteCandidate(candidate, mid).catch((error: Error) => {
-            throw new HttpError(400, `candidate not usable: ${error.message}`);
-          });
+        if (req.method === 'PATCH') {
+          const { session, remoteUfrag } = sessionOf(url);
+          const fragment = parseTrickleFragment(await readBody(req, MAX_OFFER_BYTES));
+          if (fragment.ufrag && remoteUfrag && fragment.ufrag !== remoteUfrag) {
+            throw new HttpError(501, 'ICE restarts are not supported: end this session and POST a new offer');
+          }
+          for (const { candidate, mid } of fragment.candidates) {
+            await session.addRemoteCandidate(candidate, mid).catch((error: Error) => {
+              throw new HttpError(400, `candidate not usable: ${error.message}`);
+            });
+          }
+          return void res.writeHead(204).end();
         }
-        return void res.writeHead(204).end();
-      }
-      const src = url.searchParams.get('src');
-      const dst = url.searchParams.get('dst');
-      if (!src && !dst) throw new HttpError(400, 'src or dst is required: the stream to watch, or the stream to publish into');
-      const name = (src ?? dst)!;
-      if (sessions.size >= MAX_SESSIONS) throw new HttpError(503, `too many WebRTC sessions (${MAX_SESSIONS}); close one and try again`);
-      const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      const body = await readBody(req, MAX_OFFER_BYTES);
-      let offer = body;
-      if (type === 'application/json') {
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(body);
-        } catch {
-          throw new HttpError(400, 'the body is not JSON: send {"type": "offer", "sdp": "..."}');
+        const src = url.searchParams.get('src');
+        const dst = url.searchParams.get('dst');
+        if (!src && !dst) throw new HttpError(400, 'src or dst is required: the stream to watch, or the stream to publish into');
+        const name = (src ?? dst)!;
+        if (sessions.size >= MAX_SESSIONS) throw new HttpError(503, `too many WebRTC sessions (${MAX_SESSIONS}); close one and try again`);
+        const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+        const body = await readBody(req, MAX_OFFER_BYTES);
+        let offer = body;
+        if (type === 'application/json') {
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(body);
+          } catch {
+            throw new HttpError(400, 'the body is not JSON: send {"type": "offer", "sdp": "..."}');
+          }
+          const message = parsed as { type?: unknown; sdp?: unknown } | null;
+          if (message?.type !== 'offer' || typeof message.sdp !== 'string') throw new HttpError(400, 'expected {"type": "offer", "sdp": "..."}');
+          offer = message.sdp;
         }
-        const message = parsed as { type?: unknown; sdp?: unknown } | null;
-        if (message?.type !== 'offer' || typeof message.sdp !== 'string') throw new HttpError(400, 'expected {"type": "offer", "sdp": "..."}');
-        offer = message.sdp;
-      }
-      // Opened once the offer is read, so a refused body leaves no temporary stream behind.
-      const opened = src ? openOutputStream(deps, src, req) : openNamedStream(deps.streams, name);
-      if (!opened) throw new HttpError(404, `stream not found: ${name}`);
-      const { stream } = opened;
+        // Opened once the offer is read, so a refused body leaves no temporary stream behind.
+        const opened = src ? openOutputStream(deps, src, req) : openNamedStream(deps.streams, name);
+        if (!opened) throw new HttpError(404, `stream not found: ${name}`);
+        const { stream } = opened;
 
-      const onClosed = (closed: WebrtcSession) => {
-        sessions.delete(closed.id);
-        opened.release();
-      };
-      const common = { stream, streamName: name, offer, peer: peerOfRequest(req), tasks: deps.tasks, network: deps.network, opus: deps.opus, onClosed };
-      let session: WebrtcSession;
-      try {
-        session = src ? await openWebrtcSession(common) : await openWhipSession(common);
-      } catch (error) {
-        opened.release();
-        throw error;
-      }
-      sessions.set(session.id, { session, remoteUfrag: iceUfrag(offer) });
-      if (type === 'application/json') return answer(res, 200, 'application/json', JSON.stringify({ type: 'answer', sdp: session.answer }));
-      if (type === 'application/sdp') return answer(res, 201, 'application/sdp', session.answer, { Location: `webrtc?id=${session.id}`, ...links });
-      return answer(res, 200, 'application/sdp', session.answer);
+        const onClosed = (closed: WebrtcSession) => {
+          sessions.delete(closed.id);
+          opened.release();
+        };
+        const common = { stream, streamName: name, offer, peer: peerOfRequest(req), tasks: deps.tasks, network: deps.network, opus: deps.opus, onClosed };
+        let session: WebrtcSession;
+        try {
+          session = src ? await openWebrtcSession(common) : await openWhipSession(common);
+        } catch (error) {
+          opened.release();
+          throw error;
+        }
+        sessions.set(session.id, { session, remoteUfrag: iceUfrag(offer) });
+        if (type === 'application/json') return answer(res, 200, 'application/json', JSON.stringify({ type: 'answer', sdp: session.answer }));
+        if (type === 'application/sdp') return answer(res, 201, 'application/sdp', session.answer, { Location: `webrtc?id=${session.id}`, ...links });
+        return answer(res, 200, 'application/sdp', session.answer);
+      },
     },
-    ['POST', 'PATCH', 'DELETE'],
-  );
+  ]);
 }

@@ -53,42 +53,44 @@ export function registerWebtorrent({ ctx, schemes, streams, tasks, logger }: Pro
   syncConfigShares(ctx.config.section('webtorrent'));
   ctx.onClose(ctx.config.onChange((config) => syncConfigShares(config.section('webtorrent'))));
 
-  ctx.http.route(
-    '/api/webtorrent',
-    async ({ res, url, req }) => {
-      const src = url.searchParams.get('src') ?? '';
-      const existing = src ? server.bySrc(src) : undefined;
-      const json = (status: number, body: unknown) => void res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
-      if (req.method === 'GET') {
-        if (src) {
-          if (!existing) throw new HttpError(404, `no share of ${src}`);
-          return json(200, { share: existing.share, pwd: existing.pwd });
+  ctx.http.add([
+    {
+      method: ['GET', 'POST', 'DELETE'],
+      path: '/api/webtorrent',
+      handler: async ({ res, url, req }) => {
+        const src = url.searchParams.get('src') ?? '';
+        const existing = src ? server.bySrc(src) : undefined;
+        const json = (status: number, body: unknown) => void res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+        if (req.method === 'GET') {
+          if (src) {
+            if (!existing) throw new HttpError(404, `no share of ${src}`);
+            return json(200, { share: existing.share, pwd: existing.pwd });
+          }
+          const list = server.list();
+          if (list.length === 0) return void res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('no sources');
+          const entries = list.map((s) => ({ name: s.src, url: `webtorrent:?share=${encodeURIComponent(s.share)}&pwd=${encodeURIComponent(s.pwd)}` }));
+          // `streams` as seed 000 shapes the share list; `sources` (with go2rtc's `id`) as go2rtc's web UI reads it.
+          return json(200, { streams: entries, sources: entries.map((e) => ({ id: e.name, ...e })) });
         }
-        const list = server.list();
-        if (list.length === 0) return void res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('no sources');
-        const entries = list.map((s) => ({ name: s.src, url: `webtorrent:?share=${encodeURIComponent(s.share)}&pwd=${encodeURIComponent(s.pwd)}` }));
-        // `streams` as seed 000 shapes the share list; `sources` (with go2rtc's `id`) as go2rtc's web UI reads it.
-        return json(200, { streams: entries, sources: entries.map((e) => ({ id: e.name, ...e })) });
-      }
-      if (!src) throw new HttpError(400, 'src is required: the stream to share');
-      if (req.method === 'POST') {
-        if (existing) throw new HttpError(400, `${src} is already shared (DELETE it first)`);
-        if (!streams.get(src)) throw new HttpError(404, `stream not found: ${src}`);
-        const share = url.searchParams.get('share') || randomText(10);
-        const pwd = url.searchParams.get('pwd') || randomText(10);
-        if (share.length < MIN_SHARE_LENGTH) throw new HttpError(400, `share must have at least ${MIN_SHARE_LENGTH} characters (it names the share to every peer of the tracker)`);
-        if (pwd.length < MIN_PWD_LENGTH) throw new HttpError(400, `pwd must have at least ${MIN_PWD_LENGTH} characters`);
-        if (server.list().some((s) => s.share === share)) throw new HttpError(400, `share ${share} is in use`);
-        server.add({ share, pwd, src });
-        return json(201, { share, pwd });
-      }
-      if (!existing) throw new HttpError(404, `no share of ${src}`);
-      server.remove(existing.share);
-      fromConfig = fromConfig.filter((s) => s !== existing);
-      res.writeHead(200).end();
+        if (!src) throw new HttpError(400, 'src is required: the stream to share');
+        if (req.method === 'POST') {
+          if (existing) throw new HttpError(400, `${src} is already shared (DELETE it first)`);
+          if (!streams.get(src)) throw new HttpError(404, `stream not found: ${src}`);
+          const share = url.searchParams.get('share') || randomText(10);
+          const pwd = url.searchParams.get('pwd') || randomText(10);
+          if (share.length < MIN_SHARE_LENGTH) throw new HttpError(400, `share must have at least ${MIN_SHARE_LENGTH} characters (it names the share to every peer of the tracker)`);
+          if (pwd.length < MIN_PWD_LENGTH) throw new HttpError(400, `pwd must have at least ${MIN_PWD_LENGTH} characters`);
+          if (server.list().some((s) => s.share === share)) throw new HttpError(400, `share ${share} is in use`);
+          server.add({ share, pwd, src });
+          return json(201, { share, pwd });
+        }
+        if (!existing) throw new HttpError(404, `no share of ${src}`);
+        server.remove(existing.share);
+        fromConfig = fromConfig.filter((s) => s !== existing);
+        res.writeHead(200).end();
+      },
     },
-    ['GET', 'POST', 'DELETE'],
-  );
+  ]);
 
   const local = createLocalTracker();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024 });

@@ -64,8 +64,10 @@ export function bindTransfersService(ctx: EngineContext, options: TransfersServi
     indexing.flush();
     store.close();
   });
-  ctx.http.prefix(TRANSFER_BODY_PATH, createSpoolReceiver(queue));
-  ctx.http.prefix(DOWNLOADED_FILE_PATH, createDownloadedFileRoute(queue));
+  ctx.http.add([
+    { method: '*', path: `${TRANSFER_BODY_PATH}*`, handler: createSpoolReceiver(queue) },
+    { method: '*', path: `${DOWNLOADED_FILE_PATH}*`, handler: createDownloadedFileRoute(queue) },
+  ]);
 
   const emit = ctx.services.bind(transfersService, {
     list: async () => queue.list(),
