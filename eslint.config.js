@@ -108,12 +108,6 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
-    // Pending: the storage feature is being split up by another change; its two findings
-    // (ProcessSection's preset, use-storage's base and queryClient) are to be fixed there.
-    files: ['src-renderer/features/storage/**/*.{ts,tsx}'],
-    rules: { 'react-hooks/exhaustive-deps': 'off' },
-  },
-  {
     // Tests of renderer code run under Node and may start a real engine to talk to; they are
     // never part of the renderer bundle.
     files: ['src-renderer/**/*.test.{ts,tsx}'],

@@ -1,7 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
-import { unwrap } from '../../src-shared/contract/result';
-import { useApi } from './api-context';
-import { queryKeys } from './query-keys';
+import { useServiceQuery } from './use-service-query';
 
 /**
  * Where the relay's media URLs live, seen from this page: the page's own origin in a browser
@@ -9,8 +6,7 @@ import { queryKeys } from './query-keys';
  * Undefined until known.
  */
 export function useMediaBase(): string | undefined {
-  const api = useApi();
-  const info = useQuery({ queryKey: queryKeys.appInfo, queryFn: async () => unwrap(await api.app.info()) });
+  const info = useServiceQuery('app', 'info');
   if (location.protocol === 'http:' || location.protocol === 'https:') return location.origin;
   return info.data?.apiUrl.replace(/\/$/, '');
 }

@@ -1,14 +1,14 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import type { StreamSummary } from '../../src-shared/contract/relay';
-import { unwrap } from '../../src-shared/contract/result';
 import { useApi } from './api-context';
-import { queryKeys } from './query-keys';
+import { serviceKey } from './service-query';
 import { useServiceEvent } from './use-service-event';
+import { useServiceQuery } from './use-service-query';
 
 /** The relay's streams with live stats: read once, then kept fresh by main's `onStreams` event. */
 export function useStreams() {
   const api = useApi();
   const queryClient = useQueryClient();
-  useServiceEvent(api.relay.onStreams, (list: StreamSummary[]) => queryClient.setQueryData(queryKeys.streams, list));
-  return useQuery({ queryKey: queryKeys.streams, queryFn: async () => unwrap(await api.relay.listStreams()), staleTime: Infinity });
+  useServiceEvent(api.relay.onStreams, (list: StreamSummary[]) => queryClient.setQueryData(serviceKey('relay', 'listStreams'), list));
+  return useServiceQuery('relay', 'listStreams', undefined, { staleTime: Infinity });
 }

@@ -1,10 +1,9 @@
 import { useMantineColorScheme } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import type { AppearancePreferences, ColorSchemePreference, Preferences } from '../../../src-shared/contract/preferences';
-import { unwrap } from '../../../src-shared/contract/result';
+import type { AppearancePreferences, ColorSchemePreference } from '../../../src-shared/contract/preferences';
 import { useApi } from '../../api/api-context';
-import { queryKeys } from '../../api/query-keys';
+import { callService, serviceKey } from '../../api/service-query';
 import { usePreferences } from '../../api/use-preferences';
 import { useConnected } from '../use-connection';
 import { fromMantineScheme, toMantineScheme } from './color-scheme';
@@ -19,20 +18,22 @@ export function useColorSchemePreference() {
   const queryClient = useQueryClient();
   const connected = useConnected();
   const { colorScheme, setColorScheme } = useMantineColorScheme();
+  const preferences = serviceKey('preferences', 'get');
   const save = useMutation({
-    mutationFn: async (appearance: AppearancePreferences) => unwrap(await api.preferences.setAppearance(appearance)),
+    // The whole appearance, as the cache holds it, so it shows at once.
+    mutationFn: (appearance: AppearancePreferences) => callService(api, 'preferences', 'setAppearance', appearance),
     onMutate: (appearance) => {
       const before = fromMantineScheme(colorScheme);
-      queryClient.setQueryData<Preferences>(queryKeys.preferences, (old) => (old ? { ...old, appearance } : old));
+      queryClient.setQueryData(preferences, (old) => (old ? { ...old, appearance } : old));
       setColorScheme(toMantineScheme(appearance.colorScheme));
       return { before };
     },
     onError: (_error, _appearance, context) => {
       if (!context) return;
-      queryClient.setQueryData<Preferences>(queryKeys.preferences, (old) => (old ? { ...old, appearance: { colorScheme: context.before } } : old));
+      queryClient.setQueryData(preferences, (old) => (old ? { ...old, appearance: { colorScheme: context.before } } : old));
       setColorScheme(toMantineScheme(context.before));
     },
-    onSuccess: (saved) => queryClient.setQueryData(queryKeys.preferences, saved),
+    onSuccess: (saved) => queryClient.setQueryData(preferences, saved),
   });
   return {
     value: fromMantineScheme(colorScheme),

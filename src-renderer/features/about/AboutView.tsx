@@ -1,11 +1,10 @@
 import { useEffect } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AppInfo } from '../../../src-shared/contract/app';
-import { unwrap } from '../../../src-shared/contract/result';
+import { useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../api/api-context';
-import { queryKeys } from '../../api/query-keys';
+import { serviceKey } from '../../api/service-query';
+import { useServiceQuery } from '../../api/use-service-query';
 import { PageHeader } from '../../ui/PageHeader';
-import { ResultError } from '../../ui/ResultError';
+import { QueryState } from '../../ui/QueryState';
 import { formatDuration } from '../../ui/format';
 import { SECTIONS } from '../../app/sections';
 
@@ -13,13 +12,13 @@ import { SECTIONS } from '../../app/sections';
 export function AboutView() {
   const api = useApi();
   const queryClient = useQueryClient();
-  const info = useQuery({ queryKey: queryKeys.appInfo, queryFn: async () => unwrap(await api.app.info()) });
+  const info = useServiceQuery('app', 'info');
 
   // main's heartbeat keeps the uptime live without polling.
   useEffect(
     () =>
       api.app.onHeartbeat(({ uptimeSeconds }) =>
-        queryClient.setQueryData<AppInfo>(queryKeys.appInfo, (old) => (old ? { ...old, uptimeSeconds } : old)),
+        queryClient.setQueryData(serviceKey('app', 'info'), (old) => (old ? { ...old, uptimeSeconds } : old)),
       ),
     [api, queryClient],
   );
@@ -27,8 +26,7 @@ export function AboutView() {
   return (
     <section aria-labelledby="about-title">
       <PageHeader titleId="about-title" title={SECTIONS.about.title} summary={SECTIONS.about.summary} />
-      {info.isPending ? <p className="muted">Loading…</p> : null}
-      {info.isError ? <ResultError error={info.error} /> : null}
+      <QueryState query={info} loading="Loading…" />
       {info.data ? (
         <dl className="facts" data-testid="about-facts">
           <dt>Version</dt>

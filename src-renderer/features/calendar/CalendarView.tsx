@@ -1,6 +1,7 @@
 import { Stack, Title } from '@mantine/core';
-import { LoadingLine } from '../../ui/LoadingLine';
+import { EmptyState } from '../../ui/EmptyState';
 import { PageHeader } from '../../ui/PageHeader';
+import { QueryState } from '../../ui/QueryState';
 import { ResultError } from '../../ui/ResultError';
 import { LocalCopy } from './components/LocalCopy';
 import { RoundHistory } from './components/RoundHistory';
@@ -21,31 +22,29 @@ export function CalendarView() {
         summary="A calendar view kept in step with Graph by delta rounds: its status, its rounds and the local copy."
         actions={status.data ? <SyncControls key={status.data.target?.start ?? 'none'} status={status.data} busy={action.isPending} onAction={(a) => action.mutate(a)} /> : null}
       />
-      {status.isPending ? <LoadingLine>Reading the sync status…</LoadingLine> : null}
-      {status.isError ? <ResultError error={status.error} title="The sync status could not be read" /> : null}
       {action.isError ? <ResultError error={action.error} title="The sync did not do that" /> : null}
-      {status.data ? (
-        <Stack gap="md">
-          <SyncStatusPanel status={status.data} />
-          {status.data.target ? (
-            <>
-              <Title order={2} size="h4">
-                Rounds
-              </Title>
-              {history.isError ? <ResultError error={history.error} title="The history could not be read" /> : null}
-              {history.data ? <RoundHistory rounds={history.data} /> : null}
-              <Title order={2} size="h4">
-                Local copy
-              </Title>
-              <LocalCopy />
-            </>
-          ) : (
-            <div className="panel empty-state">
-              <p>Nothing is synced yet. Start syncing to keep a local copy of your calendar from 30 days ago to 90 days ahead, or choose the window first.</p>
-            </div>
-          )}
-        </Stack>
-      ) : null}
+      <QueryState query={status} loading="Reading the sync status…" errorTitle="The sync status could not be read">
+        {(current) => (
+          <Stack gap="md">
+            <SyncStatusPanel status={current} />
+            {current.target ? (
+              <>
+                <Title order={2} size="h4">
+                  Rounds
+                </Title>
+                {history.isError ? <ResultError error={history.error} title="The history could not be read" /> : null}
+                {history.data ? <RoundHistory rounds={history.data} /> : null}
+                <Title order={2} size="h4">
+                  Local copy
+                </Title>
+                <LocalCopy />
+              </>
+            ) : (
+              <EmptyState>Nothing is synced yet. Start syncing to keep a local copy of your calendar from 30 days ago to 90 days ahead, or choose the window first.</EmptyState>
+            )}
+          </Stack>
+        )}
+      </QueryState>
     </section>
   );
 }

@@ -1,10 +1,13 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import type { CalendarSyncStatus } from '../../../src-shared/contract/directory';
-import { unwrap } from '../../../src-shared/contract/result';
 import { useApi } from '../../api/api-context';
-import { queryKeys } from '../../api/query-keys';
+import { callService, serviceFilter, serviceKey } from '../../api/service-query';
 import { useServiceEvent } from '../../api/use-service-event';
+import { useServiceQuery } from '../../api/use-service-query';
+
+/** Everything read from the local copy and the round history: read again after each round. */
+const localCopyReads = () => serviceFilter('calendarSync', ['history', 'eventsInRange', 'searchEvents']);
 
 /**
  * The sync's status as main pushes it (every state change, every page of a round). When a
@@ -15,33 +18,23 @@ export function useCalendarStatus() {
   const queryClient = useQueryClient();
   const rounds = useRef<number | undefined>(undefined);
   useServiceEvent(api.calendarSync.onStatus, (status: CalendarSyncStatus) => {
-    queryClient.setQueryData(queryKeys.calendarStatus, status);
-    if (rounds.current !== status.rounds || status.state === 'error') void queryClient.invalidateQueries({ queryKey: queryKeys.calendarCopy });
+    queryClient.setQueryData(serviceKey('calendarSync', 'status'), status);
+    if (rounds.current !== status.rounds || status.state === 'error') void queryClient.invalidateQueries(localCopyReads());
     rounds.current = status.rounds;
   });
-  return useQuery({ queryKey: queryKeys.calendarStatus, queryFn: async () => unwrap(await api.calendarSync.status()), staleTime: Infinity });
+  return useServiceQuery('calendarSync', 'status', undefined, { staleTime: Infinity });
 }
 
 export function useRoundHistory() {
-  const api = useApi();
-  return useQuery({ queryKey: [...queryKeys.calendarCopy, 'history'], queryFn: async () => unwrap(await api.calendarSync.history({ limit: 100 })) });
+  return useServiceQuery('calendarSync', 'history', { limit: 100 });
 }
 
 export function useEventsInRange(start: Date, end: Date) {
-  const api = useApi();
-  return useQuery({
-    queryKey: [...queryKeys.calendarCopy, 'range', start.toISOString(), end.toISOString()],
-    queryFn: async () => unwrap(await api.calendarSync.eventsInRange({ start: start.toISOString(), end: end.toISOString() })),
-  });
+  return useServiceQuery('calendarSync', 'eventsInRange', { start: start.toISOString(), end: end.toISOString() });
 }
 
 export function useEventSearch(text: string) {
-  const api = useApi();
-  return useQuery({
-    queryKey: [...queryKeys.calendarCopy, 'search', text],
-    queryFn: async () => unwrap(await api.calendarSync.searchEvents({ text, limit: 200 })),
-    enabled: text.trim() !== '',
-  });
+  return useServiceQuery('calendarSync', 'searchEvents', { text, limit: 200 }, { enabled: text.trim() !== '' });
 }
 
 /** Sync now, pause, resume, full resync, or a new window: each answers with the new status. */
@@ -49,11 +42,10 @@ export function useSyncAction() {
   const api = useApi();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (action: { kind: 'syncNow' | 'stop' | 'resync' } | { kind: 'start'; start?: string; end?: string }) => {
-      const sync = api.calendarSync;
-      if (action.kind === 'start') return unwrap(await sync.start(action.start && action.end ? { start: action.start, end: action.end } : {}));
-      return unwrap(await sync[action.kind]());
-    },
-    onSuccess: (status) => queryClient.setQueryData(queryKeys.calendarStatus, status),
+    mutationFn: (action: { kind: 'syncNow' | 'stop' | 'resync' } | { kind: 'start'; start?: string; end?: string }) =>
+      action.kind === 'start'
+        ? callService(api, 'calendarSync', 'start', action.start && action.end ? { start: action.start, end: action.end } : {})
+        : callService(api, 'calendarSync', action.kind),
+    onSuccess: (status) => queryClient.setQueryData(serviceKey('calendarSync', 'status'), status),
   });
 }

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { SECTIONS } from '../../app/sections';
 import { useConnected, useReconnects } from '../../app/use-connection';
 import { PageHeader } from '../../ui/PageHeader';
-import { LoadingLine } from '../../ui/LoadingLine';
+import { QueryState } from '../../ui/QueryState';
 import { ResultError } from '../../ui/ResultError';
 import { ConfigEditor, type ConfigEditorProps } from './components/ConfigEditor';
 import { ProblemsList } from './components/ProblemsList';
@@ -51,7 +51,7 @@ export function ConfigView() {
 
   const applyDisk = () => {
     if (!doc.disk) return;
-    apply.mutate(doc.disk.revision);
+    apply.mutate({ revision: doc.disk.revision });
   };
 
   const actions = (
@@ -71,10 +71,7 @@ export function ConfigView() {
   return (
     <section aria-labelledby="config-title" data-testid="section-config">
       <PageHeader titleId="config-title" title={SECTIONS.config.title} summary={SECTIONS.config.summary} actions={actions} />
-      {file.isPending ? (
-        <LoadingLine>Reading the config file…</LoadingLine>
-      ) : null}
-      {file.isError ? <ResultError error={file.error} /> : null}
+      <QueryState query={file} loading="Reading the config file…" />
       {schema.isError ? <ResultError error={schema.error} /> : null}
       {doc.base ? (
         <Stack gap="sm">
@@ -100,7 +97,7 @@ export function ConfigView() {
             applying={apply.isPending}
             connected={connected}
             // An error is about the revision it tried: a newer file on disk gets a fresh chance.
-            applyError={apply.isError && apply.variables === doc.disk?.revision ? apply.error.message : undefined}
+            applyError={apply.isError && apply.variables.revision === doc.disk?.revision ? apply.error.message : undefined}
             onApply={applyDisk}
             onReload={() => dispatch({ type: 'reload' })}
             onKeepMine={() => dispatch({ type: 'keep-mine' })}

@@ -1,10 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useState } from 'react';
-import { unwrap } from '../../../src-shared/contract/result';
 import { useApi } from '../../api/api-context';
+import { callService, serviceFilter } from '../../api/service-query';
 import { NOT_CONNECTED } from '../../api/transport-websocket';
-import { queryKeys } from '../../api/query-keys';
 import { useServiceEvent } from '../../api/use-service-event';
+import { useServiceMutation, useServiceQuery } from '../../api/use-service-query';
 import { configDoc, emptyConfigDoc } from './model/config-doc';
 import type { JsonSchemaNode } from './model/config-schema';
 import type { ConfigProblem } from './model/problems';
@@ -20,8 +20,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function useConfigFile() {
   const api = useApi();
   const queryClient = useQueryClient();
-  const file = useQuery({ queryKey: queryKeys.configFile, queryFn: async () => unwrap(await api.relay.readConfig()), staleTime: Infinity, gcTime: 0 });
-  const schema = useQuery({ queryKey: queryKeys.configSchema, queryFn: async () => unwrap(await api.relay.configSchema()).schema as JsonSchemaNode, staleTime: Infinity });
+  const file = useServiceQuery('relay', 'readConfig', undefined, { staleTime: Infinity, gcTime: 0 });
+  const schema = useServiceQuery('relay', 'configSchema', undefined, { staleTime: Infinity, select: (answer) => answer.schema as JsonSchemaNode });
   const [doc, dispatch] = useReducer(configDoc, emptyConfigDoc);
   const [problems, setProblems] = useState<ConfigProblem[]>([]);
   const [checking, setChecking] = useState(false);
@@ -52,12 +52,12 @@ export function useConfigFile() {
     // No text: nothing to write, only a restart onto the file on disk (edited outside, not applied).
     mutationFn: async ({ text, baseRevision, restart }: { text?: string; baseRevision: string; restart: boolean }) => {
       if (text !== undefined) {
-        const { revision } = unwrap(await api.relay.writeConfig({ text, baseRevision }));
+        const { revision } = await callService(api, 'relay', 'writeConfig', { text, baseRevision });
         dispatch({ type: 'saved', text, revision });
       }
       if (!restart) return { restartedAt: undefined };
-      const before = unwrap(await api.app.info()).startedAt;
-      unwrap(await api.app.restart());
+      const before = (await callService(api, 'app', 'info')).startedAt;
+      await callService(api, 'app', 'restart');
       // The engine answers, closes, and comes back: wait for an engine that started later.
       for (const deadline = Date.now() + RESTART_WAIT_MS; Date.now() < deadline; ) {
         await sleep(500);
@@ -74,11 +74,10 @@ export function useConfigFile() {
   });
 
   /** Re-reads the file on disk in main and applies it as a save does; the stream list follows at once. */
-  const apply = useMutation({
-    mutationFn: async (revision: string) => unwrap(await api.relay.applyConfigFile({ revision })),
+  const apply = useServiceMutation('relay', 'applyConfigFile', {
     onSuccess: (applied) => {
       dispatch({ type: 'applied', revision: applied.revision });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.streams });
+      void queryClient.invalidateQueries(serviceFilter('relay', 'listStreams'));
     },
   });
 

@@ -2,8 +2,8 @@ import { Button, Group, Select, Stack, Text } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useState } from 'react';
 import { assignmentColumns, assignmentStates, type AssignmentFilter } from '../../../src-shared/contract/directory';
-import { LoadingLine } from '../../ui/LoadingLine';
-import { ResultError } from '../../ui/ResultError';
+import { EmptyState } from '../../ui/EmptyState';
+import { QueryState } from '../../ui/QueryState';
 import { AssignmentDetails } from './components/AssignmentDetails';
 import { AssignmentTable } from './components/AssignmentTable';
 import { ColumnChooser } from './components/ColumnChooser';
@@ -74,34 +74,32 @@ export function AssignmentsView({ assignmentId }: { assignmentId: string | undef
         <UserFilter value={filter.targetObjectId} onChange={(id) => restart({ targetObjectId: id })} />
         <ColumnChooser columns={columns} onChange={(next) => saveColumns.mutate(next)} />
       </Group>
-      {page.isPending ? <LoadingLine>Reading assignments…</LoadingLine> : null}
-      {page.isError ? <ResultError error={page.error} title="The assignments could not be read" /> : null}
-      {page.data ? (
-        <>
-          {page.data.items.length > 0 ? (
-            <AssignmentTable items={page.data.items} columns={columns} selectedId={assignmentId} />
-          ) : (
-            <div className="panel empty-state">
-              <p>{Object.keys(filter).length > 0 ? 'No assignment matches these filters.' : 'Nobody has been assigned an access package yet.'}</p>
-            </div>
-          )}
-          <Group justify="space-between">
-            <Text size="sm" aria-live="polite" data-testid="assignment-range">
-              {pageRangeText(pageIndex, pageSize, page.data.items.length, page.data.total)}
-              {page.isFetching ? ' · loading…' : ''}
-            </Text>
-            <Group gap="xs">
-              <Select aria-label="Assignments per page" data={PAGE_SIZES} value={String(pageSize)} onChange={(value) => restart(null, Number(value ?? 50))} allowDeselect={false} w={90} size="xs" />
-              <Button size="xs" variant="default" leftSection={<IconChevronLeft size={14} />} disabled={pageIndex === 0} onClick={() => setPageIndex(pageIndex - 1)}>
-                Previous
-              </Button>
-              <Button size="xs" variant="default" rightSection={<IconChevronRight size={14} />} disabled={!page.data.next || page.isPlaceholderData} onClick={goNext}>
-                Next
-              </Button>
+      <QueryState query={page} loading="Reading assignments…" errorTitle="The assignments could not be read">
+        {(shown) => (
+          <>
+            {shown.items.length > 0 ? (
+              <AssignmentTable items={shown.items} columns={columns} selectedId={assignmentId} />
+            ) : (
+              <EmptyState>{Object.keys(filter).length > 0 ? 'No assignment matches these filters.' : 'Nobody has been assigned an access package yet.'}</EmptyState>
+            )}
+            <Group justify="space-between">
+              <Text size="sm" aria-live="polite" data-testid="assignment-range">
+                {pageRangeText(pageIndex, pageSize, shown.items.length, shown.total)}
+                {page.isFetching ? ' · loading…' : ''}
+              </Text>
+              <Group gap="xs">
+                <Select aria-label="Assignments per page" data={PAGE_SIZES} value={String(pageSize)} onChange={(value) => restart(null, Number(value ?? 50))} allowDeselect={false} w={90} size="xs" />
+                <Button size="xs" variant="default" leftSection={<IconChevronLeft size={14} />} disabled={pageIndex === 0} onClick={() => setPageIndex(pageIndex - 1)}>
+                  Previous
+                </Button>
+                <Button size="xs" variant="default" rightSection={<IconChevronRight size={14} />} disabled={!shown.next || page.isPlaceholderData} onClick={goNext}>
+                  Next
+                </Button>
+              </Group>
             </Group>
-          </Group>
-        </>
-      ) : null}
+          </>
+        )}
+      </QueryState>
       <AssignmentDetails assignmentId={assignmentId} />
     </Stack>
   );

@@ -1,30 +1,35 @@
 import { Anchor, Badge, Button, Grid, Group, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
+import type { AccessPackage } from '../../../src-shared/contract/directory-packages';
 import { printRoute } from '../../app/routes';
-import { LoadingLine } from '../../ui/LoadingLine';
-import { ResultError } from '../../ui/ResultError';
+import { EmptyState } from '../../ui/EmptyState';
+import { QueryState } from '../../ui/QueryState';
 import { PolicyTable } from './components/PolicyTable';
 import { usePackages } from './use-directory';
 
 /** `#/directory[/packages/<id>]`: every access package by catalog; the chosen one's policies. */
 export function PackagesView({ packageId }: { packageId: string | undefined }) {
   const packages = usePackages();
-  if (packages.isPending) return <LoadingLine>Reading access packages…</LoadingLine>;
-  if (packages.isError) return <ResultError error={packages.error} title="The access packages could not be read" />;
-  if (packages.data.length === 0) {
-    return (
-      <div className="panel empty-state">
-        <p>This tenant has no access packages yet. Create one in a catalog first; its assignment policies are then edited here.</p>
-      </div>
-    );
-  }
-  const chosen = packages.data.find((p) => p.id === packageId) ?? packages.data[0]!;
+  return (
+    <QueryState
+      query={packages}
+      loading="Reading access packages…"
+      errorTitle="The access packages could not be read"
+      empty="This tenant has no access packages yet. Create one in a catalog first; its assignment policies are then edited here."
+    >
+      {(list) => <Packages packages={list} packageId={packageId} />}
+    </QueryState>
+  );
+}
+
+function Packages({ packages, packageId }: { packages: AccessPackage[]; packageId: string | undefined }) {
+  const chosen = packages.find((p) => p.id === packageId) ?? packages[0]!;
   return (
     <Grid gap="lg">
       <Grid.Col span={{ base: 12, md: 4 }}>
         <nav aria-label="Access packages">
           <Stack gap={4} data-testid="package-list">
-            {packages.data.map((pkg) => (
+            {packages.map((pkg) => (
               <UnstyledButton
                 key={pkg.id}
                 component="a"
@@ -67,11 +72,9 @@ export function PackagesView({ packageId }: { packageId: string | undefined }) {
           {chosen.assignmentPolicies.length > 0 ? (
             <PolicyTable packageId={chosen.id} policies={chosen.assignmentPolicies} />
           ) : (
-            <div className="panel empty-state">
-              <p>
-                No policy yet, so nobody can request or be given this package. <Anchor href={printRoute({ section: 'directory', view: 'newPolicy', packageId: chosen.id })}>Add the first policy</Anchor>.
-              </p>
-            </div>
+            <EmptyState>
+              No policy yet, so nobody can request or be given this package. <Anchor href={printRoute({ section: 'directory', view: 'newPolicy', packageId: chosen.id })}>Add the first policy</Anchor>.
+            </EmptyState>
           )}
           <Text size="sm">
             <Anchor href={printRoute({ section: 'directory', view: 'assignments' })}>See the assignments</Anchor>

@@ -2,8 +2,8 @@ import { Badge, Button, CopyButton, Group, SegmentedControl, Stack, Table, Text,
 import { IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { GraphExchange } from '../../../src-shared/contract/graph-traffic';
-import { LoadingLine } from '../../ui/LoadingLine';
-import { ResultError } from '../../ui/ResultError';
+import { EmptyState } from '../../ui/EmptyState';
+import { QueryState } from '../../ui/QueryState';
 import { trafficShown, type TrafficFilter } from './model/traffic-filter';
 import { useGraphTraffic } from './use-directory';
 
@@ -13,10 +13,16 @@ const statusColor = (status: number) => (status === 0 || status >= 500 ? 'red' :
 /** `#/directory/traffic`: each request the console sent to Graph, as it happens (like Graph Explorer's history). */
 export function TrafficView() {
   const { traffic, clear } = useGraphTraffic();
+  return (
+    <QueryState query={traffic} loading="Reading recent Graph requests…" errorTitle="The Graph traffic could not be read">
+      {(exchanges) => <Traffic exchanges={exchanges} onClear={() => clear.mutate()} />}
+    </QueryState>
+  );
+}
+
+function Traffic({ exchanges, onClear }: { exchanges: GraphExchange[]; onClear(): void }) {
   const [filter, setFilter] = useState<TrafficFilter>('all');
-  if (traffic.isPending) return <LoadingLine>Reading recent Graph requests…</LoadingLine>;
-  if (traffic.isError) return <ResultError error={traffic.error} title="The Graph traffic could not be read" />;
-  const shown = trafficShown(traffic.data, filter);
+  const shown = trafficShown(exchanges, filter);
   return (
     <Stack gap="sm">
       <Group justify="space-between">
@@ -31,17 +37,15 @@ export function TrafficView() {
             { value: 'calendar', label: 'Calendar sync' },
           ]}
         />
-        <Button variant="default" leftSection={<IconTrash size={16} />} onClick={() => clear.mutate()} disabled={traffic.data.length === 0}>
+        <Button variant="default" leftSection={<IconTrash size={16} />} onClick={onClear} disabled={exchanges.length === 0}>
           Clear
         </Button>
       </Group>
       <Text size="sm" c="dimmed">
-        The last {traffic.data.length} exchanges with Graph. Delta and skip tokens are hidden; the request id is what Microsoft support asks for.
+        The last {exchanges.length} exchanges with Graph. Delta and skip tokens are hidden; the request id is what Microsoft support asks for.
       </Text>
       {shown.length === 0 ? (
-        <div className="panel empty-state">
-          <p>{traffic.data.length === 0 ? 'No request has gone to Graph yet. Open a directory page or sync the calendar, and each request shows here.' : 'No request matches.'}</p>
-        </div>
+        <EmptyState>{exchanges.length === 0 ? 'No request has gone to Graph yet. Open a directory page or sync the calendar, and each request shows here.' : 'No request matches.'}</EmptyState>
       ) : (
         <Table.ScrollContainer minWidth={860}>
           <Table verticalSpacing={4} data-testid="graph-traffic" aria-label="Graph requests">

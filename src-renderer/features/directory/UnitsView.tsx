@@ -1,10 +1,9 @@
 import { Badge, Button, Grid, Group, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import type { ScopedRoleMemberView } from '../../../src-shared/contract/directory';
+import type { AdministrativeUnit, ScopedRoleMemberView } from '../../../src-shared/contract/directory';
 import { printRoute } from '../../app/routes';
-import { LoadingLine } from '../../ui/LoadingLine';
-import { ResultError } from '../../ui/ResultError';
+import { QueryState } from '../../ui/QueryState';
 import { AddRoleMemberDialog } from './components/AddRoleMemberDialog';
 import { RemoveRoleMemberDialog } from './components/RemoveRoleMemberDialog';
 import { ScopedMembersTable } from './components/ScopedMembersTable';
@@ -13,22 +12,26 @@ import { useUnitMembers, useUnits } from './use-directory';
 /** `#/directory/units[/<id>]`: administrative units, and the roles delegated within the chosen one. */
 export function UnitsView({ unitId }: { unitId: string | undefined }) {
   const units = useUnits();
-  if (units.isPending) return <LoadingLine>Reading administrative units…</LoadingLine>;
-  if (units.isError) return <ResultError error={units.error} title="The administrative units could not be read" />;
-  if (units.data.length === 0) {
-    return (
-      <div className="panel empty-state">
-        <p>This tenant has no administrative units. Units scope admin roles to a part of the directory (a region, a school, a department).</p>
-      </div>
-    );
-  }
-  const chosen = units.data.find((u) => u.id === unitId) ?? units.data[0]!;
+  return (
+    <QueryState
+      query={units}
+      loading="Reading administrative units…"
+      errorTitle="The administrative units could not be read"
+      empty="This tenant has no administrative units. Units scope admin roles to a part of the directory (a region, a school, a department)."
+    >
+      {(list) => <Units units={list} unitId={unitId} />}
+    </QueryState>
+  );
+}
+
+function Units({ units, unitId }: { units: AdministrativeUnit[]; unitId: string | undefined }) {
+  const chosen = units.find((u) => u.id === unitId) ?? units[0]!;
   return (
     <Grid gap="lg">
       <Grid.Col span={{ base: 12, md: 4 }}>
         <nav aria-label="Administrative units">
           <Stack gap={4}>
-            {units.data.map((unit) => (
+            {units.map((unit) => (
               <UnstyledButton key={unit.id} component="a" href={printRoute({ section: 'directory', view: 'units', unitId: unit.id })} className="list-row" aria-current={unit.id === chosen.id ? 'true' : undefined}>
                 <Text fw={500}>{unit.displayName ?? unit.id}</Text>
                 <Text size="sm" c="dimmed" lineClamp={1}>
@@ -76,17 +79,14 @@ function ScopedMembers({ unit }: { unit: { id: string; displayName: string } }) 
           Add role member
         </Button>
       </Group>
-      {members.isPending ? (
-        <LoadingLine>Reading the unit’s role members…</LoadingLine>
-      ) : members.isError ? (
-        <ResultError error={members.error} title="The role members could not be read" />
-      ) : members.data.length === 0 ? (
-        <div className="panel empty-state">
-          <p>No one has a role scoped to this unit yet. Only tenant-wide administrators manage it; Add role member gives someone a role over this unit alone.</p>
-        </div>
-      ) : (
-        <ScopedMembersTable members={members.data} onRemove={setRemoving} />
-      )}
+      <QueryState
+        query={members}
+        loading="Reading the unit’s role members…"
+        errorTitle="The role members could not be read"
+        empty="No one has a role scoped to this unit yet. Only tenant-wide administrators manage it; Add role member gives someone a role over this unit alone."
+      >
+        {(list) => <ScopedMembersTable members={list} onRemove={setRemoving} />}
+      </QueryState>
       <AddRoleMemberDialog opened={adding} unit={unit} members={members.data ?? []} onClose={() => setAdding(false)} />
       <RemoveRoleMemberDialog unit={unit} member={removing} onClose={() => setRemoving(null)} />
     </Stack>

@@ -1,34 +1,33 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AssignmentColumn, AssignmentFilter } from '../../../src-shared/contract/directory';
 import type { GraphExchange } from '../../../src-shared/contract/graph-traffic';
-import type { Preferences } from '../../../src-shared/contract/preferences';
-import { unwrap } from '../../../src-shared/contract/result';
 import { useApi } from '../../api/api-context';
-import { queryKeys } from '../../api/query-keys';
+import { callService, serviceFilter, serviceKey } from '../../api/service-query';
 import { usePreferences } from '../../api/use-preferences';
 import { useServiceEvent } from '../../api/use-service-event';
+import { useServiceMutation, useServiceQuery } from '../../api/use-service-query';
 
 export function usePackages() {
-  const api = useApi();
-  return useQuery({ queryKey: [...queryKeys.directoryPackages, 'packages'], queryFn: async () => unwrap(await api.directoryPackages.packages()) });
+  return useServiceQuery('directoryPackages', 'packages');
 }
 
 export function useCatalogs() {
-  const api = useApi();
-  return useQuery({ queryKey: [...queryKeys.directoryPackages, 'catalogs'], queryFn: async () => unwrap(await api.directoryPackages.catalogs()) });
+  return useServiceQuery('directoryPackages', 'catalogs');
 }
 
 /** A catalog's custom workflow extensions; an error (or a service that does not list them) is the caller's to show. */
 export function useCustomExtensions(catalogId: string | undefined) {
-  const api = useApi();
-  return useQuery({
-    queryKey: [...queryKeys.directoryPackages, 'customExtensions', catalogId ?? ''],
-    queryFn: async () => unwrap(await api.directoryPackages.customExtensions({ catalogId: catalogId! })),
-    enabled: catalogId !== undefined,
-    // Not listed is an answer (the extension id is typed instead), not a hiccup to retry.
-    retry: false,
-    staleTime: 60_000,
-  });
+  return useServiceQuery(
+    'directoryPackages',
+    'customExtensions',
+    { catalogId: catalogId ?? '' },
+    {
+      enabled: catalogId !== undefined,
+      // Not listed is an answer (the extension id is typed instead), not a hiccup to retry.
+      retry: false,
+      staleTime: 60_000,
+    },
+  );
 }
 
 /** The catalog of the package a policy belongs to, from the package listing. */
@@ -38,67 +37,46 @@ export function usePackageCatalogId(packageId: string | undefined): string | und
 }
 
 export function usePolicy(policyId: string | undefined) {
-  const api = useApi();
-  return useQuery({
-    queryKey: queryKeys.directoryPolicy(policyId ?? ''),
-    queryFn: async () => unwrap(await api.directoryPolicies.get({ policyId: policyId! })),
-    enabled: policyId !== undefined,
-    // The editor keeps what it loaded: a refetch must not reset a form being edited.
-    staleTime: Infinity,
-    refetchOnWindowFocus: false,
-  });
+  return useServiceQuery(
+    'directoryPolicies',
+    'get',
+    { policyId: policyId ?? '' },
+    {
+      enabled: policyId !== undefined,
+      // The editor keeps what it loaded: a refetch must not reset a form being edited.
+      staleTime: Infinity,
+      refetchOnWindowFocus: false,
+    },
+  );
 }
 
+/** Packages list their policies: every read of the packages service is refreshed after a policy is saved or deleted. */
+export const packageReads = () => serviceFilter('directoryPackages');
+
 export function useDeletePolicy() {
-  const api = useApi();
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (policyId: string) => unwrap(await api.directoryPolicies.remove({ policyId })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.directoryPackages }),
-  });
+  return useServiceMutation('directoryPolicies', 'remove', { onSuccess: () => queryClient.invalidateQueries(packageReads()) });
 }
 
 export function useAssignmentPage(filter: AssignmentFilter, columns: AssignmentColumn[], next: string | undefined, pageSize: number) {
-  const api = useApi();
-  return useQuery({
-    queryKey: [...queryKeys.directoryAssignments, 'list', filter, columns, next ?? null, pageSize],
-    queryFn: async () => unwrap(await api.directoryAssignments.list({ filter, columns, pageSize, ...(next ? { next } : {}) })),
-    placeholderData: keepPreviousData,
-  });
+  return useServiceQuery('directoryAssignments', 'list', { filter, columns, pageSize, ...(next ? { next } : {}) }, { placeholderData: keepPreviousData });
 }
 
 export function useAssignment(assignmentId: string | undefined) {
-  const api = useApi();
-  return useQuery({
-    queryKey: [...queryKeys.directoryAssignments, 'get', assignmentId ?? ''],
-    queryFn: async () => unwrap(await api.directoryAssignments.get({ assignmentId: assignmentId!, expand: ['target', 'accessPackage', 'assignmentPolicy'] })),
-    enabled: assignmentId !== undefined,
-  });
+  return useServiceQuery('directoryAssignments', 'get', { assignmentId: assignmentId ?? '', expand: ['target', 'accessPackage', 'assignmentPolicy'] }, { enabled: assignmentId !== undefined });
 }
 
 export function useUnits() {
-  const api = useApi();
-  return useQuery({ queryKey: queryKeys.directoryUnits, queryFn: async () => unwrap(await api.directoryRoles.units()) });
+  return useServiceQuery('directoryRoles', 'units');
 }
 
 export function useUnitMembers(unitId: string | undefined) {
-  const api = useApi();
-  return useQuery({
-    queryKey: queryKeys.directoryMembers(unitId ?? ''),
-    queryFn: async () => unwrap(await api.directoryRoles.members({ administrativeUnitId: unitId! })),
-    enabled: unitId !== undefined,
-  });
+  return useServiceQuery('directoryRoles', 'members', { administrativeUnitId: unitId ?? '' }, { enabled: unitId !== undefined });
 }
 
 /** The roles a unit can scope; they change rarely, so one read serves every dialog for a minute. */
 export function useScopableRoles(enabled: boolean) {
-  const api = useApi();
-  return useQuery({
-    queryKey: queryKeys.directoryScopableRoles,
-    queryFn: async () => unwrap(await api.directoryRoles.scopableRoles()),
-    enabled,
-    staleTime: 60_000,
-  });
+  return useServiceQuery('directoryRoles', 'scopableRoles', undefined, { enabled, staleTime: 60_000 });
 }
 
 /** Gives a person a role in a unit; the member list is read again after, a refusal too (someone else may have changed it). */
@@ -106,8 +84,8 @@ export function useAddScopedMember(unitId: string) {
   const api = useApi();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: { roleId: string; memberId: string }) => unwrap(await api.directoryRoles.addMember({ administrativeUnitId: unitId, ...input })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.directoryMembers(unitId) }),
+    mutationFn: (input: { roleId: string; memberId: string }) => callService(api, 'directoryRoles', 'addMember', { administrativeUnitId: unitId, ...input }),
+    onSettled: () => queryClient.invalidateQueries(serviceFilter('directoryRoles', 'members', { administrativeUnitId: unitId })),
   });
 }
 
@@ -116,30 +94,19 @@ export function useRemoveScopedMember(unitId: string) {
   const api = useApi();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (membershipId: string) => unwrap(await api.directoryRoles.removeMember({ administrativeUnitId: unitId, membershipId })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.directoryMembers(unitId) }),
+    mutationFn: (membershipId: string) => callService(api, 'directoryRoles', 'removeMember', { administrativeUnitId: unitId, membershipId }),
+    onSettled: () => queryClient.invalidateQueries(serviceFilter('directoryRoles', 'members', { administrativeUnitId: unitId })),
   });
 }
 
 export function useUserSearch(text: string) {
-  const api = useApi();
-  return useQuery({
-    queryKey: [...queryKeys.directoryPeople, 'search', text],
-    queryFn: async () => unwrap(await api.directoryPeople.searchUsers({ text, limit: 20 })),
-    placeholderData: keepPreviousData,
-  });
+  return useServiceQuery('directoryPeople', 'searchUsers', { text, limit: 20 }, { placeholderData: keepPreviousData });
 }
 
 /** Names for user ids a policy already holds (one request for all of them). */
 export function useUserNames(ids: string[]) {
-  const api = useApi();
   const sorted = [...new Set(ids.filter(Boolean))].sort();
-  return useQuery({
-    queryKey: [...queryKeys.directoryPeople, 'byId', sorted],
-    queryFn: async () => unwrap(await api.directoryPeople.usersById({ ids: sorted })),
-    enabled: sorted.length > 0,
-    staleTime: 60_000,
-  });
+  return useServiceQuery('directoryPeople', 'usersById', { ids: sorted }, { enabled: sorted.length > 0, staleTime: 60_000 });
 }
 
 /** The assignment columns the person chose, kept by main with the other console preferences. */
@@ -147,25 +114,27 @@ export function useAssignmentColumns() {
   const api = useApi();
   const queryClient = useQueryClient();
   const preferences = usePreferences();
+  const stored = serviceKey('preferences', 'get');
   const save = useMutation({
-    mutationFn: async (assignmentColumns: AssignmentColumn[]) => unwrap(await api.preferences.setDirectoryView({ assignmentColumns })),
-    onMutate: (assignmentColumns) => queryClient.setQueryData<Preferences>(queryKeys.preferences, (old) => (old ? { ...old, directory: { assignmentColumns } } : old)),
-    onSuccess: (saved) => queryClient.setQueryData(queryKeys.preferences, saved),
+    mutationFn: (assignmentColumns: AssignmentColumn[]) => callService(api, 'preferences', 'setDirectoryView', { assignmentColumns }),
+    onMutate: (assignmentColumns) => queryClient.setQueryData(stored, (old) => (old ? { ...old, directory: { assignmentColumns } } : old)),
+    onSuccess: (saved) => queryClient.setQueryData(stored, saved),
   });
   return { columns: preferences.data?.directory.assignmentColumns, save };
 }
+
+/** The last 500 exchanges: the one list the traffic view reads, and main's pushes extend. */
+const RECENT_TRAFFIC = { limit: 500 };
 
 /** Recent Graph exchanges; main pushes each new one, so the list grows as requests go out. */
 export function useGraphTraffic() {
   const api = useApi();
   const queryClient = useQueryClient();
+  const recent = serviceKey('graphTraffic', 'recent', RECENT_TRAFFIC);
   useServiceEvent(api.graphTraffic.onExchange, (exchange: GraphExchange) =>
-    queryClient.setQueryData<GraphExchange[]>(queryKeys.graphTraffic, (old) => (old && !old.some((e) => e.seq === exchange.seq) ? [exchange, ...old].slice(0, 500) : old)),
+    queryClient.setQueryData(recent, (old) => (old && !old.some((e) => e.seq === exchange.seq) ? [exchange, ...old].slice(0, RECENT_TRAFFIC.limit) : old)),
   );
-  const traffic = useQuery({ queryKey: queryKeys.graphTraffic, queryFn: async () => unwrap(await api.graphTraffic.recent({ limit: 500 })), staleTime: Infinity });
-  const clear = useMutation({
-    mutationFn: async () => unwrap(await api.graphTraffic.clear()),
-    onSuccess: () => queryClient.setQueryData(queryKeys.graphTraffic, []),
-  });
+  const traffic = useServiceQuery('graphTraffic', 'recent', RECENT_TRAFFIC, { staleTime: Infinity });
+  const clear = useServiceMutation('graphTraffic', 'clear', { onSuccess: () => queryClient.setQueryData(recent, []) });
   return { traffic, clear };
 }

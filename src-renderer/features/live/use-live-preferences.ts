@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { LiveGridPreferences, Preferences } from '../../../src-shared/contract/preferences';
-import { unwrap } from '../../../src-shared/contract/result';
+import type { Preferences } from '../../../src-shared/contract/preferences';
 import { useApi } from '../../api/api-context';
-import { queryKeys } from '../../api/query-keys';
+import { callService, serviceKey } from '../../api/service-query';
 import { usePreferences } from '../../api/use-preferences';
+import { useServiceMutation } from '../../api/use-service-query';
 import { withTileMode } from './model/tile-modes';
 import type { PlayerMode } from './player/player-types';
 
@@ -15,15 +15,14 @@ export function useLivePreferences() {
   const api = useApi();
   const queryClient = useQueryClient();
   const preferences = usePreferences();
-  const showNow = (change: (old: Preferences) => Preferences) => queryClient.setQueryData<Preferences>(queryKeys.preferences, (old) => (old ? change(old) : old));
-  const saved = (next: Preferences) => queryClient.setQueryData(queryKeys.preferences, next);
-  const save = useMutation({
-    mutationFn: async (grid: LiveGridPreferences) => unwrap(await api.preferences.setLiveView(grid)),
+  const showNow = (change: (old: Preferences) => Preferences) => queryClient.setQueryData(serviceKey('preferences', 'get'), (old) => (old ? change(old) : old));
+  const saved = (next: Preferences) => queryClient.setQueryData(serviceKey('preferences', 'get'), next);
+  const save = useServiceMutation('preferences', 'setLiveView', {
     onMutate: (grid) => showNow((old) => ({ ...old, live: { ...old.live, ...grid } })),
     onSuccess: saved,
   });
   const force = useMutation({
-    mutationFn: async ({ stream, mode }: { stream: string; mode: PlayerMode | undefined }) => unwrap(await api.preferences.setTileMode({ stream, mode: mode ?? null })),
+    mutationFn: ({ stream, mode }: { stream: string; mode: PlayerMode | undefined }) => callService(api, 'preferences', 'setTileMode', { stream, mode: mode ?? null }),
     onMutate: ({ stream, mode }) => showNow((old) => ({ ...old, live: { ...old.live, modes: withTileMode(old.live.modes, stream, mode) } })),
     onSuccess: saved,
   });

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
-import { unwrap } from '../../../src-shared/contract/result';
 import { useApi } from '../../api/api-context';
+import { callService } from '../../api/service-query';
 import { printRoute } from '../../app/routes';
 
 /**
@@ -11,7 +11,7 @@ export function usePopout(): (stream: string) => Promise<void> {
   const api = useApi();
   return useCallback(
     async (stream: string) => {
-      const { opened } = unwrap(await api.preferences.openPopout({ stream }));
+      const { opened } = await callService(api, 'preferences', 'openPopout', { stream });
       if (opened) return;
       const url = `${location.pathname}${printRoute({ section: 'camera', stream })}`;
       window.open(url, `camera-${stream}`, 'popup,width=960,height=560');

@@ -1,7 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
-import { unwrap } from '../../../src-shared/contract/result';
-import { useApi } from '../../api/api-context';
-import { queryKeys } from '../../api/query-keys';
+import { useServiceQuery } from '../../api/use-service-query';
 import { hashOf, SECTIONS } from '../../app/sections';
 import { PageHeader } from '../../ui/PageHeader';
 import { ResultError } from '../../ui/ResultError';
@@ -10,8 +7,7 @@ import { DirectoryAccountPanel } from './components/DirectoryAccountPanel';
 import { DirectoryConnectionsPanel } from './components/DirectoryConnectionsPanel';
 
 export function SettingsView() {
-  const api = useApi();
-  const info = useQuery({ queryKey: queryKeys.appInfo, queryFn: async () => unwrap(await api.app.info()) });
+  const info = useServiceQuery('app', 'info');
   return (
     <section data-testid="section-settings">
       <PageHeader title={SECTIONS.settings.title} summary={SECTIONS.settings.summary} />

@@ -1,21 +1,22 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SignInStatus } from '../../../src-shared/contract/directory-accounts';
-import { unwrap } from '../../../src-shared/contract/result';
 import { useApi } from '../../api/api-context';
-import { queryKeys } from '../../api/query-keys';
+import { callService, serviceKey } from '../../api/service-query';
 import { useServiceEvent } from '../../api/use-service-event';
+import { useServiceQuery } from '../../api/use-service-query';
 
 /** Who the directory acts as; main pushes each change (a device code, a finished sign-in). */
 export function useDirectoryAccount() {
   const api = useApi();
   const queryClient = useQueryClient();
-  useServiceEvent(api.directoryAccount.onStatus, (status: SignInStatus) => queryClient.setQueryData(queryKeys.directoryAccount, status));
-  const status = useQuery({ queryKey: queryKeys.directoryAccount, queryFn: async () => unwrap(await api.directoryAccount.status()) });
+  const statusKey = serviceKey('directoryAccount', 'status');
+  useServiceEvent(api.directoryAccount.onStatus, (status: SignInStatus) => queryClient.setQueryData(statusKey, status));
+  const status = useServiceQuery('directoryAccount', 'status');
   const act = useMutation({
-    mutationFn: async (action: 'signIn' | 'signOut') => unwrap(await api.directoryAccount[action]()),
+    mutationFn: (action: 'signIn' | 'signOut') => callService(api, 'directoryAccount', action),
     // Anything read as the old account is stale now.
     onSuccess: (next) => {
-      queryClient.setQueryData(queryKeys.directoryAccount, next);
+      queryClient.setQueryData(statusKey, next);
       void queryClient.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).startsWith('directory') && query.queryKey[0] !== 'directoryAccount' });
     },
   });

@@ -112,7 +112,7 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
       {upload.error ? <ResultError error={upload.error} title="The files were not queued for upload" /> : null}
       {download.isError ? <ResultError error={download.error} title="Nothing was queued for download" /> : null}
       <TransferStrip transfers={bucketTransfers} held={heldUploads} />
-      <IndexBar status={rows.index.data} onIndex={() => rows.indexNow.mutate(undefined)} busy={rows.indexNow.isPending} />
+      <IndexBar status={rows.index.data} onIndex={rows.indexFolder} busy={rows.indexNow.isPending} />
       <FolderNotices rows={rows} bucket={bucket} prefix={prefix} search={search} />
       <SelectionBar prefix={prefix} all={selection.kind === 'all'} count={objectCount} selectedRows={selectedRows} onSelectAll={() => setSelection(EVERYTHING)} onClear={() => setSelection(NOTHING)} />
       {count > 0 ? (

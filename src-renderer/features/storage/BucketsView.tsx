@@ -1,14 +1,12 @@
-import { Alert, Anchor, Breadcrumbs, Button, Stack, Tabs } from '@mantine/core';
+import { Anchor, Breadcrumbs, Button, Tabs } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { unwrap } from '../../../src-shared/contract/result';
-import { useApi } from '../../api/api-context';
-import { queryKeys } from '../../api/query-keys';
+import { serviceFilter } from '../../api/service-query';
+import { useServiceMutation } from '../../api/use-service-query';
 import { printRoute } from '../../app/routes';
-import { LoadingLine } from '../../ui/LoadingLine';
 import { PageHeader } from '../../ui/PageHeader';
-import { ResultError } from '../../ui/ResultError';
+import { QueryState } from '../../ui/QueryState';
 import { CdnView } from './CdnView';
 import { BucketsTable } from './components/BucketsTable';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
@@ -19,15 +17,14 @@ import { useBuckets } from './use-storage';
 
 /** `#/storage/<account>`: the account's buckets; create them (region, access), change their settings, delete them. */
 export function BucketsView({ accountId, accountName, defaultRegion }: { accountId: string; accountName: string; defaultRegion: KodoRegion }) {
-  const api = useApi();
   const queryClient = useQueryClient();
   const buckets = useBuckets(accountId);
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<string>();
   const [settingsOf, setSettingsOf] = useState<string>();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.storageBuckets(accountId) });
-  const create = useMutation({ mutationFn: async (bucket: NewBucket) => unwrap(await api.storage.createBucket({ accountId, ...bucket })), onSuccess: refresh });
-  const drop = useMutation({ mutationFn: async (bucket: string) => unwrap(await api.storage.deleteBucket({ accountId, bucket })), onSuccess: refresh });
+  const refresh = () => queryClient.invalidateQueries(serviceFilter('storage', 'listBuckets', { accountId }));
+  const create = useServiceMutation('storage', 'createBucket', { onSuccess: refresh });
+  const drop = useServiceMutation('storage', 'deleteBucket', { onSuccess: refresh });
 
   return (
     <section aria-labelledby="storage-title" data-testid="section-storage">
@@ -51,13 +48,9 @@ export function BucketsView({ accountId, accountName, defaultRegion }: { account
           <Tabs.Tab value="cdn">CDN</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="buckets">
-          {buckets.isPending ? <LoadingLine>Loading buckets…</LoadingLine> : null}
-          {buckets.isError ? <ResultError error={buckets.error} title="The buckets could not be listed" /> : null}
-          {buckets.data ? (
-            <Stack gap="sm">
-              {buckets.data.length > 0 ? <BucketsTable accountId={accountId} buckets={buckets.data} onSettings={setSettingsOf} onDelete={(name) => (drop.reset(), setDeleting(name))} /> : <Alert color="gray">This account has no buckets yet.</Alert>}
-            </Stack>
-          ) : null}
+          <QueryState query={buckets} loading="Loading buckets…" errorTitle="The buckets could not be listed" empty="This account has no buckets yet.">
+            {(list) => <BucketsTable accountId={accountId} buckets={list} onSettings={setSettingsOf} onDelete={(name) => (drop.reset(), setDeleting(name))} />}
+          </QueryState>
         </Tabs.Panel>
         <Tabs.Panel value="cdn">
           <CdnView accountId={accountId} />
@@ -69,7 +62,7 @@ export function BucketsView({ accountId, accountName, defaultRegion }: { account
         busy={create.isPending}
         error={create.error?.message}
         onCancel={() => setCreating(false)}
-        onSubmit={(bucket) => create.mutate(bucket, { onSuccess: () => setCreating(false) })}
+        onSubmit={(bucket: NewBucket) => create.mutate({ accountId, ...bucket }, { onSuccess: () => setCreating(false) })}
       />
       {settingsOf ? <BucketSettingsDrawer accountId={accountId} bucket={settingsOf} opened onClose={() => setSettingsOf(undefined)} /> : null}
       <ConfirmDialog
@@ -80,7 +73,7 @@ export function BucketsView({ accountId, accountName, defaultRegion }: { account
         busy={drop.isPending}
         error={drop.error?.message}
         onCancel={() => setDeleting(undefined)}
-        onConfirm={() => deleting && drop.mutate(deleting, { onSuccess: () => setDeleting(undefined) })}
+        onConfirm={() => deleting && drop.mutate({ accountId, bucket: deleting }, { onSuccess: () => setDeleting(undefined) })}
       />
     </section>
   );

@@ -1,10 +1,11 @@
-import { Alert, Button, Group, NumberInput, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Button, Group, NumberInput, SegmentedControl, Stack, Text } from '@mantine/core';
 import { IconPlayerPause, IconPlayerPlay, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { DOWNLOADED_FILE_PATH } from '../../../src-shared/contract/transfers';
 import { CopyField } from '../../ui/CopyField';
-import { LoadingLine } from '../../ui/LoadingLine';
+import { EmptyState } from '../../ui/EmptyState';
 import { PageHeader } from '../../ui/PageHeader';
+import { QueryState } from '../../ui/QueryState';
 import { ResultError } from '../../ui/ResultError';
 import { TransferList } from './components/TransferList';
 import { TransferTotalsBar } from './components/TransferTotalsBar';
@@ -74,21 +75,24 @@ export function TransfersView() {
         {setConcurrency.isError ? <ResultError error={setConcurrency.error} title="The number of transfers at once was not changed" /> : null}
         {act.isError ? <ResultError error={act.error} title="The transfer could not be changed" /> : null}
         {chooseAgain.isError ? <ResultError error={chooseAgain.error} title="The upload could not go on with the file chosen again" /> : null}
-        {transfers.isPending ? <LoadingLine>Reading the transfer queue…</LoadingLine> : null}
-        {transfers.isError ? <ResultError error={transfers.error} title="The transfer queue could not be read" /> : null}
-        {transfers.isSuccess && shown.length === 0 ? (
-          <Alert color="gray" data-testid="transfers-empty">
-            {list.length === 0 ? 'No transfers yet. Upload files by dropping them on a folder in Storage, or download a selection from there.' : `No ${FILTER_LABELS[filter].toLowerCase()} transfers.`}
-          </Alert>
-        ) : null}
-        {shown.length > 0 ? <TransferList
-            transfers={shown}
-            onAction={(id, action) => act.mutate({ action, ids: [id] })}
-            held={held}
-            onChooseAgain={(transfer, file) => chooseAgain.mutate({ transfer, file })}
-            choosingId={chooseAgain.isPending ? chooseAgain.variables.transfer.id : undefined}
-            {...(desktop ? {} : { saveUrlOf: (id: string) => `${DOWNLOADED_FILE_PATH}${encodeURIComponent(id)}` })}
-          /> : null}
+        <QueryState query={transfers} loading="Reading the transfer queue…" errorTitle="The transfer queue could not be read">
+          {() =>
+            shown.length === 0 ? (
+              <EmptyState testId="transfers-empty">
+                {list.length === 0 ? 'No transfers yet. Upload files by dropping them on a folder in Storage, or download a selection from there.' : `No ${FILTER_LABELS[filter].toLowerCase()} transfers.`}
+              </EmptyState>
+            ) : (
+              <TransferList
+                transfers={shown}
+                onAction={(id, action) => act.mutate({ action, ids: [id] })}
+                held={held}
+                onChooseAgain={(transfer, file) => chooseAgain.mutate({ transfer, file })}
+                choosingId={chooseAgain.isPending ? chooseAgain.variables.transfer.id : undefined}
+                {...(desktop ? {} : { saveUrlOf: (id: string) => `${DOWNLOADED_FILE_PATH}${encodeURIComponent(id)}` })}
+              />
+            )
+          }
+        </QueryState>
         {settings.data ? (
           <Group gap="xs">
             <Text size="sm" c="dimmed">

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { unwrap } from '../../../src-shared/contract/result';
 import type { BatchRequest } from '../../../src-shared/contract/storage';
 import { useApi } from '../../api/api-context';
+import { callService } from '../../api/service-query';
 import type { BrowserDialog } from './model/browser-dialog';
 import { useBucketMutation } from './use-storage';
 
@@ -12,8 +12,8 @@ import { useBucketMutation } from './use-storage';
 export function useBrowserActions(accountId: string, bucket: string, prefix: string, onBatchDone: () => void) {
   const api = useApi();
   const [dialog, setDialog] = useState<BrowserDialog>();
-  const startBatch = useBucketMutation(accountId, bucket, async (request: BatchRequest) => unwrap(await api.storage.startBatch(request)));
-  const createFolder = useBucketMutation(accountId, bucket, async (name: string) => unwrap(await api.storage.createFolder({ accountId, bucket, prefix: `${prefix}${name}/` })));
+  const startBatch = useBucketMutation(accountId, bucket, (request: BatchRequest) => callService(api, 'storage', 'startBatch', request));
+  const createFolder = useBucketMutation(accountId, bucket, (name: string) => callService(api, 'storage', 'createFolder', { accountId, bucket, prefix: `${prefix}${name}/` }));
   const runBatch = (request: BatchRequest) =>
     startBatch.mutate(request, {
       onSuccess: () => {

@@ -1,8 +1,7 @@
-import { useMutation, useQueries } from '@tanstack/react-query';
+import { useQueries } from '@tanstack/react-query';
 import { useCallback, useMemo, useRef, useState } from 'react';
-import { unwrap } from '../../../src-shared/contract/result';
 import type { SortField } from '../../../src-shared/contract/storage';
-import { useApi } from '../../api/api-context';
+import { useServiceMutation } from '../../api/use-service-query';
 import { needsIndex, rowFromEntry, rowsFromListing, type BrowserRow } from './model/browser-rows';
 import { SORTED_PAGE, useFolderListing, useIndexStatus, useSortedPages } from './use-storage';
 
@@ -13,7 +12,6 @@ import { SORTED_PAGE, useFolderListing, useIndexStatus, useSortedPages } from '.
  * pages load.
  */
 export function useBrowserRows(accountId: string, bucket: string, prefix: string, search: string) {
-  const api = useApi();
   const [sort, setSort] = useState<{ field: SortField; descending: boolean }>({ field: 'name', descending: false });
   const [visible, setVisible] = useState<[number, number]>([0, 0]);
 
@@ -31,10 +29,9 @@ export function useBrowserRows(accountId: string, bucket: string, prefix: string
   // The row count outlives the pages in view: while the page at a jump target loads, the
   // table keeps its size instead of collapsing to nothing.
   const lastTotal = useRef<{ key: string; total: number }>(undefined);
-  const sortedKey = JSON.stringify(sorted.queryKey);
   const loadedTotal = pages.find((p) => p.data)?.data?.total;
-  if (loadedTotal !== undefined) lastTotal.current = { key: sortedKey, total: loadedTotal };
-  const sortedTotal = loadedTotal ?? (lastTotal.current?.key === sortedKey ? lastTotal.current.total : undefined);
+  if (loadedTotal !== undefined) lastTotal.current = { key: sorted.view, total: loadedTotal };
+  const sortedTotal = loadedTotal ?? (lastTotal.current?.key === sorted.view ? lastTotal.current.total : undefined);
 
   const count = sortedMode ? (sortedTotal ?? 0) : listedRows.length;
   const rowAt = useCallback(
@@ -59,19 +56,20 @@ export function useBrowserRows(accountId: string, bucket: string, prefix: string
   );
 
   // Starting a listing changes nothing in the bucket: its progress arrives through onIndex.
-  const indexNow = useMutation({ mutationFn: async () => unwrap(await api.storage.indexFolder({ accountId, bucket, prefix })) });
+  const indexNow = useServiceMutation('storage', 'indexFolder');
+  const indexFolder = () => indexNow.mutate({ accountId, bucket, prefix });
   const onSort = (field: SortField) => {
     const descending = sort.field === field ? !sort.descending : field === 'size' || field === 'time';
     setSort({ field, descending });
     // Sorting by anything Kodo cannot list in order needs the folder in the index.
-    if (needsIndex(field, descending) && (index.data?.state ?? 'none') === 'none') indexNow.mutate(undefined);
+    if (needsIndex(field, descending) && (index.data?.state ?? 'none') === 'none') indexFolder();
   };
 
   /** Every key whose row is loaded: what stays selected when one row of "everything" is unticked. */
   const loadedKeys = () => Array.from({ length: count }, (_, i) => rowAt(i)?.key).filter((k): k is string => Boolean(k));
   const error = (sortedMode ? pages.find((p) => p.isError)?.error : listing.error) ?? null;
 
-  return { sort, onSort, index, indexNow, sortedMode, listing, listedRows, sortedTotal, count, rowAt, onVisible, loadedKeys, error };
+  return { sort, onSort, index, indexNow, indexFolder, sortedMode, listing, listedRows, sortedTotal, count, rowAt, onVisible, loadedKeys, error };
 }
 
 export type BrowserRows = ReturnType<typeof useBrowserRows>;

@@ -1,27 +1,22 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
-import { unwrap } from '../../../src-shared/contract/result';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useEffectEvent, useRef } from 'react';
 import type { BatchStatus, IndexStatus, SortField, SortedPage, StorageAccount } from '../../../src-shared/contract/storage';
 import { useApi } from '../../api/api-context';
-import { queryKeys } from '../../api/query-keys';
+import { callService, serviceFilter, serviceKey, serviceQueryOptions } from '../../api/service-query';
 import { useServiceEvent } from '../../api/use-service-event';
+import { useServiceQuery } from '../../api/use-service-query';
+import { bucketReads } from './bucket-reads';
 
 /** Accounts: read once, then kept fresh by main's `onAccounts`. */
 export function useStorageAccounts() {
   const api = useApi();
   const queryClient = useQueryClient();
-  useServiceEvent(api.storage.onAccounts, (list: StorageAccount[]) => queryClient.setQueryData(queryKeys.storageAccounts, list));
-  return useQuery({ queryKey: queryKeys.storageAccounts, queryFn: async () => unwrap(await api.storage.listAccounts()), staleTime: Infinity });
+  useServiceEvent(api.storage.onAccounts, (list: StorageAccount[]) => queryClient.setQueryData(serviceKey('storage', 'listAccounts'), list));
+  return useServiceQuery('storage', 'listAccounts', undefined, { staleTime: Infinity });
 }
 
 export function useBuckets(accountId: string | undefined) {
-  const api = useApi();
-  return useQuery({
-    queryKey: queryKeys.storageBuckets(accountId ?? ''),
-    queryFn: async () => unwrap(await api.storage.listBuckets({ accountId: accountId! })),
-    enabled: Boolean(accountId),
-    staleTime: 30_000,
-  });
+  return useServiceQuery('storage', 'listBuckets', { accountId: accountId ?? '' }, { enabled: Boolean(accountId), staleTime: 30_000 });
 }
 
 export const LISTING_PAGE = 1000;
@@ -29,10 +24,11 @@ export const LISTING_PAGE = 1000;
 /** One folder level from the service in key order, a page of 1000 at a time as the user scrolls. */
 export function useFolderListing(accountId: string, bucket: string, prefix: string, search: string, enabled: boolean) {
   const api = useApi();
+  const listing = { accountId, bucket, prefix: prefix + search, limit: LISTING_PAGE };
   return useInfiniteQuery({
-    queryKey: [...queryKeys.storageBucket(accountId, bucket), 'list', prefix, search],
-    queryFn: async ({ pageParam }) =>
-      unwrap(await api.storage.listObjects({ accountId, bucket, prefix: prefix + search, limit: LISTING_PAGE, ...(pageParam ? { marker: pageParam } : {}) })),
+    // The pages of one listing share its key; each page's marker is the page parameter.
+    queryKey: [...serviceKey('storage', 'listObjects', listing)],
+    queryFn: ({ pageParam }) => callService(api, 'storage', 'listObjects', { ...listing, ...(pageParam ? { marker: pageParam } : {}) }),
     initialPageParam: '',
     getNextPageParam: (last) => last.marker,
     enabled,
@@ -45,74 +41,64 @@ export const SORTED_PAGE = 200;
 export function useIndexStatus(accountId: string, bucket: string, prefix: string) {
   const api = useApi();
   const queryClient = useQueryClient();
-  const key = [...queryKeys.storageBucket(accountId, bucket), 'index', prefix];
+  const key = serviceKey('storage', 'indexStatus', { accountId, bucket, prefix });
   useServiceEvent(api.storage.onIndex, (status: IndexStatus) => {
     if (status.accountId !== accountId || status.bucket !== bucket) return;
     // A listing of this folder or of a folder above it changes what is known here.
     if (status.prefix === prefix) queryClient.setQueryData(key, status);
     else if (prefix.startsWith(status.prefix) && status.state === 'complete') void queryClient.invalidateQueries({ queryKey: key });
   });
-  return useQuery({ queryKey: key, queryFn: async () => unwrap(await api.storage.indexStatus({ accountId, bucket, prefix })), staleTime: Infinity });
+  return useServiceQuery('storage', 'indexStatus', { accountId, bucket, prefix }, { staleTime: Infinity });
 }
 
 /**
  * One level from the index, sorted over the whole folder, read a page of 200 at a time where the
  * user is looking: `pageAt(n)` asks for the page of row n, so a jump to the end loads the end.
+ * `view` names what is shown (folder, search and order), whichever pages are loaded.
  */
 export function useSortedPages(accountId: string, bucket: string, prefix: string, search: string, sort: SortField, descending: boolean, index: IndexStatus | undefined) {
   const api = useApi();
   const queryClient = useQueryClient();
-  const base = [...queryKeys.storageBucket(accountId, bucket), 'sorted', prefix, search, sort, descending];
-  // While the index grows, the rows already shown are read again at most once a second.
+  const view = { accountId, bucket, prefix, search, sort, descending };
+  // While the index grows, the pages of what is shown now are read again at most once a second.
   const lastRefresh = useRef(0);
+  const refreshShown = useEffectEvent(() => {
+    lastRefresh.current = Date.now();
+    void queryClient.invalidateQueries(serviceFilter('storage', 'listSorted', view));
+  });
   useEffect(() => {
     if (index?.state !== 'running' && index?.state !== 'complete') return;
-    const wait = Math.max(0, 1000 - (Date.now() - lastRefresh.current));
-    const timer = setTimeout(() => {
-      lastRefresh.current = Date.now();
-      void queryClient.invalidateQueries({ queryKey: base });
-    }, wait);
+    const timer = setTimeout(refreshShown, Math.max(0, 1000 - (Date.now() - lastRefresh.current)));
     return () => clearTimeout(timer);
-    // Keyed on progress only: the rows are read again when the index grows, not on every render.
+    // Keyed on the index's progress: a new sort or search reads its own pages anyway.
   }, [index?.listed, index?.state]);
   return {
-    queryKey: base,
+    view: JSON.stringify(view),
     page: (n: number) => ({
-      queryKey: [...base, n],
-      queryFn: async (): Promise<SortedPage> =>
-        unwrap(await api.storage.listSorted({ accountId, bucket, prefix, search, sort, descending, offset: n * SORTED_PAGE, limit: SORTED_PAGE })),
+      ...serviceQueryOptions(api, 'storage', 'listSorted', { ...view, offset: n * SORTED_PAGE, limit: SORTED_PAGE }),
       placeholderData: (previous: SortedPage | undefined) => previous,
     }),
   };
 }
 
-/** Recent and running batches, kept fresh by main's `onBatch`; a finished one refreshes its bucket. */
+/** Recent and running batches, kept fresh by main's `onBatch`; a finished one refreshes its account's buckets. */
 export function useBatches() {
   const api = useApi();
   const queryClient = useQueryClient();
   useServiceEvent(api.storage.onBatch, (status: BatchStatus) => {
-    queryClient.setQueryData(queryKeys.storageBatches, (list: BatchStatus[] | undefined) => [status, ...(list ?? []).filter((b) => b.id !== status.id)]);
-    if (status.state === 'done' || status.state === 'failed') void queryClient.invalidateQueries({ queryKey: ['storage', 'bucket', status.accountId] });
+    queryClient.setQueryData(serviceKey('storage', 'listBatches'), (list) => [status, ...(list ?? []).filter((b) => b.id !== status.id)]);
+    if (status.state === 'done' || status.state === 'failed') void queryClient.invalidateQueries(bucketReads(status.accountId));
   });
-  return useQuery({ queryKey: queryKeys.storageBatches, queryFn: async () => unwrap(await api.storage.listBatches()), staleTime: Infinity });
+  return useServiceQuery('storage', 'listBatches', undefined, { staleTime: Infinity });
 }
 
 /** A mutation whose success refreshes everything read from one bucket. */
 export function useBucketMutation<I, O>(accountId: string, bucket: string, run: (input: I) => Promise<O>) {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: run,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.storageBucket(accountId, bucket) }),
-  });
+  return useMutation({ mutationFn: run, onSuccess: () => queryClient.invalidateQueries(bucketReads(accountId, bucket)) });
 }
 
 /** Every object under a folder, counted by main from the service's listing: only while everything is selected. */
 export function useObjectCount(accountId: string, bucket: string, prefix: string, enabled: boolean) {
-  const api = useApi();
-  return useQuery({
-    queryKey: [...queryKeys.storageBucket(accountId, bucket), 'count', prefix],
-    queryFn: async () => unwrap(await api.storage.countObjects({ accountId, bucket, prefix })),
-    enabled,
-    staleTime: 30_000,
-  });
+  return useServiceQuery('storage', 'countObjects', { accountId, bucket, prefix }, { enabled, staleTime: 30_000 });
 }

@@ -1,12 +1,13 @@
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, useSyncExternalStore } from 'react';
-import { unwrap } from '../../../src-shared/contract/result';
 import type { BatchItem } from '../../../src-shared/contract/storage';
 import type { ConflictChoice, TransferStatus } from '../../../src-shared/contract/transfers';
 import { useApi } from '../../api/api-context';
-import { queryKeys } from '../../api/query-keys';
+import { callService, serviceKey } from '../../api/service-query';
 import { useServiceEvent } from '../../api/use-service-event';
+import { useServiceMutation, useServiceQuery } from '../../api/use-service-query';
+import { bucketReads } from './bucket-reads';
 import { mergeTransfers } from './model/transfer-totals';
 import { uploadPlan } from './model/upload-files';
 import { applyDecisions, conflictsLeft, currentConflict, decide, startConflicts, type ConflictRound, type PlannedUpload } from './model/upload-conflicts';
@@ -18,34 +19,33 @@ export function useTransfers() {
   const queryClient = useQueryClient();
   const uploads = useUploadQueue();
   useServiceEvent(api.transfers.onTransfers, (changed: TransferStatus[]) => {
-    queryClient.setQueryData<TransferStatus[]>(queryKeys.transfers, (list) => (list ? mergeTransfers(list, changed) : list));
+    queryClient.setQueryData(serviceKey('transfers', 'list'), (list) => (list ? mergeTransfers(list, changed) : list));
     // A resumed upload that was paused while being read: this page sends the rest, if it holds the file.
     for (const t of changed) if (t.kind === 'upload' && t.state === 'receiving') uploads.wake(t.id);
     // A finished upload is a new object: the folders of its bucket are read again.
     const buckets = new Set(changed.filter((t) => t.kind === 'upload' && t.state === 'done').map((t) => JSON.stringify([t.accountId, t.bucket])));
     for (const bucket of buckets) {
       const [accountId, name] = JSON.parse(bucket) as [string, string];
-      void queryClient.invalidateQueries({ queryKey: queryKeys.storageBucket(accountId, name) });
+      void queryClient.invalidateQueries(bucketReads(accountId, name));
     }
   });
   useServiceEvent(api.transfers.onRemoved, ({ ids }: { ids: string[] }) => {
     const gone = new Set(ids);
-    queryClient.setQueryData<TransferStatus[]>(queryKeys.transfers, (list) => list?.filter((t) => !gone.has(t.id)));
+    queryClient.setQueryData(serviceKey('transfers', 'list'), (list) => list?.filter((t) => !gone.has(t.id)));
   });
-  return useQuery({ queryKey: queryKeys.transfers, queryFn: async () => unwrap(await api.transfers.list()), staleTime: Infinity });
+  return useServiceQuery('transfers', 'list', undefined, { staleTime: Infinity });
 }
 
 export function useTransferSettings() {
-  const api = useApi();
-  return useQuery({ queryKey: queryKeys.transferSettings, queryFn: async () => unwrap(await api.transfers.settings()), staleTime: Infinity });
+  return useServiceQuery('transfers', 'settings', undefined, { staleTime: Infinity });
 }
 
 export function useSetConcurrency() {
   const api = useApi();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (concurrency: number) => unwrap(await api.transfers.setConcurrency({ concurrency })),
-    onSuccess: (settings) => queryClient.setQueryData(queryKeys.transferSettings, settings),
+    mutationFn: (concurrency: number) => callService(api, 'transfers', 'setConcurrency', { concurrency }),
+    onSuccess: (settings) => queryClient.setQueryData(serviceKey('transfers', 'settings'), settings),
   });
 }
 
@@ -64,7 +64,7 @@ export function useChooseAgain() {
   const uploads = useUploadQueue();
   return useMutation({
     mutationFn: async ({ transfer, file }: { transfer: TransferStatus; file: File }) => {
-      if (transfer.state === 'paused') unwrap(await api.transfers.resume({ ids: [transfer.id] }));
+      if (transfer.state === 'paused') await callService(api, 'transfers', 'resume', { ids: [transfer.id] });
       uploads.add([{ id: transfer.id, file }]);
     },
   });
@@ -77,14 +77,13 @@ export function useTransferAction() {
   return useMutation({
     mutationFn: async ({ action, ids }: { action: 'pause' | 'resume' | 'cancel' | 'retry'; ids: string[] }) => {
       if (action === 'cancel') ids.forEach((id) => uploads.drop(id));
-      unwrap(await api.transfers[action]({ ids }));
+      await callService(api, 'transfers', action, { ids });
     },
   });
 }
 
 export function useClearFinished() {
-  const api = useApi();
-  return useMutation({ mutationFn: async () => unwrap(await api.transfers.clearFinished()) });
+  return useServiceMutation('transfers', 'clearFinished');
 }
 
 interface Asking {
@@ -119,7 +118,7 @@ export function useUploadFiles(accountId: string, bucket: string, prefix: string
         const path = pathForFile?.(file);
         return { relativePath, size: file.size, lastModified: file.lastModified, ...(onConflict ? { onConflict } : {}), ...(path ? { path } : {}) };
       });
-      const added = unwrap(await api.transfers.addUploads({ accountId, bucket, prefix, files }));
+      const added = await callService(api, 'transfers', 'addUploads', { accountId, bucket, prefix, files });
       uploads.add(added.flatMap((t, i) => (t.state === 'receiving' ? [{ id: t.id, file: planned[i]!.file }] : [])));
       return { added: added.length, duplicates, skipped };
     },
@@ -129,7 +128,7 @@ export function useUploadFiles(accountId: string, bucket: string, prefix: string
   const check = useMutation({
     mutationFn: async (chosen: File[]) => {
       const plan = uploadPlan(chosen);
-      const { existing } = unwrap(await api.transfers.conflicts({ accountId, bucket, prefix, relativePaths: plan.files.map((f) => f.relativePath) }));
+      const { existing } = await callService(api, 'transfers', 'conflicts', { accountId, bucket, prefix, relativePaths: plan.files.map((f) => f.relativePath) });
       return { ...plan, existing };
     },
     onSuccess: ({ files, duplicates, existing }) => {
@@ -172,7 +171,7 @@ export function useDownloadItems(accountId: string, bucket: string, prefix: stri
   const api = useApi();
   return useMutation({
     /** Chosen items, or (`allIn`) everything in the folder, listed by main. */
-    mutationFn: async (target: { items: BatchItem[] } | { allIn: string }) => unwrap(await api.transfers.addDownloads({ accountId, bucket, prefix, ...target })),
+    mutationFn: (target: { items: BatchItem[] } | { allIn: string }) => callService(api, 'transfers', 'addDownloads', { accountId, bucket, prefix, ...target }),
     onSuccess: ({ added }) =>
       notifications.show({ title: `${added.toLocaleString('en-US')} ${added === 1 ? 'file' : 'files'} queued for download`, message: 'Follow them under Transfers.' }),
   });

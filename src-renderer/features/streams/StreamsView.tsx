@@ -1,13 +1,13 @@
-import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useStreams } from '../../api/use-streams';
 import type { StreamTab } from '../../app/routes';
 import { SECTIONS } from '../../app/sections';
 import { useUi } from '../../app/ui-store-context';
+import { EmptyState } from '../../ui/EmptyState';
 import { PageHeader } from '../../ui/PageHeader';
-import { LoadingLine } from '../../ui/LoadingLine';
-import { ResultError } from '../../ui/ResultError';
+import { QueryState } from '../../ui/QueryState';
 import { DeleteStreamDialog } from './components/DeleteStreamDialog';
 import { StreamDetail } from './components/StreamDetail';
 import { StreamForm } from './components/StreamForm';
@@ -79,10 +79,7 @@ export function StreamsView({ stream, tab }: { stream?: string; tab?: StreamTab 
   return (
     <section aria-labelledby="streams-title" data-testid="section-streams">
       <PageHeader titleId="streams-title" title={SECTIONS.streams.title} summary={SECTIONS.streams.summary} actions={addButton} />
-      {streams.isPending ? (
-        <LoadingLine>Loading streams…</LoadingLine>
-      ) : null}
-      {streams.isError ? <ResultError error={streams.error} /> : null}
+      <QueryState query={streams} loading="Loading streams…" />
       {streams.data && rows.length === 0 ? (
         <Stack align="center" gap="xs" p="xl" className="first-run" data-testid="streams-empty">
           <Title order={2} size="h4">
@@ -108,7 +105,7 @@ export function StreamsView({ stream, tab }: { stream?: string; tab?: StreamTab 
           {visible.length > 0 ? (
             <StreamsTable rows={visible} onEdit={edit} onDelete={(name) => setDialog({ kind: 'delete', name })} />
           ) : (
-            <Alert color="gray">No stream matches “{filter}”.</Alert>
+            <EmptyState>No stream matches “{filter}”.</EmptyState>
           )}
         </Stack>
       ) : null}

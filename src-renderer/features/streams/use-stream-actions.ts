@@ -1,7 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { unwrap } from '../../../src-shared/contract/result';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useApi } from '../../api/api-context';
-import { queryKeys } from '../../api/query-keys';
+import { callService, serviceFilter } from '../../api/service-query';
+import { useServiceMutation, useServiceQuery } from '../../api/use-service-query';
 
 /** A stream to add, or to change (`newName` renames it), with its sources in order. */
 export interface StreamInput {
@@ -14,12 +14,12 @@ export interface StreamInput {
 export function useStreamActions() {
   const api = useApi();
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.streams });
+  const refresh = () => queryClient.invalidateQueries(serviceFilter('relay', 'listStreams'));
   return {
-    add: useMutation({ mutationFn: async ({ name, sources }: StreamInput) => unwrap(await api.relay.addStream({ name, sources })), onSuccess: refresh }),
-    edit: useMutation({ mutationFn: async (input: StreamInput) => unwrap(await api.relay.editStream(input)), onSuccess: refresh }),
-    remove: useMutation({ mutationFn: async (name: string) => unwrap(await api.relay.deleteStream({ name })), onSuccess: refresh }),
-    probe: useMutation({ mutationFn: async (source: string) => unwrap(await api.relay.probeSource({ source })) }),
+    add: useMutation({ mutationFn: ({ name, sources }: StreamInput) => callService(api, 'relay', 'addStream', { name, sources }), onSuccess: refresh }),
+    edit: useServiceMutation('relay', 'editStream', { onSuccess: refresh }),
+    remove: useServiceMutation('relay', 'deleteStream', { onSuccess: refresh }),
+    probe: useServiceMutation('relay', 'probeSource'),
     /** The Result, not thrown: a form shows a refused check (not connected) as its own error. */
     check: (source: string) => api.relay.checkSource({ source }),
   };
@@ -27,6 +27,5 @@ export function useStreamActions() {
 
 /** Where the relay's own servers listen (for the RTSP link). */
 export function useRelayEndpoints() {
-  const api = useApi();
-  return useQuery({ queryKey: queryKeys.relayEndpoints, queryFn: async () => unwrap(await api.relay.endpoints()) });
+  return useServiceQuery('relay', 'endpoints');
 }

@@ -3,7 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconChevronLeft, IconChevronRight, IconSearch } from '@tabler/icons-react';
 import { memo, useMemo, useState } from 'react';
 import type { CalendarEvent } from '../../../../src-shared/contract/directory';
-import { LoadingLine } from '../../../ui/LoadingLine';
+import { QueryState } from '../../../ui/QueryState';
 import { ResultError } from '../../../ui/ResultError';
 import { eventsOfDay, weekOf } from '../model/sync-status-text';
 import { useEventSearch, useEventsInRange } from '../use-calendar-sync';
@@ -69,8 +69,7 @@ export const LocalCopy = memo(function LocalCopy() {
         </div>
       ) : (
         <div data-testid="agenda" className="agenda" tabIndex={0} aria-label="Agenda of the week">
-          {events.isPending ? <LoadingLine>Reading the local copy…</LoadingLine> : null}
-          {events.isError ? <ResultError error={events.error} title="The local copy could not be read" /> : null}
+          <QueryState query={events} loading="Reading the local copy…" errorTitle="The local copy could not be read" />
           {events.data
             ? week.days.map((d) => {
                 const ofDay = eventsOfDay(events.data, d);

@@ -2,8 +2,7 @@ import { Anchor, Badge, Code, Drawer, Stack, Text, Title } from '@mantine/core';
 import { printRoute } from '../../../app/routes';
 import { useUi } from '../../../app/ui-store-context';
 import { formatDateTime } from '../../../ui/format';
-import { LoadingLine } from '../../../ui/LoadingLine';
-import { ResultError } from '../../../ui/ResultError';
+import { QueryState } from '../../../ui/QueryState';
 import { ASSIGNMENT_STATE_LABELS, scheduleText, targetText } from '../model/assignment-cells';
 import { targetScopeLabel } from '../model/policy-summary';
 import { useAssignment } from '../use-directory';
@@ -21,8 +20,7 @@ export function AssignmentDetails({ assignmentId }: { assignmentId: string | und
   const policy = (a?.assignmentPolicy ?? {}) as Loose;
   return (
     <Drawer opened={assignmentId !== undefined} onClose={() => navigate({ section: 'directory', view: 'assignments' })} position="right" size="lg" title="Assignment">
-      {assignment.isPending ? <LoadingLine>Reading the assignment…</LoadingLine> : null}
-      {assignment.isError ? <ResultError error={assignment.error} title="The assignment could not be read" /> : null}
+      <QueryState query={assignment} loading="Reading the assignment…" errorTitle="The assignment could not be read" />
       {a ? (
         <Stack gap="md" data-testid="assignment-details">
           <div>

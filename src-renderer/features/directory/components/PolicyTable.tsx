@@ -68,7 +68,7 @@ export function PolicyTable({ packageId, policies }: { packageId: string; polici
         policy={deleting}
         busy={remove.isPending}
         onCancel={() => setDeleting(null)}
-        onConfirm={(policy) => remove.mutate(policy.id, { onSettled: () => setDeleting(null) })}
+        onConfirm={(policy) => remove.mutate({ policyId: policy.id }, { onSettled: () => setDeleting(null) })}
       />
     </>
   );

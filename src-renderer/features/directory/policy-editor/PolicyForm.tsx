@@ -5,9 +5,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { FormProvider, useForm, type FieldPath } from 'react-hook-form';
 import type { AssignmentPolicy, AssignmentPolicyBody, PolicyProblem } from '../../../../src-shared/contract/directory';
-import { ContractFailure, unwrap } from '../../../../src-shared/contract/result';
+import { ContractFailure } from '../../../../src-shared/contract/result';
 import { useApi } from '../../../api/api-context';
-import { queryKeys } from '../../../api/query-keys';
+import { callService, serviceKey } from '../../../api/service-query';
 import { useUi } from '../../../app/ui-store-context';
 import { DeletePolicyDialog } from '../components/DeletePolicyDialog';
 import { DiscardChangesDialog } from '../components/DiscardChangesDialog';
@@ -18,7 +18,7 @@ import { ProblemList } from './ProblemList';
 import { policyFormValues } from '../model/policy-form-values';
 import { errorPaths, fieldPath, graphFieldError, problemsPerTab, tabOfPath, type PolicyTab } from '../model/policy-problems';
 import { policyResolver } from '../model/policy-resolver';
-import { useDeletePolicy } from '../use-directory';
+import { packageReads, useDeletePolicy } from '../use-directory';
 import { useLeaveGuard } from './use-leave-guard';
 
 export interface PolicyFormProps {
@@ -50,8 +50,8 @@ export function PolicyForm({ policyId, initial, saved, packageName }: PolicyForm
   const leave = useLeaveGuard(form.formState.isDirty);
 
   const save = useMutation({
-    mutationFn: async (body: AssignmentPolicyBody): Promise<AssignmentPolicy> =>
-      policyId ? unwrap(await api.directoryPolicies.update({ policyId, policy: body })) : unwrap(await api.directoryPolicies.create({ policy: body })),
+    mutationFn: (body: AssignmentPolicyBody): Promise<AssignmentPolicy> =>
+      policyId ? callService(api, 'directoryPolicies', 'update', { policyId, policy: body }) : callService(api, 'directoryPolicies', 'create', { policy: body }),
   });
 
   // A field in another tab is focused once its tab is shown (hidden fields cannot take focus).
@@ -90,10 +90,10 @@ export function PolicyForm({ policyId, initial, saved, packageName }: PolicyForm
       setFormError(null);
       try {
         const result = await save.mutateAsync(body);
-        await queryClient.invalidateQueries({ queryKey: queryKeys.directoryPackages });
+        await queryClient.invalidateQueries(packageReads());
         notifications.show({ color: 'green', title: 'Policy saved', message: `“${result.displayName ?? body.displayName}” is saved in the directory.` });
         if (policyId) {
-          queryClient.setQueryData(queryKeys.directoryPolicy(policyId), result);
+          queryClient.setQueryData(serviceKey('directoryPolicies', 'get', { policyId }), result);
           form.reset(policyFormValues(result));
         } else {
           leave.allowLeaving();
@@ -152,7 +152,7 @@ export function PolicyForm({ policyId, initial, saved, packageName }: PolicyForm
         busy={remove.isPending}
         onCancel={() => setDeleting(false)}
         onConfirm={(policy) =>
-          remove.mutate(policy.id, {
+          remove.mutate({ policyId: policy.id }, {
             onSuccess: () => {
               leave.allowLeaving();
               navigate({ section: 'directory', view: 'packages', packageId });

@@ -1,8 +1,7 @@
 import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { unwrap } from '../../../../src-shared/contract/result';
-import { useApi } from '../../../api/api-context';
-import { queryKeys } from '../../../api/query-keys';
+import { useQueryClient } from '@tanstack/react-query';
+import { serviceFilter } from '../../../api/service-query';
+import { useServiceMutation } from '../../../api/use-service-query';
 import { printRoute } from '../../../app/routes';
 
 /** The demo camera a new user can add with one click: a moving test picture made by ffmpeg. */
@@ -10,12 +9,8 @@ export const DEMO_STREAM = { name: 'demo', sources: ['ffmpeg:virtual?video=tests
 
 /** An empty grid guides a new user to a first camera instead of showing nothing. */
 export function FirstRun() {
-  const api = useApi();
   const queryClient = useQueryClient();
-  const addDemo = useMutation({
-    mutationFn: async () => unwrap(await api.relay.addStream(DEMO_STREAM)),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.streams }),
-  });
+  const addDemo = useServiceMutation('relay', 'addStream', { onSuccess: () => queryClient.invalidateQueries(serviceFilter('relay', 'listStreams')) });
   return (
     <Stack className="first-run" align="center" gap="sm" p="xl">
       <Title order={2}>No cameras yet</Title>
@@ -24,7 +19,7 @@ export function FirstRun() {
         itself, to see every player mode work.
       </Text>
       <Group>
-        <Button onClick={() => addDemo.mutate()} loading={addDemo.isPending}>
+        <Button onClick={() => addDemo.mutate(DEMO_STREAM)} loading={addDemo.isPending}>
           Add the demo stream
         </Button>
         <Button component="a" href={printRoute({ section: 'streams' })} variant="default">
@@ -33,7 +28,7 @@ export function FirstRun() {
       </Group>
       {addDemo.isError ? (
         <Alert color="red" title="The demo stream was not added">
-          {(addDemo.error as Error).message}
+          {addDemo.error.message}
         </Alert>
       ) : null}
     </Stack>

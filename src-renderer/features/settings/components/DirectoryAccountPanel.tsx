@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Button, Code, CopyButton, Group, Stack, Text, Title } from '@mantine/core';
 import { IconLogin, IconLogout } from '@tabler/icons-react';
 import { formatDateTime } from '../../../ui/format';
-import { LoadingLine } from '../../../ui/LoadingLine';
+import { QueryState } from '../../../ui/QueryState';
 import { ResultError } from '../../../ui/ResultError';
 import { expiresInText, SIGN_IN_LABELS, signInSummary } from '../model/sign-in-text';
 import { useDirectoryAccount } from '../use-directory-account';
@@ -17,8 +17,7 @@ export function DirectoryAccountPanel() {
       <Title order={2} id="directory-account-title" size="h4" mb="xs">
         Directory account
       </Title>
-      {status.isPending ? <LoadingLine>Reading the directory sign-in…</LoadingLine> : null}
-      {status.isError ? <ResultError error={status.error} title="The directory sign-in could not be read" /> : null}
+      <QueryState query={status} loading="Reading the directory sign-in…" errorTitle="The directory sign-in could not be read" />
       {status.data ? (
         <Stack gap="sm">
           <Group gap="xs">

@@ -3,7 +3,7 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { DirectoryConnectionEntry } from '../../../../src-shared/contract/directory-accounts';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
-import { LoadingLine } from '../../../ui/LoadingLine';
+import { QueryState } from '../../../ui/QueryState';
 import { ResultError } from '../../../ui/ResultError';
 import { SIGN_IN_LABELS } from '../model/sign-in-text';
 import { useDirectoryConnections } from '../use-directory-connections';
@@ -25,8 +25,7 @@ export function DirectoryConnectionsPanel() {
           Add tenant
         </Button>
       </Group>
-      {list.isPending ? <LoadingLine>Reading the directory connections…</LoadingLine> : null}
-      {list.isError ? <ResultError error={list.error} title="The directory connections could not be read" /> : null}
+      <QueryState query={list} loading="Reading the directory connections…" errorTitle="The directory connections could not be read" />
       {use.isError ? <ResultError error={use.error} title="The connection was not switched" /> : null}
       {list.data ? (
         <Table verticalSpacing="xs" highlightOnHover>
@@ -75,7 +74,7 @@ export function DirectoryConnectionsPanel() {
                 <Table.Td>
                   <Group gap="xs" justify="flex-end" wrap="nowrap">
                     {entry.active ? null : (
-                      <Button size="xs" variant="default" loading={use.isPending && use.variables === entry.id} onClick={() => use.mutate(entry.id)} aria-label={`Use ${entry.name}`}>
+                      <Button size="xs" variant="default" loading={use.isPending && use.variables.id === entry.id} onClick={() => use.mutate({ id: entry.id })} aria-label={`Use ${entry.name}`}>
                         Use
                       </Button>
                     )}
@@ -107,7 +106,7 @@ export function DirectoryConnectionsPanel() {
         busy={remove.isPending}
         error={remove.error?.message}
         onCancel={() => setRemoving(undefined)}
-        onConfirm={() => removing && remove.mutate(removing.id, { onSuccess: () => setRemoving(undefined) })}
+        onConfirm={() => removing && remove.mutate({ id: removing.id }, { onSuccess: () => setRemoving(undefined) })}
       />
     </section>
   );

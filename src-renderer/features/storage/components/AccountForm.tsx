@@ -1,12 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Modal, PasswordInput, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { unwrap } from '../../../../src-shared/contract/result';
 import { KODO_REGIONS, newAccountSchema, type NewAccount, type StorageAccount } from '../../../../src-shared/contract/storage';
-import { useApi } from '../../../api/api-context';
-import { queryKeys } from '../../../api/query-keys';
+import { serviceFilter } from '../../../api/service-query';
+import { useServiceMutation } from '../../../api/use-service-query';
 
 type Where = 'region' | 'endpoints';
 const ENDPOINTS = ['uc', 'rs', 'rsf', 'api', 'up', 'io'] as const;
@@ -17,14 +16,10 @@ const EMPTY: NewAccount = { name: '', accessKey: '', secretKey: '', region: 'z0'
  * SecretKey goes to main, is sealed in data_dir and never comes back to this window.
  */
 export function AccountForm({ opened, onClose, onAdded }: { opened: boolean; onClose(): void; onAdded(account: StorageAccount): void }) {
-  const api = useApi();
   const queryClient = useQueryClient();
   const [where, setWhere] = useState<Where>('region');
   const form = useForm<NewAccount>({ resolver: zodResolver(newAccountSchema), defaultValues: EMPTY, mode: 'onTouched' });
-  const add = useMutation({
-    mutationFn: async (account: NewAccount) => unwrap(await api.storage.addAccount(account)),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.storageAccounts }),
-  });
+  const add = useServiceMutation('storage', 'addAccount', { onSuccess: () => queryClient.invalidateQueries(serviceFilter('storage', 'listAccounts')) });
   const { reset } = form;
   const { reset: resetAdd } = add;
   useEffect(() => {

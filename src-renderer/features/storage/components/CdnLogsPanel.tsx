@@ -3,8 +3,7 @@ import { DatePickerInput } from '@mantine/dates';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { formatBytes } from '../../../ui/format';
-import { LoadingLine } from '../../../ui/LoadingLine';
-import { ResultError } from '../../../ui/ResultError';
+import { QueryState } from '../../../ui/QueryState';
 import { useCdnLogs } from '../use-cdn';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -19,8 +18,7 @@ export function CdnLogsPanel({ accountId, domains }: { accountId: string; domain
         <Group align="flex-end">
           <DatePickerInput label="Logs of (UTC)" size="xs" w={180} value={date} onChange={setDate} maxDate={new Date()} />
         </Group>
-        {logs.isError ? <ResultError error={logs.error} title="The log list could not be read" /> : null}
-        {logs.isFetching && !logs.data ? <LoadingLine>Listing the logs…</LoadingLine> : null}
+        <QueryState query={logs} loading="Listing the logs…" errorTitle="The log list could not be read" />
         {logs.data && logs.data.length === 0 ? <Text size="sm" c="dimmed">No access logs for this day.</Text> : null}
         {logs.data && logs.data.length > 0 ? (
           <Table data-testid="cdn-logs" striped>

@@ -1,4 +1,4 @@
-import { Alert } from '@mantine/core';
+import { EmptyState } from '../../../ui/EmptyState';
 import { LoadingLine } from '../../../ui/LoadingLine';
 import { ResultError } from '../../../ui/ResultError';
 import type { BrowserRows } from '../use-browser-rows';
@@ -13,9 +13,9 @@ export function FolderNotices({ rows, bucket, prefix, search }: { rows: BrowserR
       {!sortedMode && listing.isPending ? <LoadingLine>Listing the folder…</LoadingLine> : null}
       {sortedMode && sortedTotal === undefined && !error ? <LoadingLine>Reading the index…</LoadingLine> : null}
       {count === 0 && ((!sortedMode && listing.isSuccess) || (sortedMode && sortedTotal === 0)) ? (
-        <Alert color="gray" data-testid="folder-empty">
+        <EmptyState testId="folder-empty">
           {search ? `Nothing in this folder starts with “${search}”.` : index.data?.state === 'running' ? 'Nothing indexed here yet.' : 'This folder is empty. Make a folder, or upload files into it.'}
-        </Alert>
+        </EmptyState>
       ) : null}
     </>
   );

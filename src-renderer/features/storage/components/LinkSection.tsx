@@ -1,8 +1,8 @@
 import { Button, Group, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { unwrap } from '../../../../src-shared/contract/result';
 import { useApi } from '../../../api/api-context';
+import { callService } from '../../../api/service-query';
 import { CopyField } from '../../../ui/CopyField';
 import { LINK_PRESETS, parseExpiry } from '../model/link-expiry';
 
@@ -15,7 +15,7 @@ export function LinkSection({ accountId, bucket, objectKey }: { accountId: strin
   const [custom, setCustom] = useState('15m');
   const expiry = parseExpiry(choice === 'custom' ? custom : choice);
   const link = useMutation({
-    mutationFn: async (seconds: number) => unwrap(await api.storage.downloadLink({ accountId, bucket, key: objectKey, expiresInSeconds: seconds })),
+    mutationFn: (seconds: number) => callService(api, 'storage', 'downloadLink', { accountId, bucket, key: objectKey, expiresInSeconds: seconds }),
   });
   return (
     <Stack gap="xs">

@@ -1,13 +1,11 @@
 import { Button, Divider, Drawer, Group, NumberInput, Select, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { unwrap } from '../../../../src-shared/contract/result';
 import { STORAGE_CLASSES, type ObjectDetails as Details, type StorageClass } from '../../../../src-shared/contract/storage';
 import { useApi } from '../../../api/api-context';
-import { queryKeys } from '../../../api/query-keys';
+import { callService } from '../../../api/service-query';
+import { useServiceQuery } from '../../../api/use-service-query';
 import { formatBytes } from '../../../ui/format';
-import { LoadingLine } from '../../../ui/LoadingLine';
-import { ResultError } from '../../../ui/ResultError';
+import { QueryState } from '../../../ui/QueryState';
 import { useBucketMutation } from '../use-storage';
 import { LinkSection } from './LinkSection';
 import { ObjectPreview } from './ObjectPreview';
@@ -57,15 +55,11 @@ function Facts({ details }: { details: Details }) {
 export function ObjectDetails({ accountId, bucket, objectKey, onClose, onRename, onDelete, onOpen }: ObjectDetailsProps) {
   const api = useApi();
   const key = objectKey ?? '';
-  const stat = useQuery({
-    queryKey: [...queryKeys.storageBucket(accountId, bucket), 'stat', key],
-    queryFn: async () => unwrap(await api.storage.statObject({ accountId, bucket, key })),
-    enabled: Boolean(objectKey),
-  });
-  const update = useBucketMutation(accountId, bucket, async (change: { mimeType?: string; storageClass?: StorageClass; deleteAfterDays?: number }) =>
-    unwrap(await api.storage.updateObject({ accountId, bucket, key, ...change })),
+  const stat = useServiceQuery('storage', 'statObject', { accountId, bucket, key }, { enabled: Boolean(objectKey) });
+  const update = useBucketMutation(accountId, bucket, (change: { mimeType?: string; storageClass?: StorageClass; deleteAfterDays?: number }) =>
+    callService(api, 'storage', 'updateObject', { accountId, bucket, key, ...change }),
   );
-  const restore = useBucketMutation(accountId, bucket, async (days: number) => unwrap(await api.storage.restoreObject({ accountId, bucket, key, days })));
+  const restore = useBucketMutation(accountId, bucket, (days: number) => callService(api, 'storage', 'restoreObject', { accountId, bucket, key, days }));
   const [mime, setMime] = useState('');
   const [days, setDays] = useState<number | string>(30);
   useEffect(() => setMime(stat.data?.mimeType ?? ''), [stat.data?.mimeType]);
@@ -74,8 +68,7 @@ export function ObjectDetails({ accountId, bucket, objectKey, onClose, onRename,
 
   return (
     <Drawer opened={Boolean(objectKey)} onClose={onClose} position="right" size="md" title={<span className="break-all">{key}</span>}>
-      {stat.isPending && objectKey ? <LoadingLine>Reading the object…</LoadingLine> : null}
-      {stat.isError ? <ResultError error={stat.error} title="The object could not be read" /> : null}
+      <QueryState query={stat} loading="Reading the object…" errorTitle="The object could not be read" />
       {stat.data ? (
         <Stack gap="md">
           <ObjectPreview target={{ accountId, bucket, objectKey: key }} mimeType={stat.data.mimeType} size={stat.data.size} />
@@ -91,7 +84,7 @@ export function ObjectDetails({ accountId, bucket, objectKey, onClose, onRename,
           <Divider label="Download link" labelPosition="left" />
           <LinkSection accountId={accountId} bucket={bucket} objectKey={key} />
           <Divider label="Process" labelPosition="left" />
-          <ProcessSection accountId={accountId} bucket={bucket} objectKey={key} mimeType={stat.data.mimeType} onOpen={onOpen} />
+          <ProcessSection key={key} accountId={accountId} bucket={bucket} objectKey={key} mimeType={stat.data.mimeType} onOpen={onOpen} />
           <Divider label="Change" labelPosition="left" />
           {failure ? (
             <Text size="sm" c="var(--mantine-color-error)" role="alert">

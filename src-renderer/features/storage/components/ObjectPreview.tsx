@@ -3,11 +3,9 @@ import { IconPlayerPlay } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import Markdown from 'react-markdown';
-import { unwrap } from '../../../../src-shared/contract/result';
 import type { PreviewView } from '../../../../src-shared/contract/storage';
-import { useApi } from '../../../api/api-context';
-import { queryKeys } from '../../../api/query-keys';
 import { useMediaBase } from '../../../api/use-media-base';
+import { useServiceQuery } from '../../../api/use-service-query';
 import { formatBytes } from '../../../ui/format';
 import { LoadingLine } from '../../../ui/LoadingLine';
 import { ResultError } from '../../../ui/ResultError';
@@ -24,14 +22,13 @@ interface Target {
  * desktop window), asked for once per object and view.
  */
 function usePreviewUrl({ accountId, bucket, objectKey }: Target, view: PreviewView, enabled = true) {
-  const api = useApi();
   const base = useMediaBase();
-  return useQuery({
-    queryKey: [...queryKeys.storageBucket(accountId, bucket), 'preview', objectKey, view, base],
-    queryFn: async () => `${base}${unwrap(await api.storage.previewLink({ accountId, bucket, key: objectKey, view })).url}`,
-    enabled: enabled && base !== undefined,
-    staleTime: 10 * 60_000,
-  });
+  return useServiceQuery(
+    'storage',
+    'previewLink',
+    { accountId, bucket, key: objectKey, view },
+    { enabled: enabled && base !== undefined, staleTime: 10 * 60_000, select: (link) => `${base}${link.url}` },
+  );
 }
 
 /** A thumbnail at its own size (the service never enlarges one), shrunk only to fit the panel. */
@@ -65,7 +62,8 @@ function VideoPreview({ target }: { target: Target }) {
 function TextPreview({ target, kind, size }: { target: Target; kind: 'markdown' | 'json' | 'text'; size: number }) {
   const url = usePreviewUrl(target, 'original');
   const text = useQuery({
-    queryKey: ['storage', 'preview-text', url.data],
+    // A file's text, fetched from its preview address: no call of the contract.
+    queryKey: ['preview-text', url.data],
     queryFn: async () => {
       // Only the head of a big file is read; the console says so.
       const response = await fetch(url.data!, size > TEXT_PREVIEW_BYTES ? { headers: { Range: `bytes=0-${TEXT_PREVIEW_BYTES - 1}` } } : {});

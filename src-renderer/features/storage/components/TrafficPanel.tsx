@@ -4,8 +4,7 @@ import dayjs from 'dayjs';
 import { useEffect, useMemo, useState } from 'react';
 import { CDN_GRANULARITIES, type CdnGranularity } from '../../../../src-shared/contract/cdn';
 import { formatBytes } from '../../../ui/format';
-import { LoadingLine } from '../../../ui/LoadingLine';
-import { ResultError } from '../../../ui/ResultError';
+import { QueryState } from '../../../ui/QueryState';
 import { formatBitrate, slotSeconds, trafficSummary } from '../model/traffic-summary';
 import { useTraffic } from '../use-cdn';
 import { UplotChart } from '../../../ui/UplotChart';
@@ -54,9 +53,8 @@ export function TrafficPanel({ accountId, domains }: { accountId: string; domain
             placeholder={chosen.length === 0 ? 'Choose domains' : undefined}
           />
         </Group>
-        {traffic.isError ? <ResultError error={traffic.error} title="The traffic could not be read" /> : null}
+        <QueryState query={traffic} loading="Reading the traffic…" errorTitle="The traffic could not be read" />
         {chosen.length === 0 ? <Text size="sm" c="dimmed">Choose at least one domain.</Text> : null}
-        {traffic.isFetching && !traffic.data ? <LoadingLine>Reading the traffic…</LoadingLine> : null}
         {traffic.data && summary ? (
           <>
             <Text size="sm" data-testid="traffic-summary">

@@ -21,7 +21,7 @@ export function DeleteStreamDialog({ name, onClose, onDeleted }: { name: string 
           <Button variant="default" onClick={onClose} data-autofocus>
             Cancel
           </Button>
-          <Button color="red" loading={remove.isPending} disabled={!connected} onClick={() => name && remove.mutate(name, { onSuccess: () => onDeleted(name) })}>
+          <Button color="red" loading={remove.isPending} disabled={!connected} onClick={() => name && remove.mutate({ name }, { onSuccess: () => onDeleted(name) })}>
             Delete stream
           </Button>
         </Group>

@@ -80,7 +80,7 @@ export function StreamForm({ editing, existingNames, opened, onClose, onSaved }:
     const source = form.getValues(`sources.${index}.url`).trim();
     if (!(await form.trigger(`sources.${index}.url`)) || !(await checkSource(index, source))) return;
     setProbed(index);
-    actions.probe.mutate(source);
+    actions.probe.mutate({ source });
   };
 
   const errors = form.formState.errors;

@@ -1,8 +1,7 @@
 import { Badge, Divider, Drawer, Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { KODO_REGIONS } from '../../../../../src-shared/contract/storage';
-import { LoadingLine } from '../../../../ui/LoadingLine';
-import { ResultError } from '../../../../ui/ResultError';
+import { QueryState } from '../../../../ui/QueryState';
 import { useBucketSettings } from '../../use-bucket-settings';
 import { AccessSection } from './AccessSection';
 import { CorsSection } from './CorsSection';
@@ -29,8 +28,7 @@ export function BucketSettingsDrawer({ accountId, bucket, opened, onClose }: { a
   const data = s.settings.data;
   return (
     <Drawer opened={opened} onClose={onClose} position="right" size="lg" title={`Settings of ${bucket}`} data-testid="bucket-settings">
-      {s.settings.isPending ? <LoadingLine>Loading the bucket's settings…</LoadingLine> : null}
-      {s.settings.isError ? <ResultError error={s.settings.error} title="The settings could not be read" /> : null}
+      <QueryState query={s.settings} loading="Loading the bucket's settings…" errorTitle="The settings could not be read" />
       {data ? (
         <Stack gap="lg">
           <Group gap="xs">
