@@ -34,6 +34,11 @@ export interface EngineContext {
   /** Addresses modules really listen on (a configured port 0 becomes a real one), by service name. */
   readonly addresses: AddressBook;
   /**
+   * What one module lends the modules after it, in process (the relay's streams, the storage
+   * client's accounts): typed handles, not contract calls, for what no renderer may reach.
+   */
+  readonly capabilities: CapabilityBook;
+  /**
    * Settles when every module has started (rejects when one failed). A module listed early (the
    * console page) answers at once and waits on this only where it needs the others' services.
    */
@@ -64,4 +69,36 @@ export interface AddressBook {
 export function createAddressBook(): AddressBook {
   const urls = new Map<string, string>();
   return { publish: (service, url) => void urls.set(service, url), get: (service) => urls.get(service) };
+}
+
+/**
+ * The name and type of something a module lends others (see `EngineContext.capabilities`),
+ * declared beside the module that provides it: `export const relayStreams = capability<RelayStreams>('relay.streams')`.
+ */
+export interface Capability<T> {
+  readonly name: string;
+  /** Never set: carries T, so `provide` and `get` agree on the type. */
+  readonly type?: T;
+}
+
+export function capability<T>(name: string): Capability<T> {
+  return { name };
+}
+
+export interface CapabilityBook {
+  /** Offered by the module that owns it, in its init; offering one name twice is a bug. */
+  provide<T>(key: Capability<T>, value: T): void;
+  /** The value a module listed earlier provided, or undefined when that module is not running. */
+  get<T>(key: Capability<T>): T | undefined;
+}
+
+export function createCapabilityBook(): CapabilityBook {
+  const values = new Map<string, unknown>();
+  return {
+    provide(key, value) {
+      if (values.has(key.name)) throw new Error(`capability ${key.name} provided twice`);
+      values.set(key.name, value);
+    },
+    get: <T>(key: Capability<T>) => values.get(key.name) as T | undefined,
+  };
 }

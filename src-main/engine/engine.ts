@@ -14,7 +14,7 @@ import { apiCertificate } from '../platform/tls/api-certificate';
 import { MemoryLog } from '../platform/memory-log';
 import { createServiceHost, type ServiceHost } from '../transport/service-host';
 import { createCleanupStack } from './cleanup-stack';
-import { createAddressBook, type EngineContext, type EngineModule, type Runtime } from './engine-context';
+import { createAddressBook, createCapabilityBook, type EngineContext, type EngineModule, type Runtime } from './engine-context';
 
 export interface EngineOptions {
   runtime: Runtime;
@@ -107,6 +107,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     server,
     services,
     addresses: createAddressBook(),
+    capabilities: createCapabilityBook(),
     started,
     onClose: (cleanup) => cleanups.push(cleanup),
     requestExit: (code) => (options.onExitRequest ?? (() => undefined))(code),

@@ -11,6 +11,7 @@ import { directorySectionSchema as directoryEmulatorSectionSchema } from '../dir
 import { createDirectoryModule, type DirectoryModuleOptions } from '../directory/directory-module';
 import { directorySectionSchema as directoryClientSectionSchema } from '../directory/directory-connection';
 import { createPreferencesModule, type CameraWindowHost } from '../preferences/preferences-module';
+import { recordingsConfigSchema, recordingsModule } from '../recordings/recordings-module';
 import type { EngineModule } from './engine-context';
 
 /** What only the desktop runtime gives the engine: the OS browser and keychain, camera windows. */
@@ -33,6 +34,7 @@ export function engineModules(console: ConsoleModuleOptions, desktop: DesktopOpt
     createStorageClientModule({ safeStorage: desktop.safeStorage }),
     directoryEmulatorModule,
     createDirectoryModule(desktop),
+    recordingsModule,
   ];
 }
 
@@ -46,4 +48,5 @@ export const configSchemas: readonly z.core.$ZodType[] = [
   z.object({ storage: storageSectionSchema }),
   z.object({ directory: directoryClientSectionSchema }),
   z.object({ directory: directoryEmulatorSectionSchema }),
+  recordingsConfigSchema,
 ];

@@ -15,6 +15,7 @@ import { bindRelayService } from './relay-service';
 import { createStreamSender } from './stream-sender';
 import { webrtcSettingsSchema } from './protocols/webrtc/webrtc-settings';
 import { rtspSettingsSchema } from './rtsp-settings';
+import { relayStreams } from './relay-capability';
 
 /**
  * The relay's sections of the config, read from here and nowhere else (the engine's
@@ -104,6 +105,7 @@ export const relayModule: EngineModule = {
     const schemes = createSchemeRegistry();
     const streams = createStreamRegistry({ schemes, logger, tasks });
     ctx.onClose(() => streams.close());
+    ctx.capabilities.provide(relayStreams, { streams, tasks });
 
     await registerProtocols({ ctx, schemes, streams, tasks, logger, rtsp, webrtc });
 

@@ -45,6 +45,8 @@ export interface KodoClient {
   batch(operations: readonly BatchOperation[]): Promise<BatchOutcome[]>;
   /** Which of these keys exist, asked with batched stats (1000 keys a request). */
   existing(bucket: string, keys: readonly string[]): Promise<Set<string>>;
+  /** Size and custom metadata (`x-qn-meta-*`, without the prefix) of many keys, by batched stats; keys that are gone are left out. */
+  statMany(bucket: string, keys: readonly string[]): Promise<Map<string, { size: number; metadata: Record<string, string> }>>;
   changeMime(bucket: string, key: string, mimeType: string): Promise<void>;
   changeStorageClass(bucket: string, key: string, storageClass: StorageClass): Promise<void>;
   deleteAfterDays(bucket: string, key: string, days: number): Promise<void>;
@@ -259,7 +261,7 @@ function bucketCalls({ qiniu, manager, call, bucketInfo, bucketDomains, ucPost }
 }
 
 /** Calls on objects: listing, batches, stats and changes of one object. */
-function objectCalls({ qiniu, mac, config, where, manager, call }: AccountSdk): Pick<KodoClient, 'listObjects' | 'batch' | 'existing' | 'changeMime' | 'changeStorageClass' | 'deleteAfterDays' | 'restore' | 'putEmpty' | 'stat'> {
+function objectCalls({ qiniu, mac, config, where, manager, call }: AccountSdk): Pick<KodoClient, 'listObjects' | 'batch' | 'existing' | 'statMany' | 'changeMime' | 'changeStorageClass' | 'deleteAfterDays' | 'restore' | 'putEmpty' | 'stat'> {
   return {
     async listObjects(bucket, { prefix, delimiter, marker, limit }) {
       const page = await call(() => manager.listPrefix(bucket, { prefix, limit, ...(delimiter ? { delimiter } : {}), ...(marker ? { marker } : {}) }) as Promise<Answer<ListedPage>>);
@@ -298,6 +300,26 @@ function objectCalls({ qiniu, mac, config, where, manager, call }: AccountSdk): 
         answer.data.forEach((entry, n) => {
           // 612: no such file. Anything else but a found file is a real failure, not an answer.
           if (entry.code === 200) found.add(chunk[n]!);
+          else if (entry.code !== 612) throw kodoFailure(entry.code, entry.data);
+        });
+      }
+      return found;
+    },
+    async statMany(bucket, keys) {
+      const found = new Map<string, { size: number; metadata: Record<string, string> }>();
+      for (let i = 0; i < keys.length; i += BATCH_LIMIT) {
+        const chunk = keys.slice(i, i + BATCH_LIMIT);
+        let answer: Answer<Array<{ code: number; data?: StatLike & { error?: string } }>>;
+        try {
+          answer = (await manager.batch(chunk.map((key) => qiniu.rs.statOp(bucket, key)))) as Answer<Array<{ code: number; data?: StatLike & { error?: string } }>>;
+        } catch (error) {
+          throw unreachable(error, where);
+        }
+        const status = answer.resp.statusCode ?? 0;
+        if ((status !== 200 && status !== 298) || !Array.isArray(answer.data)) throw kodoFailure(status, answer.data);
+        answer.data.forEach((entry, n) => {
+          // 612: gone since it was listed (a lifecycle rule, another client); anything else is a failure.
+          if (entry.code === 200 && entry.data) found.set(chunk[n]!, { size: entry.data.fsize ?? 0, metadata: metadataOf(entry.data) });
           else if (entry.code !== 612) throw kodoFailure(entry.code, entry.data);
         });
       }

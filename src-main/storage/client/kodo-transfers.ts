@@ -16,6 +16,10 @@ export interface UploadJob {
   filePath: string;
   size: number;
   overwrite: boolean;
+  /** Custom metadata stored with the object, each name starting `x-qn-meta-` (stat returns them without it). */
+  metadata?: Record<string, string>;
+  /** The object's MIME type; detected from its bytes when absent. */
+  mimeType?: string;
   /** Where resumable uploads keep their record (uploadId and finished parts), one file per `resumeKey`. */
   resumeDir: string;
   resumeKey: string;
@@ -105,14 +109,15 @@ export async function uploadFile(mac: qiniu.auth.digest.Mac, config: qiniu.conf.
   const qiniu = qiniuSdk();
   // The answer carries what the folder index needs, so no stat follows each upload.
   const returnBody = '{"key":"$(key)","hash":"$(etag)","fsize":$(fsize),"mimeType":"$(mimeType)"}';
-  const policy = new qiniu.rs.PutPolicy({ scope: `${job.bucket}:${job.key}`, detectMime: 1, returnBody, expires: 24 * 3600, ...(job.overwrite ? {} : { insertOnly: 1 }) });
+  const policy = new qiniu.rs.PutPolicy({ scope: `${job.bucket}:${job.key}`, ...(job.mimeType ? {} : { detectMime: 1 }), returnBody, expires: 24 * 3600, ...(job.overwrite ? {} : { insertOnly: 1 }) });
   const token = policy.uploadToken(mac);
   const fname = basename(job.key);
   if (job.signal.aborted) throw new TransferStopped();
   let answer: Answer;
   try {
     if (job.size <= PART_SIZE) {
-      answer = (await new qiniu.form_up.FormUploader(config).putFile(token, job.key, job.filePath, new qiniu.form_up.PutExtra(fname))) as Answer;
+      const extra = new qiniu.form_up.PutExtra(fname, undefined, job.mimeType, undefined, undefined, job.metadata);
+      answer = (await new qiniu.form_up.FormUploader(config).putFile(token, job.key, job.filePath, extra)) as Answer;
       job.onProgress(job.size);
     } else {
       mkdirSync(job.resumeDir, { recursive: true });
@@ -122,7 +127,7 @@ export async function uploadFile(mac: qiniu.auth.digest.Mac, config: qiniu.conf.
         if (job.signal.aborted) throw new TransferStopped();
         job.onProgress(uploaded);
       };
-      const extra = qiniu.resume_up.PutExtra.create(fname, undefined, undefined, undefined, progress, PART_SIZE, 'v2', undefined, recorder, job.resumeKey);
+      const extra = qiniu.resume_up.PutExtra.create(fname, undefined, job.mimeType, undefined, progress, PART_SIZE, 'v2', job.metadata, recorder, job.resumeKey);
       answer = (await new qiniu.resume_up.ResumeUploader(config).putFile(token, job.key, job.filePath, extra)) as Answer;
     }
   } catch (error) {

@@ -19,6 +19,7 @@ import { bindProcessingService } from './processing/processing-service';
 import { createPreviewTickets } from './preview/preview-tickets';
 import { countUnder } from './prefix-listing';
 import { bindTransfersService } from './transfers/transfers-service';
+import { storageAccounts } from './storage-capability';
 
 export { LOCAL_ACCOUNT_ID };
 
@@ -48,6 +49,7 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
       const dir = join(ctx.settings.dataDir, 'storage');
       const local = localAccountSource(ctx.config.section('storage'), ctx.settings.dataDir, () => ctx.addresses.get('storage-emulator'));
       const { store, listAccounts, clientFor, forget } = createAccountClients({ dir, safeStorage: options.safeStorage ?? null, local, logger: log });
+      ctx.capabilities.provide(storageAccounts, { listAccounts, clientFor });
 
       mkdirSync(dir, { recursive: true });
       const index = openIndexStore(join(dir, 'index.sqlite'));

@@ -1,0 +1,145 @@
+import { createHash } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../platform/atomic-write';
+
+/** Where a spooled segment goes, and what it says of itself there. */
+export const uploadTargetSchema = z.object({
+  stream: z.string(),
+  account: z.string(),
+  bucket: z.string(),
+  key: z.string(),
+  metadata: z.record(z.string(), z.string()),
+  startMs: z.number(),
+  endMs: z.number(),
+  durationMs: z.number(),
+  codecs: z.string(),
+  initId: z.string(),
+});
+export type UploadTarget = z.infer<typeof uploadTargetSchema>;
+
+/** A finished segment waiting in the spool for its upload. */
+export interface SpoolEntry {
+  id: string;
+  file: string;
+  bytes: number;
+  target: UploadTarget;
+}
+
+/** The segment being written: bytes appended in order, then finished (or abandoned). */
+export interface OpenSpoolFile {
+  write(bytes: Uint8Array): void;
+  /** Flushed to disk, then made an entry at once: a crash after this loses nothing. */
+  finish(target: UploadTarget): Promise<SpoolEntry>;
+  abandon(): Promise<void>;
+}
+
+export interface Spool {
+  readonly dir: string;
+  begin(stream: string): OpenSpoolFile;
+  /** Finished segments of a stream, oldest first. */
+  entries(stream: string): SpoolEntry[];
+  /** Every stream with spooled segments (after a restart: those of the last run, whatever the config says now). */
+  streams(): string[];
+  remove(entry: SpoolEntry): Promise<void>;
+}
+
+/**
+ * The local spool under `data_dir/recordings/spool`: one folder per stream (named by a digest:
+ * stream names are the user's), a segment written as `<id>.part`, then its target as
+ * `<id>.json` (atomically) and the file renamed to `<id>.mp4`. A kill -9 leaves at most the open
+ * `.part`, which the next start removes; a `.json` without its `.mp4` (killed between the two)
+ * goes too, and a finished `.mp4` with its `.json` is uploaded then.
+ */
+export async function openSpool(dir: string): Promise<Spool> {
+  // Made with the first segment: an engine that records nothing leaves no folder behind.
+  const byStream = new Map<string, SpoolEntry[]>();
+  for (const folder of await readdir(dir).catch(() => [] as string[])) await recoverFolder(join(dir, folder), byStream);
+  let counter = 0;
+  const folderOf = (stream: string) => join(dir, createHash('sha256').update(stream).digest('hex').slice(0, 24));
+  const listOf = (stream: string) => {
+    let list = byStream.get(stream);
+    if (!list) byStream.set(stream, (list = []));
+    return list;
+  };
+
+  return {
+    dir,
+    begin(stream) {
+      const folder = folderOf(stream);
+      // Names sort in the order segments began: the upload order after a restart.
+      const id = `${String(Date.now()).padStart(15, '0')}-${String(counter++ % 1e6).padStart(6, '0')}`;
+      const part = join(folder, `${id}.part`);
+      let bytes = 0;
+      let chain: Promise<FileHandle> = mkdir(folder, { recursive: true }).then(() => open(part, 'w'));
+      const settled = () => chain.catch(() => undefined);
+      return {
+        write(data) {
+          bytes += data.length;
+          chain = chain.then(async (handle) => {
+            await handle.write(data);
+            return handle;
+          });
+        },
+        async finish(target) {
+          const handle = await chain;
+          await handle.sync();
+          await handle.close();
+          await writeFileAtomic(join(folder, `${id}.json`), JSON.stringify(target), 0o644);
+          const file = join(folder, `${id}.mp4`);
+          await rename(part, file);
+          const entry = { id, file, bytes, target };
+          listOf(stream).push(entry);
+          return entry;
+        },
+        async abandon() {
+          const handle = await settled();
+          await handle?.close().catch(() => undefined);
+          await rm(part, { force: true });
+        },
+      };
+    },
+    entries: (stream) => [...(byStream.get(stream) ?? [])],
+    streams: () => [...byStream].filter(([, list]) => list.length > 0).map(([stream]) => stream),
+    async remove(entry) {
+      const list = byStream.get(entry.target.stream);
+      const at = list?.indexOf(entry) ?? -1;
+      if (at >= 0) list!.splice(at, 1);
+      await rm(entry.file, { force: true });
+      await rm(entry.file.replace(/\.mp4$/, '.json'), { force: true });
+    },
+  };
+}
+
+async function recoverFolder(folder: string, byStream: Map<string, SpoolEntry[]>): Promise<void> {
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const ready: SpoolEntry[] = [];
+  for (const name of names.sort()) {
+    const path = join(folder, name);
+    if (name.endsWith('.part') || name.endsWith('.tmp')) {
+      await rm(path, { force: true });
+      continue;
+    }
+    if (!name.endsWith('.json')) continue;
+    const file = path.replace(/\.json$/, '.mp4');
+    const target = await readFile(path, 'utf8').then(
+      (text) => uploadTargetSchema.safeParse(JSON.parse(text)),
+      () => undefined,
+    ).catch(() => undefined);
+    const size = await stat(file).then((s) => s.size, () => undefined);
+    if (!target?.success || size === undefined) {
+      await rm(path, { force: true });
+      continue;
+    }
+    ready.push({ id: name.replace(/\.json$/, ''), file, bytes: size, target: target.data });
+  }
+  // An .mp4 whose .json never came: never finished, so never listed anywhere.
+  const kept = new Set(ready.map((e) => e.file));
+  for (const name of names) if (name.endsWith('.mp4') && !kept.has(join(folder, name))) await rm(join(folder, name), { force: true });
+  for (const entry of ready) {
+    const list = byStream.get(entry.target.stream) ?? [];
+    list.push(entry);
+    byStream.set(entry.target.stream, list);
+  }
+}
