@@ -7,7 +7,7 @@ import { relayStreams, type RelayStreams } from '../relay/relay-capability';
 import { storageAccounts, type StorageAccounts } from '../storage/client/storage-capability';
 import { prepareBucket } from './bucket-setup';
 import { readRecordingsSection, recordingsSectionSchema, type RecordingSettings } from './recordings-config';
-import { registerRecordingsRoutes } from './recordings-routes';
+import { recordingsRoutes } from './recordings-routes';
 import { createSegmentCatalog, type SegmentPlace } from './segment-catalog';
 import { createSegmentUploader } from './segment-uploader';
 import { openSpool } from './spool';
@@ -164,7 +164,7 @@ async function startRecordings(ctx: EngineContext, initial: RecordingSettings[],
     syncing = syncing.then(() => sync(read.settings));
   });
 
-  registerRecordingsRoutes(ctx.http, { settingsOf: (stream) => recorders.get(stream)?.settings, placeOf, catalog, allowedOrigins: ctx.settings.api.origins });
+  ctx.http.add(recordingsRoutes({ settingsOf: (stream) => recorders.get(stream)?.settings, placeOf, catalog, allowedOrigins: ctx.settings.api.origins }));
 
   const emit = ctx.services.bind(recordingsService, {
     status: async () => statuses(),

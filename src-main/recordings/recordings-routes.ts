@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ContractFailure } from '../../src-shared/contract/result';
 import { allowedOriginFor, crossSiteCaller, isCrossSiteRequest, type AllowedOrigins } from '../platform/http/cross-origin';
 import { HttpError } from '../platform/http/http-error';
-import type { HttpRouter, RouteRequest } from '../platform/http/router';
+import type { HttpRoute, RouteRequest } from '../platform/http/router';
 import { contentDisposition } from '../relay/protocols/mp4/mp4-query';
 import { Fmp4PartsError, retimedFragments, segmentParts } from './fmp4-parts';
 import type { RecordingSettings } from './recordings-config';
@@ -45,7 +45,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * of another site gets 403 (even an `<img>` or `<video>`, which send no Origin) unless
  * `api.origin` lets that site read.
  */
-export function registerRecordingsRoutes(router: HttpRouter, deps: RecordingsApiDeps): void {
+export function recordingsRoutes(deps: RecordingsApiDeps): HttpRoute[] {
   const guarded = (handler: (request: RouteRequest) => Promise<void>) => async (request: RouteRequest) => {
     if (isCrossSiteRequest(request.req) && !allowedOriginFor(request.req, deps.allowedOrigins)) {
       throw new HttpError(403, `${crossSiteCaller(request.req)} may not read recordings: only the console, tools and sites listed in api.origin may`);
@@ -61,7 +61,7 @@ export function registerRecordingsRoutes(router: HttpRouter, deps: RecordingsApi
       throw error;
     }
   };
-  const methods = ['GET', 'HEAD'];
+  const method = ['GET', 'HEAD'];
 
   /** The stream's recording and its segments in the range the query asks for. */
   async function segmentsOf(req: IncomingMessage, url: URL, rules: Omit<QueryRules, 'now'>): Promise<{ settings: RecordingSettings; place: SegmentPlace; segments: RecordedSegment[]; range?: { startMs: number; endMs: number } }> {
@@ -89,60 +89,58 @@ export function registerRecordingsRoutes(router: HttpRouter, deps: RecordingsApi
     return { place, key, bytes: await segmentBytes(place.client, place.bucket, key) };
   }
 
-  router.route(
-    RECORDINGS_PATHS.list,
-    guarded(async ({ req, res, url }) => {
-      const { segments } = await segmentsOf(req, url, { startRequired: false, maxRangeMs: LIST_RANGE_MS });
-      const body = { segments: segments.map((s) => ({ key: s.key, start: iso(s.startMs), end: iso(s.endMs), bytes: s.bytes })) };
-      sendText(res, 200, 'application/json', JSON.stringify(body));
-    }),
-    methods,
-  );
-
-  router.route(
-    RECORDINGS_PATHS.playlist,
-    guarded(async ({ req, res, url }) => {
-      const { settings, segments, range } = await segmentsOf(req, url, { startRequired: true, maxRangeMs: PLAYLIST_RANGE_MS });
-      if (segments.length === 0) throw new JoinError(`nothing of ${settings.stream} was recorded between ${iso(range!.startMs)} and ${iso(range!.endMs)}`);
-      const src = encodeURIComponent(settings.stream);
-      const playlist = vodPlaylist(segments, {
-        init: (key) => `recordings/init.mp4?src=${src}&key=${encodeURIComponent(key)}`,
-        media: (key, offsetMs) => `recordings/segment.m4s?src=${src}&key=${encodeURIComponent(key)}&t=${offsetMs}`,
-      });
-      sendText(res, 200, 'application/vnd.apple.mpegurl', playlist);
-    }),
-    methods,
-  );
-
-  router.route(
-    RECORDINGS_PATHS.init,
-    guarded(async ({ res, url }) => {
-      const { bytes } = await partOf(url);
-      sendSegmentPart(res, bytes.subarray(0, segmentParts(bytes).initEnd));
-    }),
-    methods,
-  );
-
-  router.route(
-    RECORDINGS_PATHS.media,
-    guarded(async ({ res, url }) => {
-      const offsetMs = parseOffsetMs(url.searchParams.get('t'));
-      const { bytes } = await partOf(url);
-      const parts = segmentParts(bytes);
-      // Sequence numbers keep rising across segments: one a 10 ms of the playlist's timeline.
-      sendSegmentPart(res, retimedFragments(bytes, parts, parts.fragments, offsetMs / 1000, Math.floor(offsetMs / 10) + 1));
-    }),
-    methods,
-  );
-
-  router.route(
-    RECORDINGS_PATHS.download,
-    guarded(async ({ req, res, url }) => {
-      const { settings, place, segments, range } = await segmentsOf(req, url, { startRequired: true, maxRangeMs: DOWNLOAD_RANGE_MS });
-      await sendJoined(req, res, { settings, place, segments, range: range! });
-    }),
-    methods,
-  );
+  return [
+    {
+      method,
+      path: RECORDINGS_PATHS.list,
+      handler: guarded(async ({ req, res, url }) => {
+        const { segments } = await segmentsOf(req, url, { startRequired: false, maxRangeMs: LIST_RANGE_MS });
+        const body = { segments: segments.map((s) => ({ key: s.key, start: iso(s.startMs), end: iso(s.endMs), bytes: s.bytes })) };
+        sendText(res, 200, 'application/json', JSON.stringify(body));
+      }),
+    },
+    {
+      method,
+      path: RECORDINGS_PATHS.playlist,
+      handler: guarded(async ({ req, res, url }) => {
+        const { settings, segments, range } = await segmentsOf(req, url, { startRequired: true, maxRangeMs: PLAYLIST_RANGE_MS });
+        if (segments.length === 0) throw new JoinError(`nothing of ${settings.stream} was recorded between ${iso(range!.startMs)} and ${iso(range!.endMs)}`);
+        const src = encodeURIComponent(settings.stream);
+        const playlist = vodPlaylist(segments, {
+          init: (key) => `recordings/init.mp4?src=${src}&key=${encodeURIComponent(key)}`,
+          media: (key, offsetMs) => `recordings/segment.m4s?src=${src}&key=${encodeURIComponent(key)}&t=${offsetMs}`,
+        });
+        sendText(res, 200, 'application/vnd.apple.mpegurl', playlist);
+      }),
+    },
+    {
+      method,
+      path: RECORDINGS_PATHS.init,
+      handler: guarded(async ({ res, url }) => {
+        const { bytes } = await partOf(url);
+        sendSegmentPart(res, bytes.subarray(0, segmentParts(bytes).initEnd));
+      }),
+    },
+    {
+      method,
+      path: RECORDINGS_PATHS.media,
+      handler: guarded(async ({ res, url }) => {
+        const offsetMs = parseOffsetMs(url.searchParams.get('t'));
+        const { bytes } = await partOf(url);
+        const parts = segmentParts(bytes);
+        // Sequence numbers keep rising across segments: one a 10 ms of the playlist's timeline.
+        sendSegmentPart(res, retimedFragments(bytes, parts, parts.fragments, offsetMs / 1000, Math.floor(offsetMs / 10) + 1));
+      }),
+    },
+    {
+      method,
+      path: RECORDINGS_PATHS.download,
+      handler: guarded(async ({ req, res, url }) => {
+        const { settings, place, segments, range } = await segmentsOf(req, url, { startRequired: true, maxRangeMs: DOWNLOAD_RANGE_MS });
+        await sendJoined(req, res, { settings, place, segments, range: range! });
+      }),
+    },
+  ];
 }
 
 /** One MP4 of the range: the first segment's init segment, then every segment's fragments laid end to end. */
