@@ -1,6 +1,7 @@
 // Glass-to-glass delay of HLS in Chromium through hls.js: Low-Latency HLS (hls.js's default
 // low-latency mode: parts, blocking reloads) next to the same hls.js playing the same session
-// kind as classic HLS (lowLatencyMode off), in the same run, on the same camera.
+// kind as classic HLS (lowLatencyMode off), and Chromium's own HLS player (<video src=…m3u8>,
+// whole segments), in the same run, on the same camera.
 //
 // The camera (ffmpeg, 320x240 25 fps H.264, a keyframe a second) paints the whole picture one of
 // eight grey levels, changing every second. A reference viewer reads the relay's RTSP output
@@ -79,14 +80,15 @@ async function main(): Promise<void> {
     const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required'] });
     const rows: string[] = [];
     try {
-      for (const [name, lowLatencyMode] of [['hls.js, Low-Latency HLS (parts)', true], ['hls.js, classic HLS (peer)', false]] as const) {
+      const players = [['hls.js, Low-Latency HLS (parts)', 'low-latency'], ['hls.js, classic HLS (peer)', 'classic'], ["Chromium's own HLS player", 'native']] as const;
+      for (const [name, mode] of players) {
         const page = await browser.newPage();
         await page.goto(`${api}/api`);
         await page.setContent('<!doctype html><video id="v" muted autoplay playsinline></video>');
         await page.addScriptTag({ path: HLS_JS });
         const started = Date.now();
         await page.evaluate(
-          ({ url, lowLatencyMode, levels }) => {
+          ({ url, mode, levels }) => {
             const w = window as unknown as { Hls: new (config: object) => { loadSource(u: string): void; attachMedia(v: HTMLVideoElement): void }; changes: { level: number; at: number }[] };
             const video = document.getElementById('v') as HTMLVideoElement;
             const canvas = document.createElement('canvas');
@@ -103,11 +105,15 @@ async function main(): Promise<void> {
               video.requestVideoFrameCallback(onFrame);
             };
             video.requestVideoFrameCallback(onFrame);
-            const hls = new w.Hls({ lowLatencyMode });
+            if (mode === 'native') {
+              video.src = url;
+              return;
+            }
+            const hls = new w.Hls({ lowLatencyMode: mode === 'low-latency' });
             hls.loadSource(url);
             hls.attachMedia(video);
           },
-          { url: `${api}/api/stream.m3u8?src=cam&mp4`, lowLatencyMode, levels: LEVELS },
+          { url: `${api}/api/stream.m3u8?src=cam&mp4`, mode, levels: LEVELS },
         );
         await sleep(seconds * 1000);
         // The first changes on screen are the start (the player catching up), not the steady delay.

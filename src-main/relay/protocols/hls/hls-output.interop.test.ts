@@ -18,22 +18,32 @@ async function probeUrl(url: string) {
   return (JSON.parse(result.stdout) as { streams: Array<{ codec_name: string; codec_type: string; width?: number; height?: number }> }).streams;
 }
 
-/** The media playlist's sequence numbers, durations and target, checked for well-formedness. */
+/**
+ * The media playlist's sequence numbers, durations, dates and target, checked for
+ * well-formedness: no segment rounds above the target (RFC 8216 4.3.3.1), no part lasts longer
+ * than PART-TARGET, numbers run on from EXT-X-MEDIA-SEQUENCE.
+ */
 function parseMediaPlaylist(text: string) {
   const lines = text.trim().split('\n');
   expect(lines[0]).toBe('#EXTM3U');
   const target = Number(/#EXT-X-TARGETDURATION:(\d+)/.exec(text)?.[1]);
   const mediaSequence = Number(/#EXT-X-MEDIA-SEQUENCE:(\d+)/.exec(text)?.[1]);
   const durations = [...text.matchAll(/#EXTINF:([\d.]+),/g)].map((m) => Number(m[1]));
+  const dates = [...text.matchAll(/#EXT-X-PROGRAM-DATE-TIME:(\S+)/g)].map((m) => Date.parse(m[1]!));
   const uris = lines.filter((l) => l && !l.startsWith('#'));
   const numbers = uris.map((u) => Number(new URL(u, 'http://x/api/hls/').searchParams.get('n')));
   expect(target).toBeGreaterThanOrEqual(1);
   expect(durations.length).toBe(uris.length);
   for (const d of durations) expect(Math.round(d)).toBeLessThanOrEqual(target);
+  const partTarget = Number(/#EXT-X-PART-INF:PART-TARGET=([\d.]+)/.exec(text)?.[1]);
+  for (const [, d] of text.matchAll(/#EXT-X-PART:DURATION=([\d.]+)/g)) expect(Number(d)).toBeLessThanOrEqual(partTarget);
   expect(numbers[0]).toBe(mediaSequence);
   expect(numbers).toEqual(numbers.map((_, i) => mediaSequence + i));
+  // Each segment's date is the one before it plus its duration.
+  expect(dates).toHaveLength(uris.length);
+  dates.slice(1).forEach((date, i) => expect(Math.abs(date - dates[i]! - durations[i]! * 1000)).toBeLessThanOrEqual(1));
   expect(text).not.toContain('#EXT-X-ENDLIST');
-  return { target, mediaSequence, durations, uris, numbers };
+  return { target, mediaSequence, durations, uris, numbers, dates };
 }
 
 const hlsConsumers = async (relay: RelayUnderTest) => (await (await fetch(`${relay.api}/api/stack`)).text()).split('\n').filter((l) => /^consumer .*: hls\//.test(l)).length;
@@ -75,19 +85,29 @@ describe('HLS output', () => {
     const first = await fetch(playlistUrl, PLAYER_PAGE);
     expect(first.headers.get('access-control-allow-origin')).toBe('*');
     const one = parseMediaPlaylist(await first.text());
-    // The first segment is the stream's cached GOP, cut at the live edge: there at once.
-    expect(Date.now() - started).toBeLessThan(6000);
-    expect(one.uris[0]).toMatch(/^segment\.ts\?id=[\w-]+&n=0$/);
+    // The first playlist is the session's first GOP (the cached one, then live frames up to the
+    // next keyframe) as three segments: there within a GOP (1 s).
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(one.numbers).toEqual([0, 1, 2]);
+    expect(one.durations.reduce((sum, d) => sum + d, 0)).toBeCloseTo(1, 1);
     for (const d of one.durations) expect(d).toBeGreaterThan(0);
 
-    const two = await waitFor(async () => {
-      const next = parseMediaPlaylist(await (await fetch(playlistUrl)).text());
-      return next.numbers.at(-1)! >= one.numbers.at(-1)! + 2 ? next : undefined;
+    // Reloads: the same target, the same segments under the same numbers, then keyframe to keyframe.
+    const reloads = [one];
+    await waitFor(async () => {
+      reloads.push(parseMediaPlaylist(await (await fetch(playlistUrl)).text()));
+      return reloads.at(-1)!.numbers.at(-1)! >= 6 ? true : undefined;
     }, 15_000);
+    expect(new Set(reloads.map((r) => r.target))).toEqual(new Set([one.target]));
+    const two = reloads.at(-1)!;
     expect(two.mediaSequence).toBeGreaterThanOrEqual(one.mediaSequence);
-    // After the first (the cached GOP, as long as the camera had sent of it), keyframe to keyframe.
-    two.durations.forEach((d, i) => two.numbers[i]! > 0 && expect(d).toBeGreaterThan(0.8));
-    for (const d of two.durations) expect(d).toBeLessThan(2.1);
+    for (const reload of reloads) {
+      reload.numbers.forEach((n, i) => {
+        const before = reloads[0]!.numbers.indexOf(n);
+        if (before >= 0) expect([reload.durations[i], reload.dates[i]]).toEqual([reloads[0]!.durations[before], reloads[0]!.dates[before]]);
+      });
+    }
+    two.durations.forEach((d, i) => two.numbers[i]! > 2 && expect(d).toBeCloseTo(1, 1));
 
     const segment = await fetch(new URL(two.uris.at(-1)!, playlistUrl), PLAYER_PAGE);
     expect(segment.status).toBe(200);
@@ -117,7 +137,7 @@ describe('HLS output', () => {
     const id = new URL(playlistUrl).searchParams.get('id');
     expect(playlist).toContain(`#EXT-X-MAP:URI="init.mp4?id=${id}"`);
     const { uris } = parseMediaPlaylist(playlist);
-    expect(uris[0]).toBe(`segment.m4s?id=${id}&n=0`);
+    expect(uris).toEqual([0, 1, 2].map((n) => `segment.m4s?id=${id}&n=${n}`));
 
     const init = await fetch(new URL(`init.mp4?id=${id}`, playlistUrl), PLAYER_PAGE);
     expect([init.status, init.headers.get('content-type'), init.headers.get('access-control-allow-origin')]).toEqual([200, 'video/mp4', '*']);

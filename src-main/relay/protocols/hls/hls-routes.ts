@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { HttpError } from '../../../platform/http/http-error';
 import type { HttpRouter, RouteHandler } from '../../../platform/http/router';
-import type { HlsSession, PlaylistWait } from './hls-session';
+import type { PlaylistWait } from './blocking-reload';
+import type { HlsSession } from './hls-session';
 import type { HlsSessions } from './hls-sessions';
 import { masterPlaylist } from './playlists';
 

@@ -4,7 +4,9 @@ import type { FrameTrack } from '../../media/frames/frame-consumer';
 import { fromAvcc } from '../../media/codecs/h264/nal';
 import { parameterSetKey } from '../../media/frames/keyframe-parameter-sets';
 import { HttpError } from '../../../platform/http/http-error';
-import { mediaPlaylist } from './playlists';
+import type { PlaylistWait } from './blocking-reload';
+import { createPlaylistRequests } from './playlist-requests';
+import { mediaPlaylist, segmentsToList } from './playlists';
 import type { SegmentFormat } from './segment-format';
 import { createSegmenter, type Segmenter, type SegmentUnit } from './segmenter';
 import { createWaiters } from './session-waiters';
@@ -15,11 +17,15 @@ export interface HlsTimings {
   keepaliveMs: number;
   /** A segment ends at the first keyframe after this many seconds. */
   minSegmentSeconds: number;
+  /** The highest target duration; a stream without keyframes in time is cut below it. */
   maxSegmentSeconds: number;
-  /** Segments listed in the playlist; a few more are kept for clients a reload behind. */
+  /** The first playlist lists this many segments, cut from the session's first GOP. */
+  startSegments: number;
+  /** Segments listed in the playlist (at least; more when they span less than three target durations). */
   listedSegments: number;
+  /** Segments kept: those a playlist no longer lists stay for clients a reload behind. */
   keptSegments: number;
-  /** How long a playlist request waits for the first segment, a segment request for its segment. */
+  /** How long the first playlist waits for its segments, a segment request for its segment. */
   waitMs: number;
   /** Low-Latency HLS part length (seconds, at most); undefined: no parts. */
   partSeconds?: number;
@@ -29,19 +35,14 @@ export const DEFAULT_HLS_TIMINGS: HlsTimings = {
   keepaliveMs: 5000,
   minSegmentSeconds: 0.9,
   maxSegmentSeconds: 10,
+  // Players start three segments from the end (Chromium's own player takes the last three).
+  startSegments: 3,
   listedSegments: 4,
-  keptSegments: 7,
+  // A segment a playlist dropped stays out as long as the segment plus a playlist lasts (RFC 8216 6.2.2).
+  keptSegments: 9,
   waitMs: 8000,
   partSeconds: 0.3,
 };
-
-/** A blocking playlist reload (Low-Latency HLS): answer once this segment, or this part of it, is out. */
-export interface PlaylistWait {
-  /** `_HLS_msn`: a media sequence number. */
-  msn: number;
-  /** `_HLS_part`: a part index in that segment. */
-  part?: number;
-}
 
 /** One viewer's HLS session: its consumer of the stream, its segments, and its expiry. */
 export interface HlsSession {
@@ -91,9 +92,12 @@ export function createHlsSession(parts: HlsSessionParts): HlsSessionHandle {
     minSeconds: timings.minSegmentSeconds,
     maxSeconds: timings.maxSegmentSeconds,
     keep: timings.keptSegments,
+    startSegments: timings.startSegments,
     build: (units) => format.build(units),
     partSeconds: timings.partSeconds,
   });
+  /** Wall-clock milliseconds of second 0 of the output's time line (EXT-X-PROGRAM-DATE-TIME), from the live edge. */
+  let epochMs: number | undefined;
   const tracks = output.consumer.tracks;
   const videoTrack = tracks.find((t) => t.kind === 'video');
   /** The SPS of the first keyframe, for a source whose SDP had none (kept alone: a few bytes). */
@@ -104,6 +108,7 @@ export function createHlsSession(parts: HlsSessionParts): HlsSessionHandle {
   let expiry: NodeJS.Timeout | undefined;
   const waiters = createWaiters(() => closed);
   const { waitUntil, notify } = waiters;
+  const playlistDue = createPlaylistRequests({ id, segmenter, partSeconds: timings.partSeconds, waitMs: timings.waitMs, waitUntil, isClosed: () => closed });
 
   function armExpiry(): void {
     clearTimeout(expiry);
@@ -130,20 +135,32 @@ export function createHlsSession(parts: HlsSessionParts): HlsSessionHandle {
     return changed;
   }
 
-  function push(track: FrameTrack, frame: MediaFrame): void {
-    if (closed) return;
-    if (pictureChanged(track, frame)) return session.close('the source changed its picture (new parameter sets)');
+  /** A frame through the container: the unit to segment, if it makes one. */
+  function write(track: FrameTrack, frame: MediaFrame): SegmentUnit | undefined {
+    if (pictureChanged(track, frame)) {
+      session.close('the source changed its picture (new parameter sets)');
+      return undefined;
+    }
     if (!inBandSps && track === videoTrack && frame.keyframe) {
       const sps = videoSps({ ...track.codec, fmtp: undefined }, fromAvcc(frame.data));
       if (sps) inBandSps = Uint8Array.from(sps);
     }
     try {
-      const unit = format.write(track, frame);
-      if (unit) segmenter.push(unit);
+      return format.write(track, frame);
     } catch {
       // A frame the container cannot take (an oversized AAC frame, a corrupt SPS) is skipped:
       // it must not throw into the stream's fan-out, and the next keyframe heals the picture.
       skipped++;
+      return undefined;
+    }
+  }
+
+  function push(track: FrameTrack, frame: MediaFrame): void {
+    if (closed) return;
+    const unit = write(track, frame);
+    if (unit) {
+      epochMs ??= Date.now() - unit.time / 90;
+      segmenter.push(unit);
     }
     // Requests wait for a segment, an SPS or the init segment: each frame may have brought it.
     if (waiters.waiting()) notify();
@@ -169,17 +186,9 @@ export function createHlsSession(parts: HlsSessionParts): HlsSessionHandle {
       return exact ? { ...described, codecs: playlistCodecs(exact) } : described;
     },
     async playlist(wait) {
-      await waitUntil(() => segmenter.segments.length > 0, timings.waitMs);
-      if (wait) {
-        // A reload may ask for what comes next, not for what is far ahead.
-        if (wait.msn > segmenter.pending + 1) throw new HttpError(400, `_HLS_msn=${wait.msn} is too far ahead: the next segment is ${segmenter.pending}`);
-        if (wait.part !== undefined && timings.partSeconds === undefined) throw new HttpError(400, '_HLS_part: this session has no parts');
-        const out = () => wait.msn < segmenter.pending || (wait.msn === segmenter.pending && wait.part !== undefined && wait.part < segmenter.pendingParts.length);
-        // At most three target durations, as the specification says; then the playlist as it is.
-        await waitUntil(out, 3 * segmenter.targetDuration * 1000);
-      }
+      await playlistDue(wait);
       if (closed) throw gone();
-      return playlistText(segmenter, format, timings, id, continuation);
+      return playlistText(segmenter, format, timings, id, epochMs);
     },
     async part(sequence, index) {
       if (timings.partSeconds === undefined) throw new HttpError(404, `HLS session ${id} has no parts`);
@@ -234,11 +243,12 @@ export function createHlsSession(parts: HlsSessionParts): HlsSessionHandle {
     },
   };
 
-  // The cached GOP is in: it is the first segment, ending at the live edge, so the first
-  // playlist and segment answer at once instead of a GOP later.
-  for (const [track, frame] of parts.early) push(track, frame);
-  /** The segment that continues the live-edge cut (-1: none), so not independent. */
-  const continuation = parts.early.length > 0 && segmenter.cutAtLiveEdge() ? segmenter.pending : -1;
+  // The cached GOP goes first: with the live frames up to the next keyframe it is the session's
+  // first segments, there a GOP after the first request at most instead of three. Its last frame
+  // is the live edge, which dates the time line.
+  const early = parts.early.map(([track, frame]) => write(track, frame)).filter((unit) => unit !== undefined);
+  if (early.length > 0) epochMs = Date.now() - early.at(-1)!.time / 90;
+  for (const unit of early) segmenter.push(unit);
   armExpiry();
   return { session, push };
 }
@@ -252,18 +262,15 @@ function checkKept(segmenter: Segmenter<SegmentUnit>, id: string, sequence: numb
   if (sequence > segmenter.pending) throw new HttpError(404, `segment ${sequence} of HLS session ${id} does not exist yet (the next is ${segmenter.pending})`);
 }
 
-/** The media playlist of the segments listed now; `continuation` is the segment after the live-edge cut (-1: none). */
-function playlistText(segmenter: Segmenter<SegmentUnit>, format: SegmentFormat, timings: HlsTimings, id: string, continuation: number): string {
-  const listed = segmenter.segments.slice(-timings.listedSegments);
+/** The media playlist of the segments listed now. */
+function playlistText(segmenter: Segmenter<SegmentUnit>, format: SegmentFormat, timings: HlsTimings, id: string, epochMs: number | undefined): string {
   const text = mediaPlaylist({
-    segments: listed,
+    segments: segmentsToList(segmenter.segments, timings.listedSegments, segmenter.targetDuration),
     next: segmenter.pending,
     targetDuration: segmenter.targetDuration,
     segmentUri: `${format.container === 'ts' ? 'segment.ts' : 'segment.m4s'}?id=${id}&n=`,
     mapUri: format.container === 'fmp4' ? `init.mp4?id=${id}` : undefined,
-    // Independent once every listed segment starts at a keyframe: not a forced cut, and
-    // the one after the live-edge cut (it starts between keyframes) is no longer listed.
-    independent: segmenter.stats.forcedCuts === 0 && listed.every((segment) => segment.sequence > continuation),
+    epochMs,
     lowLatency:
       timings.partSeconds === undefined
         ? undefined
