@@ -22,10 +22,10 @@ import type { GraphRequest } from './graph-context';
 import { GraphError, badRequest } from './graph-error';
 import { readJsonObject, requestIds, sendGraphError, parsePrefer, type RequestIds } from './graph-http';
 import { GraphStore } from './graph-store';
-import { loadPrincipals, type AppInput, type AppPrincipal, type UserInput, type UserPrincipal } from './principals';
+import { loadPrincipals, type AppInput, type AppPrincipal, type Principals, type UserInput, type UserPrincipal } from './principals';
 import { TimeZones } from './time-zones';
 import { handleTokenRequest } from './token-endpoint';
-import { signingKeyOf } from './signing-keys';
+import { signingKeyOf, type SigningKey } from './signing-keys';
 import { DeviceCodes } from './device-codes';
 import { handleSignIn } from './sign-in-routes';
 import { handleAuthorize } from './authorize-routes';
@@ -121,26 +121,7 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
     throw badRequest('BadRequest', `Resource not found for the segment '${segments[segments.length - 1] ?? ''}'.`);
   };
 
-  /** Test hooks for callers that only have HTTP (the standalone emulator): need a valid token. */
-  const admin = async (req: IncomingMessage, res: ServerResponse, ids: RequestIds, pathname: string): Promise<void> => {
-    authenticate(req, principals, signing, clock());
-    if (pathname === '/_emulator/calendar/evict-sync-state' && req.method === 'POST') {
-      store.evictChangeLog();
-      res.writeHead(204, { 'request-id': ids.requestId }).end();
-      return;
-    }
-    if (pathname === '/_emulator/faults' && req.method === 'PUT') {
-      const body = await readJsonObject(req);
-      faults.set({
-        rate_limit_every: positive(body.rate_limit_every),
-        unavailable_every: positive(body.unavailable_every),
-        retry_after_seconds: typeof body.retry_after_seconds === 'number' && body.retry_after_seconds >= 0 ? body.retry_after_seconds : undefined,
-      });
-      res.writeHead(204, { 'request-id': ids.requestId }).end();
-      return;
-    }
-    throw new GraphError(404, 'NotFound', `No emulator control at ${req.method} ${pathname}.`);
-  };
+  const control: ControlDeps = { store, faults, principals, signing, clock };
 
   const route = async (req: IncomingMessage, res: ServerResponse, ids: RequestIds): Promise<void> => {
     const url = req.url ?? '/';
@@ -159,22 +140,14 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
       return handleBatch(req, res, ids, { selfUrl: publicUrl, origin: linkOrigin(req, publicUrl, stepKey), stepKey });
     }
     if (pathname.startsWith('/v1.0/')) return graph(req, res, ids, pathname, query);
-    if (pathname.startsWith('/_emulator/')) return admin(req, res, ids, pathname);
+    if (pathname.startsWith('/_emulator/')) return handleControl(control, req, res, ids, pathname);
     throw new GraphError(404, 'NotFound', `No such endpoint: ${req.method} ${pathname}. Graph is under /v1.0, tokens at /{tenant}/oauth2/v2.0/token.`);
   };
 
   const tls = await serverTls(options.tls ?? tlsSettingsSchema.parse(undefined), { dir: join(options.dataDir, 'directory', 'tls'), label: 'Graph directory emulator', logger });
   const dual = createDualProtocolServer((req, res) => {
     const ids = requestIds(req);
-    route(req, res, ids).catch((error: unknown) => {
-      if (error instanceof GraphError) {
-        if (error.status >= 500) logger.debug('injected or server failure', { url: req.url?.split('?')[0], status: error.status });
-        sendGraphError(res, error, ids, clock());
-        return;
-      }
-      logger.error('unexpected error', { url: req.url?.split('?')[0], error });
-      sendGraphError(res, new GraphError(500, 'InternalServerError', `The emulator failed: ${(error as Error).message}`), ids, clock());
-    });
+    route(req, res, ids).catch((error: unknown) => answerFailure(error, req, res, ids, logger, clock()));
   }, tls);
   for (const http of dual.httpServers) http.keepAliveTimeout = 5000;
   const { server } = dual;
@@ -209,6 +182,46 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
       store.close();
     },
   };
+}
+
+interface ControlDeps {
+  store: GraphStore;
+  faults: FaultInjector;
+  principals: Principals;
+  signing: SigningKey;
+  clock: () => number;
+}
+
+/** Test hooks for callers that only have HTTP (the standalone emulator): need a valid token. */
+async function handleControl(deps: ControlDeps, req: IncomingMessage, res: ServerResponse, ids: RequestIds, pathname: string): Promise<void> {
+  authenticate(req, deps.principals, deps.signing, deps.clock());
+  if (pathname === '/_emulator/calendar/evict-sync-state' && req.method === 'POST') {
+    deps.store.evictChangeLog();
+    res.writeHead(204, { 'request-id': ids.requestId }).end();
+    return;
+  }
+  if (pathname === '/_emulator/faults' && req.method === 'PUT') {
+    const body = await readJsonObject(req);
+    deps.faults.set({
+      rate_limit_every: positive(body.rate_limit_every),
+      unavailable_every: positive(body.unavailable_every),
+      retry_after_seconds: typeof body.retry_after_seconds === 'number' && body.retry_after_seconds >= 0 ? body.retry_after_seconds : undefined,
+    });
+    res.writeHead(204, { 'request-id': ids.requestId }).end();
+    return;
+  }
+  throw new GraphError(404, 'NotFound', `No emulator control at ${req.method} ${pathname}.`);
+}
+
+/** A request that failed: Graph's error body, and a log line for what was not a Graph error. */
+function answerFailure(error: unknown, req: IncomingMessage, res: ServerResponse, ids: RequestIds, logger: Logger, nowMs: number): void {
+  if (error instanceof GraphError) {
+    if (error.status >= 500) logger.debug('injected or server failure', { url: req.url?.split('?')[0], status: error.status });
+    sendGraphError(res, error, ids, nowMs);
+    return;
+  }
+  logger.error('unexpected error', { url: req.url?.split('?')[0], error });
+  sendGraphError(res, new GraphError(500, 'InternalServerError', `The emulator failed: ${(error as Error).message}`), ids, nowMs);
 }
 
 function positive(value: unknown): number | undefined {

@@ -8,7 +8,7 @@ import { isOwnOrigin } from './request-guard';
 export type AllowedOrigins = readonly string[];
 
 /** A request sent by a page of another site: it carries an Origin that is not this server's. */
-export function isForeignOrigin(req: IncomingMessage): boolean {
+function isForeignOrigin(req: IncomingMessage): boolean {
   const origin = req.headers.origin;
   return origin !== undefined && !isOwnOrigin(req, origin);
 }
@@ -47,7 +47,7 @@ function safeOrigin(url: string): string | undefined {
 }
 
 /** The `Access-Control-Allow-Origin` value for this request, or undefined when CORS stays closed. */
-export function allowedOriginFor(req: IncomingMessage, allowed: AllowedOrigins): string | undefined {
+function allowedOriginFor(req: IncomingMessage, allowed: AllowedOrigins): string | undefined {
   const origin = req.headers.origin;
   if (origin === undefined || !isForeignOrigin(req)) return undefined;
   if (allowed.includes('*')) return '*';

@@ -20,8 +20,6 @@ import { createPreviewTickets } from './preview/preview-tickets';
 import { countUnder } from './prefix-listing';
 import { bindTransfersService } from './transfers/transfers-service';
 
-export { LOCAL_ACCOUNT_ID };
-
 /** The processing behind each preview: a bounded thumbnail (never enlarged), a video's first frame. */
 const PREVIEW_FOPS: Record<PreviewView, string | undefined> = {
   original: undefined,

@@ -18,7 +18,7 @@ import { MODERATION_PATHS, moderationNotEnabled } from './moderation';
 import type { ObjectService } from './object-service';
 import type { PersistentFop } from './persistent-fop';
 
-export const RS_OPS: ReadonlySet<string> = new Set(['stat', 'delete', 'move', 'copy', 'chgm', 'chtype', 'chstatus', 'deleteAfterDays', 'lifecycle', 'restoreAr']);
+const RS_OPS: ReadonlySet<string> = new Set(['stat', 'delete', 'move', 'copy', 'chgm', 'chtype', 'chstatus', 'deleteAfterDays', 'lifecycle', 'restoreAr']);
 const OTHER_HEADS: ReadonlySet<string> = new Set(['batch', 'list', 'fetch', 'prefetch', 'pfop', 'image', 'unimage', 'sisyphus']);
 const OTHER_PATHS: ReadonlySet<string> = new Set(['/v2/list']);
 

@@ -13,11 +13,6 @@ export function usePackages() {
   return useQuery({ queryKey: [...queryKeys.directoryPackages, 'packages'], queryFn: async () => unwrap(await api.directoryPackages.packages()) });
 }
 
-export function useCatalogs() {
-  const api = useApi();
-  return useQuery({ queryKey: [...queryKeys.directoryPackages, 'catalogs'], queryFn: async () => unwrap(await api.directoryPackages.catalogs()) });
-}
-
 /** A catalog's custom workflow extensions; an error (or a service that does not list them) is the caller's to show. */
 export function useCustomExtensions(catalogId: string | undefined) {
   const api = useApi();

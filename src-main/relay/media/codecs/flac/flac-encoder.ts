@@ -10,7 +10,7 @@ export interface FlacFormat {
 
 const BITS_PER_SAMPLE = 16;
 /** Block sizes this encoder writes; STREAMINFO promises them to decoders, which size buffers by the maximum. */
-export const FLAC_MIN_BLOCK = 16;
+const FLAC_MIN_BLOCK = 16;
 export const FLAC_MAX_BLOCK = 4608;
 
 function checkFormat({ sampleRate, channels }: FlacFormat): void {
