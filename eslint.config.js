@@ -17,6 +17,10 @@ const onlyElectronAndShared = 'the preload may import only electron and src-shar
 const MAX_FUNCTION_LINES = 150;
 
 const restrict = (patterns) => ['error', { patterns }];
+// A layer is reached by climbing folders or by its alias (tsconfig.base.json `paths`): each rule
+// names both, so neither way past it is open.
+const mainLayer = ['**/src-main/**', '@main/**'];
+const rendererLayer = ['**/src-renderer/**', '@renderer/**'];
 const noSleep =
   'no fixed sleep in a test: wait for the event or state you mean (vi.waitFor, expect.poll, waitUntil, fake timers); a delay that is the point of the test is holdFor or quietFor (src-main/test-support/time.ts), which say why';
 
@@ -24,7 +28,7 @@ const noSleep =
 // block's no-restricted-imports replaces an earlier one's for the same file, so each repeats
 // main's own patterns. Tests may start whatever peer they need (a whole relay, an emulator).
 const mainNeverImports = [
-  { group: ['**/src-renderer/**'], message: 'main never imports the renderer' },
+  { group: rendererLayer, message: 'main never imports the renderer' },
   { group: ['electron', 'electron/*'], message: 'only src-main/electron and main.electron.ts may import electron: the engine must run under plain Node' },
 ];
 const layersInsideMain = [
@@ -35,7 +39,7 @@ const layersInsideMain = [
       'no-restricted-imports': restrict([
         ...mainNeverImports,
         {
-          regex: '^(\\.\\./)+(protocols|api|relay-module)(/|$)',
+          regex: '^((\\.\\./)+|@main/relay/)(protocols|api|relay-module)(/|$)',
           message: 'the relay core and media never import a protocol, the protocol registry, the API or the relay module: a protocol plugs in through relay/protocols.ts',
         },
       ]),
@@ -47,7 +51,7 @@ const layersInsideMain = [
     rules: {
       'no-restricted-imports': restrict([
         ...mainNeverImports,
-        { regex: '^\\.\\.?/(.*/)?emulator(/|$)', message: 'the storage client never imports the emulator: it reaches it over HTTP, as it reaches Kodo' },
+        { regex: '^(\\.\\.?/(.*/)?|@main/storage/)emulator(/|$)', message: 'the storage client never imports the emulator: it reaches it over HTTP, as it reaches Kodo' },
       ]),
     },
   },
@@ -57,7 +61,7 @@ const layersInsideMain = [
     rules: {
       'no-restricted-imports': restrict([
         ...mainNeverImports,
-        { regex: '^\\.\\.?/(.*/)?emulator(/|$)', message: 'the directory client and services never import the emulator: they reach it over HTTP, as they reach Graph' },
+        { regex: '^(\\.\\.?/(.*/)?|@main/directory/)emulator(/|$)', message: 'the directory client and services never import the emulator: they reach it over HTTP, as they reach Graph' },
       ]),
     },
   },
@@ -82,7 +86,7 @@ export default tseslint.config(
       'no-restricted-imports': restrict([
         { group: nodeBuiltins, message: 'src-shared is pure TypeScript: no Node built-ins' },
         { group: ['electron', 'electron/*'], message: 'src-shared is pure TypeScript: no electron' },
-        { group: ['**/src-main/**', '**/src-renderer/**'], message: 'src-shared imports no other layer' },
+        { group: [...mainLayer, ...rendererLayer], message: 'src-shared imports no other layer' },
       ]),
       'no-restricted-globals': ['error', 'window', 'document', 'navigator', 'location', 'localStorage', 'process', 'Buffer', '__dirname', 'require'],
     },
@@ -92,7 +96,7 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     rules: {
       'no-restricted-imports': restrict([
-        { group: ['**/src-main/**'], message: 'the renderer never imports main: use the contract client' },
+        { group: mainLayer, message: 'the renderer never imports main: use the contract client' },
         { group: nodeBuiltins, message: 'the renderer runs sandboxed: no Node built-ins' },
         { group: ['electron', 'electron/*'], message: 'the renderer reaches main only through the contract' },
       ]),
@@ -124,14 +128,14 @@ export default tseslint.config(
   {
     files: ['src-main/electron/**/*.ts', 'src-main/main.electron.ts'],
     rules: {
-      'no-restricted-imports': restrict([{ group: ['**/src-renderer/**'], message: 'main never imports the renderer' }]),
+      'no-restricted-imports': restrict([{ group: rendererLayer, message: 'main never imports the renderer' }]),
     },
   },
   {
     files: ['src-main/preload/**/*.ts'],
     rules: {
       'no-restricted-imports': restrict([
-        { regex: '^(?!electron$)(?!(\\.\\./)+src-shared/)', message: onlyElectronAndShared },
+        { regex: '^(?!electron$)(?!(\\.\\./)+src-shared/)(?!@shared/)', message: onlyElectronAndShared },
       ]),
     },
   },
@@ -156,8 +160,6 @@ export default tseslint.config(
     // machine and flaky on a loaded one. A delay that is the point of a test goes through a
     // helper of src-main/test-support/time.ts that says why (holdFor, quietFor).
     files: ['**/*.test.ts', '**/*.test.tsx'],
-    // Features other engineers are changing now; their sleeps are to go the same way.
-    ignores: ['src-main/storage/**', 'src-renderer/features/storage/**'],
     rules: {
       'no-restricted-syntax': [
         'error',

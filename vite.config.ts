@@ -1,4 +1,5 @@
 import { defineConfig } from 'vite';
+import { viteAliases } from './scripts/aliases.mjs';
 
 // The renderer: plain React built by Vite's esbuild (no plugin needed), relative asset paths so
 // the same build loads from the Electron app:// protocol and from the headless server.
@@ -7,6 +8,8 @@ export default defineConfig({
   base: './',
   publicDir: '../assets',
   esbuild: { jsx: 'automatic' },
+  // vite-node (benches, the emulators run from source) loads this file too.
+  resolve: { alias: viteAliases() },
   build: {
     outDir: '../dist/renderer',
     emptyOutDir: true,

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { viteAliases } from './scripts/aliases.mjs';
 
 const sources = ['src-main/**/*.test.ts', 'src-shared/**/*.test.ts', 'src-renderer/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'];
 /** Tests that need a program outside this process (ffmpeg, GStreamer, Chromium, Node as a child) or an official SDK. */
@@ -35,4 +36,5 @@ export default defineConfig({
     ],
   },
   esbuild: { jsx: 'automatic' },
+  resolve: { alias: viteAliases() },
 });

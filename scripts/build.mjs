@@ -13,7 +13,7 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /** What each bundle is made of: a change to any file under these paths rebuilds it. */
 export const BUNDLE_INPUTS = {
-  renderer: ['src-renderer', 'src-shared', 'assets', 'vite.config.ts', 'package.json', 'package-lock.json', 'scripts/build.mjs'],
+  renderer: ['src-renderer', 'src-shared', 'assets', 'vite.config.ts', 'scripts/aliases.mjs', 'package.json', 'package-lock.json', 'scripts/build.mjs'],
   main: ['src-main', 'src-shared', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.base.json', 'scripts/build.mjs'],
 };
 

@@ -27,7 +27,9 @@ const VOICE = '0.6*sin(440*2*PI*t)*lt(t\\,0.25)+0.02*sin(1234*2*PI*t*t)+0.3*(ran
 /**
  * Every fixture: `args` go to ffmpeg, which writes the file on stdout; with `rtp`, ffmpeg sends
  * RTP to a local UDP port instead and the file keeps each datagram as it came (see README).
+ * One fixture a line, read as a table: the formatter leaves this list as it is.
  */
+// prettier-ignore
 const FIXTURES = [
   // H.264 and H.265 elementary streams (Annex B)
   { file: 'h264-320x240-2s.h264', what: 'x264 (default preset), 50 frames, a keyframe a second, no B-frames', args: [...pattern('320x240'), '-t', '2', '-c:v', 'libx264', '-g', '25', '-bf', '0', '-pix_fmt', 'yuv420p', '-f', 'h264'] },

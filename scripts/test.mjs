@@ -1,5 +1,6 @@
-// `npm test`: lint, typecheck, the three vitest tiers in one run (unit, interop, fuzz), then the end-to-end tests
-// (Playwright driving Chromium against the built headless console). Ends with one summary line.
+// `npm test`: format, lint, typecheck, import cycles, unused code (knip), the three vitest tiers in
+// one run (unit, interop, fuzz), then the end-to-end tests (Playwright driving Chromium against
+// the built headless console). Ends with one summary line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,11 +12,15 @@ mkdirSync(results, { recursive: true });
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 const steps = [
+  // The layout prettier.config.js gives (`npm run format` writes it).
+  ['format', bin('prettier'), ['--check', '--log-level', 'warn', '.']],
   ['lint', bin('eslint'), ['--max-warnings', '0', '.']],
   // One program per environment (renderer: DOM; main: Node; shared: neither).
   ['typecheck', process.execPath, [join(root, 'scripts', 'typecheck.mjs')]],
   // No import cycle, type imports included: a cycle is a layer that knows too much.
   ['cycles', bin('madge'), ['--circular', '--extensions', 'ts,tsx', '--ts-config', 'tsconfig.json', 'src-main', 'src-renderer', 'src-shared', 'e2e', 'scripts', 'bench']],
+  // No file, dependency or export that nothing uses (knip.config.ts lists what the project runs).
+  ['knip', bin('knip'), ['--no-progress']],
   ['vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(results, 'unit-results.json')}`]],
   ['build', process.execPath, [join(root, 'scripts', 'build.mjs')]],
   ['e2e', bin('playwright'), ['test', '-c', join(root, 'e2e', 'playwright.config.ts')]],

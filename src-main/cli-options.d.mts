@@ -1,11 +1,3 @@
-export interface ConsoleOptionSpec {
-  type: 'string' | 'boolean';
-  short?: string;
-  /** How the value is written in the help, e.g. `<file>`. */
-  value?: string;
-  help: string;
-}
-export const CONSOLE_OPTIONS: Readonly<Record<'config' | 'listen' | 'headless' | 'help', ConsoleOptionSpec>>;
 export interface ConsoleCommandLine {
   config?: string;
   listen?: string;

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { nearestName } from './platform/nearest-name.mjs';
 
 /** Every option, once: parsing, the help text and the "valid options" list come from here. */
-export const CONSOLE_OPTIONS = {
+const CONSOLE_OPTIONS = {
   config: {
     type: 'string',
     short: 'c',

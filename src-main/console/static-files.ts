@@ -15,12 +15,12 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-export function contentTypeOf(path: string): string {
+function contentTypeOf(path: string): string {
   return CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
 }
 
 /** Resolves a URL path inside `root`; undefined for anything that would step outside it. */
-export function resolveInside(root: string, urlPath: string): string | undefined {
+function resolveInside(root: string, urlPath: string): string | undefined {
   let decoded: string;
   try {
     decoded = decodeURIComponent(urlPath);

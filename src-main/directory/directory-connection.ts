@@ -13,7 +13,7 @@ import { createInteractiveTokenProvider, createMsalPublicClient, type DeviceCode
 import { createClientCredentialsTokenProvider, createPasswordTokenProvider, GRAPH_DEFAULT_SCOPE } from './client/oauth-token-provider';
 import type { RetryOptions } from './client/retry-policy';
 
-export const DEFAULT_EMULATOR_LISTEN = '127.0.0.1:1986';
+const DEFAULT_EMULATOR_LISTEN = '127.0.0.1:1986';
 
 const listenAddress = z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^:\s]*):\d{1,5}$/, 'expected host:port, e.g. 127.0.0.1:1986');
 
@@ -58,7 +58,6 @@ export const directorySectionSchema = z
   .loose();
 
 export type DirectorySettings = z.infer<typeof directorySectionSchema>;
-export type GraphSettings = z.infer<typeof graphSettingsSchema>;
 
 /** A config problem in the `directory` section, naming the key. */
 export class DirectoryConfigError extends Error {
@@ -85,11 +84,11 @@ const demoAccountSchema = z
     url: z.string().optional(),
   })
   .loose();
-export type DemoAccount = z.infer<typeof demoAccountSchema>;
+type DemoAccount = z.infer<typeof demoAccountSchema>;
 
 export const demoAccountPath = (dataDir: string) => join(dataDir, 'directory', 'demo-account.json');
 
-export async function readDemoAccount(dataDir: string): Promise<DemoAccount> {
+async function readDemoAccount(dataDir: string): Promise<DemoAccount> {
   const path = demoAccountPath(dataDir);
   let text: string;
   try {
@@ -234,7 +233,7 @@ export async function openDirectoryConnection(options: DirectoryConnectionOption
 }
 
 /** Where the console's own emulators keep their CAs (`<data_dir>/<emulator>/tls/ca.pem`). */
-export const localCaPaths = (dataDir: string) => [join(dataDir, 'directory', 'tls', 'ca.pem'), join(dataDir, 'storage', 'tls', 'ca.pem')];
+const localCaPaths = (dataDir: string) => [join(dataDir, 'directory', 'tls', 'ca.pem'), join(dataDir, 'storage', 'tls', 'ca.pem')];
 
 /**
  * What a connection trusts: the public roots (and NODE_EXTRA_CA_CERTS, which a CA list given to

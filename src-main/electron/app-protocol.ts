@@ -3,7 +3,7 @@ import { consoleCsp, SECURITY_HEADERS } from '../console/content-security-policy
 import { readStaticFile } from '../console/static-files';
 
 /** The renderer's origin in the desktop window. */
-export const APP_SCHEME = 'app';
+const APP_SCHEME = 'app';
 export const APP_ORIGIN = `${APP_SCHEME}://console`;
 
 /** Must run before `app.whenReady()`: makes app:// a secure, standard origin. */

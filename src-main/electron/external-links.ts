@@ -5,7 +5,7 @@
  * the services the console manages, and the console's own API address (stream URLs such as
  * /api/stream.mp4?src=cam to open in a player), are let through.
  */
-export const EXTERNAL_ORIGINS: readonly string[] = [
+const EXTERNAL_ORIGINS: readonly string[] = [
   // Qiniu Kodo: the cloud console and its documentation.
   'https://portal.qiniu.com',
   'https://developer.qiniu.com',

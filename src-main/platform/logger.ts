@@ -3,7 +3,7 @@
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 
-export type LogFields = Record<string, unknown>;
+type LogFields = Record<string, unknown>;
 
 /** One log line as the logger made it (message and fields already redacted). */
 export interface LogEntry {
@@ -33,7 +33,7 @@ const LEVEL_ORDER: Record<LogLevel, number> = { trace: 0, debug: 1, info: 2, war
 const SECRET_KEY = /pass(word)?|secret|token|authorization|credential|cookie|sk$|private_?key/i;
 
 /** Masks secret-looking fields and credentials embedded in URLs (`rtsp://user:pass@host`). */
-export function redactFields(fields: LogFields): LogFields {
+function redactFields(fields: LogFields): LogFields {
   const out: LogFields = {};
   for (const [key, value] of Object.entries(fields)) {
     if (SECRET_KEY.test(key)) out[key] = '***';

@@ -6,7 +6,7 @@ import type { KodoClient } from '../storage/client/kodo-client';
 import type { RecordingSettings } from './recordings-config';
 
 /** The lifecycle rule that keeps a stream's segments `retain_days`: one per prefix, named after it. */
-export function retentionRule(settings: Pick<RecordingSettings, 'stream' | 'prefix'>, days: number): LifecycleRule {
+function retentionRule(settings: Pick<RecordingSettings, 'stream' | 'prefix'>, days: number): LifecycleRule {
   // Rule names: letters, digits and _ (1-49); a digest keeps two prefixes apart.
   const digest = createHash('sha256').update(settings.prefix).digest('hex').slice(0, 8);
   const readable = settings.stream.replace(/[^A-Za-z0-9_]/g, '_').slice(0, 30);

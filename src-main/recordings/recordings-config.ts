@@ -16,7 +16,7 @@ const duration = (what: string, minMs: number, maxMs: number) =>
   });
 
 /** When a stream records: always, during the synced calendar's meetings, or in weekly windows. */
-export type Schedule = { kind: 'always' } | { kind: 'calendar' } | { kind: 'weekly'; windows: WeeklyWindow[]; text: string[] };
+type Schedule = { kind: 'always' } | { kind: 'calendar' } | { kind: 'weekly'; windows: WeeklyWindow[]; text: string[] };
 
 const scheduleSchema = z
   .union([z.string(), z.array(z.string()).min(1)], { error: 'schedule is always, calendar, or weekly windows such as ["mon-fri 08:00-18:00"]' })
@@ -34,7 +34,7 @@ const scheduleSchema = z
   });
 
 /** One stream's recording, as written under `recordings: <stream>:`. */
-export const recordingEntrySchema = z
+const recordingEntrySchema = z
   .object({
     bucket: z.string().regex(/^[a-zA-Z0-9_-]{1,63}$/, 'bucket is a Kodo bucket name: letters, digits, - and _ (1-63)').describe('the Kodo bucket the segments go to'),
     account: z.string().min(1).default('local').describe('the storage account (its id or name); local is the embedded emulator'),
@@ -64,7 +64,7 @@ export const recordingEntrySchema = z
   })
   .strict();
 
-export type RecordingEntry = z.output<typeof recordingEntrySchema>;
+type RecordingEntry = z.output<typeof recordingEntrySchema>;
 
 /** A stream's recording with its defaults filled in. */
 export interface RecordingSettings extends Omit<RecordingEntry, 'prefix'> {
@@ -80,7 +80,7 @@ export const recordingsSectionSchema = z
   .describe('streams recorded into a Kodo bucket: stream name → bucket, segment, schedule, retain_days');
 
 /** `recordings/<stream>/`, with the stream name kept to what a key can carry plainly. */
-export function defaultPrefix(stream: string): string {
+function defaultPrefix(stream: string): string {
   return `recordings/${stream.replace(/[^A-Za-z0-9._-]/g, '_')}/`;
 }
 

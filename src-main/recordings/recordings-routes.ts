@@ -22,7 +22,7 @@ export interface RecordingsApiDeps {
   allowedOrigins: AllowedOrigins;
 }
 
-export const RECORDINGS_PATHS = {
+const RECORDINGS_PATHS = {
   list: '/api/recordings',
   playlist: '/api/recordings.m3u8',
   download: '/api/recordings.mp4',

@@ -26,7 +26,7 @@ export function createSegmentClock(): SegmentClock {
 }
 
 /** How far a segment's estimated start may be from the previous one's end and still follow on without a gap. */
-export const CONTINUITY_MS = 1_000;
+const CONTINUITY_MS = 1_000;
 
 /**
  * A segment's wall-clock span: it follows the previous one of its run without a gap unless the

@@ -24,7 +24,7 @@ export function segmentStart(prefix: string, key: string): number | undefined {
 }
 
 /** A segment that starts this long before a range still reaches into it (segments are at most 10 min). */
-export const LOOKBACK_MS = 3_600_000;
+const LOOKBACK_MS = 3_600_000;
 
 /** The day folders (`<prefix>YYYY-MM-DD/`) that can hold segments overlapping [start, end), oldest first. */
 export function dayFolders(prefix: string, startMs: number, endMs: number): string[] {

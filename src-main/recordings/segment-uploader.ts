@@ -6,7 +6,7 @@ import { segmentsToDrop } from './spool-bounds';
 import type { Spool, SpoolEntry, UploadTarget } from './spool';
 
 /** How one stream's uploads stand, for its status. */
-export interface UploadState {
+interface UploadState {
   spooled: number;
   spooledBytes: number;
   uploaded: number;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../platform/atomic-write';
 
 /** Where a spooled segment goes, and what it says of itself there. */
-export const uploadTargetSchema = z.object({
+const uploadTargetSchema = z.object({
   stream: z.string(),
   account: z.string(),
   bucket: z.string(),

@@ -10,7 +10,7 @@ import { scheduleAt } from './schedule-timeline';
 import type { SpoolEntry, Spool } from './spool';
 
 /** What a recording takes as it comes: H.264/H.265 video, AAC/Opus audio, G.711 (kept as FLAC, as stream.mp4 does). */
-export const RECORDING_REQUESTS: MediaRequest[] = [
+const RECORDING_REQUESTS: MediaRequest[] = [
   { kind: 'video', codecs: ['H264', 'H265'] },
   { kind: 'audio', codecs: ['MPEG4-GENERIC', 'OPUS', 'PCMA', 'PCMU'] },
 ];
@@ -20,9 +20,9 @@ export const RECORDING_REQUESTS: MediaRequest[] = [
  * (tried again); `recording`: attached to the stream; `error`: cannot record as configured;
  * `inactive`: a schedule this version does not run.
  */
-export type RecorderState = 'off' | 'waiting' | 'recording' | 'error' | 'inactive';
+type RecorderState = 'off' | 'waiting' | 'recording' | 'error' | 'inactive';
 
-export interface RecorderStatus {
+interface RecorderStatus {
   state: RecorderState;
   message?: string;
   /** When the schedule changes the state next (ms). */

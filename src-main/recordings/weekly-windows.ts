@@ -11,7 +11,7 @@ export interface WeeklyWindow {
   endMinute: number;
 }
 
-export const DAY_NAMES = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+const DAY_NAMES = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
 export class ScheduleError extends Error {
   override name = 'ScheduleError';

@@ -7,7 +7,7 @@ import { readStreamsSection } from './streams-config';
  * listener: streams in relay-module, preload, webtorrent). Every other section is read once at
  * start, so a change to it needs a restart.
  */
-export const LIVE_SECTIONS: ReadonlySet<string> = new Set(['streams', 'preload', 'webtorrent']);
+const LIVE_SECTIONS: ReadonlySet<string> = new Set(['streams', 'preload', 'webtorrent']);
 
 export interface ConfigChanges {
   streams: { added: string[]; changed: string[]; removed: string[] };

@@ -4,7 +4,7 @@ import type { SchemeRegistry } from './core/scheme-registry';
 import { SourceRejectedError } from './core/stream-registry';
 import { readStreamsSection } from './streams-config';
 
-export interface CodeRunningSource {
+interface CodeRunningSource {
   stream: string;
   scheme: string;
 }
@@ -14,7 +14,7 @@ export interface CodeRunningSource {
  * have in the same stream: added, or changed in any character. Sources the write leaves as they
  * are (a console user saving the whole file) are not counted.
  */
-export function addedCodeRunningSources(current: ConfigObject, next: ConfigObject, schemes: SchemeRegistry): CodeRunningSource[] {
+function addedCodeRunningSources(current: ConfigObject, next: ConfigObject, schemes: SchemeRegistry): CodeRunningSource[] {
   const before = readStreamsSection(current.streams);
   const added: CodeRunningSource[] = [];
   for (const [stream, sources] of readStreamsSection(next.streams)) {

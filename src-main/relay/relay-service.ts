@@ -36,7 +36,7 @@ interface InfoLike {
 }
 
 /** go2rtc's receiver codec stats in the contract's shape. */
-export function codecInfo(stats: CodecStats): CodecInfo {
+function codecInfo(stats: CodecStats): CodecInfo {
   return {
     kind: stats.codec_type,
     name: stats.codec_name,
@@ -48,7 +48,7 @@ export function codecInfo(stats: CodecStats): CodecInfo {
 
 const producerCodecs = (p: InfoLike): CodecInfo[] => (p.receivers ?? []).map((r) => codecInfo(r.codec));
 
-export function summarize(streams: StreamRegistry): StreamSummary[] {
+function summarize(streams: StreamRegistry): StreamSummary[] {
   return streams.names().map((name) => {
     const stream = streams.get(name)!;
     const info = stream.info();

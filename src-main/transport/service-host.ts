@@ -3,7 +3,7 @@ import type { ServiceDef, ServiceEmitter, ServiceImpl } from '../../src-shared/c
 import { ContractFailure, err, ok, type Result } from '../../src-shared/contract/result';
 import type { Logger } from '../platform/logger';
 
-export type EventListener = (payload: unknown) => void;
+type EventListener = (payload: unknown) => void;
 
 /**
  * Main's side of the contract: services are bound once, and every transport (Electron IPC,

@@ -32,7 +32,7 @@ export type DirectoryRoute =
   | { section: 'directory'; view: 'units'; unitId?: string }
   | { section: 'directory'; view: 'traffic' };
 
-export const STREAM_TABS = ['overview', 'links'] as const;
+const STREAM_TABS = ['overview', 'links'] as const;
 export type StreamTab = (typeof STREAM_TABS)[number];
 
 const decode = (part: string): string | undefined => {

@@ -3,7 +3,7 @@ import { defineService, method } from './define-service';
 
 export const runtimeSchema = z.enum(['electron', 'headless']);
 
-export const appInfoSchema = z.object({
+const appInfoSchema = z.object({
   name: z.string(),
   version: z.string(),
   runtime: runtimeSchema,
@@ -16,9 +16,8 @@ export const appInfoSchema = z.object({
   platform: z.string(),
   nodeVersion: z.string(),
 });
-export type AppInfo = z.infer<typeof appInfoSchema>;
 
-export const uptimeSchema = z.object({ uptimeSeconds: z.number().nonnegative() });
+const uptimeSchema = z.object({ uptimeSeconds: z.number().nonnegative() });
 
 /** The application itself: what runs, where its files are, how long it has been up. */
 export const appService = defineService({

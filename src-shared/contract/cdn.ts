@@ -12,7 +12,7 @@ const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day like 2026-11-25');
 const account = { accountId: z.string().min(1) };
 
 /** The daily quota as the service last reported it (in each refresh and prefetch answer). */
-export const cdnQuotaSchema = z.object({
+const cdnQuotaSchema = z.object({
   urlQuotaDay: z.number().optional(),
   urlSurplusDay: z.number().optional(),
   dirQuotaDay: z.number().optional(),
@@ -22,7 +22,7 @@ export const cdnQuotaSchema = z.object({
 });
 export type CdnQuota = z.infer<typeof cdnQuotaSchema>;
 
-export const cdnRequestResultSchema = z.object({
+const cdnRequestResultSchema = z.object({
   requestId: z.string(),
   /** URLs and folders the service took. */
   accepted: z.number().int(),
@@ -32,7 +32,7 @@ export const cdnRequestResultSchema = z.object({
 });
 export type CdnRequestResult = z.infer<typeof cdnRequestResultSchema>;
 
-export const trafficSchema = z.object({
+const trafficSchema = z.object({
   /** Slot start times, `YYYY-MM-DD HH:mm:ss` (UTC). */
   time: z.array(z.string()),
   /** Per domain: bytes per slot (flux) or bits per second (bandwidth). */
@@ -40,7 +40,7 @@ export const trafficSchema = z.object({
 });
 export type Traffic = z.infer<typeof trafficSchema>;
 
-export const cdnLogSchema = z.object({ domain: z.string(), name: z.string(), size: z.number(), mtime: z.number(), url: z.string() });
+const cdnLogSchema = z.object({ domain: z.string(), name: z.string(), size: z.number(), mtime: z.number(), url: z.string() });
 export type CdnLog = z.infer<typeof cdnLogSchema>;
 
 /** The CDN in front of an account's buckets: refresh, prefetch, traffic and access logs. */

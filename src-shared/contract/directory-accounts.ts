@@ -5,10 +5,9 @@ import { defineService, method } from './define-service';
 // config section (the embedded emulator by default, or a tenant), the person or app signed in,
 // the granted scopes and when the token expires. Tokens and secrets never reach the console.
 
-export const SIGN_IN_KINDS = ['password', 'authCode', 'deviceCode', 'clientCredentials'] as const;
-export type SignInKind = (typeof SIGN_IN_KINDS)[number];
+const SIGN_IN_KINDS = ['password', 'authCode', 'deviceCode', 'clientCredentials'] as const;
 
-export const directoryConnectionInfoSchema = z.object({
+const directoryConnectionInfoSchema = z.object({
   /** The embedded emulator, or a tenant named in `directory.graph`. */
   mode: z.enum(['emulator', 'graph']),
   tenant: z.string(),
@@ -19,7 +18,7 @@ export const directoryConnectionInfoSchema = z.object({
 });
 export type DirectoryConnectionInfo = z.infer<typeof directoryConnectionInfoSchema>;
 
-export const signInStatusSchema = z.object({
+const signInStatusSchema = z.object({
   /** Null when the directory is off or its config is wrong (see error). */
   connection: directoryConnectionInfoSchema.nullable(),
   state: z.enum(['signedOut', 'signingIn', 'signedIn', 'error']),
@@ -110,7 +109,7 @@ export type NewTenant = z.infer<typeof newTenantSchema>;
 /** The connection from the config file (the emulator unless `directory.graph` names a tenant). */
 export const CONFIG_CONNECTION_ID = 'config';
 
-export const directoryConnectionEntrySchema = z.object({
+const directoryConnectionEntrySchema = z.object({
   /** CONFIG_CONNECTION_ID, or the id of a tenant added in Settings. */
   id: z.string(),
   name: z.string(),

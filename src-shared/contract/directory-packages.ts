@@ -5,7 +5,7 @@ import { assignmentPolicySchema } from './directory';
 // Catalogs and their access packages, each package with its assignment policies: what the
 // Directory section lists before a policy is opened in the editor.
 
-export const catalogSchema = z
+const catalogSchema = z
   .object({
     id: z.string(),
     displayName: z.string().nullish(),
@@ -16,7 +16,7 @@ export const catalogSchema = z
   .loose();
 export type Catalog = z.infer<typeof catalogSchema>;
 
-export const accessPackageSchema = z
+const accessPackageSchema = z
   .object({
     id: z.string(),
     displayName: z.string().nullish(),
@@ -30,7 +30,7 @@ export const accessPackageSchema = z
 export type AccessPackage = z.infer<typeof accessPackageSchema>;
 
 /** A catalog's custom workflow extension (a Logic App a policy may call at a stage of a request). */
-export const customWorkflowExtensionSchema = z
+const customWorkflowExtensionSchema = z
   .object({
     id: z.string(),
     displayName: z.string().nullish(),

@@ -4,7 +4,7 @@ import { defineService, method } from './define-service';
 // People pickers: a policy's single-user approvers and reviewers, the assignment list's
 // target filter. Graph is asked by the start of a name or sign-in name.
 
-export const directoryUserSchema = z.object({
+const directoryUserSchema = z.object({
   id: z.string(),
   displayName: z.string().nullable(),
   userPrincipalName: z.string().nullable(),

@@ -57,13 +57,13 @@ export const allowedTargetScopeSchema = z.enum([
   'unknownFutureValue',
 ]);
 
-export const expirationPatternSchema = z.object({
+const expirationPatternSchema = z.object({
   type: z.enum(['notSpecified', 'noExpiration', 'afterDateTime', 'afterDuration']),
   duration: isoDuration.nullish(),
   endDateTime: dateTimeOffset.nullish(),
 });
 
-export const automaticRequestSettingsSchema = z.object({
+const automaticRequestSettingsSchema = z.object({
   gracePeriodBeforeAccessRemoval: isoDuration.nullish(),
   removeAccessWhenTargetLeavesAllowedTargets: z.boolean().nullish(),
   requestAccessForAllowedTargets: z.boolean().nullish(),
@@ -80,7 +80,7 @@ export const requestorSettingsSchema = z.object({
   onBehalfRequestors: subjects.nullish(),
 });
 
-export const approvalStageSchema = z.object({
+const approvalStageSchema = z.object({
   durationBeforeAutomaticDenial: isoDuration.nullish(),
   isApproverJustificationRequired: z.boolean().nullish(),
   isEscalationEnabled: z.boolean().nullish(),
@@ -90,16 +90,15 @@ export const approvalStageSchema = z.object({
   escalationApprovers: subjects.nullish(),
   fallbackEscalationApprovers: subjects.nullish(),
 });
-export type ApprovalStage = z.infer<typeof approvalStageSchema>;
 
-export const approvalSettingsSchema = z.object({
+const approvalSettingsSchema = z.object({
   isApprovalRequiredForAdd: z.boolean().nullish(),
   isApprovalRequiredForUpdate: z.boolean().nullish(),
   isRequestorJustificationRequired: z.boolean().nullish(),
   stages: z.array(approvalStageSchema).max(3, 'a policy has at most 3 approval stages').nullish(),
 });
 
-export const reviewScheduleSchema = z.object({
+const reviewScheduleSchema = z.object({
   startDateTime: dateTimeOffset.nullish(),
   expiration: expirationPatternSchema.nullish(),
   recurrence: z
@@ -166,7 +165,7 @@ export const customExtensionStageSchema = z.enum([
   'assignmentOneDayBeforeExpiration',
 ]);
 
-export const customExtensionStageSettingSchema = z.object({
+const customExtensionStageSettingSchema = z.object({
   id: z.string().nullish(),
   stage: customExtensionStageSchema,
   customExtension: z.object({
@@ -224,7 +223,7 @@ export const assignmentPolicySchema = z
 export type AssignmentPolicy = z.infer<typeof assignmentPolicySchema>;
 
 /** One thing wrong with a policy body: where (dotted path) and why, with a stable code. */
-export const policyProblemSchema = z.object({
+const policyProblemSchema = z.object({
   path: z.string(),
   code: z.string(),
   message: z.string(),
@@ -233,11 +232,11 @@ export type PolicyProblem = z.infer<typeof policyProblemSchema>;
 
 // ---- assignments and scoped role members ----
 
-export const assignmentExpandSchema = z.enum(['accessPackage', 'target', 'assignmentPolicy']);
+const assignmentExpandSchema = z.enum(['accessPackage', 'target', 'assignmentPolicy']);
 /** An OData property name (optionally a/b for nested), safe to put in $select. */
 const propertyName = z.string().regex(/^[A-Za-z][A-Za-z0-9_]*(\/[A-Za-z][A-Za-z0-9_]*)*$/, 'expected a property name');
 
-export const assignmentSchema = z
+const assignmentSchema = z
   .object({
     id: z.string(),
     state: z.string().nullish(),
@@ -251,7 +250,7 @@ export const assignmentSchema = z
   .loose();
 export type Assignment = z.infer<typeof assignmentSchema>;
 
-export const scopedRoleMemberSchema = z
+const scopedRoleMemberSchema = z
   .object({
     id: z.string(),
     roleId: z.string().nullish(),
@@ -266,7 +265,7 @@ export type ScopedRoleMember = z.infer<typeof scopedRoleMemberSchema>;
 
 // ---- calendar sync ----
 
-export const calendarEventSchema = z.object({
+const calendarEventSchema = z.object({
   id: z.string(),
   subject: z.string().nullable(),
   /** UTC instants, ISO 8601 with Z. */
@@ -281,8 +280,13 @@ export const calendarEventSchema = z.object({
 });
 export type CalendarEvent = z.infer<typeof calendarEventSchema>;
 
+/** A full round reads the whole window; an incremental one only what changed since the last (its delta link). */
+const roundKindSchema = z.enum(['full', 'incremental']);
+export type RoundKind = z.infer<typeof roundKindSchema>;
+
 /** Why a full round ran: the view's first, an expired delta token, a resync asked for, or links from another connection. */
-export const FULL_REASONS = ['first', 'expired', 'resync', 'connection'] as const;
+const fullReasonSchema = z.enum(['first', 'expired', 'resync', 'connection']);
+export type FullReason = z.infer<typeof fullReasonSchema>;
 
 const roundCountsSchema = z.object({
   pages: z.number().int().nonnegative(),
@@ -291,7 +295,7 @@ const roundCountsSchema = z.object({
   removed: z.number().int().nonnegative(),
 });
 
-export const calendarSyncStatusSchema = z.object({
+const calendarSyncStatusSchema = z.object({
   state: z.enum(['stopped', 'idle', 'syncing', 'error']),
   /** Who is synchronised (`me` or a user id) and the window of the calendar view. */
   target: z.object({ user: z.string(), start: z.string(), end: z.string() }).nullable(),
@@ -308,16 +312,16 @@ export const calendarSyncStatusSchema = z.object({
   throttled: z.number().int().nonnegative(),
   lastRound: roundCountsSchema
     .extend({
-      kind: z.enum(['full', 'incremental']),
+      kind: roundKindSchema,
       /** Full rounds: the view's first, after an expired delta token (410), or a resync asked for. */
-      reason: z.enum(FULL_REASONS).optional(),
+      reason: fullReasonSchema.optional(),
       startedAt: z.string(),
       durationMs: z.number().nonnegative(),
     })
     .nullable(),
   totals: roundCountsSchema,
   /** The round running now, as far as it got (pages and events applied so far). */
-  currentRound: roundCountsSchema.extend({ kind: z.enum(['full', 'incremental']), startedAt: z.string(), received: z.number().int().nonnegative() }).nullable(),
+  currentRound: roundCountsSchema.extend({ kind: roundKindSchema, startedAt: z.string(), received: z.number().int().nonnegative() }).nullable(),
   eventsStored: z.number().int().nonnegative(),
   lastSuccessAt: z.string().nullable(),
   lastError: z.object({ at: z.string(), message: z.string(), code: z.string().nullable() }).nullable(),
@@ -325,10 +329,10 @@ export const calendarSyncStatusSchema = z.object({
 export type CalendarSyncStatus = z.infer<typeof calendarSyncStatusSchema>;
 
 /** One round of the history: what it did, why a full one ran, or why it failed. */
-export const calendarRoundSchema = roundCountsSchema.extend({
-  kind: z.enum(['full', 'incremental']),
+const calendarRoundSchema = roundCountsSchema.extend({
+  kind: roundKindSchema,
   /** Full rounds: the view's first, after an expired delta token (410), or a resync asked for. */
-  reason: z.enum(FULL_REASONS).optional(),
+  reason: fullReasonSchema.optional(),
   startedAt: z.string(),
   durationMs: z.number().nonnegative(),
   received: z.number().int().nonnegative(),
@@ -356,7 +360,7 @@ export const directoryPoliciesService = defineService({
 export const assignmentStates = ['delivering', 'partiallyDelivered', 'delivered', 'expired', 'deliveryFailed'] as const;
 
 /** What an assignment list may be narrowed to; each becomes a clause of Graph's `$filter`. */
-export const assignmentFilterSchema = z.object({
+const assignmentFilterSchema = z.object({
   state: z.enum(assignmentStates).optional(),
   accessPackageId: guidLike.optional(),
   policyId: guidLike.optional(),
@@ -369,14 +373,13 @@ export type AssignmentFilter = z.infer<typeof assignmentFilterSchema>;
 export const assignmentColumns = ['target', 'accessPackage', 'assignmentPolicy', 'state', 'status', 'schedule', 'expiredDateTime'] as const;
 export type AssignmentColumn = (typeof assignmentColumns)[number];
 
-export const assignmentPageSchema = z.object({
+const assignmentPageSchema = z.object({
   items: z.array(assignmentSchema),
   /** All assignments that pass the filter (`@odata.count`), when Graph counted them. */
   total: z.number().int().nonnegative().nullable(),
   /** Hands the next page back to `list`; null on the last page. */
   next: z.string().nullable(),
 });
-export type AssignmentPage = z.infer<typeof assignmentPageSchema>;
 
 /** Access-package assignments. */
 export const directoryAssignmentsService = defineService({
@@ -400,7 +403,7 @@ export const directoryAssignmentsService = defineService({
   events: {},
 });
 
-export const administrativeUnitSchema = z
+const administrativeUnitSchema = z
   .object({
     id: z.string(),
     displayName: z.string().nullish(),
@@ -412,7 +415,7 @@ export const administrativeUnitSchema = z
 export type AdministrativeUnit = z.infer<typeof administrativeUnitSchema>;
 
 /** A scoped role member with what its ids stand for: the role's name and the member's kind. */
-export const scopedRoleMemberViewSchema = z.object({
+const scopedRoleMemberViewSchema = z.object({
   id: z.string(),
   roleId: z.string(),
   /** The directory role's display name; null when the role could not be read. */
@@ -425,7 +428,7 @@ export const scopedRoleMemberViewSchema = z.object({
 export type ScopedRoleMemberView = z.infer<typeof scopedRoleMemberViewSchema>;
 
 /** An activated directory role (GET /directoryRoles); `id` is what a scoped role member's roleId names. */
-export const directoryRoleSchema = z.object({
+const directoryRoleSchema = z.object({
   id: z.string(),
   displayName: z.string(),
   description: z.string().nullable(),
@@ -457,7 +460,7 @@ export const directoryRolesService = defineService({
   events: {},
 });
 
-export const calendarSyncStartSchema = z.object({
+const calendarSyncStartSchema = z.object({
   /** `me` (signed-in account) or a user id / userPrincipalName; default from the config. */
   user: z.string().min(1).max(320).optional(),
   /** The calendar view window; default from the config (days before and after now). */

@@ -4,7 +4,7 @@ import { defineService, method } from './define-service';
 // What the directory client sent to Graph, one entry per HTTP exchange (a retry is an entry of
 // its own), so an admin sees what went over the wire. URLs come with secrets removed.
 
-export const graphExchangeSchema = z.object({
+const graphExchangeSchema = z.object({
   /** Grows by one per exchange; the renderer keys rows by it. */
   seq: z.number().int().nonnegative(),
   at: z.string(),

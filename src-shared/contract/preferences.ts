@@ -4,32 +4,30 @@ import { assignmentColumns } from './directory';
 
 /** Grid layouts of the live view: one tile, fixed squares, or as many columns as fit. */
 export const LIVE_LAYOUTS = ['1', '2x2', '3x3', '4x4', 'auto'] as const;
-export const liveLayoutSchema = z.enum(LIVE_LAYOUTS);
+const liveLayoutSchema = z.enum(LIVE_LAYOUTS);
 export type LiveLayout = z.infer<typeof liveLayoutSchema>;
 
 /** How a tile plays a stream; the order is the fallback order of the automatic choice. */
 export const PLAYER_MODES = ['webrtc', 'mse', 'hls', 'mjpeg'] as const;
-export const playerModeSchema = z.enum(PLAYER_MODES);
+const playerModeSchema = z.enum(PLAYER_MODES);
 
 /** The grid itself: what the layout control and dragging a tile change. */
-export const liveGridSchema = z.object({
+const liveGridSchema = z.object({
   layout: liveLayoutSchema.default('auto'),
   /** Stream names in the order the user arranged the tiles; streams not listed follow by name. */
   order: z.array(z.string().max(128)).max(1000).default([]),
 });
-export type LiveGridPreferences = z.infer<typeof liveGridSchema>;
 
 const MAX_FORCED_MODES = 1000;
-export const liveViewSchema = liveGridSchema.extend({
+const liveViewSchema = liveGridSchema.extend({
   /** The playback mode the user forced per stream (tiles and pop-outs); a stream not listed plays in automatic mode. */
   modes: z
     .record(z.string().min(1).max(128), playerModeSchema)
     .refine((modes) => Object.keys(modes).length <= MAX_FORCED_MODES, `at most ${MAX_FORCED_MODES} forced modes`)
     .default({}),
 });
-export type LiveViewPreferences = z.infer<typeof liveViewSchema>;
 
-export const windowBoundsSchema = z.object({
+const windowBoundsSchema = z.object({
   x: z.number().int(),
   y: z.number().int(),
   width: z.number().int().min(160).max(16384),
@@ -38,14 +36,13 @@ export const windowBoundsSchema = z.object({
 export type WindowBounds = z.infer<typeof windowBoundsSchema>;
 
 /** A camera popped out into its own desktop window, reopened where it was after a restart. */
-export const popoutSchema = z.object({ stream: z.string().min(1).max(128), bounds: windowBoundsSchema.optional() });
+const popoutSchema = z.object({ stream: z.string().min(1).max(128), bounds: windowBoundsSchema.optional() });
 export type Popout = z.infer<typeof popoutSchema>;
 
 /** The Directory section's lists: which assignment columns are shown (and so asked of Graph). */
-export const directoryViewSchema = z.object({
+const directoryViewSchema = z.object({
   assignmentColumns: z.array(z.enum(assignmentColumns)).min(1).default(['target', 'accessPackage', 'assignmentPolicy', 'state', 'schedule']),
 });
-export type DirectoryViewPreferences = z.infer<typeof directoryViewSchema>;
 
 /**
  * The console's colours: `system` follows the operating system's light or dark setting (and
@@ -55,7 +52,7 @@ export const COLOR_SCHEMES = ['system', 'light', 'dark'] as const;
 export const colorSchemeSchema = z.enum(COLOR_SCHEMES);
 export type ColorSchemePreference = z.infer<typeof colorSchemeSchema>;
 
-export const appearanceSchema = z.object({
+const appearanceSchema = z.object({
   colorScheme: colorSchemeSchema.default('system'),
 });
 export type AppearancePreferences = z.infer<typeof appearanceSchema>;

@@ -30,7 +30,7 @@ export const processingCommand = z
 const bucketName = z.string().regex(/^[a-zA-Z0-9_-]{1,63}$/, 'a bucket name has letters, digits, - and _ (1-63)');
 const objectKey = z.string().min(1, 'name the result').max(1024, 'a key has at most 1024 characters');
 
-export const processingJobSchema = z.object({
+const processingJobSchema = z.object({
   /** Kodo's persistentId. */
   id: z.string(),
   accountId: z.string(),

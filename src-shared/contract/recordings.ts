@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineService, method } from './define-service';
 
 /** A recorded segment as the bucket holds it (times in ms since the epoch; the HTTP API answers ISO 8601). */
-export const recordedSegmentSchema = z.object({
+const recordedSegmentSchema = z.object({
   key: z.string(),
   startMs: z.number(),
   endMs: z.number(),
@@ -13,10 +13,10 @@ export const recordedSegmentSchema = z.object({
 });
 export type RecordedSegmentInfo = z.infer<typeof recordedSegmentSchema>;
 
-export const RECORDER_STATES = ['off', 'waiting', 'recording', 'error', 'inactive'] as const;
+const RECORDER_STATES = ['off', 'waiting', 'recording', 'error', 'inactive'] as const;
 
 /** How one stream's recording stands: the schedule's state, where it goes, and its uploads. */
-export const recordingStatusSchema = z.object({
+const recordingStatusSchema = z.object({
   stream: z.string(),
   /** `off` outside the schedule, `waiting` for the stream or its source, `inactive` for a schedule this version does not run. */
   state: z.enum(RECORDER_STATES),
@@ -42,7 +42,7 @@ export const recordingStatusSchema = z.object({
 export type RecordingStatus = z.infer<typeof recordingStatusSchema>;
 
 /** At most this many days listed in one call. */
-export const LIST_RANGE_LIMIT_MS = 31 * 86_400_000;
+const LIST_RANGE_LIMIT_MS = 31 * 86_400_000;
 
 /**
  * The streams recorded into Kodo buckets (`recordings:` of the config): their state, and the

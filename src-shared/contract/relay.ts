@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineService, method } from './define-service';
 
 /** One codec a source sends, as the relay reads it (size from the SPS where the source gives one). */
-export const codecInfoSchema = z.object({
+const codecInfoSchema = z.object({
   kind: z.enum(['video', 'audio']),
   /** Lower-case name as go2rtc shows it: h264, h265, jpeg, aac, opus, pcma, pcmu, ... */
   name: z.string(),
@@ -14,7 +14,7 @@ export const codecInfoSchema = z.object({
 });
 export type CodecInfo = z.infer<typeof codecInfoSchema>;
 
-export const producerSummarySchema = z.object({
+const producerSummarySchema = z.object({
   /** Source URL with credentials masked. */
   url: z.string(),
   state: z.enum(['idle', 'dialing', 'running', 'waiting', 'closed']),
@@ -24,7 +24,7 @@ export const producerSummarySchema = z.object({
   error: z.string().optional(),
 });
 
-export const consumerSummarySchema = z.object({
+const consumerSummarySchema = z.object({
   protocol: z.string(),
   remote: z.string(),
   medias: z.array(z.string()),
@@ -32,7 +32,7 @@ export const consumerSummarySchema = z.object({
   drops: z.number().nonnegative(),
 });
 
-export const streamSummarySchema = z.object({
+const streamSummarySchema = z.object({
   name: z.string(),
   /** The sources the stream is configured with, in order, credentials masked (publishers are only producers). */
   sources: z.array(z.string()).default([]),
@@ -41,18 +41,18 @@ export const streamSummarySchema = z.object({
 });
 export type StreamSummary = z.infer<typeof streamSummarySchema>;
 
-export const streamName = z
+const streamName = z
   .string()
   .min(1, 'a stream needs a name')
   .max(128)
   .regex(/^[^\s/?#]+$/, 'a stream name has no spaces, slashes, ? or #');
-export const streamSource = z.string().trim().min(1, 'a stream needs a source URL').max(4096);
+const streamSource = z.string().trim().min(1, 'a stream needs a source URL').max(4096);
 const source = streamSource;
 
 /** go2rtc's `name: [src1, src2]`: the relay asks the sources in this order for each viewer's codecs. */
 export const MAX_SOURCES = 16;
 const listedOnce = (sources: readonly string[]) => new Set(sources).size === sources.length;
-export const streamSources = z
+const streamSources = z
   .array(streamSource)
   .min(1, 'a stream needs at least one source')
   .max(MAX_SOURCES, `a stream takes at most ${MAX_SOURCES} sources`)
@@ -83,7 +83,7 @@ export function streamFormSchema(keptMasked: readonly string[] = []) {
 export type StreamFormValues = z.infer<ReturnType<typeof streamFormSchema>>;
 
 /** What a source offers when dialed once, before it is saved: its medias and codecs, or why it failed. */
-export const probeResultSchema = z.object({
+const probeResultSchema = z.object({
   medias: z.array(z.string()),
   codecs: z.array(codecInfoSchema),
   error: z.string().optional(),
@@ -95,11 +95,11 @@ export type ProbeResult = z.infer<typeof probeResultSchema>;
  * `runningRevision` is the revision of the text the engine runs: it differs from `revision` when
  * the file was changed on disk (an editor, a script) and not yet applied.
  */
-export const configFileSchema = z.object({ path: z.string(), text: z.string(), revision: z.string(), runningRevision: z.string() });
+const configFileSchema = z.object({ path: z.string(), text: z.string(), revision: z.string(), runningRevision: z.string() });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 
 /** What applying the file on disk did: streams changed at once, and sections that wait for a restart. */
-export const configAppliedSchema = z.object({
+const configAppliedSchema = z.object({
   revision: z.string(),
   streams: z.object({ added: z.array(z.string()), changed: z.array(z.string()), removed: z.array(z.string()) }),
   restartNeeded: z.array(z.string()),
@@ -119,7 +119,7 @@ export const configProblemSchema = z.object({
  * the configured one; empty or a wildcard means "this machine", and the console fills in the
  * address it reached the engine by.
  */
-export const relayEndpointsSchema = z.object({
+const relayEndpointsSchema = z.object({
   rtsp: z.object({ host: z.string(), port: z.number().int().positive(), needsLogin: z.boolean() }).optional(),
 });
 export type RelayEndpoints = z.infer<typeof relayEndpointsSchema>;

@@ -1,7 +1,7 @@
 import type { ContractErrorCode } from './error-codes';
 
 /** Errors cross the contract as values, never as thrown exceptions. */
-export interface ContractError {
+interface ContractError {
   /** A stable machine-readable code, one of CONTRACT_ERROR_CODES. */
   code: ContractErrorCode;
   /** A sentence for the user that says what was wrong. */

@@ -32,7 +32,7 @@ export const customEndpointsSchema = z.object({
 export type CustomEndpoints = z.infer<typeof customEndpointsSchema>;
 
 /** An account as the console sees it: never its SecretKey. */
-export const storageAccountSchema = z.object({
+const storageAccountSchema = z.object({
   id: z.string(),
   name: z.string(),
   /** `emulator`: the embedded local service, set up with no typing. */
@@ -54,7 +54,7 @@ export const newAccountSchema = z
   .refine((account) => Boolean(account.region) !== Boolean(account.endpoints), { message: 'choose a region or give the endpoints of a private deployment', path: ['region'] });
 export type NewAccount = z.infer<typeof newAccountSchema>;
 
-export const bucketSummarySchema = z.object({
+const bucketSummarySchema = z.object({
   name: z.string(),
   region: z.string().optional(),
   private: z.boolean(),
@@ -64,10 +64,10 @@ export type BucketSummary = z.infer<typeof bucketSummarySchema>;
 
 /** Kodo's storage classes by their `type` number. */
 export const STORAGE_CLASSES = ['standard', 'infrequent', 'archive', 'deep-archive', 'archive-ir'] as const;
-export const storageClass = z.enum(STORAGE_CLASSES);
+const storageClass = z.enum(STORAGE_CLASSES);
 export type StorageClass = z.infer<typeof storageClass>;
 
-export const objectSummarySchema = z.object({
+const objectSummarySchema = z.object({
   key: z.string(),
   size: z.number().nonnegative(),
   hash: z.string(),
@@ -78,7 +78,7 @@ export const objectSummarySchema = z.object({
 });
 export type ObjectSummary = z.infer<typeof objectSummarySchema>;
 
-export const objectDetailsSchema = objectSummarySchema.extend({
+const objectDetailsSchema = objectSummarySchema.extend({
   md5: z.string().optional(),
   /** When the object is deleted by its lifecycle, ms since the epoch. */
   expiration: z.number().optional(),
@@ -92,7 +92,7 @@ const bucketName = z.string().regex(/^[a-zA-Z0-9_-]{1,63}$/, 'a bucket name has 
 const target = z.object({ accountId: z.string().min(1), bucket: bucketName });
 
 /** One page of a folder: sub-folders (from the `/` delimiter) and files; `marker` continues it. */
-export const listPageSchema = z.object({
+const listPageSchema = z.object({
   folders: z.array(z.string()),
   objects: z.array(objectSummarySchema),
   marker: z.string().optional(),
@@ -104,7 +104,7 @@ const objectKey = z.string().min(1, 'the key is empty').max(1024, 'a key has at 
 const folderPrefix = z.string().max(1024).refine((p) => p === '' || p.endsWith('/'), 'a folder prefix ends with /');
 
 /** What a background listing into the local index knows of a folder (its whole subtree). */
-export const indexStatusSchema = z.object({
+const indexStatusSchema = z.object({
   accountId: z.string(),
   bucket: z.string(),
   prefix: z.string(),
@@ -121,17 +121,17 @@ export const indexStatusSchema = z.object({
 });
 export type IndexStatus = z.infer<typeof indexStatusSchema>;
 
-export const SORT_FIELDS = ['name', 'size', 'time', 'type'] as const;
+const SORT_FIELDS = ['name', 'size', 'time', 'type'] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 
 /** One row of a folder from the index: a sub-folder with its totals, or a file. */
-export const folderEntrySchema = z.discriminatedUnion('kind', [
+const folderEntrySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('folder'), key: z.string(), files: z.number().int(), bytes: z.number(), putTime: z.number() }),
   objectSummarySchema.extend({ kind: z.literal('file') }),
 ]);
 export type FolderEntry = z.infer<typeof folderEntrySchema>;
 
-export const sortedPageSchema = z.object({
+const sortedPageSchema = z.object({
   entries: z.array(folderEntrySchema),
   /** Rows of the folder level (sub-folders + files) in the index so far. */
   total: z.number().int().nonnegative(),
@@ -176,10 +176,9 @@ export const batchRequestSchema = z
   ])
   .refine((request) => request.kind === 'rename' || request.items.length > 0 || request.allIn !== undefined, { message: 'nothing selected', path: ['items'] });
 export type BatchRequest = z.input<typeof batchRequestSchema>;
-export type ParsedBatchRequest = z.output<typeof batchRequestSchema>;
 
 /** Progress of a delete/move/copy/rename, run by main in batches of at most 1000 keys. */
-export const batchStatusSchema = z.object({
+const batchStatusSchema = z.object({
   id: z.string(),
   kind: z.enum(['delete', 'move', 'copy', 'rename']),
   accountId: z.string(),
@@ -196,13 +195,13 @@ export const batchStatusSchema = z.object({
 });
 export type BatchStatus = z.infer<typeof batchStatusSchema>;
 
-export const LINK_EXPIRY_LIMIT_SECONDS = 30 * 24 * 3600;
+const LINK_EXPIRY_LIMIT_SECONDS = 30 * 24 * 3600;
 
 /**
  * A lifecycle rule of a bucket (Kodo's `/rules/*`): what happens to objects under a prefix some
  * days after upload. 0 days leaves that step out.
  */
-export const lifecycleRuleSchema = z.object({
+const lifecycleRuleSchema = z.object({
   name: z.string().regex(/^[A-Za-z0-9_]{1,49}$/, 'a rule name has letters, digits and _ (1-49)'),
   prefix: z.string().max(1024).default(''),
   toInfrequentAfterDays: z.number().int().min(0).max(36_500).default(0),
@@ -214,7 +213,7 @@ export type LifecycleRule = z.infer<typeof lifecycleRuleSchema>;
 export const CORS_METHODS = ['GET', 'HEAD', 'PUT', 'POST', 'DELETE'] as const;
 
 /** A CORS rule of a bucket, applied to its download responses. */
-export const corsRuleSchema = z.object({
+const corsRuleSchema = z.object({
   allowedOrigins: z.array(z.string().trim().min(1).max(256)).min(1, 'give at least one origin (* for any)').max(50),
   allowedMethods: z.array(z.enum(CORS_METHODS)).min(1, 'choose at least one method'),
   allowedHeaders: z.array(z.string().trim().min(1).max(256)).max(50).default([]),
@@ -227,7 +226,7 @@ export type CorsRule = z.infer<typeof corsRuleSchema>;
 const refererPattern = z.string().trim().regex(/^(\*|(\*\.)?[A-Za-z0-9.-]+(:\d+)?)$/, 'a referer pattern is a host (example.com), *.example.com or *');
 
 /** Referer anti-leech: off, an allow list or a deny list; `allowEmpty` lets requests without Referer through. */
-export const refererRuleSchema = z
+const refererRuleSchema = z
   .object({
     mode: z.enum(['off', 'allow', 'deny']),
     patterns: z.array(refererPattern).max(100).default([]),
@@ -237,9 +236,9 @@ export const refererRuleSchema = z
 export type RefererRule = z.infer<typeof refererRuleSchema>;
 
 /** A download domain of a bucket; `test` marks the one Kodo (or the emulator) gave it at creation. */
-export const bucketDomainSchema = z.object({ domain: z.string(), test: z.boolean() });
+const bucketDomainSchema = z.object({ domain: z.string(), test: z.boolean() });
 
-export const bucketSettingsSchema = z.object({
+const bucketSettingsSchema = z.object({
   name: z.string(),
   region: z.string().optional(),
   private: z.boolean(),
@@ -258,7 +257,7 @@ const domainName = z
   .max(253)
   .regex(/^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, 'a domain looks like cdn.example.com');
 
-export const PREVIEW_VIEWS = ['original', 'thumbnail', 'poster'] as const;
+const PREVIEW_VIEWS = ['original', 'thumbnail', 'poster'] as const;
 export type PreviewView = (typeof PREVIEW_VIEWS)[number];
 
 /**

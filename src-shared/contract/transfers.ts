@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineService, method } from './define-service';
 import { batchItemSchema } from './storage';
 
-export const TRANSFER_STATES = ['receiving', 'queued', 'running', 'paused', 'done', 'failed', 'canceled'] as const;
+const TRANSFER_STATES = ['receiving', 'queued', 'running', 'paused', 'done', 'failed', 'canceled'] as const;
 export type TransferState = (typeof TRANSFER_STATES)[number];
 
 /**
@@ -10,7 +10,7 @@ export type TransferState = (typeof TRANSFER_STATES)[number];
  * the console (`received` of `size`), then go to the service (`transferred`); uploads of a
  * desktop file and downloads only have `transferred`.
  */
-export const transferStatusSchema = z.object({
+const transferStatusSchema = z.object({
   id: z.string(),
   kind: z.enum(['upload', 'download']),
   accountId: z.string(),
@@ -37,7 +37,7 @@ export const transferStatusSchema = z.object({
 });
 export type TransferStatus = z.infer<typeof transferStatusSchema>;
 
-export const transferSettingsSchema = z.object({
+const transferSettingsSchema = z.object({
   /** Transfers that run at once; the others wait in the queue. */
   concurrency: z.number().int().min(1, 'at least 1').max(16, 'at most 16'),
   /** Where downloads are written, in folders named after the bucket. */
@@ -51,7 +51,7 @@ const relativePath = z
   .max(1024)
   .refine((path) => !path.startsWith('/') && !path.split('/').some((part) => part === '' || part === '.' || part === '..'), 'a relative path like photos/a.jpg');
 
-export const newUploadSchema = z.object({
+const newUploadSchema = z.object({
   /** The file's path under the folder it goes into (`trip/day1/a.jpg` for a dropped folder). */
   relativePath,
   size: z.number().int().nonnegative().max(10 * 1024 ** 4, 'a Kodo object is at most 10 TiB'),
@@ -67,8 +67,7 @@ export const newUploadSchema = z.object({
 });
 
 /** The answers to "this name is taken": the renderer asks once per batch. */
-export const CONFLICT_CHOICES = ['overwrite', 'skip', 'keep-both'] as const;
-export type ConflictChoice = (typeof CONFLICT_CHOICES)[number];
+export type ConflictChoice = 'overwrite' | 'skip' | 'keep-both';
 
 const ids = z.object({ ids: z.array(z.string().min(1)).min(1, 'no transfer chosen').max(10_000) });
 

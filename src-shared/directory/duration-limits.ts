@@ -21,9 +21,9 @@ const days = (count: number) => `${count.toLocaleString('en-US')} ${count === 1 
  * Graph documents no upper bound for an assignment's `expiration.duration`; ten years is the
  * limit chosen here (a longer one is a typo, as 99999 days is), so it is refused, not bent.
  */
-export const MAX_ACCESS_DAYS = 3650;
+const MAX_ACCESS_DAYS = 3650;
 /** The admin center lets approvers take at most 14 days to decide on a request. */
-export const MAX_DECISION_DAYS = 14;
+const MAX_DECISION_DAYS = 14;
 
 export const DURATION_LIMITS = {
   access: { maxDays: MAX_ACCESS_DAYS, missing: 'Enter how many days access lasts (1 or more)', tooLong: `Access can last at most ${days(MAX_ACCESS_DAYS)}` },

@@ -3,10 +3,10 @@ import type { AssignmentPolicyBody } from '../contract/directory';
 // Policy bodies for tests: one that uses every kind of part a v1.0 policy has, the way the
 // admin center's editor would fill it in.
 
-export const ACCESS_PACKAGE_ID = '1b3e4d6a-0000-4000-8000-00000000ac01';
-export const EXTENSION_ID = '219f57b6-0000-4000-8000-00000000e701';
-export const APPROVER_USER_ID = '5b6e0c1a-0000-4000-a000-0000000a11ce';
-export const GROUP_ID = 'a6c9f2d1-0000-4000-8000-00000000900b';
+const ACCESS_PACKAGE_ID = '1b3e4d6a-0000-4000-8000-00000000ac01';
+const EXTENSION_ID = '219f57b6-0000-4000-8000-00000000e701';
+const APPROVER_USER_ID = '5b6e0c1a-0000-4000-a000-0000000a11ce';
+const GROUP_ID = 'a6c9f2d1-0000-4000-8000-00000000900b';
 
 /** Every field kind: approval stages with each approver kind, both question kinds, reviews, custom extension stages. */
 export function fullPolicyBody(overrides: Partial<AssignmentPolicyBody> = {}): AssignmentPolicyBody {

@@ -8,7 +8,7 @@ import { z } from 'zod';
  * Built-in roles Entra lets an administrative unit scope, by role template id (the same in every
  * tenant). Graph answers 400 for any other role; the console offers only these.
  */
-export const SCOPABLE_ROLE_TEMPLATES: Readonly<Record<string, string>> = {
+const SCOPABLE_ROLE_TEMPLATES: Readonly<Record<string, string>> = {
   'fe930be7-5e62-47db-91af-98c3a49a38b1': 'User Administrator',
   '729827e3-9c14-49f7-bb1b-9608f156bbb8': 'Helpdesk Administrator',
   'fdd7a751-b60b-444a-984c-02652fe8fa1c': 'Groups Administrator',
@@ -27,7 +27,6 @@ export const isScopableRoleTemplate = (templateId: string | null | undefined): b
   typeof templateId === 'string' && Object.hasOwn(SCOPABLE_ROLE_TEMPLATES, templateId.toLowerCase());
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isGuid = (value: unknown): value is string => typeof value === 'string' && GUID.test(value);
 
 /**
  * The body of POST /directory/administrativeUnits/{id}/scopedRoleMembers. `roleId` is the object
@@ -57,6 +56,6 @@ export const toScopedRoleMemberBody = (values: NewScopedRoleMember): ScopedRoleM
  * the person already has the role here, the role or person is not in the directory, the role
  * cannot be scoped, the unit or the membership is gone.
  */
-export const scopedRoleRefusals = ['duplicate', 'unknownRole', 'unknownPerson', 'notScopable', 'unitGone', 'membershipGone'] as const;
+const scopedRoleRefusals = ['duplicate', 'unknownRole', 'unknownPerson', 'notScopable', 'unitGone', 'membershipGone'] as const;
 export type ScopedRoleRefusal = (typeof scopedRoleRefusals)[number];
 export const scopedRoleRefusalSchema = z.enum(scopedRoleRefusals);

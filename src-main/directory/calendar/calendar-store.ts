@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import type { FullReason, RoundKind } from '../../../src-shared/contract/directory';
 import type { DeltaItem, DeltaPage } from './delta-page';
 import { overlapsWindow } from './event-time';
 import {
@@ -7,9 +8,7 @@ import {
   zeroCounts,
   type CalendarView,
   type CompletedRound,
-  type FullReason,
   type RoundCounts,
-  type RoundKind,
   type RoundProgress,
   type RoundRecord,
   type SyncError,

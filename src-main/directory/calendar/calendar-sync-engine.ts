@@ -9,7 +9,7 @@ import type { SyncError } from './sync-state';
 import { CalendarSyncInputError, DEFAULT_CALENDAR_SYNC, resolveTarget, type CalendarSyncDefaults } from './sync-target';
 import { toCalendarEvent } from './to-calendar-event';
 
-export interface CalendarSyncStartRequest {
+interface CalendarSyncStartRequest {
   user?: string;
   start?: string;
   end?: string;
@@ -89,6 +89,17 @@ function statusOf(store: CalendarStore, viewId: number | null, state: EngineStat
   };
 }
 
+/** Hands the status to every listener: one that throws is logged and does not stop the others. */
+function notify(listeners: Iterable<(status: CalendarSyncStatus) => void>, status: CalendarSyncStatus, logger: Logger): void {
+  for (const listener of listeners) {
+    try {
+      listener(status);
+    } catch (error) {
+      logger.warn('calendar status listener failed', { error: (error as Error).message });
+    }
+  }
+}
+
 /** A range of date-times as epoch ms; refused when either is not a date-time or it ends before it starts. */
 function rangeMs(start: string, end: string): [number, number] {
   const startMs = Date.parse(start);
@@ -120,15 +131,7 @@ export function createCalendarSyncEngine(options: CalendarSyncEngineOptions): Ca
   const status = (): CalendarSyncStatus => statusOf(store, viewId, state, nextRoundAt);
 
   function emit(): void {
-    if (listeners.size === 0) return;
-    const current = status();
-    for (const listener of listeners) {
-      try {
-        listener(current);
-      } catch (error) {
-        logger.warn('calendar status listener failed', { error: (error as Error).message });
-      }
-    }
+    if (listeners.size > 0) notify(listeners, status(), logger);
   }
 
   // Progress while a round runs: after each page, at most every 200 ms.

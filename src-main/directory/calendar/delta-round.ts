@@ -22,7 +22,7 @@ const SYNC_STATE_GONE = /syncstate|deltatoken|synctoken|resyncrequired/i;
 const MAX_RESTARTS = 2;
 
 /** `/me/calendarView/delta` or `/users/{id}/calendarView/delta`. */
-export function deltaPath(user: string): string {
+function deltaPath(user: string): string {
   return user === 'me' ? '/me/calendarView/delta' : `/users/${encodeURIComponent(user)}/calendarView/delta`;
 }
 

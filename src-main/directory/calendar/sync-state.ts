@@ -1,9 +1,7 @@
-/** What the store keeps about one synchronised calendar view, beside its events. */
+import type { FullReason, RoundKind } from '../../../src-shared/contract/directory';
 
-export type RoundKind = 'full' | 'incremental';
-
-/** Why a full round runs: the view's first, a delta token the service no longer knows, a resync asked for, or links from another connection. */
-export type FullReason = 'first' | 'expired' | 'resync' | 'connection';
+// What the store keeps about one synchronised calendar view, beside its events. The kinds of
+// round and the reasons for a full one are the contract's, which the console shows.
 
 export interface RoundCounts {
   pages: number;

@@ -14,7 +14,7 @@ import type { INetworkModule, NetworkRequestOptions } from '@azure/msal-node';
 // node:https with them; every other host keeps the platform's fetch and msal's own HTTP.
 
 /** Hosts on this machine: the console's own emulators, a test identity service. */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }

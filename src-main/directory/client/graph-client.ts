@@ -3,7 +3,7 @@ import { GraphError, graphErrorFromResponse } from './graph-error';
 import { mayCarryToken, normalizeBaseUrl, resolveRequestUrl } from './graph-url';
 import { createRetryPolicy, RETRYABLE_STATUSES, type RetryOptions } from './retry-policy';
 
-export type GraphMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type GraphMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface GraphRequest {
   method?: GraphMethod;
@@ -16,7 +16,7 @@ export interface GraphRequest {
   signal?: AbortSignal;
 }
 
-export interface GraphResponse<T> {
+interface GraphResponse<T> {
   status: number;
   headers: Headers;
   /** The parsed JSON body; undefined for an empty body (204). */
@@ -90,7 +90,7 @@ const MAX_REDIRECTS = 5;
 const IDEMPOTENT: ReadonlySet<GraphMethod> = new Set(['GET', 'PUT', 'DELETE']);
 
 /** setTimeout as a promise that an AbortSignal cuts short (rejecting with the signal's reason). */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const onAbort = () => {

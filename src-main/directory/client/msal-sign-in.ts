@@ -11,7 +11,7 @@ import { GraphError } from './graph-error';
  * administrative units (AdministrativeUnit.Read.All), people pickers and member names
  * (User.ReadBasic.All), the signed-in person's calendar (Calendars.Read).
  */
-export const CONSOLE_GRAPH_SCOPES = ['EntitlementManagement.ReadWrite.All', 'RoleManagement.Read.Directory', 'AdministrativeUnit.Read.All', 'User.ReadBasic.All', 'Calendars.Read'];
+const CONSOLE_GRAPH_SCOPES = ['EntitlementManagement.ReadWrite.All', 'RoleManagement.Read.Directory', 'AdministrativeUnit.Read.All', 'User.ReadBasic.All', 'Calendars.Read'];
 
 /** Asked for only when another person's calendar is synchronised (incremental consent). */
 export const SHARED_CALENDAR_SCOPES = ['Calendars.Read.Shared'];

@@ -12,7 +12,7 @@ export const MAX_DELTA_PAGE = 1000;
  * A page also ends at this many bytes of JSON (maxpagesize is a preference, as in Graph): a page
  * of large events must not take hundreds of megabytes to build and send.
  */
-export const MAX_DELTA_PAGE_BYTES = 4 * 1024 * 1024;
+const MAX_DELTA_PAGE_BYTES = 4 * 1024 * 1024;
 
 export interface DeltaRequest {
   owner: EventOwner;
@@ -33,7 +33,7 @@ export interface DeltaPage {
 const UNSUPPORTED = ['$expand', '$filter', '$orderby', '$search'];
 
 /** A window bound: ISO 8601, offsets honoured, none means UTC. */
-export function parseWindowBound(name: string, text: string): number {
+function parseWindowBound(name: string, text: string): number {
   const withZone = /([zZ]|[+-]\d{2}:?\d{2})$/.test(text) || /^\d{4}-\d{2}-\d{2}$/.test(text) ? text : `${text}Z`;
   const ms = Date.parse(withZone);
   if (Number.isNaN(ms)) throw badRequest('ErrorInvalidParameter', `The value '${text}' of parameter '${name}' is not a valid date-time.`);

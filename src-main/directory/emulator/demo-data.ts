@@ -88,55 +88,7 @@ export function seedDemoData(deps: DemoDeps): void {
       modifiedDateTime: iso,
       _catalogId: DEMO_IDS.catalog,
     });
-    store.putObject(KIND.policy, DEMO_IDS.policy, DEMO_IDS.accessPackage, {
-      id: DEMO_IDS.policy,
-      displayName: 'Employees, with manager approval',
-      description: 'Any member user may request; their manager approves within 14 days.',
-      allowedTargetScope: 'allMemberUsers',
-      specificAllowedTargets: [],
-      automaticRequestSettings: null,
-      createdDateTime: iso,
-      modifiedDateTime: iso,
-      expiration: { type: 'afterDuration', duration: 'P365D', endDateTime: null },
-      requestorSettings: selfServiceRequestorSettings(),
-      requestApprovalSettings: {
-        isApprovalRequiredForAdd: true,
-        isApprovalRequiredForUpdate: false,
-        isRequestorJustificationRequired: true,
-        stages: [
-          {
-            durationBeforeAutomaticDenial: 'P14D',
-            isApproverJustificationRequired: false,
-            isEscalationEnabled: false,
-            durationBeforeEscalation: 'PT0S',
-            primaryApprovers: [{ '@odata.type': '#microsoft.graph.requestorManager', managerLevel: 1 }],
-            fallbackPrimaryApprovers: [{ '@odata.type': '#microsoft.graph.singleUser', userId: user.id, description: user.displayName }],
-            escalationApprovers: [],
-            fallbackEscalationApprovers: [],
-          },
-        ],
-      },
-      reviewSettings: null,
-      notificationSettings: { isAssignmentNotificationDisabled: false },
-      questions: [
-        {
-          '@odata.type': '#microsoft.graph.accessPackageTextInputQuestion',
-          id: 'b1a2c3d4-0000-4000-a000-00000000a001',
-          sequence: 0,
-          isRequired: true,
-          isAnswerEditable: true,
-          text: 'Which campaign are you working on?',
-          localizations: [],
-          isSingleLineQuestion: true,
-          regexPattern: null,
-        },
-      ],
-      customExtensionStageSettings: [
-        { stage: 'assignmentRequestCreated', customExtension: { '@odata.type': '#microsoft.graph.accessPackageAssignmentRequestWorkflowExtension', id: DEMO_IDS.customExtension } },
-      ],
-      _accessPackageId: DEMO_IDS.accessPackage,
-      _catalogId: DEMO_IDS.catalog,
-    });
+    store.putObject(KIND.policy, DEMO_IDS.policy, DEMO_IDS.accessPackage, demoPolicy(iso, user));
     const assignment = (id: string, state: string, status: string, start: number, expired: string | null) => ({
       id,
       state,
@@ -170,11 +122,68 @@ export function seedDemoData(deps: DemoDeps): void {
     });
   });
 
-  // This week, Monday to Friday (UTC).
+  seedDemoWeek(deps, user.id, now);
+}
+
+/** The package's policy: any member user may ask, and their manager approves. */
+function demoPolicy(iso: string, user: { id: string; displayName: string }): Record<string, unknown> {
+  return {
+    id: DEMO_IDS.policy,
+    displayName: 'Employees, with manager approval',
+    description: 'Any member user may request; their manager approves within 14 days.',
+    allowedTargetScope: 'allMemberUsers',
+    specificAllowedTargets: [],
+    automaticRequestSettings: null,
+    createdDateTime: iso,
+    modifiedDateTime: iso,
+    expiration: { type: 'afterDuration', duration: 'P365D', endDateTime: null },
+    requestorSettings: selfServiceRequestorSettings(),
+    requestApprovalSettings: {
+      isApprovalRequiredForAdd: true,
+      isApprovalRequiredForUpdate: false,
+      isRequestorJustificationRequired: true,
+      stages: [
+        {
+          durationBeforeAutomaticDenial: 'P14D',
+          isApproverJustificationRequired: false,
+          isEscalationEnabled: false,
+          durationBeforeEscalation: 'PT0S',
+          primaryApprovers: [{ '@odata.type': '#microsoft.graph.requestorManager', managerLevel: 1 }],
+          fallbackPrimaryApprovers: [{ '@odata.type': '#microsoft.graph.singleUser', userId: user.id, description: user.displayName }],
+          escalationApprovers: [],
+          fallbackEscalationApprovers: [],
+        },
+      ],
+    },
+    reviewSettings: null,
+    notificationSettings: { isAssignmentNotificationDisabled: false },
+    questions: [
+      {
+        '@odata.type': '#microsoft.graph.accessPackageTextInputQuestion',
+        id: 'b1a2c3d4-0000-4000-a000-00000000a001',
+        sequence: 0,
+        isRequired: true,
+        isAnswerEditable: true,
+        text: 'Which campaign are you working on?',
+        localizations: [],
+        isSingleLineQuestion: true,
+        regexPattern: null,
+      },
+    ],
+    customExtensionStageSettings: [
+      { stage: 'assignmentRequestCreated', customExtension: { '@odata.type': '#microsoft.graph.accessPackageAssignmentRequestWorkflowExtension', id: DEMO_IDS.customExtension } },
+    ],
+    _accessPackageId: DEMO_IDS.accessPackage,
+    _catalogId: DEMO_IDS.catalog,
+  };
+}
+
+/** This week's calendar, Monday to Friday (UTC), with a recurring stand-up. */
+function seedDemoWeek(deps: DemoDeps, userId: string, now: number): void {
   const today = Math.floor(now / DAY) * DAY;
   const monday = today - ((new Date(today).getUTCDay() + 6) % 7) * DAY;
   const at = (day: number, hour: number, minute = 0) => monday + day * DAY + (hour * 60 + minute) * 60_000;
-  const event = (body: Record<string, unknown>) => deps.events.create(user.id, body);
+  const event = (body: Record<string, unknown>) => deps.events.create(userId, body);
   event({
     subject: 'Team stand-up',
     body: { contentType: 'text', content: 'Ten minutes: yesterday, today, blockers.' },

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createDualProtocolServer } from '../../platform/tls/dual-protocol-server';
 import { serverTls, tlsSettingsSchema, type TlsSettings } from '../../platform/tls/tls-settings';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -14,7 +15,7 @@ import { createEmulatorRoutes } from './emulator-routes';
 import { EventService } from './event-service';
 import { FaultInjector, type FaultSettings } from './faults';
 import { GraphError } from './graph-error';
-import { requestIds, sendGraphError } from './graph-http';
+import { requestIds, sendGraphError, type RequestIds } from './graph-http';
 import { GraphStore } from './graph-store';
 import { loadPrincipals, type AppInput, type AppPrincipal, type UserInput, type UserPrincipal } from './principals';
 import { TimeZones } from './time-zones';
@@ -114,15 +115,7 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
   const tls = await serverTls(options.tls ?? tlsSettingsSchema.parse(undefined), { dir: join(options.dataDir, 'directory', 'tls'), label: 'Graph directory emulator', logger });
   const dual = createDualProtocolServer((req, res) => {
     const ids = requestIds(req);
-    route(req, res, ids).catch((error: unknown) => {
-      if (error instanceof GraphError) {
-        if (error.status >= 500) logger.debug('injected or server failure', { url: req.url?.split('?')[0], status: error.status });
-        sendGraphError(res, error, ids, clock());
-        return;
-      }
-      logger.error('unexpected error', { url: req.url?.split('?')[0], error });
-      sendGraphError(res, new GraphError(500, 'InternalServerError', `The emulator failed: ${(error as Error).message}`), ids, clock());
-    });
+    route(req, res, ids).catch((error: unknown) => answerFailure(error, req, res, ids, logger, clock()));
   }, tls);
   for (const http of dual.httpServers) http.keepAliveTimeout = 5000;
   const { server } = dual;
@@ -157,6 +150,17 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
       store.close();
     },
   };
+}
+
+/** A request that failed: Graph's error body, and a log line for what was not a Graph error. */
+function answerFailure(error: unknown, req: IncomingMessage, res: ServerResponse, ids: RequestIds, logger: Logger, nowMs: number): void {
+  if (error instanceof GraphError) {
+    if (error.status >= 500) logger.debug('injected or server failure', { url: req.url?.split('?')[0], status: error.status });
+    sendGraphError(res, error, ids, nowMs);
+    return;
+  }
+  logger.error('unexpected error', { url: req.url?.split('?')[0], error });
+  sendGraphError(res, new GraphError(500, 'InternalServerError', `The emulator failed: ${(error as Error).message}`), ids, nowMs);
 }
 
 function positive(value: unknown): number | undefined {

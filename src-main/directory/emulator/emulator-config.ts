@@ -38,7 +38,7 @@ const faultsSchema = z
   })
   .strict();
 
-export const directoryEmulatorConfigSchema = z
+const directoryEmulatorConfigSchema = z
   .object({
     enabled: z.boolean().default(true),
     listen: z

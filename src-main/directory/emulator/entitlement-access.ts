@@ -11,7 +11,7 @@ export const CATALOG_OWNER_ROLE = 'ae79f266-94d4-4dab-b730-feca7e132178';
 export const catalogScope = (catalogId: string): string => `/AccessPackageCatalog/${catalogId}`;
 
 /** The catalogs a user owns through Catalog owner role assignments. */
-export function catalogsOwnedBy(store: GraphStore, userId: string): Set<string> {
+function catalogsOwnedBy(store: GraphStore, userId: string): Set<string> {
   const owned = new Set<string>();
   for (const assignment of store.objects(KIND.catalogRoleAssignment)) {
     if (assignment.principalId === userId && assignment.roleDefinitionId === CATALOG_OWNER_ROLE) owned.add(ref(assignment, '_catalogId'));

@@ -19,7 +19,7 @@ export interface EventInstance {
 }
 
 /** Occurrence ids: the master's id plus the original start, so they stay the same across reads. */
-export function occurrenceId(masterId: string, originalStart: string): string {
+function occurrenceId(masterId: string, originalStart: string): string {
   return `${masterId}_occ${originalStart.replace(/[-:]/g, '')}`;
 }
 
@@ -29,7 +29,7 @@ export function parseOccurrenceId(id: string): { masterId: string; originalStart
   return { masterId: m[1]!, originalStart: `${m[2]}-${m[3]}-${m[4]}T${m[5]}:${m[6]}:${m[7]}Z` };
 }
 
-export function overlaps(start: number, end: number, windowStart: number, windowEnd: number): boolean {
+function overlaps(start: number, end: number, windowStart: number, windowEnd: number): boolean {
   if (start === end) return start >= windowStart && start < windowEnd;
   return start < windowEnd && end > windowStart;
 }

@@ -33,7 +33,7 @@ export interface EventProps {
 }
 
 /** A changed occurrence of a series, keyed in the master by its original start. */
-export interface EventException {
+interface EventException {
   props: Partial<EventProps>;
   startUtc: number;
   endUtc: number;
@@ -57,7 +57,7 @@ export interface StoredEvent {
   cancelled: string[];
 }
 
-export const EVENT_TYPE = 'microsoft.graph.event';
+const EVENT_TYPE = 'microsoft.graph.event';
 
 const WRITABLE = new Set<string>([
   'subject',

@@ -5,10 +5,10 @@ import { defaultProps, instantOf, parseEventPatch, resolveRecurrence, type Event
 import { findOccurrence, masterInstance, parseOccurrenceId, type EventInstance } from './event-instances';
 import type { TimeZones } from './time-zones';
 
-export const newChangeKey = (): string => randomBytes(16).toString('base64');
+const newChangeKey = (): string => randomBytes(16).toString('base64');
 
 /** Opaque ids shaped like Outlook's (base64 text, no '_' so occurrence ids can be told apart). */
-export const newEventId = (): string => 'AAMkAG' + randomBytes(33).toString('base64').replace(/[+/]/g, 'A');
+const newEventId = (): string => 'AAMkAG' + randomBytes(33).toString('base64').replace(/[+/]/g, 'A');
 
 /**
  * Calendar writes and reads for one store. Every write goes through GraphStore.writeEvent in a

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GraphError, badRequest } from './graph-error';
 
 /** Graph's JSON content type (OData minimal metadata). */
-export const ODATA_JSON = 'application/json;odata.metadata=minimal;odata.streaming=true;IEEE754Compatible=false;charset=utf-8';
+const ODATA_JSON = 'application/json;odata.metadata=minimal;odata.streaming=true;IEEE754Compatible=false;charset=utf-8';
 
 /** The ids Graph puts on every reply: its own request-id and the caller's client-request-id echoed. */
 export interface RequestIds {
@@ -73,7 +73,7 @@ export function sendText(res: ServerResponse, status: number, text: string, ids:
 }
 
 /** innerError.date as Graph writes it: UTC, seconds, no `Z`. */
-export function graphDate(ms: number): string {
+function graphDate(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19);
 }
 

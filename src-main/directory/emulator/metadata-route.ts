@@ -37,7 +37,7 @@ const SINGLETONS: [name: string, type: string][] = [
   ['roleManagement', 'rbacApplication'],
 ];
 
-export const METADATA_XML = [
+const METADATA_XML = [
   '<?xml version="1.0" encoding="utf-8"?>',
   '<edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">',
   '<edmx:DataServices>',

@@ -24,7 +24,7 @@ const requestorSettings = requestorSettingsSchema.extend({
   allowedRequestors: z.array(subjectSetSchema).nullish(),
 });
 
-export const policyBodySchema = assignmentPolicyBodySchema.extend({
+const policyBodySchema = assignmentPolicyBodySchema.extend({
   requestorSettings,
   // Graph's own update example sends neither: a PUT replaces the policy, so they become none.
   questions: assignmentPolicyBodySchema.shape.questions.optional(),

@@ -72,7 +72,7 @@ export interface Principals {
   demoFile?: string;
 }
 
-export const DEMO_DOMAIN = 'relayconsole.onmicrosoft.com';
+const DEMO_DOMAIN = 'relayconsole.onmicrosoft.com';
 
 /** A stable GUID from a text (so a configured app keeps its service principal id across restarts). */
 export function guidFrom(text: string): string {

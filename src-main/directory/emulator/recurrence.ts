@@ -4,8 +4,8 @@ import { badRequest } from './graph-error';
 // 1970-01-01) so the arithmetic has no time-zone in it; the caller puts the series' start time
 // on each date in the series' time zone.
 
-export const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
-export type DayOfWeek = (typeof DAYS)[number];
+const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
+type DayOfWeek = (typeof DAYS)[number];
 const PATTERNS = ['daily', 'weekly', 'absoluteMonthly', 'relativeMonthly', 'absoluteYearly', 'relativeYearly'] as const;
 const RANGES = ['endDate', 'noEnd', 'numbered'] as const;
 const INDEXES = ['first', 'second', 'third', 'fourth', 'last'] as const;

@@ -8,8 +8,6 @@ import { createDirectoryEmulator, type RunningDirectoryEmulator } from './direct
 import type { FaultSettings } from './faults';
 import { ALL_PERMISSIONS, type AppInput, type UserInput } from './principals';
 
-export type { FaultSettings } from './faults';
-
 export const TEST_TENANT = '72f988bf-0000-4000-a000-00000000e2e7';
 export const TEST_CLIENT_ID = '1d3b4a6c-0000-4000-a000-0000000c1e47';
 export const TEST_CLIENT_SECRET = 'test-client-secret';

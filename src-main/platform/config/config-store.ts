@@ -39,7 +39,7 @@ export interface ConfigStore {
 export type WriteGuard = (next: ConfigObject, current: ConfigObject) => void;
 
 /** Limits how many times aliases may be expanded: a few lines of anchors can otherwise grow to gigabytes. */
-export const MAX_ALIAS_COUNT = 100;
+const MAX_ALIAS_COUNT = 100;
 
 export interface OpenConfigOptions {
   path: string;

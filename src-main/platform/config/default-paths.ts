@@ -10,7 +10,7 @@ const APP_FOLDER = 'relay-console';
 const APP_FOLDER_TITLE = 'Relay Console';
 
 /** The user's config folder: XDG on Linux, Application Support on macOS, %APPDATA% on Windows. */
-export function userConfigDir({ platform, env, homedir }: PlatformInfo): string {
+function userConfigDir({ platform, env, homedir }: PlatformInfo): string {
   if (platform === 'win32') return join(env.APPDATA ?? join(homedir, 'AppData', 'Roaming'), APP_FOLDER_TITLE);
   if (platform === 'darwin') return join(homedir, 'Library', 'Application Support', APP_FOLDER_TITLE);
   return join(env.XDG_CONFIG_HOME || join(homedir, '.config'), APP_FOLDER);

@@ -8,7 +8,7 @@ import { isOwnOrigin } from './request-guard';
 export type AllowedOrigins = readonly string[];
 
 /** A request sent by a page of another site: it carries an Origin that is not this server's. */
-export function isForeignOrigin(req: IncomingMessage): boolean {
+function isForeignOrigin(req: IncomingMessage): boolean {
   const origin = req.headers.origin;
   return origin !== undefined && !isOwnOrigin(req, origin);
 }

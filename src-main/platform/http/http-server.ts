@@ -10,7 +10,7 @@ import type { Logger } from '../logger';
 import { listen } from '../listen';
 import { applyCors, type AllowedOrigins } from './cross-origin';
 
-export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 export interface HttpServerOptions {
   host: string;

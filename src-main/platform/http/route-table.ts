@@ -16,7 +16,7 @@
  */
 
 /** One method (`GET`), several, or `*` for any. */
-export type RouteMethods = string | readonly string[];
+type RouteMethods = string | readonly string[];
 
 /** What the table reads of a route; services add their handler and options to it. */
 export interface RouteSpec {

@@ -8,7 +8,7 @@ import type { TaskRegistry } from '../core/task-registry';
  * go2rtc's clients decide from it whether they can work with the server (Home Assistant accepts
  * 1.9.13 up to, not including, 2.0.0). The app's own version is `app_version`.
  */
-export const GO2RTC_API_VERSION = '1.9.14';
+const GO2RTC_API_VERSION = '1.9.14';
 
 export interface AppRoutesDeps {
   tasks: TaskRegistry;

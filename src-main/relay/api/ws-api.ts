@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { EngineContext } from '../../engine/engine-context';
 import { isCrossSiteRequest } from '../../platform/http/cross-origin';
 import { HttpError } from '../../platform/http/http-error';
@@ -59,7 +59,7 @@ interface Message {
  * socket; a connected WebRTC session lives on its peer connection. Pages of other sites are
  * refused, as for the HTTP API.
  */
-export function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
+function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   ctx.onClose(() => {
     for (const client of wss.clients) client.terminate();
@@ -98,14 +98,8 @@ export function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
       stopMjpeg?.();
     });
     ws.on('message', (data, isBinary) => {
-      let message: Message;
-      try {
-        if (isBinary) throw new Error('binary');
-        message = JSON.parse(data.toString()) as Message;
-        if (typeof message?.type !== 'string') throw new Error('no type');
-      } catch {
-        return fail('messages are JSON objects with a type, e.g. {"type": "webrtc/offer", "value": "v=0..."}');
-      }
+      const message = parseMessage(data, isBinary);
+      if (!message) return fail('messages are JSON objects with a type, e.g. {"type": "webrtc/offer", "value": "v=0..."}');
       switch (message.type) {
         case 'webrtc/offer':
           return void offer(message.value, 'sdp');
@@ -125,7 +119,7 @@ export function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
           return void mse(typeof message.value === 'string' ? message.value : '');
         case 'hls':
           if (!src) return fail('hls needs ?src=<stream> on the socket URL');
-          return void hls(typeof message.value === 'string' ? message.value : '');
+          return void answerHls(deps.hls, src, req, typeof message.value === 'string' ? message.value : '', send, fail);
         case 'mjpeg':
           if (!src) return fail('mjpeg needs ?src=<stream> on the socket URL');
           return void mjpeg();
@@ -133,18 +127,6 @@ export function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
           return fail(`${message.type} is not a mode of this API: use webrtc/offer, mse, hls or mjpeg`);
       }
     });
-
-    async function hls(codecs: string): Promise<void> {
-      // Without the browser's list, what HLS players take everywhere: H.264/H.265 and AAC.
-      const requests = codecs ? mseRequests(codecs) : requestsFromQuery(new URLSearchParams('mp4'));
-      if (requests.length === 0) return fail(`none of the codecs the browser plays (${codecs}) is one the relay sends in HLS`);
-      try {
-        const session = await deps.hls.openFmp4(src, requests, clientAudioFromCodecs(codecs), req);
-        send({ type: 'hls', value: await sessionMasterPlaylist(session) });
-      } catch (error) {
-        fail((error as Error).message);
-      }
-    }
 
     async function mjpeg(): Promise<void> {
       if (stopMjpeg) return fail('this socket streams MJPEG already');
@@ -215,6 +197,30 @@ export function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
       send(form === 'sdp' ? { type: 'webrtc/answer', value: session.answer } : { type: 'webrtc', value: { type: 'answer', sdp: session.answer } });
       for (const candidate of early.splice(0)) await session.addRemoteCandidate(candidate).catch(() => undefined);
     }
+  }
+}
+
+/** A text message that is a JSON object with a type; anything else is undefined. */
+function parseMessage(data: RawData, isBinary: boolean): Message | undefined {
+  if (isBinary) return undefined;
+  try {
+    const message = JSON.parse(data.toString()) as Message | null;
+    return typeof message?.type === 'string' ? message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `hls` mode: opens an fMP4 HLS session for the codecs the browser plays and answers with its master playlist. */
+async function answerHls(sessions: HlsSessions, src: string, req: IncomingMessage, codecs: string, send: (message: Message) => void, fail: (why: string) => void): Promise<void> {
+  // Without the browser's list, what HLS players take everywhere: H.264/H.265 and AAC.
+  const requests = codecs ? mseRequests(codecs) : requestsFromQuery(new URLSearchParams('mp4'));
+  if (requests.length === 0) return fail(`none of the codecs the browser plays (${codecs}) is one the relay sends in HLS`);
+  try {
+    const session = await sessions.openFmp4(src, requests, clientAudioFromCodecs(codecs), req);
+    send({ type: 'hls', value: await sessionMasterPlaylist(session) });
+  } catch (error) {
+    fail((error as Error).message);
   }
 }
 

@@ -67,7 +67,7 @@ export class BackchannelHold implements Consumer {
 }
 
 /** The first audio media of `source` whose codec the backchannel takes, in the backchannel's order. */
-export function matchBackchannel(backchannel: Media, source: readonly Media[]): { mediaIndex: number; codec: Codec } | undefined {
+function matchBackchannel(backchannel: Media, source: readonly Media[]): { mediaIndex: number; codec: Codec } | undefined {
   for (const wanted of backchannel.codecs) {
     for (const [mediaIndex, media] of source.entries()) {
       if (media.kind !== backchannel.kind || media.direction !== 'recvonly') continue;

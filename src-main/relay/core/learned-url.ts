@@ -6,9 +6,9 @@ import { schemeOf } from './scheme-registry';
  * Whoever answers on the network is not the user who wrote the config: an answer of
  * `exec:sh -c ...` or `ffmpeg:/etc/shadow` must never become a command or a local file.
  */
-export const NETWORK_SCHEMES = ['rtsp', 'rtsps', 'rtmp', 'rtmps', 'http', 'https'] as const;
+const NETWORK_SCHEMES = ['rtsp', 'rtsps', 'rtmp', 'rtmps', 'http', 'https'] as const;
 
-export class LearnedUrlRefusedError extends Error {
+class LearnedUrlRefusedError extends Error {
   override name = 'LearnedUrlRefusedError';
   /** Dialing again at once gets the same answer: the waiting viewer is told now (see SourceRunner). */
   readonly permanent = true;

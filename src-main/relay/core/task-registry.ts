@@ -4,7 +4,7 @@
  */
 import { redactSource } from './redact-source';
 
-export type TaskKind = 'stream' | 'producer' | 'consumer' | 'socket' | 'server' | 'timer' | 'child';
+type TaskKind = 'stream' | 'producer' | 'consumer' | 'socket' | 'server' | 'timer' | 'child';
 
 export interface TaskRegistry {
   add(kind: TaskKind, description: string): () => void;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { startRelay, type RelayUnderTest } from './relay-test-kit';
 
 /** What a WHEP or JSON offer from the page got back; the answer is not applied yet. */
-export interface PageOffer {
+interface PageOffer {
   pc: RTCPeerConnection;
   video: HTMLVideoElement;
   status: number;
@@ -19,7 +19,7 @@ export interface PageOffer {
  * Helpers the relay's browser specs share, on `window.peers` of every page `openRelayPage`
  * opens. Inside `page.evaluate`: `(window as unknown as PeersWindow).peers.offer(url)`.
  */
-export interface PagePeers {
+interface PagePeers {
   /** Resolves when the peer connection has gathered its candidates. */
   gathered(pc: RTCPeerConnection): Promise<void>;
   /** A recvonly offer (video; audio too when asked) with every candidate, POSTed as WHEP or go2rtc's JSON; a muted <video> plays what arrives. */

@@ -8,7 +8,7 @@ import { whenListening } from './relay-test-kit';
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 
 /** One request as the proxy logged it. */
-export interface ProxiedRequest {
+interface ProxiedRequest {
   /** The port of the server block that took it. */
   port: number;
   method: string;

@@ -21,7 +21,7 @@ export type BatchOperation =
   | { op: 'move' | 'copy'; bucket: string; key: string; toBucket: string; toKey: string; force: boolean };
 
 /** What became of one entry of a batch: nothing on success, the failure in words otherwise. */
-export type BatchOutcome = { ok: true } | { ok: false; message: string };
+type BatchOutcome = { ok: true } | { ok: false; message: string };
 
 export const BATCH_LIMIT = 1000;
 

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BatchStatus, IndexStatus, SortedPage } from '../../../src-shared/contract/storage';
 import type { TestEngine } from '../../engine/test-engine';
 import { copies, getThroughEmulator, put, startStorage } from '../test-support';
@@ -103,11 +103,17 @@ describe('storage client actions', () => {
     running = started.running;
     const { call, port } = started;
     await put(port, 'vault', ['plan.txt']);
-    const link = (await call('downloadLink', { accountId: 'local', bucket: 'vault', key: 'plan.txt', expiresInSeconds: 1 })) as Ok<{ url: string; expiresAt: number }>;
+    const link = (await call('downloadLink', { accountId: 'local', bucket: 'vault', key: 'plan.txt', expiresInSeconds: 60 })) as Ok<{ url: string; expiresAt: number }>;
     expect(link.value.url).toMatch(new RegExp(`^http://vault\\.localhost:${port}/plan\\.txt\\?e=\\d+&token=local-ak:`));
     expect(await getThroughEmulator(port, link.value.url)).toEqual({ status: 200, body: 'content of plan.txt' });
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, link.value.expiresAt - Date.now()) + 1100));
-    expect((await getThroughEmulator(port, link.value.url)).status).toBe(401);
+    // The emulator's clock a second past the link's expiry (Date only: sockets keep real time).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(link.value.expiresAt + 1100);
+      expect((await getThroughEmulator(port, link.value.url)).status).toBe(401);
+    } finally {
+      vi.useRealTimers();
+    }
     const unsigned = link.value.url.split('?')[0]!;
     expect((await getThroughEmulator(port, unsigned)).status).toBe(401);
 

@@ -21,8 +21,6 @@ import { countUnder } from './prefix-listing';
 import { bindTransfersService } from './transfers/transfers-service';
 import { storageAccounts } from './storage-capability';
 
-export { LOCAL_ACCOUNT_ID };
-
 /** The processing behind each preview: a bounded thumbnail (never enlarged), a video's first frame. */
 const PREVIEW_FOPS: Record<PreviewView, string | undefined> = {
   original: undefined,

@@ -12,8 +12,8 @@ export interface AccountSet {
   demo: boolean;
 }
 
-export const DEMO_BUCKET = 'demo';
-export const DEMO_DOMAIN = 'demo.kodo.localhost';
+const DEMO_BUCKET = 'demo';
+const DEMO_DOMAIN = 'demo.kodo.localhost';
 
 /**
  * Accounts from config; without any, one demo account whose keys are generated on first run and

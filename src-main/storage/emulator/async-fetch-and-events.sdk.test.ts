@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import qiniu from 'qiniu';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '../../test-support/time';
 import { startRecorder, startTestEmulator, uploadToken, type Recorder, type TestEmulator } from './test-support';
 
 // Asynchronous fetch (/sisyphus/fetch), bucket event notifications and the CDN task lists,
@@ -19,15 +20,6 @@ async function signed(method: string, path: string, body?: unknown): Promise<{ s
   const authorization = qiniu.util.generateAccessTokenV2(env.mac, url, method, contentType, text, {});
   const response = await fetch(url, { method, headers: { Authorization: authorization, 'Content-Type': contentType }, ...(body === undefined ? {} : { body: text }) });
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };
-}
-
-async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 200; i += 1) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('timed out');
 }
 
 beforeAll(async () => {
@@ -55,17 +47,17 @@ describe('/sisyphus/fetch', () => {
     });
     expect(started.status).toBe(200);
     expect(started.json).toEqual({ id: expect.any(String), wait: expect.any(Number) });
-    await until(() => signed('GET', `/sisyphus/fetch?id=${started.json.id}`), (reply) => reply.json.wait === -1);
+    await waitUntil(async () => (await signed('GET', `/sisyphus/fetch?id=${started.json.id}`)).json.wait === -1, { what: 'the fetch to finish' });
     const stat = await bm.stat('pub', 'fetched/clip.txt');
     expect(stat.data).toMatchObject({ fsize: SOURCE_BODY.length, mimeType: 'text/plain', md5 });
-    const call = await until(() => receiver.requests.find((r) => r.url === '/fetched'), Boolean);
-    expect(call!.body.toString()).toBe(`key=fetched%2Fclip.txt&fsize=${SOURCE_BODY.length}`);
-    expect(call!.headers.authorization).toMatch(/^QBox /);
+    const call = await waitUntil(() => receiver.requests.find((r) => r.url === '/fetched'), { what: 'the callback' });
+    expect(call.body.toString()).toBe(`key=fetched%2Fclip.txt&fsize=${SOURCE_BODY.length}`);
+    expect(call.headers.authorization).toMatch(/^QBox /);
   });
 
   it('keeps nothing when the content does not match the md5 given; refuses bad jobs', async () => {
     const started = await signed('POST', '/sisyphus/fetch', { url: `${source.url}/clip.txt`, bucket: 'pub', key: 'fetched/wrong.txt', md5: '0'.repeat(32) });
-    await until(() => signed('GET', `/sisyphus/fetch?id=${started.json.id}`), (reply) => reply.json.wait === -1);
+    await waitUntil(async () => (await signed('GET', `/sisyphus/fetch?id=${started.json.id}`)).json.wait === -1, { what: 'the fetch to finish' });
     expect((await bm.stat('pub', 'fetched/wrong.txt')).resp.statusCode).toBe(612);
     expect((await signed('POST', '/sisyphus/fetch', { url: 'ftp://x/y', bucket: 'pub' })).status).toBe(400);
     expect((await signed('POST', '/sisyphus/fetch', { url: `${source.url}/clip.txt`, bucket: 'nobody' })).status).toBe(631);

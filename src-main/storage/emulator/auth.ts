@@ -11,7 +11,7 @@ export interface Account {
 
 export type AccountLookup = (accessKey: string) => Account | undefined;
 
-export interface UploadPolicy {
+interface UploadPolicy {
   scope: string;
   deadline: number;
   isPrefixalScope?: number;

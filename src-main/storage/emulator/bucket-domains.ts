@@ -25,7 +25,7 @@ export function newTestDomain(taken: (domain: string) => boolean, random: (size:
   }
 }
 
-export const domainsOf = (row: BucketRow): string[] => JSON.parse(row.domains) as string[];
+const domainsOf = (row: BucketRow): string[] => JSON.parse(row.domains) as string[];
 
 /** The bucket that serves a domain (a `Host` header, the port ignored), if any. */
 export function bucketOfDomain(db: MetadataStore, host: string): BucketRow | undefined {

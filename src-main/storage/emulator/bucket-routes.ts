@@ -52,7 +52,7 @@ function tagFilter(text: string | null): ((tags: Tag[]) => boolean) | undefined 
 }
 
 /** `/v2/bucketInfo`: the bucket's settings as uc reports them. */
-export function bucketInfo(db: MetadataStore, row: BucketRow): Record<string, unknown> {
+function bucketInfo(db: MetadataStore, row: BucketRow): Record<string, unknown> {
   const referer = db.setting<SettingValue>(row.name, 'referer', 'default');
   const list = (value: unknown) => (typeof value === 'string' && value !== '' ? value.split(';') : []);
   const refererMode = Number(referer?.['mode'] ?? 0);

@@ -6,9 +6,9 @@ import { hmacSha1B64 } from './encoding';
 import type { MetadataStore } from './metadata-store';
 import type { ObjectService } from './object-service';
 
-export const URL_QUOTA_DAY = 500;
-export const DIR_QUOTA_DAY = 10;
-export const PREFETCH_QUOTA_DAY = 1000;
+const URL_QUOTA_DAY = 500;
+const DIR_QUOTA_DAY = 10;
+const PREFETCH_QUOTA_DAY = 1000;
 
 export interface CdnDeps {
   db: MetadataStore;

@@ -1,12 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import qiniu from 'qiniu';
+import { waitUntil } from '../../test-support/time';
 import { kodoEtag } from './encoding';
 import { httpGet, sdkConfig, startEmulatorProcess, startTestEmulator, uploadToken } from './test-support';
 
@@ -40,18 +41,17 @@ describe('crash safety', () => {
     const boundary = 'crashboundary';
     const token = uploadToken({ scope: 'pub:half.bin' });
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="token"\r\n\r\n${token}\r\n--${boundary}\r\nContent-Disposition: form-data; name="key"\r\n\r\nhalf.bin\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="half.bin"\r\n\r\n`;
-    await new Promise<void>((done) => {
-      const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': 20_000_000 } });
-      req.on('error', () => done());
-      req.write(head);
-      req.write(randomBytes(10_000_000), () => {
-        setTimeout(() => {
-          child.kill('SIGKILL');
-          setTimeout(done, 200);
-        }, 200);
-      });
-    });
+    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': 20_000_000 } });
+    req.on('error', () => undefined);
+    req.write(head);
+    req.write(randomBytes(10_000_000));
+    // Killed while the body is going to disk: a temp file already holds some of it.
+    const tmp = join(dataDir, 'storage', 'tmp');
+    const stagedBytes = () => (existsSync(tmp) ? readdirSync(tmp).reduce((sum, name) => sum + (statSync(join(tmp, name), { throwIfNoEntry: false })?.size ?? 0), 0) : 0);
+    await waitUntil(() => stagedBytes() > 0, { timeout: 20_000, what: 'the upload to reach the disk' });
+    child.kill('SIGKILL');
     await new Promise((r) => child.exitCode !== null || child.signalCode !== null ? r(undefined) : child.once('exit', r));
+    req.destroy();
 
     const env = await startTestEmulator({ dataDir });
     try {

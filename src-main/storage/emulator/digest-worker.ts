@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { DigestReply, DigestRequest, WantedDigests } from './digest-protocol';
 
-export interface BodySums {
+interface BodySums {
   md5: string;
   crc32: number;
 }

@@ -21,7 +21,7 @@ import type { SettingValue } from './setting-value';
  * A header name as Kodo's Go servers write it (net/http's canonical form): each letter that
  * starts the name or follows a `-` upper case, the rest lower case (`x-qn-meta-m1` → `X-Qn-Meta-M1`).
  */
-export function canonicalHeaderName(name: string): string {
+function canonicalHeaderName(name: string): string {
   return name.toLowerCase().replace(/(^|-)([a-z])/g, (_match, dash: string, letter: string) => dash + letter.toUpperCase());
 }
 

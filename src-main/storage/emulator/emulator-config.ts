@@ -34,7 +34,7 @@ const accountSchema = z
   })
   .strict();
 
-export const emulatorConfigSchema = z
+const emulatorConfigSchema = z
   .object({
     enabled: z.boolean().default(true),
     listen: z
@@ -66,7 +66,6 @@ export const storageSectionSchema = z
 
 export type EmulatorConfig = z.infer<typeof emulatorConfigSchema>;
 export type AccountConfig = z.infer<typeof accountSchema>;
-export type BucketConfig = z.infer<typeof bucketSchema>;
 export type AccountInput = z.input<typeof accountSchema>;
 
 /** Parses `storage` and names the offending key in the error: `storage.emulator.accounts.0.access_key: ...`. */

@@ -5,8 +5,7 @@ import { postCallback } from './callback-post';
 import type { MetadataStore, ObjectRow } from './metadata-store';
 
 /** Kodo's event types (developer.qiniu.com/kodo/8610). */
-export const OBJECT_EVENTS = ['put', 'copy', 'append', 'move', 'delete', 'mkfile', 'disable', 'enable', 'restore:completed'] as const;
-export type ObjectEventName = (typeof OBJECT_EVENTS)[number];
+export type ObjectEventName = 'put' | 'copy' | 'append' | 'move' | 'delete' | 'mkfile' | 'disable' | 'enable' | 'restore:completed';
 
 export interface ObjectEvent {
   event: ObjectEventName;

@@ -37,10 +37,6 @@ export function sendError(res: ServerResponse, status: number, message: string):
   sendJson(res, status, { error: message });
 }
 
-export function asKodoError(error: unknown): KodoError | undefined {
-  return error instanceof KodoError ? error : undefined;
-}
-
 /** Form fields of an x-www-form-urlencoded body, with repeated names kept (batch `op=`). */
 export function parseForm(body: Buffer | string): URLSearchParams {
   return new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'));

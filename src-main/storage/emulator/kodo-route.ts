@@ -3,7 +3,7 @@ import type { RouteSpec } from '../../platform/http/route-table';
 import type { Account } from './auth';
 
 /** One request as a Kodo route sees it. */
-export interface KodoRequest {
+interface KodoRequest {
   req: IncomingMessage;
   res: ServerResponse;
   /** The path and query as sent: signatures and download tokens cover them. */

@@ -11,7 +11,7 @@ export interface OpResult {
   data?: unknown;
 }
 
-export function statBody(row: ObjectRow, rules: readonly Record<string, unknown>[] = [], now = Date.now()): Record<string, unknown> {
+function statBody(row: ObjectRow, rules: readonly Record<string, unknown>[] = [], now = Date.now()): Record<string, unknown> {
   const body: Record<string, unknown> = {
     fsize: row.fsize,
     hash: row.hash,
@@ -130,7 +130,7 @@ export async function runOperation(objects: ObjectService, account: Account, op:
   }
 }
 
-export const MAX_BATCH = 1000;
+const MAX_BATCH = 1000;
 
 /**
  * /batch: every op runs and has its own result; HTTP 200 when all succeed, 298 when some failed.

@@ -277,7 +277,8 @@ export class MetadataStore {
   }
   /** A page of the keys strictly after `after` that start with `prefix`, in byte order, with only the columns a listing shows. */
   list(query: ListQuery): ListedRow[] {
-    return this.stmts.list.all(query).map(([key, hash, fsize, mime, put_time, type, status, end_user, md5, expire_at]) => ({ key, hash, fsize, mime, put_time, type, status, end_user, md5, expire_at }));
+    const rows = this.stmts.list.all(query);
+    return rows.map(([key, hash, fsize, mime, put_time, type, status, end_user, md5, expire_at]) => ({ key, hash, fsize, mime, put_time, type, status, end_user, md5, expire_at }));
   }
   expiredObjects(now: number): ObjectRow[] {
     return this.stmts.expired.all(now);

@@ -9,7 +9,7 @@ export interface KodoRegion {
   s3: string;
 }
 
-export const KODO_REGIONS: readonly KodoRegion[] = [
+const KODO_REGIONS: readonly KodoRegion[] = [
   { id: 'z0', description: 'East China - Zhejiang', s3: 'cn-east-1' },
   { id: 'cn-east-2', description: 'East China - Zhejiang 2', s3: 'cn-east-2' },
   { id: 'z1', description: 'North China - Hebei', s3: 'cn-north-1' },
@@ -24,10 +24,10 @@ export const REGION_IDS = KODO_REGIONS.map((r) => r.id) as [string, ...string[]]
 
 export const regionOf = (id: string): KodoRegion | undefined => KODO_REGIONS.find((r) => r.id === id);
 
-export type ServiceName = 'up' | 'io' | 'io_src' | 'rs' | 'rsf' | 'api' | 'uc' | 's3';
+type ServiceName = 'up' | 'io' | 'io_src' | 'rs' | 'rsf' | 'api' | 'uc' | 's3';
 
 /** Qiniu's public host names for a region's services, as Kodo's region query answers them. */
-export function qiniuHosts(region: string): Record<ServiceName, string[]> {
+function qiniuHosts(region: string): Record<ServiceName, string[]> {
   const z0 = region === 'z0';
   const suffix = z0 ? '' : `-${region}`;
   const s3 = regionOf(region)?.s3 ?? region;

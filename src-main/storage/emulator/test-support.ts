@@ -27,7 +27,7 @@ export interface TestEmulator {
   close(): Promise<void>;
 }
 
-export function testAccounts(mirror?: string): AccountInput[] {
+function testAccounts(mirror?: string): AccountInput[] {
   return [
     {
       access_key: AK,

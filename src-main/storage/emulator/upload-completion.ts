@@ -29,7 +29,7 @@ export interface UploadReply {
   redirect?: string;
 }
 
-export interface PfopStarter {
+interface PfopStarter {
   start(request: { owner: string; bucket: string; key: string; fops: string; notifyURL?: string; pipeline?: string; type?: number; workflow?: string }): string;
 }
 

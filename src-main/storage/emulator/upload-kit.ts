@@ -39,7 +39,7 @@ export function sendReply(res: ServerResponse, reply: UploadReply): void {
  * (a z0 bucket via `up-z1.qiniup.com`) is refused with 400 and the host to use, as Kodo answers
  * it. A host that names no region (the emulator's own address) takes every bucket.
  */
-export function checkUploadRegion(host: string | undefined, bucket: BucketRow): void {
+function checkUploadRegion(host: string | undefined, bucket: BucketRow): void {
   const region = uploadHostRegion(host ?? '');
   if (region !== undefined && region !== bucket.region) throw new KodoError(400, `incorrect region, please use ${regionUploadHost(bucket.region)}`);
 }

@@ -7,6 +7,7 @@ import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import qiniu from 'qiniu';
 import Database from 'better-sqlite3';
+import { waitUntil } from '../../test-support/time';
 import { kodoEtag } from './encoding';
 import { AK, httpGet, startRecorder, startTestEmulator, uploadToken, type Recorder, type TestEmulator } from './test-support';
 
@@ -25,14 +26,6 @@ afterAll(async () => {
 
 function form(): qiniu.form_up.FormUploader {
   return new qiniu.form_up.FormUploader(env.config);
-}
-
-async function waitFor(ready: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!ready()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 async function download(bucket: string, key: string): Promise<Buffer> {
@@ -277,11 +270,11 @@ describe('resumable upload through the SDK', () => {
     const db = new Database(join(env.dir, 'storage', 'metadata.sqlite'), { readonly: true });
     try {
       const rows = () => db.prepare<[string], { part_number: number; blocks: Buffer | null }>('SELECT part_number, blocks FROM parts WHERE upload_id = ? ORDER BY part_number').all(uploadId);
-      await waitFor(() => rows().every((r) => r.blocks !== null));
+      await waitUntil(() => rows().every((r) => r.blocks !== null), { what: "every part's block sha1s" });
       expect(rows().map((r) => r.blocks!.toString('hex'))).toEqual(parts.map((p) => createHash('sha1').update(p).digest('hex')));
       parts[1] = randomBytes(4 * MiB);
       etags[1] = await send(2, parts[1]);
-      await waitFor(() => rows()[1]!.blocks?.equals(createHash('sha1').update(parts[1]!).digest()) === true);
+      await waitUntil(() => rows()[1]!.blocks?.equals(createHash('sha1').update(parts[1]!).digest()) === true, { what: "the new part 2's block sha1s" });
     } finally {
       db.close();
     }
@@ -357,17 +350,16 @@ describe('resumable upload through the SDK', () => {
     const boundary = 'cutcutcut';
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="token"\r\n\r\n${token}\r\n--${boundary}\r\nContent-Disposition: form-data; name="key"\r\n\r\ncut.bin\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\n\r\n`;
     const { request } = await import('node:http');
-    await new Promise<void>((resolve) => {
-      const req = request({ host: '127.0.0.1', port: env.emulator.port, method: 'POST', path: '/', headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': 10_000_000 } });
-      req.on('error', () => resolve());
-      req.write(head);
-      req.write(randomBytes(200_000), () => setTimeout(() => {
-        req.destroy();
-        resolve();
-      }, 100));
-    });
-    await new Promise((r) => setTimeout(r, 200));
+    const tmp = join(env.dir, 'storage', 'tmp');
+    const staged = () => (existsSync(tmp) ? readdirSync(tmp).length : 0);
+    const req = request({ host: '127.0.0.1', port: env.emulator.port, method: 'POST', path: '/', headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': 10_000_000 } });
+    req.on('error', () => undefined);
+    req.write(head);
+    req.write(randomBytes(200_000));
+    // Cut off once the emulator is writing the file part to a temp file, then wait for it to let go.
+    await waitUntil(() => staged() > 0, { what: 'the file part to be staged' });
+    req.destroy();
+    await waitUntil(() => staged() === 0, { what: 'the temp file to be removed' });
     expect((await httpGet(env.emulator.port, '/download/pub/cut.bin')).status).toBe(404);
-    expect(existsSync(join(env.dir, 'storage', 'tmp')) && readdirSync(join(env.dir, 'storage', 'tmp')).length).toBe(0);
   });
 });

@@ -1,5 +1,4 @@
-import { Alert, Button, Group, Stack, Text } from '@mantine/core';
-import { IconDeviceFloppy, IconRefresh } from '@tabler/icons-react';
+import { Alert, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { SECTIONS } from '../../app/sections';
 import { useConnected, useReconnects } from '../../app/use-connection';
@@ -9,6 +8,8 @@ import { ResultError } from '../../ui/ResultError';
 import { ConfigEditor, type ConfigEditorProps } from './components/ConfigEditor';
 import { ProblemsList } from './components/ProblemsList';
 import { DiskChangedNotice } from './components/DiskChangedNotice';
+import { FileLine } from './components/FileLine';
+import { SaveActions } from './components/SaveActions';
 import { SaveDialog } from './components/SaveDialog';
 import { appliedSummary, differsFromDisk, isDirty, notApplied, saveDecision } from './model/config-doc';
 import { countErrors } from './model/problems';
@@ -54,19 +55,7 @@ export function ConfigView() {
     apply.mutate({ revision: doc.disk.revision });
   };
 
-  const actions = (
-    <Group gap="sm">
-      <Button variant="subtle" disabled={!dirty} onClick={() => dispatch({ type: 'revert' })}>
-        Revert
-      </Button>
-      <Button leftSection={<IconDeviceFloppy size={16} />} onClick={() => askToSave(false)} aria-keyshortcuts="Control+S" disabled={!doc.base || !connected}>
-        Save…
-      </Button>
-      <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={() => askToSave(true)} disabled={!doc.base || !connected}>
-        Save and restart…
-      </Button>
-    </Group>
-  );
+  const actions = <SaveActions dirty={dirty} canSave={Boolean(doc.base) && connected} onRevert={() => dispatch({ type: 'revert' })} onSave={askToSave} />;
 
   return (
     <section aria-labelledby="config-title" data-testid="section-config">
@@ -75,19 +64,7 @@ export function ConfigView() {
       {schema.isError ? <ResultError error={schema.error} /> : null}
       {doc.base ? (
         <Stack gap="sm">
-          <Group justify="space-between" gap="xs">
-            <Text size="sm">
-              <code data-testid="config-path">{doc.base.path}</code>
-              {dirty ? (
-                <Text span fw={600} ml="xs" data-testid="unsaved">
-                  <span className="unsaved-dot" aria-hidden="true" /> unsaved changes
-                </Text>
-              ) : null}
-            </Text>
-            <Text size="xs" c="dimmed">
-              Ctrl+S saves · Ctrl+Space completes · hover a key for its meaning · Tab leaves the editor
-            </Text>
-          </Group>
+          <FileLine path={doc.base.path} dirty={dirty} />
           <DiskChangedNotice
             path={doc.base.path}
             notApplied={notApplied(doc)}

@@ -11,10 +11,6 @@ export function usePackages() {
   return useServiceQuery('directoryPackages', 'packages');
 }
 
-export function useCatalogs() {
-  return useServiceQuery('directoryPackages', 'catalogs');
-}
-
 /** A catalog's custom workflow extensions; an error (or a service that does not list them) is the caller's to show. */
 export function useCustomExtensions(catalogId: string | undefined) {
   return useServiceQuery(

@@ -20,5 +20,3 @@ export const createLiveStore = () =>
     toggleSound: (stream) => set((s) => ({ audible: { ...s.audible, [stream]: !s.audible[stream] } })),
     setHelpOpen: (helpOpen) => set({ helpOpen }),
   }));
-
-export type LiveStore = ReturnType<typeof createLiveStore>;

@@ -24,6 +24,12 @@ import { useFolderNavigation } from './use-folder-navigation';
 import { useBatches, useObjectCount } from './use-storage';
 import { useDownloadItems, useHeldUploads, useTransfers, useUploadFiles } from './use-transfers';
 
+/** How far the service got counting the folder's objects. */
+function objectCountOf(counted: ReturnType<typeof useObjectCount>): ObjectCount {
+  if (counted.isSuccess) return { state: 'counted', objects: counted.data.objects };
+  return counted.isError ? { state: 'failed', error: counted.error.message } : { state: 'counting' };
+}
+
 /** One folder of a bucket: address bar, the object table, counts, and the actions on a selection. */
 export function BrowserView({ accountId, bucket, prefix }: { accountId: string; bucket: string; prefix: string }) {
   const [searchText, setSearchText] = useState('');
@@ -61,7 +67,7 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
 
   // "Select all" is every object of the folder: the service counts them, the rows never load.
   const counted = useObjectCount(accountId, bucket, prefix, selection.kind === 'all');
-  const objectCount: ObjectCount = counted.isSuccess ? { state: 'counted', objects: counted.data.objects } : counted.isError ? { state: 'failed', error: counted.error.message } : { state: 'counting' };
+  const objectCount = objectCountOf(counted);
 
   const target = targetOf(selection, prefix, rowAt(focusIndex)?.key);
   const nothing = 'items' in target && target.items.length === 0;

@@ -19,7 +19,7 @@ export function useBuckets(accountId: string | undefined) {
   return useServiceQuery('storage', 'listBuckets', { accountId: accountId ?? '' }, { enabled: Boolean(accountId), staleTime: 30_000 });
 }
 
-export const LISTING_PAGE = 1000;
+const LISTING_PAGE = 1000;
 
 /** One folder level from the service in key order, a page of 1000 at a time as the user scrolls. */
 export function useFolderListing(accountId: string, bucket: string, prefix: string, search: string, enabled: boolean) {

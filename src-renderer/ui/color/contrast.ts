@@ -22,13 +22,13 @@ export function parseColor(text: string): Rgba | undefined {
 }
 
 /** A translucent colour as it shows over an opaque one. */
-export function over(top: Rgba, bottom: Rgba): Rgba {
+function over(top: Rgba, bottom: Rgba): Rgba {
   const mix = (t: number, b: number) => t * top.a + b * (1 - top.a);
   return { r: mix(top.r, bottom.r), g: mix(top.g, bottom.g), b: mix(top.b, bottom.b), a: 1 };
 }
 
 /** WCAG 2 relative luminance. */
-export function luminance({ r, g, b }: Rgba): number {
+function luminance({ r, g, b }: Rgba): number {
   const linear = (c: number) => {
     const s = c / 255;
     return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;

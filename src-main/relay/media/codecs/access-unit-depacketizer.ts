@@ -19,7 +19,7 @@ export interface AccessUnitCodec {
   finish(units: Uint8Array[]): { units: Uint8Array[]; keyframe: boolean };
 }
 
-export interface DepacketizerStats {
+interface DepacketizerStats {
   packets: number;
   frames: number;
   lost: number;

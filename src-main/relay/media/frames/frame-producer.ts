@@ -7,7 +7,7 @@ import { packetizeH264 } from '../codecs/h264/rtp-h264';
 import { packetizeH265 } from '../codecs/h265/rtp-h265';
 import { packetizeAac } from '../codecs/aac/rtp-aac';
 
-export interface FrameProducerTrack {
+interface FrameProducerTrack {
   kind: MediaKind;
   codec: Codec;
 }

@@ -7,7 +7,7 @@ const HEADER_BYTES = 20;
 const SEARCH_REQUEST = 1530;
 const SEARCH_REPLY = 1531;
 
-export function dvripSearchRequest(): Buffer {
+function dvripSearchRequest(): Buffer {
   const header = Buffer.alloc(HEADER_BYTES);
   header[0] = 0xff;
   header.writeUInt16LE(SEARCH_REQUEST, 14);
@@ -32,7 +32,7 @@ export function dvripHostIp(hex: string): string | undefined {
 }
 
 /** One search reply as a source (`dvrip://user:pass@host[:port]?channel=0&subtype=0`, as go2rtc lists it), or nothing if it is not one. */
-export function dvripReplySource(data: Buffer): DiscoveredSource | undefined {
+function dvripReplySource(data: Buffer): DiscoveredSource | undefined {
   if (data.length <= HEADER_BYTES || data[0] !== 0xff || data.readUInt16LE(14) !== SEARCH_REPLY) return undefined;
   // The JSON ends with a newline or NUL the devices add.
   const text = data.subarray(HEADER_BYTES).toString('utf8').replace(/[\0\s]+$/, '');

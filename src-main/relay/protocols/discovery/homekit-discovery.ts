@@ -11,7 +11,7 @@ const CAMERA_CATEGORIES = new Set(['17', '18']);
  * query (RFC 6762, 6.7) that responders answer to the sender; the QU bit (5.4) says so again
  * for responders that only look at it. dns-packet cannot write that bit, so it is set here.
  */
-export function hapBrowseQuery(): Buffer {
+function hapBrowseQuery(): Buffer {
   const query = dnsPacket.encode({ type: 'query', id: 0, flags: 0, questions: [{ name: HAP_SERVICE, type: 'PTR', class: 'IN' }] });
   query.writeUInt16BE(0x8001, query.length - 2);
   return query;
@@ -40,7 +40,7 @@ function txtEntries(data: unknown): Record<string, string> {
  * port, TXT its id (`id`), model (`md`), category (`ci`) and flags (`ff`, `sf`), A its address.
  * Listed as go2rtc does, `homekit://ip:port?device_id=...&feature=...&status=...`.
  */
-export function hapSources(packets: Buffer[], fromAddress: string[] = []): DiscoveredSource[] {
+function hapSources(packets: Buffer[], fromAddress: string[] = []): DiscoveredSource[] {
   const instances = new Map<string, Instance>();
   const addresses = new Map<string, string>();
   const instance = (name: string) => instances.get(name) ?? instances.set(name, { name, txt: {} }).get(name)!;

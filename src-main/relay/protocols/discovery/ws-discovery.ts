@@ -5,7 +5,7 @@ import { xmlTags } from '../onvif/xml-tags';
 import { udpProbe, type ProbeTarget } from './udp-probe';
 
 /** A WS-Discovery Probe for video transmitters (ONVIF Core, 7.3: discovery of network video devices). */
-export function wsDiscoveryProbe(messageId = randomUUID()): Buffer {
+function wsDiscoveryProbe(messageId = randomUUID()): Buffer {
   return Buffer.from(
     `<?xml version="1.0" encoding="UTF-8"?><s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope" xmlns:a="http://schemas.xmlsoap.org/ws/2004/08/addressing" xmlns:d="http://schemas.xmlsoap.org/ws/2005/04/discovery" xmlns:dn="http://www.onvif.org/ver10/network/wsdl"><s:Header><a:Action s:mustUnderstand="1">http://schemas.xmlsoap.org/ws/2005/04/discovery/Probe</a:Action><a:MessageID>urn:uuid:${messageId}</a:MessageID><a:ReplyTo><a:Address>http://schemas.xmlsoap.org/ws/2004/08/addressing/role/anonymous</a:Address></a:ReplyTo><a:To s:mustUnderstand="1">urn:schemas-xmlsoap-org:ws:2005:04:discovery</a:To></s:Header><s:Body><d:Probe><d:Types>dn:NetworkVideoTransmitter</d:Types></d:Probe></s:Body></s:Envelope>`,
   );

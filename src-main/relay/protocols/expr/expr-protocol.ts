@@ -12,7 +12,7 @@ const CODE_SCHEMES = ['exec', 'echo', 'expr'];
  * Evaluates an `expr:` source and dials the source URL it gives. Exported for tests and for
  * protocols that build on it; `registerExpr` is how the relay uses it.
  */
-export async function dialExpr(source: string, context: DialContext, schemes: SchemeRegistry, fetchLimits?: FetchLimits): Promise<ProducerConnection> {
+async function dialExpr(source: string, context: DialContext, schemes: SchemeRegistry, fetchLimits?: FetchLimits): Promise<ProducerConnection> {
   const text = source.replace(/^\s*expr:/i, '');
   let result: ExprValue;
   try {

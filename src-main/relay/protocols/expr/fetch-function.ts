@@ -21,7 +21,7 @@ interface PreparedRequest {
 }
 
 /** The URL as errors show it: a password in it is replaced by `***`. */
-export function displayUrl(raw: string): string {
+function displayUrl(raw: string): string {
   return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:]*):[^/@]*@/i, '$1:***@');
 }
 

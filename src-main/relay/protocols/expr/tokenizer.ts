@@ -1,6 +1,6 @@
 import { ExprError, type SourcePosition } from './values';
 
-export type TokenKind = 'number' | 'string' | 'identifier' | 'operator' | 'bracket' | 'eof';
+type TokenKind = 'number' | 'string' | 'identifier' | 'operator' | 'bracket' | 'eof';
 
 export interface Token extends SourcePosition {
   kind: TokenKind;

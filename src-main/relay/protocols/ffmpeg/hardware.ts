@@ -72,7 +72,7 @@ const PROBES: ReadonlyArray<{ engine: HardwareEngine; codec: string; args: strin
   { engine: 'rkmpp', codec: 'h265', args: ['-f', 'lavfi', '-i', 'testsrc2', '-t', '1', '-c', 'hevc_rkmpp', '-f', 'null', '-'] },
 ];
 
-export interface HardwareProbeResult {
+interface HardwareProbeResult {
   engine: HardwareEngine;
   codec: string;
   works: boolean;

@@ -38,7 +38,7 @@ export interface MediaPlaylist {
   lowLatency?: LowLatencyPlaylist;
 }
 
-export interface LowLatencyPlaylist {
+interface LowLatencyPlaylist {
   /** PART-TARGET: no part lasts longer (seconds). */
   partTarget: number;
   /** `part.ts?id=x&n=`; `<sequence>&p=<index>` is appended. */

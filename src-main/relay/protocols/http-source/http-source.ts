@@ -28,7 +28,7 @@ export function registerHttpSource({ schemes }: ProtocolContext, packetizers: Re
   schemes.register('https', handler);
 }
 
-export async function dialHttp(url: string, outer: AbortSignal, packetizers?: Record<string, FramePacketizer>): Promise<ProducerConnection> {
+async function dialHttp(url: string, outer: AbortSignal, packetizers?: Record<string, FramePacketizer>): Promise<ProducerConnection> {
   const abort = new AbortController();
   const stop = () => abort.abort(new Error('the source was closed'));
   outer.addEventListener('abort', stop, { once: true });

@@ -17,7 +17,7 @@ export interface IngestFormat {
 }
 
 /** The containers a client may POST as a live stream, as go2rtc has them. */
-export const INGEST_FORMATS: IngestFormat[] = [
+const INGEST_FORMATS: IngestFormat[] = [
   { path: '/api/stream.flv', format: 'flv', createDemuxer: createFlvDemuxer },
   { path: '/api/stream.ts', format: 'mpegts', createDemuxer: createTsDemuxer },
   { path: '/api/stream.mjpeg', format: 'mjpeg', createDemuxer: (sink) => createMjpegDemuxer(sink), packetizers: jpegPacketizers },

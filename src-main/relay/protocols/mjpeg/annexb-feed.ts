@@ -44,7 +44,7 @@ export function createAnnexBFeed(codec: Codec): { codec: DecodableCodec; encode(
 }
 
 /** sprop-parameter-sets (H.264) or sprop-vps/sps/pps (H.265), in the order a decoder needs them. */
-export function parameterSetsFromFmtp(codec: DecodableCodec, fmtp: string | undefined): Uint8Array[] {
+function parameterSetsFromFmtp(codec: DecodableCodec, fmtp: string | undefined): Uint8Array[] {
   const params = new Map(
     (fmtp ?? '')
       .split(';')

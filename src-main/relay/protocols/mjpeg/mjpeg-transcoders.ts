@@ -4,7 +4,7 @@ import type { SourceLink } from '../../media/frames/frame-consumer';
 import { createJpegEncoder, type JpegEncoder } from './jpeg-encoder';
 import type { PictureOrigin } from './snapshot-cache';
 
-export interface TranscoderViewer {
+interface TranscoderViewer {
   onJpeg(jpeg: Uint8Array): void;
   /** The transcoder failed; the viewer's reply should end. */
   onEnd(reason: string): void;
@@ -21,7 +21,7 @@ export interface TranscoderSeat {
 }
 
 /** A transcoder's newest picture, and the source connection it came from. */
-export interface LivePicture {
+interface LivePicture {
   jpeg: Uint8Array;
   at: number;
   origin: PictureOrigin;

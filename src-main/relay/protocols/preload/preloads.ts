@@ -5,7 +5,7 @@ import { requestsFromQuery } from '../rtsp/media-query';
 import { PreloadConsumer } from './preload-consumer';
 
 /** `preload:` of the config: stream name → the tracks to keep running (`video&audio` when empty). */
-export function readPreloadSection(value: unknown): Map<string, string> {
+function readPreloadSection(value: unknown): Map<string, string> {
   const out = new Map<string, string>();
   if (!value || typeof value !== 'object' || Array.isArray(value)) return out;
   for (const [name, query] of Object.entries(value as Record<string, unknown>)) out.set(name, typeof query === 'string' && query !== '' ? query : 'video&audio');

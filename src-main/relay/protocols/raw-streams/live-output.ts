@@ -12,7 +12,7 @@ const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 const FIRST_FRAME_TIMEOUT_MS = 15_000;
 
 /** What one container writes for the tracks it got. */
-export interface LiveWriter {
+interface LiveWriter {
   contentType: string;
   /** Bytes at the start of the body (a container header). */
   header?(): Uint8Array | undefined;

@@ -51,7 +51,7 @@ function encodeProperties(value: Record<string, AmfValue>): Buffer[] {
   return parts;
 }
 
-export function encodeAmf0(value: AmfValue): Buffer {
+function encodeAmf0(value: AmfValue): Buffer {
   if (value === null) return Buffer.from([NULL]);
   if (value === undefined) return Buffer.from([UNDEFINED]);
   if (typeof value === 'number') {

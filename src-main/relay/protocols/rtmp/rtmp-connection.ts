@@ -24,7 +24,7 @@ const HANDSHAKE_BYTES = 1536;
 const OUT_CHUNK_SIZE = 4096;
 const WINDOW_ACK_SIZE = 2_500_000;
 /** Chunk stream ids as Flash used them: control, commands, then media on its own. */
-export const CSID = { CONTROL: 2, COMMAND: 3, MEDIA: 6 } as const;
+const CSID = { CONTROL: 2, COMMAND: 3, MEDIA: 6 } as const;
 
 export interface RtmpCommand {
   name: string;

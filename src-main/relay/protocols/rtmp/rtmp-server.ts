@@ -9,8 +9,6 @@ import { servePublisher } from './publish-session';
 import type { RtmpConnection } from './rtmp-connection';
 import { DEFAULT_RTMP_LIMITS, type RtmpServerLimits } from './rtmp-limits';
 
-export { publishTarget } from './publish-session';
-
 /** A publisher sends all the time; one silent this long is gone. */
 const IDLE_MS = 30_000;
 

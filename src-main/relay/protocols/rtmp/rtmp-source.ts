@@ -8,7 +8,7 @@ import { MSG, RtmpConnection, type RtmpCommand } from './rtmp-connection';
 const DIAL_TIMEOUT_MS = 10_000;
 
 /** `rtmp://host[:port]/app/playpath[?query]`: app is the first path part, the rest (and query) the stream, as ffmpeg splits it. */
-export function parseRtmpUrl(source: string): { host: string; port: number; app: string; playpath: string; tcUrl: string } {
+function parseRtmpUrl(source: string): { host: string; port: number; app: string; playpath: string; tcUrl: string } {
   const url = new URL(source);
   const [app = '', ...rest] = url.pathname.replace(/^\/+/, '').split('/');
   if (!url.hostname || !app) throw new Error(`${url.protocol}//${url.host}${url.pathname}: expected rtmp://host[:port]/app/stream`);

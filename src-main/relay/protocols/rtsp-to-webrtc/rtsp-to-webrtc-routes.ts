@@ -12,7 +12,7 @@ import { linkedStream, parseAddRequest, parseOfferForm } from './rtsp-to-webrtc-
 /** A form with a base64 SDP offer, or an add request: a few kilobytes. */
 const MAX_BODY_BYTES = 64 * 1024;
 
-export interface RtspToWebrtcDeps {
+interface RtspToWebrtcDeps {
   streams: StreamRegistry;
   tasks: TaskRegistry;
   webrtc: WebrtcOutput;
@@ -27,7 +27,7 @@ export interface RtspToWebrtcDeps {
  * stream; any other URL becomes the stream's source, checked as every source from the API is
  * (commands are refused). As in go2rtc, what `add` does lasts until the relay restarts.
  */
-export function registerRtspToWebrtcRoutes(ctx: EngineContext, deps: RtspToWebrtcDeps): void {
+function registerRtspToWebrtcRoutes(ctx: EngineContext, deps: RtspToWebrtcDeps): void {
   const { streams } = deps;
   /** id → the stream of the relay it names. */
   const aliases = new Map<string, string>();

@@ -17,7 +17,7 @@ const TEARDOWN_WAIT_MS = 1_000;
 /** ONVIF's option tag for two-way audio: the camera adds its speaker to the SDP as `a=sendonly`. */
 const BACKCHANNEL_TAG = 'www.onvif.org/ver20/backchannel';
 
-export type RtspTransport = 'tcp' | 'udp';
+type RtspTransport = 'tcp' | 'udp';
 
 export interface RtspSource {
   url: string;

@@ -51,7 +51,7 @@ export interface RtspServerShared {
 type RtspRequest = RtspMessage & { type: 'request' };
 type Target = { name: string; query: URLSearchParams } | undefined;
 
-export const PUBLIC_METHODS = 'OPTIONS, DESCRIBE, SETUP, PLAY, PAUSE, ANNOUNCE, RECORD, TEARDOWN, GET_PARAMETER, SET_PARAMETER';
+const PUBLIC_METHODS = 'OPTIONS, DESCRIBE, SETUP, PLAY, PAUSE, ANNOUNCE, RECORD, TEARDOWN, GET_PARAMETER, SET_PARAMETER';
 
 /**
  * One RTSP connection to the server: a viewer (DESCRIBE, SETUP over TCP or UDP, PLAY) or a

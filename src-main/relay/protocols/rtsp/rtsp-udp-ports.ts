@@ -8,7 +8,7 @@ export interface RtpSocketPair {
   rtcp: Socket;
 }
 
-export class NoPortPairError extends Error {
+class NoPortPairError extends Error {
   override name = 'NoPortPairError';
 }
 

@@ -43,7 +43,7 @@ export function buildSenderReport(report: SenderReport): Buffer {
 
 export const RTCP_SR = 200;
 export const RTCP_RR = 201;
-export const RTCP_SDES = 202;
+const RTCP_SDES = 202;
 
 /** An SDES packet with one chunk: `ssrc` and its CNAME (every compound RTCP packet carries one). */
 export function sdesCname(ssrc: number, cname: string): Buffer {

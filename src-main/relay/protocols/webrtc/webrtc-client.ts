@@ -83,7 +83,7 @@ function go2rtcSocket(target: URL, offer: string, signal: AbortSignal, onCandida
 }
 
 /** How a dial reaches the other side: the offer out, the answer back; `end` hangs the signalling up. */
-export type Signalling = (offer: string, signal: AbortSignal, onCandidate: (candidate: string) => void) => Promise<{ answer: string; end(): void }>;
+type Signalling = (offer: string, signal: AbortSignal, onCandidate: (candidate: string) => void) => Promise<{ answer: string; end(): void }>;
 
 export interface PeerDial {
   /** Names the peer in errors (`webrtc host`). */

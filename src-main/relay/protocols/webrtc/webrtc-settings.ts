@@ -5,7 +5,6 @@ import { listenProblem, parseListen } from '../../../platform/config/app-setting
 const DEFAULT_ICE_SERVERS = [{ urls: ['stun:stun.cloudflare.com:3478', 'stun:stun.l.google.com:19302'] }];
 
 const NETWORKS = ['udp4', 'udp6', 'tcp4', 'tcp6'] as const;
-export type IceNetwork = (typeof NETWORKS)[number];
 
 const listen = z.string().superRefine((value, ctx) => {
   if (value === '') return;

@@ -18,7 +18,7 @@ const PUBLISHED: Record<MediaKind, readonly string[]> = {
 const acceptable = (codec: Codec) => codec.name !== 'H264' || /packetization-mode=1/.test(codec.fmtp ?? '');
 
 /** The offer's entry the answer takes for a media: the relay's preferred codec among those offered. */
-export function publishedCodec(media: Media): Codec | undefined {
+function publishedCodec(media: Media): Codec | undefined {
   for (const name of PUBLISHED[media.kind]) {
     const codec = media.codecs.find((c) => c.name === name && acceptable(c));
     if (codec) return codec;

@@ -115,5 +115,3 @@ export function createShareServer(deps: { tracker: () => string; streams: Stream
     },
   };
 }
-
-export type ShareServer = ReturnType<typeof createShareServer>;

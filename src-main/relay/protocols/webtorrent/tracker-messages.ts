@@ -1,7 +1,7 @@
 // The WebTorrent tracker's WebSocket messages (the "announce" action of webtorrent's
 // bittorrent-tracker), as go2rtc and its web page use them to pass sealed SDP between peers.
 
-export interface SdpEnvelope {
+interface SdpEnvelope {
   type: 'offer' | 'answer';
   sdp: string;
 }

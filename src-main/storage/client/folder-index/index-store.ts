@@ -106,6 +106,19 @@ const recordOf = (row: ScanRow): ScanRecord => ({
   error: row.error,
 });
 
+/** A folder whose own listing is running or failed: how far it got (a guess is never below what was listed). */
+const unfinishedStatus = ({ accountId, bucket }: IndexScope, own: ScanRow): IndexStatus => ({
+  accountId,
+  bucket,
+  prefix: own.prefix,
+  state: own.state,
+  listed: own.listed,
+  estimate: Math.max(own.estimate, own.listed),
+  bytes: own.bytes,
+  ...(own.completed_at ? { completedAt: own.completed_at } : {}),
+  ...(own.error ? { error: own.error } : {}),
+});
+
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS objects (
     scope TEXT NOT NULL, key TEXT NOT NULL, parent TEXT NOT NULL,
@@ -237,9 +250,7 @@ export function openIndexStore(path: string): IndexStore {
     status(scope, prefix) {
       const base = { accountId: scope.accountId, bucket: scope.bucket, prefix };
       const own = selectScan.get(scopeId(scope), prefix);
-      if (own && own.state !== 'complete') {
-        return { ...base, state: own.state, listed: own.listed, estimate: Math.max(own.estimate, own.listed), bytes: own.bytes, ...(own.completed_at ? { completedAt: own.completed_at } : {}), ...(own.error ? { error: own.error } : {}) };
-      }
+      if (own && own.state !== 'complete') return unfinishedStatus(scope, own);
       // A complete listing of this folder or of any folder above it holds this one whole.
       const covering = selectScans
         .all(scopeId(scope))

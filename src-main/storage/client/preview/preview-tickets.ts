@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /** What the console may show through one preview address. */
-export interface PreviewTarget {
+interface PreviewTarget {
   accountId: string;
   bucket: string;
   key: string;

@@ -17,7 +17,7 @@ export interface TransferWorkerDeps {
 }
 
 /** What a finished transfer leaves: the upload's answer, or the etag of a download. */
-export interface Carried {
+interface Carried {
   uploaded?: Uploaded;
   etag?: string | undefined;
 }

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import qiniu from 'qiniu';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TransferStatus } from '../../../../src-shared/contract/transfers';
 import type { TestEngine } from '../../../engine/test-engine';
 import { freePort } from '../../../test-support/free-port';
@@ -23,15 +23,16 @@ function transfersOf(running: TestEngine) {
     if (!result.ok) throw new Error(result.error.message);
     return result.value;
   };
-  const until = async (id: string, predicate: (s: TransferStatus) => boolean, timeoutMs = 20_000): Promise<TransferStatus> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const now = (await call<TransferStatus[]>('list')).find((t) => t.id === id);
-      if (now && predicate(now)) return now;
-      if (Date.now() > deadline) throw new Error(`transfer ${id} is ${now?.state} (${now?.transferred}/${now?.size}; ${now?.error ?? ''})`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
+  // Polled, failing with the transfer's last state when it never gets there.
+  const until = (id: string, predicate: (s: TransferStatus) => boolean, timeoutMs = 20_000): Promise<TransferStatus> =>
+    vi.waitFor(
+      async () => {
+        const now = (await call<TransferStatus[]>('list')).find((t) => t.id === id);
+        if (now && predicate(now)) return now;
+        throw new Error(`transfer ${id} is ${now?.state} (${now?.transferred}/${now?.size}; ${now?.error ?? ''})`);
+      },
+      { timeout: timeoutMs, interval: 20 },
+    );
   return { seen, call, until };
 }
 

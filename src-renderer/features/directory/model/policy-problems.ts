@@ -32,10 +32,6 @@ export function tabOfPath(path: string): PolicyTab {
   return 'basics';
 }
 
-export interface FieldError {
-  type: string;
-  message: string;
-}
 /** react-hook-form's nested error shape: objects all the way down, a message where it belongs. */
 export type NestedErrors = { [key: string]: NestedErrors | string | undefined; type?: string; message?: string };
 

@@ -55,7 +55,7 @@ export function subjectText(subject: unknown, names: Names = NO_NAMES): string {
   }
 }
 
-export function subjectsText(subjects: unknown, names: Names = NO_NAMES): string {
+function subjectsText(subjects: unknown, names: Names = NO_NAMES): string {
   const list = Array.isArray(subjects) ? subjects : [];
   return list.length === 0 ? 'nobody' : anyOf(list.map((s) => subjectText(s, names)));
 }

@@ -53,20 +53,3 @@ export function blankSubject(kind: SubjectKind): SubjectSet {
   }
 }
 
-/** One line naming a subject for lists and the review: "Requestor's manager (level 1)". */
-export function describeSubject(subject: SubjectSet, userName?: (id: string) => string | undefined): string {
-  const label = SUBJECT_KIND_LABELS[kindOf(subject)];
-  switch (subject['@odata.type']) {
-    case '#microsoft.graph.singleUser':
-      return `${label}: ${subject.description || userName?.(subject.userId) || subject.userId}`;
-    case '#microsoft.graph.groupMembers':
-      return `${label}: ${subject.description || subject.groupId}`;
-    case '#microsoft.graph.requestorManager':
-    case '#microsoft.graph.targetManager':
-      return `${label} (level ${subject.managerLevel})`;
-    case '#microsoft.graph.attributeRuleMembers':
-      return `${label}: ${subject.membershipRule}`;
-    default:
-      return label;
-  }
-}

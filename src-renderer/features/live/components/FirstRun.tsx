@@ -5,7 +5,7 @@ import { useServiceMutation } from '../../../api/use-service-query';
 import { printRoute } from '../../../app/routes';
 
 /** The demo camera a new user can add with one click: a moving test picture made by ffmpeg. */
-export const DEMO_STREAM = { name: 'demo', sources: ['ffmpeg:virtual?video=testsrc2&size=720#video=h264'] };
+const DEMO_STREAM = { name: 'demo', sources: ['ffmpeg:virtual?video=testsrc2&size=720#video=h264'] };
 
 /** An empty grid guides a new user to a first camera instead of showing nothing. */
 export function FirstRun() {

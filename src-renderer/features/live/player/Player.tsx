@@ -49,7 +49,7 @@ export function Player({ stream, base, active, videoCodecs, forced, muted, capti
 }
 
 /** What the tile says about its state, in the user's words. */
-export function stateSentence(state: PlayerState): string {
+function stateSentence(state: PlayerState): string {
   switch (state.status) {
     case 'idle':
       return 'Paused while not visible';

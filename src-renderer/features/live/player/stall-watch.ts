@@ -17,16 +17,16 @@ export interface FrameProgress {
 
 export type StallVerdict = 'moving' | 'stalled' | 'lost';
 
-export const STALLED_AFTER_MS = 1_000;
+const STALLED_AFTER_MS = 1_000;
 /** From the last frame to giving the connection up: 2 s at any ordinary frame rate. */
-export const LOST_AFTER_MS = 2_000;
+const LOST_AFTER_MS = 2_000;
 /**
  * A reading this late after the one before means the page itself did not run (a busy machine
  * gave it no CPU): frames could not be shown, and would not be counted, in that time either, so
  * it does not count against the picture. Otherwise a tab starved for 2 s reconnects every tile,
  * which only adds work.
  */
-export const PAGE_FROZEN_MS = 500;
+const PAGE_FROZEN_MS = 500;
 /** A gap this many times the usual one is a stall even at a low frame rate. */
 const GAP_FACTOR = 3;
 /**

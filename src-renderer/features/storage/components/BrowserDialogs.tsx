@@ -8,7 +8,7 @@ import { MoveDialog } from './MoveDialog';
 import { NameDialog } from './NameDialog';
 
 /** Whether a request of a dialog is under way, and why the last one was refused. */
-export interface RequestState {
+interface RequestState {
   busy: boolean;
   error?: string | undefined;
 }

@@ -61,6 +61,36 @@ function Cells({ row }: { row: BrowserRow }) {
   );
 }
 
+/** The column headings: the select-all box, and a sort button for each column that sorts. */
+function HeaderRow({ sort, descending, onSort, selection, onToggleAll }: Pick<ObjectTableProps, 'sort' | 'descending' | 'onSort' | 'selection' | 'onToggleAll'>) {
+  const allSelected = selection.kind === 'all';
+  return (
+    <thead>
+      <tr>
+        <th style={{ width: 44 }}>
+          <Checkbox aria-label={isEmpty(selection) ? 'Select all in this folder' : 'Clear the selection'} checked={allSelected} indeterminate={!isEmpty(selection) && !allSelected} onChange={onToggleAll} />
+        </th>
+        {COLUMNS.map((column) => {
+          const active = column.field === sort;
+          const Icon = SORT_ICON[active ? (descending ? 'desc' : 'asc') : 'none'];
+          return (
+            <th key={column.label} style={column.width ? { width: column.width } : undefined} aria-sort={active ? (descending ? 'descending' : 'ascending') : undefined}>
+              {column.field ? (
+                <UnstyledButton className="sort-button" onClick={() => onSort(column.field!)}>
+                  {column.label}
+                  <Icon size={14} aria-hidden="true" />
+                </UnstyledButton>
+              ) : (
+                column.label
+              )}
+            </th>
+          );
+        })}
+      </tr>
+    </thead>
+  );
+}
+
 /**
  * The objects of a folder in a virtualized table: only the rows in view exist in the page, so
  * 100k rows scroll as smoothly as 100. Arrow keys move between rows, Enter opens, Space selects.
@@ -111,34 +141,11 @@ export function ObjectTable(props: ObjectTableProps) {
 
   const padTop = items[0]?.start ?? 0;
   const padBottom = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
-  const allSelected = selection.kind === 'all';
 
   return (
     <div ref={scroller} className="object-table-scroll" onKeyDown={onKeyDown} data-testid="object-table">
       <table className="object-table" aria-rowcount={count + 1}>
-        <thead>
-          <tr>
-            <th style={{ width: 44 }}>
-              <Checkbox aria-label={isEmpty(selection) ? 'Select all in this folder' : 'Clear the selection'} checked={allSelected} indeterminate={!isEmpty(selection) && !allSelected} onChange={onToggleAll} />
-            </th>
-            {COLUMNS.map((column) => {
-              const active = column.field === sort;
-              const Icon = SORT_ICON[active ? (descending ? 'desc' : 'asc') : 'none'];
-              return (
-                <th key={column.label} style={column.width ? { width: column.width } : undefined} aria-sort={active ? (descending ? 'descending' : 'ascending') : undefined}>
-                  {column.field ? (
-                    <UnstyledButton className="sort-button" onClick={() => onSort(column.field!)}>
-                      {column.label}
-                      <Icon size={14} aria-hidden="true" />
-                    </UnstyledButton>
-                  ) : (
-                    column.label
-                  )}
-                </th>
-              );
-            })}
-          </tr>
-        </thead>
+        <HeaderRow sort={sort} descending={descending} onSort={onSort} selection={selection} onToggleAll={onToggleAll} />
         <tbody>
           {padTop > 0 ? (
             <tr aria-hidden="true" style={{ height: padTop }}>

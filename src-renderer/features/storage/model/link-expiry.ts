@@ -1,7 +1,7 @@
 /** Seconds in each unit a link's expiry may be typed in. */
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
 
-export const MAX_LINK_SECONDS = 30 * 86_400;
+const MAX_LINK_SECONDS = 30 * 86_400;
 
 /** The presets the link dialog offers; any other duration is typed (`90s`, `15m`, `2h`, `7d`). */
 export const LINK_PRESETS = [

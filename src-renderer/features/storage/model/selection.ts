@@ -49,12 +49,8 @@ export function targetOf(selection: Selection, prefix: string, focusedKey: strin
   return { items: focusedKey ? [itemOf(focusedKey)] : [] };
 }
 
-export function targetSize(target: BatchTarget): number | 'all' {
-  return 'allIn' in target ? 'all' : target.items.length;
-}
-
 /** The folder as people read it: `photos/` or "the bucket root". */
-export const folderName = (prefix: string) => (prefix === '' ? 'the bucket root' : prefix);
+const folderName = (prefix: string) => (prefix === '' ? 'the bucket root' : prefix);
 
 export type ObjectCount = { state: 'counting' } | { state: 'counted'; objects: number } | { state: 'failed'; error: string };
 

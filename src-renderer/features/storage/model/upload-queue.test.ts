@@ -6,16 +6,17 @@ const file = (size: number) => ({ size, slice: (start: number, end: number) => n
 
 describe('upload queue', () => {
   it('sends a few files at a time and holds the rest', async () => {
-    let inFlight = 0;
     let most = 0;
     const received = new Map<string, number>();
+    // A PUT is answered when the test says so: the ones left unanswered are the files in flight.
+    const unanswered: Array<() => void> = [];
     const fetch: Fetch = async (url, init) => {
       const id = url.split('/').pop()!;
       if (init?.method === 'GET') return { status: 200, json: async () => ({ received: received.get(id) ?? 0 }) };
-      inFlight++;
-      most = Math.max(most, inFlight);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      inFlight--;
+      await new Promise<void>((answer) => {
+        unanswered.push(answer);
+        most = Math.max(most, unanswered.length);
+      });
       const end = Number(/-(\d+)\//.exec(String((init?.headers as Record<string, string>)['Content-Range']))![1]) + 1;
       received.set(id, end);
       return { status: 200, json: async () => ({ received: end }) };
@@ -23,6 +24,11 @@ describe('upload queue', () => {
     const queue = createUploadQueue({ fetch, path: '/console/transfers/', concurrency: 2 });
     queue.add(['a', 'b', 'c', 'd'].map((id) => ({ id, file: file(10) })));
     expect(queue.holding()).toBe(4);
+    // One answer at a time, once as many as the limit allows are in flight (fewer at the end).
+    for (let answered = 0; answered < 4; answered++) {
+      await expect.poll(() => unanswered.length).toBe(Math.min(2, 4 - answered));
+      unanswered.shift()!();
+    }
     await expect.poll(() => queue.holding()).toBe(0);
     expect(most).toBe(2);
     expect([...received.values()]).toEqual([10, 10, 10, 10]);
@@ -33,7 +39,6 @@ describe('upload queue', () => {
     const fetch: Fetch = async (url, init) => {
       urls.push(url);
       if (init?.method === 'GET') return { status: 200, json: async () => ({ received: 0 }) };
-      await new Promise((resolve) => setTimeout(resolve, 5));
       return { status: 200, json: async () => ({ received: 10 }) };
     };
     const queue = createUploadQueue({ fetch, path: '/t/', concurrency: 1 });

@@ -1,8 +1,8 @@
 import type { RelayEndpoints } from '../../../../src-shared/contract/relay';
 
 /** Every output the relay gives a stream, in the order go2rtc's links page lists them. */
-export const LINK_IDS = ['webrtc', 'ws', 'hls', 'hls-fmp4', 'mp4', 'mjpeg', 'rtsp', 'frame-jpeg', 'frame-mp4'] as const;
-export type LinkId = (typeof LINK_IDS)[number];
+const LINK_IDS = ['webrtc', 'ws', 'hls', 'hls-fmp4', 'mp4', 'mjpeg', 'rtsp', 'frame-jpeg', 'frame-mp4'] as const;
+type LinkId = (typeof LINK_IDS)[number];
 
 export interface StreamLink {
   id: LinkId;

@@ -10,7 +10,7 @@ export interface PcmToFlac {
 }
 
 /** The FLAC codec description: STREAMINFO travels as hex in fmtp, since FLAC has no SDP form. */
-export function flacCodec(format: FlacFormat): Codec {
+function flacCodec(format: FlacFormat): Codec {
   return { name: 'FLAC', clockRate: format.sampleRate, channels: format.channels, payloadType: 0, fmtp: `streaminfo=${Buffer.from(flacStreamInfo(format)).toString('hex')}` };
 }
 

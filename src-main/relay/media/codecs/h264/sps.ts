@@ -14,7 +14,7 @@ export interface H264Sps {
   vui?: H264Vui;
 }
 
-export class SpsError extends Error {
+class SpsError extends Error {
   override name = 'SpsError';
 }
 

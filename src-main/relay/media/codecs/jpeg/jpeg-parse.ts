@@ -5,7 +5,7 @@ export class JpegError extends Error {
   override name = 'JpegError';
 }
 
-export interface JpegComponent {
+interface JpegComponent {
   id: number;
   /** Sampling factors. */
   h: number;
@@ -14,7 +14,7 @@ export interface JpegComponent {
   tq: number;
 }
 
-export interface JpegScanComponent {
+interface JpegScanComponent {
   id: number;
   /** DC and AC Huffman table ids. */
   td: number;

@@ -119,7 +119,7 @@ function usesStandardHuffman(jpeg: ParsedJpeg): boolean {
   );
 }
 
-export interface JpegDepacketizerStats {
+interface JpegDepacketizerStats {
   packets: number;
   frames: number;
   /** Packets missing from the sequence. */

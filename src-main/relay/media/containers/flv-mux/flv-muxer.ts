@@ -12,7 +12,7 @@ const CODEC_AVC = 7;
 /** SoundFormat 10 (AAC), 44 kHz, 16-bit, stereo: FLV's fixed flags for AAC, whatever the real rate. */
 const AAC_FLAGS = 0xaf;
 
-export class FlvCodecError extends Error {
+class FlvCodecError extends Error {
   override name = 'FlvCodecError';
 }
 

@@ -18,7 +18,7 @@ export interface ClientAudio {
 export const QUERY_CLIENT: ClientAudio = Object.freeze({ flac: true, alaw: false, ulaw: false });
 
 /** The PCM family of RTP the relay can turn into FLAC. */
-export const PCM_CODECS = ['PCMA', 'PCMU', 'L16'] as const;
+const PCM_CODECS = ['PCMA', 'PCMU', 'L16'] as const;
 
 /** `as-is`: the frames go into MP4 as they come; `flac`: PCM decoded and written as FLAC frames. */
 export type AudioForm = 'as-is' | 'flac';

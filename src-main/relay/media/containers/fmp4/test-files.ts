@@ -40,14 +40,14 @@ function oggOpusPackets(stream: Buffer): Uint8Array[] {
  * of 44.1 kHz AAC.
  */
 export const h264 = (): MediaFrame[] => timed('H264', videoAccessUnits('H264'), 3600, 0x7fffff00, (d) => isKeyframe('H264', d));
-export const h265 = (): MediaFrame[] => timed('H265', videoAccessUnits('H265'), 3600, 0x7fffff00, (d) => isKeyframe('H265', d));
+const h265 = (): MediaFrame[] => timed('H265', videoAccessUnits('H265'), 3600, 0x7fffff00, (d) => isKeyframe('H265', d));
 export function aac(): { asc: Uint8Array; frames: MediaFrame[] } {
   const { config, frames } = aac44100();
   return { asc: config, frames: frames.map((data, i) => ({ codec: 'MPEG4-GENERIC', timestamp: 5000 + i * 1024, keyframe: true, data })) };
 }
 
 /** Feeds frames to a live writer in time order, as a camera would send them. */
-export function writeLive(tracks: Fmp4TrackInput[], perTrack: Array<{ frames: MediaFrame[]; seconds: number }>, duration?: number): Uint8Array {
+function writeLive(tracks: Fmp4TrackInput[], perTrack: Array<{ frames: MediaFrame[]; seconds: number }>, duration?: number): Uint8Array {
   const events = perTrack.flatMap(({ frames, seconds }, track) => frames.map((frame, i) => ({ track, frame, at: i * seconds * 1000 })));
   events.sort((a, b) => a.at - b.at);
   const writer = createFmp4LiveWriter({ tracks, duration, now: () => 0 });

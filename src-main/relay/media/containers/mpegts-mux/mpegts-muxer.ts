@@ -16,14 +16,14 @@ const FIRST_PID = 0x100;
  */
 const PTS_AHEAD_OF_PCR = 63000;
 
-export const MPEGTS_CODECS = ['H264', 'H265', 'MPEG4-GENERIC'] as const;
+const MPEGTS_CODECS = ['H264', 'H265', 'MPEG4-GENERIC'] as const;
 
-export class UnsupportedCodecError extends Error {
+class UnsupportedCodecError extends Error {
   override name = 'UnsupportedCodecError';
 }
 
 /** A frame as written: its TS packets and where it sits on the output's time line. */
-export interface MuxedFrame {
+interface MuxedFrame {
   /** Whole 188-byte TS packets. */
   data: Uint8Array;
   kind: MediaKind;

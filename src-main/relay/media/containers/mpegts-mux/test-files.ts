@@ -10,7 +10,7 @@ import { createMpegTsMuxer } from './mpegts-muxer';
  * ffprobe and ffmpeg read the same streams.
  */
 
-export const NEAR_WRAP = 0xffff0000; // the 32-bit RTP clock wraps after 18 video frames
+const NEAR_WRAP = 0xffff0000; // the 32-bit RTP clock wraps after 18 video frames
 
 /** 2 s of 320x240 25 fps x264 (50 access units, a keyframe a second) and 2 s of 44.1 kHz AAC. */
 export const h264 = () => videoAccessUnits('H264', 50);

@@ -72,7 +72,7 @@ export function candidateLines(addresses: Array<{ ip: string; port: number }>, t
 }
 
 /** Parses one `candidate:` line (with or without `a=`); undefined for one it cannot read. */
-export function parseCandidate(line: string): Candidate | undefined {
+function parseCandidate(line: string): Candidate | undefined {
   const text = line.replace(/^a=/, '').trim();
   const parts = text.split(/\s+/);
   if (parts.length < 8 || !parts[0]!.startsWith('candidate:') || parts[6] !== 'typ') return undefined;

@@ -36,7 +36,7 @@ export interface IceNetwork {
 }
 
 /** The STUN servers of `ice_servers` as host and port (`stun:host:port`, port 3478 by default). */
-export function stunServers(iceServers: IceServer[]): Array<{ host: string; port: number }> {
+function stunServers(iceServers: IceServer[]): Array<{ host: string; port: number }> {
   return iceServers
     .flatMap((server) => (Array.isArray(server.urls) ? server.urls : [server.urls]))
     .filter((url) => url.startsWith('stun:'))
