@@ -29,7 +29,10 @@ const noSleep =
 // main's own patterns. Tests may start whatever peer they need (a whole relay, an emulator).
 const mainNeverImports = [
   { group: rendererLayer, message: 'main never imports the renderer' },
-  { group: ['electron', 'electron/*'], message: 'only src-main/electron and main.electron.ts may import electron: the engine must run under plain Node' },
+  {
+    group: ['electron', 'electron/*'],
+    message: 'only src-main/electron and main.electron.ts may import electron: the engine must run under plain Node',
+  },
 ];
 const layersInsideMain = [
   {
@@ -40,7 +43,8 @@ const layersInsideMain = [
         ...mainNeverImports,
         {
           regex: '^((\\.\\./)+|@main/relay/)(protocols|api|relay-module)(/|$)',
-          message: 'the relay core and media never import a protocol, the protocol registry, the API or the relay module: a protocol plugs in through relay/protocols.ts',
+          message:
+            'the relay core and media never import a protocol, the protocol registry, the API or the relay module: a protocol plugs in through relay/protocols.ts',
         },
       ]),
     },
@@ -51,7 +55,10 @@ const layersInsideMain = [
     rules: {
       'no-restricted-imports': restrict([
         ...mainNeverImports,
-        { regex: '^(\\.\\.?/(.*/)?|@main/storage/)emulator(/|$)', message: 'the storage client never imports the emulator: it reaches it over HTTP, as it reaches Kodo' },
+        {
+          regex: '^(\\.\\.?/(.*/)?|@main/storage/)emulator(/|$)',
+          message: 'the storage client never imports the emulator: it reaches it over HTTP, as it reaches Kodo',
+        },
       ]),
     },
   },
@@ -61,7 +68,10 @@ const layersInsideMain = [
     rules: {
       'no-restricted-imports': restrict([
         ...mainNeverImports,
-        { regex: '^(\\.\\.?/(.*/)?|@main/directory/)emulator(/|$)', message: 'the directory client and services never import the emulator: they reach it over HTTP, as they reach Graph' },
+        {
+          regex: '^(\\.\\.?/(.*/)?|@main/directory/)emulator(/|$)',
+          message: 'the directory client and services never import the emulator: they reach it over HTTP, as they reach Graph',
+        },
       ]),
     },
   },
@@ -88,7 +98,18 @@ export default tseslint.config(
         { group: ['electron', 'electron/*'], message: 'src-shared is pure TypeScript: no electron' },
         { group: [...mainLayer, ...rendererLayer], message: 'src-shared imports no other layer' },
       ]),
-      'no-restricted-globals': ['error', 'window', 'document', 'navigator', 'location', 'localStorage', 'process', 'Buffer', '__dirname', 'require'],
+      'no-restricted-globals': [
+        'error',
+        'window',
+        'document',
+        'navigator',
+        'location',
+        'localStorage',
+        'process',
+        'Buffer',
+        '__dirname',
+        'require',
+      ],
     },
   },
   {
@@ -134,9 +155,7 @@ export default tseslint.config(
   {
     files: ['src-main/preload/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrict([
-        { regex: '^(?!electron$)(?!(\\.\\./)+src-shared/)(?!@shared/)', message: onlyElectronAndShared },
-      ]),
+      'no-restricted-imports': restrict([{ regex: '^(?!electron$)(?!(\\.\\./)+src-shared/)(?!@shared/)', message: onlyElectronAndShared }]),
     },
   },
   {
@@ -151,7 +170,10 @@ export default tseslint.config(
     files: ['e2e/**/*.ts'],
     rules: {
       // Waiting on the clock makes tests slow and flaky; wait for what the user sees instead.
-      'no-restricted-syntax': ['error', { selector: "CallExpression[callee.property.name='waitForTimeout']", message: 'wait for a visible state, not a timer' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.property.name='waitForTimeout']", message: 'wait for a visible state, not a timer' },
+      ],
     },
   },
   {
@@ -168,7 +190,7 @@ export default tseslint.config(
         ...[
           "NewExpression[callee.name='Promise'] > :function > CallExpression[callee.name='setTimeout']",
           "NewExpression[callee.name='Promise'] > :function > BlockStatement > ExpressionStatement > CallExpression[callee.name='setTimeout']",
-          "ImportDeclaration[source.value=/^(node:)?timers\\u002Fpromises$/]",
+          'ImportDeclaration[source.value=/^(node:)?timers\\u002Fpromises$/]',
         ].map((selector) => ({ selector, message: noSleep })),
       ],
     },

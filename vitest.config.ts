@@ -2,7 +2,13 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { viteAliases } from './scripts/aliases.mjs';
 
-const sources = ['src-main/**/*.test.ts', 'src-shared/**/*.test.ts', 'src-renderer/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'];
+const sources = [
+  'src-main/**/*.test.ts',
+  'src-shared/**/*.test.ts',
+  'src-renderer/**/*.test.{ts,tsx}',
+  'scripts/**/*.test.ts',
+  'bench/**/*.test.ts',
+];
 /** Tests that need a program outside this process (ffmpeg, GStreamer, Chromium, Node as a child) or an official SDK. */
 const interop = ['**/*.interop.test.ts', '**/*.sdk.test.ts'];
 /** Property tests of every parser that reads the network (a fixed count of cases; `npm run fuzz` gives them time). */
@@ -29,7 +35,12 @@ export default defineConfig({
       {
         extends: true,
         // A test that starts a process fails there with the way out (name it *.interop.test.ts).
-        test: { name: 'unit', include: sources, exclude: [...interop, ...fuzz, '**/node_modules/**'], setupFiles: ['src-main/test-support/unit-tier-guard.ts'] },
+        test: {
+          name: 'unit',
+          include: sources,
+          exclude: [...interop, ...fuzz, '**/node_modules/**'],
+          setupFiles: ['src-main/test-support/unit-tier-guard.ts'],
+        },
       },
       { extends: true, test: { name: 'interop', include: interop, exclude: ['**/node_modules/**'] } },
       { extends: true, test: { name: 'fuzz', include: fuzz, exclude: ['**/node_modules/**'] } },

@@ -43,11 +43,28 @@ const url = await new Promise<string>((resolve, reject) => {
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
 
 try {
-  const demo = JSON.parse(await readFile(join(dir, 'data', 'directory', 'demo-account.json'), 'utf8')) as { url: string; tenant: string; client_id: string; client_secret: string; user: { id: string } };
-  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: demo.client_id, client_secret: demo.client_secret, scope: 'https://graph.microsoft.com/.default' });
-  const token = ((await (await fetch(`${demo.url}/${demo.tenant}/oauth2/v2.0/token`, { method: 'POST', body: form })).json()) as { access_token: string }).access_token;
+  const demo = JSON.parse(await readFile(join(dir, 'data', 'directory', 'demo-account.json'), 'utf8')) as {
+    url: string;
+    tenant: string;
+    client_id: string;
+    client_secret: string;
+    user: { id: string };
+  };
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: demo.client_id,
+    client_secret: demo.client_secret,
+    scope: 'https://graph.microsoft.com/.default',
+  });
+  const token = (
+    (await (await fetch(`${demo.url}/${demo.tenant}/oauth2/v2.0/token`, { method: 'POST', body: form })).json()) as { access_token: string }
+  ).access_token;
   const graph = async (method: string, path: string, body: unknown) => {
-    const response = await fetch(`${demo.url}/v1.0/users/${demo.user.id}${path}`, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${demo.url}/v1.0/users/${demo.user.id}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (response.status >= 300) throw new Error(`${method} ${path}: HTTP ${response.status}`);
     return (await response.json()) as { id: string };
   };
@@ -72,13 +89,17 @@ try {
   await page.goto(`${url}/#/calendar`);
   start = performance.now();
   await page.getByRole('button', { name: 'Start syncing' }).click();
-  await page.getByTestId('events-stored').filter({ hasText: `${eventCount.toLocaleString('en-US')} events` }).waitFor({ timeout: 300_000 });
+  await page
+    .getByTestId('events-stored')
+    .filter({ hasText: `${eventCount.toLocaleString('en-US')} events` })
+    .waitFor({ timeout: 300_000 });
   console.log(`first full synchronisation shown done after ${((performance.now() - start) / 1000).toFixed(1)} s`);
 
   const seen: number[] = [];
   const inMain: number[] = [];
   for (let run = 0; run < runs; run++) {
-    for (let c = 0; c < changeCount; c++) await graph('PATCH', `/events/${ids[(run * changeCount + c) % ids.length]}`, { subject: `Event changed in run ${run}` });
+    for (let c = 0; c < changeCount; c++)
+      await graph('PATCH', `/events/${ids[(run * changeCount + c) % ids.length]}`, { subject: `Event changed in run ${run}` });
     const rounds = Number(await page.getByTestId('sync-status').getAttribute('data-rounds'));
     start = performance.now();
     await page.getByRole('button', { name: 'Sync now' }).click();
@@ -86,9 +107,12 @@ try {
     seen.push(performance.now() - start);
     const text = (await page.getByTestId('last-round').textContent()) ?? '';
     inMain.push(Number(/, (\d+) ms:/.exec(text)?.[1] ?? NaN));
-    if (!text.includes(`${changeCount} updated`)) throw new Error(`run ${run}: the round shown is not the one of ${changeCount} changes: ${text}`);
+    if (!text.includes(`${changeCount} updated`))
+      throw new Error(`run ${run}: the round shown is not the one of ${changeCount} changes: ${text}`);
   }
-  console.log(`\n| ${eventCount.toLocaleString('en-US')}-event view, round of ${changeCount} changes (median of ${runs}) | ms |\n|---|---|`);
+  console.log(
+    `\n| ${eventCount.toLocaleString('en-US')}-event view, round of ${changeCount} changes (median of ${runs}) | ms |\n|---|---|`,
+  );
   console.log(`| "Sync now" pressed → the Calendar section shows the round done | ${median(seen).toFixed(0)} |`);
   console.log(`| the round itself, measured in main (peer) | ${median(inMain).toFixed(0)} |`);
 } finally {

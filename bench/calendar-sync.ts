@@ -66,7 +66,10 @@ function draft(random: () => number, subject: string, outside = false) {
   const start = WINDOW_START + day * DAY_MS + Math.floor(random() * 44) * 1_800_000;
   return { subject, start: wall(start), end: wall(start + 3_600_000) };
 }
-const slot = (d: { start: string; end: string }) => ({ start: { dateTime: d.start, timeZone: 'UTC' }, end: { dateTime: d.end, timeZone: 'UTC' } });
+const slot = (d: { start: string; end: string }) => ({
+  start: { dateTime: d.start, timeZone: 'UTC' },
+  end: { dateTime: d.end, timeZone: 'UTC' },
+});
 
 async function inParallel<T>(items: T[], work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -112,7 +115,13 @@ function timeApplies(store: CalendarStore): { take(): number } {
   };
 }
 
-async function timedRound(sync: CalendarSyncEngine, store: CalendarStore, applies: { take(): number }, view: number, changes: number): Promise<Row> {
+async function timedRound(
+  sync: CalendarSyncEngine,
+  store: CalendarStore,
+  applies: { take(): number },
+  view: number,
+  changes: number,
+): Promise<Row> {
   applies.take();
   const started = performance.now();
   const status = await sync.syncNow();
@@ -120,7 +129,18 @@ async function timedRound(sync: CalendarSyncEngine, store: CalendarStore, applie
   const applyMs = applies.take();
   if (status.state !== 'idle') throw new Error(`round failed: ${status.lastError?.message}`);
   const round = store.currentView()!.counters.lastRound as CompletedRound;
-  return { view, kind: round.kind, changes, ms, applyMs, pages: round.pages, received: round.received, added: round.added, updated: round.updated, removed: round.removed };
+  return {
+    view,
+    kind: round.kind,
+    changes,
+    ms,
+    applyMs,
+    pages: round.pages,
+    received: round.received,
+    added: round.added,
+    updated: round.updated,
+    removed: round.removed,
+  };
 }
 
 /** Creates the events of every view through the emulator's event service, in one transaction. */
@@ -226,7 +246,18 @@ async function main(): Promise<void> {
   }
 
   const header = ['view', 'round', 'changes', 'ms', 'apply ms', 'pages', 'entries', 'added', 'updated', 'removed'];
-  const table = rows.map((r) => [String(r.view), r.kind, String(r.changes), r.ms.toFixed(1), r.applyMs.toFixed(1), String(r.pages), String(r.received), String(r.added), String(r.updated), String(r.removed)]);
+  const table = rows.map((r) => [
+    String(r.view),
+    r.kind,
+    String(r.changes),
+    r.ms.toFixed(1),
+    r.applyMs.toFixed(1),
+    String(r.pages),
+    String(r.received),
+    String(r.added),
+    String(r.updated),
+    String(r.removed),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log('\n' + line(header));
@@ -237,7 +268,9 @@ async function main(): Promise<void> {
     for (const changes of changeCounts) {
       const picked = rows.filter((r) => r.view === size && r.kind === 'incremental' && r.changes === changes);
       const mean = (f: (r: Row) => number) => picked.reduce((sum, r) => sum + f(r), 0) / picked.length;
-      console.log(`  view ${size}, ${changes} changes: ${mean((r) => r.ms).toFixed(1)} ms (apply ${mean((r) => r.applyMs).toFixed(1)} ms), ${mean((r) => r.pages).toFixed(1)} pages, ${mean((r) => r.received).toFixed(1)} entries`);
+      console.log(
+        `  view ${size}, ${changes} changes: ${mean((r) => r.ms).toFixed(1)} ms (apply ${mean((r) => r.applyMs).toFixed(1)} ms), ${mean((r) => r.pages).toFixed(1)} pages, ${mean((r) => r.received).toFixed(1)} entries`,
+      );
     }
   }
 }

@@ -41,7 +41,10 @@ const progress = (message: string) => process.stderr.write(`[console-soak] ${mes
 async function writeConfig(dir: string, name: string, text: string): Promise<string> {
   await mkdir(join(dir, name), { recursive: true });
   const path = join(dir, name, 'relay.yaml');
-  await writeFile(path, `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\nwebrtc:\n  listen: 127.0.0.1:0\nlog:\n  level: error\nstorage:\n  emulator:\n    enabled: false\ndirectory:\n  emulator:\n    enabled: false\n${text}`);
+  await writeFile(
+    path,
+    `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\nwebrtc:\n  listen: 127.0.0.1:0\nlog:\n  level: error\nstorage:\n  emulator:\n    enabled: false\ndirectory:\n  emulator:\n    enabled: false\n${text}`,
+  );
   return path;
 }
 
@@ -82,7 +85,15 @@ interface TileRecord {
  */
 async function installWatcher(page: Page, epoch: number): Promise<void> {
   await page.evaluate((epoch) => {
-    type Record = { stalls: number; reconnects: number; longestOutMs: number; path: string[]; mode: string; state?: string; outSince?: number };
+    type Record = {
+      stalls: number;
+      reconnects: number;
+      longestOutMs: number;
+      path: string[];
+      mode: string;
+      state?: string;
+      outSince?: number;
+    };
     const records: { [tile: string]: Record } = {};
     const late: string[] = [];
     const started = performance.now() - (Date.now() - epoch);
@@ -96,8 +107,16 @@ async function installWatcher(page: Page, epoch: number): Promise<void> {
       lastTick = now;
       for (const tile of document.querySelectorAll('article[aria-label^="Camera "]')) {
         const name = tile.getAttribute('aria-label')!.replace(/^Camera /, '');
-        const state = tile.querySelector('[aria-label^="state "]')?.getAttribute('aria-label')?.replace(/^state /, '') ?? 'none';
-        const mode = tile.querySelector('[aria-label^="mode "]')?.getAttribute('aria-label')?.replace(/^mode /, '') ?? '-';
+        const state =
+          tile
+            .querySelector('[aria-label^="state "]')
+            ?.getAttribute('aria-label')
+            ?.replace(/^state /, '') ?? 'none';
+        const mode =
+          tile
+            .querySelector('[aria-label^="mode "]')
+            ?.getAttribute('aria-label')
+            ?.replace(/^mode /, '') ?? '-';
         const record = (records[name] ??= { stalls: 0, reconnects: 0, longestOutMs: 0, path: [], mode, state });
         record.mode = mode;
         if (state === record.state) continue;
@@ -127,14 +146,44 @@ async function main(): Promise<void> {
   const engine = await startConsole(await writeConfig(dir, 'console', `rtsp:\n  listen: 127.0.0.1:0\nstreams:\n${tileStreams}`));
   const camera = spawn(
     'ffmpeg',
-    ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', `testsrc2=size=${values.size}:rate=${values.fps}`, '-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'zerolatency', '-g', String(2 * Number(values.fps)), '-pix_fmt', 'yuv420p', '-f', 'rtsp', '-rtsp_transport', 'tcp', `rtsp://127.0.0.1:${rtspPort}/cam`],
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=size=${values.size}:rate=${values.fps}`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-tune',
+      'zerolatency',
+      '-g',
+      String(2 * Number(values.fps)),
+      '-pix_fmt',
+      'yuv420p',
+      '-f',
+      'rtsp',
+      '-rtsp_transport',
+      'tcp',
+      `rtsp://127.0.0.1:${rtspPort}/cam`,
+    ],
     { stdio: 'ignore' },
   );
   let cameraExited = false;
   camera.once('exit', () => (cameraExited = true));
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required', '--disable-background-timer-throttling', '--disable-renderer-backgrounding'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--autoplay-policy=no-user-gesture-required',
+      '--disable-background-timer-throttling',
+      '--disable-renderer-backgrounding',
+    ],
   });
   try {
     await sleep(2_000);
@@ -150,9 +199,14 @@ async function main(): Promise<void> {
     await page.getByRole('radiogroup', { name: 'Layout' }).getByText('4×4', { exact: true }).click();
     const live = page.getByLabel(/^state /).filter({ hasText: /^live$/ });
     const startedAt = performance.now();
-    await live.nth(tileCount - 1).waitFor({ timeout: 90_000 }).catch(() => undefined);
+    await live
+      .nth(tileCount - 1)
+      .waitFor({ timeout: 90_000 })
+      .catch(() => undefined);
     const liveAtStart = await live.count();
-    progress(`${liveAtStart} of ${tileCount} tiles live after ${((performance.now() - startedAt) / 1000).toFixed(1)} s; soaking ${minutes} min`);
+    progress(
+      `${liveAtStart} of ${tileCount} tiles live after ${((performance.now() - startedAt) / 1000).toFixed(1)} s; soaking ${minutes} min`,
+    );
     const requestsAtStart = new Map(requests);
     const epoch = Date.now();
     const since = () => `${((Date.now() - epoch) / 1000).toFixed(1)}s`;
@@ -169,7 +223,10 @@ async function main(): Promise<void> {
     let samples = 0;
     while (performance.now() < end) {
       await sleep(Math.min(1_000, end - performance.now()));
-      const streams = (await (await fetch(`${engine.url}/api/streams`)).json()) as Record<string, { consumers?: unknown[] | null; producers?: Array<{ bytes_recv?: number }> | null }>;
+      const streams = (await (await fetch(`${engine.url}/api/streams`)).json()) as Record<
+        string,
+        { consumers?: unknown[] | null; producers?: Array<{ bytes_recv?: number }> | null }
+      >;
       samples += 1;
       for (const name of names) if ((streams[name]?.consumers?.length ?? 0) === 0) noConsumer.set(name, (noConsumer.get(name) ?? 0) + 1);
       const bytes = names.reduce((sum, name) => sum + (streams[name]?.producers ?? []).reduce((s, p) => s + (p.bytes_recv ?? 0), 0), 0);
@@ -182,14 +239,23 @@ async function main(): Promise<void> {
       const elapsed = minutes * 60 - (end - performance.now()) / 1000;
       if (samples % 60 === 0) progress(`${elapsed.toFixed(0)} s: ${await live.count()} of ${tileCount} live`);
     }
-    const records = (await page.evaluate(() => (window as unknown as { soakRecords: Record<string, TileRecord> }).soakRecords)) as Record<string, TileRecord>;
+    const records = (await page.evaluate(() => (window as unknown as { soakRecords: Record<string, TileRecord> }).soakRecords)) as Record<
+      string,
+      TileRecord
+    >;
     const late = await page.evaluate(() => (window as unknown as { soakLate: string[] }).soakLate);
     const liveAtEnd = await live.count();
     const loadAtEnd = loadavg()[0]!;
 
-    console.log(`\nConsole tiles soak: ${tileCount} tiles of one ${values.size} H.264 camera at ${values.fps} fps, ${minutes} min, automatic mode (${process.platform}, ${cpus().length} cores, Chromium without GPU)`);
-    console.log(`tiles live at start ${liveAtStart}/${tileCount}, at end ${liveAtEnd}/${tileCount}; relay sampled ${samples} times (once a second)${cameraExited ? '; THE CAMERA (ffmpeg) EXITED during the run' : ''}`);
-    console.log(`machine load (1 min average) ${loadAtStart.toFixed(1)} at start, ${loadAtEnd.toFixed(1)} at end, on ${cpus().length} cores\n`);
+    console.log(
+      `\nConsole tiles soak: ${tileCount} tiles of one ${values.size} H.264 camera at ${values.fps} fps, ${minutes} min, automatic mode (${process.platform}, ${cpus().length} cores, Chromium without GPU)`,
+    );
+    console.log(
+      `tiles live at start ${liveAtStart}/${tileCount}, at end ${liveAtEnd}/${tileCount}; relay sampled ${samples} times (once a second)${cameraExited ? '; THE CAMERA (ffmpeg) EXITED during the run' : ''}`,
+    );
+    console.log(
+      `machine load (1 min average) ${loadAtStart.toFixed(1)} at start, ${loadAtEnd.toFixed(1)} at end, on ${cpus().length} cores\n`,
+    );
     console.log('tile  mode     stalls  reconnects  longest not live  media requests after start  seconds without a relay consumer');
     let stalls = 0;
     let reconnects = 0;
@@ -202,13 +268,19 @@ async function main(): Promise<void> {
         `${name.padEnd(5)} ${record.mode.padEnd(8)} ${String(record.stalls).padStart(6)} ${String(record.reconnects).padStart(11)} ${`${(record.longestOutMs / 1000).toFixed(1)} s`.padStart(17)} ${String(again).padStart(27)} ${String(noConsumer.get(name) ?? 0).padStart(34)}`,
       );
     }
-    console.log(`\ntotal: ${stalls} stalls, ${reconnects} reconnects (goal 0 and 0)${stalls + reconnects === 0 && liveAtStart === tileCount ? ': met' : ': NOT met'}`);
+    console.log(
+      `\ntotal: ${stalls} stalls, ${reconnects} reconnects (goal 0 and 0)${stalls + reconnects === 0 && liveAtStart === tileCount ? ': met' : ': NOT met'}`,
+    );
     for (const name of names) {
       const path = records[name]?.path ?? [];
       if (path.length > 0) console.log(`  ${name}: ${path.slice(0, 8).join(' → ')}${path.length > 8 ? ` … (${path.length} changes)` : ''}`);
     }
-    console.log(`\npage timers late by more than 0.5 s (renderer without CPU): ${late.length === 0 ? 'never' : late.slice(0, 20).join(', ')}`);
-    console.log(`seconds without bytes from the camera at the relay: ${upstreamSilent.length === 0 ? 'none' : upstreamSilent.slice(0, 20).join(', ')}`);
+    console.log(
+      `\npage timers late by more than 0.5 s (renderer without CPU): ${late.length === 0 ? 'never' : late.slice(0, 20).join(', ')}`,
+    );
+    console.log(
+      `seconds without bytes from the camera at the relay: ${upstreamSilent.length === 0 ? 'none' : upstreamSilent.slice(0, 20).join(', ')}`,
+    );
     if (pageProblems.length > 0) console.log(`page errors: ${pageProblems.slice(0, 5).join(' | ')}`);
     await page.close();
   } finally {

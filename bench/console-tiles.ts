@@ -31,7 +31,10 @@ const names = Array.from({ length: tileCount }, (_, i) => `t${String(i + 1).padS
 async function writeConfig(dir: string, name: string, text: string): Promise<string> {
   await mkdir(join(dir, name), { recursive: true });
   const path = join(dir, name, 'relay.yaml');
-  await writeFile(path, `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\nwebrtc:\n  listen: 127.0.0.1:0\nlog:\n  level: error\nstorage:\n  emulator:\n    enabled: false\ndirectory:\n  emulator:\n    enabled: false\n${text}`);
+  await writeFile(
+    path,
+    `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\nwebrtc:\n  listen: 127.0.0.1:0\nlog:\n  level: error\nstorage:\n  emulator:\n    enabled: false\ndirectory:\n  emulator:\n    enabled: false\n${text}`,
+  );
   return path;
 }
 
@@ -53,7 +56,13 @@ async function launchBrowser(): Promise<{ browser: Browser; pid: number }> {
   const before = new Set(descendants(process.pid));
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required', '--disable-background-timer-throttling', '--disable-renderer-backgrounding'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--autoplay-policy=no-user-gesture-required',
+      '--disable-background-timer-throttling',
+      '--disable-renderer-backgrounding',
+    ],
   });
   // The browser is the one new child of this process whose command line is Chromium's.
   const pid = descendants(process.pid).find((p) => !before.has(p) && /chrom/i.test(readCmdline(p)))!;
@@ -92,7 +101,41 @@ async function main(): Promise<void> {
   const cameraRelay = await startConsole(await writeConfig(dir, 'camera', `rtsp:\n  listen: 127.0.0.1:${rtspPort}\nstreams:\n  cam:\n`));
   const tileStreams = names.map((name) => `  ${name}: rtsp://127.0.0.1:${rtspPort}/cam\n`).join('');
   const config = await writeConfig(dir, 'console', `rtsp:\n  listen: 127.0.0.1:0\nstreams:\n${tileStreams}`);
-  const camera = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25', '-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'zerolatency', '-b:v', '2M', '-maxrate', '2M', '-bufsize', '1M', '-g', '50', '-pix_fmt', 'yuv420p', '-f', 'rtsp', '-rtsp_transport', 'tcp', `rtsp://127.0.0.1:${rtspPort}/cam`], { stdio: 'ignore' });
+  const camera = spawn(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=1280x720:rate=25',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-tune',
+      'zerolatency',
+      '-b:v',
+      '2M',
+      '-maxrate',
+      '2M',
+      '-bufsize',
+      '1M',
+      '-g',
+      '50',
+      '-pix_fmt',
+      'yuv420p',
+      '-f',
+      'rtsp',
+      '-rtsp_transport',
+      'tcp',
+      `rtsp://127.0.0.1:${rtspPort}/cam`,
+    ],
+    { stdio: 'ignore' },
+  );
   await sleep(2_000);
   const { browser, pid: browserPid } = await launchBrowser();
 
@@ -104,16 +147,20 @@ async function main(): Promise<void> {
   await liveStates(page).first().waitFor({ timeout: 60_000 });
   const firstTileMs = performance.now() - engine.startedAt;
   // Moving: the first tile's video plays on (its time advances), or its MJPEG image has a frame.
-  await page.waitForFunction(() => {
-    const video = document.querySelector<HTMLVideoElement>('video:not([hidden])');
-    if (video) {
-      const seen = Number(video.dataset.benchFirstTime ?? video.currentTime);
-      video.dataset.benchFirstTime = String(seen);
-      return video.currentTime > seen + 0.2;
-    }
-    const img = document.querySelector<HTMLImageElement>('img:not([hidden])');
-    return Boolean(img && img.naturalWidth > 0);
-  }, undefined, { timeout: 60_000, polling: 50 });
+  await page.waitForFunction(
+    () => {
+      const video = document.querySelector<HTMLVideoElement>('video:not([hidden])');
+      if (video) {
+        const seen = Number(video.dataset.benchFirstTime ?? video.currentTime);
+        video.dataset.benchFirstTime = String(seen);
+        return video.currentTime > seen + 0.2;
+      }
+      const img = document.querySelector<HTMLImageElement>('img:not([hidden])');
+      return Boolean(img && img.naturalWidth > 0);
+    },
+    undefined,
+    { timeout: 60_000, polling: 50 },
+  );
   const firstMovingMs = performance.now() - engine.startedAt;
 
   const bare = await browser.newPage();
@@ -138,7 +185,10 @@ async function main(): Promise<void> {
     await page.waitForFunction((n) => document.querySelectorAll('[aria-label^="state "]').length >= n, tileCount);
     // On a small machine not every mode gets all tiles live (MJPEG re-encodes each one in the
     // engine): measure after a minute either way and say how many played.
-    await liveStates(page).nth(tileCount - 1).waitFor({ timeout: 60_000 }).catch(() => undefined);
+    await liveStates(page)
+      .nth(tileCount - 1)
+      .waitFor({ timeout: 60_000 })
+      .catch(() => undefined);
     const liveBefore = await liveStates(page).count();
     progress(`${liveBefore} of ${tileCount} tiles live in ${mode}; measuring`);
     const cpu = await measureCpu(browserPid, engine.child.pid!);
@@ -148,17 +198,25 @@ async function main(): Promise<void> {
   await page.close();
 
   for (const [label, element] of [
-    ['bare <video src=stream.mp4>', (n: string) => `<video muted autoplay src="${engine.url}/api/stream.mp4?src=${n}" width="320"></video>`],
+    [
+      'bare <video src=stream.mp4>',
+      (n: string) => `<video muted autoplay src="${engine.url}/api/stream.mp4?src=${n}" width="320"></video>`,
+    ],
     ['bare <img src=stream.mjpeg>', (n: string) => `<img src="${engine.url}/api/stream.mjpeg?src=${n}" width="320">`],
   ] as const) {
     const peer = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     // Endless media never fire "load": the page counts as set once its elements exist.
-    await peer.setContent(`<!doctype html><body style="display:grid;grid-template-columns:repeat(4,1fr);margin:0">${names.map(element).join('')}</body>`, { waitUntil: 'domcontentloaded' });
+    await peer.setContent(
+      `<!doctype html><body style="display:grid;grid-template-columns:repeat(4,1fr);margin:0">${names.map(element).join('')}</body>`,
+      { waitUntil: 'domcontentloaded' },
+    );
     rows.push([label, await measureCpu(browserPid, engine.child.pid!)]);
     await peer.close();
   }
 
-  console.log(`\nConsole live tiles: one 1280x720 H264 camera at 25 fps, ${tileCount} tiles (${process.platform}, ${cpus().length} cores, Chromium without GPU)\n`);
+  console.log(
+    `\nConsole live tiles: one 1280x720 H264 camera at 25 fps, ${tileCount} tiles (${process.platform}, ${cpus().length} cores, Chromium without GPU)\n`,
+  );
   console.log('cold start (launch of the headless console → ...):');
   console.log(`  engine answering          ${engine.readyMs.toFixed(0)} ms`);
   console.log(`  first tile live           ${firstTileMs.toFixed(0)} ms`);

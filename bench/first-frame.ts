@@ -40,7 +40,12 @@ function hasInitAndFragment(bytes: Buffer): boolean {
 }
 
 /** Reads a stream of bytes until `done(bytes)` says a frame is in, timing the first byte and that moment. */
-async function timeStream(start: number, body: AsyncIterable<Uint8Array>, done: (bytes: Buffer) => Buffer | undefined, cancel: () => void): Promise<Timing> {
+async function timeStream(
+  start: number,
+  body: AsyncIterable<Uint8Array>,
+  done: (bytes: Buffer) => Buffer | undefined,
+  cancel: () => void,
+): Promise<Timing> {
   let firstByteMs = NaN;
   let bytes = Buffer.alloc(0);
   let result: Timing | undefined;
@@ -83,16 +88,41 @@ async function timeHls(api: string): Promise<Timing> {
   const master = await fetch(`${api}/api/stream.m3u8?src=cam`);
   const firstByteMs = performance.now() - start;
   const masterText = await master.text();
-  const mediaUri = masterText.split('\n').find((l) => l.trim() && !l.startsWith('#'))!.trim();
+  const mediaUri = masterText
+    .split('\n')
+    .find((l) => l.trim() && !l.startsWith('#'))!
+    .trim();
   const media = await (await fetch(new URL(mediaUri, `${api}/api/`))).text();
-  const segmentUri = media.split('\n').find((l) => l.trim() && !l.startsWith('#'))!.trim();
+  const segmentUri = media
+    .split('\n')
+    .find((l) => l.trim() && !l.startsWith('#'))!
+    .trim();
   const segment = Buffer.from(await (await fetch(new URL(segmentUri, `${api}/api/hls/`))).arrayBuffer());
   return { firstByteMs, firstFrameMs: performance.now() - start, frameBytes: segment };
 }
 
 async function timeFfmpegRemux(rtspUrl: string): Promise<Timing> {
   const start = performance.now();
-  const ffmpeg = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-rtsp_transport', 'tcp', '-i', rtspUrl, '-c', 'copy', '-f', 'mp4', '-movflags', 'frag_keyframe+empty_moov+default_base_moof', 'pipe:1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const ffmpeg = spawn(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-rtsp_transport',
+      'tcp',
+      '-i',
+      rtspUrl,
+      '-c',
+      'copy',
+      '-f',
+      'mp4',
+      '-movflags',
+      'frag_keyframe+empty_moov+default_base_moof',
+      'pipe:1',
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   try {
     return await timeStream(start, ffmpeg.stdout, mp4Done, () => ffmpeg.kill('SIGKILL'));
   } finally {
@@ -102,13 +132,30 @@ async function timeFfmpegRemux(rtspUrl: string): Promise<Timing> {
 
 /** ffprobe reads a video frame of the given size from the bytes counted as the first frame. */
 async function checkDecodes(name: string, bytes: Buffer): Promise<string> {
-  const probe = spawn('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-count_frames', '-show_entries', 'stream=codec_name,width,height,nb_read_frames', '-of', 'csv=p=0', '-i', 'pipe:0'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const probe = spawn(
+    'ffprobe',
+    [
+      '-v',
+      'error',
+      '-select_streams',
+      'v:0',
+      '-count_frames',
+      '-show_entries',
+      'stream=codec_name,width,height,nb_read_frames',
+      '-of',
+      'csv=p=0',
+      '-i',
+      'pipe:0',
+    ],
+    { stdio: ['pipe', 'pipe', 'pipe'] },
+  );
   let out = '';
   probe.stdout.on('data', (d: Buffer) => (out += d.toString()));
   probe.stdin.on('error', () => undefined);
   probe.stdin.end(bytes);
   await new Promise((resolve) => probe.on('close', resolve));
-  if (!/\d+,\d+/.test(out)) throw new Error(`${name}: the bytes counted as the first frame do not decode (${out.trim() || 'ffprobe read nothing'})`);
+  if (!/\d+,\d+/.test(out))
+    throw new Error(`${name}: the bytes counted as the first frame do not decode (${out.trim() || 'ffprobe read nothing'})`);
   return out.trim().split('\n')[0]!.trim();
 }
 
@@ -121,10 +168,49 @@ async function main(): Promise<void> {
   const engine = await startBenchEngine();
   const { api } = engine;
   const rtspUrl = engine.rtspUrl('cam');
-  const camera = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-    '-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'zerolatency', '-b:v', '2M', '-g', '50', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-f', 'rtsp', '-rtsp_transport', 'tcp', rtspUrl], { stdio: 'ignore' });
+  const camera = spawn(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=1280x720:rate=25',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=48000',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-tune',
+      'zerolatency',
+      '-b:v',
+      '2M',
+      '-g',
+      '50',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-f',
+      'rtsp',
+      '-rtsp_transport',
+      'tcp',
+      rtspUrl,
+    ],
+    { stdio: 'ignore' },
+  );
   // A viewer keeps the stream running, as on a console with a live tile open.
-  const viewer = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-rtsp_transport', 'tcp', '-i', rtspUrl, '-c', 'copy', '-f', 'null', '-'], { stdio: 'ignore' });
+  const viewer = spawn(
+    'ffmpeg',
+    ['-hide_banner', '-loglevel', 'error', '-rtsp_transport', 'tcp', '-i', rtspUrl, '-c', 'copy', '-f', 'null', '-'],
+    { stdio: 'ignore' },
+  );
   await sleep(4000);
 
   const outputs: Array<[string, () => Promise<Timing>]> = [
@@ -146,7 +232,13 @@ async function main(): Promise<void> {
         await sleep(300);
       }
       const decoded = await checkDecodes(name, timings[0]!.frameBytes);
-      rows.push(`| ${name.padEnd(31)} | ${median(timings.map((t) => t.firstByteMs)).toFixed(1).padStart(8)} | ${median(timings.map((t) => t.firstFrameMs)).toFixed(1).padStart(9)} | ${decoded.padEnd(24)} |`);
+      rows.push(
+        `| ${name.padEnd(31)} | ${median(timings.map((t) => t.firstByteMs))
+          .toFixed(1)
+          .padStart(8)} | ${median(timings.map((t) => t.firstFrameMs))
+          .toFixed(1)
+          .padStart(9)} | ${decoded.padEnd(24)} |`,
+      );
       // HLS sessions and MJPEG transcoders wind down between outputs.
       await sleep(1000);
     }

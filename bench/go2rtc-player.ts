@@ -27,7 +27,12 @@ import { contentTypeOf, PLAYER_FILES, readGo2rtcWww } from './lib/go2rtc-www';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { www: { type: 'string' }, runs: { type: 'string', default: '3' }, timeout: { type: 'string', default: '10' }, modes: { type: 'string', default: 'webrtc,mse,hls,mjpeg' } },
+  options: {
+    www: { type: 'string' },
+    runs: { type: 'string', default: '3' },
+    timeout: { type: 'string', default: '10' },
+    modes: { type: 'string', default: 'webrtc,mse,hls,mjpeg' },
+  },
 });
 const wwwDir = values.www ?? positionals[0] ?? process.env.GO2RTC_WWW;
 if (!wwwDir) {
@@ -66,9 +71,15 @@ async function openOnce(browser: Browser, files: Map<string, Buffer>, server: Se
     await page.goto(`${server.api}/stream.html?src=cam&mode=${mode}`, { waitUntil: 'domcontentloaded' });
     // The player files are in: media requests go to the server untouched.
     await page.unrouteAll();
-    await page.waitForFunction(() => (window as unknown as { firstFrame: FirstFrame }).firstFrame.frameAt !== null, undefined, { timeout: timeoutMs }).catch(() => undefined);
+    await page
+      .waitForFunction(() => (window as unknown as { firstFrame: FirstFrame }).firstFrame.frameAt !== null, undefined, {
+        timeout: timeoutMs,
+      })
+      .catch(() => undefined);
     const frame = await page.evaluate(() => (window as unknown as { firstFrame: FirstFrame }).firstFrame);
-    const said = await page.evaluate(() => [document.querySelector('.mode')?.textContent, document.querySelector('.status')?.textContent].filter(Boolean).join(': '));
+    const said = await page.evaluate(() =>
+      [document.querySelector('.mode')?.textContent, document.querySelector('.status')?.textContent].filter(Boolean).join(': '),
+    );
     return { frame, said };
   } finally {
     await page.close();
@@ -80,10 +91,17 @@ function describe(results: Run[]): string {
   const played = results.filter((r) => r.frame.frameAt !== null);
   if (played.length === 0) {
     const last = results.at(-1)!;
-    const why = [last.said && `player says "${last.said}"`, `messages ${last.frame.messages.join(', ') || 'none'}`, last.frame.mediaError && `video error ${last.frame.mediaError}`].filter(Boolean).join('; ');
+    const why = [
+      last.said && `player says "${last.said}"`,
+      `messages ${last.frame.messages.join(', ') || 'none'}`,
+      last.frame.mediaError && `video error ${last.frame.mediaError}`,
+    ]
+      .filter(Boolean)
+      .join('; ');
     return `did not play within ${timeoutMs / 1000} s (${why})`;
   }
-  const since = (at: (f: FirstFrame) => number | null) => median(played.map((r) => (at(r.frame) ?? NaN) - (r.frame.socketAt ?? 0))).toFixed(0);
+  const since = (at: (f: FirstFrame) => number | null) =>
+    median(played.map((r) => (at(r.frame) ?? NaN) - (r.frame.socketAt ?? 0))).toFixed(0);
   const fromLoad = median(played.map((r) => r.frame.frameAt!)).toFixed(0);
   const { width, height, shownAs } = played[0]!.frame;
   const missed = played.length < results.length ? `, ${results.length - played.length} of ${results.length} did not play` : '';
@@ -92,7 +110,9 @@ function describe(results: Run[]): string {
 
 /** An RTSP viewer that keeps a server pulling the camera. */
 function keepPulling(rtspUrl: string): ChildProcess {
-  return spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-rtsp_transport', 'tcp', '-i', rtspUrl, '-c', 'copy', '-f', 'null', '-'], { stdio: 'ignore' });
+  return spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-rtsp_transport', 'tcp', '-i', rtspUrl, '-c', 'copy', '-f', 'null', '-'], {
+    stdio: 'ignore',
+  });
 }
 
 async function main(): Promise<void> {
@@ -111,11 +131,19 @@ async function main(): Promise<void> {
   // No name but loopback resolves: the player's public STUN servers and the page's icons stay unasked.
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required', '--disable-features=LocalNetworkAccessChecks', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--autoplay-policy=no-user-gesture-required',
+      '--disable-features=LocalNetworkAccessChecks',
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
+    ],
   });
   try {
     await sleep(3000);
-    console.log(`go2rtc player (${wwwDir}), camera 1280x720 H.264 15 fps + PCMU, ${runs} runs per mode, median; time from the player's WebSocket to the first picture shown (and to the server's first answer)`);
+    console.log(
+      `go2rtc player (${wwwDir}), camera 1280x720 H.264 15 fps + PCMU, ${runs} runs per mode, median; time from the player's WebSocket to the first picture shown (and to the server's first answer)`,
+    );
     console.log(peer ? `peer: go2rtc ${peerBinary}` : 'peer: not given (set GO2RTC_BIN to a go2rtc binary)');
     for (const mode of modes) {
       const cells: string[] = [];

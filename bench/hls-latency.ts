@@ -32,8 +32,37 @@ interface Change {
 function watchReference(rtspUrl: string, changes: Change[]): ChildProcess {
   // No probing and no buffering: once running, each frame is decoded and written as it comes.
   // A 2x2 picture in yuv420p is 4 luma bytes and 2 chroma bytes, with no range conversion.
-  const viewer = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-probesize', '32', '-analyzeduration', '0', '-fflags', 'nobuffer', '-flags', 'low_delay', '-rtsp_transport', 'tcp', '-i', rtspUrl,
-    '-an', '-vf', 'scale=2:2', '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-flush_packets', '1', 'pipe:1'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const viewer = spawn(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-probesize',
+      '32',
+      '-analyzeduration',
+      '0',
+      '-fflags',
+      'nobuffer',
+      '-flags',
+      'low_delay',
+      '-rtsp_transport',
+      'tcp',
+      '-i',
+      rtspUrl,
+      '-an',
+      '-vf',
+      'scale=2:2',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'yuv420p',
+      '-flush_packets',
+      '1',
+      'pipe:1',
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let last = -1;
   let pending = Buffer.alloc(0);
   viewer.stdout.on('data', (bytes: Buffer) => {
@@ -58,7 +87,8 @@ function delays(reference: Change[], screen: Change[]): number[] {
   return out;
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 
 async function main(): Promise<void> {
   const engine = await startBenchEngine();
@@ -67,8 +97,35 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   try {
     children.push(
-      spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', `color=c=black:s=320x240:r=25,format=yuv420p,geq=lum='16+28*mod(floor(T)\\,${LEVELS})':cb=128:cr=128`,
-        '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '25', '-bf', '0', '-f', 'rtsp', '-rtsp_transport', 'tcp', rtspUrl], { stdio: 'ignore' }),
+      spawn(
+        'ffmpeg',
+        [
+          '-hide_banner',
+          '-loglevel',
+          'error',
+          '-re',
+          '-f',
+          'lavfi',
+          '-i',
+          `color=c=black:s=320x240:r=25,format=yuv420p,geq=lum='16+28*mod(floor(T)\\,${LEVELS})':cb=128:cr=128`,
+          '-c:v',
+          'libx264',
+          '-preset',
+          'ultrafast',
+          '-tune',
+          'zerolatency',
+          '-g',
+          '25',
+          '-bf',
+          '0',
+          '-f',
+          'rtsp',
+          '-rtsp_transport',
+          'tcp',
+          rtspUrl,
+        ],
+        { stdio: 'ignore' },
+      ),
     );
     // The reference viewer joins once the camera is publishing (before, the stream has no source).
     await sleep(2000);
@@ -77,10 +134,17 @@ async function main(): Promise<void> {
     for (let waited = 0; reference.length < 2 && waited < 15_000; waited += 250) await sleep(250);
     if (reference.length < 2) throw new Error('the reference RTSP viewer saw no change of picture: is the camera publishing?');
 
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required'] });
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required'],
+    });
     const rows: string[] = [];
     try {
-      const players = [['hls.js, Low-Latency HLS (parts)', 'low-latency'], ['hls.js, classic HLS (peer)', 'classic'], ["Chromium's own HLS player", 'native']] as const;
+      const players = [
+        ['hls.js, Low-Latency HLS (parts)', 'low-latency'],
+        ['hls.js, classic HLS (peer)', 'classic'],
+        ["Chromium's own HLS player", 'native'],
+      ] as const;
       for (const [name, mode] of players) {
         const page = await browser.newPage();
         await page.goto(`${api}/api`);
@@ -89,7 +153,10 @@ async function main(): Promise<void> {
         const started = Date.now();
         await page.evaluate(
           ({ url, mode, levels }) => {
-            const w = window as unknown as { Hls: new (config: object) => { loadSource(u: string): void; attachMedia(v: HTMLVideoElement): void }; changes: { level: number; at: number }[] };
+            const w = window as unknown as {
+              Hls: new (config: object) => { loadSource(u: string): void; attachMedia(v: HTMLVideoElement): void };
+              changes: { level: number; at: number }[];
+            };
             const video = document.getElementById('v') as HTMLVideoElement;
             const canvas = document.createElement('canvas');
             canvas.width = canvas.height = 1;
@@ -117,16 +184,22 @@ async function main(): Promise<void> {
         );
         await sleep(seconds * 1000);
         // The first changes on screen are the start (the player catching up), not the steady delay.
-        const screen = (await page.evaluate(() => (window as unknown as { changes: { level: number; at: number }[] }).changes)).filter((c) => c.at > started + 8000);
+        const screen = (await page.evaluate(() => (window as unknown as { changes: { level: number; at: number }[] }).changes)).filter(
+          (c) => c.at > started + 8000,
+        );
         await page.close();
         const measured = delays(reference, screen);
         if (measured.length === 0) throw new Error(`${name}: no grey-level change matched on screen (${screen.length} seen)`);
-        rows.push(`| ${name.padEnd(32)} | ${String(measured.length).padStart(7)} | ${percentile(measured, 0.5).toFixed(0).padStart(8)} | ${percentile(measured, 0.9).toFixed(0).padStart(8)} |`);
+        rows.push(
+          `| ${name.padEnd(32)} | ${String(measured.length).padStart(7)} | ${percentile(measured, 0.5).toFixed(0).padStart(8)} | ${percentile(measured, 0.9).toFixed(0).padStart(8)} |`,
+        );
       }
     } finally {
       await browser.close();
     }
-    console.log(`\nglass-to-glass delay in Chromium (relay input → screen), 320x240 25 fps H.264, keyframe every 1 s, ${seconds} s per player, first 8 s left out\n`);
+    console.log(
+      `\nglass-to-glass delay in Chromium (relay input → screen), 320x240 25 fps H.264, keyframe every 1 s, ${seconds} s per player, first 8 s left out\n`,
+    );
     console.log('| player                           | changes | p50, ms  | p90, ms  |');
     console.log('|----------------------------------|---------|----------|----------|');
     for (const row of rows) console.log(row);

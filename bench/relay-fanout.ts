@@ -26,7 +26,14 @@ import { startRtspServer } from '../src-main/relay/protocols/rtsp/rtsp-server';
 import { buildSdp } from '../src-main/relay/protocols/rtsp/sdp';
 import { interleavedFrame } from '../src-main/relay/protocols/rtsp/rtsp-parser';
 
-const { values } = parseArgs({ options: { clients: { type: 'string', default: '1,10,50,100,200' }, seconds: { type: 'string', default: '15' }, transport: { type: 'string', default: 'tcp' }, rounds: { type: 'string', default: '1' } } });
+const { values } = parseArgs({
+  options: {
+    clients: { type: 'string', default: '1,10,50,100,200' },
+    seconds: { type: 'string', default: '15' },
+    transport: { type: 'string', default: 'tcp' },
+    rounds: { type: 'string', default: '1' },
+  },
+});
 if (values.transport !== 'tcp' && values.transport !== 'udp') throw new Error('--transport is tcp or udp');
 const transport = values.transport;
 const counts = values.clients.split(',').map(Number);
@@ -86,7 +93,25 @@ interface ViewerRun {
 
 /** One viewer process: its result, and the server's CPU and RSS over its measured window. */
 async function viewerProcess(url: string, n: number, sample: number, serverPid: number): Promise<ViewerRun> {
-  const child = spawn(process.execPath, ['bench/lib/rtsp-viewers.mjs', '--url', url, '--count', String(n), '--sample', String(sample), '--seconds', String(seconds), '--warmup', '3', '--transport', transport], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [
+      'bench/lib/rtsp-viewers.mjs',
+      '--url',
+      url,
+      '--count',
+      String(n),
+      '--sample',
+      String(sample),
+      '--seconds',
+      String(seconds),
+      '--warmup',
+      '3',
+      '--transport',
+      transport,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   children.push(child);
   const lines = createInterface({ input: child.stdout! });
   let cpu0 = 0;
@@ -122,9 +147,19 @@ async function viewerProcess(url: string, n: number, sample: number, serverPid: 
  */
 async function runViewers(url: string, n: number, serverPid: number): Promise<ViewerRun> {
   const sampled = Math.min(n, 10);
-  const [probe, bulk] = await Promise.all([viewerProcess(url, sampled, sampled, serverPid), n > sampled ? viewerProcess(url, n - sampled, 0, serverPid) : undefined]);
+  const [probe, bulk] = await Promise.all([
+    viewerProcess(url, sampled, sampled, serverPid),
+    n > sampled ? viewerProcess(url, n - sampled, 0, serverPid) : undefined,
+  ]);
   if (!bulk) return probe;
-  return { ...bulk, served: probe.served + bulk.served, gaps: probe.gaps + bulk.gaps, arrivals: probe.arrivals, pictures: probe.pictures, failed: [...probe.failed, ...bulk.failed] };
+  return {
+    ...bulk,
+    served: probe.served + bulk.served,
+    gaps: probe.gaps + bulk.gaps,
+    arrivals: probe.arrivals,
+    pictures: probe.pictures,
+    failed: [...probe.failed, ...bulk.failed],
+  };
 }
 
 async function main(): Promise<void> {
@@ -151,20 +186,76 @@ async function main(): Promise<void> {
   // would take most of a core and blur both servers' figures (and the delays measured).
   const clip = join(dir, 'camera.mp4');
   await new Promise<void>((resolve, reject) =>
-    spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25:duration=30', '-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'zerolatency', '-b:v', '2M', '-maxrate', '2M', '-bufsize', '1M', '-g', '50', '-pix_fmt', 'yuv420p', clip], { stdio: 'inherit' }).once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg could not make the camera clip (${code})`)))),
+    spawn(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=size=1280x720:rate=25:duration=30',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'veryfast',
+        '-tune',
+        'zerolatency',
+        '-b:v',
+        '2M',
+        '-maxrate',
+        '2M',
+        '-bufsize',
+        '1M',
+        '-g',
+        '50',
+        '-pix_fmt',
+        'yuv420p',
+        clip,
+      ],
+      { stdio: 'inherit' },
+    ).once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg could not make the camera clip (${code})`)))),
   );
-  const camera = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', clip, '-c', 'copy', '-f', 'rtsp', '-rtsp_transport', 'tcp', `rtsp://127.0.0.1:${tap.port}/camera`], { stdio: 'ignore' });
+  const camera = spawn(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-re',
+      '-stream_loop',
+      '-1',
+      '-i',
+      clip,
+      '-c',
+      'copy',
+      '-f',
+      'rtsp',
+      '-rtsp_transport',
+      'tcp',
+      `rtsp://127.0.0.1:${tap.port}/camera`,
+    ],
+    { stdio: 'ignore' },
+  );
   children.push(camera);
   const source = await published;
 
-  const sdp = buildSdp(source.medias.map((m) => ({ kind: m.kind, codec: m.codecs[0]! })), { sessionName: 'bench' });
+  const sdp = buildSdp(
+    source.medias.map((m) => ({ kind: m.kind, codec: m.codecs[0]! })),
+    { sessionName: 'bench' },
+  );
   /** Publishes into `target` (ANNOUNCE, SETUP, RECORD over TCP) and returns the socket to write frames on. */
   const publishTo = async (port: number, target: string): Promise<Socket> => {
     const socket = connect(port, '127.0.0.1');
     socket.setNoDelay(true);
     await new Promise((r) => socket.once('connect', r));
     await rtspRequest(socket, [`ANNOUNCE ${target} RTSP/1.0`, 'CSeq: 1', 'Content-Type: application/sdp'], sdp);
-    await rtspRequest(socket, [`SETUP ${target}/trackID=0 RTSP/1.0`, 'CSeq: 2', 'Transport: RTP/AVP/TCP;unicast;interleaved=0-1;mode=record']);
+    await rtspRequest(socket, [
+      `SETUP ${target}/trackID=0 RTSP/1.0`,
+      'CSeq: 2',
+      'Transport: RTP/AVP/TCP;unicast;interleaved=0-1;mode=record',
+    ]);
     await rtspRequest(socket, [`RECORD ${target} RTSP/1.0`, 'CSeq: 3']);
     return socket;
   };
@@ -187,7 +278,9 @@ async function main(): Promise<void> {
     toPeer.write(frame);
   });
 
-  const peer = spawn('/usr/bin/python3', ['bench/peers/gst-rtsp-relay.py', '--camera', `rtsp://127.0.0.1:${tap.port}/peer`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const peer = spawn('/usr/bin/python3', ['bench/peers/gst-rtsp-relay.py', '--camera', `rtsp://127.0.0.1:${tap.port}/peer`], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(peer);
   const peerPort = Number((await lineOf(peer, /^PORT (\d+)/))[1]);
   await sleep(2_000);
@@ -207,7 +300,9 @@ async function main(): Promise<void> {
     let drops = 0;
     for (let round = 0; round < rounds; round++) {
       const ours = await runViewers(target, n, relay.pid!);
-      const streams = (await (await fetch(`${apiUrl}/api/streams?src=cam`)).json()) as { consumers?: Array<{ senders?: Array<{ drops: number }> }> };
+      const streams = (await (await fetch(`${apiUrl}/api/streams?src=cam`)).json()) as {
+        consumers?: Array<{ senders?: Array<{ drops: number }> }>;
+      };
       drops += (streams.consumers ?? []).reduce((sum, c) => sum + (c.senders ?? []).reduce((s, x) => s + x.drops, 0), 0);
       for (const arrivals of ours.arrivals) {
         for (let i = 0; i < arrivals.length; i += 2) {
@@ -233,23 +328,35 @@ async function main(): Promise<void> {
         `${ourCpu.toFixed(1)} %`.padStart(9),
         `${theirCpu.toFixed(1)} %`.padStart(9),
         (ourCpu / theirCpu).toFixed(2).padStart(6),
-        Math.max(...ourRuns.map((r) => r.rss)).toFixed(0).padStart(8),
-        Math.max(...theirRuns.map((r) => r.rss)).toFixed(0).padStart(8),
+        Math.max(...ourRuns.map((r) => r.rss))
+          .toFixed(0)
+          .padStart(8),
+        Math.max(...theirRuns.map((r) => r.rss))
+          .toFixed(0)
+          .padStart(8),
         `${Math.min(...ourRuns.map((r) => r.served))}/${Math.min(...theirRuns.map((r) => r.served))}`.padStart(9),
         `${drops + ourRuns.reduce((sum, r) => sum + r.gaps, 0)}/${theirRuns.reduce((sum, r) => sum + r.gaps, 0)}`.padStart(9),
         percentile(latencies, 50).toFixed(2).padStart(8),
         percentile(latencies, 99).toFixed(2).padStart(8),
         `${percentile(ourPictures, 50).toFixed(1)}/${percentile(theirPictures, 50).toFixed(1)}`.padStart(11),
         `${percentile(ourPictures, 99).toFixed(1)}/${percentile(theirPictures, 99).toFixed(1)}`.padStart(11),
-        median(ourRuns.map((r) => r.writesPerSecond)).toFixed(0).padStart(9),
+        median(ourRuns.map((r) => r.writesPerSecond))
+          .toFixed(0)
+          .padStart(9),
       ].join(' '),
     );
   }
   const bitrate = (bitsSent - bits0) / ((performance.now() - started) / 1000) / 1e6;
 
-  console.log(`\nrelay fan-out: one 1280x720 H264 camera at ${bitrate.toFixed(2)} Mbit/s, RTSP/${transport.toUpperCase()} viewers in their own process, ${seconds} s measured per row; ${process.platform}, ${cpus().length} cores, ${cpus()[0]?.model ?? ''}`);
-  console.log(`peer: GStreamer RTSP server (gst-rtsp-server, shared media relaying the same camera), measured right after ours, ${rounds} time(s) a row: CPU is the median window, RSS the largest, served the fewest, lost the sum, delay over all windows\n`);
-  console.log('viewers  CPU ours  CPU peer  ratio  RSS ours  RSS peer  served o/p  lost o/p  lat p50  lat p99 (ms, ours, per packet)  picture p50 o/p  picture p99 o/p (ms)  writes/s (ours)');
+  console.log(
+    `\nrelay fan-out: one 1280x720 H264 camera at ${bitrate.toFixed(2)} Mbit/s, RTSP/${transport.toUpperCase()} viewers in their own process, ${seconds} s measured per row; ${process.platform}, ${cpus().length} cores, ${cpus()[0]?.model ?? ''}`,
+  );
+  console.log(
+    `peer: GStreamer RTSP server (gst-rtsp-server, shared media relaying the same camera), measured right after ours, ${rounds} time(s) a row: CPU is the median window, RSS the largest, served the fewest, lost the sum, delay over all windows\n`,
+  );
+  console.log(
+    'viewers  CPU ours  CPU peer  ratio  RSS ours  RSS peer  served o/p  lost o/p  lat p50  lat p99 (ms, ours, per packet)  picture p50 o/p  picture p99 o/p (ms)  writes/s (ours)',
+  );
   for (const row of rows) console.log(row);
 
   camera.kill('SIGKILL');

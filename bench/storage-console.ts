@@ -80,7 +80,9 @@ try {
   const token = new qiniu.rs.PutPolicy({ scope: BUCKET }).uploadToken(mac);
   await new qiniu.form_up.FormUploader(config).put(token, 'seed', randomBytes(2048), new qiniu.form_up.PutExtra());
   for (let i = 0; i < keyCount; i += 1000) {
-    const ops = Array.from({ length: Math.min(1000, keyCount - i) }, (_, j) => qiniu.rs.copyOp(BUCKET, 'seed', BUCKET, `big/item-${String(i + j).padStart(7, '0')}.bin`, { force: true }));
+    const ops = Array.from({ length: Math.min(1000, keyCount - i) }, (_, j) =>
+      qiniu.rs.copyOp(BUCKET, 'seed', BUCKET, `big/item-${String(i + j).padStart(7, '0')}.bin`, { force: true }),
+    );
     await manager.batch(ops);
   }
   console.log(`seeded ${keyCount.toLocaleString('en-US')} keys in ${(ms(start) / 1000).toFixed(1)} s`);
@@ -96,12 +98,21 @@ try {
     await manager.listPrefix(BUCKET, { prefix: 'big/', limit: 1000, delimiter: '/' });
     sdk.push(ms(start));
   }
-  rows.push([`first 1000 rows of a ${keyCount.toLocaleString('en-US')}-object folder`, `${median(app).toFixed(0)} ms`, `${median(sdk).toFixed(0)} ms (SDK listPrefix)`]);
+  rows.push([
+    `first 1000 rows of a ${keyCount.toLocaleString('en-US')}-object folder`,
+    `${median(app).toFixed(0)} ms`,
+    `${median(sdk).toFixed(0)} ms (SDK listPrefix)`,
+  ]);
 
   // 2) Index and count: the background listing into SQLite until the folder's totals are known,
   //    then its largest-first page; the peer lists every key with the SDK and sums sizes in memory.
   const complete = new Promise<IndexStatus>((resolve) =>
-    engine.services.subscribe('storage', 'onIndex', (status) => (status as IndexStatus).state === 'complete' && (status as IndexStatus).prefix === 'big/' && resolve(status as IndexStatus)),
+    engine.services.subscribe(
+      'storage',
+      'onIndex',
+      (status) =>
+        (status as IndexStatus).state === 'complete' && (status as IndexStatus).prefix === 'big/' && resolve(status as IndexStatus),
+    ),
   );
   start = process.hrtime.bigint();
   await call('storage', 'indexFolder', { accountId: 'local', bucket: BUCKET, prefix: 'big/' });
@@ -113,14 +124,21 @@ try {
   let listed = 0;
   let bytes = 0;
   do {
-    const { data } = (await manager.listPrefix(BUCKET, { prefix: 'big/', limit: 1000, ...(marker ? { marker } : {}) })) as { data: { items: Array<{ fsize: number }>; marker?: string } };
+    const { data } = (await manager.listPrefix(BUCKET, { prefix: 'big/', limit: 1000, ...(marker ? { marker } : {}) })) as {
+      data: { items: Array<{ fsize: number }>; marker?: string };
+    };
     listed += data.items.length;
     for (const item of data.items) bytes += item.fsize;
     marker = data.marker || undefined;
   } while (marker);
   const sdkListMs = ms(start);
-  if (listed !== counted.listed || bytes !== counted.bytes) throw new Error(`the index counted ${counted.listed} keys / ${counted.bytes} B, the SDK ${listed} / ${bytes}`);
-  rows.push([`index + count + sorted page of ${keyCount.toLocaleString('en-US')} objects`, `${(indexMs / 1000).toFixed(1)} s`, `${(sdkListMs / 1000).toFixed(1)} s (SDK listing every key, no index)`]);
+  if (listed !== counted.listed || bytes !== counted.bytes)
+    throw new Error(`the index counted ${counted.listed} keys / ${counted.bytes} B, the SDK ${listed} / ${bytes}`);
+  rows.push([
+    `index + count + sorted page of ${keyCount.toLocaleString('en-US')} objects`,
+    `${(indexMs / 1000).toFixed(1)} s`,
+    `${(sdkListMs / 1000).toFixed(1)} s (SDK listing every key, no index)`,
+  ]);
 
   // 3) A folder of small files through the transfer queue, next to SDK form uploads with the same parallelism.
   const small = join(dir, 'small');
@@ -137,12 +155,21 @@ try {
       while (next < names.length) {
         const name = names[next++]!;
         const key = `sdk-small/${name}`;
-        await uploader.putFile(new qiniu.rs.PutPolicy({ scope: `${BUCKET}:${key}` }).uploadToken(mac), key, join(small, name), new qiniu.form_up.PutExtra());
+        await uploader.putFile(
+          new qiniu.rs.PutPolicy({ scope: `${BUCKET}:${key}` }).uploadToken(mac),
+          key,
+          join(small, name),
+          new qiniu.form_up.PutExtra(),
+        );
       }
     }),
   );
   const sdkSmallMs = ms(start);
-  rows.push([`${fileCount.toLocaleString('en-US')} files of 4 KiB, ${concurrency} at once`, `${(fileCount / (appSmallMs / 1000)).toFixed(0)} files/s`, `${(fileCount / (sdkSmallMs / 1000)).toFixed(0)} files/s (SDK form uploads)`]);
+  rows.push([
+    `${fileCount.toLocaleString('en-US')} files of 4 KiB, ${concurrency} at once`,
+    `${(fileCount / (appSmallMs / 1000)).toFixed(0)} files/s`,
+    `${(fileCount / (sdkSmallMs / 1000)).toFixed(0)} files/s (SDK form uploads)`,
+  ]);
 
   // 4) One big file, resumable v2 in 4 MiB parts, with the queue's record and etag check.
   const bigPath = join(dir, 'big.bin');
@@ -153,7 +180,12 @@ try {
   const appBigMs = await throughQueue([{ relativePath: 'big.bin', size, path: bigPath }]);
   start = process.hrtime.bigint();
   const extra = qiniu.resume_up.PutExtra.create('big.bin', undefined, undefined, undefined, undefined, 4 * 1024 * 1024, 'v2');
-  await new qiniu.resume_up.ResumeUploader(config).putFile(new qiniu.rs.PutPolicy({ scope: `${BUCKET}:sdk-big.bin` }).uploadToken(mac), 'sdk-big.bin', bigPath, extra);
+  await new qiniu.resume_up.ResumeUploader(config).putFile(
+    new qiniu.rs.PutPolicy({ scope: `${BUCKET}:sdk-big.bin` }).uploadToken(mac),
+    'sdk-big.bin',
+    bigPath,
+    extra,
+  );
   const sdkBigMs = ms(start);
   rows.push([`one ${sizeMiB} MiB file`, `${mbps(size, appBigMs)} MB/s`, `${mbps(size, sdkBigMs)} MB/s (SDK resumable v2)`]);
 
@@ -181,7 +213,11 @@ async function throughQueue(files: Array<{ relativePath: string; size: number; p
     check();
   });
   const start = process.hrtime.bigint();
-  ids.push(...(await call<TransferStatus[]>('transfers', 'addUploads', { accountId: 'local', bucket: BUCKET, prefix: '', files })).map((t) => t.id));
+  ids.push(
+    ...(await call<TransferStatus[]>('transfers', 'addUploads', { accountId: 'local', bucket: BUCKET, prefix: '', files })).map(
+      (t) => t.id,
+    ),
+  );
   added = true;
   check();
   await allDone;

@@ -56,12 +56,16 @@ async function rawMultipartUpload(host: string, upToken: string, key: string, pa
     const response = await fetch(`${base}/${uploadId}/${partNumber}`, { method: 'PUT', headers: { ...auth, 'Content-MD5': md5 }, body });
     parts.push({ etag: ((await response.json()) as { etag: string }).etag, partNumber });
   }
-  const done = await fetch(`${base}/${uploadId}`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ parts }) });
+  const done = await fetch(`${base}/${uploadId}`, {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ parts }),
+  });
   return (await done.json()) as { hash: string };
 }
 
 function mbps(bytes: number, ms: number): string {
-  return ((bytes / 1024 / 1024) / (ms / 1000)).toFixed(1);
+  return (bytes / 1024 / 1024 / (ms / 1000)).toFixed(1);
 }
 
 /** A Node child process that prints its port; resolves with the port and a stop function. */
@@ -148,7 +152,11 @@ async function main(): Promise<void> {
     } finally {
       await nullServer.close();
     }
-    rows.push([`resumable v2 upload (SDK, 4 MiB parts) to a server that stores nothing, ${sizeMiB} MiB`, `${mbps(bytes, ceiling.ms)} MB/s`, `${ceiling.ms.toFixed(0)} ms`]);
+    rows.push([
+      `resumable v2 upload (SDK, 4 MiB parts) to a server that stores nothing, ${sizeMiB} MiB`,
+      `${mbps(bytes, ceiling.ms)} MB/s`,
+      `${ceiling.ms.toFixed(0)} ms`,
+    ]);
     const upload = await sdkUpload(config, token('bench:big.bin'), 'big.bin', source);
     const upMs = upload.ms;
     rows.push([`resumable v2 upload (SDK, 4 MiB parts), ${sizeMiB} MiB`, `${mbps(bytes, upMs)} MB/s`, `${upMs.toFixed(0)} ms`]);
@@ -178,21 +186,46 @@ async function main(): Promise<void> {
       }),
     );
     const formMs = performance.now() - t;
-    rows.push([`form uploads, ${fileCount} x 1 KiB, ${concurrency} at a time`, `${(fileCount / (formMs / 1000)).toFixed(0)} files/s`, `${formMs.toFixed(0)} ms`]);
+    rows.push([
+      `form uploads, ${fileCount} x 1 KiB, ${concurrency} at a time`,
+      `${(fileCount / (formMs / 1000)).toFixed(0)} files/s`,
+      `${formMs.toFixed(0)} ms`,
+    ]);
 
     // 3) list page: keys seeded straight into the metadata DB (uploading 100k files would be bench 2 again)
     const db = new MetadataStore(join(work, 'data', 'storage', 'metadata.sqlite'));
     t = performance.now();
     db.transaction(() => {
       for (let i = 0; i < keyCount; i++) {
-        db.putObject({ bucket: 'bench', key: `many/${String(i).padStart(7, '0')}.txt`, hash: 'Fto5o-5ea0sNMlW_75VgGJCv2AcJ', fsize: 0, mime: 'text/plain', put_time: Date.now() * 10_000, type: 0, status: 0, end_user: null, meta: null, md5: '', expire_at: null, lifecycle: null, blob: `bench-${i}` });
+        db.putObject({
+          bucket: 'bench',
+          key: `many/${String(i).padStart(7, '0')}.txt`,
+          hash: 'Fto5o-5ea0sNMlW_75VgGJCv2AcJ',
+          fsize: 0,
+          mime: 'text/plain',
+          put_time: Date.now() * 10_000,
+          type: 0,
+          status: 0,
+          end_user: null,
+          meta: null,
+          md5: '',
+          expire_at: null,
+          lifecycle: null,
+          blob: `bench-${i}`,
+        });
       }
     });
     db.close();
     rows.push([`seed ${keyCount} keys into SQLite`, '', `${(performance.now() - t).toFixed(0)} ms`]);
     const bm = new qiniu.rs.BucketManager(mac, config);
     const first = await bm.listPrefix('bench', { prefix: 'many/', limit: 1000 });
-    const middle = await bm.listPrefix('bench', { prefix: 'many/', limit: 1000, marker: Buffer.from(JSON.stringify({ c: 0, k: `many/${String(Math.floor(keyCount / 2)).padStart(7, '0')}.txt` })).toString('base64url') });
+    const middle = await bm.listPrefix('bench', {
+      prefix: 'many/',
+      limit: 1000,
+      marker: Buffer.from(JSON.stringify({ c: 0, k: `many/${String(Math.floor(keyCount / 2)).padStart(7, '0')}.txt` })).toString(
+        'base64url',
+      ),
+    });
     if (first.data.items.length !== 1000 || middle.data.items.length !== 1000) throw new Error('list returned fewer than 1000 items');
     // A console browsing a bucket lists page after page: the figure is the steady one, after
     // ten pages to warm up (the first few run before the engine has compiled the path).
@@ -207,7 +240,11 @@ async function main(): Promise<void> {
       return times.sort((a, b) => a - b)[7]!;
     };
     const sdkList = await steadyMedian(() => bm.listPrefix('bench', { prefix: 'many/', limit: 1000, marker: middle.data.marker }));
-    rows.push([`list page of 1000 out of ${keyCount} keys (SDK, mid-bucket marker, median of 15 after 10)`, '', `${sdkList.toFixed(1)} ms`]);
+    rows.push([
+      `list page of 1000 out of ${keyCount} keys (SDK, mid-bucket marker, median of 15 after 10)`,
+      '',
+      `${sdkList.toFixed(1)} ms`,
+    ]);
     // The same page over plain HTTP (QBox-signed fetch): the emulator's share without the SDK's own work.
     const path = `/list?bucket=bench&prefix=many%2F&limit=1000&marker=${middle.data.marker}`;
     const sign = createHmac('sha1', SK).update(`${path}\n`).digest('base64').replace(/\+/g, '-').replace(/\//g, '_');
@@ -222,7 +259,9 @@ async function main(): Promise<void> {
     await rm(work, { recursive: true, force: true });
   }
   const where = values['in-process'] ? 'emulator in the same process as the SDK' : 'emulator in its own process';
-  console.log(`\nKodo emulator benchmark, ${where} (sizes: --size-mib ${sizeMiB} --files ${fileCount} --keys ${keyCount}; the full-size run is --size-mib 1024)\n`);
+  console.log(
+    `\nKodo emulator benchmark, ${where} (sizes: --size-mib ${sizeMiB} --files ${fileCount} --keys ${keyCount}; the full-size run is --size-mib 1024)\n`,
+  );
   const width = Math.max(...rows.map((r) => r[0].length));
   for (const [name, rate, time] of rows) console.log(`${name.padEnd(width)}  ${rate.padStart(14)}  ${time.padStart(10)}`);
   console.log('');

@@ -13,7 +13,16 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /** What each bundle is made of: a change to any file under these paths rebuilds it. */
 export const BUNDLE_INPUTS = {
-  renderer: ['src-renderer', 'src-shared', 'assets', 'vite.config.ts', 'scripts/aliases.mjs', 'package.json', 'package-lock.json', 'scripts/build.mjs'],
+  renderer: [
+    'src-renderer',
+    'src-shared',
+    'assets',
+    'vite.config.ts',
+    'scripts/aliases.mjs',
+    'package.json',
+    'package-lock.json',
+    'scripts/build.mjs',
+  ],
   main: ['src-main', 'src-shared', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.base.json', 'scripts/build.mjs'],
 };
 
@@ -79,7 +88,9 @@ function findFiles(dir, pattern, found = []) {
 
 /** Every `src-main/**\/main.<name>.ts` is an entry: main.headless, main.electron, tools. */
 const entryPointsOf = (root) =>
-  Object.fromEntries(findFiles(join(root, 'src-main'), /^main\.[\w-]+\.ts$/).map((path) => [basename(path, '.ts').replace(/^main\./, ''), path]));
+  Object.fromEntries(
+    findFiles(join(root, 'src-main'), /^main\.[\w-]+\.ts$/).map((path) => [basename(path, '.ts').replace(/^main\./, ''), path]),
+  );
 
 /**
  * Every `src-main/**\/<name>.thread.ts` is a worker thread's script, bundled with what it imports
@@ -120,7 +131,9 @@ function assertAsciiBundle(file) {
   const at = text.search(/[^\t\n\r\x20-\x7e]/);
   if (at === -1) return;
   const line = text.slice(0, at).split('\n').length;
-  throw new Error(`${relative(projectRoot, file)}:${line} has the character U+${text.codePointAt(at).toString(16).padStart(4, '0')} (outside printable ASCII): write it in ASCII (in a comment, words; in a string, a \\u escape) so V8 keeps the bundle one byte a character`);
+  throw new Error(
+    `${relative(projectRoot, file)}:${line} has the character U+${text.codePointAt(at).toString(16).padStart(4, '0')} (outside printable ASCII): write it in ASCII (in a comment, words; in a string, a \\u escape) so V8 keeps the bundle one byte a character`,
+  );
 }
 
 /** What bundleMain writes into its folder. */

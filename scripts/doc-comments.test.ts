@@ -34,7 +34,9 @@ describe('doc comments', () => {
   });
 
   it('gives each declaration one', () => {
-    const stacked = FOLDERS.flatMap((folder) => sources(join(root, folder))).flatMap((file) => stackedDocComments(readFileSync(file, 'utf8'), relative(root, file)));
+    const stacked = FOLDERS.flatMap((folder) => sources(join(root, folder))).flatMap((file) =>
+      stackedDocComments(readFileSync(file, 'utf8'), relative(root, file)),
+    );
     expect(stacked).toEqual([]);
   });
 });

@@ -34,7 +34,10 @@ function fuzzFiles(dir) {
   });
 }
 const files = ['src-main', 'src-shared', 'src-renderer'].flatMap((dir) => fuzzFiles(join(root, dir)));
-const properties = files.reduce((sum, file) => sum + (readFileSync(file, 'utf8').match(/fuzz(?:Budget\(\)|Cases\(\d[\d_]*\))/g) ?? []).length, 0);
+const properties = files.reduce(
+  (sum, file) => sum + (readFileSync(file, 'utf8').match(/fuzz(?:Budget\(\)|Cases\(\d[\d_]*\))/g) ?? []).length,
+  0,
+);
 // vitest runs two files at a time on this project's machines; each property gets its share,
 // in rounds of at most ROUND_MS: a property runs synchronously, and a worker that does not
 // answer vitest for much longer than that is taken for dead. Every round draws new seeds.

@@ -106,7 +106,9 @@ function run(args) {
     child.stdout.on('data', (d) => out.push(d));
     child.stderr.on('data', (d) => (errors += d));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 && !errors ? resolve(Buffer.concat(out)) : reject(new Error(`ffmpeg ${args.join(' ')}: ${code} ${errors}`))));
+    child.on('close', (code) =>
+      code === 0 && !errors ? resolve(Buffer.concat(out)) : reject(new Error(`ffmpeg ${args.join(' ')}: ${code} ${errors}`)),
+    );
   });
 }
 
@@ -123,7 +125,11 @@ async function captureRtp(fixture) {
     packets.push(length, msg);
     last = Date.now();
   });
-  const args = [...fixture.args, ...(fixture.sdp ? ['-sdp_file', fixture.sdp] : []), `rtp://127.0.0.1:${socket.address().port}${fixture.urlOptions ?? ''}`];
+  const args = [
+    ...fixture.args,
+    ...(fixture.sdp ? ['-sdp_file', fixture.sdp] : []),
+    `rtp://127.0.0.1:${socket.address().port}${fixture.urlOptions ?? ''}`,
+  ];
   await run(args);
   // The last datagrams may still be on their way through the socket: wait until it is quiet.
   while (Date.now() - last < 300) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -143,7 +149,10 @@ for (const fixture of FIXTURES.filter((f) => only.length === 0 || only.includes(
   console.log(`${fixture.file}: ${bytes.length} bytes`);
 }
 
-const version = (await run(['-version'])).toString().split('\n')[0].replace(/ Copyright.*/, '');
+const version = (await run(['-version']))
+  .toString()
+  .split('\n')[0]
+  .replace(/ Copyright.*/, '');
 const size = (file) => statSync(join(dir, file)).size;
 const files = readdirSync(dir);
 const total = files.reduce((sum, file) => sum + size(file), 0);

@@ -14,40 +14,44 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const electronInstalled = existsSync(join(root, 'node_modules', 'electron', 'path.txt'));
 
 describe('npm start without the Electron binary', () => {
-  it.skipIf(electronInstalled)('says so in one line, serves the console headless, and stops cleanly on SIGTERM', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'rc-start-'));
-    const configPath = join(dir, 'first-run.yaml');
-    try {
-      const child = spawn(process.execPath, [join(root, 'scripts', 'start.mjs'), '--config', configPath, '--listen', '127.0.0.1:0'], {
-        cwd: root,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no URL printed:\n${output}`)), 60_000);
-        const read = (chunk: Buffer) => {
-          output += chunk.toString();
-          const match = /Relay Console \(headless\) at (http:\/\/\S+)\//.exec(output);
-          if (match?.[1]) {
-            clearTimeout(timer);
-            resolve(match[1]);
-          }
-        };
-        child.stdout.on('data', read);
-        child.stderr.on('data', read);
-      });
-      expect(output.split('\n').filter((l) => l.includes('Electron binary not installed'))).toHaveLength(1);
-      const page = await fetch(`${url}/`);
-      expect(page.status).toBe(200);
-      expect(await page.text()).toContain('<div id="root">');
-      expect(await readFile(configPath, 'utf8')).toContain('# Relay Console configuration.');
-      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  }, 90_000);
+  it.skipIf(electronInstalled)(
+    'says so in one line, serves the console headless, and stops cleanly on SIGTERM',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'rc-start-'));
+      const configPath = join(dir, 'first-run.yaml');
+      try {
+        const child = spawn(process.execPath, [join(root, 'scripts', 'start.mjs'), '--config', configPath, '--listen', '127.0.0.1:0'], {
+          cwd: root,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let output = '';
+        const url = await new Promise<string>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`no URL printed:\n${output}`)), 60_000);
+          const read = (chunk: Buffer) => {
+            output += chunk.toString();
+            const match = /Relay Console \(headless\) at (http:\/\/\S+)\//.exec(output);
+            if (match?.[1]) {
+              clearTimeout(timer);
+              resolve(match[1]);
+            }
+          };
+          child.stdout.on('data', read);
+          child.stderr.on('data', read);
+        });
+        expect(output.split('\n').filter((l) => l.includes('Electron binary not installed'))).toHaveLength(1);
+        const page = await fetch(`${url}/`);
+        expect(page.status).toBe(200);
+        expect(await page.text()).toContain('<div id="root">');
+        expect(await readFile(configPath, 'utf8')).toContain('# Relay Console configuration.');
+        const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        expect(await exited).toBe(0);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+    90_000,
+  );
 });
 
 describe('first run on the command line', () => {
@@ -62,7 +66,14 @@ describe('first run on the command line', () => {
     // npm start's own files, copied where no dist/ exists: the help must come before any build.
     const copy = await mkdtemp(join(tmpdir(), 'rc-help-'));
     try {
-      for (const file of ['scripts/start.mjs', 'scripts/build.mjs', 'scripts/engine-flags.mjs', 'src-main/cli-options.mjs', 'src-main/platform/nearest-name.mjs', 'src-main/platform/node-version.mjs']) {
+      for (const file of [
+        'scripts/start.mjs',
+        'scripts/build.mjs',
+        'scripts/engine-flags.mjs',
+        'src-main/cli-options.mjs',
+        'src-main/platform/nearest-name.mjs',
+        'src-main/platform/node-version.mjs',
+      ]) {
         await mkdir(dirname(join(copy, file)), { recursive: true });
         await copyFile(join(root, file), join(copy, file));
       }
@@ -106,7 +117,10 @@ describe('first run on the command line', () => {
   });
 
   it('a wrong --listen gets a sentence, not a Node error', () => {
-    expect(run(headless, ['--listen', 'nonsense'])).toMatchObject({ code: 2, err: 'Relay Console: --listen nonsense: expected host:port, e.g. 127.0.0.1:1984 or :1984\n' });
+    expect(run(headless, ['--listen', 'nonsense'])).toMatchObject({
+      code: 2,
+      err: 'Relay Console: --listen nonsense: expected host:port, e.g. 127.0.0.1:1984 or :1984\n',
+    });
     expect(run(headless, ['--listen', '127.0.0.1:abc'])).toMatchObject({
       code: 2,
       err: 'Relay Console: --listen 127.0.0.1:abc: the port must be a number, e.g. 127.0.0.1:1984 (got "abc")\n',
@@ -123,7 +137,9 @@ describe('first run on the command line', () => {
       result.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
       const code = await new Promise<number | null>((resolve) => result.once('exit', resolve));
       expect(code).toBe(1);
-      expect(err).toContain(`Relay Console could not start: 127.0.0.1:${port} is already in use by another program (another Relay Console or go2rtc?); start with another --listen host:port`);
+      expect(err).toContain(
+        `Relay Console could not start: 127.0.0.1:${port} is already in use by another program (another Relay Console or go2rtc?); start with another --listen host:port`,
+      );
     } finally {
       taken.close();
       await rm(dir, { recursive: true, force: true });

@@ -18,7 +18,23 @@ const steps = [
   // One program per environment (renderer: DOM; main: Node; shared: neither).
   ['typecheck', process.execPath, [join(root, 'scripts', 'typecheck.mjs')]],
   // No import cycle, type imports included: a cycle is a layer that knows too much.
-  ['cycles', bin('madge'), ['--circular', '--extensions', 'ts,tsx', '--ts-config', 'tsconfig.json', 'src-main', 'src-renderer', 'src-shared', 'e2e', 'scripts', 'bench']],
+  [
+    'cycles',
+    bin('madge'),
+    [
+      '--circular',
+      '--extensions',
+      'ts,tsx',
+      '--ts-config',
+      'tsconfig.json',
+      'src-main',
+      'src-renderer',
+      'src-shared',
+      'e2e',
+      'scripts',
+      'bench',
+    ],
+  ],
   // No file, dependency or export that nothing uses (knip.config.ts lists what the project runs).
   ['knip', bin('knip'), ['--no-progress']],
   ['vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(results, 'unit-results.json')}`]],
@@ -46,11 +62,16 @@ function count(file, read) {
   }
 }
 const unit = count(join(results, 'unit-results.json'), (r) => ({ passed: r.numPassedTests ?? 0, failed: r.numFailedTests ?? 0 }));
-const e2e = count(join(results, 'e2e-results.json'), (r) => ({ passed: r.stats?.expected ?? 0, failed: (r.stats?.unexpected ?? 0) + (r.stats?.flaky ?? 0) }));
+const e2e = count(join(results, 'e2e-results.json'), (r) => ({
+  passed: r.stats?.expected ?? 0,
+  failed: (r.stats?.unexpected ?? 0) + (r.stats?.flaky ?? 0),
+}));
 const passed = unit.passed + e2e.passed;
 const failed = unit.failed + e2e.failed + (failedSteps.length > 0 && unit.failed + e2e.failed === 0 ? 1 : 0);
 
-console.log(`\nvitest (unit, interop, fuzz): ${unit.passed} passed, ${unit.failed} failed; e2e: ${e2e.passed} passed, ${e2e.failed} failed`);
+console.log(
+  `\nvitest (unit, interop, fuzz): ${unit.passed} passed, ${unit.failed} failed; e2e: ${e2e.passed} passed, ${e2e.failed} failed`,
+);
 if (failedSteps.length > 0) console.log(`failed steps: ${failedSteps.join(', ')}`);
 console.log(`tests: ${passed} passed, ${failed} failed`);
 process.exit(failedSteps.length > 0 ? 1 : 0);

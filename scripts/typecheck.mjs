@@ -18,7 +18,17 @@ const projects = solution.config.references.map((reference) => reference.path);
 
 function check(project) {
   const name = project.replace(/^\.\/tsconfig\.|\.json$/g, '');
-  const args = [tsc, '--noEmit', '--pretty', 'false', '-p', project, '--incremental', '--tsBuildInfoFile', join('.tmp', 'tsc', `${name}.tsbuildinfo`)];
+  const args = [
+    tsc,
+    '--noEmit',
+    '--pretty',
+    'false',
+    '-p',
+    project,
+    '--incremental',
+    '--tsBuildInfoFile',
+    join('.tmp', 'tsc', `${name}.tsbuildinfo`),
+  ];
   return new Promise((resolve) => {
     const started = Date.now();
     const child = spawn(process.execPath, args, { cwd: root });

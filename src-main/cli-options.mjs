@@ -27,7 +27,10 @@ export class UsageError extends Error {
 
 const flag = (name) => `--${name}`;
 const spelled = (name, option) => (option.value ? `${flag(name)} ${option.value}` : flag(name));
-const validOptions = () => Object.entries(CONSOLE_OPTIONS).map(([name, option]) => spelled(name, option)).join(', ');
+const validOptions = () =>
+  Object.entries(CONSOLE_OPTIONS)
+    .map(([name, option]) => spelled(name, option))
+    .join(', ');
 
 /** node:util's parse errors, as sentences that list what is valid. */
 function usageMessage(error) {
@@ -56,11 +59,16 @@ function usageMessage(error) {
  */
 export function parseCommandLine(args, { strict = true } = {}) {
   const options = Object.fromEntries(
-    Object.entries(CONSOLE_OPTIONS).map(([name, option]) => [name, option.short ? { type: option.type, short: option.short } : { type: option.type }]),
+    Object.entries(CONSOLE_OPTIONS).map(([name, option]) => [
+      name,
+      option.short ? { type: option.type, short: option.short } : { type: option.type },
+    ]),
   );
   try {
     const { values } = parseArgs({ args, options, strict, allowPositionals: !strict });
-    return Object.fromEntries(Object.entries(values).filter(([name, value]) => name in CONSOLE_OPTIONS && typeof value === CONSOLE_OPTIONS[name].type));
+    return Object.fromEntries(
+      Object.entries(values).filter(([name, value]) => name in CONSOLE_OPTIONS && typeof value === CONSOLE_OPTIONS[name].type),
+    );
   } catch (error) {
     throw new UsageError(usageMessage(error));
   }
@@ -68,7 +76,10 @@ export function parseCommandLine(args, { strict = true } = {}) {
 
 /** What `--help` prints. */
 export function helpText() {
-  const rows = Object.entries(CONSOLE_OPTIONS).map(([name, option]) => [`${option.short ? `-${option.short}, ` : '    '}${spelled(name, option)}`, option.help]);
+  const rows = Object.entries(CONSOLE_OPTIONS).map(([name, option]) => [
+    `${option.short ? `-${option.short}, ` : '    '}${spelled(name, option)}`,
+    option.help,
+  ]);
   const width = Math.max(...rows.map(([left]) => left.length)) + 2;
   return [
     'Relay Console: a go2rtc-compatible media relay, a Graph directory and a Kodo storage console.',

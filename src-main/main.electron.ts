@@ -39,7 +39,10 @@ async function start(): Promise<void> {
 
   // Camera pop-outs are made by the window factory once the app is up; the engine asks for them.
   const made: { createWindow?: ReturnType<typeof createWindowFactory> } = {};
-  const cameraWindows = createCameraWindowHost(() => made.createWindow, () => quitting);
+  const cameraWindows = createCameraWindowHost(
+    () => made.createWindow,
+    () => quitting,
+  );
   let quitting = false;
 
   const lifecycle = await runEngine(

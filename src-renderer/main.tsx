@@ -26,7 +26,9 @@ const uiStore = createUiStore();
 selected.onStateChange((state) => uiStore.getState().setConnection(state));
 const uploads = createUploadQueue({ fetch: (url, init) => fetch(url, init), path: TRANSFER_BODY_PATH });
 // The theme main keeps arrives written into the page, so the first paint is already in it.
-const colorSchemeManager = createColorSchemeManager(toMantineScheme(colorSchemeFromPage(document.querySelector<HTMLMetaElement>(`meta[name="${COLOR_SCHEME_META}"]`)?.content)));
+const colorSchemeManager = createColorSchemeManager(
+  toMantineScheme(colorSchemeFromPage(document.querySelector<HTMLMetaElement>(`meta[name="${COLOR_SCHEME_META}"]`)?.content)),
+);
 const queryClient = new QueryClient({
   // A change is never paused offline and replayed later: it runs (and fails) when the user makes it.
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 5_000 }, mutations: { networkMode: 'always' } },

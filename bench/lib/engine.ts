@@ -20,7 +20,9 @@ export interface BenchEngine {
  * `flags`), in a fresh data folder: API and RTSP on free loopback ports, the emulators off, and
  * the streams given (by default one empty `cam` that a camera publishes to).
  */
-export async function startBenchEngine(options: { flags?: string[]; streams?: string; /** More top-level config (YAML), e.g. `webrtc:` */ extra?: string } = {}): Promise<BenchEngine> {
+export async function startBenchEngine(
+  options: { flags?: string[]; streams?: string; /** More top-level config (YAML), e.g. `webrtc:` */ extra?: string } = {},
+): Promise<BenchEngine> {
   await buildMain();
   const dir = await mkdtemp(join(tmpdir(), 'rc-bench-engine-'));
   const config = join(dir, 'relay.yaml');
@@ -28,7 +30,9 @@ export async function startBenchEngine(options: { flags?: string[]; streams?: st
     config,
     `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\nrtsp:\n  listen: 127.0.0.1:0\nlog:\n  level: error\nstorage:\n  emulator:\n    enabled: false\ndirectory:\n  emulator:\n    enabled: false\n${options.extra ?? ''}streams:\n${options.streams ?? '  cam:\n'}`,
   );
-  const engine = spawn(process.execPath, [...ENGINE_V8_FLAGS, ...(options.flags ?? []), 'dist/main/headless.js', '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const engine = spawn(process.execPath, [...ENGINE_V8_FLAGS, ...(options.flags ?? []), 'dist/main/headless.js', '--config', config], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const stop = async () => {
     if (engine.exitCode === null && engine.signalCode === null) {
       const exited = new Promise((resolve) => engine.once('exit', resolve));

@@ -24,7 +24,16 @@ export interface FirstFrame {
  * poster decoded. Also keeps the types of the messages on the sockets, to say why nothing played.
  */
 export function installFirstFrameProbe(): void {
-  const probe = { socketAt: null, answerAt: null, frameAt: null, width: 0, height: 0, shownAs: '', mediaError: '', messages: [] } as FirstFrame;
+  const probe = {
+    socketAt: null,
+    answerAt: null,
+    frameAt: null,
+    width: 0,
+    height: 0,
+    shownAs: '',
+    mediaError: '',
+    messages: [],
+  } as FirstFrame;
   (window as unknown as { firstFrame: FirstFrame }).firstFrame = probe;
   const shown = (at: number, width: number, height: number, shownAs: string) => {
     if (probe.frameAt === null) Object.assign(probe, { frameAt: at, width, height, shownAs });
@@ -66,7 +75,10 @@ export function installFirstFrameProbe(): void {
       if (!video.poster.startsWith('data:image/')) return;
       const image = new Image();
       image.src = video.poster;
-      void image.decode().then(() => shown(performance.now(), image.naturalWidth, image.naturalHeight, 'jpeg'), () => undefined);
+      void image.decode().then(
+        () => shown(performance.now(), image.naturalWidth, image.naturalHeight, 'jpeg'),
+        () => undefined,
+      );
     }).observe(video, { attributes: true, attributeFilter: ['poster'] });
   };
   new MutationObserver(() => document.querySelectorAll('video').forEach(watch)).observe(document, { childList: true, subtree: true });

@@ -49,7 +49,13 @@ export async function startGo2rtc(binary: string, streams: string): Promise<Go2r
       await stop();
       throw new Error(`go2rtc (${binary}) exited with ${child.exitCode} before it answered`);
     }
-    if (await fetch(`${url}/api`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/api`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`go2rtc (${binary}) did not answer on ${url} within 10 s`);

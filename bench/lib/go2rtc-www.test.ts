@@ -26,6 +26,10 @@ describe("reading go2rtc's player files from a plain folder", () => {
   });
 
   it('answers each file with its type', () => {
-    expect(PLAYER_FILES.map(contentTypeOf)).toEqual(['text/html; charset=utf-8', 'text/javascript; charset=utf-8', 'text/javascript; charset=utf-8']);
+    expect(PLAYER_FILES.map(contentTypeOf)).toEqual([
+      'text/html; charset=utf-8',
+      'text/javascript; charset=utf-8',
+      'text/javascript; charset=utf-8',
+    ]);
   });
 });

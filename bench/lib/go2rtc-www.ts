@@ -33,7 +33,9 @@ export async function readGo2rtcWww(dir: string): Promise<Map<string, Buffer>> {
       const { stdout } = await run('git', ['-C', dir, 'show', `HEAD:www/${file}`], { encoding: 'buffer', maxBuffer: 8 * 1024 * 1024 });
       files.set(file, stdout);
     } catch (error) {
-      throw new Error(`cannot read go2rtc's www/${file} from ${dir} (a go2rtc git directory, a checkout or its www folder): ${(error as Error).message.split('\n')[0]}`);
+      throw new Error(
+        `cannot read go2rtc's www/${file} from ${dir} (a go2rtc git directory, a checkout or its www folder): ${(error as Error).message.split('\n')[0]}`,
+      );
     }
   }
   return files;

@@ -12,7 +12,11 @@
  * picture. `toleranceTicks`: how far a stamp may be from the matched one (half a picture at
  * 25 fps by default).
  */
-export function pictureDelays(sent: ReadonlyMap<number, number>, arrivals: readonly number[], options: { toleranceTicks?: number; searchMs?: number } = {}): number[] {
+export function pictureDelays(
+  sent: ReadonlyMap<number, number>,
+  arrivals: readonly number[],
+  options: { toleranceTicks?: number; searchMs?: number } = {},
+): number[] {
   const tolerance = options.toleranceTicks ?? 1800;
   const searchMs = options.searchMs ?? 500;
   if (arrivals.length < 2 || sent.size === 0) return [];

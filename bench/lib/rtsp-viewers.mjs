@@ -12,7 +12,16 @@ import { createSocket } from 'node:dgram';
 import { connect } from 'node:net';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { url: { type: 'string' }, count: { type: 'string', default: '1' }, warmup: { type: 'string', default: '3' }, seconds: { type: 'string', default: '15' }, sample: { type: 'string', default: '10' }, transport: { type: 'string', default: 'tcp' } } });
+const { values } = parseArgs({
+  options: {
+    url: { type: 'string' },
+    count: { type: 'string', default: '1' },
+    warmup: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '15' },
+    sample: { type: 'string', default: '10' },
+    transport: { type: 'string', default: 'tcp' },
+  },
+});
 const udp = values.transport === 'udp';
 const url = new URL(values.url);
 const count = Number(values.count);
@@ -25,7 +34,15 @@ let measuring = false;
 
 function viewer(index) {
   const sampled = sampleEvery > 0 && index % sampleEvery === 0;
-  const state = { packets: 0, gaps: 0, lastSeq: -1, arrivals: sampled ? [] : undefined, pictures: sampled ? [] : undefined, playing: false, failed: undefined };
+  const state = {
+    packets: 0,
+    gaps: 0,
+    lastSeq: -1,
+    arrivals: sampled ? [] : undefined,
+    pictures: sampled ? [] : undefined,
+    playing: false,
+    failed: undefined,
+  };
   const socket = connect(Number(url.port), url.hostname);
   socket.setNoDelay(true);
   /** `rtp`: a packet's bytes, at `at` in it. */
@@ -48,7 +65,12 @@ function viewer(index) {
   const request = (method, target, headers = {}) =>
     new Promise((resolve) => {
       pending = resolve;
-      const lines = [`${method} ${target} RTSP/1.0`, `CSeq: ${++cseq}`, 'User-Agent: relay-fanout-bench', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+      const lines = [
+        `${method} ${target} RTSP/1.0`,
+        `CSeq: ${++cseq}`,
+        'User-Agent: relay-fanout-bench',
+        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+      ];
       socket.write(`${lines.join('\r\n')}\r\n\r\n`);
     });
   socket.on('data', (chunk) => {
@@ -128,7 +150,10 @@ console.log(`MEASURED ${to}`);
 const served = viewers.filter((v) => v.playing && v.packets > 0).length;
 const result = {
   served,
-  failed: viewers.filter((v) => v.failed).map((v) => v.failed).slice(0, 3),
+  failed: viewers
+    .filter((v) => v.failed)
+    .map((v) => v.failed)
+    .slice(0, 3),
   packets: viewers.reduce((sum, v) => sum + v.packets, 0),
   gaps: viewers.reduce((sum, v) => sum + v.gaps, 0),
   arrivals: viewers.filter((v) => v.arrivals).map((v) => v.arrivals),

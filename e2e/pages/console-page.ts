@@ -25,7 +25,10 @@ export class ConsolePage {
 
   /** The sidebar's quick theme switch: the option to click, and its radio to read. */
   themeOption(choice: 'System' | 'Light' | 'Dark') {
-    return this.page.getByRole('navigation', { name: 'Sections' }).getByRole('radiogroup', { name: 'Theme' }).getByText(choice, { exact: true });
+    return this.page
+      .getByRole('navigation', { name: 'Sections' })
+      .getByRole('radiogroup', { name: 'Theme' })
+      .getByText(choice, { exact: true });
   }
 
   themeRadio(choice: 'System' | 'Light' | 'Dark') {

@@ -14,7 +14,9 @@ export class DirectoryPage {
   /** A tab of the policy editor (Basics, Approval, Requestor information, …, Review). */
   editorTab(name: string): Locator {
     // A tab's name may carry its problem count ("Basics 1 problems").
-    return this.page.getByRole('tablist', { name: 'Policy settings' }).getByRole('tab', { name: new RegExp(`^${name}( \\d+ problems?)?$`) });
+    return this.page
+      .getByRole('tablist', { name: 'Policy settings' })
+      .getByRole('tab', { name: new RegExp(`^${name}( \\d+ problems?)?$`) });
   }
 
   /** Waits for the editor to show another policy than `previous` and answers its id. */
@@ -33,7 +35,10 @@ export class DirectoryPage {
 
   /** The Review tab's changed property paths, in order. */
   async reviewedPaths(): Promise<string[]> {
-    return this.page.getByTestId('review-diff').locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-path') ?? ''));
+    return this.page
+      .getByTestId('review-diff')
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-path') ?? ''));
   }
 
   /** The chosen administrative unit's table of scoped role members. */

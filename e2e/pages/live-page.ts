@@ -37,12 +37,16 @@ export class LivePage {
   }
 
   async forceMode(stream: string, label: 'WebRTC' | 'MSE' | 'HLS' | 'MJPEG' | 'Automatic'): Promise<void> {
-    await this.tile(stream).getByRole('button', { name: `Playback mode of ${stream}` }).click();
+    await this.tile(stream)
+      .getByRole('button', { name: `Playback mode of ${stream}` })
+      .click();
     await this.page.getByRole('menuitem', { name: label === 'Automatic' ? /^Automatic/ : `${label} only` }).click();
   }
 
   action(stream: string, name: 'Snapshot' | 'Fullscreen' | 'Pop out' | 'Unmute' | 'Mute' | 'Move'): Locator {
-    return this.tile(stream).getByRole(name === 'Snapshot' ? 'link' : 'button', { name: `${name} ${name === 'Snapshot' ? 'of ' : ''}${stream}` });
+    return this.tile(stream).getByRole(name === 'Snapshot' ? 'link' : 'button', {
+      name: `${name} ${name === 'Snapshot' ? 'of ' : ''}${stream}`,
+    });
   }
 
   layout(label: string): Locator {
@@ -54,7 +58,10 @@ export class LivePage {
   }
 
   tileNames(): Promise<string[]> {
-    return this.page.getByRole('list', { name: 'Cameras' }).getByRole('article').evaluateAll((tiles) => tiles.map((t) => (t.getAttribute('aria-label') ?? '').replace(/^Camera /, '')));
+    return this.page
+      .getByRole('list', { name: 'Cameras' })
+      .getByRole('article')
+      .evaluateAll((tiles) => tiles.map((t) => (t.getAttribute('aria-label') ?? '').replace(/^Camera /, '')));
   }
 }
 
@@ -86,6 +93,8 @@ export class CameraWindowPage {
   }
 
   action(name: 'Snapshot' | 'Fullscreen' | 'Unmute' | 'Mute'): Locator {
-    return this.window().getByRole(name === 'Snapshot' ? 'link' : 'button', { name: `${name} ${name === 'Snapshot' ? 'of ' : ''}${this.stream}` });
+    return this.window().getByRole(name === 'Snapshot' ? 'link' : 'button', {
+      name: `${name} ${name === 'Snapshot' ? 'of ' : ''}${this.stream}`,
+    });
   }
 }

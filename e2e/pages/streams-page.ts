@@ -33,7 +33,10 @@ export class StreamsPage {
   }
 
   async sourceValues(): Promise<string[]> {
-    return this.dialog().getByRole('list', { name: 'Sources' }).getByRole('textbox').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+    return this.dialog()
+      .getByRole('list', { name: 'Sources' })
+      .getByRole('textbox')
+      .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
   }
 
   probeResult(): Locator {

@@ -26,7 +26,9 @@ export class TransfersPage {
   /** "Choose the file again" of an upload whose file the page lost, through the system's picker. */
   async chooseAgain(name: string, path: string): Promise<void> {
     const chooser = this.page.waitForEvent('filechooser');
-    await this.row(name).getByRole('button', { name: `Choose the file again for ${name}` }).click();
+    await this.row(name)
+      .getByRole('button', { name: `Choose the file again for ${name}` })
+      .click();
     await (await chooser).setFiles(path);
   }
 

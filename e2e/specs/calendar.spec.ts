@@ -7,11 +7,17 @@ import { expect, test } from '../fixtures/test';
 // events: the test writes the calendar through the emulator's Graph API, as another app would.
 let server: HeadlessConsole;
 
-
 /** Graph calls as another app of the tenant: client credentials of the emulator's demo app. */
 async function graphAs(demo: DemoAccount) {
-  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: demo.client_id, client_secret: demo.client_secret, scope: 'https://graph.microsoft.com/.default' });
-  const token = ((await (await fetch(`${demo.url}/${demo.tenant}/oauth2/v2.0/token`, { method: 'POST', body: form })).json()) as { access_token: string }).access_token;
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: demo.client_id,
+    client_secret: demo.client_secret,
+    scope: 'https://graph.microsoft.com/.default',
+  });
+  const token = (
+    (await (await fetch(`${demo.url}/${demo.tenant}/oauth2/v2.0/token`, { method: 'POST', body: form })).json()) as { access_token: string }
+  ).access_token;
   return async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${demo.url}${path}`, {
       method,
@@ -50,7 +56,12 @@ test('syncs 500 new events, removes deleted and moved ones, and shows a full res
   const ids: string[] = [];
   for (let i = 1; i <= 500; i++) {
     const start = tomorrow + i * 15 * 60_000;
-    const created = await graph('POST', events, { subject: `Inspection ${String(i).padStart(3, '0')}`, start: at(start), end: at(start + 10 * 60_000), location: { displayName: 'Gate 4' } });
+    const created = await graph('POST', events, {
+      subject: `Inspection ${String(i).padStart(3, '0')}`,
+      start: at(start),
+      end: at(start + 10 * 60_000),
+      location: { displayName: 'Gate 4' },
+    });
     ids.push(String(created!['id']));
   }
 
@@ -60,7 +71,8 @@ test('syncs 500 new events, removes deleted and moved ones, and shows a full res
 
   // Three deleted, two moved far out of the window: the next round removes five.
   for (const id of ids.slice(0, 3)) await graph('DELETE', `${events}/${id}`);
-  for (const id of ids.slice(3, 5)) await graph('PATCH', `${events}/${id}`, { start: at(tomorrow + 200 * 86_400_000), end: at(tomorrow + 200 * 86_400_000 + 600_000) });
+  for (const id of ids.slice(3, 5))
+    await graph('PATCH', `${events}/${id}`, { start: at(tomorrow + 200 * 86_400_000), end: at(tomorrow + 200 * 86_400_000 + 600_000) });
   await page.getByRole('button', { name: 'Sync now' }).click();
   await expect(page.getByTestId('last-round')).toContainText('−5 removed');
   await expect(page.getByTestId('events-stored')).toHaveText('495 events in the local copy');
@@ -70,7 +82,10 @@ test('syncs 500 new events, removes deleted and moved ones, and shows a full res
   await search.fill('Inspection 004');
   await expect(page.getByTestId('event-search')).toContainText('No event of the local copy has “Inspection 004”');
   await search.fill('Inspection 006');
-  await page.getByTestId('event-search').getByRole('button', { name: /^Inspection 006/ }).click();
+  await page
+    .getByTestId('event-search')
+    .getByRole('button', { name: /^Inspection 006/ })
+    .click();
   const details = page.getByRole('dialog', { name: 'Inspection 006' });
   await expect(details.getByTestId('event-facts')).toContainText('Gate 4');
   await page.keyboard.press('Escape');

@@ -58,14 +58,20 @@ test.describe('config editor', () => {
     await config.accept('debug');
     await expect(config.line(/^ {2}level: debug$/)).toBeVisible();
 
-    await config.line(/^ {2}listen: 127\.0\.0\.1:\d+$/).first().click();
+    await config
+      .line(/^ {2}listen: 127\.0\.0\.1:\d+$/)
+      .first()
+      .click();
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');
     await page.keyboard.type('user');
     await config.accept('username');
     await expect(config.line(/^ {2}username: $/)).toBeVisible();
 
-    await config.line(/^ {2}local_auth|^rtsp:$/).first().hover({ position: { x: 10, y: 5 } });
+    await config
+      .line(/^ {2}local_auth|^rtsp:$/)
+      .first()
+      .hover({ position: { x: 10, y: 5 } });
     await expect(page.locator('.config-hover')).toContainText('rtsp');
     await expect(page.locator('.config-hover')).toContainText('RTSP server');
     await config.button('Revert').click();
@@ -115,10 +121,9 @@ test.describe('config editor', () => {
 
     // A good edit on disk: a new stream and another log level.
     const camLine = '  disk-cam: ffmpeg:virtual?video=testsrc&size=320x240#video=h264\n';
-    const withStream = (onDisk.includes('\nstreams:\n') ? onDisk.replace('\nstreams:\n', `\nstreams:\n${camLine}`) : `${onDisk}streams:\n${camLine}`).replace(
-      'level: warn',
-      'level: info',
-    );
+    const withStream = (
+      onDisk.includes('\nstreams:\n') ? onDisk.replace('\nstreams:\n', `\nstreams:\n${camLine}`) : `${onDisk}streams:\n${camLine}`
+    ).replace('level: warn', 'level: info');
     await writeFile(own.configPath, withStream);
     await expect(config.line('disk-cam: ffmpeg:virtual')).toBeVisible();
     await expect(page.getByTestId('apply-error')).toHaveCount(0);

@@ -23,8 +23,15 @@ interface Member {
 
 /** Graph over HTTP as the tenant's app (client credentials), answering status and JSON. */
 async function graph(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
-  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: APP.id, client_secret: APP.secret, scope: 'https://graph.microsoft.com/.default' });
-  const token = ((await (await fetch(`${graphUrl}/${TENANT}/oauth2/v2.0/token`, { method: 'POST', body: form })).json()) as { access_token: string }).access_token;
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: APP.id,
+    client_secret: APP.secret,
+    scope: 'https://graph.microsoft.com/.default',
+  });
+  const token = (
+    (await (await fetch(`${graphUrl}/${TENANT}/oauth2/v2.0/token`, { method: 'POST', body: form })).json()) as { access_token: string }
+  ).access_token;
   const response = await fetch(`${graphUrl}${path}`, {
     method,
     headers: { Authorization: `Bearer ${token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
@@ -34,7 +41,10 @@ async function graph(method: string, path: string, body?: unknown): Promise<{ st
 }
 
 const storedMembers = async (): Promise<Member[]> => (await graph('GET', MEMBERS)).body.value as Member[];
-const roleId = async (name: string): Promise<string> => ((await graph('GET', `/v1.0/directoryRoles?$filter=${encodeURIComponent(`displayName eq '${name}'`)}`)).body.value as { id: string }[])[0]!.id;
+const roleId = async (name: string): Promise<string> =>
+  (
+    (await graph('GET', `/v1.0/directoryRoles?$filter=${encodeURIComponent(`displayName eq '${name}'`)}`)).body.value as { id: string }[]
+  )[0]!.id;
 const userId = async (upn: string): Promise<string> => (await graph('GET', `/v1.0/users/${encodeURIComponent(upn)}`)).body.id as string;
 /** Who holds which role in the unit, as the emulator stored it. */
 const holders = async () => (await storedMembers()).map((m) => `${m.roleMemberInfo.displayName}: ${m.roleId}`).sort();
@@ -42,7 +52,8 @@ const holders = async () => (await storedMembers()).map((m) => `${m.roleMemberIn
 test.beforeAll(async () => {
   const port = await freePort();
   graphUrl = `http://127.0.0.1:${port}`;
-  const user = (upn: string, name: string, extra = '') => `      - userPrincipalName: ${upn}\n        displayName: ${name}\n        password: ${name.replace(' ', '-')}-pass\n${extra}`;
+  const user = (upn: string, name: string, extra = '') =>
+    `      - userPrincipalName: ${upn}\n        displayName: ${name}\n        password: ${name.replace(' ', '-')}-pass\n${extra}`;
   server = await startHeadlessConsole(
     '',
     0,
@@ -54,7 +65,9 @@ test.beforeAll(async () => {
       `      - client_id: ${APP.id}`,
       `        client_secret: ${APP.secret}`,
       '    users:',
-      user('casey.admin@contoso.test', 'Casey Admin', '        roles: [Global Administrator]\n') + user('pat.lee@contoso.test', 'Pat Lee') + user('sam.rivera@contoso.test', 'Sam Rivera'),
+      user('casey.admin@contoso.test', 'Casey Admin', '        roles: [Global Administrator]\n') +
+        user('pat.lee@contoso.test', 'Pat Lee') +
+        user('sam.rivera@contoso.test', 'Sam Rivera'),
     ].join('\n'),
   );
 });
@@ -63,7 +76,9 @@ test.afterAll(async () => {
   expect(await server.stop()).toBe(0);
 });
 
-test('adds a role member by picking a role and typing a name, the service stores it, and Remove takes it away after asking', async ({ page }) => {
+test('adds a role member by picking a role and typing a name, the service stores it, and Remove takes it away after asking', async ({
+  page,
+}) => {
   const directory = new DirectoryPage(page, server.url);
   const helpdesk = await roleId('Helpdesk Administrator');
   const pat = await userId('pat.lee@contoso.test');
@@ -113,7 +128,10 @@ test('adds a role member by picking a role and typing a name, the service stores
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
 
-  await directory.memberRow('Pat Lee', 'Helpdesk Administrator').getByRole('button', { name: 'Remove Helpdesk Administrator from Pat Lee' }).click();
+  await directory
+    .memberRow('Pat Lee', 'Helpdesk Administrator')
+    .getByRole('button', { name: 'Remove Helpdesk Administrator from Pat Lee' })
+    .click();
   const confirm = directory.removeMemberDialog();
   await expect(confirm).toContainText('Pat Lee will no longer have Helpdesk Administrator in Seattle District Technical Schools.');
   await expectAccessible(page, 'remove role member dialog');
@@ -121,7 +139,10 @@ test('adds a role member by picking a role and typing a name, the service stores
   // Cancel keeps the role; the second time it is removed.
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(directory.memberRow('Pat Lee', 'Helpdesk Administrator')).toBeVisible();
-  await directory.memberRow('Pat Lee', 'Helpdesk Administrator').getByRole('button', { name: 'Remove Helpdesk Administrator from Pat Lee' }).click();
+  await directory
+    .memberRow('Pat Lee', 'Helpdesk Administrator')
+    .getByRole('button', { name: 'Remove Helpdesk Administrator from Pat Lee' })
+    .click();
   await confirm.getByRole('button', { name: 'Remove role' }).click();
   await expect(confirm).toBeHidden();
   await expect(directory.memberRow('Pat Lee', 'Helpdesk Administrator')).toHaveCount(0);

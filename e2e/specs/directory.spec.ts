@@ -20,7 +20,6 @@ const POLICY = '4540a08f-8ab5-43f6-a923-015275799197';
 const PACKAGE = '56ff43fd-6b05-48e2-a7a0-0d8e7ad1f3a4';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- Graph JSON read back in assertions
 
-
 const demoAccount = () => readDemoAccount(server.dataDir);
 
 /** One call of the console's own contract over its WebSocket, from the page (which holds the session token), answering the result. */
@@ -29,7 +28,10 @@ function consoleCall(page: Page, service: string, method: string, input: unknown
     ({ service, method, input, path, protocol, meta }) =>
       new Promise((resolve, reject) => {
         const token = document.querySelector<HTMLMetaElement>(`meta[name="${meta}"]`)?.content ?? '';
-        const socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`, [protocol, `token.${token}`]);
+        const socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`, [
+          protocol,
+          `token.${token}`,
+        ]);
         socket.onerror = () => reject(new Error('the console socket failed'));
         socket.onopen = () => socket.send(JSON.stringify({ type: 'call', id: 1, service, method, input }));
         socket.onmessage = (message) => {
@@ -45,8 +47,15 @@ function consoleCall(page: Page, service: string, method: string, input: unknown
 
 /** Graph over HTTP as the tenant's app (client credentials), answering status and JSON. */
 async function graphAs(demo: DemoAccount) {
-  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: demo.client_id, client_secret: demo.client_secret, scope: 'https://graph.microsoft.com/.default' });
-  const token = ((await (await fetch(`${demo.url}/${demo.tenant}/oauth2/v2.0/token`, { method: 'POST', body: form })).json()) as { access_token: string }).access_token;
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: demo.client_id,
+    client_secret: demo.client_secret,
+    scope: 'https://graph.microsoft.com/.default',
+  });
+  const token = (
+    (await (await fetch(`${demo.url}/${demo.tenant}/oauth2/v2.0/token`, { method: 'POST', body: form })).json()) as { access_token: string }
+  ).access_token;
   return async (method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> => {
     const response = await fetch(`${demo.url}${path}`, {
       method,
@@ -66,7 +75,9 @@ test.afterAll(async () => {
   expect(await server.stop()).toBe(0);
 });
 
-test('adds an approval stage and a multiple-choice question, reviews exactly what changes, saves, and the service stores every field', async ({ page }) => {
+test('adds an approval stage and a multiple-choice question, reviews exactly what changes, saves, and the service stores every field', async ({
+  page,
+}) => {
   const directory = new DirectoryPage(page, server.url);
   await directory.open();
   await expect(page.getByTestId('package-details')).toContainText('Marketing campaign resources');
@@ -142,7 +153,9 @@ test('adds an approval stage and a multiple-choice question, reviews exactly wha
     ],
   });
   // The first stage and question are as they were.
-  expect(stored.requestApprovalSettings.stages[0].primaryApprovers).toEqual([{ '@odata.type': '#microsoft.graph.requestorManager', managerLevel: 1 }]);
+  expect(stored.requestApprovalSettings.stages[0].primaryApprovers).toEqual([
+    { '@odata.type': '#microsoft.graph.requestorManager', managerLevel: 1 },
+  ]);
   expect(stored.questions[0].text).toBe('Which campaign are you working on?');
 });
 
@@ -173,7 +186,11 @@ test('the form refuses what the shared rules refuse, and a field Graph rejects s
   await directory.save();
   // Graph's words, at the field, in the tab that holds it.
   await expect(directory.editorTab('Approval')).toHaveAttribute('aria-selected', 'true');
-  await expect(stage.getByText(`The model is invalid. requestApprovalSettings.stages.0.primaryApprovers.1.userId: no user '${ghost}' in the directory`)).toBeVisible();
+  await expect(
+    stage.getByText(
+      `The model is invalid. requestApprovalSettings.stages.0.primaryApprovers.1.userId: no user '${ghost}' in the directory`,
+    ),
+  ).toBeVisible();
   await expect(user).toHaveAttribute('aria-invalid', 'true');
   await expectAccessible(page, 'policy editor, a field Graph refused');
   await page.screenshot({ path: test.info().outputPath('policy-graph-error.png'), fullPage: true });
@@ -191,7 +208,11 @@ test('the form refuses what the shared rules refuse, and a field Graph rejects s
   await directory.save();
   await expect(page.getByText('Policy saved')).toBeVisible();
   const saved = (await graph('GET', `${EM}/assignmentPolicies/${POLICY}`)).body;
-  expect(saved.requestApprovalSettings.stages[0].primaryApprovers[1]).toEqual({ '@odata.type': '#microsoft.graph.singleUser', userId: demo.user.id, description: null });
+  expect(saved.requestApprovalSettings.stages[0].primaryApprovers[1]).toEqual({
+    '@odata.type': '#microsoft.graph.singleUser',
+    userId: demo.user.id,
+    description: null,
+  });
 });
 
 test('refuses an access length out of range at its field, in a person’s words, and saves nothing', async ({ page }) => {
@@ -225,7 +246,8 @@ test('refuses an access length out of range at its field, in a person’s words,
   await directory.save();
   await expect(page.getByTestId('policy-problems')).toContainText('Lifecycle: Enter how many days access lasts (1 or more)');
   // No message at the field or in the list speaks Graph's language.
-  for (const where of [page.getByRole('tabpanel', { name: 'Lifecycle' }), page.getByTestId('policy-problems')]) await expect(where).not.toContainText(/afterDuration|P\d+D|expiration\.duration/);
+  for (const where of [page.getByRole('tabpanel', { name: 'Lifecycle' }), page.getByTestId('policy-problems')])
+    await expect(where).not.toContainText(/afterDuration|P\d+D|expiration\.duration/);
   await expectAccessible(page, 'policy editor, an access length out of range');
   await page.screenshot({ path: '/tmp/directory-duration-zero.png', fullPage: true });
 
@@ -238,7 +260,10 @@ test('refuses an access length out of range at its field, in a person’s words,
   await expect(page.getByText('Access can last at most 3,650 days', { exact: true })).toBeHidden();
   await directory.save();
   await expect(page.getByText('Policy saved')).toBeVisible();
-  expect((await graph('GET', `${EM}/assignmentPolicies/${POLICY}`)).body.expiration).toMatchObject({ type: 'afterDuration', duration: 'P3650D' });
+  expect((await graph('GET', `${EM}/assignmentPolicies/${POLICY}`)).body.expiration).toMatchObject({
+    type: 'afterDuration',
+    duration: 'P3650D',
+  });
   // Put back for the tests that follow.
   await lasts.fill('365');
   await directory.save();
@@ -303,7 +328,9 @@ test('asks before unsaved edits are left behind: Keep editing stays with the edi
   expect((await graph('GET', `${EM}/assignmentPolicies/${POLICY}`)).body.description).toBe(before.description);
 });
 
-test('the Review tab says in words who reviews, how often and what happens at the end, with the JSON behind a toggle; users are picked by name', async ({ page }) => {
+test('the Review tab says in words who reviews, how often and what happens at the end, with the JSON behind a toggle; users are picked by name', async ({
+  page,
+}) => {
   // Fails on the old code: the Review tab showed reviewSettings as raw JSON, and a picked user's field showed their id.
   const demo = await demoAccount();
   const graph = await graphAs(demo);
@@ -327,8 +354,12 @@ test('the Review tab says in words who reviews, how often and what happens at th
 
   await directory.editorTab('Review').click();
   const row = page.getByTestId('review-diff').locator('tr[data-path="reviewSettings"]');
-  await expect(row).toContainText("Reviewed every quarter by the requestor's manager (or else Demo User); if nobody decides, access is removed.");
-  await expect(page.getByTestId('review-summary')).toContainText("Access reviews: Reviewed every quarter by the requestor's manager (or else Demo User); if nobody decides, access is removed.");
+  await expect(row).toContainText(
+    "Reviewed every quarter by the requestor's manager (or else Demo User); if nobody decides, access is removed.",
+  );
+  await expect(page.getByTestId('review-summary')).toContainText(
+    "Access reviews: Reviewed every quarter by the requestor's manager (or else Demo User); if nobody decides, access is removed.",
+  );
   await expect(page.getByTestId('review-summary')).toContainText('Access: Ends after 365 days.');
   // No JSON until it is asked for.
   await expect(row).not.toContainText('expirationBehavior');
@@ -349,7 +380,11 @@ test('the Review tab says in words who reviews, how often and what happens at th
   await directory.save();
   await expect(page.getByText('Policy saved')).toBeVisible();
   const stored = (await graph('GET', `${EM}/assignmentPolicies/${POLICY}`)).body;
-  expect(stored.reviewSettings).toMatchObject({ isEnabled: true, expirationBehavior: 'removeAccess', fallbackReviewers: [{ '@odata.type': '#microsoft.graph.singleUser', userId: demo.user.id }] });
+  expect(stored.reviewSettings).toMatchObject({
+    isEnabled: true,
+    expirationBehavior: 'removeAccess',
+    fallbackReviewers: [{ '@odata.type': '#microsoft.graph.singleUser', userId: demo.user.id }],
+  });
 
   // A stage's custom extension is picked by name from the catalog's custom workflow extensions.
   await directory.editorTab('Custom extensions').click();
@@ -358,7 +393,9 @@ test('the Review tab says in words who reviews, how often and what happens at th
   await extension.click();
   await expect(page.getByRole('option', { name: 'Open a service desk ticket' })).toBeVisible();
   await page.keyboard.press('Escape');
-  expect((await graph('GET', `${EM}/assignmentPolicies/${POLICY}`)).body.customExtensionStageSettings[0].customExtension.id).toBe(before.customExtensionStageSettings[0].customExtension.id);
+  expect((await graph('GET', `${EM}/assignmentPolicies/${POLICY}`)).body.customExtensionStageSettings[0].customExtension.id).toBe(
+    before.customExtensionStageSettings[0].customExtension.id,
+  );
 
   // Put back for the tests that follow.
   await directory.editorTab('Access reviews').click();
@@ -384,14 +421,21 @@ test('creates a policy, duplicates it and deletes the copy', async ({ page }) =>
   await page.getByRole('textbox', { name: 'Access lasts' }).fill('90');
   await directory.save();
   const id = await directory.openedPolicyId();
-  expect((await graph('GET', `${EM}/assignmentPolicies/${id}`)).body).toMatchObject({ displayName: 'Contractors', expiration: { type: 'afterDuration', duration: 'P90D' }, allowedTargetScope: 'allMemberUsers' });
+  expect((await graph('GET', `${EM}/assignmentPolicies/${id}`)).body).toMatchObject({
+    displayName: 'Contractors',
+    expiration: { type: 'afterDuration', duration: 'P90D' },
+    allowedTargetScope: 'allMemberUsers',
+  });
 
   await page.getByRole('link', { name: 'Duplicate' }).click();
   await expect(page.getByRole('textbox', { name: 'Name' })).toHaveValue('Contractors (copy)');
   // Saved from the keyboard.
   await page.getByRole('textbox', { name: 'Name' }).press('Control+s');
   const copyId = await directory.openedPolicyId(id);
-  expect((await graph('GET', `${EM}/assignmentPolicies/${copyId}`)).body).toMatchObject({ displayName: 'Contractors (copy)', expiration: { duration: 'P90D' } });
+  expect((await graph('GET', `${EM}/assignmentPolicies/${copyId}`)).body).toMatchObject({
+    displayName: 'Contractors (copy)',
+    expiration: { duration: 'P90D' },
+  });
 
   await page.getByRole('button', { name: 'Delete' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete policy' }).click();
@@ -408,7 +452,9 @@ test('creates a policy, duplicates it and deletes the copy', async ({ page }) =>
   expect((await graph('GET', `${EM}/assignmentPolicies/${POLICY}`)).status).toBe(200);
 });
 
-test('saves Microsoft’s documented policy body, which has no reviewSettings, then edits and saves that policy without inventing reviews', async ({ page }) => {
+test('saves Microsoft’s documented policy body, which has no reviewSettings, then edits and saves that policy without inventing reviews', async ({
+  page,
+}) => {
   const demo = await demoAccount();
   const graph = await graphAs(demo);
   const directory = new DirectoryPage(page, server.url);
@@ -420,7 +466,10 @@ test('saves Microsoft’s documented policy body, which has no reviewSettings, t
   expect(created.status).toBe(201);
   const id = created.body.id as string;
   // Through the console's own policy service, as a script or the editor would send it.
-  expect(await consoleCall(page, 'directoryPolicies', 'update', { policyId: id, policy: documented(id) })).toMatchObject({ ok: true, value: { id, displayName: 'All Users' } });
+  expect(await consoleCall(page, 'directoryPolicies', 'update', { policyId: id, policy: documented(id) })).toMatchObject({
+    ok: true,
+    value: { id, displayName: 'All Users' },
+  });
 
   await directory.open(`#/directory/policies/${id}`);
   await expect(page.getByRole('textbox', { name: 'Name' })).toHaveValue('All Users');
@@ -434,8 +483,19 @@ test('saves Microsoft’s documented policy body, which has no reviewSettings, t
   await expect(page.getByText('Policy saved')).toBeVisible();
 
   const stored = (await graph('GET', `${EM}/assignmentPolicies/${id}`)).body;
-  expect(stored).toMatchObject({ displayName: 'All Users', description: 'Everyone in the directory may ask; their manager approves.', allowedTargetScope: 'allDirectoryUsers', reviewSettings: null, questions: [] });
-  expect(stored.requestApprovalSettings.stages).toEqual([expect.objectContaining({ durationBeforeAutomaticDenial: 'P2D', fallbackPrimaryApprovers: [{ '@odata.type': '#microsoft.graph.singleUser', userId: demo.user.id, description: 'user' }] })]);
+  expect(stored).toMatchObject({
+    displayName: 'All Users',
+    description: 'Everyone in the directory may ask; their manager approves.',
+    allowedTargetScope: 'allDirectoryUsers',
+    reviewSettings: null,
+    questions: [],
+  });
+  expect(stored.requestApprovalSettings.stages).toEqual([
+    expect.objectContaining({
+      durationBeforeAutomaticDenial: 'P2D',
+      fallbackPrimaryApprovers: [{ '@odata.type': '#microsoft.graph.singleUser', userId: demo.user.id, description: 'user' }],
+    }),
+  ]);
   expect((await graph('DELETE', `${EM}/assignmentPolicies/${id}`)).status).toBe(204);
 });
 
@@ -443,7 +503,10 @@ test('lists assignments by page with filters and chosen columns, opens one expan
   const demo = await demoAccount();
   const graph = await graphAs(demo);
   for (let i = 0; i < 30; i++) {
-    const made = await graph('POST', `${EM}/assignmentRequests`, { requestType: 'adminAdd', assignment: { targetId: demo.user.id, assignmentPolicyId: POLICY } });
+    const made = await graph('POST', `${EM}/assignmentRequests`, {
+      requestType: 'adminAdd',
+      assignment: { targetId: demo.user.id, assignmentPolicyId: POLICY },
+    });
     expect(made.status).toBe(201);
   }
   const directory = new DirectoryPage(page, server.url);
@@ -489,10 +552,16 @@ test('lists assignments by page with filters and chosen columns, opens one expan
   expect(prefs.directory.assignmentColumns).toEqual(['target', 'accessPackage', 'assignmentPolicy', 'state', 'status']);
   await page.getByRole('tab', { name: 'Graph traffic' }).click();
   const traffic = page.getByTestId('graph-traffic');
-  const listRequest = traffic.locator('tbody tr', { hasText: "/assignments?$filter=state%20eq%20'expired'&$select=id,state,status" }).first();
+  const listRequest = traffic
+    .locator('tbody tr', { hasText: "/assignments?$filter=state%20eq%20'expired'&$select=id,state,status" })
+    .first();
   await expect(listRequest).toContainText('200');
-  await expect(listRequest).toContainText('$expand=target($select=id,objectId,displayName,principalName,email,subjectType),accessPackage($select=id,displayName)');
-  await expect(traffic.locator('tbody tr', { hasText: `/assignments/` }).first()).toContainText('$expand=target,accessPackage,assignmentPolicy');
+  await expect(listRequest).toContainText(
+    '$expand=target($select=id,objectId,displayName,principalName,email,subjectType),accessPackage($select=id,displayName)',
+  );
+  await expect(traffic.locator('tbody tr', { hasText: `/assignments/` }).first()).toContainText(
+    '$expand=target,accessPackage,assignmentPolicy',
+  );
   await expectAccessible(page, 'graph traffic');
   await page.screenshot({ path: test.info().outputPath('graph-traffic.png'), fullPage: true });
 });

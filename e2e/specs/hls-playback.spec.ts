@@ -8,23 +8,41 @@ import { test, expect } from '../fixtures/test';
 const HLS_JS = fileURLToPath(new URL('../../node_modules/hls.js/dist/hls.min.js', import.meta.url));
 const SOURCE = 'ffmpeg:virtual?video=testsrc&size=320x240&fps=25&audio#video=h264#audio=aac';
 
-test('hls.js plays the relay HLS in Chromium, MPEG-TS and fMP4, from Low-Latency HLS parts: time advances, picture 320x240', async ({ page, consoleServer }) => {
+test('hls.js plays the relay HLS in Chromium, MPEG-TS and fMP4, from Low-Latency HLS parts: time advances, picture 320x240', async ({
+  page,
+  consoleServer,
+}) => {
   const created = await fetch(`${consoleServer.url}/api/streams?name=hlscam&src=${encodeURIComponent(SOURCE)}`, { method: 'PUT' });
   expect(created.status).toBe(200);
   // A page of the relay's own origin without the console's CSP (a JSON answer), players written in.
   await page.goto(`${consoleServer.url}/api`);
-  await page.setContent('<!doctype html><video id="ts" muted autoplay playsinline></video><video id="fmp4" muted autoplay playsinline></video>');
+  await page.setContent(
+    '<!doctype html><video id="ts" muted autoplay playsinline></video><video id="fmp4" muted autoplay playsinline></video>',
+  );
   await page.addScriptTag({ path: HLS_JS });
   await page.evaluate((api) => {
     interface HlsPlayer {
-      on(event: string, listener: (event: string, data: { fatal: boolean; details: string; reason?: string; error?: Error; part?: unknown; frag?: { url: string } }) => void): void;
+      on(
+        event: string,
+        listener: (
+          event: string,
+          data: { fatal: boolean; details: string; reason?: string; error?: Error; part?: unknown; frag?: { url: string } },
+        ) => void,
+      ): void;
       loadSource(url: string): void;
       attachMedia(video: HTMLMediaElement): void;
     }
-    const w = window as unknown as { Hls: { new (): HlsPlayer; Events: { ERROR: string; FRAG_LOADED: string } }; hlsErrors: string[]; partsLoaded: Record<string, number> };
+    const w = window as unknown as {
+      Hls: { new (): HlsPlayer; Events: { ERROR: string; FRAG_LOADED: string } };
+      hlsErrors: string[];
+      partsLoaded: Record<string, number>;
+    };
     w.hlsErrors = [];
     w.partsLoaded = { ts: 0, fmp4: 0 };
-    for (const [id, query] of [['ts', ''], ['fmp4', '&mp4']] as const) {
+    for (const [id, query] of [
+      ['ts', ''],
+      ['fmp4', '&mp4'],
+    ] as const) {
       const hls = new w.Hls();
       hls.on(w.Hls.Events.ERROR, (_, data) => {
         if (data.fatal) w.hlsErrors.push(`${id}: ${data.details} ${data.reason ?? data.error?.message ?? ''}`);

@@ -16,11 +16,17 @@ test.afterAll(async ({ consoleServer }) => {
 // Room for six tiles on screen (tiles off screen stop playing): with four the drop was rarer.
 test.use({ viewport: { width: 1400, height: 900 } });
 
-test('WebRTC tiles keep their viewers and play on past the time the browser drops its unused ICE-TCP connections', async ({ page, consoleServer }, testInfo) => {
+test('WebRTC tiles keep their viewers and play on past the time the browser drops its unused ICE-TCP connections', async ({
+  page,
+  consoleServer,
+}, testInfo) => {
   test.setTimeout(90_000);
   const api = (await (await fetch(`${consoleServer.url}/api`)).json()) as { rtsp: { listen: string } };
   const rtspPort = api.rtsp.listen.split(':').pop();
-  const add = async (name: string, source: string) => expect((await fetch(`${consoleServer.url}/api/streams?name=${name}&src=${encodeURIComponent(source)}`, { method: 'PUT' })).status).toBe(200);
+  const add = async (name: string, source: string) =>
+    expect((await fetch(`${consoleServer.url}/api/streams?name=${name}&src=${encodeURIComponent(source)}`, { method: 'PUT' })).status).toBe(
+      200,
+    );
   // One camera; the tiles read it through the relay's RTSP, so six tiles cost one encoder.
   await add('a-0-steady-camera', CAMERA);
   for (const name of TILES) await add(name, `rtsp://127.0.0.1:${rtspPort}/a-0-steady-camera`);
@@ -35,11 +41,22 @@ test('WebRTC tiles keep their viewers and play on past the time the browser drop
   // Sampled every 2 s for 35 s: each tile keeps the one WebRTC viewer it started with (the same
   // viewer address: a reconnect comes from another port), never none.
   const viewers = async () => {
-    const streams = (await (await fetch(`${consoleServer.url}/api/streams`)).json()) as Record<string, { consumers?: Array<{ remote_addr?: string; format_name?: string }> }>;
-    return TILES.map((name) => (streams[name]?.consumers ?? []).filter((c) => c.format_name === 'webrtc').map((c) => c.remote_addr).join(',')).join(' ');
+    const streams = (await (await fetch(`${consoleServer.url}/api/streams`)).json()) as Record<
+      string,
+      { consumers?: Array<{ remote_addr?: string; format_name?: string }> }
+    >;
+    return TILES.map((name) =>
+      (streams[name]?.consumers ?? [])
+        .filter((c) => c.format_name === 'webrtc')
+        .map((c) => c.remote_addr)
+        .join(','),
+    ).join(' ');
   };
   const first = await viewers();
-  expect(first.split(' ').every((viewer) => /^[\d.:[\]a-f]+:\d+$/.test(viewer)), `one viewer per tile: ${first}`).toBe(true);
+  expect(
+    first.split(' ').every((viewer) => /^[\d.:[\]a-f]+:\d+$/.test(viewer)),
+    `one viewer per tile: ${first}`,
+  ).toBe(true);
   const until = Date.now() + 35_000;
   const changed: string[] = [];
   await expect

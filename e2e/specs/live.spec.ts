@@ -18,7 +18,35 @@ async function addStream(url: string, name: string, source = CAMERA): Promise<vo
 async function publish(url: string, stream: string): Promise<ChildProcess> {
   const info = (await (await fetch(`${url}/api`)).json()) as { rtsp: { listen: string } };
   const port = info.rtsp.listen.split(':').pop();
-  return spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25', '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '25', '-pix_fmt', 'yuv420p', '-f', 'rtsp', '-rtsp_transport', 'tcp', `rtsp://127.0.0.1:${port}/${stream}`], { stdio: 'ignore' });
+  return spawn(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=640x360:rate=25',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-tune',
+      'zerolatency',
+      '-g',
+      '25',
+      '-pix_fmt',
+      'yuv420p',
+      '-f',
+      'rtsp',
+      '-rtsp_transport',
+      'tcp',
+      `rtsp://127.0.0.1:${port}/${stream}`,
+    ],
+    { stdio: 'ignore' },
+  );
 }
 
 /** A camera publishing H.264 at a fixed bitrate (`rate`, ffmpeg's notation) into the relay's RTSP server. */
@@ -27,7 +55,41 @@ async function publishAtRate(url: string, stream: string, rate: string): Promise
   const port = info.rtsp.listen.split(':').pop();
   return spawn(
     'ffmpeg',
-    ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25', '-vf', 'noise=alls=40:allf=t', '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-b:v', rate, '-minrate', rate, '-maxrate', rate, '-bufsize', rate, '-g', '25', '-pix_fmt', 'yuv420p', '-f', 'rtsp', '-rtsp_transport', 'tcp', `rtsp://127.0.0.1:${port}/${stream}`],
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=640x360:rate=25',
+      '-vf',
+      'noise=alls=40:allf=t',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-tune',
+      'zerolatency',
+      '-b:v',
+      rate,
+      '-minrate',
+      rate,
+      '-maxrate',
+      rate,
+      '-bufsize',
+      rate,
+      '-g',
+      '25',
+      '-pix_fmt',
+      'yuv420p',
+      '-f',
+      'rtsp',
+      '-rtsp_transport',
+      'tcp',
+      `rtsp://127.0.0.1:${port}/${stream}`,
+    ],
     { stdio: 'ignore' },
   );
 }
@@ -43,7 +105,8 @@ function parseBitrate(caption: string): number {
  * is what these tests provoke: not an error of the page. Anything else still fails the test.
  */
 function forgiveRefusals(pageErrors: string[]): void {
-  const refusal = /^HTTP 503: (POST \S+\/api\/webrtc|GET \S+\/api\/stream\.(m3u8|mjpeg))\?|^console error: Failed to load resource: the server responded with a status of 503/;
+  const refusal =
+    /^HTTP 503: (POST \S+\/api\/webrtc|GET \S+\/api\/stream\.(m3u8|mjpeg))\?|^console error: Failed to load resource: the server responded with a status of 503/;
   const unexpected = pageErrors.filter((problem) => !refusal.test(problem));
   pageErrors.splice(0, pageErrors.length, ...unexpected);
 }
@@ -51,7 +114,9 @@ function forgiveRefusals(pageErrors: string[]): void {
 /** Pixels move: a later screenshot of the picture differs from the first one. */
 async function expectMoving(picture: Locator): Promise<void> {
   const first = await picture.screenshot();
-  await expect.poll(async () => !(await picture.screenshot()).equals(first), { timeout: 8_000, message: 'the picture changes between screenshots' }).toBe(true);
+  await expect
+    .poll(async () => !(await picture.screenshot()).equals(first), { timeout: 8_000, message: 'the picture changes between screenshots' })
+    .toBe(true);
 }
 
 test.describe('live view', () => {
@@ -82,7 +147,10 @@ test.describe('live view', () => {
     const stream = 'a-live-fallback';
     await expect(live.state(stream)).toHaveText('live', { timeout: 30_000 });
     await expect(live.mode(stream)).toHaveText('MSE');
-    await expect(live.fallbackReason(stream)).toHaveAttribute('aria-label', 'fell back because WebRTC failed: HTTP 503: blocked by the test');
+    await expect(live.fallbackReason(stream)).toHaveAttribute(
+      'aria-label',
+      'fell back because WebRTC failed: HTTP 503: blocked by the test',
+    );
     await expectMoving(live.picture(stream));
     // The blocked endpoint is this test's doing: its 503 is expected, nothing else is.
     const unexpected = pageErrors.filter((problem) => !/api\/webrtc|503/.test(problem));
@@ -103,10 +171,20 @@ test.describe('live view', () => {
     await popup.close();
   });
 
-  test('a forced mode survives a reload and is the pop-out\'s too; the pop-out\'s own menu switches mode and takes a snapshot', async ({ page, consoleServer, context, pageErrors }, testInfo) => {
+  test("a forced mode survives a reload and is the pop-out's too; the pop-out's own menu switches mode and takes a snapshot", async ({
+    page,
+    consoleServer,
+    context,
+    pageErrors,
+  }, testInfo) => {
     const stream = 'a-live-remember';
     await addStream(consoleServer.url, stream);
-    const modes = async () => (JSON.parse(await readFile(join(consoleServer.dataDir, 'console-preferences.json'), 'utf8')) as { live: { modes: Record<string, string> } }).live.modes;
+    const modes = async () =>
+      (
+        JSON.parse(await readFile(join(consoleServer.dataDir, 'console-preferences.json'), 'utf8')) as {
+          live: { modes: Record<string, string> };
+        }
+      ).live.modes;
     try {
       const live = new LivePage(page, consoleServer.url);
       await live.open();
@@ -190,7 +268,7 @@ test.describe('live view', () => {
       // The real rate: what the relay received from the camera over 6 s.
       const start = { at: Date.now(), bytes: await received() };
       await expect.poll(() => Date.now() - start.at, { timeout: 10_000, intervals: [500] }).toBeGreaterThan(6_000);
-      const real = ((await received()) - start.bytes) * 8 / ((Date.now() - start.at) / 1000);
+      const real = (((await received()) - start.bytes) * 8) / ((Date.now() - start.at) / 1000);
       expect(real, 'the test camera sends about 2 Mbit/s').toBeGreaterThan(1_000_000);
 
       const shown = async () => parseBitrate((await live.tile(stream).locator('footer').textContent()) ?? '');
@@ -199,9 +277,7 @@ test.describe('live view', () => {
         .toBeGreaterThan(real * 0.6);
       // Sampled once a second for six seconds: never the burst speed of a download.
       const samples: number[] = [];
-      await expect
-        .poll(async () => samples.push(await shown()), { intervals: [1_000], timeout: 15_000 })
-        .toBeGreaterThanOrEqual(6);
+      await expect.poll(async () => samples.push(await shown()), { intervals: [1_000], timeout: 15_000 }).toBeGreaterThanOrEqual(6);
       console.log(`camera ${(real / 1e6).toFixed(2)} Mbit/s; caption ${samples.map((v) => (v / 1e6).toFixed(2)).join(', ')} Mbit/s`);
       for (const value of samples) {
         expect(value).toBeGreaterThan(real * 0.6);
@@ -230,7 +306,12 @@ test.describe('live view', () => {
     await live.tile(stream).focus();
     await page.keyboard.press('m');
     await expect(live.action(stream, 'Mute')).toHaveAttribute('aria-pressed', 'true');
-    expect(await live.tile(stream).locator('video').evaluate((v: HTMLVideoElement) => v.muted)).toBe(false);
+    expect(
+      await live
+        .tile(stream)
+        .locator('video')
+        .evaluate((v: HTMLVideoElement) => v.muted),
+    ).toBe(false);
     await page.keyboard.press('m');
     await expect(live.action(stream, 'Unmute')).toBeVisible();
     await page.keyboard.press('?');
@@ -309,7 +390,8 @@ test.describe('live view', () => {
     await addStream(consoleServer.url, stream, `rtsp://127.0.0.1:${await freePort()}/cam`);
     const asked: string[] = [];
     page.on('request', (request) => {
-      if (/\/api\/(webrtc|ws|stream\.m3u8|stream\.mjpeg)\?/.test(request.url()) && request.url().includes(stream)) asked.push(new URL(request.url()).pathname);
+      if (/\/api\/(webrtc|ws|stream\.m3u8|stream\.mjpeg)\?/.test(request.url()) && request.url().includes(stream))
+        asked.push(new URL(request.url()).pathname);
     });
     const live = new LivePage(page, consoleServer.url);
     await live.open();
@@ -326,7 +408,10 @@ test.describe('live view', () => {
     await expect.poll(() => asked.length, { timeout: 20_000, message: 'a second WebRTC request' }).toBeGreaterThanOrEqual(2);
     await expect(live.mode(stream)).toHaveText('WebRTC');
     await expect(live.status(stream)).toContainText('connection refused');
-    expect(asked.every((path) => path === '/api/webrtc'), `requests: ${asked.join(', ')}`).toBe(true);
+    expect(
+      asked.every((path) => path === '/api/webrtc'),
+      `requests: ${asked.join(', ')}`,
+    ).toBe(true);
     console.log(`cause shown ${shownAfter} ms after opening; ${asked.length} WebRTC requests`);
 
     // Every mode reads the relay's answer the same way (WHEP body, MSE WebSocket message, HLS

@@ -11,16 +11,23 @@ import type { Page } from '@playwright/test';
 // client credentials and its Graph serves the directory pages, as a real tenant's would.
 let server: HeadlessConsole;
 
-
 const directoryFile = (name: string) => join(server.dataDir, 'directory', name);
 const demoAccount = () => readDemoAccount(server.dataDir);
-const exists = (path: string) => access(path).then(() => true, () => false);
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * Opens Add tenant and fills it in for the console's own emulator as a delegated tenant by its
  * https address, sign-in and Graph alike: the console trusts its own emulator's CA for both.
  */
-async function openEmulatorTenantForm(page: Page, demo: DemoAccount, tenant: { tenant: string; name: string; signIn: 'Device code' | 'Browser sign-in' }) {
+async function openEmulatorTenantForm(
+  page: Page,
+  demo: DemoAccount,
+  tenant: { tenant: string; name: string; signIn: 'Device code' | 'Browser sign-in' },
+) {
   await page.getByTestId('directory-connections').getByRole('button', { name: 'Add tenant' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add a Microsoft Entra tenant' });
   await dialog.getByRole('textbox', { name: 'Tenant' }).fill(tenant.tenant);
@@ -41,7 +48,9 @@ test.afterAll(async () => {
   expect(await server.stop()).toBe(0);
 });
 
-test('adds a client-credentials tenant through the form (errors at their fields, a wrong secret refused), uses it, switches back and removes it', async ({ page }) => {
+test('adds a client-credentials tenant through the form (errors at their fields, a wrong secret refused), uses it, switches back and removes it', async ({
+  page,
+}) => {
   const demo = await demoAccount();
   await page.goto(`${server.url}/#/settings`);
   const connections = page.getByTestId('directory-connections');
@@ -95,7 +104,15 @@ test('adds a client-credentials tenant through the form (errors at their fields,
   await expect(account).toContainText('Application permissions');
   // Stored: the tenant in plain JSON, its secret only sealed.
   const tenantsFile = await readFile(directoryFile('tenants.json'), 'utf8');
-  expect(JSON.parse(tenantsFile).tenants).toEqual([expect.objectContaining({ name: 'Contoso (app)', tenant: demo.tenant, clientId: demo.client_id, signIn: 'clientCredentials', authorityHost: demo.url })]);
+  expect(JSON.parse(tenantsFile).tenants).toEqual([
+    expect.objectContaining({
+      name: 'Contoso (app)',
+      tenant: demo.tenant,
+      clientId: demo.client_id,
+      signIn: 'clientCredentials',
+      authorityHost: demo.url,
+    }),
+  ]);
   expect(tenantsFile).not.toContain(demo.client_secret);
   expect((await readFile(directoryFile('tenant-secrets.sealed'))).includes(demo.client_secret)).toBe(false);
   await expectAccessible(page, 'settings, tenant in use');
@@ -142,7 +159,11 @@ test('signs in to an added tenant with a device code typed on another device', a
   const account = page.getByTestId('directory-account');
 
   // The emulator as a tenant by its https address: msal signs in and Graph answers over https (its local CA is the console's own).
-  const dialog = await openEmulatorTenantForm(page, demo, { tenant: demo.user.userPrincipalName.split('@')[1]!, name: 'Emulator (device code)', signIn: 'Device code' });
+  const dialog = await openEmulatorTenantForm(page, demo, {
+    tenant: demo.user.userPrincipalName.split('@')[1]!,
+    name: 'Emulator (device code)',
+    signIn: 'Device code',
+  });
   await dialog.getByRole('button', { name: 'Add tenant' }).click();
   await expect(dialog).toBeHidden();
   await expect(account.getByTestId('sign-in-state')).toHaveText('Signed out');
@@ -171,7 +192,9 @@ test('signs in to an added tenant with a device code typed on another device', a
     await phone.close();
   }
 
-  await expect(account.getByTestId('sign-in-summary')).toHaveText(`Signed in as Demo User (${demo.user.userPrincipalName})`, { timeout: 20_000 });
+  await expect(account.getByTestId('sign-in-summary')).toHaveText(`Signed in as Demo User (${demo.user.userPrincipalName})`, {
+    timeout: 20_000,
+  });
   await expect(account.getByTestId('granted-scopes')).toContainText('Calendars.Read');
   await expect(account.getByTestId('device-code')).toHaveCount(0);
   await page.getByRole('link', { name: 'Directory' }).click();
@@ -222,7 +245,9 @@ test('signs in to an added tenant through the browser (authorization code with P
     await desktop.close();
   }
 
-  await expect(account.getByTestId('sign-in-summary')).toHaveText(`Signed in as Demo User (${demo.user.userPrincipalName})`, { timeout: 20_000 });
+  await expect(account.getByTestId('sign-in-summary')).toHaveText(`Signed in as Demo User (${demo.user.userPrincipalName})`, {
+    timeout: 20_000,
+  });
   await expect(account.getByTestId('granted-scopes')).toContainText('EntitlementManagement.ReadWrite.All');
   await expectAccessible(page, 'settings, signed in through the browser');
   await page.getByRole('link', { name: 'Directory' }).click();

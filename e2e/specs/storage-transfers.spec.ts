@@ -53,7 +53,9 @@ test.afterAll(async () => {
   await rm(files, { recursive: true, force: true });
 });
 
-test('a 64 MiB upload moves, pauses, resumes, survives a killed console without resending parts, and ends with the right etag', async ({ page }) => {
+test('a 64 MiB upload moves, pauses, resumes, survives a killed console without resending parts, and ends with the right etag', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const data = randomBytes(64 * MiB);
   const path = join(files, 'camera-dump.bin');
@@ -147,7 +149,8 @@ test('uploads a folder from the picker and dropped files, then downloads the fol
     const transfer = new DataTransfer();
     transfer.items.add(new File(['first dropped file'], 'dropped-1.txt', { type: 'text/plain' }));
     transfer.items.add(new File(['second dropped file'], 'dropped-2.txt', { type: 'text/plain' }));
-    for (const type of ['dragenter', 'dragover', 'drop']) target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: transfer }));
+    for (const type of ['dragenter', 'dragover', 'drop'])
+      target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: transfer }));
   });
 
   await expect(storage.row('site-visit/')).toBeVisible({ timeout: 30_000 });
@@ -168,7 +171,10 @@ test('uploads a folder from the picker and dropped files, then downloads the fol
   }
   // A browser elsewhere than the console saves its own copy of a finished download.
   const saved = page.waitForEvent('download');
-  await transfers.row('site-visit/day1/yard.jpg', 'download').getByRole('link', { name: 'Save site-visit/day1/yard.jpg to this computer' }).click();
+  await transfers
+    .row('site-visit/day1/yard.jpg', 'download')
+    .getByRole('link', { name: 'Save site-visit/day1/yard.jpg to this computer' })
+    .click();
   const copy = await saved;
   expect(copy.suggestedFilename()).toBe('yard.jpg');
   expect((await readFile((await copy.path())!)).equals(bodies['site-visit/day1/yard.jpg']!)).toBe(true);

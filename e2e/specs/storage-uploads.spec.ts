@@ -36,7 +36,10 @@ async function put(key: string, body: Buffer): Promise<void> {
 
 /** What the emulator itself holds under a key: its etag and size, or 612 when there is none. */
 async function stat(key: string): Promise<{ httpStatus: number; hash?: string; fsize?: number }> {
-  const { data, resp } = (await sdk().manager.stat('media', key)) as { data: { hash?: string; fsize?: number }; resp: { statusCode: number } };
+  const { data, resp } = (await sdk().manager.stat('media', key)) as {
+    data: { hash?: string; fsize?: number };
+    resp: { statusCode: number };
+  };
   return { ...data, httpStatus: resp.statusCode };
 }
 
@@ -45,7 +48,9 @@ async function listAll(prefix: string): Promise<string[]> {
   const keys: string[] = [];
   let marker: string | undefined;
   do {
-    const { data } = (await sdk().manager.listPrefix('media', { prefix, limit: 1000, ...(marker ? { marker } : {}) })) as { data: { items: Array<{ key: string }>; marker?: string } };
+    const { data } = (await sdk().manager.listPrefix('media', { prefix, limit: 1000, ...(marker ? { marker } : {}) })) as {
+      data: { items: Array<{ key: string }>; marker?: string };
+    };
     keys.push(...data.items.map((i) => i.key));
     marker = data.marker || undefined;
   } while (marker);
@@ -74,7 +79,11 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   emulatorPort = await freePort();
-  server = await startHeadlessConsole('', 0, storageEmulatorYaml(emulatorPort, [{ ...MAIN, buckets: [{ name: 'media', domains: ['media.localhost'] }] }]));
+  server = await startHeadlessConsole(
+    '',
+    0,
+    storageEmulatorYaml(emulatorPort, [{ ...MAIN, buckets: [{ name: 'media', domains: ['media.localhost'] }] }]),
+  );
   files = await mkdtemp(join(tmpdir(), 'relay-console-uploads-'));
 });
 
@@ -175,7 +184,12 @@ test('an upload paused while being read, then reloaded, asks for its file again 
 test('uploading over names already taken asks: overwrite, skip, keep both, or the same for all', async ({ page }) => {
   const mine = join(files, 'mine');
   await mkdir(mine, { recursive: true });
-  const bodies = { 'report.txt': Buffer.from('report, second draft\n'), 'photo.jpg': randomBytes(40_000), 'notes.md': Buffer.from('# new notes\n'), 'fresh.txt': Buffer.from('new file\n') };
+  const bodies = {
+    'report.txt': Buffer.from('report, second draft\n'),
+    'photo.jpg': randomBytes(40_000),
+    'notes.md': Buffer.from('# new notes\n'),
+    'fresh.txt': Buffer.from('new file\n'),
+  };
   for (const [name, body] of Object.entries(bodies)) await writeFile(join(mine, name), body);
   const stored = { report: Buffer.from('report, first draft\n'), photo: randomBytes(30_000), notes: Buffer.from('# old notes\n') };
   await put('inbox/report.txt', stored.report);
@@ -220,7 +234,16 @@ test('uploading over names already taken asks: overwrite, skip, keep both, or th
   await expect(dialog).toBeHidden();
   await expect.poll(async () => (await stat('inbox/report (1).txt')).hash, { timeout: 30_000 }).toBe(kodoEtag(bodies['report.txt']));
   await expect.poll(async () => (await stat('inbox/fresh (1).txt')).hash, { timeout: 30_000 }).toBe(kodoEtag(bodies['fresh.txt']));
-  expect((await listAll('inbox/')).sort()).toEqual(['inbox/fresh (1).txt', 'inbox/fresh.txt', 'inbox/notes.md', 'inbox/photo (1).jpg', 'inbox/photo (2).jpg', 'inbox/photo.jpg', 'inbox/report (1).txt', 'inbox/report.txt']);
+  expect((await listAll('inbox/')).sort()).toEqual([
+    'inbox/fresh (1).txt',
+    'inbox/fresh.txt',
+    'inbox/notes.md',
+    'inbox/photo (1).jpg',
+    'inbox/photo (2).jpg',
+    'inbox/photo.jpg',
+    'inbox/report (1).txt',
+    'inbox/report.txt',
+  ]);
 
   await removeAll('inbox/');
   await clearFinishedTransfers(new TransfersPage(page));
@@ -230,7 +253,11 @@ test('select all in a folder selects every object the service holds there, and d
   // 261 objects under many/ (one in a sub-folder), made in a few batch copies, and one elsewhere.
   await put('many/seed.bin', Buffer.from('seed'));
   await put('keep/outside.txt', Buffer.from('stays'));
-  await batch([...Array.from({ length: 259 }, (_, i) => `many/f-${String(i).padStart(3, '0')}.bin`), 'many/sub/deep.bin'].map((key) => qiniu.rs.copyOp('media', 'many/seed.bin', 'media', key, { force: true })));
+  await batch(
+    [...Array.from({ length: 259 }, (_, i) => `many/f-${String(i).padStart(3, '0')}.bin`), 'many/sub/deep.bin'].map((key) =>
+      qiniu.rs.copyOp('media', 'many/seed.bin', 'media', key, { force: true }),
+    ),
+  );
   expect(await listAll('many/')).toHaveLength(261);
 
   const storage = new StoragePage(page, server.url);

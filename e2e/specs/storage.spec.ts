@@ -37,14 +37,19 @@ async function put(bucket: string, key: string, body: Buffer): Promise<void> {
 async function copies(bucket: string, source: string, keys: string[]): Promise<void> {
   const { manager } = sdk();
   for (let i = 0; i < keys.length; i += 1000) {
-    const { resp } = await manager.batch(keys.slice(i, i + 1000).map((key) => qiniu.rs.copyOp(bucket, source, bucket, key, { force: true })));
+    const { resp } = await manager.batch(
+      keys.slice(i, i + 1000).map((key) => qiniu.rs.copyOp(bucket, source, bucket, key, { force: true })),
+    );
     expect(resp.statusCode).toBe(200);
   }
 }
 
 /** What the emulator itself says of one object. */
 async function stat(bucket: string, key: string): Promise<{ mimeType: string; fsize: number; hash: string }> {
-  const { data, resp } = (await sdk().manager.stat(bucket, key)) as { data: { mimeType: string; fsize: number; hash: string }; resp: { statusCode: number } };
+  const { data, resp } = (await sdk().manager.stat(bucket, key)) as {
+    data: { mimeType: string; fsize: number; hash: string };
+    resp: { statusCode: number };
+  };
   expect(resp.statusCode).toBe(200);
   return data;
 }
@@ -55,7 +60,9 @@ async function listAll(bucket: string, prefix: string): Promise<Array<{ key: str
   const items: Array<{ key: string; fsize: number }> = [];
   let marker: string | undefined;
   do {
-    const { data } = (await manager.listPrefix(bucket, { prefix, limit: 1000, ...(marker ? { marker } : {}) })) as { data: { items: Array<{ key: string; fsize: number }>; marker?: string } };
+    const { data } = (await manager.listPrefix(bucket, { prefix, limit: 1000, ...(marker ? { marker } : {}) })) as {
+      data: { items: Array<{ key: string; fsize: number }>; marker?: string };
+    };
     items.push(...data.items);
     marker = data.marker || undefined;
   } while (marker);
@@ -104,7 +111,11 @@ test.afterAll(async () => {
 test('browses a bucket of 10,000 objects, sorts the folder by size and counts it', async ({ page }) => {
   // 10,000 small copies and twenty files of distinct sizes, one of them in a sub-folder.
   await put('media', 'clips/seed.txt', Buffer.from('seed'));
-  await copies('media', 'clips/seed.txt', Array.from({ length: 9_979 }, (_, i) => `clips/c-${String(i).padStart(5, '0')}.txt`));
+  await copies(
+    'media',
+    'clips/seed.txt',
+    Array.from({ length: 9_979 }, (_, i) => `clips/c-${String(i).padStart(5, '0')}.txt`),
+  );
   for (let i = 1; i <= 19; i++) await put('media', `clips/sized-${i}.bin`, Buffer.alloc(i * 1500, i));
   await put('media', 'clips/raw/biggest.bin', Buffer.alloc(40_000, 7));
   const truth = await listAll('media', 'clips/');
@@ -130,7 +141,9 @@ test('browses a bucket of 10,000 objects, sorts the folder by size and counts it
   await page.screenshot({ path: test.info().outputPath('storage-folder.png') });
 
   await storage.sortBy('Size');
-  await expect(storage.indexText()).toHaveText(`10,000 files · ${(totalBytes / 1024).toFixed(0)} KiB including sub-folders`, { timeout: 30_000 });
+  await expect(storage.indexText()).toHaveText(`10,000 files · ${(totalBytes / 1024).toFixed(0)} KiB including sub-folders`, {
+    timeout: 30_000,
+  });
   // Folders first, by their total size; then the largest file really is the largest.
   await expect.poll(() => storage.firstRowKey()).toBe('clips/raw/');
   await expect(storage.table().locator('tbody tr[data-row-index="1"]')).toHaveAttribute('data-key', largestFile.key);
@@ -151,7 +164,11 @@ test('browses a bucket of 10,000 objects, sorts the folder by size and counts it
 
 test('renames, moves and deletes a folder of 2,500 objects with progress', async ({ page }) => {
   await put('media', 'album/seed.jpg', Buffer.from('jpeg'));
-  await copies('media', 'album/seed.jpg', Array.from({ length: 2_499 }, (_, i) => `album/p-${i}.jpg`));
+  await copies(
+    'media',
+    'album/seed.jpg',
+    Array.from({ length: 2_499 }, (_, i) => `album/p-${i}.jpg`),
+  );
   const storage = new StoragePage(page, server.url);
   await storage.open('#/storage/local/media');
   await storage.row('album/').getByRole('checkbox').check();
@@ -211,9 +228,32 @@ test('a private link downloads the object and fails after its expiry', async ({ 
 
 test('previews an image, a video and text in the details panel, all from the console origin', async ({ page }) => {
   const clip = join(server.dataDir, '..', 'clip.mp4');
-  await promisify(execFile)('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=25:duration=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', '-y', clip]);
+  await promisify(execFile)('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=640x360:rate=25:duration=2',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-movflags',
+    '+faststart',
+    '-y',
+    clip,
+  ]);
   await put('media', 'preview/gate.mp4', await readFile(clip));
-  await put('vault', 'preview/wide.png', await sharp({ create: { width: 1920, height: 1080, channels: 3, background: { r: 20, g: 90, b: 160 } } }).png().toBuffer());
+  await put(
+    'vault',
+    'preview/wide.png',
+    await sharp({ create: { width: 1920, height: 1080, channels: 3, background: { r: 20, g: 90, b: 160 } } })
+      .png()
+      .toBuffer(),
+  );
   await put('media', 'preview/README.md', Buffer.from('# Site notes\n\n- gate camera moved\n'));
   await put('media', 'preview/page.html', Buffer.from('<script>document.title = "owned"</script>'));
   const storage = new StoragePage(page, server.url);
@@ -230,7 +270,9 @@ test('previews an image, a video and text in the details panel, all from the con
   await storage.open('#/storage/local/media/preview/');
   await storage.row('preview/gate.mp4').getByRole('button').click();
   const video = page.getByRole('dialog', { name: 'preview/gate.mp4' });
-  await expect.poll(() => video.getByRole('img', { name: 'First frame of preview/gate.mp4' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(960);
+  await expect
+    .poll(() => video.getByRole('img', { name: 'First frame of preview/gate.mp4' }).evaluate((img: HTMLImageElement) => img.naturalWidth))
+    .toBe(960);
   await video.getByRole('button', { name: 'Play' }).click();
   const player = video.getByTestId('video-preview');
   await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.videoWidth)).toBe(640);
@@ -252,7 +294,11 @@ test('previews an image, a video and text in the details panel, all from the con
   await video.getByRole('button', { name: 'Open result' }).click();
   const result = page.getByRole('dialog', { name: 'preview/gate-frame.jpg' });
   await expect(result.getByTestId('object-facts')).toContainText('image/jpeg');
-  await expect.poll(() => result.getByRole('img', { name: 'Preview of preview/gate-frame.jpg' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(640);
+  await expect
+    .poll(() =>
+      result.getByRole('img', { name: 'Preview of preview/gate-frame.jpg' }).evaluate((img: HTMLImageElement) => img.naturalWidth),
+    )
+    .toBe(640);
   expect((await stat('media', 'preview/gate-frame.jpg')).mimeType).toBe('image/jpeg');
   await page.keyboard.press('Escape');
 
@@ -265,7 +311,9 @@ test('previews an image, a video and text in the details panel, all from the con
 
   // An HTML object is shown as its text and never runs in the console.
   await storage.row('preview/page.html').getByRole('button').click();
-  await expect(page.getByRole('dialog', { name: 'preview/page.html' }).getByTestId('text-preview')).toHaveText('<script>document.title = "owned"</script>');
+  await expect(page.getByRole('dialog', { name: 'preview/page.html' }).getByTestId('text-preview')).toHaveText(
+    '<script>document.title = "owned"</script>',
+  );
   expect(await page.title()).not.toBe('owned');
 });
 
@@ -342,7 +390,9 @@ test('a Kodo account is added only after its keys list buckets, and its SecretKe
   await form.getByLabel('SecretKey').fill('not-the-secret');
   // Kodo's own region with no network here: a sentence that says so, not the HTTP client's dump.
   await form.getByRole('button', { name: 'Check and add' }).click();
-  await expect(form.getByRole('alert')).toContainText('could not be reached: the name uc.qbox.me does not resolve: this computer may be offline');
+  await expect(form.getByRole('alert')).toContainText(
+    'could not be reached: the name uc.qbox.me does not resolve: this computer may be offline',
+  );
   await expect(form.getByRole('alert')).not.toContainText('keepalive');
   await form.getByText('Private deployment', { exact: true }).click();
   await form.getByRole('textbox', { name: /^uc/ }).fill('not a url');
@@ -373,11 +423,17 @@ test('a Kodo account is added only after its keys list buckets, and its SecretKe
 function ucManager(): qiniu.rs.BucketManager {
   const host = `127.0.0.1:${emulatorPort}`;
   const uc = new qiniu.httpc.StaticEndpointsProvider([new qiniu.httpc.Endpoint(host, { defaultScheme: 'http' })]);
-  return new qiniu.rs.BucketManager(sdk().mac, new qiniu.conf.Config({ zone: sdk().config.zone!, useHttpsDomain: false, ucEndpointsProvider: uc }));
+  return new qiniu.rs.BucketManager(
+    sdk().mac,
+    new qiniu.conf.Config({ zone: sdk().config.zone!, useHttpsDomain: false, ucEndpointsProvider: uc }),
+  );
 }
 
 /** GET a link through the emulator's port (its host as Host), with the bytes and headers of the answer. */
-function fetchLink(link: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Buffer; headers: Record<string, string | string[] | undefined> }> {
+function fetchLink(
+  link: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Buffer; headers: Record<string, string | string[] | undefined> }> {
   const url = new URL(link);
   return new Promise((resolve, reject) => {
     request({ host: '127.0.0.1', port: emulatorPort, path: url.pathname + url.search, headers: { Host: url.host, ...headers } }, (res) => {
@@ -415,7 +471,9 @@ test('a bucket made in the console, private in z1, previews, downloads and share
   const [testDomain] = ((await ucManager().listBucketDomains('made-here')).data as Array<{ domain: string }>).map((d) => d.domain);
 
   // Upload an image through the page's own picker.
-  const photo = await sharp({ create: { width: 1920, height: 1080, channels: 3, background: { r: 200, g: 30, b: 40 } } }).png().toBuffer();
+  const photo = await sharp({ create: { width: 1920, height: 1080, channels: 3, background: { r: 200, g: 30, b: 40 } } })
+    .png()
+    .toBuffer();
   const photoPath = join(server.dataDir, '..', 'red-photo.png');
   await writeFile(photoPath, photo);
   await row.getByRole('link', { name: 'made-here' }).click();
@@ -430,7 +488,9 @@ test('a bucket made in the console, private in z1, previews, downloads and share
   await storage.row('red-photo.png').getByRole('button').click();
   const details = page.getByRole('dialog', { name: 'red-photo.png' });
   const image = details.getByRole('img', { name: 'Preview of red-photo.png' });
-  await expect.poll(() => image.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]), { timeout: 15_000 }).toEqual([960, 540]);
+  await expect
+    .poll(() => image.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]), { timeout: 15_000 })
+    .toEqual([960, 540]);
   const pixel = await image.evaluate((img: HTMLImageElement) => {
     const canvas = document.createElement('canvas');
     canvas.width = img.naturalWidth;
@@ -456,7 +516,16 @@ test('a bucket made in the console, private in z1, previews, downloads and share
   // Download: the bytes land in the downloads folder.
   await storage.row('red-photo.png').getByRole('checkbox').check();
   await page.getByTestId('storage-browser').getByRole('button', { name: 'Download' }).click();
-  await expect.poll(() => readFile(join(server.dataDir, 'downloads', 'made-here', 'red-photo.png')).then((b) => b.equals(photo), () => false), { timeout: 30_000 }).toBe(true);
+  await expect
+    .poll(
+      () =>
+        readFile(join(server.dataDir, 'downloads', 'made-here', 'red-photo.png')).then(
+          (b) => b.equals(photo),
+          () => false,
+        ),
+      { timeout: 30_000 },
+    )
+    .toBe(true);
   await expect.poll(async () => (await fetchLink(link)).status, { timeout: 10_000, intervals: [1000] }).toBe(401);
 });
 
@@ -484,7 +553,10 @@ test('bucket settings: access, a bound domain, lifecycle, CORS and referer rules
   await panel.getByRole('textbox', { name: 'Domain to bind' }).fill('Photos-CDN.localhost');
   await panel.getByRole('button', { name: 'Bind', exact: true }).click();
   await expect(panel.getByTestId('bucket-domains').locator('tr[data-domain="photos-cdn.localhost"]')).toBeVisible();
-  expect(((await ucManager().listBucketDomains('made-here')).data as Array<{ domain: string }>).map((d) => d.domain)).toEqual([testDomain, 'photos-cdn.localhost']);
+  expect(((await ucManager().listBucketDomains('made-here')).data as Array<{ domain: string }>).map((d) => d.domain)).toEqual([
+    testDomain,
+    'photos-cdn.localhost',
+  ]);
   expect((await fetchLink(`http://photos-cdn.localhost:${emulatorPort}/red-photo.png`)).status).toBe(200);
 
   const lifecycle = panel.getByRole('form', { name: 'Lifecycle rule' });
@@ -493,7 +565,9 @@ test('bucket settings: access, a bound domain, lifecycle, CORS and referer rules
   await lifecycle.getByRole('textbox', { name: 'Delete after (days)' }).fill('7');
   await lifecycle.getByRole('button', { name: 'Add rule' }).click();
   await expect(panel.getByTestId('lifecycle-rules')).toContainText('tmp/ · deleted after 7 days');
-  expect((await ucManager().getBucketLifecycleRule('made-here')).data).toMatchObject([{ name: 'tmp_files', prefix: 'tmp/', delete_after_days: 7 }]);
+  expect((await ucManager().getBucketLifecycleRule('made-here')).data).toMatchObject([
+    { name: 'tmp_files', prefix: 'tmp/', delete_after_days: 7 },
+  ]);
 
   const cors = panel.getByRole('form', { name: 'CORS rule' });
   await cors.getByRole('textbox', { name: 'Allowed origins' }).fill('https://app.example.com');
@@ -501,8 +575,12 @@ test('bucket settings: access, a bound domain, lifecycle, CORS and referer rules
   await cors.getByRole('textbox', { name: 'Max age (s)' }).fill('600');
   await cors.getByRole('button', { name: 'Add CORS rule' }).click();
   await expect(panel.getByTestId('cors-rules')).toContainText('GET, HEAD from https://app.example.com (max-age 600 s)');
-  expect((await ucManager().getCorsRules('made-here')).data).toEqual([{ allowed_origin: ['https://app.example.com'], allowed_method: ['GET', 'HEAD'], exposed_header: ['ETag'], max_age: 600 }]);
-  expect((await fetchLink(plain, { Origin: 'https://app.example.com' })).headers['access-control-allow-origin']).toBe('https://app.example.com');
+  expect((await ucManager().getCorsRules('made-here')).data).toEqual([
+    { allowed_origin: ['https://app.example.com'], allowed_method: ['GET', 'HEAD'], exposed_header: ['ETag'], max_age: 600 },
+  ]);
+  expect((await fetchLink(plain, { Origin: 'https://app.example.com' })).headers['access-control-allow-origin']).toBe(
+    'https://app.example.com',
+  );
 
   const referer = panel.getByRole('form', { name: 'Referer rule' });
   await referer.getByRole('radio', { name: 'Allow list' }).check();
@@ -511,7 +589,9 @@ test('bucket settings: access, a bound domain, lifecycle, CORS and referer rules
   await page.screenshot({ path: '/tmp/storage-bucket-settings.png', fullPage: true });
   await expectAccessible(page, 'bucket settings');
   await referer.getByRole('button', { name: 'Save referer rule' }).click();
-  await expect.poll(async () => (await ucManager().getBucketInfo('made-here')).data).toMatchObject({ anti_leech_mode: 1, refer_wl: ['*.example.com'], no_refer: false });
+  await expect
+    .poll(async () => (await ucManager().getBucketInfo('made-here')).data)
+    .toMatchObject({ anti_leech_mode: 1, refer_wl: ['*.example.com'], no_refer: false });
   expect((await fetchLink(plain)).status).toBe(403);
   expect((await fetchLink(plain, { Referer: 'https://www.example.com/page' })).status).toBe(200);
   expect((await fetchLink(plain, { Referer: 'https://elsewhere.test/' })).status).toBe(403);

@@ -12,7 +12,10 @@ async function apiStreams(url: string): Promise<Record<string, { producers: Arra
 }
 
 test.describe('streams page', () => {
-  test('adds a stream through the form after probing it; refuses commands and shows a dead source', async ({ page, consoleServer }, testInfo) => {
+  test('adds a stream through the form after probing it; refuses commands and shows a dead source', async ({
+    page,
+    consoleServer,
+  }, testInfo) => {
     const streams = new StreamsPage(page, consoleServer.url);
     await streams.open();
     await page.getByRole('button', { name: 'Add stream' }).first().click();
@@ -78,7 +81,11 @@ test.describe('streams page', () => {
     expect([...jpeg.subarray(0, 2)]).toEqual([0xff, 0xd8]);
 
     // A real RTSP viewer on the copied link shows up under Viewers while it watches.
-    const viewer = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-rtsp_transport', 'tcp', '-i', rtsp, '-t', '30', '-f', 'null', '-'], { stdio: 'ignore' });
+    const viewer = spawn(
+      'ffmpeg',
+      ['-hide_banner', '-loglevel', 'error', '-rtsp_transport', 'tcp', '-i', rtsp, '-t', '30', '-f', 'null', '-'],
+      { stdio: 'ignore' },
+    );
     try {
       await page.getByRole('tab', { name: 'Activity' }).click();
       const consumers = page.getByTestId('consumers');
@@ -125,7 +132,10 @@ test.describe('streams page', () => {
     expect(await readFile(consoleServer.configPath, 'utf8')).not.toContain('s-edit-cam');
   });
 
-  test('renames a stream and saves several sources in the order the user sets, refusing a name that is taken', async ({ page, consoleServer }, testInfo) => {
+  test('renames a stream and saves several sources in the order the user sets, refusing a name that is taken', async ({
+    page,
+    consoleServer,
+  }, testInfo) => {
     const url = consoleServer.url;
     const second = 'ffmpeg:virtual?video=testsrc2&size=320x240#video=h264';
     const third = 'rtsp://127.0.0.1:1/spare';
@@ -182,7 +192,8 @@ test.describe('streams page', () => {
       expect(config).not.toMatch(/s-rename-cam\b/);
       await page.screenshot({ path: testInfo.outputPath('streams-renamed.png') });
     } finally {
-      for (const name of ['s-rename-cam', 's-renamed-cam', 's-rename-taken']) await fetch(`${url}/api/streams?src=${name}`, { method: 'DELETE' });
+      for (const name of ['s-rename-cam', 's-renamed-cam', 's-rename-taken'])
+        await fetch(`${url}/api/streams?src=${name}`, { method: 'DELETE' });
     }
   });
 
@@ -194,7 +205,10 @@ test.describe('streams page', () => {
     await expect(page).toHaveURL(/#\/streams$/);
   });
 
-  test('while the relay is down the form refuses at once, a banner says so, and nothing is sent once it is back', async ({ page, pageErrors }, testInfo) => {
+  test('while the relay is down the form refuses at once, a banner says so, and nothing is sent once it is back', async ({
+    page,
+    pageErrors,
+  }, testInfo) => {
     // A console of its own on a fixed port: it is killed and started again, and the page reconnects to it.
     const own = await startHeadlessConsole('', await freePort());
     try {

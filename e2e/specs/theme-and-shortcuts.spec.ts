@@ -30,7 +30,11 @@ async function editorColours(page: Page, key: string, value: string) {
         if (spans.length === 0) throw new Error(`no token "${text}" in the editor`);
         return getComputedStyle(spans[0]!).color;
       };
-      return { key: colourOf(words.key), value: colourOf(words.value), background: getComputedStyle(host.querySelector('.cm-editor')!).backgroundColor };
+      return {
+        key: colourOf(words.key),
+        value: colourOf(words.value),
+        background: getComputedStyle(host.querySelector('.cm-editor')!).backgroundColor,
+      };
     },
     { key, value },
   );
@@ -55,7 +59,10 @@ test.describe('theme', () => {
     await expect.poll(() => storedTheme(consoleServer.dataDir)).toBe('system');
   });
 
-  test('Dark chosen in Settings is kept by main, survives a reload, and the config editor stays readable in both themes', async ({ page, consoleServer }, testInfo) => {
+  test('Dark chosen in Settings is kept by main, survives a reload, and the config editor stays readable in both themes', async ({
+    page,
+    consoleServer,
+  }, testInfo) => {
     const console = new ConsolePage(page, consoleServer.url);
     const config = new ConfigPage(page, consoleServer.url);
     await page.emulateMedia({ colorScheme: 'light' });
@@ -92,8 +99,14 @@ test.describe('theme', () => {
     const diff = page.getByTestId('config-diff');
     const added = diff.locator('.cm-changedLine', { hasText: '# typed before the switch' });
     await expect(added).toBeVisible();
-    const addedColours = await added.evaluate((line) => ({ text: getComputedStyle(line.querySelector('span') ?? line).color, background: getComputedStyle(line).backgroundColor }));
-    expect(contrastRatio(addedColours.text, addedColours.background), `${addedColours.text} on ${addedColours.background}`).toBeGreaterThanOrEqual(4.5);
+    const addedColours = await added.evaluate((line) => ({
+      text: getComputedStyle(line.querySelector('span') ?? line).color,
+      background: getComputedStyle(line).backgroundColor,
+    }));
+    expect(
+      contrastRatio(addedColours.text, addedColours.background),
+      `${addedColours.text} on ${addedColours.background}`,
+    ).toBeGreaterThanOrEqual(4.5);
     await page.screenshot({ path: testInfo.outputPath('config-diff-dark.png') });
     await page.keyboard.press('Escape');
     await expect(config.dialog()).toBeHidden();
@@ -174,7 +187,10 @@ test.describe('keyboard shortcuts', () => {
     await expect(console.shortcutsDialog()).toBeHidden();
   });
 
-  test('? typed into the config editor is text; the sidebar entry opens the list from the keyboard', async ({ page, consoleServer }, testInfo) => {
+  test('? typed into the config editor is text; the sidebar entry opens the list from the keyboard', async ({
+    page,
+    consoleServer,
+  }, testInfo) => {
     const console = new ConsolePage(page, consoleServer.url);
     const config = new ConfigPage(page, consoleServer.url);
     await config.open();

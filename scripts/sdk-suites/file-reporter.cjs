@@ -4,7 +4,11 @@ const { writeFileSync } = require('node:fs');
 
 module.exports = function FileReporter(runner) {
   const report = { passes: [], failures: [], pending: [] };
-  const entry = (test, error) => ({ title: test.fullTitle(), file: test.file, ...(error ? { message: String(error.message ?? error) } : {}) });
+  const entry = (test, error) => ({
+    title: test.fullTitle(),
+    file: test.file,
+    ...(error ? { message: String(error.message ?? error) } : {}),
+  });
   runner.on('pass', (test) => report.passes.push(entry(test)));
   runner.on('fail', (test, error) => report.failures.push(entry(test, error)));
   runner.on('pending', (test) => report.pending.push(entry(test)));

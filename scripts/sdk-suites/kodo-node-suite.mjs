@@ -23,7 +23,17 @@ if (!values.sdk || !existsSync(join(values.sdk, 'test', 'conftest.js'))) {
 const sdk = resolve(values.sdk);
 // Qiniu's service hosts (a leading dot: every name under it). Names the suites expect NOT to
 // resolve (fake.nodesdk.qiniu.com, for retry tests) stay outside.
-const QINIU_HOSTS = ['.qiniuapi.com', '.qbox.me', '.qiniup.com', '.qiniucs.com', '.clouddn.com', 'rs.qiniu.com', 'rsf.qiniu.com', 'api.qiniu.com', 'uc.qiniu.com'];
+const QINIU_HOSTS = [
+  '.qiniuapi.com',
+  '.qbox.me',
+  '.qiniup.com',
+  '.qiniucs.com',
+  '.clouddn.com',
+  'rs.qiniu.com',
+  'rsf.qiniu.com',
+  'api.qiniu.com',
+  'uc.qiniu.com',
+];
 const ACCESS_KEY = 'sdk-suite-access-key';
 const SECRET_KEY = 'sdk-suite-secret-key';
 const BUCKET = 'sdk-suite';
@@ -75,7 +85,28 @@ try {
   // The objects the suites expect in their bucket: a short H.264/AAC clip they copy and
   // process, and test_file they download by a private URL; uploaded with the SDK itself.
   const clip = join(work, 'qiniu.mp4');
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440', '-t', '3', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', clip]);
+  execFileSync('ffmpeg', [
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=320x240:rate=25',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440',
+    '-t',
+    '3',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    clip,
+  ]);
   const seed = `const q = require(${JSON.stringify(sdk)}); const mac = new q.auth.digest.Mac(process.env.QINIU_ACCESS_KEY, process.env.QINIU_SECRET_KEY);
 const up = new q.form_up.FormUploader(new q.conf.Config());
 const put = (key, send) => send(new q.rs.PutPolicy({ scope: '${BUCKET}:' + key }).uploadToken(mac), key).then(({ resp }) => { if (resp.statusCode !== 200) { console.error(key, resp.statusCode); process.exit(1); } });
@@ -94,7 +125,11 @@ put('qiniu.mp4', (token, key) => up.putFile(token, key, ${JSON.stringify(clip)},
   for (const file of files) {
     const report = join(work, `${file.split('/').pop()}.json`);
     try {
-      execFileSync(mocha, ['-t', '60000', '--require', preload, '--reporter', reporter, file], { cwd: sdk, env: { ...env, KODO_SUITE_REPORT: report }, stdio: ['ignore', 'ignore', 'ignore'] });
+      execFileSync(mocha, ['-t', '60000', '--require', preload, '--reporter', reporter, file], {
+        cwd: sdk,
+        env: { ...env, KODO_SUITE_REPORT: report },
+        stdio: ['ignore', 'ignore', 'ignore'],
+      });
     } catch {
       // mocha exits non-zero when a test fails; the report says which.
     }

@@ -19,8 +19,15 @@ import { freePort, startStorageEmulator } from './suite-kit.mjs';
 import { startHostProxy } from './qiniu-host-proxy.mjs';
 import { exifJpeg } from './sample-exif.mjs';
 
-const { values } = parseArgs({ options: { sdk: { type: 'string' }, enum: { type: 'string' }, keep: { type: 'boolean', default: false }, filter: { type: 'string' } } });
-if (!values.sdk || !existsSync(join(values.sdk, 'tests', 'bootstrap.php')) || !values.enum || !existsSync(join(values.enum, 'src', 'Enum.php'))) {
+const { values } = parseArgs({
+  options: { sdk: { type: 'string' }, enum: { type: 'string' }, keep: { type: 'boolean', default: false }, filter: { type: 'string' } },
+});
+if (
+  !values.sdk ||
+  !existsSync(join(values.sdk, 'tests', 'bootstrap.php')) ||
+  !values.enum ||
+  !existsSync(join(values.enum, 'src', 'Enum.php'))
+) {
   console.error('usage: npm run sdk-suite:kodo-php -- --sdk <checkout of qiniu/php-sdk> --enum <checkout of myclabs/php-enum>');
   process.exit(2);
 }
@@ -28,7 +35,21 @@ const sdk = resolve(values.sdk);
 const enumDir = resolve(values.enum);
 // Qiniu's service host names (a leading dot: every name under it). The fake names the retry
 // tests expect not to resolve (fake.phpsdk.qiniu.com) stay outside.
-const QINIU_HOSTS = ['.qiniuapi.com', '.qbox.me', '.qiniup.com', '.qiniucs.com', '.qiniudn.com', '.clouddn.com', 'upload.qiniu.com', 'up.qiniu.com', 'rs.qiniu.com', 'rsf.qiniu.com', 'api.qiniu.com', 'uc.qiniu.com', 'sdk.peterpy.cn'];
+const QINIU_HOSTS = [
+  '.qiniuapi.com',
+  '.qbox.me',
+  '.qiniup.com',
+  '.qiniucs.com',
+  '.qiniudn.com',
+  '.clouddn.com',
+  'upload.qiniu.com',
+  'up.qiniu.com',
+  'rs.qiniu.com',
+  'rsf.qiniu.com',
+  'api.qiniu.com',
+  'uc.qiniu.com',
+  'sdk.peterpy.cn',
+];
 const ACCESS_KEY = 'sdk-suite-access-key';
 const SECRET_KEY = 'sdk-suite-secret-key';
 const BUCKET = 'sdk-suite';
@@ -43,7 +64,8 @@ const REGION_BUCKETS = [
 
 const work = mkdtempSync(join(tmpdir(), 'kodo-php-suite-'));
 const port = await freePort();
-const bucketYaml = (name, region, domains) => `          - name: ${name}\n            region: ${region}\n            domains: [${domains.join(', ')}]`;
+const bucketYaml = (name, region, domains) =>
+  `          - name: ${name}\n            region: ${region}\n            domains: [${domains.join(', ')}]`;
 writeFileSync(
   join(work, 'relay.yaml'),
   [
@@ -94,7 +116,28 @@ try {
   execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240', '-frames:v', '1', join(media, 'logo.png')]);
   execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240', '-frames:v', '1', join(media, 'plain.jpg')]);
   writeFileSync(join(media, 'exif.jpg'), exifJpeg(readFileSync(join(media, 'plain.jpg')), 'Relay Console test camera'));
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440', '-t', '3', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', join(media, 'clip.mp4')]);
+  execFileSync('ffmpeg', [
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=320x240:rate=25',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440',
+    '-t',
+    '3',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    join(media, 'clip.mp4'),
+  ]);
   writeFileSync(join(media, 'page.html'), '<!doctype html><title>php-sdk</title><p>Qiniu PHP SDK</p>\n');
   // The suite's own bucket holds more than a page of its list tests (10 entries).
   const fillers = Array.from({ length: 12 }, (_, i) => [`fixtures/file-${String(i).padStart(2, '0')}.txt`, 'page.html']);
@@ -131,17 +174,47 @@ spl_autoload_register(function ($class) {
 require ${JSON.stringify(join(sdk, 'autoload.php'))};
 `,
   );
-  writeFileSync(join(work, 'bootstrap.php'), `<?php\nrequire ${JSON.stringify(join(work, 'autoload.php'))};\nrequire ${JSON.stringify(join(sdk, 'tests', 'bootstrap.php'))};\n`);
+  writeFileSync(
+    join(work, 'bootstrap.php'),
+    `<?php\nrequire ${JSON.stringify(join(work, 'autoload.php'))};\nrequire ${JSON.stringify(join(sdk, 'tests', 'bootstrap.php'))};\n`,
+  );
   writeFileSync(join(work, 'seed.php'), seedScript);
   const phpIni = ['-d', `curl.cainfo=${ca}`, '-d', 'memory_limit=2G'];
   // The proxy runs in this process: PHP is run without blocking its event loop.
   const run = promisify(execFile);
-  await run('php', [...phpIni, join(work, 'seed.php'), JSON.stringify(Object.fromEntries([...seeds.map(([key, file]) => [`${BUCKET}:${key}`, join(media, file)]), ['testres:sintel_trailer.mp4', join(media, 'clip.mp4')], ['testres:qiniu.png', join(media, 'logo.png')]]))], { env });
+  await run(
+    'php',
+    [
+      ...phpIni,
+      join(work, 'seed.php'),
+      JSON.stringify(
+        Object.fromEntries([
+          ...seeds.map(([key, file]) => [`${BUCKET}:${key}`, join(media, file)]),
+          ['testres:sintel_trailer.mp4', join(media, 'clip.mp4')],
+          ['testres:qiniu.png', join(media, 'logo.png')],
+        ]),
+      ),
+    ],
+    { env },
+  );
 
   const junit = join(work, 'junit.xml');
   const started = Date.now();
   try {
-    await run('php', [...phpIni, '/usr/bin/phpunit', '--bootstrap', join(work, 'bootstrap.php'), '--log-junit', junit, ...(values.filter ? ['--filter', values.filter] : []), join(sdk, 'tests')], { cwd: sdk, env, maxBuffer: 64 * 1024 * 1024 });
+    await run(
+      'php',
+      [
+        ...phpIni,
+        '/usr/bin/phpunit',
+        '--bootstrap',
+        join(work, 'bootstrap.php'),
+        '--log-junit',
+        junit,
+        ...(values.filter ? ['--filter', values.filter] : []),
+        join(sdk, 'tests'),
+      ],
+      { cwd: sdk, env, maxBuffer: 64 * 1024 * 1024 },
+    );
   } catch {
     // phpunit exits non-zero when a test fails; the report says which.
   }
@@ -155,7 +228,18 @@ require ${JSON.stringify(join(sdk, 'autoload.php'))};
     if (/<(failure|error)/.test(body)) {
       row.failed += 1;
       const message = /<(?:failure|error)[^>]*>([\s\S]*?)<\/(?:failure|error)>/.exec(body)?.[1] ?? '';
-      failures.push(`${file}::${m[1]}\n      ${message.replace(/&quot;/g, '"').replace(/&#039;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').split('\n').slice(0, 3).join(' | ').slice(0, 300)}`);
+      failures.push(
+        `${file}::${m[1]}\n      ${message
+          .replace(/&quot;/g, '"')
+          .replace(/&#039;/g, "'")
+          .replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>')
+          .replace(/&amp;/g, '&')
+          .split('\n')
+          .slice(0, 3)
+          .join(' | ')
+          .slice(0, 300)}`,
+      );
     } else if (/<skipped/.test(body)) row.skipped += 1;
     else row.passed += 1;
     byFile.set(file, row);

@@ -23,10 +23,13 @@ export function startHostProxy({ port, names }) {
       req.socket.destroy();
       return;
     }
-    const upstream = request({ host: '127.0.0.1', port, method: req.method, path: `${target.pathname}${target.search}`, headers: req.headers }, (reply) => {
-      res.writeHead(reply.statusCode ?? 502, reply.rawHeaders);
-      reply.pipe(res);
-    });
+    const upstream = request(
+      { host: '127.0.0.1', port, method: req.method, path: `${target.pathname}${target.search}`, headers: req.headers },
+      (reply) => {
+        res.writeHead(reply.statusCode ?? 502, reply.rawHeaders);
+        reply.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });

@@ -9,7 +9,8 @@ const port = Number(process.env.KODO_EMULATOR_PORT);
 if (!port) throw new Error('KODO_EMULATOR_PORT is not set');
 const suffixes = (process.env.KODO_EMULATOR_HOSTS || '').split(',').filter(Boolean);
 // `.example.com` stands for every name under it; anything else for itself.
-const redirected = (host) => typeof host === 'string' && suffixes.some((name) => (name.startsWith('.') ? host.endsWith(name) : host === name));
+const redirected = (host) =>
+  typeof host === 'string' && suffixes.some((name) => (name.startsWith('.') ? host.endsWith(name) : host === name));
 
 for (const Agent of [http.Agent, https.Agent]) {
   const create = Agent.prototype.createConnection;

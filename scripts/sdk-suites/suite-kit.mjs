@@ -17,7 +17,9 @@ export const freePort = () =>
 
 /** The storage emulator from dist/ on `configPath`; resolves with its process once it listens. */
 export async function startStorageEmulator(configPath) {
-  const emulator = spawn(process.execPath, [join(root, 'dist', 'main', 'storage-emulator.js'), '--config', configPath], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const emulator = spawn(process.execPath, [join(root, 'dist', 'main', 'storage-emulator.js'), '--config', configPath], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise((ready, fail) => {
     emulator.stdout.on('data', (chunk) => chunk.toString().includes('Kodo storage emulator at') && ready());
     emulator.on('exit', (code) => fail(new Error(`the emulator exited (${code})`)));

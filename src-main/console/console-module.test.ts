@@ -74,7 +74,11 @@ describe('console page and WebSocket contract', () => {
     expect((await fetch(running.engine.url + '/%2e%2e/%2e%2e/etc/passwd')).status).toBe(404);
     expect((await fetch(running.engine.url + '/', { method: 'POST' })).status).toBe(405);
     const favicon = await fetch(running.engine.url + '/favicon.ico');
-    expect([favicon.status, favicon.headers.get('content-type'), Buffer.from(await favicon.arrayBuffer()).toString('hex')]).toEqual([200, 'image/png', '89504e470d0a1a0a']);
+    expect([favicon.status, favicon.headers.get('content-type'), Buffer.from(await favicon.arrayBuffer()).toString('hex')]).toEqual([
+      200,
+      'image/png',
+      '89504e470d0a1a0a',
+    ]);
   });
 
   it('refuses a socket without the token, with a wrong one, or from another origin', async () => {

@@ -8,18 +8,18 @@ export function consoleCsp(apiOrigin?: string): string {
   const api = apiOrigin ? ` ${apiOrigin}` : '';
   const apiSocket = apiOrigin ? ` ${apiOrigin.replace(/^http/, 'ws')}` : '';
   return [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  `img-src 'self' data: blob:${api}`,
-  `media-src 'self' blob:${api}`,
-  `connect-src 'self'${api}${apiSocket}`,
-  "worker-src 'self' blob:",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    `img-src 'self' data: blob:${api}`,
+    `media-src 'self' blob:${api}`,
+    `connect-src 'self'${api}${apiSocket}`,
+    "worker-src 'self' blob:",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
   ].join('; ');
 }
 

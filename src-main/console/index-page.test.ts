@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { err, ok } from '../../src-shared/contract/result';
 import { pageWithColorScheme, storedColorScheme } from './index-page';
 
-const PAGE = '<!doctype html>\n<html lang="en">\n<head><meta name="color-scheme" content="light dark" /><meta name="relay-console-color-scheme" content="" /></head></html>';
+const PAGE =
+  '<!doctype html>\n<html lang="en">\n<head><meta name="color-scheme" content="light dark" /><meta name="relay-console-color-scheme" content="" /></head></html>';
 
 describe('pageWithColorScheme', () => {
   it.each([

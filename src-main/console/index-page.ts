@@ -16,7 +16,9 @@ export function pageWithColorScheme(html: string, scheme: ColorSchemePreference)
     .replace(metaPattern(COLOR_SCHEME_META), `<meta name="${COLOR_SCHEME_META}" content="${scheme}">`)
     .replace(metaPattern('color-scheme'), `<meta name="color-scheme" content="${scheme === 'system' ? 'light dark' : scheme}">`);
   if (scheme === 'system') return page;
-  return page.replace(/<html([^>]*)>/, (tag, attributes: string) => (attributes.includes('data-mantine-color-scheme') ? tag : `<html${attributes} data-mantine-color-scheme="${scheme}">`));
+  return page.replace(/<html([^>]*)>/, (tag, attributes: string) =>
+    attributes.includes('data-mantine-color-scheme') ? tag : `<html${attributes} data-mantine-color-scheme="${scheme}">`,
+  );
 }
 
 /**

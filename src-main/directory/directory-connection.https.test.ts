@@ -32,7 +32,16 @@ const WINDOW = { start: '2031-05-01T00:00:00Z', end: '2031-06-01T00:00:00Z' };
 /** The section a tenant added in Settings opens with: the emulator's https address, device code sign-in. */
 const tenantSection = (extra: Record<string, unknown> = {}) => {
   const origin = `https://localhost:${emu.emulator.port}`;
-  return { graph: { tenant: emu.tenant, client_id: emu.app.clientId, authority_host: origin, base_url: `${origin}/v1.0`, sign_in: 'device_code', ...extra } };
+  return {
+    graph: {
+      tenant: emu.tenant,
+      client_id: emu.app.clientId,
+      authority_host: origin,
+      base_url: `${origin}/v1.0`,
+      sign_in: 'device_code',
+      ...extra,
+    },
+  };
 };
 
 /** Opens the connection and signs in with a device code typed "on another device" (the emulator's page). */
@@ -44,7 +53,10 @@ async function openAndSignIn(dataDir: string, section: unknown): Promise<Directo
     cacheDir,
     logger: createMemoryLogger('error'),
     onDeviceCode: (code) => {
-      void fetch(`${emu.url}/devicelogin`, { method: 'POST', body: new URLSearchParams({ otc: code.userCode, username: emu.user.userPrincipalName, password: emu.user.password }) });
+      void fetch(`${emu.url}/devicelogin`, {
+        method: 'POST',
+        body: new URLSearchParams({ otc: code.userCode, username: emu.user.userPrincipalName, password: emu.user.password }),
+      });
     },
   });
   await connection.tokens.getToken();
@@ -53,7 +65,15 @@ async function openAndSignIn(dataDir: string, section: unknown): Promise<Directo
 
 async function syncOnce(connection: DirectoryConnection) {
   const store = new CalendarStore(join(await mkdtemp(join(work, 'calendar-')), 'calendar.sqlite'));
-  const sync = createCalendarSyncEngine({ client: calendarClient(async () => connection, () => undefined, () => undefined), store, logger: createMemoryLogger('error') });
+  const sync = createCalendarSyncEngine({
+    client: calendarClient(
+      async () => connection,
+      () => undefined,
+      () => undefined,
+    ),
+    store,
+    logger: createMemoryLogger('error'),
+  });
   try {
     await sync.start({ user: 'me', start: WINDOW.start, end: WINDOW.end, intervalSeconds: 3600 });
     const status = await sync.syncNow();
@@ -66,7 +86,11 @@ async function syncOnce(connection: DirectoryConnection) {
 
 describe('a tenant on https', () => {
   it('trusts the CA of the console’s own Graph emulator: sign-in, the policies and a calendar sync all work', async () => {
-    await calendarWriter(recordingClient(emu).client, emu.user.id).create({ subject: 'over https', start: '2031-05-02T09:00:00', end: '2031-05-02T10:00:00' });
+    await calendarWriter(recordingClient(emu).client, emu.user.id).create({
+      subject: 'over https',
+      start: '2031-05-02T09:00:00',
+      end: '2031-05-02T10:00:00',
+    });
     // The console's data folder is the emulator's: its CA is where the console's emulator writes it.
     const connection = await openAndSignIn(emu.dataDir, tenantSection());
     expect(connection.client.baseUrl).toBe(`https://localhost:${emu.emulator.port}/v1.0`);
@@ -92,7 +116,11 @@ describe('a tenant on https', () => {
     expect((await trusted.client.request({ path: POLICIES })).status).toBe(200);
     expect((await syncOnce(trusted)).status.lastError).toBeNull();
 
-    const refused = await openDirectoryConnection({ section: tenantSection({ sign_in: undefined, client_secret: emu.app.clientSecret }), dataDir: elsewhere, logger: createMemoryLogger('error') });
+    const refused = await openDirectoryConnection({
+      section: tenantSection({ sign_in: undefined, client_secret: emu.app.clientSecret }),
+      dataDir: elsewhere,
+      logger: createMemoryLogger('error'),
+    });
     await expect(refused.client.request({ path: POLICIES })).rejects.toThrow(/self-signed certificate in certificate chain/);
   });
 
@@ -101,9 +129,12 @@ describe('a tenant on https', () => {
     await mkdir(join(dir, 'folder'));
     const notPem = join(dir, 'not-a-certificate.pem');
     await writeFile(notPem, 'hello\n');
-    const open = (caFile: string) => openDirectoryConnection({ section: tenantSection({ ca_file: caFile }), dataDir: dir, logger: createMemoryLogger('error') });
+    const open = (caFile: string) =>
+      openDirectoryConnection({ section: tenantSection({ ca_file: caFile }), dataDir: dir, logger: createMemoryLogger('error') });
     await expect(open(join(dir, 'missing.pem'))).rejects.toThrow(DirectoryConfigError);
-    await expect(open(join(dir, 'missing.pem'))).rejects.toThrow(/CA file \(directory\.graph\.ca_file\): cannot read .*missing\.pem: no such file/);
+    await expect(open(join(dir, 'missing.pem'))).rejects.toThrow(
+      /CA file \(directory\.graph\.ca_file\): cannot read .*missing\.pem: no such file/,
+    );
     await expect(open(notPem)).rejects.toThrow(/CA file \(directory\.graph\.ca_file\): .*not-a-certificate\.pem is not a PEM certificate/);
   });
 });

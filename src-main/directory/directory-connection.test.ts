@@ -5,7 +5,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../platform/atomic-write';
 import { createMemoryLogger } from '../platform/logger';
 import { sendJson, startRecordingServer, type RecordingServer } from './client/recording-server';
-import { demoAccountPath, DirectoryConfigError, emulatorOrigin, openDirectoryConnection, parseDirectorySection } from './directory-connection';
+import {
+  demoAccountPath,
+  DirectoryConfigError,
+  emulatorOrigin,
+  openDirectoryConnection,
+  parseDirectorySection,
+} from './directory-connection';
 import { startTestDirectoryEmulator, type TestDirectoryEmulator } from './emulator/test-support';
 
 let emu: TestDirectoryEmulator;
@@ -32,7 +38,11 @@ const listenOf = (url: string) => url.replace('http://', '');
 describe('directory connection', () => {
   it('defaults to the emulator and signs in as its demo user', async () => {
     const dir = await dataDirWithDemoAccount();
-    const connection = await openDirectoryConnection({ section: { emulator: { listen: listenOf(emu.url) } }, dataDir: dir, logger: createMemoryLogger() });
+    const connection = await openDirectoryConnection({
+      section: { emulator: { listen: listenOf(emu.url) } },
+      dataDir: dir,
+      logger: createMemoryLogger(),
+    });
     expect(connection.mode).toBe('emulator');
     expect(connection.client.baseUrl).toBe(`${emu.url}/v1.0`);
     const me = await connection.client.request<{ userPrincipalName: string }>({ path: '/me' });
@@ -62,17 +72,31 @@ describe('directory connection', () => {
 
   it('says what is missing when there is no demo account or no directory at all', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'directory-connection-'));
-    await expect(openDirectoryConnection({ section: {}, dataDir, logger: createMemoryLogger() })).rejects.toThrow(/has not written its demo account yet/);
-    await expect(openDirectoryConnection({ section: { emulator: { enabled: false } }, dataDir, logger: createMemoryLogger() })).rejects.toThrow(DirectoryConfigError);
+    await expect(openDirectoryConnection({ section: {}, dataDir, logger: createMemoryLogger() })).rejects.toThrow(
+      /has not written its demo account yet/,
+    );
+    await expect(
+      openDirectoryConnection({ section: { emulator: { enabled: false } }, dataDir, logger: createMemoryLogger() }),
+    ).rejects.toThrow(DirectoryConfigError);
   });
 
   it('uses client credentials for a tenant configured with a secret', async () => {
-    const login: RecordingServer = await startRecordingServer((_req, res) => sendJson(res, 200, { token_type: 'Bearer', expires_in: 3600, access_token: 'app-token' }));
+    const login: RecordingServer = await startRecordingServer((_req, res) =>
+      sendJson(res, 200, { token_type: 'Bearer', expires_in: 3600, access_token: 'app-token' }),
+    );
     const graph: RecordingServer = await startRecordingServer((_req, res) => sendJson(res, 200, { id: 'x' }));
     try {
       dataDir = await mkdtemp(join(tmpdir(), 'directory-connection-'));
       const connection = await openDirectoryConnection({
-        section: { graph: { tenant: 'contoso.example', client_id: 'app-1', client_secret: 's', authority_host: login.url, base_url: `${graph.url}/v1.0` } },
+        section: {
+          graph: {
+            tenant: 'contoso.example',
+            client_id: 'app-1',
+            client_secret: 's',
+            authority_host: login.url,
+            base_url: `${graph.url}/v1.0`,
+          },
+        },
         dataDir,
         logger: createMemoryLogger(),
       });

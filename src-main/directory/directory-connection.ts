@@ -9,7 +9,12 @@ import { createGraphClient, type GraphClient, type GraphExchangeInfo, type Retry
 import { createEncryptedCachePlugin } from './client/msal-cache-plugin';
 import { CaFileError, createConnectionTrust, readCaFile, readLocalCas, type ConnectionTrust } from './client/connection-trust';
 import { DEFAULT_GRAPH_BASE_URL, type DirectoryConnectionInfo } from '../../src-shared/contract/directory-accounts';
-import { createInteractiveTokenProvider, createMsalPublicClient, type DeviceCodeInfo, type InteractiveTokenProvider } from './client/msal-sign-in';
+import {
+  createInteractiveTokenProvider,
+  createMsalPublicClient,
+  type DeviceCodeInfo,
+  type InteractiveTokenProvider,
+} from './client/msal-sign-in';
 import { createClientCredentialsTokenProvider, createPasswordTokenProvider, GRAPH_DEFAULT_SCOPE } from './client/oauth-token-provider';
 import type { RetryOptions } from './client/retry-policy';
 
@@ -19,7 +24,9 @@ const listenAddress = z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^:\s]*):\d{1,5}$/,
 
 const graphSettingsSchema = z
   .object({
-    base_url: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL, e.g. https://graph.microsoft.com/v1.0' }).default(DEFAULT_GRAPH_BASE_URL),
+    base_url: z
+      .url({ protocol: /^https?$/, error: 'expected an http(s) URL, e.g. https://graph.microsoft.com/v1.0' })
+      .default(DEFAULT_GRAPH_BASE_URL),
     /** Tenant id or domain, or `organizations` for any work account. */
     tenant: z.string().min(1).default('organizations'),
     client_id: z.string().min(1, 'client_id is required: the application (client) id of the app registration'),
@@ -68,7 +75,9 @@ export function parseDirectorySection(section: unknown): DirectorySettings {
   const parsed = directorySectionSchema.safeParse(section ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new DirectoryConfigError(`config directory.${issue?.path.join('.') || ''}: ${issue?.message}`.replace('directory.:', 'directory:'));
+    throw new DirectoryConfigError(
+      `config directory.${issue?.path.join('.') || ''}: ${issue?.message}`.replace('directory.:', 'directory:'),
+    );
   }
   return parsed.data;
 }
@@ -94,7 +103,10 @@ async function readDemoAccount(dataDir: string): Promise<DemoAccount> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new DirectoryConfigError(`the directory emulator has not written its demo account yet (${path}); is directory.emulator enabled?`);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new DirectoryConfigError(
+        `the directory emulator has not written its demo account yet (${path}); is directory.emulator enabled?`,
+      );
     throw error;
   }
   let value: unknown;
@@ -104,7 +116,8 @@ async function readDemoAccount(dataDir: string): Promise<DemoAccount> {
     throw new DirectoryConfigError(`${path} is not JSON`);
   }
   const parsed = demoAccountSchema.safeParse(value);
-  if (!parsed.success) throw new DirectoryConfigError(`${path}: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success)
+    throw new DirectoryConfigError(`${path}: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
   return parsed.data;
 }
 
@@ -167,7 +180,8 @@ export async function openDirectoryConnection(options: DirectoryConnectionOption
   const clientOptions = { fetch: doFetch, retry: options.retry, onRetry: options.onRetry, onExchange: options.onExchange };
 
   if (!settings.graph) {
-    if (!settings.emulator.enabled) throw new DirectoryConfigError('no directory to talk to: set directory.graph (client_id, tenant) or enable directory.emulator');
+    if (!settings.emulator.enabled)
+      throw new DirectoryConfigError('no directory to talk to: set directory.graph (client_id, tenant) or enable directory.emulator');
     // Apps and users given in the config replace the demo ones; the demo file fills in the rest.
     const { tenant, apps, users } = settings.emulator;
     const app = apps?.[0];
@@ -183,8 +197,20 @@ export async function openDirectoryConnection(options: DirectoryConnectionOption
       scopes: [GRAPH_DEFAULT_SCOPE, 'offline_access'],
       fetch: doFetch,
     });
-    const info: DirectoryConnectionInfo = { mode: 'emulator', tenant: tenant ?? demo!.tenant, clientId: app?.client_id ?? demo!.client_id, signIn: 'password', graphBaseUrl: `${origin}/v1.0` };
-    return { client: createGraphClient({ baseUrl: `${origin}/v1.0`, tokens, ...clientOptions }), fetch: doFetch, mode: 'emulator', tokens, info };
+    const info: DirectoryConnectionInfo = {
+      mode: 'emulator',
+      tenant: tenant ?? demo!.tenant,
+      clientId: app?.client_id ?? demo!.client_id,
+      signIn: 'password',
+      graphBaseUrl: `${origin}/v1.0`,
+    };
+    return {
+      client: createGraphClient({ baseUrl: `${origin}/v1.0`, tokens, ...clientOptions }),
+      fetch: doFetch,
+      mode: 'emulator',
+      tokens,
+      info,
+    };
   }
 
   const graph = settings.graph;
@@ -193,9 +219,18 @@ export async function openDirectoryConnection(options: DirectoryConnectionOption
   let tokens: TokenProvider;
   let signIn: InteractiveTokenProvider | undefined;
   if (graph.username !== undefined && graph.password !== undefined) {
-    tokens = createPasswordTokenProvider({ ...common, username: graph.username, password: graph.password, scopes: graph.scopes ?? [GRAPH_DEFAULT_SCOPE, 'offline_access'] });
+    tokens = createPasswordTokenProvider({
+      ...common,
+      username: graph.username,
+      password: graph.password,
+      scopes: graph.scopes ?? [GRAPH_DEFAULT_SCOPE, 'offline_access'],
+    });
   } else if (graph.client_secret !== undefined) {
-    tokens = createClientCredentialsTokenProvider({ ...common, clientSecret: graph.client_secret, scopes: graph.scopes ?? [GRAPH_DEFAULT_SCOPE] });
+    tokens = createClientCredentialsTokenProvider({
+      ...common,
+      clientSecret: graph.client_secret,
+      scopes: graph.scopes ?? [GRAPH_DEFAULT_SCOPE],
+    });
   } else {
     const dir = options.cacheDir ?? join(options.dataDir, 'directory');
     const cachePlugin = createEncryptedCachePlugin({
@@ -208,7 +243,14 @@ export async function openDirectoryConnection(options: DirectoryConnectionOption
       onRejected: (reason) => log.warn(`the saved sign-in was refused (${reason}); sign in again`),
     });
     const networkClient = trust.msalNetwork(graph.authority_host);
-    const app = await createMsalPublicClient({ clientId: graph.client_id, tenant: graph.tenant, authorityHost: graph.authority_host, cachePlugin, logger: log, ...(networkClient ? { networkClient } : {}) });
+    const app = await createMsalPublicClient({
+      clientId: graph.client_id,
+      tenant: graph.tenant,
+      authorityHost: graph.authority_host,
+      cachePlugin,
+      logger: log,
+      ...(networkClient ? { networkClient } : {}),
+    });
     signIn = createInteractiveTokenProvider({
       app,
       scopes: graph.scopes,
@@ -226,10 +268,24 @@ export async function openDirectoryConnection(options: DirectoryConnectionOption
     mode: 'graph',
     tenant: graph.tenant,
     clientId: graph.client_id,
-    signIn: graph.username !== undefined ? 'password' : graph.client_secret !== undefined ? 'clientCredentials' : graph.sign_in === 'device_code' ? 'deviceCode' : 'authCode',
+    signIn:
+      graph.username !== undefined
+        ? 'password'
+        : graph.client_secret !== undefined
+          ? 'clientCredentials'
+          : graph.sign_in === 'device_code'
+            ? 'deviceCode'
+            : 'authCode',
     graphBaseUrl: graph.base_url,
   };
-  return { client: createGraphClient({ baseUrl: graph.base_url, tokens, ...clientOptions }), fetch: doFetch, mode: 'graph', tokens, info, ...(signIn ? { signIn } : {}) };
+  return {
+    client: createGraphClient({ baseUrl: graph.base_url, tokens, ...clientOptions }),
+    fetch: doFetch,
+    mode: 'graph',
+    tokens,
+    info,
+    ...(signIn ? { signIn } : {}),
+  };
 }
 
 /** Where the console's own emulators keep their CAs (`<data_dir>/<emulator>/tls/ca.pem`). */

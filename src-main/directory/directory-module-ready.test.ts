@@ -16,7 +16,9 @@ describe('"directory services ready"', () => {
       const result = await running.engine.services.call('directoryPolicies', 'get', { policyId: DEMO_IDS.policy });
       expect(result).toMatchObject({ ok: false, error: { code: 'unavailable' } });
       expect(readyLines(running.logLines)).toEqual([]);
-      expect(running.logLines.join('\n')).toContain('directory services off: no directory.graph tenant and directory.emulator.enabled is false');
+      expect(running.logLines.join('\n')).toContain(
+        'directory services off: no directory.graph tenant and directory.emulator.enabled is false',
+      );
     } finally {
       await running.stop();
     }

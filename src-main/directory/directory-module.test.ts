@@ -16,27 +16,40 @@ let dataDir: string;
 beforeAll(async () => {
   emu = await startTestDirectoryEmulator();
   dataDir = await mkdtemp(join(tmpdir(), 'directory-module-'));
-  await writeFileAtomic(demoAccountPath(dataDir), JSON.stringify({ tenant: emu.tenant, client_id: emu.app.clientId, client_secret: emu.app.clientSecret, user: emu.user }));
+  await writeFileAtomic(
+    demoAccountPath(dataDir),
+    JSON.stringify({ tenant: emu.tenant, client_id: emu.app.clientId, client_secret: emu.app.clientSecret, user: emu.user }),
+  );
 });
 afterAll(async () => {
   await emu?.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-const configFor = (listen: string) => `data_dir: ${JSON.stringify(dataDir)}\napi:\n  listen: 127.0.0.1:0\nlog:\n  level: warn\ndirectory:\n  emulator:\n    listen: ${listen}\n`;
+const configFor = (listen: string) =>
+  `data_dir: ${JSON.stringify(dataDir)}\napi:\n  listen: 127.0.0.1:0\nlog:\n  level: warn\ndirectory:\n  emulator:\n    listen: ${listen}\n`;
 
 describe('directory module', () => {
   it('binds the three services; validate needs no network, the others reach the emulator', async () => {
     const running = await startTestEngine({ modules: [directoryModule], config: configFor(emu.url.replace('http://', '')) });
     try {
       const { services } = running.engine;
-      expect(await services.call('directoryPolicies', 'validate', { policy: fullPolicyBody() })).toEqual({ ok: true, value: { problems: [] } });
+      expect(await services.call('directoryPolicies', 'validate', { policy: fullPolicyBody() })).toEqual({
+        ok: true,
+        value: { problems: [] },
+      });
       const invalid = await services.call('directoryPolicies', 'update', { policyId: 'p1', policy: { displayName: 'x' } });
       expect(invalid).toMatchObject({ ok: false, error: { code: 'invalid_input', details: { problems: expect.any(Array) } } });
 
       // A Graph failure comes back as a value with Graph's code and message.
-      const missing = await services.call('directoryRoles', 'get', { administrativeUnitId: '00000000-0000-4000-8000-000000000000', membershipId: 'nobody' });
-      expect(missing).toMatchObject({ ok: false, error: { code: 'not_found', details: { graph: { status: 404, code: 'Request_ResourceNotFound' } } } });
+      const missing = await services.call('directoryRoles', 'get', {
+        administrativeUnitId: '00000000-0000-4000-8000-000000000000',
+        membershipId: 'nobody',
+      });
+      expect(missing).toMatchObject({
+        ok: false,
+        error: { code: 'not_found', details: { graph: { status: 404, code: 'Request_ResourceNotFound' } } },
+      });
       if (!missing.ok) expect(missing.error.message).toBe((missing.error.details as { graph: { message: string } }).graph.message);
       // Bad input is refused by the contract before any call.
       const bad = await services.call('directoryAssignments', 'get', { assignmentId: 'a1', select: ['state;drop'] });
@@ -54,8 +67,15 @@ describe('directory module', () => {
     try {
       const policy = await running.engine.services.call('directoryPolicies', 'get', { policyId: DEMO_IDS.policy });
       expect(policy).toMatchObject({ ok: true, value: { id: DEMO_IDS.policy, accessPackage: { id: DEMO_IDS.accessPackage } } });
-      const assignment = await running.engine.services.call('directoryAssignments', 'get', { assignmentId: DEMO_IDS.assignment, expand: ['target'], select: ['state'] });
-      expect(assignment).toMatchObject({ ok: true, value: { id: DEMO_IDS.assignment, state: 'delivered', target: { principalName: expect.any(String) } } });
+      const assignment = await running.engine.services.call('directoryAssignments', 'get', {
+        assignmentId: DEMO_IDS.assignment,
+        expand: ['target'],
+        select: ['state'],
+      });
+      expect(assignment).toMatchObject({
+        ok: true,
+        value: { id: DEMO_IDS.assignment, state: 'delivered', target: { principalName: expect.any(String) } },
+      });
 
       // The calendar sync runs on the same connection settings: a full round copies the demo week.
       const started = await running.engine.services.call('calendarSync', 'start', { pageSize: 5 });
@@ -86,7 +106,14 @@ describe('directory module', () => {
     });
     try {
       const status = await running.engine.services.call('directoryAccount', 'status', undefined);
-      expect(status).toMatchObject({ ok: true, value: { state: 'signedIn', user: { userPrincipalName: 'ops@contoso.test' }, connection: { tenant: '0f0e0d0c-0000-4000-8000-00000000abcd' } } });
+      expect(status).toMatchObject({
+        ok: true,
+        value: {
+          state: 'signedIn',
+          user: { userPrincipalName: 'ops@contoso.test' },
+          connection: { tenant: '0f0e0d0c-0000-4000-8000-00000000abcd' },
+        },
+      });
       if (status.ok) expect((status.value as { connection: { graphBaseUrl: string } }).connection.graphBaseUrl).not.toContain(':0/');
     } finally {
       await running.stop();
@@ -107,6 +134,8 @@ describe('directory module', () => {
   }, 60_000);
 
   it('refuses a malformed directory section at start, naming the key', async () => {
-    await expect(startTestEngine({ modules: [directoryModule], config: 'directory:\n  graph:\n    tenant: x\n' })).rejects.toThrow(/directory\.graph\.client_id/);
+    await expect(startTestEngine({ modules: [directoryModule], config: 'directory:\n  graph:\n    tenant: x\n' })).rejects.toThrow(
+      /directory\.graph\.client_id/,
+    );
   });
 });

@@ -13,7 +13,13 @@ import { directoryAccountService, type SignInStatus } from '../../src-shared/con
 import { createConnectionMethods } from './account/connection-methods';
 import { createDirectoryConnections, type ConnectionTarget } from './account/directory-connections';
 import { createDirectoryAccount, type DirectoryAccount } from './account/directory-account';
-import { DirectoryConfigError, openDirectoryConnection, parseDirectorySection, type DirectoryConnection, type DirectoryConnectionOptions } from './directory-connection';
+import {
+  DirectoryConfigError,
+  openDirectoryConnection,
+  parseDirectorySection,
+  type DirectoryConnection,
+  type DirectoryConnectionOptions,
+} from './directory-connection';
 import { createAssignmentsService } from './services/assignments-service';
 import { graphFailure } from './services/graph-failure';
 import { createPoliciesService } from './services/policies-service';
@@ -45,7 +51,11 @@ interface LazyConnection {
  * a real tenant may need a sign-in, neither of which should hold up the console. A failed open
  * is retried on the next call.
  */
-function lazyDirectoryConnection(ctx: EngineContext, target: () => Promise<ConnectionTarget>, connectionOptions: Omit<DirectoryConnectionOptions, 'section' | 'dataDir' | 'logger' | 'cacheDir'>): LazyConnection {
+function lazyDirectoryConnection(
+  ctx: EngineContext,
+  target: () => Promise<ConnectionTarget>,
+  connectionOptions: Omit<DirectoryConnectionOptions, 'section' | 'dataDir' | 'logger' | 'cacheDir'>,
+): LazyConnection {
   let opening: Promise<DirectoryConnection> | null = null;
   return {
     open() {
@@ -107,10 +117,17 @@ export function createDirectoryModule(options: DirectoryModuleOptions = {}): Eng
       const settings = parseDirectorySection(ctx.config.section('directory'));
       const log = ctx.logger.child('directory');
       if (!settings.graph && !settings.emulator.enabled) {
-        log.warn('directory services off: no directory.graph tenant and directory.emulator.enabled is false; the directory pages will answer "unavailable"');
+        log.warn(
+          'directory services off: no directory.graph tenant and directory.emulator.enabled is false; the directory pages will answer "unavailable"',
+        );
       }
       const traffic = new GraphTrafficLog();
-      const connections = createDirectoryConnections({ dir: join(ctx.settings.dataDir, 'directory'), configSection: () => ctx.config.section('directory'), safeStorage: options.safeStorage, logger: log });
+      const connections = createDirectoryConnections({
+        dir: join(ctx.settings.dataDir, 'directory'),
+        configSection: () => ctx.config.section('directory'),
+        safeStorage: options.safeStorage,
+        logger: log,
+      });
       const connection = lazyDirectoryConnection(ctx, () => connections.active(), {
         safeStorage: options.safeStorage,
         emulatorUrl: options.emulatorUrl,
@@ -125,7 +142,11 @@ export function createDirectoryModule(options: DirectoryModuleOptions = {}): Eng
           log.info(`sign in to Microsoft Graph: ${code.message}`);
         },
       });
-      const account: DirectoryAccount = createDirectoryAccount({ open: connection.open, reset: connection.reset, emit: (status) => emitAccount('onStatus', status) });
+      const account: DirectoryAccount = createDirectoryAccount({
+        open: connection.open,
+        reset: connection.reset,
+        emit: (status) => emitAccount('onStatus', status),
+      });
       // One switch at a time; the calendar copy in use closes before the connection changes.
       let switching: Promise<unknown> = Promise.resolve();
       const switchTo = (id: string): Promise<SignInStatus> => {
@@ -144,7 +165,15 @@ export function createDirectoryModule(options: DirectoryModuleOptions = {}): Eng
       const connectionMethods = createConnectionMethods({
         connections,
         switchTo,
-        configInfo: async () => (await openDirectoryConnection({ section: ctx.config.section('directory'), dataDir: ctx.settings.dataDir, logger: ctx.logger, emulatorUrl: options.emulatorUrl ?? ctx.addresses.get('directory-emulator') })).info,
+        configInfo: async () =>
+          (
+            await openDirectoryConnection({
+              section: ctx.config.section('directory'),
+              dataDir: ctx.settings.dataDir,
+              logger: ctx.logger,
+              emulatorUrl: options.emulatorUrl ?? ctx.addresses.get('directory-emulator'),
+            })
+          ).info,
         tryClientSecret: async (section) => {
           await (await openDirectoryConnection({ section, dataDir: ctx.settings.dataDir, logger: ctx.logger })).tokens.getToken();
         },
@@ -161,7 +190,10 @@ export function createDirectoryModule(options: DirectoryModuleOptions = {}): Eng
       );
       ctx.services.bind(directoryPoliciesService, createPoliciesService(client));
       ctx.services.bind(directoryAssignmentsService, createAssignmentsService(client));
-      ctx.services.bind(directoryRolesService, createRolesService(client, clientWithScopes(guarded, ROLE_WRITE_SCOPES, traffic.recorder('directory'))));
+      ctx.services.bind(
+        directoryRolesService,
+        createRolesService(client, clientWithScopes(guarded, ROLE_WRITE_SCOPES, traffic.recorder('directory'))),
+      );
       ctx.services.bind(directoryPackagesService, createPackagesService(client));
       ctx.services.bind(directoryPeopleService, createPeopleService(client));
       bindGraphTraffic(ctx, traffic);

@@ -17,7 +17,11 @@ export function registerAppScheme(): void {
  * Serves dist/renderer under app://console/ with the console's CSP. `indexPage` rewrites the
  * index page as it is served (the stored colour theme, so the window paints in it at once).
  */
-export function serveRenderer(rendererDir: string, apiOrigin: string, indexPage: (html: string) => Promise<string> = async (html) => html): void {
+export function serveRenderer(
+  rendererDir: string,
+  apiOrigin: string,
+  indexPage: (html: string) => Promise<string> = async (html) => html,
+): void {
   protocol.handle(APP_SCHEME, async (request) => {
     const url = new URL(request.url);
     if (url.host !== 'console') return new Response('not found', { status: 404 });

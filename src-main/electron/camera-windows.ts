@@ -10,7 +10,10 @@ type CreateWindow = (spec: WindowKind) => BrowserWindow;
  * as the user moves and resizes it, closing forgets it, but quitting the app does not (so the
  * pop-outs come back on the next start). Pop-outs asked for before the main window exists wait.
  */
-export function createCameraWindowHost(factory: () => CreateWindow | undefined, quitting: () => boolean): CameraWindowHost & { ready(): void } {
+export function createCameraWindowHost(
+  factory: () => CreateWindow | undefined,
+  quitting: () => boolean,
+): CameraWindowHost & { ready(): void } {
   const open = new Map<string, BrowserWindow>();
   const waiting: Array<() => void> = [];
   let restored = false;

@@ -3,7 +3,8 @@ import { APP_ORIGIN, isConsoleUrl } from './app-protocol';
 import { mayOpenExternally } from './external-links';
 import { askBeforeDiscardingEdits } from './unsaved-changes-prompt';
 
-export type WindowKind = { kind: 'main' } | { kind: 'camera'; stream: string; bounds?: { x: number; y: number; width: number; height: number } };
+export type WindowKind =
+  { kind: 'main' } | { kind: 'camera'; stream: string; bounds?: { x: number; y: number; width: number; height: number } };
 
 /**
  * Every console window is made here, with the same locked-down web preferences: sandboxed

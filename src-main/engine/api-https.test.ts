@@ -20,7 +20,9 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 const echo: EngineModule = {
   name: 'echo',
   init(ctx) {
-    ctx.http.add([{ method: '*', path: '/api/echo', handler: ({ res }) => void res.writeHead(200, { 'Content-Type': 'text/plain' }).end('echo') }]);
+    ctx.http.add([
+      { method: '*', path: '/api/echo', handler: ({ res }) => void res.writeHead(200, { 'Content-Type': 'text/plain' }).end('echo') },
+    ]);
     ctx.server.upgrade('/api/ws-echo', (_req, socket) => {
       socket.end('HTTP/1.1 418 Teapot\r\nConnection: close\r\n\r\n');
     });
@@ -30,7 +32,15 @@ const echo: EngineModule = {
 const start = async (config: string): Promise<Engine> => {
   const configPath = join(dir, `relay-${Math.random().toString(36).slice(2)}.yaml`);
   await writeFile(configPath, `data_dir: ${JSON.stringify(join(dir, 'data'))}\n${config}`);
-  return startEngine({ runtime: 'headless', version: 'test', modules: [echo], configPath, env: {}, listen: { host: '127.0.0.1', port: 0 }, logSink: { write: () => undefined } });
+  return startEngine({
+    runtime: 'headless',
+    version: 'test',
+    modules: [echo],
+    configPath,
+    env: {},
+    listen: { host: '127.0.0.1', port: 0 },
+    logSink: { write: () => undefined },
+  });
 };
 
 function get(url: string, ca: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
@@ -71,8 +81,15 @@ describe('api.tls_listen', () => {
   it('takes tls_cert and tls_key as PEM text or as file paths (as go2rtc reads them)', async () => {
     const made = await ensureLocalCertificate({ dir: join(dir, 'own'), label: 'test' });
     const ca = await readFile(made.caPath, 'utf8');
-    const indent = (pem: string) => pem.trim().split('\n').map((line) => `    ${line}`).join('\n');
-    const inline = await start(`api:\n  listen: 127.0.0.1:0\n  tls_listen: 127.0.0.1:0\n  tls_cert: |\n${indent(made.cert)}\n  tls_key: |\n${indent(made.key)}\n`);
+    const indent = (pem: string) =>
+      pem
+        .trim()
+        .split('\n')
+        .map((line) => `    ${line}`)
+        .join('\n');
+    const inline = await start(
+      `api:\n  listen: 127.0.0.1:0\n  tls_listen: 127.0.0.1:0\n  tls_cert: |\n${indent(made.cert)}\n  tls_key: |\n${indent(made.key)}\n`,
+    );
     try {
       expect((await get(`${inline.server.tlsUrl}/api/echo`, ca)).body).toBe('echo');
     } finally {
@@ -89,8 +106,14 @@ describe('api.tls_listen', () => {
   });
 
   it('refuses a half-given certificate or an unreadable file with the key named', async () => {
-    await expect(start('api:\n  tls_listen: 127.0.0.1:0\n  tls_cert: api.crt\n')).rejects.toThrow(/api\.tls_key: api\.tls_cert and api\.tls_key go together/);
-    await expect(start('api:\n  tls_cert: a.crt\n  tls_key: a.key\n')).rejects.toThrow(/api\.tls_listen: api\.tls_cert is set but api\.tls_listen is not/);
-    await expect(start('api:\n  listen: 127.0.0.1:0\n  tls_listen: 127.0.0.1:0\n  tls_cert: missing.crt\n  tls_key: missing.key\n')).rejects.toThrow(/api\.tls_cert: cannot read .*missing\.crt \(ENOENT\)/);
+    await expect(start('api:\n  tls_listen: 127.0.0.1:0\n  tls_cert: api.crt\n')).rejects.toThrow(
+      /api\.tls_key: api\.tls_cert and api\.tls_key go together/,
+    );
+    await expect(start('api:\n  tls_cert: a.crt\n  tls_key: a.key\n')).rejects.toThrow(
+      /api\.tls_listen: api\.tls_cert is set but api\.tls_listen is not/,
+    );
+    await expect(
+      start('api:\n  listen: 127.0.0.1:0\n  tls_listen: 127.0.0.1:0\n  tls_cert: missing.crt\n  tls_key: missing.key\n'),
+    ).rejects.toThrow(/api\.tls_cert: cannot read .*missing\.crt \(ENOENT\)/);
   });
 });

@@ -69,7 +69,16 @@ describe('engine first run', () => {
     }
   };
   const start = (configPath: string, lines: string[], extra: Partial<EngineOptions> = {}) =>
-    startEngine({ runtime: 'headless', version: 'test', modules: [], configPath, env: {}, listen: { host: '127.0.0.1', port: 0 }, logSink: { write: (l) => lines.push(l) }, ...extra });
+    startEngine({
+      runtime: 'headless',
+      version: 'test',
+      modules: [],
+      configPath,
+      env: {},
+      listen: { host: '127.0.0.1', port: 0 },
+      logSink: { write: (l) => lines.push(l) },
+      ...extra,
+    });
 
   it('removes config temp files a killed write left behind, and nothing else', async () => {
     await withConfig('api:\n  password: hunter2\n', async (dir, configPath) => {
@@ -88,15 +97,18 @@ describe('engine first run', () => {
   });
 
   it('warns about unknown top-level and section keys with the key they probably meant', async () => {
-    await withConfig('straems:\n  cam: rtsp://x\napi:\n  lisen: 1\nwebrtc:\n  listen: ":8555"\nrtsp:\n  listen: ""\n', async (_dir, configPath) => {
-      const lines: string[] = [];
-      const engine = await start(configPath, lines, { configSchemas });
-      await engine.close();
-      const warnings = lines.filter((l) => l.includes('unknown key'));
-      expect(warnings).toHaveLength(2);
-      expect(warnings[0]).toContain(`config ${configPath}: unknown key straems (did you mean streams?)`);
-      expect(warnings[1]).toContain('unknown key api.lisen (did you mean api.listen?)');
-    });
+    await withConfig(
+      'straems:\n  cam: rtsp://x\napi:\n  lisen: 1\nwebrtc:\n  listen: ":8555"\nrtsp:\n  listen: ""\n',
+      async (_dir, configPath) => {
+        const lines: string[] = [];
+        const engine = await start(configPath, lines, { configSchemas });
+        await engine.close();
+        const warnings = lines.filter((l) => l.includes('unknown key'));
+        expect(warnings).toHaveLength(2);
+        expect(warnings[0]).toContain(`config ${configPath}: unknown key straems (did you mean streams?)`);
+        expect(warnings[1]).toContain('unknown key api.lisen (did you mean api.listen?)');
+      },
+    );
   });
 
   it('finds no unknown key in the config it writes on first run', async () => {
@@ -118,7 +130,9 @@ describe('engine first run', () => {
         await expect(start(configPath, [], { listen: undefined })).rejects.toThrow(
           `127.0.0.1:${port} is already in use by another program (another Relay Console or go2rtc?); change api.listen in ${configPath}, or start with --listen host:port`,
         );
-        await expect(start(configPath, [], { listen: { host: '127.0.0.1', port } })).rejects.toThrow(/in use.*start with another --listen host:port/);
+        await expect(start(configPath, [], { listen: { host: '127.0.0.1', port } })).rejects.toThrow(
+          /in use.*start with another --listen host:port/,
+        );
       });
     } finally {
       taken.close();

@@ -72,13 +72,38 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   const listen = options.listen ?? settings.api;
   const address = `${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${listen.port}`;
   const tlsSettings = settings.api.tls;
-  const tls = tlsSettings ? { host: tlsSettings.host, port: tlsSettings.port, ...(await apiCertificate(tlsSettings, { dataDir: settings.dataDir, logger: logger.child('api') })) } : undefined;
-  const server = await startHttpServer({ host: listen.host, port: listen.port, router, logger: logger.child('api'), credentials, allowedOrigins: settings.api.origins, ...(tls ? { tls } : {}) }).catch((error: unknown) => {
-    const failed = tls && (error as { address?: string; port?: number }).port === tls.port && tls.port !== 0 ? `${tls.host}:${tls.port}` : address;
-    throw listenFailure(error, failed, failed === address ? (options.listen ? 'start with another --listen host:port' : `change api.listen in ${configPath}, or start with --listen host:port`) : `change api.tls_listen in ${configPath}`);
+  const tls = tlsSettings
+    ? {
+        host: tlsSettings.host,
+        port: tlsSettings.port,
+        ...(await apiCertificate(tlsSettings, { dataDir: settings.dataDir, logger: logger.child('api') })),
+      }
+    : undefined;
+  const server = await startHttpServer({
+    host: listen.host,
+    port: listen.port,
+    router,
+    logger: logger.child('api'),
+    credentials,
+    allowedOrigins: settings.api.origins,
+    ...(tls ? { tls } : {}),
+  }).catch((error: unknown) => {
+    const failed =
+      tls && (error as { address?: string; port?: number }).port === tls.port && tls.port !== 0 ? `${tls.host}:${tls.port}` : address;
+    throw listenFailure(
+      error,
+      failed,
+      failed === address
+        ? options.listen
+          ? 'start with another --listen host:port'
+          : `change api.listen in ${configPath}, or start with --listen host:port`
+        : `change api.tls_listen in ${configPath}`,
+    );
   });
   if (tls && !isLoopbackAddress(tls.host) && !credentials) {
-    logger.warn(`the console and the API over https on ${tls.host}:${tls.port} are open to the network without a username and password; set api.username and api.password`);
+    logger.warn(
+      `the console and the API over https on ${tls.host}:${tls.port} are open to the network without a username and password; set api.username and api.password`,
+    );
   }
   if (!isLoopbackAddress(listen.host) && !credentials) {
     logger.warn(

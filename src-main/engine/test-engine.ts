@@ -18,10 +18,18 @@ export interface TestEngine {
  * Starts a real engine on a free loopback port with a config file in a fresh temp folder, for
  * integration tests of any module. `stop()` closes it and removes the folder.
  */
-export async function startTestEngine(options: { modules: EngineModule[]; config?: string; env?: Record<string, string>; runtime?: Runtime }): Promise<TestEngine> {
+export async function startTestEngine(options: {
+  modules: EngineModule[];
+  config?: string;
+  env?: Record<string, string>;
+  runtime?: Runtime;
+}): Promise<TestEngine> {
   const dir = await mkdtemp(join(tmpdir(), 'relay-console-test-'));
   const configPath = join(dir, 'relay-console.yaml');
-  await writeFile(configPath, options.config ?? `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\nwebrtc:\n  listen: 127.0.0.1:0\nlog:\n  level: warn\n`);
+  await writeFile(
+    configPath,
+    options.config ?? `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\nwebrtc:\n  listen: 127.0.0.1:0\nlog:\n  level: warn\n`,
+  );
   const logLines: string[] = [];
   const sink: LogSink = { write: (line) => logLines.push(line) };
   const engine = await startEngine({

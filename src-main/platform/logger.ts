@@ -82,7 +82,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     info: (m, f) => emit('info', m, f),
     warn: (m, f) => emit('warn', m, f),
     error: (m, f) => emit('error', m, f),
-    child: (child) => createLogger({ level, sink, clock, scope: scope ? `${scope}.${child}` : child, ...(options.tap ? { tap: options.tap } : {}) }),
+    child: (child) =>
+      createLogger({ level, sink, clock, scope: scope ? `${scope}.${child}` : child, ...(options.tap ? { tap: options.tap } : {}) }),
   };
 }
 

@@ -5,10 +5,19 @@ import { MemoryLog } from './memory-log';
 describe('MemoryLog', () => {
   it('keeps the logger lines as go2rtc-style JSON lines, redacted, above the level', () => {
     const logs = new MemoryLog();
-    const logger = createLogger({ level: 'info', sink: { write: () => undefined }, tap: (entry) => logs.record(entry), clock: () => new Date('2031-01-02T03:04:05.000Z') });
+    const logger = createLogger({
+      level: 'info',
+      sink: { write: () => undefined },
+      tap: (entry) => logs.record(entry),
+      clock: () => new Date('2031-01-02T03:04:05.000Z'),
+    });
     logger.child('relay').child('rtsp').warn('camera rtsp://admin:hunter2@10.0.0.5/s1 is gone', { stream: 'cam', password: 'hunter2' });
     logger.debug('not kept');
-    const lines = logs.text().trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = logs
+      .text()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 'warn', time: '2031-01-02T03:04:05.000Z', module: 'relay.rtsp', stream: 'cam' });
     expect(logs.text()).not.toContain('hunter2');

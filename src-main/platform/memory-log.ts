@@ -12,7 +12,13 @@ export class MemoryLog {
   constructor(private readonly limitBytes = 512 * 1024) {}
 
   record(entry: LogEntry): void {
-    const line = JSON.stringify({ level: entry.level, time: entry.time.toISOString(), ...(entry.scope ? { module: entry.scope } : {}), ...entry.fields, message: entry.message });
+    const line = JSON.stringify({
+      level: entry.level,
+      time: entry.time.toISOString(),
+      ...(entry.scope ? { module: entry.scope } : {}),
+      ...entry.fields,
+      message: entry.message,
+    });
     this.lines.push(line);
     this.bytes += line.length + 1;
     while (this.bytes > this.limitBytes && this.lines.length > 1) this.bytes -= this.lines.shift()!.length + 1;

@@ -16,7 +16,10 @@ export interface StandaloneService {
  * `npm run <tool> -- --config <file>`: one embedded service (an emulator) on its own, from the
  * same config file as the app, until SIGINT or SIGTERM; exit 1 with the reason when it cannot start.
  */
-export function runStandaloneService(tool: string, start: (config: ConfigStore, settings: AppSettings, logger: Logger) => Promise<StandaloneService>): void {
+export function runStandaloneService(
+  tool: string,
+  start: (config: ConfigStore, settings: AppSettings, logger: Logger) => Promise<StandaloneService>,
+): void {
   const main = async (): Promise<void> => {
     const { values } = parseArgs({ options: { config: { type: 'string', short: 'c' } }, allowPositionals: false });
     if (!values.config) throw new Error(`usage: ${tool} --config <file.yaml>`);

@@ -14,31 +14,63 @@ describe('preferences service', () => {
 
   it('keeps the live layout and order in data_dir and reads them back after a restart', async () => {
     running = await startTestEngine({ modules: [createPreferencesModule()] });
-    expect(await call('get')).toEqual({ ok: true, value: { appearance: { colorScheme: 'system' }, live: { layout: 'auto', order: [], modes: {} }, popouts: [], directory: { assignmentColumns: ['target', 'accessPackage', 'assignmentPolicy', 'state', 'schedule'] } } });
+    expect(await call('get')).toEqual({
+      ok: true,
+      value: {
+        appearance: { colorScheme: 'system' },
+        live: { layout: 'auto', order: [], modes: {} },
+        popouts: [],
+        directory: { assignmentColumns: ['target', 'accessPackage', 'assignmentPolicy', 'state', 'schedule'] },
+      },
+    });
     const events: unknown[] = [];
     running.engine.services.subscribe('preferences', 'onPreferences', (p) => events.push(p));
-    expect(await call('setLiveView', { layout: '3x3', order: ['yard', 'door'] })).toMatchObject({ ok: true, value: { live: { layout: '3x3', order: ['yard', 'door'] } } });
+    expect(await call('setLiveView', { layout: '3x3', order: ['yard', 'door'] })).toMatchObject({
+      ok: true,
+      value: { live: { layout: '3x3', order: ['yard', 'door'] } },
+    });
     expect(events).toMatchObject([{ live: { layout: '3x3', order: ['yard', 'door'] }, popouts: [] }]);
     const file = JSON.parse(await readFile(join(running.dir, 'data', PREFERENCES_FILE), 'utf8'));
     expect(file.live).toEqual({ layout: '3x3', order: ['yard', 'door'], modes: {} });
     expect(await call('setLiveView', { layout: '5x5', order: [] })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    expect(await call('setDirectoryView', { assignmentColumns: ['state', 'target'] })).toMatchObject({ ok: true, value: { directory: { assignmentColumns: ['state', 'target'] } } });
+    expect(await call('setDirectoryView', { assignmentColumns: ['state', 'target'] })).toMatchObject({
+      ok: true,
+      value: { directory: { assignmentColumns: ['state', 'target'] } },
+    });
     expect(await call('setDirectoryView', { assignmentColumns: [] })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    expect(await call('setAppearance', { colorScheme: 'dark' })).toMatchObject({ ok: true, value: { appearance: { colorScheme: 'dark' }, live: { layout: '3x3' } } });
+    expect(await call('setAppearance', { colorScheme: 'dark' })).toMatchObject({
+      ok: true,
+      value: { appearance: { colorScheme: 'dark' }, live: { layout: '3x3' } },
+    });
     expect(events.at(-1)).toMatchObject({ appearance: { colorScheme: 'dark' } });
     expect(await call('setAppearance', { colorScheme: 'sepia' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
 
     // A forced mode per stream; the grid's changes leave them alone; null is automatic again.
-    expect(await call('setTileMode', { stream: 'yard', mode: 'mjpeg' })).toMatchObject({ ok: true, value: { live: { modes: { yard: 'mjpeg' } } } });
-    expect(await call('setTileMode', { stream: 'door', mode: 'hls' })).toMatchObject({ ok: true, value: { live: { modes: { yard: 'mjpeg', door: 'hls' } } } });
-    expect(await call('setLiveView', { layout: '3x3', order: ['yard', 'door'] })).toMatchObject({ ok: true, value: { live: { modes: { yard: 'mjpeg', door: 'hls' } } } });
-    expect(await call('setTileMode', { stream: 'door', mode: null })).toMatchObject({ ok: true, value: { live: { modes: { yard: 'mjpeg' } } } });
+    expect(await call('setTileMode', { stream: 'yard', mode: 'mjpeg' })).toMatchObject({
+      ok: true,
+      value: { live: { modes: { yard: 'mjpeg' } } },
+    });
+    expect(await call('setTileMode', { stream: 'door', mode: 'hls' })).toMatchObject({
+      ok: true,
+      value: { live: { modes: { yard: 'mjpeg', door: 'hls' } } },
+    });
+    expect(await call('setLiveView', { layout: '3x3', order: ['yard', 'door'] })).toMatchObject({
+      ok: true,
+      value: { live: { modes: { yard: 'mjpeg', door: 'hls' } } },
+    });
+    expect(await call('setTileMode', { stream: 'door', mode: null })).toMatchObject({
+      ok: true,
+      value: { live: { modes: { yard: 'mjpeg' } } },
+    });
     expect(await call('setTileMode', { stream: 'door', mode: 'flash' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(JSON.parse(await readFile(join(running.dir, 'data', PREFERENCES_FILE), 'utf8')).live.modes).toEqual({ yard: 'mjpeg' });
 
     await running.engine.close();
     const reopened = await startEngineOn(running.dir);
-    expect(await reopened.services.call('preferences', 'get', undefined)).toMatchObject({ ok: true, value: { appearance: { colorScheme: 'dark' }, live: { layout: '3x3', order: ['yard', 'door'], modes: { yard: 'mjpeg' } } } });
+    expect(await reopened.services.call('preferences', 'get', undefined)).toMatchObject({
+      ok: true,
+      value: { appearance: { colorScheme: 'dark' }, live: { layout: '3x3', order: ['yard', 'door'], modes: { yard: 'mjpeg' } } },
+    });
     await reopened.close();
   });
 
@@ -62,13 +94,17 @@ describe('preferences service', () => {
     expect(await call('openPopout', { stream: 'door' })).toEqual({ ok: true, value: { opened: true } });
     expect(opened.map((o) => o.stream)).toEqual(['door']);
     opened[0]!.events.onBounds({ x: 10, y: 20, width: 640, height: 360 });
-    await expect.poll(async () => (await call('get')) as unknown).toMatchObject({ value: { popouts: [{ stream: 'door', bounds: { x: 10, y: 20, width: 640, height: 360 } }] } });
+    await expect
+      .poll(async () => (await call('get')) as unknown)
+      .toMatchObject({ value: { popouts: [{ stream: 'door', bounds: { x: 10, y: 20, width: 640, height: 360 } }] } });
 
     const engine = await startEngineOn(running.dir, windows);
     expect(restored).toEqual(['door']);
     expect(opened.at(-1)).toMatchObject({ stream: 'door', bounds: { x: 10, y: 20, width: 640, height: 360 } });
     opened.at(-1)!.events.onClosed();
-    await expect.poll(async () => (await engine.services.call('preferences', 'get', undefined)) as unknown).toMatchObject({ value: { popouts: [] } });
+    await expect
+      .poll(async () => (await engine.services.call('preferences', 'get', undefined)) as unknown)
+      .toMatchObject({ value: { popouts: [] } });
     await engine.close();
   });
 

@@ -26,8 +26,10 @@ export function createPreferencesModule(options: PreferencesModuleOptions = {}):
 
       const openCamera = (stream: string, bounds?: WindowBounds) => {
         windows!.openCamera(stream, bounds, {
-          onBounds: (next) => void store.update((p) => ({ ...p, popouts: p.popouts.map((o) => (o.stream === stream ? { stream, bounds: next } : o)) })),
-          onClosed: () => void store.update((p) => ({ ...p, popouts: withoutStream(p.popouts, stream) })).then((p) => emit('onPreferences', p)),
+          onBounds: (next) =>
+            void store.update((p) => ({ ...p, popouts: p.popouts.map((o) => (o.stream === stream ? { stream, bounds: next } : o)) })),
+          onClosed: () =>
+            void store.update((p) => ({ ...p, popouts: withoutStream(p.popouts, stream) })).then((p) => emit('onPreferences', p)),
         });
       };
 

@@ -3,12 +3,7 @@
 import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import type { ConsoleBridge } from '../../src-shared/contract/transport';
 import type { Result } from '../../src-shared/contract/result';
-import {
-  IPC_CALL_CHANNEL,
-  IPC_EVENT_CHANNEL,
-  IPC_SUBSCRIBE_CHANNEL,
-  IPC_UNSUBSCRIBE_CHANNEL,
-} from '../../src-shared/contract/wire';
+import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL, IPC_SUBSCRIBE_CHANNEL, IPC_UNSUBSCRIBE_CHANNEL } from '../../src-shared/contract/wire';
 
 const listeners = new Map<string, Set<(payload: unknown) => void>>();
 

@@ -39,7 +39,7 @@ interface Box {
 
 function boxes(view: DataView, start: number, end: number): Box[] {
   const out: Box[] = [];
-  for (let at = start; at < end; ) {
+  for (let at = start; at < end;) {
     if (at + 8 > end) throw new Fmp4PartsError(`a box header at byte ${at} runs past the end`);
     let size = view.getUint32(at);
     const type = String.fromCharCode(view.getUint8(at + 4), view.getUint8(at + 5), view.getUint8(at + 6), view.getUint8(at + 7));
@@ -66,7 +66,8 @@ const u8 = (view: DataView, box: Box, offset: number) => view.getUint8(field(box
 const u32 = (view: DataView, box: Box, offset: number) => view.getUint32(field(box, offset, 4));
 const u64 = (view: DataView, box: Box, offset: number) => Number(view.getBigUint64(field(box, offset, 8)));
 
-const child = (view: DataView, parent: Box, type: string): Box | undefined => boxes(view, parent.body, parent.end).find((b) => b.type === type);
+const child = (view: DataView, parent: Box, type: string): Box | undefined =>
+  boxes(view, parent.body, parent.end).find((b) => b.type === type);
 const children = (view: DataView, parent: Box, type: string): Box[] => boxes(view, parent.body, parent.end).filter((b) => b.type === type);
 
 function need(box: Box | undefined, what: string): Box {
@@ -137,7 +138,10 @@ function readFragment(view: DataView, moof: Box, end: number, tracks: Map<number
 export function segmentParts(bytes: Uint8Array): SegmentParts {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const top = boxes(view, 0, bytes.length);
-  const moov = need(top.find((b) => b.type === 'moov'), 'moov');
+  const moov = need(
+    top.find((b) => b.type === 'moov'),
+    'moov',
+  );
   const tracks = readMoov(view, moov);
   const firstMoof = top.findIndex((b) => b.type === 'moof');
   const initEnd = firstMoof < 0 ? bytes.length : top[firstMoof]!.start;
@@ -158,7 +162,13 @@ export function fragmentSeconds(parts: SegmentParts, fragment: FragmentPart): nu
  * timescale; a time that would fall below 0 stays at 0) and numbered from `firstSequence`:
  * segments laid end to end play as one.
  */
-export function retimedFragments(bytes: Uint8Array, parts: SegmentParts, fragments: readonly FragmentPart[], shiftSeconds: number, firstSequence: number): Uint8Array {
+export function retimedFragments(
+  bytes: Uint8Array,
+  parts: SegmentParts,
+  fragments: readonly FragmentPart[],
+  shiftSeconds: number,
+  firstSequence: number,
+): Uint8Array {
   if (fragments.length === 0) return new Uint8Array(0);
   const first = fragments[0]!.start;
   // A copy (Buffer's slice would share the bytes): the segment as fetched stays as it was.

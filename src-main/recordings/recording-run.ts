@@ -35,7 +35,10 @@ export function createRecordingRun(tracks: readonly FrameTrack[], deps: Recordin
   const { settings, spool } = deps;
   const began = tracks.map((t) => ({ connection: t.source.connection, codec: t.codec as Codec }));
   const written: Mp4Track[] = mp4Tracks(tracks);
-  const writer: RunWriter = createRunWriter({ tracks: written.map((t) => ({ kind: t.kind, codec: t.codec })), segmentMs: settings.segment });
+  const writer: RunWriter = createRunWriter({
+    tracks: written.map((t) => ({ kind: t.kind, codec: t.codec })),
+    segmentMs: settings.segment,
+  });
   let file: OpenSpoolFile | undefined;
   /** Finishing files one after another, so they enter the spool in order. */
   let finishing: Promise<void> = Promise.resolve();
@@ -58,10 +61,12 @@ export function createRecordingRun(tracks: readonly FrameTrack[], deps: Recordin
           metadata: metadataHeaders(segment, settings.stream),
           ...segment,
         };
-        finishing = finishing.then(() => closing.finish(target).then(deps.onSpooled, (error: Error) => {
-          void closing.abandon();
-          deps.onSpoolError(error);
-        }));
+        finishing = finishing.then(() =>
+          closing.finish(target).then(deps.onSpooled, (error: Error) => {
+            void closing.abandon();
+            deps.onSpoolError(error);
+          }),
+        );
       }
     }
   }

@@ -86,9 +86,18 @@ describe('recordings API', () => {
     expect(answer.status).toBe(200);
     const { segments: listed } = (await answer.json()) as { segments: Array<{ key: string; start: string; end: string; bytes: number }> };
     expect(listed).toEqual(
-      segments.slice(1).map(({ bytes, summary }) => ({ key: segmentKey('recordings/cam/', summary.startMs), start: iso(summary.startMs), end: iso(summary.endMs), bytes: bytes.length })),
+      segments.slice(1).map(({ bytes, summary }) => ({
+        key: segmentKey('recordings/cam/', summary.startMs),
+        start: iso(summary.startMs),
+        end: iso(summary.endMs),
+        bytes: bytes.length,
+      })),
     );
-    expect(listed[0]).toMatchObject({ key: 'recordings/cam/2026-11-27/08-00-04.000Z.mp4', start: '2026-11-27T08:00:04.000Z', end: '2026-11-27T08:00:08.000Z' });
+    expect(listed[0]).toMatchObject({
+      key: 'recordings/cam/2026-11-27/08-00-04.000Z.mp4',
+      start: '2026-11-27T08:00:04.000Z',
+      end: '2026-11-27T08:00:08.000Z',
+    });
     const all = (await (await get('/api/recordings?src=cam')).json()) as { segments: unknown[] };
     expect(all.segments).toHaveLength(3);
   });
@@ -126,13 +135,23 @@ describe('recordings API', () => {
     expect(listed.map((s) => s.key)).toEqual(segments.map((s) => segmentKey('safe/', s.summary.startMs)));
     const answer = await get(`/api/recordings/init.mp4?src=safe&key=${encodeURIComponent(listed[0]!.key)}`);
     expect(answer.status).toBe(200);
-    expect(Buffer.from(await answer.arrayBuffer()).subarray(4, 8).toString()).toBe('ftyp');
+    expect(
+      Buffer.from(await answer.arrayBuffer())
+        .subarray(4, 8)
+        .toString(),
+    ).toBe('ftyp');
   });
 
   it('refuses pages of other sites on every path, even without Origin', async () => {
     const key = encodeURIComponent(segmentKey('recordings/cam/', T0));
     const range = `start=${iso(T0)}&end=${iso(T0 + 4_000)}`;
-    for (const path of [`/api/recordings?src=cam`, `/api/recordings.m3u8?src=cam&${range}`, `/api/recordings.mp4?src=cam&${range}`, `/api/recordings/init.mp4?src=cam&key=${key}`, `/api/recordings/segment.m4s?src=cam&key=${key}`]) {
+    for (const path of [
+      `/api/recordings?src=cam`,
+      `/api/recordings.m3u8?src=cam&${range}`,
+      `/api/recordings.mp4?src=cam&${range}`,
+      `/api/recordings/init.mp4?src=cam&key=${key}`,
+      `/api/recordings/segment.m4s?src=cam&key=${key}`,
+    ]) {
       const byVideoTag = await get(path, { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Dest': 'video' });
       expect([path, byVideoTag.status]).toEqual([path, 403]);
       expect(await byVideoTag.text()).toMatch(/a page of another site may not read recordings/);
@@ -152,11 +171,23 @@ describe('recordings API', () => {
       ['/api/recordings.m3u8?src=cam&start=tomorrow', 400, /start must be a time in ISO 8601/],
       [`/api/recordings.m3u8?src=cam&start=${iso(T0 + 3_600_000)}&end=${iso(T0 + 7_200_000)}`, 404, /nothing of cam was recorded between/],
       [`/api/recordings.mp4?src=cam&start=${iso(T0)}&end=${iso(T0 + 7 * 3_600_000)}`, 400, /at most 6 hours/],
-      ['/api/recordings/init.mp4?src=cam&key=recordings%2Fcam%2F..%2F..%2Fsafe%2F2026-11-27%2F08-00-00.000Z.mp4', 400, /key must be a segment of cam/],
+      [
+        '/api/recordings/init.mp4?src=cam&key=recordings%2Fcam%2F..%2F..%2Fsafe%2F2026-11-27%2F08-00-00.000Z.mp4',
+        400,
+        /key must be a segment of cam/,
+      ],
       [`/api/recordings/init.mp4?src=cam&key=${encodeURIComponent(segmentKey('safe/', T0))}`, 400, /key must be a segment of cam/],
       ['/api/recordings/segment.m4s?src=cam&key=README.txt', 400, /key must be a segment of cam: recordings\/cam\/YYYY-MM-DD/],
-      [`/api/recordings/segment.m4s?src=cam&key=${encodeURIComponent(segmentKey('recordings/cam/', T0))}&t=-5`, 400, /t must be a whole number/],
-      [`/api/recordings/segment.m4s?src=cam&key=${encodeURIComponent(segmentKey('recordings/cam/', T0 + 1))}`, 404, /is not in the bucket rec/],
+      [
+        `/api/recordings/segment.m4s?src=cam&key=${encodeURIComponent(segmentKey('recordings/cam/', T0))}&t=-5`,
+        400,
+        /t must be a whole number/,
+      ],
+      [
+        `/api/recordings/segment.m4s?src=cam&key=${encodeURIComponent(segmentKey('recordings/cam/', T0 + 1))}`,
+        404,
+        /is not in the bucket rec/,
+      ],
     ];
     for (const [path, status, message] of cases) {
       const answer = await get(path);
@@ -168,9 +199,29 @@ describe('recordings API', () => {
 
   it('gives the console each stream state and the same listing through the recordings service', async () => {
     const status = await running.engine.services.call('recordings', 'status', undefined);
-    expect(status).toMatchObject({ ok: true, value: [{ stream: 'cam', state: 'waiting', message: expect.stringMatching(/there is no stream cam in streams/), bucket: 'rec', prefix: 'recordings/cam/', schedule: 'always', spooled: 0 }, { stream: 'safe' }] });
+    expect(status).toMatchObject({
+      ok: true,
+      value: [
+        {
+          stream: 'cam',
+          state: 'waiting',
+          message: expect.stringMatching(/there is no stream cam in streams/),
+          bucket: 'rec',
+          prefix: 'recordings/cam/',
+          schedule: 'always',
+          spooled: 0,
+        },
+        { stream: 'safe' },
+      ],
+    });
     const listed = await running.engine.services.call('recordings', 'list', { stream: 'cam', startMs: T0, endMs: T0 + 8_000 });
-    expect(listed).toMatchObject({ ok: true, value: { segments: [{ startMs: T0, endMs: T0 + 4000, durationMs: 4000 }, { startMs: T0 + 4000 }] } });
-    expect(await running.engine.services.call('recordings', 'list', { stream: 'cam', startMs: T0, endMs: T0 - 1 })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(listed).toMatchObject({
+      ok: true,
+      value: { segments: [{ startMs: T0, endMs: T0 + 4000, durationMs: 4000 }, { startMs: T0 + 4000 }] },
+    });
+    expect(await running.engine.services.call('recordings', 'list', { stream: 'cam', startMs: T0, endMs: T0 - 1 })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
   });
 });

@@ -69,15 +69,23 @@ let browser: Browser | undefined;
 let listed: Listed[] = [];
 
 const startEmulator = () => {
-  emulator = startChild([VITE_NODE, resolve('src-main/storage/emulator/main.storage-emulator.ts'), '--', '--config', join(dir, 'emulator.yaml')], /storage emulator at (http:\S+)/);
+  emulator = startChild(
+    [VITE_NODE, resolve('src-main/storage/emulator/main.storage-emulator.ts'), '--', '--config', join(dir, 'emulator.yaml')],
+    /storage emulator at (http:\S+)/,
+  );
   return emulator.ready;
 };
 const startRecordingEngine = async () => {
-  engine = startChild([VITE_NODE, resolve('src-main/recordings/test-support/recording-engine.ts'), '--', join(dir, 'engine.yaml')], /listening (http:\S+)/);
+  engine = startChild(
+    [VITE_NODE, resolve('src-main/recordings/test-support/recording-engine.ts'), '--', join(dir, 'engine.yaml')],
+    /listening (http:\S+)/,
+  );
   api = await engine.ready;
 };
-const list = async (): Promise<Listed[]> => ((await (await fetch(`${api}/api/recordings?src=cam`)).json()) as { segments: Listed[] }).segments;
-const spanSeconds = (segments: Listed[]) => (segments.length ? (Date.parse(segments.at(-1)!.end) - Date.parse(segments[0]!.start)) / 1000 : 0);
+const list = async (): Promise<Listed[]> =>
+  ((await (await fetch(`${api}/api/recordings?src=cam`)).json()) as { segments: Listed[] }).segments;
+const spanSeconds = (segments: Listed[]) =>
+  segments.length ? (Date.parse(segments.at(-1)!.end) - Date.parse(segments[0]!.start)) / 1000 : 0;
 const bucket = () => new qiniu.rs.BucketManager(new qiniu.auth.digest.Mac(AK, SK), sdkConfig(`127.0.0.1:${emulatorPort}`));
 /** The files in the engine's spool, and the keys of its finished segments (each a `.json` beside its `.mp4`). */
 async function spool(): Promise<{ files: string[]; keys: string[] }> {
@@ -97,7 +105,10 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'recordings-interop-'));
   emulatorPort = await freePort();
   const account = `      - access_key: ${AK}\n        secret_key: ${SK}`;
-  await writeFile(join(dir, 'emulator.yaml'), `data_dir: ${join(dir, 'emulator-data')}\nlog:\n  level: warn\nstorage:\n  emulator:\n    listen: 127.0.0.1:${emulatorPort}\n    accounts:\n${account}\n        buckets:\n          - name: rec\n            domains: [rec.test]\n`);
+  await writeFile(
+    join(dir, 'emulator.yaml'),
+    `data_dir: ${join(dir, 'emulator-data')}\nlog:\n  level: warn\nstorage:\n  emulator:\n    listen: 127.0.0.1:${emulatorPort}\n    accounts:\n${account}\n        buckets:\n          - name: rec\n            domains: [rec.test]\n`,
+  );
   camera = await startGstCamera({ size: '1280x720' });
   await writeFile(
     join(dir, 'engine.yaml'),
@@ -117,10 +128,13 @@ beforeAll(async () => {
   await startEmulator();
   await startRecordingEngine();
   // 30 s of recording: the listing spans at least 28 s (seven 4 s segments) once they are up.
-  listed = await waitUntil(async () => {
-    const segments = await list();
-    return spanSeconds(segments) >= 28 && segments;
-  }, { timeout: 90_000, interval: 500, what: '30 s of recording in the bucket' });
+  listed = await waitUntil(
+    async () => {
+      const segments = await list();
+      return spanSeconds(segments) >= 28 && segments;
+    },
+    { timeout: 90_000, interval: 500, what: '30 s of recording in the bucket' },
+  );
 }, 150_000);
 
 afterAll(async () => {
@@ -146,7 +160,11 @@ describe('recording a GStreamer camera into a Kodo bucket', () => {
       expect(length).toBeLessThan(5.1);
       const { data, resp } = await manager.stat('rec', segment.key);
       expect(resp.statusCode).toBe(200);
-      expect(data).toMatchObject({ fsize: segment.bytes, mimeType: 'video/mp4', 'x-qn-meta': { start: segment.start, end: segment.end, stream: 'cam', codecs: expect.stringMatching(/^avc1\.[0-9A-F]{6},flac$/) } });
+      expect(data).toMatchObject({
+        fsize: segment.bytes,
+        mimeType: 'video/mp4',
+        'x-qn-meta': { start: segment.start, end: segment.end, stream: 'cam', codecs: expect.stringMatching(/^avc1\.[0-9A-F]{6},flac$/) },
+      });
     }
     // A lifecycle rule on the prefix keeps them 30 days.
     const rules = (await manager.getBucketLifecycleRule('rec')).data as Array<{ prefix: string; delete_after_days: number }>;
@@ -155,8 +173,18 @@ describe('recording a GStreamer camera into a Kodo bucket', () => {
 
   it('each segment is an MP4 of its own: ffprobe reads H.264 1280x720 and its length', async () => {
     for (const segment of listed.slice(0, 3)) {
-      const probe = await run('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name,width,height,duration', '-of', 'json', `http://127.0.0.1:${emulatorPort}/download/rec/${segment.key}`]);
-      const streams = (JSON.parse(probe.stdout) as { streams: Array<{ codec_name: string; width?: number; height?: number; duration: string }> }).streams;
+      const probe = await run('ffprobe', [
+        '-v',
+        'error',
+        '-show_entries',
+        'stream=codec_name,width,height,duration',
+        '-of',
+        'json',
+        `http://127.0.0.1:${emulatorPort}/download/rec/${segment.key}`,
+      ]);
+      const streams = (
+        JSON.parse(probe.stdout) as { streams: Array<{ codec_name: string; width?: number; height?: number; duration: string }> }
+      ).streams;
       expect(streams[0]).toMatchObject({ codec_name: 'h264', width: 1280, height: 720 });
       expect(Number(streams[0]!.duration)).toBeCloseTo((Date.parse(segment.end) - Date.parse(segment.start)) / 1000, 1);
     }
@@ -166,7 +194,9 @@ describe('recording a GStreamer camera into a Kodo bucket', () => {
     const url = `${api}/api/recordings.m3u8?src=cam&start=${listed[0]!.start}&end=${listed.at(-1)!.end}`;
     const played = await run('ffmpeg', ['-hide_banner', '-v', 'error', '-stats', '-i', url, '-map', '0:v', '-f', 'null', '-'], 60_000);
     expect(played.code).toBe(0);
-    const time = [...played.stderr.matchAll(/time=(\d+):(\d+):([\d.]+)/g)].map((m) => Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3])).at(-1) ?? 0;
+    const time =
+      [...played.stderr.matchAll(/time=(\d+):(\d+):([\d.]+)/g)].map((m) => Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3])).at(-1) ??
+      0;
     const frames = Number([...played.stderr.matchAll(/frame=\s*(\d+)/g)].at(-1)?.[1] ?? 0);
     expect(time).toBeGreaterThanOrEqual(12);
     expect(time).toBeCloseTo(spanSeconds(listed), 0);
@@ -177,12 +207,25 @@ describe('recording a GStreamer camera into a Kodo bucket', () => {
   it('a range joined into one MP4 download is cut at keyframes and ffprobe reads its length', async () => {
     const from = Date.parse(listed[0]!.start) + 2_500;
     const to = from + 12_000;
-    const response = await fetch(`${api}/api/recordings.mp4?src=cam&start=${new Date(from).toISOString()}&end=${new Date(to).toISOString()}`);
+    const response = await fetch(
+      `${api}/api/recordings.mp4?src=cam&start=${new Date(from).toISOString()}&end=${new Date(to).toISOString()}`,
+    );
     expect(response.status).toBe(200);
     const file = join(dir, 'joined.mp4');
     await writeFile(file, Buffer.from(await response.arrayBuffer()));
-    const probe = await run('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name,width,height,duration:format=duration,start_time', '-of', 'json', file]);
-    const read = JSON.parse(probe.stdout) as { streams: Array<{ codec_name: string; width?: number; duration: string }>; format: { duration: string; start_time: string } };
+    const probe = await run('ffprobe', [
+      '-v',
+      'error',
+      '-show_entries',
+      'stream=codec_name,width,height,duration:format=duration,start_time',
+      '-of',
+      'json',
+      file,
+    ]);
+    const read = JSON.parse(probe.stdout) as {
+      streams: Array<{ codec_name: string; width?: number; duration: string }>;
+      format: { duration: string; start_time: string };
+    };
     expect(read.streams[0]).toMatchObject({ codec_name: 'h264', width: 1280 });
     // 12 s asked; the cut goes back to the keyframe before the start and on to the one after the end (a GOP is 1 s).
     const duration = Number(read.streams[0]!.duration);
@@ -196,7 +239,13 @@ describe('recording a GStreamer camera into a Kodo bucket', () => {
   it('hls.js in Chromium plays the VOD playlist for more than 12 s at the camera size', async () => {
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--autoplay-policy=no-user-gesture-required'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--autoplay-policy=no-user-gesture-required',
+      ],
     });
     const page = await browser.newPage();
     // A page of the relay's own origin, as the console is.
@@ -209,7 +258,11 @@ describe('recording a GStreamer camera into a Kodo bucket', () => {
       video.id = 'recording';
       video.muted = true;
       document.body.append(video);
-      type HlsLike = { loadSource(u: string): void; attachMedia(v: HTMLVideoElement): void; on(event: string, listener: (name: string, data: { fatal: boolean; details: string }) => void): void };
+      type HlsLike = {
+        loadSource(u: string): void;
+        attachMedia(v: HTMLVideoElement): void;
+        on(event: string, listener: (name: string, data: { fatal: boolean; details: string }) => void): void;
+      };
       const Hls = (window as unknown as { Hls: (new () => HlsLike) & { Events: { ERROR: string } } }).Hls;
       const hls = new Hls();
       (window as unknown as { fatal: string[] }).fatal = [];
@@ -239,10 +292,13 @@ describe('recording a GStreamer camera into a Kodo bucket', () => {
     const before = (await list()).map((s) => s.key);
     await kill(emulator?.child);
     // The bucket cannot be reached: finished segments wait in the spool.
-    const spooled = await waitUntil(async () => {
-      const now = await spool();
-      return now.keys.length >= 2 && now.keys;
-    }, { timeout: 30_000, interval: 250, what: 'two segments in the spool' });
+    const spooled = await waitUntil(
+      async () => {
+        const now = await spool();
+        return now.keys.length >= 2 && now.keys;
+      },
+      { timeout: 30_000, interval: 250, what: 'two segments in the spool' },
+    );
     await kill(engine?.child);
     const killedAt = Date.now();
     const left = await spool();
@@ -252,12 +308,15 @@ describe('recording a GStreamer camera into a Kodo bucket', () => {
 
     await startEmulator();
     await startRecordingEngine();
-    const recovered = await waitUntil(async () => {
-      const segments = await list();
-      const keys = segments.map((s) => s.key);
-      const resumed = segments.some((s) => Date.parse(s.start) > killedAt);
-      return resumed && [...before, ...left.keys].every((key) => keys.includes(key)) && keys;
-    }, { timeout: 60_000, interval: 500, what: 'the spool uploaded and recording resumed after the restart' });
+    const recovered = await waitUntil(
+      async () => {
+        const segments = await list();
+        const keys = segments.map((s) => s.key);
+        const resumed = segments.some((s) => Date.parse(s.start) > killedAt);
+        return resumed && [...before, ...left.keys].every((key) => keys.includes(key)) && keys;
+      },
+      { timeout: 60_000, interval: 500, what: 'the spool uploaded and recording resumed after the restart' },
+    );
     expect(recovered).toEqual(expect.arrayContaining([...before, ...left.keys]));
     // Nothing the killed run left is in the spool any more: uploaded, or (the cut-short .part) removed.
     const now = await spool();

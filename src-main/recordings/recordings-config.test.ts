@@ -7,14 +7,45 @@ describe('recordings: config', () => {
   it('fills in the defaults: the local account, recordings/<stream>/, 10 s segments, always', () => {
     const { settings, problems } = readRecordingsSection({ cam: { bucket: 'demo' } });
     expect(problems).toEqual([]);
-    expect(settings).toEqual([{ stream: 'cam', bucket: 'demo', account: 'local', prefix: 'recordings/cam/', segment: 10_000, schedule: { kind: 'always' }, pre_roll: 0, post_roll: 0, spool_max: 1_000_000_000 }]);
+    expect(settings).toEqual([
+      {
+        stream: 'cam',
+        bucket: 'demo',
+        account: 'local',
+        prefix: 'recordings/cam/',
+        segment: 10_000,
+        schedule: { kind: 'always' },
+        pre_roll: 0,
+        post_roll: 0,
+        spool_max: 1_000_000_000,
+      },
+    ]);
   });
 
   it('reads every key as the issue writes them', () => {
     const { settings } = readRecordingsSection({
-      'front door': { bucket: 'cams', account: 'Production', prefix: 'doors/front', segment: '4s', schedule: ['mon-fri 08:00-18:00', 'sat 10:00-14:00'], retain_days: 30, pre_roll: '5s', post_roll: 10, spool_max: '512MB' },
+      'front door': {
+        bucket: 'cams',
+        account: 'Production',
+        prefix: 'doors/front',
+        segment: '4s',
+        schedule: ['mon-fri 08:00-18:00', 'sat 10:00-14:00'],
+        retain_days: 30,
+        pre_roll: '5s',
+        post_roll: 10,
+        spool_max: '512MB',
+      },
     });
-    expect(settings[0]).toMatchObject({ stream: 'front door', account: 'Production', prefix: 'doors/front/', segment: 4000, retain_days: 30, pre_roll: 5000, post_roll: 10_000, spool_max: 512_000_000 });
+    expect(settings[0]).toMatchObject({
+      stream: 'front door',
+      account: 'Production',
+      prefix: 'doors/front/',
+      segment: 4000,
+      retain_days: 30,
+      pre_roll: 5000,
+      post_roll: 10_000,
+      spool_max: 512_000_000,
+    });
     expect(settings[0]!.schedule).toMatchObject({ kind: 'weekly', text: ['mon-fri 08:00-18:00', 'sat 10:00-14:00'] });
     // A stream name a key cannot carry plainly gets a plain default prefix.
     expect(readRecordingsSection({ 'front door': { bucket: 'b' } }).settings[0]!.prefix).toBe('recordings/front_door/');
@@ -68,7 +99,14 @@ describe('weekly windows', () => {
 
 describe('durations and sizes', () => {
   it('reads units, and refuses what has none it knows', () => {
-    expect([parseDurationMs('10s'), parseDurationMs('1.5m'), parseDurationMs('500ms'), parseDurationMs('1h'), parseDurationMs(4), parseDurationMs('4')]).toEqual([10_000, 90_000, 500, 3_600_000, 4000, 4000]);
+    expect([
+      parseDurationMs('10s'),
+      parseDurationMs('1.5m'),
+      parseDurationMs('500ms'),
+      parseDurationMs('1h'),
+      parseDurationMs(4),
+      parseDurationMs('4'),
+    ]).toEqual([10_000, 90_000, 500, 3_600_000, 4000, 4000]);
     expect([parseDurationMs('10 sec'), parseDurationMs('-1s'), parseDurationMs(Number.NaN)]).toEqual([undefined, undefined, undefined]);
     expect([parseBytes('512MB'), parseBytes('1GiB'), parseBytes(2048), parseBytes('2 gb')]).toEqual([512e6, 2 ** 30, 2048, 2e9]);
     expect(parseBytes('lots')).toBeUndefined();

@@ -9,7 +9,10 @@ const duration = (what: string, minMs: number, maxMs: number) =>
   z.union([z.string(), z.number()]).transform((value, ctx) => {
     const ms = parseDurationMs(value);
     if (ms === undefined || ms < minMs || ms > maxMs) {
-      ctx.addIssue({ code: 'custom', message: `${what} is a duration from ${minMs / 1000} s to ${maxMs / 60_000} min, e.g. 10s or 1m, not ${JSON.stringify(value)}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `${what} is a duration from ${minMs / 1000} s to ${maxMs / 60_000} min, e.g. 10s or 1m, not ${JSON.stringify(value)}`,
+      });
       return z.NEVER;
     }
     return ms;
@@ -19,7 +22,9 @@ const duration = (what: string, minMs: number, maxMs: number) =>
 type Schedule = { kind: 'always' } | { kind: 'calendar' } | { kind: 'weekly'; windows: WeeklyWindow[]; text: string[] };
 
 const scheduleSchema = z
-  .union([z.string(), z.array(z.string()).min(1)], { error: 'schedule is always, calendar, or weekly windows such as ["mon-fri 08:00-18:00"]' })
+  .union([z.string(), z.array(z.string()).min(1)], {
+    error: 'schedule is always, calendar, or weekly windows such as ["mon-fri 08:00-18:00"]',
+  })
   .transform((value, ctx): Schedule => {
     if (value === 'always') return { kind: 'always' };
     if (value === 'calendar') return { kind: 'calendar' };
@@ -36,7 +41,10 @@ const scheduleSchema = z
 /** One stream's recording, as written under `recordings: <stream>:`. */
 const recordingEntrySchema = z
   .object({
-    bucket: z.string().regex(/^[a-zA-Z0-9_-]{1,63}$/, 'bucket is a Kodo bucket name: letters, digits, - and _ (1-63)').describe('the Kodo bucket the segments go to'),
+    bucket: z
+      .string()
+      .regex(/^[a-zA-Z0-9_-]{1,63}$/, 'bucket is a Kodo bucket name: letters, digits, - and _ (1-63)')
+      .describe('the Kodo bucket the segments go to'),
     account: z.string().min(1).default('local').describe('the storage account (its id or name); local is the embedded emulator'),
     prefix: z
       .string()
@@ -44,10 +52,22 @@ const recordingEntrySchema = z
       .refine((p) => !p.startsWith('/'), 'prefix is a key prefix such as recordings/cam/, without a leading /')
       .optional()
       .describe('key prefix of the segments (default recordings/<stream>/)'),
-    segment: duration('segment', 1_000, 600_000).default(10_000).describe('segment length, e.g. 10s: each starts on a keyframe, so it is at least a GOP'),
-    schedule: scheduleSchema.default({ kind: 'always' }).describe('always | calendar | weekly windows, e.g. ["mon-fri 08:00-18:00"] (the machine\'s time zone)'),
-    retain_days: z.number().int().min(1).max(36_500).optional().describe('days a segment is kept: a lifecycle rule on the prefix (deleteAfterDays)'),
-    pre_roll: duration('pre_roll', 0, 600_000).default(0).describe('recording starts this long before a window opens (the stream\'s GOP cache adds what it holds)'),
+    segment: duration('segment', 1_000, 600_000)
+      .default(10_000)
+      .describe('segment length, e.g. 10s: each starts on a keyframe, so it is at least a GOP'),
+    schedule: scheduleSchema
+      .default({ kind: 'always' })
+      .describe('always | calendar | weekly windows, e.g. ["mon-fri 08:00-18:00"] (the machine\'s time zone)'),
+    retain_days: z
+      .number()
+      .int()
+      .min(1)
+      .max(36_500)
+      .optional()
+      .describe('days a segment is kept: a lifecycle rule on the prefix (deleteAfterDays)'),
+    pre_roll: duration('pre_roll', 0, 600_000)
+      .default(0)
+      .describe("recording starts this long before a window opens (the stream's GOP cache adds what it holds)"),
     post_roll: duration('post_roll', 0, 600_000).default(0).describe('recording goes on this long after a window closes'),
     spool_max: z
       .union([z.string(), z.number()])
@@ -74,7 +94,9 @@ export interface RecordingSettings extends Omit<RecordingEntry, 'prefix'> {
 
 /** `recordings:` of the config: stream name → its recording. */
 export const recordingsSectionSchema = z
-  .record(z.string(), recordingEntrySchema, { error: 'expected stream names and their recordings, e.g. recordings: { cam: { bucket: demo } }' })
+  .record(z.string(), recordingEntrySchema, {
+    error: 'expected stream names and their recordings, e.g. recordings: { cam: { bucket: demo } }',
+  })
   .nullable()
   .optional()
   .describe('streams recorded into a Kodo bucket: stream name → bucket, segment, schedule, retain_days');
@@ -98,7 +120,10 @@ export function readRecordingsSection(section: unknown): ReadRecordings {
   const out: ReadRecordings = { settings: [], problems: [] };
   if (section === undefined || section === null) return out;
   if (typeof section !== 'object' || Array.isArray(section)) {
-    out.problems.push({ stream: '', message: 'recordings: expected stream names and their recordings, e.g. recordings: { cam: { bucket: demo } }' });
+    out.problems.push({
+      stream: '',
+      message: 'recordings: expected stream names and their recordings, e.g. recordings: { cam: { bucket: demo } }',
+    });
     return out;
   }
   for (const [stream, entry] of Object.entries(section as Record<string, unknown>)) {
@@ -106,11 +131,19 @@ export function readRecordingsSection(section: unknown): ReadRecordings {
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const key = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.');
-      const message = issue.code === 'unrecognized_keys' ? `unknown key ${key} (known: ${Object.keys(recordingEntrySchema.shape).join(', ')})` : `${key ? `${key}: ` : ''}${issue.message}`;
+      const message =
+        issue.code === 'unrecognized_keys'
+          ? `unknown key ${key} (known: ${Object.keys(recordingEntrySchema.shape).join(', ')})`
+          : `${key ? `${key}: ` : ''}${issue.message}`;
       out.problems.push({ stream, message: `recordings.${stream}: ${message}` });
       continue;
     }
-    const prefix = parsed.data.prefix === undefined ? defaultPrefix(stream) : parsed.data.prefix === '' || parsed.data.prefix.endsWith('/') ? parsed.data.prefix : `${parsed.data.prefix}/`;
+    const prefix =
+      parsed.data.prefix === undefined
+        ? defaultPrefix(stream)
+        : parsed.data.prefix === '' || parsed.data.prefix.endsWith('/')
+          ? parsed.data.prefix
+          : `${parsed.data.prefix}/`;
     out.settings.push({ ...parsed.data, stream, prefix });
   }
   return out;

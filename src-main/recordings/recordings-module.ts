@@ -9,7 +9,7 @@ import { prepareBucket } from './bucket-setup';
 import { readRecordingsSection, recordingsSectionSchema, type RecordingSettings } from './recordings-config';
 import { recordingsRoutes } from './recordings-routes';
 import { createSegmentCatalog, type SegmentPlace } from './segment-catalog';
-import { createSegmentUploader } from './segment-uploader';
+import { createSegmentUploader, type SegmentUploader } from './segment-uploader';
 import { openSpool } from './spool';
 import { createStreamRecorder, type StreamRecorder } from './stream-recorder';
 import { systemTimeZone } from './zone-time';
@@ -22,7 +22,8 @@ export const recordingsConfigSchema = z.object({ recordings: recordingsSectionSc
 
 /** Settings compared as written: a Set of weekdays compares by its days. */
 const sameSettings = (a: RecordingSettings, b: RecordingSettings) => {
-  const plain = (s: RecordingSettings) => JSON.stringify(s, (_key, value: unknown) => (value instanceof Set ? [...(value as Set<number>)] : value));
+  const plain = (s: RecordingSettings) =>
+    JSON.stringify(s, (_key, value: unknown) => (value instanceof Set ? [...(value as Set<number>)] : value));
   return plain(a) === plain(b);
 };
 
@@ -54,7 +55,11 @@ export const recordingsModule: EngineModule = {
   },
 };
 
-async function startRecordings(ctx: EngineContext, initial: RecordingSettings[], deps: { relay: RelayStreams; storage: StorageAccounts; log: ReturnType<EngineContext['logger']['child']> }): Promise<void> {
+async function startRecordings(
+  ctx: EngineContext,
+  initial: RecordingSettings[],
+  deps: { relay: RelayStreams; storage: StorageAccounts; log: ReturnType<EngineContext['logger']['child']> },
+): Promise<void> {
   const { relay, storage, log } = deps;
   const dir = join(ctx.settings.dataDir, 'recordings');
   const spool = await openSpool(join(dir, 'spool'));
@@ -63,36 +68,11 @@ async function startRecordings(ctx: EngineContext, initial: RecordingSettings[],
   const lastSegments = new Map<string, RecordedSegmentInfo>();
   const prepared = new Set<string>();
 
-  const accountOf = async (account: string) => {
-    const accounts = await storage.listAccounts();
-    const found = accounts.find((a) => a.id === account) ?? accounts.find((a) => a.name === account);
-    if (!found) throw new ContractFailure('not_found', `there is no storage account ${account}: recordings name one by its id or name (local is the embedded emulator, when it runs)`);
-    return found;
-  };
-  const clientFor = async (account: string) => storage.clientFor((await accountOf(account)).id);
-  const placeOf = async (settings: RecordingSettings): Promise<SegmentPlace> => ({ client: await clientFor(settings.account), account: settings.account, bucket: settings.bucket, prefix: settings.prefix });
+  const { accountOf, clientFor, placeOf } = storagePlaces(storage);
 
   let statusTimer: NodeJS.Timeout | undefined;
   const statuses = (): RecordingStatus[] =>
-    [...recorders.values()].map((recorder) => {
-      const { settings } = recorder;
-      const uploads = uploader.state(settings.stream);
-      const last = lastSegments.get(settings.stream);
-      return {
-        stream: settings.stream,
-        ...recorder.status(),
-        schedule: settings.schedule.kind,
-        account: settings.account,
-        bucket: settings.bucket,
-        prefix: settings.prefix,
-        spooled: uploads.spooled,
-        spooledBytes: uploads.spooledBytes,
-        uploaded: uploads.uploaded,
-        dropped: uploads.dropped,
-        ...(uploads.error ? { uploadError: uploads.error, failingSinceMs: uploads.failingSince } : {}),
-        ...(last ? { lastSegment: last } : {}),
-      };
-    });
+    [...recorders.values()].map((recorder) => statusOf(recorder, uploader, lastSegments.get(recorder.settings.stream)));
   // Changes come in bursts (an upload, a state): the console hears of them a few times a second at most.
   const changed = () => {
     statusTimer ??= setTimeout(() => {
@@ -108,7 +88,13 @@ async function startRecordings(ctx: EngineContext, initial: RecordingSettings[],
     prepare: async (target, client) => {
       const current = recorders.get(target.stream)?.settings;
       const same = current && current.account === target.account && current.bucket === target.bucket;
-      const wanted = { stream: target.stream, account: target.account, bucket: target.bucket, prefix: current?.prefix ?? '', retain_days: same ? current.retain_days : undefined };
+      const wanted = {
+        stream: target.stream,
+        account: target.account,
+        bucket: target.bucket,
+        prefix: current?.prefix ?? '',
+        retain_days: same ? current.retain_days : undefined,
+      };
       // Once per bucket and retention as the config says them now: a changed retain_days is saved again.
       const key = JSON.stringify(wanted);
       if (prepared.has(key)) return;
@@ -118,7 +104,14 @@ async function startRecordings(ctx: EngineContext, initial: RecordingSettings[],
     },
     onUploaded: ({ target, bytes }) => {
       catalog.remember({ account: target.account, bucket: target.bucket }, target.key, target);
-      lastSegments.set(target.stream, { key: target.key, startMs: target.startMs, endMs: target.endMs, durationMs: target.durationMs, bytes, codecs: target.codecs });
+      lastSegments.set(target.stream, {
+        key: target.key,
+        startMs: target.startMs,
+        endMs: target.endMs,
+        durationMs: target.durationMs,
+        bytes,
+        codecs: target.codecs,
+      });
     },
     onChange: changed,
     logger: log,
@@ -148,7 +141,14 @@ async function startRecordings(ctx: EngineContext, initial: RecordingSettings[],
     }
     for (const settings of wanted) {
       if (recorders.has(settings.stream)) continue;
-      log.info('recording configured', { stream: settings.stream, account: settings.account, bucket: settings.bucket, prefix: settings.prefix, segment_s: settings.segment / 1000, schedule: settings.schedule.kind });
+      log.info('recording configured', {
+        stream: settings.stream,
+        account: settings.account,
+        bucket: settings.bucket,
+        prefix: settings.prefix,
+        segment_s: settings.segment / 1000,
+        schedule: settings.schedule.kind,
+      });
       recorders.set(settings.stream, createStreamRecorder(settings, recorderDeps(settings)));
     }
     changed();
@@ -164,7 +164,14 @@ async function startRecordings(ctx: EngineContext, initial: RecordingSettings[],
     syncing = syncing.then(() => sync(read.settings));
   });
 
-  ctx.http.add(recordingsRoutes({ settingsOf: (stream) => recorders.get(stream)?.settings, placeOf, catalog, allowedOrigins: ctx.settings.api.origins }));
+  ctx.http.add(
+    recordingsRoutes({
+      settingsOf: (stream) => recorders.get(stream)?.settings,
+      placeOf,
+      catalog,
+      allowedOrigins: ctx.settings.api.origins,
+    }),
+  );
 
   const emit = ctx.services.bind(recordingsService, {
     status: async () => statuses(),
@@ -172,7 +179,16 @@ async function startRecordings(ctx: EngineContext, initial: RecordingSettings[],
       const settings = recorders.get(stream)?.settings;
       if (!settings) throw new ContractFailure('not_found', `stream ${stream} has no recordings: add it under recordings: in the config`);
       const segments = await catalog.list(await placeOf(settings), { startMs, endMs });
-      return { segments: segments.map((s) => ({ key: s.key, startMs: s.startMs, endMs: s.endMs, durationMs: s.durationMs, bytes: s.bytes, codecs: s.codecs })) };
+      return {
+        segments: segments.map((s) => ({
+          key: s.key,
+          startMs: s.startMs,
+          endMs: s.endMs,
+          durationMs: s.durationMs,
+          bytes: s.bytes,
+          codecs: s.codecs,
+        })),
+      };
     },
   });
 
@@ -187,4 +203,46 @@ async function startRecordings(ctx: EngineContext, initial: RecordingSettings[],
     await uploader.drain(DRAIN_ON_CLOSE_MS);
     await uploader.close();
   });
+}
+
+/** Where a recording's segments live: its storage account (by id or name), a client, the bucket and prefix. */
+function storagePlaces(storage: StorageAccounts) {
+  const accountOf = async (account: string) => {
+    const accounts = await storage.listAccounts();
+    const found = accounts.find((a) => a.id === account) ?? accounts.find((a) => a.name === account);
+    if (!found)
+      throw new ContractFailure(
+        'not_found',
+        `there is no storage account ${account}: recordings name one by its id or name (local is the embedded emulator, when it runs)`,
+      );
+    return found;
+  };
+  const clientFor = async (account: string) => storage.clientFor((await accountOf(account)).id);
+  const placeOf = async (settings: RecordingSettings): Promise<SegmentPlace> => ({
+    client: await clientFor(settings.account),
+    account: settings.account,
+    bucket: settings.bucket,
+    prefix: settings.prefix,
+  });
+  return { accountOf, clientFor, placeOf };
+}
+
+/** What the console shows of one recording: the recorder's state, its uploads and its last segment. */
+function statusOf(recorder: StreamRecorder, uploader: SegmentUploader, last: RecordedSegmentInfo | undefined): RecordingStatus {
+  const { settings } = recorder;
+  const uploads = uploader.state(settings.stream);
+  return {
+    stream: settings.stream,
+    ...recorder.status(),
+    schedule: settings.schedule.kind,
+    account: settings.account,
+    bucket: settings.bucket,
+    prefix: settings.prefix,
+    spooled: uploads.spooled,
+    spooledBytes: uploads.spooledBytes,
+    uploaded: uploads.uploaded,
+    dropped: uploads.dropped,
+    ...(uploads.error ? { uploadError: uploads.error, failingSinceMs: uploads.failingSince } : {}),
+    ...(last ? { lastSegment: last } : {}),
+  };
 }

@@ -19,7 +19,10 @@ export function parseIsoTime(name: string, value: string): number {
   // Date.parse rolls 2026-02-30 into March; a date that does not exist is a mistake, not a day.
   const realDate = match && Number.isFinite(ms) && new Date(Date.UTC(+match[1]!, +match[2]! - 1, +match[3]!)).getUTCDate() === +match[3]!;
   if (!realDate || Number(match[4] ?? 0) > 23 || Number(match[5] ?? 0) > 59 || Number(match[6] ?? 0) > 59) {
-    throw new RecordingsQueryError(400, `${name} must be a time in ISO 8601 with its zone, e.g. 2026-11-27T08:00:00Z, not "${value.slice(0, 64)}"`);
+    throw new RecordingsQueryError(
+      400,
+      `${name} must be a time in ISO 8601 with its zone, e.g. 2026-11-27T08:00:00Z, not "${value.slice(0, 64)}"`,
+    );
   }
   return ms;
 }
@@ -47,11 +50,20 @@ export function parseRecordingsQuery(query: URLSearchParams, rules: QueryRules):
   const end = query.get('end');
   const startMs = start === null || start === '' ? undefined : parseIsoTime('start', start);
   const endMs = end === null || end === '' ? undefined : parseIsoTime('end', end);
-  if (rules.startRequired && startMs === undefined) throw new RecordingsQueryError(400, 'start is required: the time the range begins, e.g. start=2026-11-27T08:00:00Z (end defaults to now)');
+  if (rules.startRequired && startMs === undefined)
+    throw new RecordingsQueryError(
+      400,
+      'start is required: the time the range begins, e.g. start=2026-11-27T08:00:00Z (end defaults to now)',
+    );
   const to = endMs ?? (startMs !== undefined ? rules.now : undefined);
   if (startMs !== undefined && to !== undefined) {
-    if (to <= startMs) throw new RecordingsQueryError(400, `end (${new Date(to).toISOString()}) must be after start (${new Date(startMs).toISOString()})`);
-    if (to - startMs > rules.maxRangeMs) throw new RecordingsQueryError(400, `the range from start to end may be at most ${rules.maxRangeMs / 3_600_000} hours; this one is ${((to - startMs) / 3_600_000).toFixed(1)}`);
+    if (to <= startMs)
+      throw new RecordingsQueryError(400, `end (${new Date(to).toISOString()}) must be after start (${new Date(startMs).toISOString()})`);
+    if (to - startMs > rules.maxRangeMs)
+      throw new RecordingsQueryError(
+        400,
+        `the range from start to end may be at most ${rules.maxRangeMs / 3_600_000} hours; this one is ${((to - startMs) / 3_600_000).toFixed(1)}`,
+      );
   }
   return { src, ...(startMs !== undefined ? { startMs } : {}), ...(to !== undefined ? { endMs: to } : {}) };
 }
@@ -60,6 +72,7 @@ export function parseRecordingsQuery(query: URLSearchParams, rules: QueryRules):
 export function parseOffsetMs(value: string | null): number {
   if (value === null || value === '') return 0;
   const ms = Number(value);
-  if (!/^\d{1,13}$/.test(value) || !Number.isSafeInteger(ms)) throw new RecordingsQueryError(400, `t must be a whole number of ms from the playlist's start, not "${value.slice(0, 32)}"`);
+  if (!/^\d{1,13}$/.test(value) || !Number.isSafeInteger(ms))
+    throw new RecordingsQueryError(400, `t must be a whole number of ms from the playlist's start, not "${value.slice(0, 32)}"`);
   return ms;
 }

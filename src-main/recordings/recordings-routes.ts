@@ -48,7 +48,10 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export function recordingsRoutes(deps: RecordingsApiDeps): HttpRoute[] {
   const guarded = (handler: (request: RouteRequest) => Promise<void>) => async (request: RouteRequest) => {
     if (isCrossSiteRequest(request.req) && !allowedOriginFor(request.req, deps.allowedOrigins)) {
-      throw new HttpError(403, `${crossSiteCaller(request.req)} may not read recordings: only the console, tools and sites listed in api.origin may`);
+      throw new HttpError(
+        403,
+        `${crossSiteCaller(request.req)} may not read recordings: only the console, tools and sites listed in api.origin may`,
+      );
     }
     try {
       await handler(request);
@@ -64,7 +67,16 @@ export function recordingsRoutes(deps: RecordingsApiDeps): HttpRoute[] {
   const method = ['GET', 'HEAD'];
 
   /** The stream's recording and its segments in the range the query asks for. */
-  async function segmentsOf(req: IncomingMessage, url: URL, rules: Omit<QueryRules, 'now'>): Promise<{ settings: RecordingSettings; place: SegmentPlace; segments: RecordedSegment[]; range?: { startMs: number; endMs: number } }> {
+  async function segmentsOf(
+    req: IncomingMessage,
+    url: URL,
+    rules: Omit<QueryRules, 'now'>,
+  ): Promise<{
+    settings: RecordingSettings;
+    place: SegmentPlace;
+    segments: RecordedSegment[];
+    range?: { startMs: number; endMs: number };
+  }> {
     const query = parseRecordingsQuery(url.searchParams, { ...rules, now: Date.now() });
     const settings = recordingOf(query.src);
     const place = await deps.placeOf(settings);
@@ -84,7 +96,8 @@ export function recordingsRoutes(deps: RecordingsApiDeps): HttpRoute[] {
     const key = url.searchParams.get('key') ?? '';
     if (!src) throw new HttpError(400, 'src is required: the name of a recorded stream');
     const settings = recordingOf(src);
-    if (segmentStart(settings.prefix, key) === undefined) throw new HttpError(400, `key must be a segment of ${src}: ${settings.prefix}YYYY-MM-DD/HH-MM-SS.mmmZ.mp4`);
+    if (segmentStart(settings.prefix, key) === undefined)
+      throw new HttpError(400, `key must be a segment of ${src}: ${settings.prefix}YYYY-MM-DD/HH-MM-SS.mmmZ.mp4`);
     const place = await deps.placeOf(settings);
     return { place, key, bytes: await segmentBytes(place.client, place.bucket, key) };
   }
@@ -104,7 +117,8 @@ export function recordingsRoutes(deps: RecordingsApiDeps): HttpRoute[] {
       path: RECORDINGS_PATHS.playlist,
       handler: guarded(async ({ req, res, url }) => {
         const { settings, segments, range } = await segmentsOf(req, url, { startRequired: true, maxRangeMs: PLAYLIST_RANGE_MS });
-        if (segments.length === 0) throw new JoinError(`nothing of ${settings.stream} was recorded between ${iso(range!.startMs)} and ${iso(range!.endMs)}`);
+        if (segments.length === 0)
+          throw new JoinError(`nothing of ${settings.stream} was recorded between ${iso(range!.startMs)} and ${iso(range!.endMs)}`);
         const src = encodeURIComponent(settings.stream);
         const playlist = vodPlaylist(segments, {
           init: (key) => `recordings/init.mp4?src=${src}&key=${encodeURIComponent(key)}`,
@@ -144,7 +158,11 @@ export function recordingsRoutes(deps: RecordingsApiDeps): HttpRoute[] {
 }
 
 /** One MP4 of the range: the first segment's init segment, then every segment's fragments laid end to end. */
-async function sendJoined(req: IncomingMessage, res: ServerResponse, job: { settings: RecordingSettings; place: SegmentPlace; segments: RecordedSegment[]; range: { startMs: number; endMs: number } }): Promise<void> {
+async function sendJoined(
+  req: IncomingMessage,
+  res: ServerResponse,
+  job: { settings: RecordingSettings; place: SegmentPlace; segments: RecordedSegment[]; range: { startMs: number; endMs: number } },
+): Promise<void> {
   const plan = joinPlan(job.segments, job.range.startMs, job.range.endMs);
   let offset = 0;
   let cut = 0;

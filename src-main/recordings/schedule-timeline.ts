@@ -35,7 +35,10 @@ export function scheduleAt(windows: readonly WeeklyWindow[], now: number, option
     const date = addDays(today, offset);
     for (const window of windows) {
       if (!window.days.has(date.weekday)) continue;
-      spans.push([clock.instantOf(date, window.startMinute) - options.preRollMs, clock.instantOf(date, window.endMinute) + options.postRollMs]);
+      spans.push([
+        clock.instantOf(date, window.startMinute) - options.preRollMs,
+        clock.instantOf(date, window.endMinute) + options.postRollMs,
+      ]);
     }
   }
   spans.sort((a, b) => a[0] - b[0]);

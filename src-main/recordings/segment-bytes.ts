@@ -12,12 +12,16 @@ const MAX_SEGMENT_BYTES = 512 * 1024 * 1024;
 export async function segmentBytes(client: KodoClient, bucket: string, key: string, signal?: AbortSignal): Promise<Buffer> {
   const source = await client.downloadSource(bucket, key, Math.floor(Date.now() / 1000) + 600);
   const response = await openObjectSource(source, signal ? { signal } : {}).catch((error: unknown) => {
-    throw new HttpError(502, `the bucket ${bucket} could not be reached for ${key}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new HttpError(
+      502,
+      `the bucket ${bucket} could not be reached for ${key}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   });
   const status = response.statusCode ?? 0;
   if (status !== 200) {
     response.resume();
-    if (status === 404 || status === 612) throw new HttpError(404, `the segment ${key} is not in the bucket ${bucket} (a lifecycle rule may have removed it)`);
+    if (status === 404 || status === 612)
+      throw new HttpError(404, `the segment ${key} is not in the bucket ${bucket} (a lifecycle rule may have removed it)`);
     throw new HttpError(502, `the bucket ${bucket} answered ${status} for ${key}`);
   }
   const chunks: Buffer[] = [];

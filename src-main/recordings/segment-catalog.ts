@@ -44,7 +44,11 @@ export function createSegmentCatalog(): SegmentCatalog {
   };
 
   /** Every object under `prefix`, page by page, with the segment start its key names. */
-  async function listFolder(place: SegmentPlace, prefix: string, endMs: number): Promise<Array<{ key: string; size: number; startMs: number }>> {
+  async function listFolder(
+    place: SegmentPlace,
+    prefix: string,
+    endMs: number,
+  ): Promise<Array<{ key: string; size: number; startMs: number }>> {
     const out: Array<{ key: string; size: number; startMs: number }> = [];
     let marker: string | undefined;
     do {

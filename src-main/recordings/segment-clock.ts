@@ -32,7 +32,11 @@ const CONTINUITY_MS = 1_000;
  * A segment's wall-clock span: it follows the previous one of its run without a gap unless the
  * estimate says the two are more than a second apart (clock drift caught up, frames lost).
  */
-export function segmentSpan(estimatedStartMs: number, durationMs: number, previousEndMs: number | undefined): { startMs: number; endMs: number } {
+export function segmentSpan(
+  estimatedStartMs: number,
+  durationMs: number,
+  previousEndMs: number | undefined,
+): { startMs: number; endMs: number } {
   const follows = previousEndMs !== undefined && Math.abs(estimatedStartMs - previousEndMs) <= CONTINUITY_MS;
   const startMs = follows ? previousEndMs : estimatedStartMs;
   return { startMs, endMs: startMs + durationMs };

@@ -36,7 +36,9 @@ describe('joining segments', () => {
 
   it('refuses a range with nothing in it, and one across a change of picture format, naming where to split', () => {
     expect(() => joinPlan([seg(0)], T0 + 60_000, T0 + 70_000)).toThrow(JoinError);
-    expect(() => joinPlan([seg(0), seg(1, 'b')], T0, T0 + 8_000)).toThrow(/changes at 2026-11-27T08:00:04.000Z.*up to 2026-11-27T08:00:04.000Z, then from it/);
+    expect(() => joinPlan([seg(0), seg(1, 'b')], T0, T0 + 8_000)).toThrow(
+      /changes at 2026-11-27T08:00:04.000Z.*up to 2026-11-27T08:00:04.000Z, then from it/,
+    );
   });
 
   it('cuts inside a segment at keyframes: from the last one at or before the start, to the first at or after the end', () => {
@@ -64,11 +66,16 @@ describe('joining segments', () => {
 
   it('laid end to end, three segments are one timeline with no gap and no overlap', () => {
     const files = threeSegments();
-    const joined = Buffer.concat([files[0]!.subarray(0, segmentParts(files[0]!).initEnd), ...files.map((file, i) => {
-      const parts = segmentParts(file);
-      return retimedFragments(file, parts, parts.fragments, i * 4, 1 + i * 100);
-    })]);
-    const video = segmentParts(joined).fragments.filter((f) => f.keyframe).map((f) => f.tracks.find((t) => t.trackId === 1)!.baseTime / 90000);
+    const joined = Buffer.concat([
+      files[0]!.subarray(0, segmentParts(files[0]!).initEnd),
+      ...files.map((file, i) => {
+        const parts = segmentParts(file);
+        return retimedFragments(file, parts, parts.fragments, i * 4, 1 + i * 100);
+      }),
+    ]);
+    const video = segmentParts(joined)
+      .fragments.filter((f) => f.keyframe)
+      .map((f) => f.tracks.find((t) => t.trackId === 1)!.baseTime / 90000);
     expect(video).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
   });
 

@@ -25,11 +25,14 @@ export class JoinError extends Error {
  */
 export function joinPlan(segments: readonly JoinSegment[], startMs: number, endMs: number): JoinStep[] {
   const inRange = segments.filter((s) => s.startMs < endMs && s.startMs + s.durationMs > startMs);
-  if (inRange.length === 0) throw new JoinError(`nothing was recorded between ${new Date(startMs).toISOString()} and ${new Date(endMs).toISOString()}`);
+  if (inRange.length === 0)
+    throw new JoinError(`nothing was recorded between ${new Date(startMs).toISOString()} and ${new Date(endMs).toISOString()}`);
   const change = inRange.findIndex((s) => s.initId !== inRange[0]!.initId);
   if (change > 0) {
     const at = new Date(inRange[change]!.startMs).toISOString();
-    throw new JoinError(`the picture format changes at ${at} (the camera came back with other settings): ask for the range up to ${at}, then from it`);
+    throw new JoinError(
+      `the picture format changes at ${at} (the camera came back with other settings): ask for the range up to ${at}, then from it`,
+    );
   }
   return inRange.map((segment, i) => {
     const step: JoinStep = { segment };

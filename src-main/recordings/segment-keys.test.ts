@@ -25,6 +25,10 @@ describe('segment keys', () => {
   });
 
   it('lists the day folders a range can have segments in, from an hour before it', () => {
-    expect(dayFolders('p/', Date.parse('2026-11-27T00:30:00Z'), Date.parse('2026-11-28T10:00:00Z'))).toEqual(['p/2026-11-26/', 'p/2026-11-27/', 'p/2026-11-28/']);
+    expect(dayFolders('p/', Date.parse('2026-11-27T00:30:00Z'), Date.parse('2026-11-28T10:00:00Z'))).toEqual([
+      'p/2026-11-26/',
+      'p/2026-11-27/',
+      'p/2026-11-28/',
+    ]);
   });
 });

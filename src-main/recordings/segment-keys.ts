@@ -17,7 +17,15 @@ export function segmentStart(prefix: string, key: string): number | undefined {
   if (!key.startsWith(prefix)) return undefined;
   const match = NAME.exec(key.slice(prefix.length));
   if (!match) return undefined;
-  const [year, month, day, hour, minute, second, ms] = match.slice(1).map(Number) as [number, number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second, ms] = match.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const start = Date.UTC(year, month - 1, day, hour, minute, second, ms);
   // Date.UTC rolls 2026-02-30 over into March: such a key was not made here.
   return segmentKey(prefix, start) === key ? start : undefined;

@@ -58,7 +58,7 @@ function uploaderFor(spool: Spool, host: string, uploaded: string[]): SegmentUpl
 }
 
 describe('segment uploader', () => {
-  it('uploads a stream\'s segments oldest first with their metadata, and empties the spool', async () => {
+  it("uploads a stream's segments oldest first with their metadata, and empties the spool", async () => {
     const emulator: TestEmulator = await startTestEmulator();
     cleanups.push(() => emulator.close());
     const spool = await spoolWith(['rec/a.mp4', 'rec/b.mp4', 'rec/c.mp4']);
@@ -69,7 +69,11 @@ describe('segment uploader', () => {
     expect(spool.entries('cam')).toEqual([]);
     expect(uploader.state('cam')).toEqual({ spooled: 0, spooledBytes: 0, uploaded: 3, dropped: 0 });
     const stat = await createKodoClient({ accessKey: AK, secretKey: SK }, { host: emulator.host }).stat('pub', 'rec/b.mp4');
-    expect(stat).toMatchObject({ size: 1000, mimeType: 'video/mp4', metadata: { start: '2026-11-27T08:00:00.000Z', end: '2026-11-27T08:00:04.000Z', duration: '4000' } });
+    expect(stat).toMatchObject({
+      size: 1000,
+      mimeType: 'video/mp4',
+      metadata: { start: '2026-11-27T08:00:00.000Z', end: '2026-11-27T08:00:04.000Z', duration: '4000' },
+    });
   });
 
   it('keeps segments while the bucket is away, says why, drops the oldest beyond the limit, and goes on when it is back', async () => {
@@ -78,7 +82,10 @@ describe('segment uploader', () => {
     const uploaded: string[] = [];
     const uploader = uploaderFor(spool, `127.0.0.1:${port}`, uploaded);
     uploader.kick('cam');
-    await vi.waitFor(() => expect(uploader.state('cam').error).toMatch(/could not be reached: nothing answers at 127\.0\.0\.1/), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(uploader.state('cam').error).toMatch(/could not be reached: nothing answers at 127\.0\.0\.1/), {
+      timeout: 10_000,
+      interval: 20,
+    });
     expect(uploader.state('cam')).toMatchObject({ spooled: 4, spooledBytes: 4000, failingSince: expect.any(Number) });
     // Over its limit: the oldest go, but never the one being tried.
     await uploader.trim('cam', 2500);

@@ -92,7 +92,11 @@ export function createSegmentUploader(deps: UploaderDeps): SegmentUploader {
       onProgress: () => undefined,
     });
     const expected = await fileEtag(entry.file);
-    if (uploaded.hash !== expected) throw new ContractFailure('conflict', `the bucket stored etag ${uploaded.hash} for ${target.key}, but the segment's etag is ${expected}`);
+    if (uploaded.hash !== expected)
+      throw new ContractFailure(
+        'conflict',
+        `the bucket stored etag ${uploaded.hash} for ${target.key}, but the segment's etag is ${expected}`,
+      );
   }
 
   async function drain(stream: string, lane: Lane): Promise<void> {
@@ -115,7 +119,13 @@ export function createSegmentUploader(deps: UploaderDeps): SegmentUploader {
         lane.busy = undefined;
         if (stop.signal.aborted) return;
         const message = error instanceof Error ? error.message : String(error);
-        if (lane.error !== message) deps.logger.warn('a recording segment could not be uploaded; it stays in the spool and is tried again', { stream, bucket: entry.target.bucket, key: entry.target.key, error: message });
+        if (lane.error !== message)
+          deps.logger.warn('a recording segment could not be uploaded; it stays in the spool and is tried again', {
+            stream,
+            bucket: entry.target.bucket,
+            key: entry.target.key,
+            error: message,
+          });
         lane.error = message;
         lane.failingSince ??= Date.now();
         deps.onChange(stream);
@@ -143,11 +153,19 @@ export function createSegmentUploader(deps: UploaderDeps): SegmentUploader {
     async trim(stream, maxBytes) {
       const lane = laneOf(stream);
       const entries = deps.spool.entries(stream);
-      const drop = new Set(segmentsToDrop(entries.map((e) => ({ id: e.id, bytes: e.bytes, busy: e === lane.busy })), maxBytes));
+      const drop = new Set(
+        segmentsToDrop(
+          entries.map((e) => ({ id: e.id, bytes: e.bytes, busy: e === lane.busy })),
+          maxBytes,
+        ),
+      );
       for (const entry of entries.filter((e) => drop.has(e.id))) {
         await deps.spool.remove(entry);
         lane.dropped++;
-        deps.logger.warn(`the recording spool of ${stream} is over its limit while the bucket cannot be reached: the oldest segment was dropped`, { stream, key: entry.target.key, bytes: entry.bytes, limit: maxBytes });
+        deps.logger.warn(
+          `the recording spool of ${stream} is over its limit while the bucket cannot be reached: the oldest segment was dropped`,
+          { stream, key: entry.target.key, bytes: entry.bytes, limit: maxBytes },
+        );
       }
       if (drop.size > 0) deps.onChange(stream);
     },
@@ -164,13 +182,19 @@ export function createSegmentUploader(deps: UploaderDeps): SegmentUploader {
     },
     async drain(ms) {
       for (const stream of deps.spool.streams()) kick(stream);
-      await settleWithin([...lanes.values()].map((lane) => lane.running), ms);
+      await settleWithin(
+        [...lanes.values()].map((lane) => lane.running),
+        ms,
+      );
     },
     async close() {
       stop.abort();
       for (const lane of lanes.values()) lane.wake?.();
       // A form upload cannot be interrupted; one to a service that hangs is not waited for long.
-      await settleWithin([...lanes.values()].map((lane) => lane.running), CLOSE_WAIT_MS);
+      await settleWithin(
+        [...lanes.values()].map((lane) => lane.running),
+        CLOSE_WAIT_MS,
+      );
     },
   };
 }

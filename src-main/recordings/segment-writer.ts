@@ -66,7 +66,10 @@ const DEFAULT_FRAME_SECONDS = 0.04;
 
 export function createRunWriter(options: RunWriterOptions): RunWriter {
   const { tracks } = options;
-  const lead = Math.max(0, tracks.findIndex((t) => t.kind === 'video'));
+  const lead = Math.max(
+    0,
+    tracks.findIndex((t) => t.kind === 'video'),
+  );
   const hasVideo = tracks.some((t) => t.kind === 'video');
   const target = options.segmentMs / 1000;
   const fragmentSeconds = (options.fragmentMs ?? 1000) / 1000;
@@ -106,7 +109,9 @@ export function createRunWriter(options: RunWriterOptions): RunWriter {
   /** Another track's first frame of the segment: where it goes on the segment's timeline. */
   function placeOf(track: number, frame: MediaFrame): number {
     const open = segment!;
-    const carried = previous?.muxer.anchored(track) ? open.startSeconds + previous.muxer.seconds(track, frame.timestamp) - previous.cutSeconds : undefined;
+    const carried = previous?.muxer.anchored(track)
+      ? open.startSeconds + previous.muxer.seconds(track, frame.timestamp) - previous.cutSeconds
+      : undefined;
     return Math.max(0, carried ?? open.startSeconds + open.lastLead);
   }
 

@@ -15,7 +15,18 @@ const tempDir = async () => {
   return dir;
 };
 
-const target = (stream: string, key: string): UploadTarget => ({ stream, account: 'local', bucket: 'b', key, metadata: { 'x-qn-meta-start': 's' }, startMs: 1, endMs: 2, durationMs: 1, codecs: 'avc1', initId: 'i' });
+const target = (stream: string, key: string): UploadTarget => ({
+  stream,
+  account: 'local',
+  bucket: 'b',
+  key,
+  metadata: { 'x-qn-meta-start': 's' },
+  startMs: 1,
+  endMs: 2,
+  durationMs: 1,
+  codecs: 'avc1',
+  initId: 'i',
+});
 
 describe('recording spool', () => {
   it('keeps finished segments across a restart, oldest first, and drops what a kill -9 left half done', async () => {
@@ -38,7 +49,10 @@ describe('recording spool', () => {
     const again = await openSpool(dir);
     expect(again.streams()).toEqual(['cam']);
     const entries = again.entries('cam');
-    expect(entries.map((e) => [e.target.key, e.bytes])).toEqual([['k1', 13], ['k2', 13]]);
+    expect(entries.map((e) => [e.target.key, e.bytes])).toEqual([
+      ['k1', 13],
+      ['k2', 13],
+    ]);
     expect((await readdir(folder)).sort()).toEqual(entries.flatMap((e) => [`${e.id}.json`, `${e.id}.mp4`]).sort());
     await again.remove(entries[0]!);
     expect(again.entries('cam').map((e) => e.target.key)).toEqual(['k2']);

@@ -123,11 +123,16 @@ async function recoverFolder(folder: string, byStream: Map<string, SpoolEntry[]>
     }
     if (!name.endsWith('.json')) continue;
     const file = path.replace(/\.json$/, '.mp4');
-    const target = await readFile(path, 'utf8').then(
-      (text) => uploadTargetSchema.safeParse(JSON.parse(text)),
+    const target = await readFile(path, 'utf8')
+      .then(
+        (text) => uploadTargetSchema.safeParse(JSON.parse(text)),
+        () => undefined,
+      )
+      .catch(() => undefined);
+    const size = await stat(file).then(
+      (s) => s.size,
       () => undefined,
-    ).catch(() => undefined);
-    const size = await stat(file).then((s) => s.size, () => undefined);
+    );
     if (!target?.success || size === undefined) {
       await rm(path, { force: true });
       continue;

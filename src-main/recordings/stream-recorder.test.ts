@@ -32,7 +32,16 @@ async function setup(recording: Record<string, unknown>) {
   const spool: Spool = await openSpool(dir);
   const settings = readRecordingsSection({ cam: { bucket: 'b', ...recording } }).settings[0]!;
   const spooled: string[] = [];
-  const recorder = createStreamRecorder(settings, { streams, tasks, spool, logger, timeZone: 'UTC', onSpooled: (entry) => spooled.push(entry.target.key), onChange: () => undefined, retryMs: 50 });
+  const recorder = createStreamRecorder(settings, {
+    streams,
+    tasks,
+    spool,
+    logger,
+    timeZone: 'UTC',
+    onSpooled: (entry) => spooled.push(entry.target.key),
+    onChange: () => undefined,
+    retryMs: 50,
+  });
   return { streams, tasks, spool, recorder, spooled, logger };
 }
 
@@ -52,7 +61,9 @@ describe('stream recorder', () => {
     expect(recorder.status()).toMatchObject({ state: 'waiting', message: expect.stringMatching(/there is no stream cam in streams/) });
     const { producer, frames } = pushedCamera(streams);
     await vi.waitFor(() => expect(recorder.status().state).toBe('recording'), { timeout: 10_000, interval: 50 });
-    expect(streams.get('cam')!.info().consumers).toEqual([expect.objectContaining({ format_name: 'recording', medias: ['video, sendonly, H264'] })]);
+    expect(streams.get('cam')!.info().consumers).toEqual([
+      expect.objectContaining({ format_name: 'recording', medias: ['video, sendonly, H264'] }),
+    ]);
     for (const { frame } of frames) producer.push(0, frame);
     await recorder.stop();
     expect(spooled).toHaveLength(3);
@@ -84,7 +95,10 @@ describe('stream recorder', () => {
 
   it('runs no calendar schedule yet, and says so', async () => {
     const { recorder, logger } = await setup({ schedule: 'calendar' });
-    expect(recorder.status()).toMatchObject({ state: 'inactive', message: expect.stringMatching(/calendar is not active in this version/) });
+    expect(recorder.status()).toMatchObject({
+      state: 'inactive',
+      message: expect.stringMatching(/calendar is not active in this version/),
+    });
     expect(logger.lines.join('\n')).toMatch(/recordings\.cam\.schedule: calendar is not active/);
     await recorder.stop();
   });

@@ -147,7 +147,10 @@ export function createStreamRecorder(settings: RecordingSettings, deps: StreamRe
       detach();
       const message = (error as Error).message;
       const fatal = error instanceof CodecMismatchError;
-      set({ state: fatal ? 'error' : 'waiting', message: fatal ? `the stream has nothing a recording takes (H.264/H.265 video, AAC/Opus/G.711 audio): ${message}` : message });
+      set({
+        state: fatal ? 'error' : 'waiting',
+        message: fatal ? `the stream has nothing a recording takes (H.264/H.265 video, AAC/Opus/G.711 audio): ${message}` : message,
+      });
       retryLater();
     } finally {
       attaching = false;
@@ -173,12 +176,19 @@ export function createStreamRecorder(settings: RecordingSettings, deps: StreamRe
       return;
     }
     const now = Date.now();
-    const state = schedule.kind === 'always' ? { recording: true } : scheduleAt(schedule.windows, now, { timeZone: deps.timeZone, preRollMs: settings.pre_roll, postRollMs: settings.post_roll });
+    const state =
+      schedule.kind === 'always'
+        ? { recording: true }
+        : scheduleAt(schedule.windows, now, { timeZone: deps.timeZone, preRollMs: settings.pre_roll, postRollMs: settings.post_roll });
     const next = 'until' in state ? state.until : undefined;
     nextChangeMs = next;
     if (state.recording !== wanted) {
       wanted = state.recording;
-      log.info(wanted ? 'recording starts' : 'recording stops: outside its schedule', { stream: name, bucket: settings.bucket, prefix: settings.prefix });
+      log.info(wanted ? 'recording starts' : 'recording stops: outside its schedule', {
+        stream: name,
+        bucket: settings.bucket,
+        prefix: settings.prefix,
+      });
       if (wanted) void attach();
       else {
         detach();

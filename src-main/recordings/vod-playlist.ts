@@ -26,7 +26,14 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
  */
 export function vodPlaylist(segments: readonly PlaylistSegment[], urls: PlaylistUrls): string {
   const target = Math.max(1, ...segments.map((s) => Math.ceil(s.durationMs / 1000)));
-  const lines = ['#EXTM3U', '#EXT-X-VERSION:7', `#EXT-X-TARGETDURATION:${target}`, '#EXT-X-PLAYLIST-TYPE:VOD', '#EXT-X-MEDIA-SEQUENCE:0', '#EXT-X-INDEPENDENT-SEGMENTS'];
+  const lines = [
+    '#EXTM3U',
+    '#EXT-X-VERSION:7',
+    `#EXT-X-TARGETDURATION:${target}`,
+    '#EXT-X-PLAYLIST-TYPE:VOD',
+    '#EXT-X-MEDIA-SEQUENCE:0',
+    '#EXT-X-INDEPENDENT-SEGMENTS',
+  ];
   let initId: string | undefined;
   let offsetMs = 0;
   for (const segment of segments) {
@@ -35,7 +42,11 @@ export function vodPlaylist(segments: readonly PlaylistSegment[], urls: Playlist
       lines.push(`#EXT-X-MAP:URI="${urls.init(segment.key)}"`);
       initId = segment.initId;
     }
-    lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(segment.startMs).toISOString()}`, `#EXTINF:${seconds(segment.durationMs)},`, urls.media(segment.key, offsetMs));
+    lines.push(
+      `#EXT-X-PROGRAM-DATE-TIME:${new Date(segment.startMs).toISOString()}`,
+      `#EXTINF:${seconds(segment.durationMs)},`,
+      urls.media(segment.key, offsetMs),
+    );
     offsetMs += segment.durationMs;
   }
   lines.push('#EXT-X-ENDLIST', '');

@@ -23,7 +23,8 @@ function dayIndex(name: string, text: string): number {
   const index = DAY_NAMES.indexOf(name.toLowerCase().slice(0, 3) as (typeof DAY_NAMES)[number]);
   // Full names too (monday), but nothing that only starts like one (monkey).
   const full = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'][index];
-  if (index < 0 || (name.length > 3 && name.toLowerCase() !== full)) throw new ScheduleError(`"${text}": ${name} is not a day (mon, tue, wed, thu, fri, sat, sun)`);
+  if (index < 0 || (name.length > 3 && name.toLowerCase() !== full))
+    throw new ScheduleError(`"${text}": ${name} is not a day (mon, tue, wed, thu, fri, sat, sun)`);
   return index;
 }
 

@@ -30,7 +30,13 @@ describe('config changes on apply', () => {
     {
       name: 'other sections wait for a restart; live ones do not',
       current: { api: { listen: ':1984' }, rtsp: { listen: ':8554' }, preload: { a: '' }, log: { level: 'info' } },
-      next: { api: { listen: ':1985' }, rtsp: { listen: ':8554' }, preload: { b: '' }, webtorrent: { shares: {} }, ffmpeg: { bin: 'ffmpeg' } },
+      next: {
+        api: { listen: ':1985' },
+        rtsp: { listen: ':8554' },
+        preload: { b: '' },
+        webtorrent: { shares: {} },
+        ffmpeg: { bin: 'ffmpeg' },
+      },
       expected: { streams: { added: [], changed: [], removed: [] }, restartNeeded: ['api', 'ffmpeg', 'log'] },
     },
   ])('$name', ({ current, next, expected }) => {

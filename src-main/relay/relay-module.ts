@@ -25,18 +25,25 @@ export const relayConfigSchema = z.object({
   rtsp: rtspSettingsSchema.prefault({}),
   webrtc: webrtcSettingsSchema.prefault({}),
   streams: z
-    .record(z.string(), z.unknown(), { error: 'expected stream names and their sources, e.g. streams: { cam: "rtsp://192.168.1.20/stream1" }' })
+    .record(z.string(), z.unknown(), {
+      error: 'expected stream names and their sources, e.g. streams: { cam: "rtsp://192.168.1.20/stream1" }',
+    })
     .nullable()
     .optional()
     .describe('stream name: source URL or a list of them (rtsp://, http://, ffmpeg:, webrtc:, ...)'),
   preload: z
-    .record(z.string(), z.string().nullable(), { error: 'expected stream names and the tracks to keep running, e.g. preload: { cam: "video&audio" }' })
+    .record(z.string(), z.string().nullable(), {
+      error: 'expected stream names and the tracks to keep running, e.g. preload: { cam: "video&audio" }',
+    })
     .nullable()
     .optional()
     .describe('streams kept running without a viewer: stream name → tracks (video&audio when empty)'),
   hass: z
     .object({
-      url: z.url({ protocol: /^https?$/, error: 'expected the Home Assistant address, e.g. http://homeassistant.local:8123' }).optional().describe('Home Assistant address, for GET /api/hass'),
+      url: z
+        .url({ protocol: /^https?$/, error: 'expected the Home Assistant address, e.g. http://homeassistant.local:8123' })
+        .optional()
+        .describe('Home Assistant address, for GET /api/hass'),
       token: z.string().min(1).optional().describe('long-lived access token; ${ENV} keeps it out of the file'),
     })
     .loose()
@@ -53,17 +60,32 @@ export const relayConfigSchema = z.object({
     .describe('network discovery probes: where they go and how long they listen'),
   rtmp: z
     .object({
-      listen: listenSetting('127.0.0.1:1935', { allowEmpty: true }).optional().describe('host:port of the RTMP server for publishers such as OBS (e.g. :1935); empty or absent: off'),
-      allow_publish_over_sources: z.boolean().optional().describe('let a publisher replace a stream that has sources in the config (default false: only streams without sources take publishers)'),
+      listen: listenSetting('127.0.0.1:1935', { allowEmpty: true })
+        .optional()
+        .describe('host:port of the RTMP server for publishers such as OBS (e.g. :1935); empty or absent: off'),
+      allow_publish_over_sources: z
+        .boolean()
+        .optional()
+        .describe(
+          'let a publisher replace a stream that has sources in the config (default false: only streams without sources take publishers)',
+        ),
     })
     .loose()
     .optional()
     .describe('RTMP server: publishers push rtmp://host:1935/<stream>'),
   webtorrent: z
     .object({
-      trackers: z.array(z.string().regex(/^wss?:\/\//, 'a tracker is a ws:// or wss:// address')).optional().describe('WebTorrent trackers; the first carries shares and webtorrent: sources (default wss://tracker.openwebtorrent.com)'),
+      trackers: z
+        .array(z.string().regex(/^wss?:\/\//, 'a tracker is a ws:// or wss:// address'))
+        .optional()
+        .describe('WebTorrent trackers; the first carries shares and webtorrent: sources (default wss://tracker.openwebtorrent.com)'),
       shares: z
-        .record(z.string(), z.object({ pwd: z.string().describe('password a peer needs (4+ characters)'), src: z.string().describe('the stream shared') }).nullable())
+        .record(
+          z.string(),
+          z
+            .object({ pwd: z.string().describe('password a peer needs (4+ characters)'), src: z.string().describe('the stream shared') })
+            .nullable(),
+        )
         .optional()
         .describe('share name (8+ characters, unique on the tracker): its pwd and stream'),
     })

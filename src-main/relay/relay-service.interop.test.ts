@@ -14,12 +14,28 @@ describe('relay contract service', () => {
     const call = (method: string, input?: unknown) => relay!.running.engine.services.call('relay', method, input);
     expect(await call('listStreams')).toEqual({
       ok: true,
-      value: [{ name: 'door', sources: ['rtsp://***@10.0.0.9/s'], producers: [{ url: 'rtsp://***@10.0.0.9/s', state: 'idle', medias: [], codecs: [], bytesReceived: 0 }], consumers: [] }],
+      value: [
+        {
+          name: 'door',
+          sources: ['rtsp://***@10.0.0.9/s'],
+          producers: [{ url: 'rtsp://***@10.0.0.9/s', state: 'idle', medias: [], codecs: [], bytesReceived: 0 }],
+          consumers: [],
+        },
+      ],
     });
     expect(await call('addStream', { name: 'yard', sources: ['rtsp://127.0.0.1:1/y'] })).toEqual({ ok: true });
-    expect(await call('addStream', { name: 'yard', sources: ['rtsp://127.0.0.1:1/y'] })).toMatchObject({ ok: false, error: { code: 'conflict' } });
-    expect(await call('addStream', { name: 'bad', sources: ['exec:rm -rf /'] })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('config file only') } });
-    expect(await call('addStream', { name: 'has space', sources: ['rtsp://x'] })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await call('addStream', { name: 'yard', sources: ['rtsp://127.0.0.1:1/y'] })).toMatchObject({
+      ok: false,
+      error: { code: 'conflict' },
+    });
+    expect(await call('addStream', { name: 'bad', sources: ['exec:rm -rf /'] })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: expect.stringContaining('config file only') },
+    });
+    expect(await call('addStream', { name: 'has space', sources: ['rtsp://x'] })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
     expect(await call('addStream', { name: 'none', sources: [] })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(await call('editStream', { name: 'ghost', sources: ['rtsp://x'] })).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(await call('editStream', { name: 'yard', sources: ['rtsp://127.0.0.1:2/y'] })).toEqual({ ok: true });
@@ -31,21 +47,31 @@ describe('relay contract service', () => {
   it('edits several sources in order and renames a stream in one write, keeping saved logins and comments', async () => {
     relay = await startRelay('  # the front door\n  door: rtsp://admin:pw@10.0.0.9/main\n  yard: rtsp://127.0.0.1:1/y\n');
     const call = (method: string, input?: unknown) => relay!.running.engine.services.call('relay', method, input);
-    const api = async () => (await (await fetch(`${relay!.api}/api/streams`)).json()) as Record<string, { producers: Array<{ url: string }> }>;
+    const api = async () =>
+      (await (await fetch(`${relay!.api}/api/streams`)).json()) as Record<string, { producers: Array<{ url: string }> }>;
 
     // Two sources, the saved one sent back masked, the new one first.
-    expect(await call('editStream', { name: 'door', sources: ['ffmpeg:door#audio=opus', 'rtsp://***@10.0.0.9/main'] })).toEqual({ ok: true });
-    expect(await readFile(relay.running.configPath, 'utf8')).toContain('  # the front door\n  door:\n    - ffmpeg:door#audio=opus\n    - rtsp://admin:pw@10.0.0.9/main\n');
+    expect(await call('editStream', { name: 'door', sources: ['ffmpeg:door#audio=opus', 'rtsp://***@10.0.0.9/main'] })).toEqual({
+      ok: true,
+    });
+    expect(await readFile(relay.running.configPath, 'utf8')).toContain(
+      '  # the front door\n  door:\n    - ffmpeg:door#audio=opus\n    - rtsp://admin:pw@10.0.0.9/main\n',
+    );
 
     // A masked source that was never saved is not written with *** as its password.
-    expect(await call('editStream', { name: 'door', sources: ['rtsp://***@10.0.0.9/other'] })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('type the login again') } });
+    expect(await call('editStream', { name: 'door', sources: ['rtsp://***@10.0.0.9/other'] })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: expect.stringContaining('type the login again') },
+    });
     // A name that is taken is refused, and nothing changes.
     expect(await call('editStream', { name: 'door', newName: 'yard', sources: ['rtsp://***@10.0.0.9/main'] })).toMatchObject({
       ok: false,
       error: { code: 'conflict', message: 'a stream named yard exists already: choose another name, or delete that stream first' },
     });
 
-    expect(await call('editStream', { name: 'door', newName: 'porch', sources: ['rtsp://***@10.0.0.9/main', 'ffmpeg:porch#audio=opus'] })).toEqual({ ok: true });
+    expect(
+      await call('editStream', { name: 'door', newName: 'porch', sources: ['rtsp://***@10.0.0.9/main', 'ffmpeg:porch#audio=opus'] }),
+    ).toEqual({ ok: true });
     const text = await readFile(relay.running.configPath, 'utf8');
     expect(text).toContain('  # the front door\n  porch:\n    - rtsp://admin:pw@10.0.0.9/main\n    - ffmpeg:porch#audio=opus\n  yard:');
     expect(text).not.toMatch(/\bdoor:/);
@@ -59,10 +85,13 @@ describe('relay contract service', () => {
     const viewer = await fetch(`${relay.api}/api/stream.mp4?src=door`);
     const reader = viewer.body!.getReader();
     expect((await reader.read()).done).toBe(false);
-    const consumers = async (name: string) => ((await (await fetch(`${relay!.api}/api/streams?src=${name}`)).json()) as { consumers: unknown[] }).consumers;
+    const consumers = async (name: string) =>
+      ((await (await fetch(`${relay!.api}/api/streams?src=${name}`)).json()) as { consumers: unknown[] }).consumers;
     expect(await consumers('door')).toHaveLength(1);
 
-    expect(await call('editStream', { name: 'door', newName: 'porch', sources: ['ffmpeg:virtual?video=testsrc&size=160x120#video=h264'] })).toEqual({ ok: true });
+    expect(
+      await call('editStream', { name: 'door', newName: 'porch', sources: ['ffmpeg:virtual?video=testsrc&size=160x120#video=h264'] }),
+    ).toEqual({ ok: true });
     // The old name's viewer ends (go2rtc would leave it on an orphaned stream); nothing runs under the old name.
     const drained = async () => {
       for (;;) if ((await reader.read().catch(() => ({ done: true }))).done) return true;
@@ -93,9 +122,17 @@ describe('relay contract service', () => {
     relay = await startRelay();
     const call = (method: string, input?: unknown) => relay!.running.engine.services.call('relay', method, input);
     const bad = await call('validateConfig', { text: 'streams:\n  a: [\n' });
-    expect(bad).toMatchObject({ ok: true, value: { problems: [{ line: expect.any(Number), message: expect.stringContaining('invalid YAML') }] } });
+    expect(bad).toMatchObject({
+      ok: true,
+      value: { problems: [{ line: expect.any(Number), message: expect.stringContaining('invalid YAML') }] },
+    });
     const unknown = await call('validateConfig', { text: 'streams:\n  a: nope://x\n' });
-    expect(unknown).toMatchObject({ ok: true, value: { problems: [{ severity: 'error', line: 2, column: 3, message: expect.stringContaining('streams.a: streams: source not supported') }] } });
+    expect(unknown).toMatchObject({
+      ok: true,
+      value: {
+        problems: [{ severity: 'error', line: 2, column: 3, message: expect.stringContaining('streams.a: streams: source not supported') }],
+      },
+    });
     expect(await call('validateConfig', { text: '# c\napi:\n  listen: nowhere\n' })).toMatchObject({
       ok: true,
       value: { problems: [{ severity: 'error', line: 3, column: 3, message: expect.stringContaining('api.listen') }] },
@@ -137,7 +174,8 @@ describe('relay contract service', () => {
     const call = (method: string, input?: unknown) => relay!.running.engine.services.call('relay', method, input);
     type File = { text: string; revision: string; runningRevision: string };
     const read = async () => ((await call('readConfig')) as { ok: true; value: File }).value;
-    const names = async () => ((await call('listStreams')) as { ok: true; value: Array<{ name: string; producers: Array<{ url: string }> }> }).value;
+    const names = async () =>
+      ((await call('listStreams')) as { ok: true; value: Array<{ name: string; producers: Array<{ url: string }> }> }).value;
     const changes: Array<{ revision: string }> = [];
     relay.running.engine.services.subscribe('relay', 'onConfigFile', (payload) => changes.push(payload as { revision: string }));
     const start = await read();
@@ -160,7 +198,11 @@ describe('relay contract service', () => {
     expect(await call('applyConfigFile', { revision: start.revision })).toMatchObject({ ok: false, error: { code: 'conflict' } });
     expect(await call('applyConfigFile', { revision: changed.revision })).toEqual({
       ok: true,
-      value: { revision: changed.revision, streams: { added: ['yard', 'runner'], changed: ['door'], removed: ['gone'] }, restartNeeded: ['log'] },
+      value: {
+        revision: changed.revision,
+        streams: { added: ['yard', 'runner'], changed: ['door'], removed: ['gone'] },
+        restartNeeded: ['log'],
+      },
     });
     const after = await names();
     expect(after.map((s) => s.name).sort()).toEqual(['door', 'runner', 'yard']);
@@ -183,7 +225,11 @@ describe('relay contract service', () => {
     const applied = await call('applyConfigFile', { revision: changes[0]!.revision });
     expect(applied).toMatchObject({
       ok: false,
-      error: { code: 'invalid_input', message: expect.stringMatching(/invalid YAML.*\(line \d+, column \d+\); nothing was applied$/), details: { line: expect.any(Number), column: expect.any(Number) } },
+      error: {
+        code: 'invalid_input',
+        message: expect.stringMatching(/invalid YAML.*\(line \d+, column \d+\); nothing was applied$/),
+        details: { line: expect.any(Number), column: expect.any(Number) },
+      },
     });
     expect(await call('listStreams')).toMatchObject({ ok: true, value: [{ name: 'door' }] });
     expect(await readFile(relay.running.configPath, 'utf8')).toBe(broken);
@@ -196,8 +242,14 @@ describe('relay contract service', () => {
     expect(ok.value.problem).toBeUndefined();
     expect(ok.value.schemes).toEqual(expect.arrayContaining(['rtsp', 'http', 'ffmpeg']));
     expect(ok.value.schemes).not.toContain('exec');
-    expect(await call('checkSource', { source: 'exec:ls' })).toMatchObject({ ok: true, value: { problem: 'source exec runs commands and is accepted from the config file only' } });
-    expect(await call('checkSource', { source: 'nope://x' })).toMatchObject({ ok: true, value: { problem: expect.stringMatching(/^source not supported: nope \(supported: .*rtsp/) } });
+    expect(await call('checkSource', { source: 'exec:ls' })).toMatchObject({
+      ok: true,
+      value: { problem: 'source exec runs commands and is accepted from the config file only' },
+    });
+    expect(await call('checkSource', { source: 'nope://x' })).toMatchObject({
+      ok: true,
+      value: { problem: expect.stringMatching(/^source not supported: nope \(supported: .*rtsp/) },
+    });
     expect(await call('listStreams')).toEqual({ ok: true, value: [] });
   });
 
@@ -213,7 +265,10 @@ describe('relay contract service', () => {
 
   it('gives the JSON Schema of the config for the editor', async () => {
     relay = await startRelay();
-    const schema = (await relay.running.engine.services.call('relay', 'configSchema', undefined)) as { ok: true; value: { schema: { properties: Record<string, unknown> } } };
+    const schema = (await relay.running.engine.services.call('relay', 'configSchema', undefined)) as {
+      ok: true;
+      value: { schema: { properties: Record<string, unknown> } };
+    };
     expect(Object.keys(schema.value.schema.properties)).toEqual(expect.arrayContaining(['rtsp', 'webrtc', 'streams']));
   });
 
@@ -221,11 +276,17 @@ describe('relay contract service', () => {
     relay = await startRelay();
     const call = (method: string, input?: unknown) => relay!.running.engine.services.call('relay', method, input);
     const live = await call('probeSource', { source: 'ffmpeg:virtual?video=testsrc&size=320x240#video=h264' });
-    expect(live).toMatchObject({ ok: true, value: { medias: [expect.stringContaining('H264')], codecs: [{ kind: 'video', name: 'h264', width: 320, height: 240 }] } });
+    expect(live).toMatchObject({
+      ok: true,
+      value: { medias: [expect.stringContaining('H264')], codecs: [{ kind: 'video', name: 'h264', width: 320, height: 240 }] },
+    });
     expect((live as { value: { error?: string } }).value.error).toBeUndefined();
     const dead = await call('probeSource', { source: 'rtsp://127.0.0.1:1/nothing' });
     expect(dead).toMatchObject({ ok: true, value: { medias: [], codecs: [], error: expect.stringMatching(/ECONNREFUSED|refused/) } });
-    expect(await call('probeSource', { source: 'exec:ls' })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('config file only') } });
+    expect(await call('probeSource', { source: 'exec:ls' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: expect.stringContaining('config file only') },
+    });
     expect(await call('listStreams')).toEqual({ ok: true, value: [] });
   }, 20_000);
 });

@@ -188,7 +188,11 @@ export function bindRelayService(ctx: EngineContext, { streams, guard, rtsp, sch
 }
 
 /** The config file's methods of the `relay` service: read, check, write, and apply what was edited on disk. */
-function configFileMethods(ctx: EngineContext, streams: StreamRegistry, guard: WriteGuard): Pick<ServiceImpl<typeof relayService>, ConfigFileMethod> {
+function configFileMethods(
+  ctx: EngineContext,
+  streams: StreamRegistry,
+  guard: WriteGuard,
+): Pick<ServiceImpl<typeof relayService>, ConfigFileMethod> {
   const writeFailure = (error: unknown): never => {
     if (error instanceof ConfigSyntaxError || error instanceof ConfigFileError || error instanceof SourceRejectedError) {
       throw new ContractFailure('invalid_input', error.message);
@@ -197,7 +201,11 @@ function configFileMethods(ctx: EngineContext, streams: StreamRegistry, guard: W
   };
 
   return {
-    readConfig: async () => ({ path: ctx.config.path, ...(await readConfigFile(ctx.config.path)), runningRevision: revisionOf(ctx.config.raw()) }),
+    readConfig: async () => ({
+      path: ctx.config.path,
+      ...(await readConfigFile(ctx.config.path)),
+      runningRevision: revisionOf(ctx.config.raw()),
+    }),
     configSchema: async () => ({ schema: configJsonSchema(ctx.configSchemas) }),
     validateConfig: async ({ text }) => {
       const located = (message: string, severity: 'error' | 'warning' = 'error') => {
@@ -226,7 +234,8 @@ function configFileMethods(ctx: EngineContext, streams: StreamRegistry, guard: W
         for (const warning of unknownKeyWarnings(values, ctx.configSchemas, ctx.config.path)) problems.push(located(warning, 'warning'));
         return { problems };
       } catch (error) {
-        if (error instanceof ConfigSyntaxError) return { problems: [{ message: error.message, severity: 'error' as const, line: error.line, column: error.column }] };
+        if (error instanceof ConfigSyntaxError)
+          return { problems: [{ message: error.message, severity: 'error' as const, line: error.line, column: error.column }] };
         if (error instanceof ConfigFileError) return { problems: [located(error.message)] };
         throw error;
       }
@@ -235,7 +244,10 @@ function configFileMethods(ctx: EngineContext, streams: StreamRegistry, guard: W
       if (baseRevision !== undefined) {
         const onDisk = await readConfigFile(ctx.config.path);
         if (onDisk.revision !== baseRevision) {
-          throw new ContractFailure('conflict', `${ctx.config.path} changed on disk since it was opened; reload it, then make the change again`);
+          throw new ContractFailure(
+            'conflict',
+            `${ctx.config.path} changed on disk since it was opened; reload it, then make the change again`,
+          );
         }
       }
       await ctx.config.replace(text, guard).catch(writeFailure);
@@ -252,9 +264,13 @@ function configFileMethods(ctx: EngineContext, streams: StreamRegistry, guard: W
       // edited on disk, the one place where exec: sources may come from.
       await ctx.config.replace(onDisk.text).catch((error: unknown) => {
         if (error instanceof ConfigSyntaxError) {
-          throw new ContractFailure('invalid_input', `${ctx.config.path}: ${error.message}; nothing was applied`, { line: error.line, column: error.column });
+          throw new ContractFailure('invalid_input', `${ctx.config.path}: ${error.message}; nothing was applied`, {
+            line: error.line,
+            column: error.column,
+          });
         }
-        if (error instanceof ConfigFileError) throw new ContractFailure('invalid_input', `${ctx.config.path}: ${error.message}; nothing was applied`);
+        if (error instanceof ConfigFileError)
+          throw new ContractFailure('invalid_input', `${ctx.config.path}: ${error.message}; nothing was applied`);
         throw error;
       });
       return { revision, ...configChanges(running, ctx.config.effective()) };

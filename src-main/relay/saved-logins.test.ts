@@ -5,10 +5,22 @@ const saved = ['rtsp://admin:pw@10.0.0.9/main', 'rtsp://admin:other@10.0.0.9/sub
 
 describe('restoreSavedLogins', () => {
   it.each([
-    ['unmasked sources pass as they are', ['rtsp://u:p@10.0.0.1/x', 'ffmpeg:door#audio=opus'], ['rtsp://u:p@10.0.0.1/x', 'ffmpeg:door#audio=opus']],
+    [
+      'unmasked sources pass as they are',
+      ['rtsp://u:p@10.0.0.1/x', 'ffmpeg:door#audio=opus'],
+      ['rtsp://u:p@10.0.0.1/x', 'ffmpeg:door#audio=opus'],
+    ],
     ['a masked source gets its saved login back', ['rtsp://***@10.0.0.9/main'], ['rtsp://admin:pw@10.0.0.9/main']],
-    ['reordered, each keeps its own login', ['rtsp://***@10.0.0.9/sub', 'rtsp://***@10.0.0.9/main'], ['rtsp://admin:other@10.0.0.9/sub', 'rtsp://admin:pw@10.0.0.9/main']],
-    ['a new source beside a kept one', ['rtsp://***@10.0.0.9/main', 'http://10.0.0.9/snap.jpg'], ['rtsp://admin:pw@10.0.0.9/main', 'http://10.0.0.9/snap.jpg']],
+    [
+      'reordered, each keeps its own login',
+      ['rtsp://***@10.0.0.9/sub', 'rtsp://***@10.0.0.9/main'],
+      ['rtsp://admin:other@10.0.0.9/sub', 'rtsp://admin:pw@10.0.0.9/main'],
+    ],
+    [
+      'a new source beside a kept one',
+      ['rtsp://***@10.0.0.9/main', 'http://10.0.0.9/snap.jpg'],
+      ['rtsp://admin:pw@10.0.0.9/main', 'http://10.0.0.9/snap.jpg'],
+    ],
   ])('%s', (_case, submitted, expected) => {
     expect(restoreSavedLogins(submitted, saved)).toEqual(expected);
   });

@@ -15,7 +15,8 @@ export function restoreSavedLogins(submitted: readonly string[], saved: readonly
   return submitted.map((source) => {
     if (!source.includes(MASKED_LOGIN) || saved.includes(source)) return source;
     const original = saved.find((candidate) => redactSource(candidate) === source);
-    if (original === undefined) throw new MaskedLoginError(`${source}: type the login again: saved passwords are never shown in the console`);
+    if (original === undefined)
+      throw new MaskedLoginError(`${source}: type the login again: saved passwords are never shown in the console`);
     return original;
   });
 }

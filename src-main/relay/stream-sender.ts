@@ -21,7 +21,8 @@ export interface StreamSenderDeps {
 export function createStreamSender({ streams, schemes, tasks }: StreamSenderDeps) {
   const asHttpError = (error: unknown, what: string): never => {
     if (error instanceof HttpError) throw error;
-    if (error instanceof SourceRejectedError || error instanceof NoBackchannelError || error instanceof CodecMismatchError) throw new HttpError(400, error.message);
+    if (error instanceof SourceRejectedError || error instanceof NoBackchannelError || error instanceof CodecMismatchError)
+      throw new HttpError(400, error.message);
     if (error instanceof SourceUnavailableError) throw new HttpError(503, error.message);
     throw new HttpError(502, `${what} failed: ${(error as Error).message}`);
   };
@@ -33,7 +34,9 @@ export function createStreamSender({ streams, schemes, tasks }: StreamSenderDeps
     } catch (error) {
       asHttpError(error, 'checking the source');
     }
-    const hold = await target.openBackchannel({ format_name: 'backchannel', protocol: 'play', source: redactSource(src) }).catch((error: unknown) => asHttpError(error, `opening the two-way audio of ${dst}`));
+    const hold = await target
+      .openBackchannel({ format_name: 'backchannel', protocol: 'play', source: redactSource(src) })
+      .catch((error: unknown) => asHttpError(error, `opening the two-way audio of ${dst}`));
     const abort = new AbortController();
     hold.onClose(() => abort.abort());
     const untrack = tasks.add('consumer', `playing ${redactSource(src)} into the two-way audio of ${dst}`);

@@ -11,7 +11,11 @@ export function readStreamsSection(value: unknown): Map<string, string[]> {
   for (const [name, sources] of Object.entries(value as Record<string, unknown>)) {
     if (sources === null || sources === undefined || sources === '') streams.set(name, []);
     else if (typeof sources === 'string') streams.set(name, [sources]);
-    else if (Array.isArray(sources)) streams.set(name, sources.filter((s): s is string => typeof s === 'string' && s !== ''));
+    else if (Array.isArray(sources))
+      streams.set(
+        name,
+        sources.filter((s): s is string => typeof s === 'string' && s !== ''),
+      );
   }
   return streams;
 }

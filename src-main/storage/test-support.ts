@@ -94,11 +94,12 @@ export async function copies(port: number, bucket: string, source: string, keys:
   const { mac, config } = sdk(port);
   const manager = new qiniu.rs.BucketManager(mac, config);
   for (let i = 0; i < keys.length; i += 1000) {
-    const { resp } = await manager.batch(keys.slice(i, i + 1000).map((key) => qiniu.rs.copyOp(bucket, source, bucket, key, { force: true })));
+    const { resp } = await manager.batch(
+      keys.slice(i, i + 1000).map((key) => qiniu.rs.copyOp(bucket, source, bucket, key, { force: true })),
+    );
     expect(resp.statusCode).toBe(200);
   }
 }
-
 
 /** GET a link on a bucket domain through the emulator's port, with the link's host as Host (domains are routed by it). */
 export function getThroughEmulator(port: number, link: string): Promise<{ status: number; body: string }> {

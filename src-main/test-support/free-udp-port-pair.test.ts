@@ -7,10 +7,15 @@ describe('freeUdpPortPair', () => {
     const port = await freeUdpPortPair();
     expect(port % 2).toBe(0);
     const sockets = [port, port + 1].map(() => createSocket('udp4'));
-    await Promise.all(sockets.map((s, i) => new Promise<void>((resolve, reject) => {
-      s.once('error', reject);
-      s.bind(port + i, '0.0.0.0', resolve);
-    })));
+    await Promise.all(
+      sockets.map(
+        (s, i) =>
+          new Promise<void>((resolve, reject) => {
+            s.once('error', reject);
+            s.bind(port + i, '0.0.0.0', resolve);
+          }),
+      ),
+    );
     for (const s of sockets) s.close();
   });
 });

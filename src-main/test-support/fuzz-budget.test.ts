@@ -16,7 +16,12 @@ describe('fuzz budget', () => {
     expect(valueOrTypedError(() => buggyParse(Uint8Array.of()), ParseError)).toBe(true);
     // The planted bug needs a first byte of 7: enough cases that fast-check cannot miss it
     // (300 random arrays miss it about once in 16 runs).
-    expect(() => fc.assert(fc.property(fc.uint8Array(), (bytes) => valueOrTypedError(() => buggyParse(bytes), ParseError)), fuzzCases(20_000))).toThrow(/Property failed.*seed: -?\d+/s);
+    expect(() =>
+      fc.assert(
+        fc.property(fc.uint8Array(), (bytes) => valueOrTypedError(() => buggyParse(bytes), ParseError)),
+        fuzzCases(20_000),
+      ),
+    ).toThrow(/Property failed.*seed: -?\d+/s);
   });
 
   it('fuzzCases runs the given number of cases in npm test, and the time budget under npm run fuzz', () => {
@@ -24,7 +29,10 @@ describe('fuzz budget', () => {
     try {
       delete process.env.RELAY_FUZZ_MS;
       let runs = 0;
-      fc.assert(fc.property(fc.nat(), () => void runs++), fuzzCases(2_000));
+      fc.assert(
+        fc.property(fc.nat(), () => void runs++),
+        fuzzCases(2_000),
+      );
       expect(runs).toBe(2_000);
       process.env.RELAY_FUZZ_MS = '250';
       expect(fuzzCases(2_000)).toMatchObject({ interruptAfterTimeLimit: 250 });
@@ -38,7 +46,10 @@ describe('fuzz budget', () => {
     try {
       delete process.env.RELAY_FUZZ_MS;
       let runs = 0;
-      fc.assert(fc.property(fc.nat(), () => void runs++), fuzzBudget());
+      fc.assert(
+        fc.property(fc.nat(), () => void runs++),
+        fuzzBudget(),
+      );
       expect(runs).toBe(300);
       expect(fuzzBudget()).not.toHaveProperty('interruptAfterTimeLimit');
     } finally {

@@ -13,7 +13,10 @@ import { setTimeout as elapse } from 'node:timers/promises';
  * or false, and returns that; fails after `timeout` ms saying `what` it waited for. For
  * conditions that are not assertions (`vi.waitFor` suits those).
  */
-export async function waitUntil<T>(condition: () => T | Promise<T>, { timeout = 5_000, interval = 10, what = 'the condition' }: { timeout?: number; interval?: number; what?: string } = {}): Promise<Exclude<T, undefined | null | false>> {
+export async function waitUntil<T>(
+  condition: () => T | Promise<T>,
+  { timeout = 5_000, interval = 10, what = 'the condition' }: { timeout?: number; interval?: number; what?: string } = {},
+): Promise<Exclude<T, undefined | null | false>> {
   const deadline = Date.now() + timeout;
   for (;;) {
     const value = await condition();
@@ -46,6 +49,8 @@ export function resolvesWithin(promise: Promise<unknown>, ms: number): Promise<b
 /** `promise`, or a rejection saying `what` did not happen within `ms`. */
 export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms)),
+  );
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

@@ -11,7 +11,9 @@ const childProcess = require('node:child_process') as Record<string, unknown>;
 
 for (const name of ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork']) {
   childProcess[name] = (command: unknown) => {
-    throw new Error(`the unit tier starts no process (asked: ${String(command)}): a test that needs one belongs in a *.interop.test.ts file`);
+    throw new Error(
+      `the unit tier starts no process (asked: ${String(command)}): a test that needs one belongs in a *.interop.test.ts file`,
+    );
   };
 }
 // ESM `import { spawn } from 'node:child_process'` reads the builtin's exports: update them too.

@@ -49,7 +49,12 @@ describe('IPC transport', () => {
     const host = createServiceHost(createMemoryLogger());
     const emit = host.bind(service, { now: async ({ plus }) => 1000 + plus });
     const ipc = ipcMainStandIn();
-    const unbind = bindIpcTransport({ ipcMain: ipc.ipcMain, host, isTrustedUrl: (u) => u.startsWith('app://console/'), logger: createMemoryLogger() });
+    const unbind = bindIpcTransport({
+      ipcMain: ipc.ipcMain,
+      host,
+      isTrustedUrl: (u) => u.startsWith('app://console/'),
+      logger: createMemoryLogger(),
+    });
     return { emit, ipc, unbind };
   };
 
@@ -57,11 +62,20 @@ describe('IPC transport', () => {
     const { ipc } = setup();
     const { contents } = webContents(1);
     const trusted = { sender: contents, senderFrame: { url: 'app://console/index.html' } };
-    expect(await ipc.invoke(trusted, IPC_CALL_CHANNEL, { service: 'clock', method: 'now', input: { plus: 5 } })).toEqual({ ok: true, value: 1005 });
-    expect(await ipc.invoke(trusted, IPC_CALL_CHANNEL, { service: 'clock', method: 'now', input: { plus: 'x' } })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await ipc.invoke(trusted, IPC_CALL_CHANNEL, { service: 'clock', method: 'now', input: { plus: 5 } })).toEqual({
+      ok: true,
+      value: 1005,
+    });
+    expect(await ipc.invoke(trusted, IPC_CALL_CHANNEL, { service: 'clock', method: 'now', input: { plus: 'x' } })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
     expect(await ipc.invoke(trusted, IPC_CALL_CHANNEL, 'garbage')).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     const foreign = { sender: contents, senderFrame: { url: 'https://evil.example/' } };
-    expect(await ipc.invoke(foreign, IPC_CALL_CHANNEL, { service: 'clock', method: 'now', input: { plus: 1 } })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await ipc.invoke(foreign, IPC_CALL_CHANNEL, { service: 'clock', method: 'now', input: { plus: 1 } })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
   });
 
   it('pushes events to subscribed windows and stops when they unsubscribe or close', () => {

@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import {
-  IPC_CALL_CHANNEL,
-  IPC_EVENT_CHANNEL,
-  IPC_SUBSCRIBE_CHANNEL,
-  IPC_UNSUBSCRIBE_CHANNEL,
-} from '../../src-shared/contract/wire';
+import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL, IPC_SUBSCRIBE_CHANNEL, IPC_UNSUBSCRIBE_CHANNEL } from '../../src-shared/contract/wire';
 import { err, type Result } from '../../src-shared/contract/result';
 import type { Logger } from '../platform/logger';
 import type { ServiceGateway } from './service-host';

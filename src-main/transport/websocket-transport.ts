@@ -2,11 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import {
-  CONSOLE_SOCKET_PROTOCOL,
-  clientFrameSchema,
-  type ServerFrame,
-} from '../../src-shared/contract/wire';
+import { CONSOLE_SOCKET_PROTOCOL, clientFrameSchema, type ServerFrame } from '../../src-shared/contract/wire';
 import { isExactOwnOrigin } from '../platform/http/request-guard';
 import type { Logger } from '../platform/logger';
 import type { ServiceGateway } from './service-host';
@@ -25,11 +21,7 @@ export interface WebSocketTransport {
  * The contract over a WebSocket (headless mode). A connection must come from the console's own
  * origin and present the session token that only the page main served carries.
  */
-export function createWebSocketTransport(options: {
-  host: ServiceGateway;
-  sessionToken: string;
-  logger: Logger;
-}): WebSocketTransport {
+export function createWebSocketTransport(options: { host: ServiceGateway; sessionToken: string; logger: Logger }): WebSocketTransport {
   const { host, sessionToken, logger } = options;
   const wss = new WebSocketServer({
     noServer: true,

@@ -8,7 +8,12 @@ import type { ClientTransport } from '../../src-shared/contract/transport';
 import { transfersService } from '../../src-shared/contract/transfers';
 import { processingService } from '../../src-shared/contract/processing';
 import { cdnService } from '../../src-shared/contract/cdn';
-import { calendarSyncService, directoryAssignmentsService, directoryPoliciesService, directoryRolesService } from '../../src-shared/contract/directory';
+import {
+  calendarSyncService,
+  directoryAssignmentsService,
+  directoryPoliciesService,
+  directoryRolesService,
+} from '../../src-shared/contract/directory';
 import { directoryAccountService } from '../../src-shared/contract/directory-accounts';
 import { directoryPackagesService } from '../../src-shared/contract/directory-packages';
 import { directoryPeopleService } from '../../src-shared/contract/directory-people';

@@ -10,7 +10,10 @@ import { callService, serviceFilter, serviceKey, serviceMutationOptions, service
 function answering(answers: Record<string, Result<unknown>>) {
   const calls: Array<{ service: string; method: string; input: unknown }> = [];
   const transport: ClientTransport = {
-    call: async (service, method, input) => (calls.push({ service, method, input }), answers[`${service}.${method}`] ?? err('not_found', `${service}.${method}: no answer`)),
+    call: async (service, method, input) => (
+      calls.push({ service, method, input }),
+      answers[`${service}.${method}`] ?? err('not_found', `${service}.${method}: no answer`)
+    ),
     subscribe: () => () => undefined,
   };
   return { api: createConsoleApi(transport), calls };
@@ -27,7 +30,9 @@ describe('service query keys', () => {
   it('name one cache entry whatever the order of the input fields, and a different one for another input', () => {
     const reordered = { limit: 1000, prefix: 'cams/', bucket: 'media', accountId: 'local' };
     expect(hashKey(serviceKey('storage', 'listObjects', reordered))).toBe(hashKey(serviceKey('storage', 'listObjects', listing)));
-    expect(hashKey(serviceKey('storage', 'listObjects', { ...listing, prefix: 'cams/2024/' }))).not.toBe(hashKey(serviceKey('storage', 'listObjects', listing)));
+    expect(hashKey(serviceKey('storage', 'listObjects', { ...listing, prefix: 'cams/2024/' }))).not.toBe(
+      hashKey(serviceKey('storage', 'listObjects', listing)),
+    );
   });
 
   it('are what the query options use, so an event written with setQueryData reaches the query that reads it', async () => {
@@ -41,7 +46,9 @@ describe('service query keys', () => {
   });
 
   it('are typed from the contract: a method, an input or a field that does not exist does not compile', () => {
-    expectTypeOf(serviceKey('storage', 'listBuckets', { accountId: 'a' })).toExtend<readonly ['storage', 'listBuckets', { accountId: string }]>();
+    expectTypeOf(serviceKey('storage', 'listBuckets', { accountId: 'a' })).toExtend<
+      readonly ['storage', 'listBuckets', { accountId: string }]
+    >();
     // @ts-expect-error listBucket is not a method of storage
     serviceKey('storage', 'listBucket', { accountId: 'a' });
     // @ts-expect-error onAccounts is an event, not a method
@@ -116,9 +123,17 @@ describe('service filters', () => {
     { name: 'a whole service', filter: serviceFilter('storage'), hits: [0, 1, 2, 3, 4, 5] },
     { name: 'one method, every input', filter: serviceFilter('storage', 'listBuckets'), hits: [1, 2] },
     { name: 'one method, one input', filter: serviceFilter('storage', 'listBuckets', { accountId: 'kodo' }), hits: [2] },
-    { name: 'one method, the inputs holding some fields', filter: serviceFilter('storage', 'listObjects', { accountId: 'local', bucket: 'media' }), hits: [3] },
+    {
+      name: 'one method, the inputs holding some fields',
+      filter: serviceFilter('storage', 'listObjects', { accountId: 'local', bucket: 'media' }),
+      hits: [3],
+    },
     { name: 'a method without input', filter: serviceFilter('relay', 'listStreams'), hits: [6] },
-    { name: 'several methods, the inputs holding some fields', filter: serviceFilter('storage', ['listObjects', 'statObject'], { bucket: 'media' }), hits: [3, 5] },
+    {
+      name: 'several methods, the inputs holding some fields',
+      filter: serviceFilter('storage', ['listObjects', 'statObject'], { bucket: 'media' }),
+      hits: [3, 5],
+    },
     { name: 'several methods, every input', filter: serviceFilter('storage', ['listAccounts', 'statObject']), hits: [0, 5] },
   ])('match $name', ({ filter, hits }) => {
     expect(matching(filter)).toEqual(hits);

@@ -12,7 +12,13 @@ import { startEngine, type Engine } from '../../src-main/engine/engine';
 import { appModule } from '../../src-main/app/app-module';
 import { createConsoleModule } from '../../src-main/console/console-module';
 import type { ClientFrame } from '../../src-shared/contract/wire';
-import { CONNECTION_LOST_MESSAGE, createWebSocketTransport, NOT_CONNECTED, NOT_CONNECTED_MESSAGE, type ConnectionState } from './transport-websocket';
+import {
+  CONNECTION_LOST_MESSAGE,
+  createWebSocketTransport,
+  NOT_CONNECTED,
+  NOT_CONNECTED_MESSAGE,
+  type ConnectionState,
+} from './transport-websocket';
 
 /**
  * A socket the test opens, answers and closes by hand, recording what the transport sent: what

@@ -1,12 +1,7 @@
 import type { ContractErrorCode } from '../../src-shared/contract/error-codes';
 import { err, type Result } from '../../src-shared/contract/result';
 import type { ClientTransport } from '../../src-shared/contract/transport';
-import {
-  CONSOLE_SOCKET_PROTOCOL,
-  serverFrameSchema,
-  tokenProtocol,
-  type ClientFrame,
-} from '../../src-shared/contract/wire';
+import { CONSOLE_SOCKET_PROTOCOL, serverFrameSchema, tokenProtocol, type ClientFrame } from '../../src-shared/contract/wire';
 
 export type ConnectionState = 'connecting' | 'open' | 'closed';
 

@@ -8,7 +8,17 @@ import { Shell } from './Shell';
 import type { UiStore } from './ui-store';
 import { UiStoreProvider } from './ui-store-context';
 
-export function App({ api, uiStore, queryClient, uploads }: { api: ConsoleApi; uiStore: UiStore; queryClient: QueryClient; uploads: UploadQueue }) {
+export function App({
+  api,
+  uiStore,
+  queryClient,
+  uploads,
+}: {
+  api: ConsoleApi;
+  uiStore: UiStore;
+  queryClient: QueryClient;
+  uploads: UploadQueue;
+}) {
   return (
     <ErrorBoundary>
       <QueryClientProvider client={queryClient}>

@@ -73,9 +73,13 @@ function parseStorage(parts: string[]): StorageRoute {
 
 function parseDirectory([view, id, sub, copyOf]: (string | undefined)[]): DirectoryRoute {
   if (view === 'policies' && id) return { section: 'directory', view: 'policy', policyId: id };
-  if (view === 'packages' && id && sub === 'new') return copyOf ? { section: 'directory', view: 'newPolicy', packageId: id, copyOf } : { section: 'directory', view: 'newPolicy', packageId: id };
+  if (view === 'packages' && id && sub === 'new')
+    return copyOf
+      ? { section: 'directory', view: 'newPolicy', packageId: id, copyOf }
+      : { section: 'directory', view: 'newPolicy', packageId: id };
   if (view === 'packages' && id) return { section: 'directory', view: 'packages', packageId: id };
-  if (view === 'assignments') return id ? { section: 'directory', view: 'assignments', assignmentId: id } : { section: 'directory', view: 'assignments' };
+  if (view === 'assignments')
+    return id ? { section: 'directory', view: 'assignments', assignmentId: id } : { section: 'directory', view: 'assignments' };
   if (view === 'units') return id ? { section: 'directory', view: 'units', unitId: id } : { section: 'directory', view: 'units' };
   if (view === 'traffic') return { section: 'directory', view: 'traffic' };
   return { section: 'directory', view: 'packages' };
@@ -123,4 +127,5 @@ export function printRoute(route: Route): string {
 }
 
 /** The navigation entry a route belongs to (a pop-out belongs to Live, transfers to Storage). */
-export const sectionOf = (route: Route): SectionId => (route.section === 'camera' ? 'live' : route.section === 'transfers' ? 'storage' : route.section);
+export const sectionOf = (route: Route): SectionId =>
+  route.section === 'camera' ? 'live' : route.section === 'transfers' ? 'storage' : route.section;

@@ -16,8 +16,18 @@ export const SECTIONS: Record<SectionId, SectionInfo> = {
   streams: { id: 'streams', title: 'Streams', summary: 'Sources, consumers and output links of each relay stream.', inNav: true },
   config: { id: 'config', title: 'Config', summary: 'Edit the relay configuration file with validation before it is saved.', inNav: true },
   storage: { id: 'storage', title: 'Storage', summary: 'Browse buckets, upload and manage objects, refresh the CDN.', inNav: true },
-  directory: { id: 'directory', title: 'Directory', summary: 'Access-package assignment policies, assignments and scoped role members.', inNav: true },
-  calendar: { id: 'calendar', title: 'Calendar', summary: 'Calendar delta sync: status, rounds and the local copy of the view.', inNav: true },
+  directory: {
+    id: 'directory',
+    title: 'Directory',
+    summary: 'Access-package assignment policies, assignments and scoped role members.',
+    inNav: true,
+  },
+  calendar: {
+    id: 'calendar',
+    title: 'Calendar',
+    summary: 'Calendar delta sync: status, rounds and the local copy of the view.',
+    inNav: true,
+  },
   settings: { id: 'settings', title: 'Settings', summary: 'Accounts, endpoints and console preferences.', inNav: true },
   about: { id: 'about', title: 'About', summary: 'Version, runtime and where Relay Console keeps its files.', inNav: false },
 };

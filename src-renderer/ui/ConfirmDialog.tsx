@@ -1,7 +1,25 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
 
 /** Asks once before something that cannot be undone; the service's refusal shows in place. */
-export function ConfirmDialog({ title, message, action, opened, busy, error, onCancel, onConfirm }: { title: string; message: string; action: string; opened: boolean; busy: boolean; error?: string; onCancel(): void; onConfirm(): void }) {
+export function ConfirmDialog({
+  title,
+  message,
+  action,
+  opened,
+  busy,
+  error,
+  onCancel,
+  onConfirm,
+}: {
+  title: string;
+  message: string;
+  action: string;
+  opened: boolean;
+  busy: boolean;
+  error?: string;
+  onCancel(): void;
+  onConfirm(): void;
+}) {
   return (
     <Modal opened={opened} onClose={onCancel} title={title} centered>
       <Text size="sm">{message}</Text>

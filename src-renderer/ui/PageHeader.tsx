@@ -1,7 +1,17 @@
 import type { ReactNode } from 'react';
 
 /** A section's title and one-line summary; `titleId` names the section for `aria-labelledby`. */
-export function PageHeader({ title, summary, actions, titleId }: { title: string; summary: string; actions?: ReactNode; titleId?: string }) {
+export function PageHeader({
+  title,
+  summary,
+  actions,
+  titleId,
+}: {
+  title: string;
+  summary: string;
+  actions?: ReactNode;
+  titleId?: string;
+}) {
   return (
     <header className="page-header">
       <div>

@@ -19,7 +19,13 @@ const query = <T,>(state: { data?: T; error?: Error; isPending?: boolean; fetchS
 const view = (q: ReturnType<typeof query<string[]>>) =>
   html(
     <QueryState query={q} loading="Reading buckets…" errorTitle="The buckets could not be listed" empty="No buckets yet.">
-      {(list) => <ul>{list.map((name) => <li key={name}>{name}</li>)}</ul>}
+      {(list) => (
+        <ul>
+          {list.map((name) => (
+            <li key={name}>{name}</li>
+          ))}
+        </ul>
+      )}
     </QueryState>,
   );
 
@@ -42,7 +48,9 @@ describe('the states of one read', () => {
   });
 
   it('not answering: the error says the engine is not answering when no title is given', () => {
-    const markup = html(<QueryState query={query<string[]>({ error: new ContractFailure('unavailable', 'no answer') })} loading="Reading…" />);
+    const markup = html(
+      <QueryState query={query<string[]>({ error: new ContractFailure('unavailable', 'no answer') })} loading="Reading…" />,
+    );
     expect(markup).toContain('The console engine is not answering');
   });
 

@@ -33,7 +33,12 @@ export interface QueryStateProps<T> {
 export function QueryState<T>({ query, loading, errorTitle, empty, children }: QueryStateProps<T>) {
   const { data, error } = query;
   const waiting = query.isPending && query.fetchStatus !== 'idle';
-  const content = data === undefined ? null : empty !== undefined && Array.isArray(data) && data.length === 0 ? <EmptyState>{empty}</EmptyState> : children?.(data);
+  const content =
+    data === undefined ? null : empty !== undefined && Array.isArray(data) && data.length === 0 ? (
+      <EmptyState>{empty}</EmptyState>
+    ) : (
+      children?.(data)
+    );
   return (
     <>
       {waiting ? <LoadingLine>{loading}</LoadingLine> : null}

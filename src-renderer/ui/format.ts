@@ -27,7 +27,8 @@ export function formatBytes(bytes: number): string {
 }
 
 /** `1280×720`, or nothing before the size is known. */
-export const formatResolution = (width?: number, height?: number): string | undefined => (width && height ? `${width}×${height}` : undefined);
+export const formatResolution = (width?: number, height?: number): string | undefined =>
+  width && height ? `${width}×${height}` : undefined;
 
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 

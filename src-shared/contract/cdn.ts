@@ -65,16 +65,32 @@ export const cdnService = defineService({
       cdnRequestResultSchema,
     ),
     prefetch: method(
-      z.object({ ...account, urls: z.array(httpUrl).min(1, 'give at least one URL').max(CDN_LIMITS.urlsPerRequest, `at most ${CDN_LIMITS.urlsPerRequest} URLs per request`) }),
+      z.object({
+        ...account,
+        urls: z
+          .array(httpUrl)
+          .min(1, 'give at least one URL')
+          .max(CDN_LIMITS.urlsPerRequest, `at most ${CDN_LIMITS.urlsPerRequest} URLs per request`),
+      }),
       cdnRequestResultSchema,
     ),
     traffic: method(
       z
-        .object({ ...account, kind: z.enum(['flux', 'bandwidth']), granularity: z.enum(CDN_GRANULARITIES), startDate: day, endDate: day, domains: z.array(z.string().min(1)).min(1, 'choose a domain').max(100) })
+        .object({
+          ...account,
+          kind: z.enum(['flux', 'bandwidth']),
+          granularity: z.enum(CDN_GRANULARITIES),
+          startDate: day,
+          endDate: day,
+          domains: z.array(z.string().min(1)).min(1, 'choose a domain').max(100),
+        })
         .refine((r) => r.startDate <= r.endDate, { message: 'the range ends before it starts', path: ['endDate'] }),
       trafficSchema,
     ),
-    logs: method(z.object({ ...account, day, domains: z.array(z.string().min(1)).min(1, 'choose a domain').max(100) }), z.array(cdnLogSchema)),
+    logs: method(
+      z.object({ ...account, day, domains: z.array(z.string().min(1)).min(1, 'choose a domain').max(100) }),
+      z.array(cdnLogSchema),
+    ),
   },
   events: {},
 });

@@ -80,8 +80,14 @@ export const newTenantSchema = z
       .string()
       .trim()
       .min(1, 'required: the directory (tenant) id or a domain of the tenant')
-      .refine((value) => GUID.test(value) || DOMAIN.test(value) || MULTI_TENANT.includes(value), 'expected a tenant id (a GUID) or a domain such as contoso.onmicrosoft.com'),
-    clientId: z.string().trim().regex(GUID, 'expected the application (client) id of the app registration: a GUID such as 11111111-2222-3333-4444-555555555555'),
+      .refine(
+        (value) => GUID.test(value) || DOMAIN.test(value) || MULTI_TENANT.includes(value),
+        'expected a tenant id (a GUID) or a domain such as contoso.onmicrosoft.com',
+      ),
+    clientId: z
+      .string()
+      .trim()
+      .regex(GUID, 'expected the application (client) id of the app registration: a GUID such as 11111111-2222-3333-4444-555555555555'),
     signIn: z.enum(TENANT_SIGN_IN_KINDS),
     /** Client credentials only; sealed in main and never sent back. */
     clientSecret: z.string(),
@@ -96,13 +102,26 @@ export const newTenantSchema = z
       .string()
       .trim()
       .max(4096, 'at most 4096 characters')
-      .refine((value) => value === '' || ABSOLUTE_PATH.test(value), 'expected the full path of a PEM file on this computer, e.g. /etc/ssl/certs/corporate-ca.pem')
+      .refine(
+        (value) => value === '' || ABSOLUTE_PATH.test(value),
+        'expected the full path of a PEM file on this computer, e.g. /etc/ssl/certs/corporate-ca.pem',
+      )
       .optional(),
   })
   .superRefine((tenant, ctx) => {
     if (tenant.signIn !== 'clientCredentials') return;
-    if (tenant.clientSecret.length === 0) ctx.addIssue({ code: 'custom', path: ['clientSecret'], message: 'required for client credentials: a secret of the app registration (Certificates & secrets)' });
-    if (MULTI_TENANT.includes(tenant.tenant)) ctx.addIssue({ code: 'custom', path: ['tenant'], message: `app-only access needs one tenant: its id or domain, not "${tenant.tenant}"` });
+    if (tenant.clientSecret.length === 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clientSecret'],
+        message: 'required for client credentials: a secret of the app registration (Certificates & secrets)',
+      });
+    if (MULTI_TENANT.includes(tenant.tenant))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tenant'],
+        message: `app-only access needs one tenant: its id or domain, not "${tenant.tenant}"`,
+      });
   });
 export type NewTenant = z.infer<typeof newTenantSchema>;
 

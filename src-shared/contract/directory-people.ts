@@ -15,7 +15,10 @@ export const directoryPeopleService = defineService({
   name: 'directoryPeople',
   methods: {
     /** Users whose display name or user principal name starts with the text (at most `limit`). */
-    searchUsers: method(z.object({ text: z.string().trim().max(200), limit: z.number().int().min(1).max(100).default(20) }), z.array(directoryUserSchema)),
+    searchUsers: method(
+      z.object({ text: z.string().trim().max(200), limit: z.number().int().min(1).max(100).default(20) }),
+      z.array(directoryUserSchema),
+    ),
     /** Users by id, for showing names of ids already in a policy; unknown ids are left out. */
     usersById: method(z.object({ ids: z.array(z.string().min(1).max(200)).max(1000) }), z.array(directoryUserSchema)),
   },

@@ -11,11 +11,17 @@ const GRAPH = '#microsoft.graph.';
 /** ISO 8601 duration as Graph writes it: P365D, PT3H, P1DT12H, P2W. */
 const isoDuration = z
   .string()
-  .regex(/^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$/, 'expected an ISO 8601 duration such as P14D or PT12H');
+  .regex(
+    /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$/,
+    'expected an ISO 8601 duration such as P14D or PT12H',
+  );
 /** Date-time with an offset or Z (Graph timestamps), fractional seconds allowed. */
 const dateTimeOffset = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,7})?)?(Z|[+-]\d{2}:\d{2})$/, 'expected a date-time with an offset, e.g. 2025-03-01T00:00:00Z');
+  .regex(
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,7})?)?(Z|[+-]\d{2}:\d{2})$/,
+    'expected a date-time with an offset, e.g. 2025-03-01T00:00:00Z',
+  );
 const guidLike = z.string().min(1, 'an id is required').max(200);
 const description = z.string().max(1024).nullish();
 
@@ -321,7 +327,9 @@ const calendarSyncStatusSchema = z.object({
     .nullable(),
   totals: roundCountsSchema,
   /** The round running now, as far as it got (pages and events applied so far). */
-  currentRound: roundCountsSchema.extend({ kind: roundKindSchema, startedAt: z.string(), received: z.number().int().nonnegative() }).nullable(),
+  currentRound: roundCountsSchema
+    .extend({ kind: roundKindSchema, startedAt: z.string(), received: z.number().int().nonnegative() })
+    .nullable(),
   eventsStored: z.number().int().nonnegative(),
   lastSuccessAt: z.string().nullable(),
   lastError: z.object({ at: z.string(), message: z.string(), code: z.string().nullable() }).nullable(),
@@ -389,7 +397,10 @@ export const directoryAssignmentsService = defineService({
     list: method(
       z.object({
         filter: assignmentFilterSchema.default({}),
-        columns: z.array(z.enum(assignmentColumns)).min(1).default([...assignmentColumns]),
+        columns: z
+          .array(z.enum(assignmentColumns))
+          .min(1)
+          .default([...assignmentColumns]),
         pageSize: z.number().int().min(1).max(999).default(50),
         next: z.string().max(8192).optional(),
       }),
@@ -486,7 +497,13 @@ export const calendarSyncService = defineService({
     history: method(z.object({ limit: z.number().int().min(1).max(500).default(100) }), z.array(calendarRoundSchema)),
     eventsInRange: method(z.object({ start: dateTimeOffset, end: dateTimeOffset }), z.array(calendarEventSchema)),
     /** Events of the local copy whose subject holds the text, by start time. */
-    searchEvents: method(z.object({ text: z.string().trim().min(1, 'type a part of a subject').max(200), limit: z.number().int().min(1).max(500).default(100) }), z.array(calendarEventSchema)),
+    searchEvents: method(
+      z.object({
+        text: z.string().trim().min(1, 'type a part of a subject').max(200),
+        limit: z.number().int().min(1).max(500).default(100),
+      }),
+      z.array(calendarEventSchema),
+    ),
   },
   events: {
     /** After every state change and every round. */

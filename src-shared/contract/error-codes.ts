@@ -17,4 +17,5 @@ export const CONTRACT_ERROR_CODES = {
 
 export type ContractErrorCode = keyof typeof CONTRACT_ERROR_CODES;
 
-export const isContractErrorCode = (code: unknown): code is ContractErrorCode => typeof code === 'string' && Object.hasOwn(CONTRACT_ERROR_CODES, code);
+export const isContractErrorCode = (code: unknown): code is ContractErrorCode =>
+  typeof code === 'string' && Object.hasOwn(CONTRACT_ERROR_CODES, code);

@@ -41,7 +41,10 @@ export type Popout = z.infer<typeof popoutSchema>;
 
 /** The Directory section's lists: which assignment columns are shown (and so asked of Graph). */
 const directoryViewSchema = z.object({
-  assignmentColumns: z.array(z.enum(assignmentColumns)).min(1).default(['target', 'accessPackage', 'assignmentPolicy', 'state', 'schedule']),
+  assignmentColumns: z
+    .array(z.enum(assignmentColumns))
+    .min(1)
+    .default(['target', 'accessPackage', 'assignmentPolicy', 'state', 'schedule']),
 });
 
 /**

@@ -4,7 +4,12 @@ import { defineService, method } from './define-service';
 /** Ready-made persistent processing of a video, as Kodo's portal offers them. */
 export const PROCESSING_PRESETS = [
   { id: 'mp4', label: 'Convert to MP4 (H.264, AAC)', command: 'avthumb/mp4', output: (stem: string) => `${stem}-h264.mp4` },
-  { id: 'm3u8', label: 'HLS for streaming (m3u8, 10 s segments)', command: 'avthumb/m3u8/segtime/10', output: (stem: string) => `${stem}.m3u8` },
+  {
+    id: 'm3u8',
+    label: 'HLS for streaming (m3u8, 10 s segments)',
+    command: 'avthumb/m3u8/segtime/10',
+    output: (stem: string) => `${stem}.m3u8`,
+  },
   { id: 'jpg', label: 'Frame at 1 s as JPEG', command: 'vframe/jpg/offset/1', output: (stem: string) => `${stem}-frame.jpg` },
 ] as const;
 

@@ -51,7 +51,10 @@ export const newAccountSchema = z
     region: kodoRegion.optional(),
     endpoints: customEndpointsSchema.optional(),
   })
-  .refine((account) => Boolean(account.region) !== Boolean(account.endpoints), { message: 'choose a region or give the endpoints of a private deployment', path: ['region'] });
+  .refine((account) => Boolean(account.region) !== Boolean(account.endpoints), {
+    message: 'choose a region or give the endpoints of a private deployment',
+    path: ['region'],
+  });
 export type NewAccount = z.infer<typeof newAccountSchema>;
 
 const bucketSummarySchema = z.object({
@@ -101,7 +104,10 @@ export type ListPage = z.infer<typeof listPageSchema>;
 
 const objectKey = z.string().min(1, 'the key is empty').max(1024, 'a key has at most 1024 characters');
 /** A folder is a key prefix ending in `/` (or the bucket's root, ''). */
-const folderPrefix = z.string().max(1024).refine((p) => p === '' || p.endsWith('/'), 'a folder prefix ends with /');
+const folderPrefix = z
+  .string()
+  .max(1024)
+  .refine((p) => p === '' || p.endsWith('/'), 'a folder prefix ends with /');
 
 /** What a background listing into the local index knows of a folder (its whole subtree). */
 const indexStatusSchema = z.object({
@@ -174,7 +180,10 @@ export const batchRequestSchema = z
       overwrite: z.boolean().default(false),
     }),
   ])
-  .refine((request) => request.kind === 'rename' || request.items.length > 0 || request.allIn !== undefined, { message: 'nothing selected', path: ['items'] });
+  .refine((request) => request.kind === 'rename' || request.items.length > 0 || request.allIn !== undefined, {
+    message: 'nothing selected',
+    path: ['items'],
+  });
 export type BatchRequest = z.input<typeof batchRequestSchema>;
 
 /** Progress of a delete/move/copy/rename, run by main in batches of at most 1000 keys. */
@@ -218,12 +227,20 @@ const corsRuleSchema = z.object({
   allowedMethods: z.array(z.enum(CORS_METHODS)).min(1, 'choose at least one method'),
   allowedHeaders: z.array(z.string().trim().min(1).max(256)).max(50).default([]),
   exposedHeaders: z.array(z.string().trim().min(1).max(256)).max(50).default([]),
-  maxAgeSeconds: z.number().int().min(0).max(86_400 * 365).default(0),
+  maxAgeSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(86_400 * 365)
+    .default(0),
 });
 export type CorsRule = z.infer<typeof corsRuleSchema>;
 
 /** `host`, `*.host` or `*`, as Kodo's referer anti-leech takes them. */
-const refererPattern = z.string().trim().regex(/^(\*|(\*\.)?[A-Za-z0-9.-]+(:\d+)?)$/, 'a referer pattern is a host (example.com), *.example.com or *');
+const refererPattern = z
+  .string()
+  .trim()
+  .regex(/^(\*|(\*\.)?[A-Za-z0-9.-]+(:\d+)?)$/, 'a referer pattern is a host (example.com), *.example.com or *');
 
 /** Referer anti-leech: off, an allow list or a deny list; `allowEmpty` lets requests without Referer through. */
 const refererRuleSchema = z
@@ -232,7 +249,10 @@ const refererRuleSchema = z
     patterns: z.array(refererPattern).max(100).default([]),
     allowEmpty: z.boolean().default(true),
   })
-  .refine((rule) => rule.mode === 'off' || rule.patterns.length > 0, { message: 'an allow or deny list needs at least one pattern', path: ['patterns'] });
+  .refine((rule) => rule.mode === 'off' || rule.patterns.length > 0, {
+    message: 'an allow or deny list needs at least one pattern',
+    path: ['patterns'],
+  });
 export type RefererRule = z.infer<typeof refererRuleSchema>;
 
 /** A download domain of a bucket; `test` marks the one Kodo (or the emulator) gave it at creation. */
@@ -274,7 +294,15 @@ export const storageService = defineService({
     listBuckets: method(z.object({ accountId: z.string().min(1) }), z.array(bucketSummarySchema)),
     /** In the account's region unless one is given; `private` (Kodo's default is public) needs signed links. */
     createBucket: method(
-      z.object({ accountId: z.string().min(1), bucket: bucketName, region: z.string().regex(/^[a-z0-9-]{1,32}$/, 'a region id such as z0 or cn-east-2').optional(), private: z.boolean().optional() }),
+      z.object({
+        accountId: z.string().min(1),
+        bucket: bucketName,
+        region: z
+          .string()
+          .regex(/^[a-z0-9-]{1,32}$/, 'a region id such as z0 or cn-east-2')
+          .optional(),
+        private: z.boolean().optional(),
+      }),
       z.void(),
     ),
     /** Access, domains, lifecycle, CORS and referer rules of one bucket, as the service holds them. */
@@ -303,7 +331,10 @@ export const storageService = defineService({
     ),
     statObject: method(target.extend({ key: objectKey }), objectDetailsSchema),
     /** Every object under a prefix (sub-folders included), counted by paging the service's listing. */
-    countObjects: method(target.extend({ prefix: folderPrefix }), z.object({ objects: z.number().int().nonnegative(), bytes: z.number().nonnegative() })),
+    countObjects: method(
+      target.extend({ prefix: folderPrefix }),
+      z.object({ objects: z.number().int().nonnegative(), bytes: z.number().nonnegative() }),
+    ),
     /** Starts (or restarts) the background listing of a folder's subtree into the local index. */
     indexFolder: method(target.extend({ prefix: folderPrefix }), indexStatusSchema),
     indexStatus: method(target.extend({ prefix: folderPrefix }), indexStatusSchema),
@@ -327,7 +358,10 @@ export const storageService = defineService({
     updateObject: method(
       target.extend({
         key: objectKey,
-        mimeType: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, 'a MIME type looks like image/png').optional(),
+        mimeType: z
+          .string()
+          .regex(/^[\w.+-]+\/[\w.+-]+$/, 'a MIME type looks like image/png')
+          .optional(),
         storageClass: storageClass.optional(),
         /** Days until Kodo deletes the object; 0 cancels a scheduled deletion. */
         deleteAfterDays: z.number().int().min(0).max(36_500).optional(),
@@ -338,14 +372,20 @@ export const storageService = defineService({
     restoreObject: method(target.extend({ key: objectKey, days: z.number().int().min(1).max(7) }), objectDetailsSchema),
     /** A link anyone can open until it expires; signed for private buckets. */
     downloadLink: method(
-      target.extend({ key: objectKey, expiresInSeconds: z.number().int().min(1, 'at least a second').max(LINK_EXPIRY_LIMIT_SECONDS, 'at most 30 days') }),
+      target.extend({
+        key: objectKey,
+        expiresInSeconds: z.number().int().min(1, 'at least a second').max(LINK_EXPIRY_LIMIT_SECONDS, 'at most 30 days'),
+      }),
       z.object({ url: z.string(), expiresAt: z.number() }),
     ),
     /**
      * An address on the console's own origin that shows the object for a while: `original` (for
      * text and video, with Range), `thumbnail` (imageView2) or `poster` (a video frame, vframe).
      */
-    previewLink: method(target.extend({ key: objectKey, view: z.enum(PREVIEW_VIEWS) }), z.object({ url: z.string(), expiresAt: z.number() })),
+    previewLink: method(
+      target.extend({ key: objectKey, view: z.enum(PREVIEW_VIEWS) }),
+      z.object({ url: z.string(), expiresAt: z.number() }),
+    ),
   },
   events: {
     onAccounts: z.array(storageAccountSchema),

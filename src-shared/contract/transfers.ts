@@ -49,12 +49,19 @@ const relativePath = z
   .string()
   .min(1, 'a file has no name')
   .max(1024)
-  .refine((path) => !path.startsWith('/') && !path.split('/').some((part) => part === '' || part === '.' || part === '..'), 'a relative path like photos/a.jpg');
+  .refine(
+    (path) => !path.startsWith('/') && !path.split('/').some((part) => part === '' || part === '.' || part === '..'),
+    'a relative path like photos/a.jpg',
+  );
 
 const newUploadSchema = z.object({
   /** The file's path under the folder it goes into (`trip/day1/a.jpg` for a dropped folder). */
   relativePath,
-  size: z.number().int().nonnegative().max(10 * 1024 ** 4, 'a Kodo object is at most 10 TiB'),
+  size: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(10 * 1024 ** 4, 'a Kodo object is at most 10 TiB'),
   /** The desktop app reads a chosen file from disk; a browser sends its bytes to the console. */
   path: z.string().min(1).max(4096).optional(),
   /** The file's last change (ms), kept so the same file can be chosen again after a reload. */
@@ -89,7 +96,10 @@ export const transfersService = defineService({
         accountId: z.string().min(1),
         bucket: z.string().min(1).max(63),
         /** The folder the files go into (`''` for the bucket's root). */
-        prefix: z.string().max(1024).refine((p) => p === '' || p.endsWith('/'), 'a folder prefix ends with /'),
+        prefix: z
+          .string()
+          .max(1024)
+          .refine((p) => p === '' || p.endsWith('/'), 'a folder prefix ends with /'),
         files: z.array(newUploadSchema).min(1, 'no file chosen').max(10_000, 'at most 10,000 files at once'),
         overwrite: z.boolean().default(false),
       }),
@@ -100,7 +110,10 @@ export const transfersService = defineService({
       z.object({
         accountId: z.string().min(1),
         bucket: z.string().min(1).max(63),
-        prefix: z.string().max(1024).refine((p) => p === '' || p.endsWith('/'), 'a folder prefix ends with /'),
+        prefix: z
+          .string()
+          .max(1024)
+          .refine((p) => p === '' || p.endsWith('/'), 'a folder prefix ends with /'),
         relativePaths: z.array(relativePath).min(1, 'no file chosen').max(10_000, 'at most 10,000 files at once'),
       }),
       z.object({ existing: z.array(z.string()) }),

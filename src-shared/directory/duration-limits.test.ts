@@ -21,8 +21,14 @@ describe('duration limits', () => {
 
   it('has no upper bound where none is set', () => {
     expect(durationProblem(DURATION_LIMITS.review, 'P9999D')).toBeNull();
-    expect(durationProblem(DURATION_LIMITS.review, 'P0D')).toEqual({ code: 'required', message: 'Enter how many days each review lasts (1 or more)' });
-    expect(durationProblem(DURATION_LIMITS.decision, 'P15D')).toEqual({ code: 'tooLong', message: 'Approvers can have at most 14 days to decide' });
+    expect(durationProblem(DURATION_LIMITS.review, 'P0D')).toEqual({
+      code: 'required',
+      message: 'Enter how many days each review lasts (1 or more)',
+    });
+    expect(durationProblem(DURATION_LIMITS.decision, 'P15D')).toEqual({
+      code: 'tooLong',
+      message: 'Approvers can have at most 14 days to decide',
+    });
   });
 
   it.each([

@@ -26,9 +26,21 @@ const MAX_ACCESS_DAYS = 3650;
 const MAX_DECISION_DAYS = 14;
 
 export const DURATION_LIMITS = {
-  access: { maxDays: MAX_ACCESS_DAYS, missing: 'Enter how many days access lasts (1 or more)', tooLong: `Access can last at most ${days(MAX_ACCESS_DAYS)}` },
-  decision: { maxDays: MAX_DECISION_DAYS, missing: 'Enter within how many days approvers must decide (1 or more)', tooLong: `Approvers can have at most ${days(MAX_DECISION_DAYS)} to decide` },
-  escalation: { maxDays: MAX_DECISION_DAYS, missing: 'Enter after how many days the request goes to the escalation approvers (1 or more)', tooLong: `A request can wait at most ${days(MAX_DECISION_DAYS)} before it is escalated` },
+  access: {
+    maxDays: MAX_ACCESS_DAYS,
+    missing: 'Enter how many days access lasts (1 or more)',
+    tooLong: `Access can last at most ${days(MAX_ACCESS_DAYS)}`,
+  },
+  decision: {
+    maxDays: MAX_DECISION_DAYS,
+    missing: 'Enter within how many days approvers must decide (1 or more)',
+    tooLong: `Approvers can have at most ${days(MAX_DECISION_DAYS)} to decide`,
+  },
+  escalation: {
+    maxDays: MAX_DECISION_DAYS,
+    missing: 'Enter after how many days the request goes to the escalation approvers (1 or more)',
+    tooLong: `A request can wait at most ${days(MAX_DECISION_DAYS)} before it is escalated`,
+  },
   review: { maxDays: null, missing: 'Enter how many days each review lasts (1 or more)', tooLong: '' },
 } as const satisfies Record<string, DurationLimit>;
 

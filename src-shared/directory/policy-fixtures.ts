@@ -97,7 +97,10 @@ export function fullPolicyBody(overrides: Partial<AssignmentPolicyBody> = {}): A
       },
     ],
     customExtensionStageSettings: [
-      { stage: 'assignmentRequestCreated', customExtension: { '@odata.type': '#microsoft.graph.accessPackageAssignmentRequestWorkflowExtension', id: EXTENSION_ID } },
+      {
+        stage: 'assignmentRequestCreated',
+        customExtension: { '@odata.type': '#microsoft.graph.accessPackageAssignmentRequestWorkflowExtension', id: EXTENSION_ID },
+      },
       { stage: 'assignmentRequestGranted', customExtension: { id: EXTENSION_ID } },
     ],
     accessPackage: { id: ACCESS_PACKAGE_ID },

@@ -24,7 +24,13 @@ describe('policy validation', () => {
   });
 
   it('drops the annotations and read-only parts of a policy read from Graph', () => {
-    const fetched = { '@odata.context': 'https://graph.microsoft.com/v1.0/$metadata#x', id: 'p1', createdDateTime: '2025-01-01T00:00:00Z', modifiedDateTime: '2025-01-02T00:00:00Z', ...fullPolicyBody() };
+    const fetched = {
+      '@odata.context': 'https://graph.microsoft.com/v1.0/$metadata#x',
+      id: 'p1',
+      createdDateTime: '2025-01-01T00:00:00Z',
+      modifiedDateTime: '2025-01-02T00:00:00Z',
+      ...fullPolicyBody(),
+    };
     const result = validatePolicyBody(fetched);
     expect(result.problems).toEqual([]);
     expect(result.body).not.toHaveProperty('createdDateTime');
@@ -41,7 +47,8 @@ describe('policy validation', () => {
     const result = validatePolicyBody(documented);
     expect(result.problems).toEqual([]);
     expect(result.body).toEqual(documented);
-    for (const left of ['reviewSettings', 'questions', 'notificationSettings', 'customExtensionStageSettings']) expect(result.body, left).not.toHaveProperty(left);
+    for (const left of ['reviewSettings', 'questions', 'notificationSettings', 'customExtensionStageSettings'])
+      expect(result.body, left).not.toHaveProperty(left);
     expect(result.body?.id).toBe(GRAPH_DOCS_UPDATE_POLICY_ID);
   });
 
@@ -51,11 +58,23 @@ describe('policy validation', () => {
     expect(problemsOf(edited((b) => delete b.questions))).toEqual([]);
     // Optional is not anything goes: given, they are checked as before.
     expect(problemsOf(edited((b) => (b.questions = null)))).toEqual(['questions invalidType']);
-    expect(problemsOf(edited((b) => (b.reviewSettings = { isEnabled: true, isSelfReview: true })))).toEqual(['reviewSettings.schedule.startDateTime required', 'reviewSettings.schedule.recurrence required']);
+    expect(problemsOf(edited((b) => (b.reviewSettings = { isEnabled: true, isSelfReview: true })))).toEqual([
+      'reviewSettings.schedule.startDateTime required',
+      'reviewSettings.schedule.recurrence required',
+    ]);
   });
 
   it('names every missing required part', () => {
-    const required = ['displayName', 'description', 'allowedTargetScope', 'specificAllowedTargets', 'expiration', 'requestorSettings', 'requestApprovalSettings', 'accessPackage'];
+    const required = [
+      'displayName',
+      'description',
+      'allowedTargetScope',
+      'specificAllowedTargets',
+      'expiration',
+      'requestorSettings',
+      'requestApprovalSettings',
+      'accessPackage',
+    ];
     for (const key of required) {
       const body = edited((b) => delete b[key]);
       expect(problemsOf(body), key).toEqual([`${key} required`]);
@@ -103,8 +122,14 @@ describe('policy validation', () => {
   });
 
   it('refuses more than three approval stages', () => {
-    const body = edited((b) => b.requestApprovalSettings.stages.push(...clone(b.requestApprovalSettings).stages as unknown[]));
-    expect(validatePolicyBody(body).problems).toEqual([{ path: 'requestApprovalSettings.stages', code: 'tooBig', message: 'requestApprovalSettings.stages: a policy has at most 3 approval stages' }]);
+    const body = edited((b) => b.requestApprovalSettings.stages.push(...(clone(b.requestApprovalSettings).stages as unknown[])));
+    expect(validatePolicyBody(body).problems).toEqual([
+      {
+        path: 'requestApprovalSettings.stages',
+        code: 'tooBig',
+        message: 'requestApprovalSettings.stages: a policy has at most 3 approval stages',
+      },
+    ]);
   });
 
   it('refuses unknown properties at any depth, and points beta names to their v1.0 form', () => {
@@ -140,34 +165,67 @@ describe('policy validation', () => {
   it('checks the rules between fields', () => {
     const cases: Array<[string, (b: Body & { [key: string]: Json }) => void, string[]]> = [
       ['specific scope without targets', (b) => (b.specificAllowedTargets = []), ['specificAllowedTargets required']],
-      ['auto-assignment without a rule', (b) => (b.automaticRequestSettings = { requestAccessForAllowedTargets: true }), ['automaticRequestSettings autoAssignmentTargets']],
+      [
+        'auto-assignment without a rule',
+        (b) => (b.automaticRequestSettings = { requestAccessForAllowedTargets: true }),
+        ['automaticRequestSettings autoAssignmentTargets'],
+      ],
       ['afterDuration without duration', (b) => (b.expiration = { type: 'afterDuration' }), ['expiration.duration required']],
-      ['afterDateTime without end', (b) => (b.expiration = { type: 'afterDateTime', endDateTime: null }), ['expiration.endDateTime required']],
+      [
+        'afterDateTime without end',
+        (b) => (b.expiration = { type: 'afterDateTime', endDateTime: null }),
+        ['expiration.endDateTime required'],
+      ],
       ['approval without stages', (b) => (b.requestApprovalSettings.stages = []), ['requestApprovalSettings.stages required']],
-      ['stage without approvers', (b) => (b.requestApprovalSettings.stages[1].primaryApprovers = []), ['requestApprovalSettings.stages[1].primaryApprovers required']],
+      [
+        'stage without approvers',
+        (b) => (b.requestApprovalSettings.stages[1].primaryApprovers = []),
+        ['requestApprovalSettings.stages[1].primaryApprovers required'],
+      ],
       [
         'escalation without its parts',
         (b) => Object.assign(b.requestApprovalSettings.stages[0], { durationBeforeEscalation: null, escalationApprovers: [] }),
-        ['requestApprovalSettings.stages[0].durationBeforeEscalation required', 'requestApprovalSettings.stages[0].escalationApprovers required'],
+        [
+          'requestApprovalSettings.stages[0].durationBeforeEscalation required',
+          'requestApprovalSettings.stages[0].escalationApprovers required',
+        ],
       ],
-      ['escalation after denial', (b) => (b.requestApprovalSettings.stages[0].durationBeforeEscalation = 'P3D'), ['requestApprovalSettings.stages[0].durationBeforeEscalation escalationAfterDenial']],
+      [
+        'escalation after denial',
+        (b) => (b.requestApprovalSettings.stages[0].durationBeforeEscalation = 'P3D'),
+        ['requestApprovalSettings.stages[0].durationBeforeEscalation escalationAfterDenial'],
+      ],
       [
         'reviews without schedule or reviewers',
         (b) => Object.assign(b.reviewSettings, { schedule: null, primaryReviewers: [] }),
-        ['reviewSettings.schedule.startDateTime required', 'reviewSettings.schedule.recurrence required', 'reviewSettings.primaryReviewers required'],
+        [
+          'reviewSettings.schedule.startDateTime required',
+          'reviewSettings.schedule.recurrence required',
+          'reviewSettings.primaryReviewers required',
+        ],
       ],
       ['same question sequence', (b) => (b.questions[1].sequence = 1), ['questions[1].sequence duplicate']],
       ['choice question without choices', (b) => (b.questions[1].choices = []), ['questions[1].choices required']],
       ['same choice twice', (b) => (b.questions[1].choices[1].actualValue = 'emea'), ['questions[1].choices[1].actualValue duplicate']],
       ['pattern that does not compile', (b) => (b.questions[0].regexPattern = '^[0-9{4$('), ['questions[0].regexPattern invalidFormat']],
-      ['extension attached twice', (b) => b.customExtensionStageSettings.push(clone(b.customExtensionStageSettings[0])), ['customExtensionStageSettings[2] duplicate']],
+      [
+        'extension attached twice',
+        (b) => b.customExtensionStageSettings.push(clone(b.customExtensionStageSettings[0])),
+        ['customExtensionStageSettings[2] duplicate'],
+      ],
     ];
     for (const [name, edit, expected] of cases) expect(problemsOf(edited(edit)), name).toEqual(expected);
 
     // A rule-abiding auto-assignment policy passes.
     const auto = edited((b) => {
-      b.automaticRequestSettings = { requestAccessForAllowedTargets: true, removeAccessWhenTargetLeavesAllowedTargets: true, gracePeriodBeforeAccessRemoval: 'P7D' };
-      b.specificAllowedTargets = [{ '@odata.type': '#microsoft.graph.attributeRuleMembers', membershipRule: '(user.department -eq "Sales")', description: 'Sales' }];
+      b.automaticRequestSettings = {
+        requestAccessForAllowedTargets: true,
+        removeAccessWhenTargetLeavesAllowedTargets: true,
+        gracePeriodBeforeAccessRemoval: 'P7D',
+      };
+      b.specificAllowedTargets = [
+        { '@odata.type': '#microsoft.graph.attributeRuleMembers', membershipRule: '(user.department -eq "Sales")', description: 'Sales' },
+      ];
       b.requestApprovalSettings = null;
     });
     expect(problemsOf(auto)).toEqual([]);
@@ -177,13 +235,27 @@ describe('policy validation', () => {
 
   it('refuses durations out of range at their field, in a person’s words rather than Graph’s', () => {
     const at = (body: unknown) => Object.fromEntries(validatePolicyBody(body).problems.map((p) => [p.path, `${p.code}: ${p.message}`]));
-    expect(at(edited((b) => (b.expiration.duration = 'P99999D')))).toEqual({ 'expiration.duration': 'tooLong: Access can last at most 3,650 days' });
-    expect(at(edited((b) => (b.expiration.duration = 'P3651D')))).toEqual({ 'expiration.duration': 'tooLong: Access can last at most 3,650 days' });
+    expect(at(edited((b) => (b.expiration.duration = 'P99999D')))).toEqual({
+      'expiration.duration': 'tooLong: Access can last at most 3,650 days',
+    });
+    expect(at(edited((b) => (b.expiration.duration = 'P3651D')))).toEqual({
+      'expiration.duration': 'tooLong: Access can last at most 3,650 days',
+    });
     expect(at(edited((b) => (b.expiration.duration = 'P3650D')))).toEqual({});
-    for (const empty of ['P0D', 'PT0H', null]) expect(at(edited((b) => (b.expiration.duration = empty))), String(empty)).toEqual({ 'expiration.duration': 'required: Enter how many days access lasts (1 or more)' });
-    expect(at(edited((b) => (b.requestApprovalSettings.stages[1].durationBeforeAutomaticDenial = 'P30D')))).toEqual({ 'requestApprovalSettings.stages[1].durationBeforeAutomaticDenial': 'tooLong: Approvers can have at most 14 days to decide' });
-    expect(at(edited((b) => (b.requestApprovalSettings.stages[1].durationBeforeAutomaticDenial = 'P0D')))).toEqual({ 'requestApprovalSettings.stages[1].durationBeforeAutomaticDenial': 'required: Enter within how many days approvers must decide (1 or more)' });
-    expect(at(edited((b) => (b.reviewSettings.schedule.expiration.duration = null)))).toEqual({ 'reviewSettings.schedule.expiration.duration': 'required: Enter how many days each review lasts (1 or more)' });
+    for (const empty of ['P0D', 'PT0H', null])
+      expect(at(edited((b) => (b.expiration.duration = empty))), String(empty)).toEqual({
+        'expiration.duration': 'required: Enter how many days access lasts (1 or more)',
+      });
+    expect(at(edited((b) => (b.requestApprovalSettings.stages[1].durationBeforeAutomaticDenial = 'P30D')))).toEqual({
+      'requestApprovalSettings.stages[1].durationBeforeAutomaticDenial': 'tooLong: Approvers can have at most 14 days to decide',
+    });
+    expect(at(edited((b) => (b.requestApprovalSettings.stages[1].durationBeforeAutomaticDenial = 'P0D')))).toEqual({
+      'requestApprovalSettings.stages[1].durationBeforeAutomaticDenial':
+        'required: Enter within how many days approvers must decide (1 or more)',
+    });
+    expect(at(edited((b) => (b.reviewSettings.schedule.expiration.duration = null)))).toEqual({
+      'reviewSettings.schedule.expiration.duration': 'required: Enter how many days each review lasts (1 or more)',
+    });
   });
 
   it('says what to do, without property names or ISO durations, in every rule message', () => {

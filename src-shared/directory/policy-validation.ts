@@ -62,16 +62,27 @@ const shortKind = (odataType: string) => odataType.replace(/^#microsoft\.graph\.
 function problemFromIssue(issue: z.core.$ZodIssue, root: unknown): PolicyProblem[] {
   const path = formatPath(issue.path);
   const value = valueAt(root, issue.path);
-  if (value === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value')) return [{ path, code: 'required', message: `${path} is required` }];
+  if (value === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value'))
+    return [{ path, code: 'required', message: `${path} is required` }];
   switch (issue.code) {
     case 'unrecognized_keys':
       return issue.keys.map((key) => {
         const full = formatPath([...issue.path, key]);
         const hint = OTHER_VERSION_NAMES[full];
-        return { path: full, code: 'unknownProperty', message: `${full} is not a property of a v1.0 assignment policy${hint ? `: ${hint}` : ''}` };
+        return {
+          path: full,
+          code: 'unknownProperty',
+          message: `${full} is not a property of a v1.0 assignment policy${hint ? `: ${hint}` : ''}`,
+        };
       });
     case 'invalid_type':
-      return [{ path, code: 'invalidType', message: `${path} must be ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}, not ${typeName(value)}` }];
+      return [
+        {
+          path,
+          code: 'invalidType',
+          message: `${path} must be ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}, not ${typeName(value)}`,
+        },
+      ];
     case 'invalid_union': {
       const kind = (issue as { discriminator?: string }).discriminator;
       if (kind === '@odata.type') {
@@ -79,7 +90,13 @@ function problemFromIssue(issue: z.core.$ZodIssue, root: unknown): PolicyProblem
         const isQuestion = issue.path.includes('questions');
         const expected = isQuestion ? 'accessPackageTextInputQuestion, accessPackageMultipleChoiceQuestion' : subjectSetKinds.join(', ');
         const given = typeof value === 'string' ? `"${shortKind(value)}"` : 'missing';
-        return [{ path, code: 'unknownKind', message: `${where}: @odata.type ${given} is not a known ${isQuestion ? 'question' : 'subject'} kind; expected #microsoft.graph. followed by one of ${expected}` }];
+        return [
+          {
+            path,
+            code: 'unknownKind',
+            message: `${where}: @odata.type ${given} is not a known ${isQuestion ? 'question' : 'subject'} kind; expected #microsoft.graph. followed by one of ${expected}`,
+          },
+        ];
       }
       return [{ path, code: 'invalidValue', message: `${path}: ${issue.message}` }];
     }
@@ -88,10 +105,26 @@ function problemFromIssue(issue: z.core.$ZodIssue, root: unknown): PolicyProblem
     case 'invalid_format':
       return [{ path, code: 'invalidFormat', message: `${path}: ${issue.message}` }];
     case 'too_big':
-      return [{ path, code: 'tooBig', message: issue.message.startsWith('Too big') ? `${path} is too ${issue.origin === 'array' ? 'long: at most' : 'big: at most'} ${String(issue.maximum)}` : `${path}: ${issue.message}` }];
+      return [
+        {
+          path,
+          code: 'tooBig',
+          message: issue.message.startsWith('Too big')
+            ? `${path} is too ${issue.origin === 'array' ? 'long: at most' : 'big: at most'} ${String(issue.maximum)}`
+            : `${path}: ${issue.message}`,
+        },
+      ];
     case 'too_small':
       if (issue.origin === 'string' && value === '') return [{ path, code: 'required', message: `${path} must not be empty` }];
-      return [{ path, code: 'tooSmall', message: issue.message.startsWith('Too small') ? `${path} is too small: at least ${String(issue.minimum)}` : `${path}: ${issue.message}` }];
+      return [
+        {
+          path,
+          code: 'tooSmall',
+          message: issue.message.startsWith('Too small')
+            ? `${path} is too small: at least ${String(issue.minimum)}`
+            : `${path}: ${issue.message}`,
+        },
+      ];
     default:
       return [{ path, code: 'invalid', message: `${path}: ${issue.message}` }];
   }
@@ -116,15 +149,22 @@ function ruleProblems(body: AssignmentPolicyBody): PolicyProblem[] {
 
   if (body.automaticRequestSettings) {
     // An auto-assignment policy assigns everyone a membership rule matches, and only that.
-    const hasRule = body.specificAllowedTargets.some((target: SubjectSet) => target['@odata.type'] === '#microsoft.graph.attributeRuleMembers');
+    const hasRule = body.specificAllowedTargets.some(
+      (target: SubjectSet) => target['@odata.type'] === '#microsoft.graph.attributeRuleMembers',
+    );
     if (body.allowedTargetScope !== 'specificDirectoryUsers' || !hasRule) {
-      add(['automaticRequestSettings'], 'autoAssignmentTargets', 'an auto-assignment policy (automaticRequestSettings set) needs allowedTargetScope specificDirectoryUsers and an attributeRuleMembers entry in specificAllowedTargets');
+      add(
+        ['automaticRequestSettings'],
+        'autoAssignmentTargets',
+        'an auto-assignment policy (automaticRequestSettings set) needs allowedTargetScope specificDirectoryUsers and an attributeRuleMembers entry in specificAllowedTargets',
+      );
     }
   }
 
   const { expiration } = body;
   if (expiration.type === 'afterDuration') checkDuration(['expiration', 'duration'], DURATION_LIMITS.access, expiration.duration);
-  if (expiration.type === 'afterDateTime' && !expiration.endDateTime) add(['expiration', 'endDateTime'], 'required', 'Choose the day access ends');
+  if (expiration.type === 'afterDateTime' && !expiration.endDateTime)
+    add(['expiration', 'endDateTime'], 'required', 'Choose the day access ends');
 
   const approval = body.requestApprovalSettings;
   if (approval) {
@@ -134,16 +174,23 @@ function ruleProblems(body: AssignmentPolicyBody): PolicyProblem[] {
     }
     stages.forEach((stage, index) => {
       const at = ['requestApprovalSettings', 'stages', index] as const;
-      if (!stage.primaryApprovers?.length) add([...at, 'primaryApprovers'], 'required', `Approval stage ${index + 1} needs at least one approver`);
+      if (!stage.primaryApprovers?.length)
+        add([...at, 'primaryApprovers'], 'required', `Approval stage ${index + 1} needs at least one approver`);
       // Graph takes a stage without a deadline; one that is given must be a real one.
-      if (stage.durationBeforeAutomaticDenial !== undefined && stage.durationBeforeAutomaticDenial !== null) checkDuration([...at, 'durationBeforeAutomaticDenial'], DURATION_LIMITS.decision, stage.durationBeforeAutomaticDenial);
+      if (stage.durationBeforeAutomaticDenial !== undefined && stage.durationBeforeAutomaticDenial !== null)
+        checkDuration([...at, 'durationBeforeAutomaticDenial'], DURATION_LIMITS.decision, stage.durationBeforeAutomaticDenial);
       if (stage.isEscalationEnabled) {
         checkDuration([...at, 'durationBeforeEscalation'], DURATION_LIMITS.escalation, stage.durationBeforeEscalation);
-        if (!stage.escalationApprovers?.length) add([...at, 'escalationApprovers'], 'required', `Approval stage ${index + 1} escalates: add at least one escalation approver`);
+        if (!stage.escalationApprovers?.length)
+          add([...at, 'escalationApprovers'], 'required', `Approval stage ${index + 1} escalates: add at least one escalation approver`);
         const escalateAfter = stage.durationBeforeEscalation ? isoDurationMs(stage.durationBeforeEscalation) : null;
         const denyAfter = stage.durationBeforeAutomaticDenial ? isoDurationMs(stage.durationBeforeAutomaticDenial) : null;
         if (escalateAfter !== null && denyAfter !== null && escalateAfter >= denyAfter) {
-          add([...at, 'durationBeforeEscalation'], 'escalationAfterDenial', `Requests are denied after ${durationWords(stage.durationBeforeAutomaticDenial!)}, so escalation must come sooner than ${durationWords(stage.durationBeforeEscalation!)}`);
+          add(
+            [...at, 'durationBeforeEscalation'],
+            'escalationAfterDenial',
+            `Requests are denied after ${durationWords(stage.durationBeforeAutomaticDenial!)}, so escalation must come sooner than ${durationWords(stage.durationBeforeEscalation!)}`,
+          );
         }
       }
     });
@@ -151,11 +198,14 @@ function ruleProblems(body: AssignmentPolicyBody): PolicyProblem[] {
 
   const review = body.reviewSettings;
   if (review?.isEnabled) {
-    if (!review.schedule?.startDateTime) add(['reviewSettings', 'schedule', 'startDateTime'], 'required', 'Choose the day of the first review');
+    if (!review.schedule?.startDateTime)
+      add(['reviewSettings', 'schedule', 'startDateTime'], 'required', 'Choose the day of the first review');
     if (!review.schedule?.recurrence) add(['reviewSettings', 'schedule', 'recurrence'], 'required', 'Choose how often reviews repeat');
     const reviewLasts = review.schedule?.expiration;
-    if (reviewLasts?.type === 'afterDuration') checkDuration(['reviewSettings', 'schedule', 'expiration', 'duration'], DURATION_LIMITS.review, reviewLasts.duration);
-    if (!review.isSelfReview && !review.primaryReviewers?.length) add(['reviewSettings', 'primaryReviewers'], 'required', 'Add reviewers, or let people review their own access');
+    if (reviewLasts?.type === 'afterDuration')
+      checkDuration(['reviewSettings', 'schedule', 'expiration', 'duration'], DURATION_LIMITS.review, reviewLasts.duration);
+    if (!review.isSelfReview && !review.primaryReviewers?.length)
+      add(['reviewSettings', 'primaryReviewers'], 'required', 'Add reviewers, or let people review their own access');
   }
 
   const sequences = new Map<number, number>();
@@ -163,22 +213,33 @@ function ruleProblems(body: AssignmentPolicyBody): PolicyProblem[] {
     const at = ['questions', index] as const;
     if (question.sequence !== null && question.sequence !== undefined) {
       const first = sequences.get(question.sequence);
-      if (first !== undefined) add([...at, 'sequence'], 'duplicate', `questions ${first + 1} and ${index + 1} have the same sequence ${question.sequence}`);
+      if (first !== undefined)
+        add([...at, 'sequence'], 'duplicate', `questions ${first + 1} and ${index + 1} have the same sequence ${question.sequence}`);
       else sequences.set(question.sequence, index);
     }
     if (question['@odata.type'] === '#microsoft.graph.accessPackageMultipleChoiceQuestion') {
       const choices = question.choices ?? [];
-      if (choices.length === 0) add([...at, 'choices'], 'required', `question ${index + 1} is multiple choice, so it needs at least one choice`);
+      if (choices.length === 0)
+        add([...at, 'choices'], 'required', `question ${index + 1} is multiple choice, so it needs at least one choice`);
       const seen = new Set<string>();
       choices.forEach((choice, choiceIndex) => {
-        if (seen.has(choice.actualValue)) add([...at, 'choices', choiceIndex, 'actualValue'], 'duplicate', `question ${index + 1} offers the value "${choice.actualValue}" twice`);
+        if (seen.has(choice.actualValue))
+          add(
+            [...at, 'choices', choiceIndex, 'actualValue'],
+            'duplicate',
+            `question ${index + 1} offers the value "${choice.actualValue}" twice`,
+          );
         seen.add(choice.actualValue);
       });
     } else if (question.regexPattern) {
       try {
         new RegExp(question.regexPattern);
       } catch (error) {
-        add([...at, 'regexPattern'], 'invalidFormat', `question ${index + 1}: the answer pattern is not a regular expression (${(error as Error).message})`);
+        add(
+          [...at, 'regexPattern'],
+          'invalidFormat',
+          `question ${index + 1}: the answer pattern is not a regular expression (${(error as Error).message})`,
+        );
       }
     }
   });
@@ -186,7 +247,12 @@ function ruleProblems(body: AssignmentPolicyBody): PolicyProblem[] {
   const attached = new Set<string>();
   (body.customExtensionStageSettings ?? []).forEach((setting, index) => {
     const key = `${setting.stage}\u0000${setting.customExtension.id}`;
-    if (attached.has(key)) add(['customExtensionStageSettings', index], 'duplicate', `custom extension ${setting.customExtension.id} is attached to stage ${setting.stage} twice`);
+    if (attached.has(key))
+      add(
+        ['customExtensionStageSettings', index],
+        'duplicate',
+        `custom extension ${setting.customExtension.id} is attached to stage ${setting.stage} twice`,
+      );
     attached.add(key);
   });
 
@@ -209,7 +275,11 @@ export function validatePolicyBody(input: unknown): PolicyValidation {
   for (const { path, key } of findUnknownProperties(assignmentPolicyBodySchema, candidate, REFERENCES)) {
     const full = formatPath([...path, key]);
     const hint = OTHER_VERSION_NAMES[formatPath([...path.filter((part) => typeof part === 'string'), key])];
-    problems.push({ path: full, code: 'unknownProperty', message: `${full} is not a property Graph v1.0 knows here${hint ? `: ${hint}` : ''}` });
+    problems.push({
+      path: full,
+      code: 'unknownProperty',
+      message: `${full} is not a property Graph v1.0 knows here${hint ? `: ${hint}` : ''}`,
+    });
   }
   if (!parsed.success || problems.length > 0) return { problems, body: null };
 

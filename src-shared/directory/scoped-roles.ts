@@ -49,7 +49,10 @@ export const newScopedRoleMemberSchema = z.object({
 });
 export type NewScopedRoleMember = z.infer<typeof newScopedRoleMemberSchema>;
 
-export const toScopedRoleMemberBody = (values: NewScopedRoleMember): ScopedRoleMemberBody => ({ roleId: values.roleId, roleMemberInfo: { id: values.memberId } });
+export const toScopedRoleMemberBody = (values: NewScopedRoleMember): ScopedRoleMemberBody => ({
+  roleId: values.roleId,
+  roleMemberInfo: { id: values.memberId },
+});
 
 /**
  * Why Graph refused to add or remove a scoped role member, as far as the console can tell:

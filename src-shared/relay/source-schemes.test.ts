@@ -9,7 +9,10 @@ describe('source hints', () => {
   });
 
   it.each([
-    [[{ scheme: 'rtsp', prefix: 'rtsp://', example: 'rtsp://x' }], 'rtsp://, … Commands (exec:, echo:, expr:) are accepted only in the config file.'],
+    [
+      [{ scheme: 'rtsp', prefix: 'rtsp://', example: 'rtsp://x' }],
+      'rtsp://, … Commands (exec:, echo:, expr:) are accepted only in the config file.',
+    ],
     [
       [
         { scheme: 'rtsp', prefix: 'rtsp://', example: 'rtsp://x' },

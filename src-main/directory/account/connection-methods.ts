@@ -1,6 +1,12 @@
-import { CONFIG_CONNECTION_ID, type directoryAccountService, type DirectoryConnectionEntry, type DirectoryConnectionInfo, type SignInStatus } from '../../../src-shared/contract/directory-accounts';
-import type { ServiceImpl } from '../../../src-shared/contract/define-service';
-import { ContractFailure } from '../../../src-shared/contract/result';
+import {
+  CONFIG_CONNECTION_ID,
+  type directoryAccountService,
+  type DirectoryConnectionEntry,
+  type DirectoryConnectionInfo,
+  type SignInStatus,
+} from '@shared/contract/directory-accounts';
+import type { ServiceImpl } from '@shared/contract/define-service';
+import { ContractFailure } from '@shared/contract/result';
 import { CaFileError, readCaFile } from '../client/connection-trust';
 import { tenantInfo, UnknownConnectionError, type DirectoryConnections } from './directory-connections';
 
@@ -39,12 +45,26 @@ export function createConnectionMethods(deps: ConnectionMethodsDeps): Connection
       const tenants = await connections.tenants();
       return [
         await configEntry(active === CONFIG_CONNECTION_ID),
-        ...tenants.map((tenant): DirectoryConnectionEntry => ({ id: tenant.id, name: tenant.name, source: 'added', active: active === tenant.id, info: tenantInfo(tenant), problem: null })),
+        ...tenants.map((tenant): DirectoryConnectionEntry => ({
+          id: tenant.id,
+          name: tenant.name,
+          source: 'added',
+          active: active === tenant.id,
+          info: tenantInfo(tenant),
+          problem: null,
+        })),
       ];
     },
     async addTenant(tenant) {
       const known = await connections.tenants();
-      if (known.some((t) => t.tenant.toLowerCase() === tenant.tenant.toLowerCase() && t.clientId.toLowerCase() === tenant.clientId.toLowerCase() && t.signIn === tenant.signIn)) {
+      if (
+        known.some(
+          (t) =>
+            t.tenant.toLowerCase() === tenant.tenant.toLowerCase() &&
+            t.clientId.toLowerCase() === tenant.clientId.toLowerCase() &&
+            t.signIn === tenant.signIn,
+        )
+      ) {
         throw new ContractFailure('conflict', `this tenant is already added with the same application and sign-in (${tenant.tenant})`);
       }
       if (tenant.caFile) {
@@ -53,14 +73,19 @@ export function createConnectionMethods(deps: ConnectionMethodsDeps): Connection
         } catch (error) {
           if (!(error instanceof CaFileError)) throw error;
           // At the form's field, in the words of the problem: a proxy's CA that trusted nothing would surface later as an unexplained TLS error.
-          throw new ContractFailure('invalid_input', `the tenant was not added: ${error.message}`, { problems: [{ path: 'caFile', code: error.reason, message: error.message }] });
+          throw new ContractFailure('invalid_input', `the tenant was not added: ${error.message}`, {
+            problems: [{ path: 'caFile', code: error.reason, message: error.message }],
+          });
         }
       }
       if (tenant.signIn === 'clientCredentials') {
         try {
           await deps.tryClientSecret(connections.sectionOf({ ...tenant, name: tenant.name || tenant.tenant }, tenant.clientSecret));
         } catch (error) {
-          throw new ContractFailure('invalid_input', `the tenant was not added: no app-only token with this application and secret: ${message(error)}`);
+          throw new ContractFailure(
+            'invalid_input',
+            `the tenant was not added: no app-only token with this application and secret: ${message(error)}`,
+          );
         }
       }
       const stored = await connections.add(tenant);
@@ -68,7 +93,11 @@ export function createConnectionMethods(deps: ConnectionMethodsDeps): Connection
       return { id: stored.id, name: stored.name, source: 'added', active: true, info: tenantInfo(stored), problem: null };
     },
     async removeTenant({ id }) {
-      if (id === CONFIG_CONNECTION_ID) throw new ContractFailure('invalid_input', "the config file's connection is changed in the config file's directory section, not removed here");
+      if (id === CONFIG_CONNECTION_ID)
+        throw new ContractFailure(
+          'invalid_input',
+          "the config file's connection is changed in the config file's directory section, not removed here",
+        );
       if (!(await connections.tenants()).some((t) => t.id === id)) throw new ContractFailure('not_found', `no added tenant ${id}`);
       // Its calendar copy and sign-in cache are closed before their folder goes.
       if ((await activeId()) === id) await deps.switchTo(CONFIG_CONNECTION_ID);

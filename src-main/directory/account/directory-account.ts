@@ -1,6 +1,6 @@
-import type { directoryAccountService, SignInStatus } from '../../../src-shared/contract/directory-accounts';
-import type { ServiceImpl } from '../../../src-shared/contract/define-service';
-import { ContractFailure } from '../../../src-shared/contract/result';
+import type { directoryAccountService, SignInStatus } from '@shared/contract/directory-accounts';
+import type { ServiceImpl } from '@shared/contract/define-service';
+import { ContractFailure } from '@shared/contract/result';
 import type { DeviceCodeInfo } from '../client/msal-sign-in';
 import type { DirectoryConnection } from '../directory-connection';
 import { tokenClaims } from './token-claims';
@@ -25,7 +25,15 @@ export interface DirectoryAccount {
   onDeviceCode(code: DeviceCodeInfo): void;
 }
 
-const blank = (): Omit<SignInStatus, 'connection' | 'state'> => ({ user: null, appOnly: false, scopes: [], expiresAt: null, deviceCode: null, signInUrl: null, error: null });
+const blank = (): Omit<SignInStatus, 'connection' | 'state'> => ({
+  user: null,
+  appOnly: false,
+  scopes: [],
+  expiresAt: null,
+  deviceCode: null,
+  signInUrl: null,
+  error: null,
+});
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
@@ -66,11 +74,19 @@ export function createDirectoryAccount(deps: DirectoryAccountDeps): DirectoryAcc
       const claims = tokenClaims(await connection.tokens.getToken());
       if (claims?.appOnly) return { ...base, state: 'signedIn', appOnly: true, scopes: claims.scopes, expiresAt: claims.expiresAt };
       // A delegated token without names in it (the emulator's): Graph says who it is.
-      const me = (await connection.client.request<{ displayName?: string; userPrincipalName?: string }>({ path: '/me', query: { $select: 'displayName,userPrincipalName' } })).body;
+      const me = (
+        await connection.client.request<{ displayName?: string; userPrincipalName?: string }>({
+          path: '/me',
+          query: { $select: 'displayName,userPrincipalName' },
+        })
+      ).body;
       return {
         ...base,
         state: 'signedIn',
-        user: { displayName: me.displayName ?? claims?.name ?? null, userPrincipalName: me.userPrincipalName ?? claims?.userPrincipalName ?? null },
+        user: {
+          displayName: me.displayName ?? claims?.name ?? null,
+          userPrincipalName: me.userPrincipalName ?? claims?.userPrincipalName ?? null,
+        },
         scopes: claims?.scopes ?? [],
         expiresAt: claims?.expiresAt ?? null,
       };
@@ -110,7 +126,12 @@ export function createDirectoryAccount(deps: DirectoryAccountDeps): DirectoryAcc
       return publish();
     },
     onDeviceCode(code) {
-      deviceCode = { userCode: code.userCode, verificationUri: code.verificationUri, message: code.message, expiresAt: new Date(now() + code.expiresIn * 1000).toISOString() };
+      deviceCode = {
+        userCode: code.userCode,
+        verificationUri: code.verificationUri,
+        message: code.message,
+        expiresAt: new Date(now() + code.expiresIn * 1000).toISOString(),
+      };
       void publish();
     },
     service: {

@@ -1,7 +1,12 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { CONFIG_CONNECTION_ID, TENANT_SIGN_IN_KINDS, type DirectoryConnectionInfo, type NewTenant } from '../../../src-shared/contract/directory-accounts';
+import {
+  CONFIG_CONNECTION_ID,
+  TENANT_SIGN_IN_KINDS,
+  type DirectoryConnectionInfo,
+  type NewTenant,
+} from '@shared/contract/directory-accounts';
 import { writeFileAtomic } from '../../platform/atomic-write';
 import { createCacheKeySource, type SafeStorageLike } from '../../platform/secrets/key-source';
 import { openSealedFile } from '../../platform/secrets/sealed-file';
@@ -49,7 +54,13 @@ export interface DirectoryConnections {
 }
 
 /** The info a tenant's connection will show, known without opening it. */
-export const tenantInfo = (tenant: StoredTenant): DirectoryConnectionInfo => ({ mode: 'graph', tenant: tenant.tenant, clientId: tenant.clientId, signIn: tenant.signIn, graphBaseUrl: tenant.graphBaseUrl });
+export const tenantInfo = (tenant: StoredTenant): DirectoryConnectionInfo => ({
+  mode: 'graph',
+  tenant: tenant.tenant,
+  clientId: tenant.clientId,
+  signIn: tenant.signIn,
+  graphBaseUrl: tenant.graphBaseUrl,
+});
 
 /**
  * The directory connections: the config file's (`directory.graph` or the emulator) and the
@@ -57,7 +68,12 @@ export const tenantInfo = (tenant: StoredTenant): DirectoryConnectionInfo => ({ 
  * secrets sealed beside it, and which one is in use (`active-connection.json`). Each added
  * tenant has a folder of its own for its sign-in cache and calendar copy.
  */
-export function createDirectoryConnections(options: { dir: string; configSection: () => unknown; safeStorage?: SafeStorageLike | null; logger: Logger }): DirectoryConnections {
+export function createDirectoryConnections(options: {
+  dir: string;
+  configSection: () => unknown;
+  safeStorage?: SafeStorageLike | null;
+  logger: Logger;
+}): DirectoryConnections {
   const { dir } = options;
   const store = createSealedRecordStore({
     path: join(dir, 'tenants.json'),
@@ -69,7 +85,8 @@ export function createDirectoryConnections(options: { dir: string; configSection
       key: createCacheKeySource({
         path: join(dir, 'tenant-secrets.key'),
         safeStorage: options.safeStorage ?? null,
-        onReset: (reason) => options.logger.warn(`${reason}; a new key was made and the client secrets of added tenants must be typed again`),
+        onReset: (reason) =>
+          options.logger.warn(`${reason}; a new key was made and the client secrets of added tenants must be typed again`),
       }),
     }),
   });
@@ -80,7 +97,10 @@ export function createDirectoryConnections(options: { dir: string; configSection
     try {
       return activeFileSchema.parse(JSON.parse(await readFile(activePath, 'utf8'))).id;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') options.logger.warn(`${activePath} could not be read; the config file's directory connection is used`, { error: (error as Error).message });
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        options.logger.warn(`${activePath} could not be read; the config file's directory connection is used`, {
+          error: (error as Error).message,
+        });
       return CONFIG_CONNECTION_ID;
     }
   };
@@ -92,11 +112,14 @@ export function createDirectoryConnections(options: { dir: string; configSection
       authority_host: tenant.authorityHost,
       base_url: tenant.graphBaseUrl,
       ...(tenant.caFile ? { ca_file: tenant.caFile } : {}),
-      ...(tenant.signIn === 'clientCredentials' ? { client_secret: clientSecret } : { sign_in: tenant.signIn === 'deviceCode' ? 'device_code' : 'browser' }),
+      ...(tenant.signIn === 'clientCredentials'
+        ? { client_secret: clientSecret }
+        : { sign_in: tenant.signIn === 'deviceCode' ? 'device_code' : 'browser' }),
     },
   });
 
-  const calendarPathOf = (id: string) => (id === CONFIG_CONNECTION_ID ? join(dir, 'calendar.sqlite') : join(tenantDir(id), 'calendar.sqlite'));
+  const calendarPathOf = (id: string) =>
+    id === CONFIG_CONNECTION_ID ? join(dir, 'calendar.sqlite') : join(tenantDir(id), 'calendar.sqlite');
   const activeId = async () => {
     const id = await readActiveId();
     // A tenant removed by hand from tenants.json: the config's connection, not a dead end.
@@ -108,7 +131,10 @@ export function createDirectoryConnections(options: { dir: string; configSection
     const tenant = (await store.list()).find((t) => t.id === id);
     if (!tenant) throw new UnknownConnectionError(id);
     const secret = tenant.signIn === 'clientCredentials' ? await store.secretOf(id) : undefined;
-    if (tenant.signIn === 'clientCredentials' && secret === undefined) throw new Error(`the client secret of ${tenant.name} could not be read (its sealed file was lost or made with another key): remove the tenant and add it again`);
+    if (tenant.signIn === 'clientCredentials' && secret === undefined)
+      throw new Error(
+        `the client secret of ${tenant.name} could not be read (its sealed file was lost or made with another key): remove the tenant and add it again`,
+      );
     return { id, section: sectionOf(tenant, secret), cacheDir: tenantDir(id), calendarPath: calendarPathOf(id) };
   };
 
@@ -121,7 +147,10 @@ export function createDirectoryConnections(options: { dir: string; configSection
     active: async () => target(await activeId()),
     add(tenant) {
       const { clientSecret, caFile, ...rest } = tenant;
-      return store.add({ ...rest, name: rest.name || rest.tenant, ...(caFile ? { caFile } : {}) }, rest.signIn === 'clientCredentials' ? clientSecret : undefined);
+      return store.add(
+        { ...rest, name: rest.name || rest.tenant, ...(caFile ? { caFile } : {}) },
+        rest.signIn === 'clientCredentials' ? clientSecret : undefined,
+      );
     },
     async remove(id) {
       if (!(await store.remove(id))) return false;

@@ -22,7 +22,12 @@ export function tokenClaims(token: string): TokenClaims | null {
   }
   if (typeof claims !== 'object' || claims === null) return null;
   const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
-  const scopes = typeof claims.scp === 'string' ? claims.scp.split(' ').filter(Boolean) : Array.isArray(claims.roles) ? claims.roles.filter((r): r is string => typeof r === 'string') : [];
+  const scopes =
+    typeof claims.scp === 'string'
+      ? claims.scp.split(' ').filter(Boolean)
+      : Array.isArray(claims.roles)
+        ? claims.roles.filter((r): r is string => typeof r === 'string')
+        : [];
   const appOnly = claims.idtyp === 'app' || (claims.scp === undefined && Array.isArray(claims.roles));
   return {
     scopes: [...scopes].sort(),

@@ -10,14 +10,19 @@ const OTHER_USERS_CALENDAR = /\/users\/[^/?]+\/calendar/i;
  * client of its own, so its status counts only its own retries. Made with the first request, as
  * the sync resumes at start.
  */
-export function calendarClient(open: () => Promise<DirectoryConnection>, onRetry: (info: RetryInfo) => void, onExchange: (info: GraphExchangeInfo) => void): GraphClient {
+export function calendarClient(
+  open: () => Promise<DirectoryConnection>,
+  onRetry: (info: RetryInfo) => void,
+  onExchange: (info: GraphExchangeInfo) => void,
+): GraphClient {
   let opened: { client: GraphClient; shared: GraphClient; connection: DirectoryConnection } | undefined;
   const current = async (): Promise<{ client: GraphClient; shared: GraphClient }> => {
     const connection = await open();
     // A new connection (after a sign-out and sign-in, or a switch) brings new tokens: a new client
     // with them, sending through the connection's HTTP so it trusts what the sign-in trusts.
     if (opened?.connection !== connection) {
-      const make = (tokens: TokenProvider) => createGraphClient({ baseUrl: connection.client.baseUrl, tokens, fetch: connection.fetch, onRetry, onExchange });
+      const make = (tokens: TokenProvider) =>
+        createGraphClient({ baseUrl: connection.client.baseUrl, tokens, fetch: connection.fetch, onRetry, onExchange });
       const client = make(connection.tokens);
       // Another person's calendar needs Calendars.Read.Shared: asked for only then (incremental consent).
       opened = { connection, client, shared: connection.signIn ? make(connection.signIn.withScopes(SHARED_CALENDAR_SCOPES)) : client };

@@ -10,12 +10,19 @@ const settings = { intervalSeconds: 60, pageSize: 2 };
 const now = new Date('2025-03-10T12:00:00Z');
 
 function event(id: string, day: number, modified = '2025-02-01T00:00:00Z', subject = id) {
-  const at = (h: number) => ({ dateTime: `2025-03-${String(day).padStart(2, '0')}T${String(h).padStart(2, '0')}:00:00.0000000`, timeZone: 'UTC' });
+  const at = (h: number) => ({
+    dateTime: `2025-03-${String(day).padStart(2, '0')}T${String(h).padStart(2, '0')}:00:00.0000000`,
+    timeZone: 'UTC',
+  });
   return { id, subject, changeKey: `${id}-${modified}`, lastModifiedDateTime: modified, start: at(9), end: at(10) };
 }
 const removed = (id: string) => ({ id, '@removed': { reason: 'deleted' } });
 const page = (value: unknown[], link: { next?: string; delta?: string }): DeltaPage =>
-  parseDeltaPage({ value, ...(link.next ? { '@odata.nextLink': link.next } : {}), ...(link.delta ? { '@odata.deltaLink': link.delta } : {}) });
+  parseDeltaPage({
+    value,
+    ...(link.next ? { '@odata.nextLink': link.next } : {}),
+    ...(link.delta ? { '@odata.deltaLink': link.delta } : {}),
+  });
 const ids = (store: CalendarStore, viewId: number) => store.allEvents(viewId).map((e) => e.id);
 
 describe('CalendarStore', () => {
@@ -59,7 +66,11 @@ describe('CalendarStore', () => {
     expect(older).toMatchObject({ updated: 0, stale: 1 });
     expect(JSON.parse(store.allEvents(view.id)[0]!.json).subject).toBe('new title');
 
-    const movedAway = { ...event('a', 2, '2025-03-02T00:00:00Z'), start: { dateTime: '2025-06-01T09:00:00' }, end: { dateTime: '2025-06-01T10:00:00' } };
+    const movedAway = {
+      ...event('a', 2, '2025-03-02T00:00:00Z'),
+      start: { dateTime: '2025-06-01T09:00:00' },
+      end: { dateTime: '2025-06-01T10:00:00' },
+    };
     expect(store.applyPage(view.id, page([movedAway], { next: 'N' }), now)).toMatchObject({ removed: 0, stale: 1 });
 
     const newer = store.applyPage(view.id, page([event('a', 2, '2025-03-06T00:00:00Z', 'newest')], { next: 'N' }), now);
@@ -70,8 +81,24 @@ describe('CalendarStore', () => {
     const view = store.openView(target, settings);
     store.beginRound(view.id, 'incremental', now.toISOString());
     store.applyPage(view.id, page([event('a', 2), event('b', 3), event('c', 4)], { next: 'N' }), now);
-    const moved = { ...event('b', 3, '2025-03-07T00:00:00Z'), start: { dateTime: '2025-05-01T09:00:00', timeZone: 'UTC' }, end: { dateTime: '2025-05-01T10:00:00', timeZone: 'UTC' } };
-    const outcome = store.applyPage(view.id, page([removed('a'), moved, removed('never-seen'), { ...event('x', 1), start: { dateTime: '2025-02-01T09:00:00' }, end: { dateTime: '2025-02-01T10:00:00' } }], { next: 'N' }), now);
+    const moved = {
+      ...event('b', 3, '2025-03-07T00:00:00Z'),
+      start: { dateTime: '2025-05-01T09:00:00', timeZone: 'UTC' },
+      end: { dateTime: '2025-05-01T10:00:00', timeZone: 'UTC' },
+    };
+    const outcome = store.applyPage(
+      view.id,
+      page(
+        [
+          removed('a'),
+          moved,
+          removed('never-seen'),
+          { ...event('x', 1), start: { dateTime: '2025-02-01T09:00:00' }, end: { dateTime: '2025-02-01T10:00:00' } },
+        ],
+        { next: 'N' },
+      ),
+      now,
+    );
     expect(outcome).toMatchObject({ added: 0, removed: 2 });
     expect(ids(store, view.id)).toEqual(['c']);
   });

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { FullReason, RoundKind } from '../../../src-shared/contract/directory';
+import type { FullReason, RoundKind } from '@shared/contract/directory';
 import type { DeltaItem, DeltaPage } from './delta-page';
 import { overlapsWindow } from './event-time';
 import {
@@ -156,24 +156,34 @@ export class CalendarStore {
     const db = this.db;
     this.sql = {
       view: db.prepare<[number], ViewRow>('SELECT * FROM calendar_views WHERE id = ?'),
-      viewFor: db.prepare<[string, string, string], ViewRow>('SELECT * FROM calendar_views WHERE user = ? AND window_start = ? AND window_end = ?'),
+      viewFor: db.prepare<[string, string, string], ViewRow>(
+        'SELECT * FROM calendar_views WHERE user = ? AND window_start = ? AND window_end = ?',
+      ),
       currentView: db.prepare<[], ViewRow>('SELECT * FROM calendar_views ORDER BY active DESC, id DESC LIMIT 1'),
       latestFor: db.prepare<[string], ViewRow>('SELECT * FROM calendar_views WHERE user = ? ORDER BY id DESC LIMIT 1'),
       insertView: db.prepare<[string, string, string, number, number, string]>(
         'INSERT INTO calendar_views (user, window_start, window_end, interval_seconds, page_size, counters) VALUES (?, ?, ?, ?, ?, ?)',
       ),
-      setSettings: db.prepare<[number, number, number, number]>('UPDATE calendar_views SET interval_seconds = ?, page_size = ?, active = ? WHERE id = ?'),
+      setSettings: db.prepare<[number, number, number, number]>(
+        'UPDATE calendar_views SET interval_seconds = ?, page_size = ?, active = ? WHERE id = ?',
+      ),
       setActive: db.prepare<[number, number]>('UPDATE calendar_views SET active = ? WHERE id = ?'),
-      setLinks: db.prepare<[string | null, string | null, string | null, number]>('UPDATE calendar_views SET delta_link = ?, next_link = ?, round = ? WHERE id = ?'),
+      setLinks: db.prepare<[string | null, string | null, string | null, number]>(
+        'UPDATE calendar_views SET delta_link = ?, next_link = ?, round = ? WHERE id = ?',
+      ),
       setRound: db.prepare<[string | null, string | null, number, string, number]>(
         'UPDATE calendar_views SET next_link = ?, round = ?, generation = ?, counters = ? WHERE id = ?',
       ),
       setCounters: db.prepare<[string, number]>('UPDATE calendar_views SET counters = ? WHERE id = ?'),
-      complete: db.prepare<[string, string, number]>('UPDATE calendar_views SET delta_link = ?, next_link = NULL, round = NULL, counters = ? WHERE id = ?'),
+      complete: db.prepare<[string, string, number]>(
+        'UPDATE calendar_views SET delta_link = ?, next_link = NULL, round = NULL, counters = ? WHERE id = ?',
+      ),
       otherViews: db.prepare<[number], { id: number }>('SELECT id FROM calendar_views WHERE id <> ?'),
       deleteView: db.prepare<[number]>('DELETE FROM calendar_views WHERE id = ?'),
       deleteViewEvents: db.prepare<[number]>('DELETE FROM calendar_events WHERE view_id = ?'),
-      event: db.prepare<[number, string], EventRow>('SELECT id, start_ms, end_ms, last_modified, change_key, json FROM calendar_events WHERE view_id = ? AND id = ?'),
+      event: db.prepare<[number, string], EventRow>(
+        'SELECT id, start_ms, end_ms, last_modified, change_key, json FROM calendar_events WHERE view_id = ? AND id = ?',
+      ),
       upsertEvent: db.prepare<[number, string, number, number, string | null, string | null, number, string]>(
         `INSERT INTO calendar_events (view_id, id, start_ms, end_ms, last_modified, change_key, seen_generation, json)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -190,12 +200,16 @@ export class CalendarStore {
          WHERE view_id = ? AND start_ms < ? AND (end_ms > ? OR (end_ms <= start_ms AND start_ms >= ?))
          ORDER BY start_ms, id`,
       ),
-      allEvents: db.prepare<[number], EventRow>('SELECT id, start_ms, end_ms, last_modified, change_key, json FROM calendar_events WHERE view_id = ? ORDER BY id'),
+      allEvents: db.prepare<[number], EventRow>(
+        'SELECT id, start_ms, end_ms, last_modified, change_key, json FROM calendar_events WHERE view_id = ? ORDER BY id',
+      ),
       insertRound: db.prepare(
         `INSERT INTO calendar_rounds (view_id, kind, reason, started_at, duration_ms, pages, added, updated, removed, received, error)
          VALUES (@view_id, @kind, @reason, @started_at, @duration_ms, @pages, @added, @updated, @removed, @received, @error)`,
       ),
-      trimRounds: db.prepare<[number, number, number]>('DELETE FROM calendar_rounds WHERE view_id = ? AND seq <= (SELECT seq FROM calendar_rounds WHERE view_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)'),
+      trimRounds: db.prepare<[number, number, number]>(
+        'DELETE FROM calendar_rounds WHERE view_id = ? AND seq <= (SELECT seq FROM calendar_rounds WHERE view_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)',
+      ),
       rounds: db.prepare<[number, number], RoundRow>('SELECT * FROM calendar_rounds WHERE view_id = ? ORDER BY seq DESC LIMIT ?'),
       deleteViewRounds: db.prepare<[number]>('DELETE FROM calendar_rounds WHERE view_id = ?'),
       search: db.prepare<[number, string, number], EventRow>(
@@ -231,7 +245,14 @@ export class CalendarStore {
     return this.db.transaction(() => {
       let row = this.sql.viewFor.get(target.user, target.windowStart, target.windowEnd);
       if (!row) {
-        const info = this.sql.insertView.run(target.user, target.windowStart, target.windowEnd, settings.intervalSeconds, settings.pageSize, JSON.stringify(emptyCounters()));
+        const info = this.sql.insertView.run(
+          target.user,
+          target.windowStart,
+          target.windowEnd,
+          settings.intervalSeconds,
+          settings.pageSize,
+          JSON.stringify(emptyCounters()),
+        );
         row = this.sql.view.get(Number(info.lastInsertRowid))!;
       }
       this.sql.setSettings.run(settings.intervalSeconds, settings.pageSize, 1, row.id);
@@ -258,8 +279,18 @@ export class CalendarStore {
       const view = this.mustGetView(id);
       const generation = kind === 'full' ? view.generation + 1 : view.generation;
       const { pendingFullReason, ...rest } = view.counters;
-      const counters = { ...(kind === 'full' ? { ...rest, fullSyncs: view.counters.fullSyncs + 1 } : view.counters), ...(linksFrom !== undefined ? { linksFrom } : {}) };
-      const round: RoundProgress = { kind, startedAt, generation, received: 0, ...zeroCounts(), ...(kind === 'full' ? { reason: pendingFullReason ?? 'first' } : {}) };
+      const counters = {
+        ...(kind === 'full' ? { ...rest, fullSyncs: view.counters.fullSyncs + 1 } : view.counters),
+        ...(linksFrom !== undefined ? { linksFrom } : {}),
+      };
+      const round: RoundProgress = {
+        kind,
+        startedAt,
+        generation,
+        received: 0,
+        ...zeroCounts(),
+        ...(kind === 'full' ? { reason: pendingFullReason ?? 'first' } : {}),
+      };
       this.sql.setRound.run(null, JSON.stringify(round), generation, JSON.stringify(counters), id);
       return this.mustGetView(id);
     })();
@@ -424,7 +455,11 @@ export class CalendarStore {
       }
       return;
     }
-    if (stored && (stored.json === item.json || (item.changeKey !== null && item.changeKey === stored.change_key && item.lastModified === stored.last_modified))) {
+    if (
+      stored &&
+      (stored.json === item.json ||
+        (item.changeKey !== null && item.changeKey === stored.change_key && item.lastModified === stored.last_modified))
+    ) {
       this.sql.markSeen.run(generation, view.id, item.id);
       outcome.unchanged += 1;
       return;

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CalendarSyncStatus } from '../../../src-shared/contract/directory';
+import type { CalendarSyncStatus } from '@shared/contract/directory';
 import { createMemoryLogger } from '../../platform/logger';
 import type { RetryOptions } from '../client/retry-policy';
 import { startTestDirectoryEmulator, type TestDirectoryEmulator } from '../emulator/test-support';
@@ -17,8 +17,16 @@ import { calendarViewOf, calendarWriter, recordingClient, type SentRequest } fro
 
 const WINDOW = { start: '2030-01-01T00:00:00.000Z', end: '2030-02-01T00:00:00.000Z' };
 const two = (n: number) => String(n).padStart(2, '0');
-const inWindow = (day: number, subject = `january ${day}`) => ({ subject, start: `2030-01-${two(day)}T09:00:00`, end: `2030-01-${two(day)}T10:00:00` });
-const outside = (day: number, subject = `march ${day}`) => ({ subject, start: `2030-03-${two(day)}T09:00:00`, end: `2030-03-${two(day)}T10:00:00` });
+const inWindow = (day: number, subject = `january ${day}`) => ({
+  subject,
+  start: `2030-01-${two(day)}T09:00:00`,
+  end: `2030-01-${two(day)}T10:00:00`,
+});
+const outside = (day: number, subject = `march ${day}`) => ({
+  subject,
+  start: `2030-03-${two(day)}T09:00:00`,
+  end: `2030-03-${two(day)}T10:00:00`,
+});
 const at = (day: number, month = 1) => ({
   start: { dateTime: `2030-${two(month)}-${two(day)}T09:00:00`, timeZone: 'UTC' },
   end: { dateTime: `2030-${two(month)}-${two(day)}T10:00:00`, timeZone: 'UTC' },
@@ -46,7 +54,10 @@ describe('calendar sync against the emulator', () => {
   });
 
   /** A sync engine on the shared SQLite file, as the app builds one at each start. */
-  function openSync(retry?: RetryOptions, adapt: (client: GraphClient) => GraphClient = (client) => client): { sync: CalendarSyncEngine; store: CalendarStore; sent: SentRequest[] } {
+  function openSync(
+    retry?: RetryOptions,
+    adapt: (client: GraphClient) => GraphClient = (client) => client,
+  ): { sync: CalendarSyncEngine; store: CalendarStore; sent: SentRequest[] } {
     const store = new CalendarStore(join(dir, 'calendar.sqlite'));
     const holder: { sync?: CalendarSyncEngine } = {};
     const recording = recordingClient(emu, { retry, onRetry: (info) => holder.sync?.recordRetry(info) });
@@ -107,7 +118,10 @@ describe('calendar sync against the emulator', () => {
     expect(status.lastRound!.pages).toBeGreaterThanOrEqual(4);
     expect(deltaRequests(sent.slice(before2))[0]!.url).toContain('$deltatoken=');
     await expectInStep(sync);
-    expect(sync.eventsInRange(WINDOW.start, WINDOW.end).find((e) => e.id === seeded[0]!.id)).toMatchObject({ subject: 'renamed', start: '2030-01-02T09:00:00.000Z' });
+    expect(sync.eventsInRange(WINDOW.start, WINDOW.end).find((e) => e.id === seeded[0]!.id)).toMatchObject({
+      subject: 'renamed',
+      start: '2030-01-02T09:00:00.000Z',
+    });
 
     // Round 3, same view at page size 3: an outside event moves in, one is edited twice, one
     // added in round 2 is deleted.
@@ -222,7 +236,11 @@ describe('calendar sync against the emulator', () => {
 
     const added = await writer.create(inWindow(25));
     const second = openSync();
-    expect(second.sync.status()).toMatchObject({ state: 'stopped', rounds: 1, target: { user: emu.user.id, start: WINDOW.start, end: WINDOW.end } });
+    expect(second.sync.status()).toMatchObject({
+      state: 'stopped',
+      rounds: 1,
+      target: { user: emu.user.id, start: WINDOW.start, end: WINDOW.end },
+    });
     await second.sync.resume();
     const status = await second.sync.syncNow();
     const requests = deltaRequests(second.sent);
@@ -271,7 +289,9 @@ describe('calendar sync against the emulator', () => {
     const { sync } = openSync();
     const seen: CalendarSyncStatus[] = [];
     sync.subscribe((status) => seen.push(status));
-    const twoRounds = new Promise<void>((resolve) => sync.subscribe((status) => status.rounds >= 2 && status.state === 'idle' && resolve()));
+    const twoRounds = new Promise<void>((resolve) =>
+      sync.subscribe((status) => status.rounds >= 2 && status.state === 'idle' && resolve()),
+    );
     await sync.start({ ...startRequest(2), intervalSeconds: 1 });
     await twoRounds;
     expect(seen.map((s) => s.state)).toContain('syncing');

@@ -1,4 +1,4 @@
-import type { CalendarEvent, CalendarRound, CalendarSyncStatus } from '../../../src-shared/contract/directory';
+import type { CalendarEvent, CalendarRound, CalendarSyncStatus } from '@shared/contract/directory';
 import type { GraphClient, RetryInfo } from '../client/graph-client';
 import { isGraphError } from '../client/graph-error';
 import type { Logger } from '../../platform/logger';
@@ -81,7 +81,15 @@ function statusOf(store: CalendarStore, viewId: number | null, state: EngineStat
     totals: counters?.totals ?? { pages: 0, added: 0, updated: 0, removed: 0 },
     currentRound:
       state === 'syncing' && view?.round
-        ? { kind: view.round.kind, startedAt: view.round.startedAt, pages: view.round.pages, added: view.round.added, updated: view.round.updated, removed: view.round.removed, received: view.round.received }
+        ? {
+            kind: view.round.kind,
+            startedAt: view.round.startedAt,
+            pages: view.round.pages,
+            added: view.round.added,
+            updated: view.round.updated,
+            removed: view.round.removed,
+            received: view.round.received,
+          }
         : null,
     eventsStored: view ? store.countEvents(view.id) : 0,
     lastSuccessAt: counters?.lastSuccessAt ?? null,
@@ -198,7 +206,11 @@ export function createCalendarSyncEngine(options: CalendarSyncEngineOptions): Ca
     if (closed) throw new CalendarSyncNotStartedError('calendar sync is shut down');
     const target = resolveTarget(request, defaults, now(), (user) => store.latestViewOf(user));
     const current = viewId === null ? null : store.getView(viewId);
-    const sameView = current !== null && current.user === target.user && current.windowStart === target.windowStart && current.windowEnd === target.windowEnd;
+    const sameView =
+      current !== null &&
+      current.user === target.user &&
+      current.windowStart === target.windowStart &&
+      current.windowEnd === target.windowEnd;
     // Another view replaces this one (and drops its events): its round must not write meanwhile.
     if (!sameView) await cancelRunning();
     const view = store.openView(target, {
@@ -207,7 +219,12 @@ export function createCalendarSyncEngine(options: CalendarSyncEngineOptions): Ca
     });
     viewId = view.id;
     active = true;
-    logger.info('calendar sync started', { user: view.user, start: view.windowStart, end: view.windowEnd, incremental: view.deltaLink !== null });
+    logger.info('calendar sync started', {
+      user: view.user,
+      start: view.windowStart,
+      end: view.windowEnd,
+      incremental: view.deltaLink !== null,
+    });
     if (!running) void runRound();
     return status();
   }

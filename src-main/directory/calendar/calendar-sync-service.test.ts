@@ -4,8 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CalendarEvent, CalendarRound, CalendarSyncStatus } from '../../../src-shared/contract/directory';
-import type { Result } from '../../../src-shared/contract/result';
+import type { CalendarEvent, CalendarRound, CalendarSyncStatus } from '@shared/contract/directory';
+import type { Result } from '@shared/contract/result';
 import { createMemoryLogger } from '../../platform/logger';
 import { createServiceHost, type ServiceHost } from '../../transport/service-host';
 import { startTestDirectoryEmulator, type TestDirectoryEmulator } from '../emulator/test-support';
@@ -42,13 +42,25 @@ describe('calendarSync service', () => {
   const call = <T>(method: string, input?: unknown) => host.call('calendarSync', method, input) as Promise<Result<T>>;
 
   it('answers bad input and calls out of order with clear errors', async () => {
-    expect(await call('syncNow')).toMatchObject({ ok: false, error: { code: 'unavailable', message: 'calendar sync is stopped: start it first' } });
-    expect(await call('start', { start: '2030-01-01T00:00:00Z' })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: 'give both start and end of the window, or neither' } });
-    expect(await call('start', { start: '2030-01-02T00:00:00Z', end: '2030-01-01T00:00:00Z' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await call('syncNow')).toMatchObject({
+      ok: false,
+      error: { code: 'unavailable', message: 'calendar sync is stopped: start it first' },
+    });
+    expect(await call('start', { start: '2030-01-01T00:00:00Z' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: 'give both start and end of the window, or neither' },
+    });
+    expect(await call('start', { start: '2030-01-02T00:00:00Z', end: '2030-01-01T00:00:00Z' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
     const badDate = await call('start', { start: 'next monday', end: '2030-01-01T00:00:00Z' });
     expect(badDate).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(!badDate.ok && badDate.error.message).toContain('start');
-    expect(await call('eventsInRange', { start: '2030-01-02T00:00:00Z', end: '2030-01-01T00:00:00Z' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await call('eventsInRange', { start: '2030-01-02T00:00:00Z', end: '2030-01-01T00:00:00Z' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
     expect(await call('status')).toMatchObject({ ok: true, value: { state: 'stopped', target: null, rounds: 0 } });
   });
 
@@ -61,13 +73,21 @@ describe('calendarSync service', () => {
     expect(subscribed.ok).toBe(true);
 
     const started = await call<CalendarSyncStatus>('start', { start: '2030-01-01T00:00:00Z', end: '2030-02-01T00:00:00Z', pageSize: 1 });
-    expect(started).toMatchObject({ ok: true, value: { target: { user: emu.user.id, start: '2030-01-01T00:00:00.000Z' }, pageSize: 1, intervalSeconds: 3600 } });
+    expect(started).toMatchObject({
+      ok: true,
+      value: { target: { user: emu.user.id, start: '2030-01-01T00:00:00.000Z' }, pageSize: 1, intervalSeconds: 3600 },
+    });
     const synced = await call<CalendarSyncStatus>('syncNow');
-    expect(synced).toMatchObject({ ok: true, value: { state: 'idle', rounds: 1, eventsStored: 2, lastRound: { kind: 'full', pages: 2, added: 2 } } });
+    expect(synced).toMatchObject({
+      ok: true,
+      value: { state: 'idle', rounds: 1, eventsStored: 2, lastRound: { kind: 'full', pages: 2, added: 2 } },
+    });
     expect(pushed.map((s) => s.state)).toEqual(expect.arrayContaining(['syncing', 'idle']));
 
     const firstWeek = await call<CalendarEvent[]>('eventsInRange', { start: '2030-01-01T00:00:00Z', end: '2030-01-08T00:00:00Z' });
-    expect(firstWeek.ok && firstWeek.value.map((e) => [e.subject, e.start, e.end])).toEqual([['Planning', '2030-01-02T09:00:00.000Z', '2030-01-02T10:00:00.000Z']]);
+    expect(firstWeek.ok && firstWeek.value.map((e) => [e.subject, e.start, e.end])).toEqual([
+      ['Planning', '2030-01-02T09:00:00.000Z', '2030-01-02T10:00:00.000Z'],
+    ]);
     expect(firstWeek.ok && firstWeek.value[0]!.graph).toMatchObject({ '@odata.type': '#microsoft.graph.event', subject: 'Planning' });
 
     expect(await call('stop')).toMatchObject({ ok: true, value: { state: 'stopped', nextRoundAt: null } });
@@ -75,7 +95,16 @@ describe('calendarSync service', () => {
   it('keeps a history of rounds: removals, a full resync after an expired token, and one asked for', async () => {
     const writer = calendarWriter(recordingClient(emu).client, emu.user.id);
     const ids: string[] = [];
-    for (let i = 0; i < 12; i++) ids.push((await writer.create({ subject: `Visit ${i}`, start: `2030-01-${String(2 + i).padStart(2, '0')}T09:00:00`, end: `2030-01-${String(2 + i).padStart(2, '0')}T10:00:00` })).id);
+    for (let i = 0; i < 12; i++)
+      ids.push(
+        (
+          await writer.create({
+            subject: `Visit ${i}`,
+            start: `2030-01-${String(2 + i).padStart(2, '0')}T09:00:00`,
+            end: `2030-01-${String(2 + i).padStart(2, '0')}T10:00:00`,
+          })
+        ).id,
+      );
     const pushed: CalendarSyncStatus[] = [];
     host.subscribe('calendarSync', 'onStatus', (status) => pushed.push(status as CalendarSyncStatus));
     await call('start', { start: '2030-01-01T00:00:00Z', end: '2030-02-01T00:00:00Z', pageSize: 2 });
@@ -85,7 +114,11 @@ describe('calendarSync service', () => {
 
     // Three deleted, two moved out of the window: five removed in the next round.
     for (const id of ids.slice(0, 3)) await writer.remove(id);
-    for (const id of ids.slice(3, 5)) await writer.update(id, { start: { dateTime: '2030-03-02T09:00:00', timeZone: 'UTC' }, end: { dateTime: '2030-03-02T10:00:00', timeZone: 'UTC' } });
+    for (const id of ids.slice(3, 5))
+      await writer.update(id, {
+        start: { dateTime: '2030-03-02T09:00:00', timeZone: 'UTC' },
+        end: { dateTime: '2030-03-02T10:00:00', timeZone: 'UTC' },
+      });
     expect(await call('syncNow')).toMatchObject({ ok: true, value: { eventsStored: 7, lastRound: { kind: 'incremental', removed: 5 } } });
 
     emu.evictSyncState();

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { calendarSyncService, type CalendarSyncStatus } from '../../../src-shared/contract/directory';
-import { ContractFailure } from '../../../src-shared/contract/result';
+import { calendarSyncService, type CalendarSyncStatus } from '@shared/contract/directory';
+import { ContractFailure } from '@shared/contract/result';
 import type { EngineContext } from '../../engine/engine-context';
 import type { Logger } from '../../platform/logger';
 import type { GraphClient, RetryInfo } from '../client/graph-client';

@@ -19,7 +19,13 @@ describe('parseDeltaPage', () => {
     });
     expect(page.nextLink).toContain('$skiptoken=abc');
     expect(page.deltaLink).toBeNull();
-    expect(page.items[0]).toMatchObject({ kind: 'event', id: 'AAMk1', startMs: Date.UTC(2025, 2, 2, 9), endMs: Date.UTC(2025, 2, 2, 9, 15), changeKey: 'ck1' });
+    expect(page.items[0]).toMatchObject({
+      kind: 'event',
+      id: 'AAMk1',
+      startMs: Date.UTC(2025, 2, 2, 9),
+      endMs: Date.UTC(2025, 2, 2, 9, 15),
+      changeKey: 'ck1',
+    });
     expect(JSON.parse((page.items[0] as { json: string }).json)).toEqual(event);
     expect(page.items[1]).toEqual({ kind: 'removed', id: 'AAMk2' });
   });

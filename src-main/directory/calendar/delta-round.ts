@@ -86,7 +86,9 @@ export async function runDeltaRound(deps: DeltaRoundDeps, viewId: number): Promi
     let view = store.getView(viewId);
     if (!view) throw new Error(`calendar view ${viewId} is not in the store`);
     if (linksFromElsewhere(view, client)) {
-      logger.info('calendar delta links came from another connection: starting a full synchronisation', { connection: client.connectionKey ?? client.baseUrl });
+      logger.info('calendar delta links came from another connection: starting a full synchronisation', {
+        connection: client.connectionKey ?? client.baseUrl,
+      });
       store.clearDeltaState(viewId, 'connection');
       view = store.getView(viewId)!;
     }
@@ -95,7 +97,12 @@ export async function runDeltaRound(deps: DeltaRoundDeps, viewId: number): Promi
     let step: Step = first;
     try {
       for (;;) {
-        const response = await client.request<unknown>({ path: step.path, query: step.query, headers: { Prefer: prefer }, signal: deps.signal });
+        const response = await client.request<unknown>({
+          path: step.path,
+          query: step.query,
+          headers: { Prefer: prefer },
+          signal: deps.signal,
+        });
         const page = parseDeltaPage(response.body);
         checkLink((page.nextLink ?? page.deltaLink)!, client.baseUrl);
         const outcome = store.applyPage(viewId, page, deps.now());
@@ -106,13 +113,19 @@ export async function runDeltaRound(deps: DeltaRoundDeps, viewId: number): Promi
     } catch (error) {
       if (restarts >= MAX_RESTARTS) throw error;
       // 410, or a 4xx whose code says the sync state is gone (Outlook answers 400 for some).
-      if (isGraphError(error) && (error.status === 410 || (error.status >= 400 && error.status < 500 && SYNC_STATE_GONE.test(error.code)))) {
+      if (
+        isGraphError(error) &&
+        (error.status === 410 || (error.status >= 400 && error.status < 500 && SYNC_STATE_GONE.test(error.code)))
+      ) {
         logger.info('calendar delta state expired: starting a full synchronisation', { status: error.status, code: error.code });
         store.clearDeltaState(viewId);
         continue;
       }
       if (resumed && isGraphError(error) && (error.status === 400 || error.status === 404)) {
-        logger.info('calendar round could not resume from its saved page: starting the round over', { status: error.status, code: error.code });
+        logger.info('calendar round could not resume from its saved page: starting the round over', {
+          status: error.status,
+          code: error.code,
+        });
         store.abandonRound(viewId);
         continue;
       }

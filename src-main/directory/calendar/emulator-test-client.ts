@@ -69,8 +69,10 @@ export const eventBody = (draft: EventDraft) => ({
 export function calendarWriter(client: GraphClient, userId: string) {
   const events = `/users/${encodeURIComponent(userId)}/events`;
   return {
-    create: async (draft: EventDraft) => (await client.request<{ id: string; lastModifiedDateTime: string }>({ method: 'POST', path: events, body: eventBody(draft) })).body,
-    update: async (id: string, patch: Record<string, unknown>) => (await client.request<{ id: string }>({ method: 'PATCH', path: `${events}/${encodeURIComponent(id)}`, body: patch })).body,
+    create: async (draft: EventDraft) =>
+      (await client.request<{ id: string; lastModifiedDateTime: string }>({ method: 'POST', path: events, body: eventBody(draft) })).body,
+    update: async (id: string, patch: Record<string, unknown>) =>
+      (await client.request<{ id: string }>({ method: 'PATCH', path: `${events}/${encodeURIComponent(id)}`, body: patch })).body,
     remove: async (id: string) => {
       await client.request({ method: 'DELETE', path: `${events}/${encodeURIComponent(id)}` });
     },
@@ -78,7 +80,11 @@ export function calendarWriter(client: GraphClient, userId: string) {
 }
 
 /** The emulator's calendarView of a window: id → lastModifiedDateTime, following every page. */
-export async function calendarViewOf(client: GraphClient, userId: string, window: { start: string; end: string }): Promise<Map<string, string>> {
+export async function calendarViewOf(
+  client: GraphClient,
+  userId: string,
+  window: { start: string; end: string },
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   let path = `/users/${encodeURIComponent(userId)}/calendarView`;
   let query: Record<string, string> | undefined = { startDateTime: window.start, endDateTime: window.end, $top: '1000' };

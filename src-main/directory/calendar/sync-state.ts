@@ -1,4 +1,4 @@
-import type { FullReason, RoundKind } from '../../../src-shared/contract/directory';
+import type { FullReason, RoundKind } from '@shared/contract/directory';
 
 // What the store keeps about one synchronised calendar view, beside its events. The kinds of
 // round and the reasons for a full one are the contract's, which the console shows.
@@ -96,5 +96,11 @@ export const emptyCounters = (): ViewCounters => ({
 });
 
 export function addCounts<T extends RoundCounts>(into: T, more: RoundCounts): T {
-  return { ...into, pages: into.pages + more.pages, added: into.added + more.added, updated: into.updated + more.updated, removed: into.removed + more.removed };
+  return {
+    ...into,
+    pages: into.pages + more.pages,
+    added: into.added + more.added,
+    updated: into.updated + more.updated,
+    removed: into.removed + more.removed,
+  };
 }

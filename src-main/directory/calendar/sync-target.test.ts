@@ -6,7 +6,14 @@ const none = () => null;
 
 describe('resolveTarget', () => {
   it('normalizes a given window to UTC instants', () => {
-    expect(resolveTarget({ user: 'adele@contoso.test', start: '2025-03-01T00:00:00+01:00', end: '2025-04-01T00:00:00Z' }, DEFAULT_CALENDAR_SYNC, now, none)).toEqual({
+    expect(
+      resolveTarget(
+        { user: 'adele@contoso.test', start: '2025-03-01T00:00:00+01:00', end: '2025-04-01T00:00:00Z' },
+        DEFAULT_CALENDAR_SYNC,
+        now,
+        none,
+      ),
+    ).toEqual({
       user: 'adele@contoso.test',
       windowStart: '2025-02-28T23:00:00.000Z',
       windowEnd: '2025-04-01T00:00:00.000Z',
@@ -25,7 +32,9 @@ describe('resolveTarget', () => {
 
   it('says what is wrong with a window', () => {
     expect(() => resolveTarget({ start: '2025-03-01T00:00:00Z' }, DEFAULT_CALENDAR_SYNC, now, none)).toThrow('give both start and end');
-    expect(() => resolveTarget({ start: '2025-03-02T00:00:00Z', end: '2025-03-01T00:00:00Z' }, DEFAULT_CALENDAR_SYNC, now, none)).toThrow(/end after it starts/);
+    expect(() => resolveTarget({ start: '2025-03-02T00:00:00Z', end: '2025-03-01T00:00:00Z' }, DEFAULT_CALENDAR_SYNC, now, none)).toThrow(
+      /end after it starts/,
+    );
     expect(() => resolveTarget({ user: ' ' }, DEFAULT_CALENDAR_SYNC, now, none)).toThrow(CalendarSyncInputError);
   });
 });

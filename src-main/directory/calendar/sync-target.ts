@@ -13,7 +13,13 @@ export interface CalendarSyncDefaults {
   pageSize: number;
 }
 
-export const DEFAULT_CALENDAR_SYNC: CalendarSyncDefaults = { user: 'me', daysBefore: 30, daysAfter: 90, intervalSeconds: 300, pageSize: 50 };
+export const DEFAULT_CALENDAR_SYNC: CalendarSyncDefaults = {
+  user: 'me',
+  daysBefore: 30,
+  daysAfter: 90,
+  intervalSeconds: 300,
+  pageSize: 50,
+};
 
 /** A start request the sync cannot follow; the message says what to change. */
 export class CalendarSyncInputError extends Error {

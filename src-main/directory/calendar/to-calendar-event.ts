@@ -1,4 +1,4 @@
-import type { CalendarEvent } from '../../../src-shared/contract/directory';
+import type { CalendarEvent } from '@shared/contract/directory';
 import type { StoredEvent } from './calendar-store';
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);

@@ -55,11 +55,19 @@ export async function readCaFile(path: string): Promise<string[]> {
     text = await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : code === 'EISDIR'
+            ? 'it is a folder'
+            : (error as Error).message;
     throw new CaFileError(path, 'unreadable', `cannot read ${path}: ${why}`);
   }
   const blocks = text.match(PEM_CERTIFICATE) ?? [];
-  if (blocks.length === 0) throw new CaFileError(path, 'notPem', `${path} is not a PEM certificate: expected a block starting with -----BEGIN CERTIFICATE-----`);
+  if (blocks.length === 0)
+    throw new CaFileError(path, 'notPem', `${path} is not a PEM certificate: expected a block starting with -----BEGIN CERTIFICATE-----`);
   blocks.forEach((block, index) => {
     try {
       new X509Certificate(block);
@@ -95,7 +103,8 @@ export function createConnectionTrust(options: ConnectionTrustOptions): Connecti
     return extra.length > 0 ? [...base, ...extra] : undefined;
   };
   const trustingFetch: typeof fetch = (input, init) => {
-    if (typeof input !== 'string' && !(input instanceof URL)) return Promise.reject(new TypeError('the directory connection fetches by URL, not by Request'));
+    if (typeof input !== 'string' && !(input instanceof URL))
+      return Promise.reject(new TypeError('the directory connection fetches by URL, not by Request'));
     const url = new URL(input);
     const ca = url.protocol === 'https:' ? caFor(url.hostname) : undefined;
     return ca ? httpsFetch(url, init ?? {}, ca) : fetch(input, init);
@@ -133,7 +142,8 @@ function httpsFetch(url: URL, init: RequestInit, ca: string[]): Promise<Response
   else if (init.body instanceof URLSearchParams) {
     payload = init.body.toString();
     if (!headers.has('content-type')) headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8');
-  } else if (init.body !== undefined && init.body !== null) return Promise.reject(new TypeError('the directory connection sends text or form bodies only'));
+  } else if (init.body !== undefined && init.body !== null)
+    return Promise.reject(new TypeError('the directory connection sends text or form bodies only'));
   if (payload !== undefined) headers.set('content-length', String(Buffer.byteLength(payload)));
   const method = (init.method ?? 'GET').toUpperCase();
 
@@ -180,7 +190,11 @@ function createTrustNetwork(caFor: (hostname: string) => string[] | undefined): 
           } catch {
             body = { error: 'invalid_response', error_description: text.slice(0, 200) };
           }
-          const headers = Object.fromEntries(Object.entries(res.headers).flatMap(([name, value]) => (typeof value === 'string' ? [[name, value]] : Array.isArray(value) ? [[name, value.join(', ')]] : [])));
+          const headers = Object.fromEntries(
+            Object.entries(res.headers).flatMap(([name, value]) =>
+              typeof value === 'string' ? [[name, value]] : Array.isArray(value) ? [[name, value.join(', ')]] : [],
+            ),
+          );
           resolve({ status: res.statusCode ?? 0, headers, body: body as T });
         });
         res.on('error', reject);

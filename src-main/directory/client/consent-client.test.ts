@@ -13,8 +13,18 @@ afterEach(async () => {
 /** A connection to a recording server; with `signIn`, a person signed in and more scopes can be asked for. */
 function connectionTo(server: RecordingServer, asked: string[][] | null): DirectoryConnection {
   const client = createGraphClient({ baseUrl: `${server.url}/v1.0`, tokens: { getToken: async () => 'reading' } });
-  const signIn = asked && ({ withScopes: (extra: string[]) => (asked.push(extra), { getToken: async () => `with ${extra.join(' ')}` }) } as unknown as InteractiveTokenProvider);
-  return { client, fetch, mode: 'graph', tokens: { getToken: async () => 'reading' }, ...(signIn ? { signIn } : {}) } as unknown as DirectoryConnection;
+  const signIn =
+    asked &&
+    ({
+      withScopes: (extra: string[]) => (asked.push(extra), { getToken: async () => `with ${extra.join(' ')}` }),
+    } as unknown as InteractiveTokenProvider);
+  return {
+    client,
+    fetch,
+    mode: 'graph',
+    tokens: { getToken: async () => 'reading' },
+    ...(signIn ? { signIn } : {}),
+  } as unknown as DirectoryConnection;
 }
 
 describe('clientWithScopes', () => {
@@ -23,10 +33,17 @@ describe('clientWithScopes', () => {
     servers.push(server);
     const asked: string[][] = [];
     let connection = connectionTo(server, asked);
-    const writer = clientWithScopes(async () => connection, ['RoleManagement.ReadWrite.Directory'], () => undefined);
+    const writer = clientWithScopes(
+      async () => connection,
+      ['RoleManagement.ReadWrite.Directory'],
+      () => undefined,
+    );
     await (await writer()).request({ method: 'DELETE', path: '/x' });
     await (await writer()).request({ method: 'DELETE', path: '/y' });
-    expect(server.requests.map((r) => r.headers.authorization)).toEqual(['Bearer with RoleManagement.ReadWrite.Directory', 'Bearer with RoleManagement.ReadWrite.Directory']);
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual([
+      'Bearer with RoleManagement.ReadWrite.Directory',
+      'Bearer with RoleManagement.ReadWrite.Directory',
+    ]);
     expect(asked).toEqual([['RoleManagement.ReadWrite.Directory']]);
     // A sign-in again (a new connection) brings a client of its own.
     connection = connectionTo(server, asked);
@@ -38,7 +55,11 @@ describe('clientWithScopes', () => {
     const server = await startRecordingServer((_req, res) => sendJson(res, 200, {}));
     servers.push(server);
     const connection = connectionTo(server, null);
-    const writer = clientWithScopes(async () => connection, ['RoleManagement.ReadWrite.Directory'], () => undefined);
+    const writer = clientWithScopes(
+      async () => connection,
+      ['RoleManagement.ReadWrite.Directory'],
+      () => undefined,
+    );
     expect(await writer()).toBe(connection.client);
   });
 });

@@ -61,7 +61,13 @@ export function createFakeLoginNetwork(options: { tenantId: string; clientId: st
           body: {
             tenant_discovery_endpoint: `${host}/${options.tenantId}/v2.0/.well-known/openid-configuration`,
             'api-version': '1.1',
-            metadata: [{ preferred_network: 'login.microsoftonline.com', preferred_cache: 'login.windows.net', aliases: ['login.microsoftonline.com', 'login.windows.net'] }],
+            metadata: [
+              {
+                preferred_network: 'login.microsoftonline.com',
+                preferred_cache: 'login.windows.net',
+                aliases: ['login.microsoftonline.com', 'login.windows.net'],
+              },
+            ],
           } as T,
         };
       }
@@ -98,14 +104,27 @@ export function createFakeLoginNetwork(options: { tenantId: string; clientId: st
             verification_uri: 'https://microsoft.com/devicelogin',
             expires_in: 900,
             interval: 1,
-            message: 'To sign in, use a web browser to open the page https://microsoft.com/devicelogin and enter the code FAKE-CODE to authenticate.',
+            message:
+              'To sign in, use a web browser to open the page https://microsoft.com/devicelogin and enter the code FAKE-CODE to authenticate.',
           } as T,
         };
       }
       if (grant === 'device_code' && !network.deviceApproved) {
-        return { status: 400, headers: {}, body: { error: 'authorization_pending', error_description: 'AADSTS70016: the user has not yet signed in', error_codes: [70016] } as T };
+        return {
+          status: 400,
+          headers: {},
+          body: {
+            error: 'authorization_pending',
+            error_description: 'AADSTS70016: the user has not yet signed in',
+            error_codes: [70016],
+          } as T,
+        };
       }
-      if ((grant === 'device_code' && form.device_code === 'device-1') || (grant === 'authorization_code' && form.code === 'good-code' && form.code_verifier) || (grant === 'refresh_token' && form.refresh_token?.startsWith('refresh-'))) {
+      if (
+        (grant === 'device_code' && form.device_code === 'device-1') ||
+        (grant === 'authorization_code' && form.code === 'good-code' && form.code_verifier) ||
+        (grant === 'refresh_token' && form.refresh_token?.startsWith('refresh-'))
+      ) {
         issued += 1;
         return {
           status: 200,
@@ -122,7 +141,11 @@ export function createFakeLoginNetwork(options: { tenantId: string; clientId: st
           } as T,
         };
       }
-      return { status: 400, headers: {}, body: { error: 'invalid_grant', error_description: 'AADSTS70000: the grant is invalid', error_codes: [70000] } as T };
+      return {
+        status: 400,
+        headers: {},
+        body: { error: 'invalid_grant', error_description: 'AADSTS70000: the grant is invalid', error_codes: [70000] } as T,
+      };
     },
   };
   return network;

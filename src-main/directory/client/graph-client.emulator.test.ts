@@ -27,7 +27,11 @@ describe('graph client against the emulator', () => {
 
     const app = createGraphClient({
       baseUrl: `${emu.url}/v1.0`,
-      tokens: createClientCredentialsTokenProvider({ tokenUrl: `${emu.url}/${emu.tenant}/oauth2/v2.0/token`, clientId: emu.app.clientId, clientSecret: emu.app.clientSecret }),
+      tokens: createClientCredentialsTokenProvider({
+        tokenUrl: `${emu.url}/${emu.tenant}/oauth2/v2.0/token`,
+        clientId: emu.app.clientId,
+        clientSecret: emu.app.clientSecret,
+      }),
     });
     const user = await app.request<{ id: string }>({ path: `/users/${emu.user.userPrincipalName}` });
     expect(user.body.id).toBe(emu.user.id);

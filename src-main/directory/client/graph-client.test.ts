@@ -47,7 +47,9 @@ describe('graph client', () => {
     expect(answer.body).toEqual({ id: 'p1', echo: { displayName: 'Sales' } });
     const [seen] = server.requests;
     expect(seen?.method).toBe('PUT');
-    expect(seen?.url).toBe('/v1.0/identityGovernance/entitlementManagement/assignmentPolicies/p1?$expand=accessPackage,target&startDateTime=2025-03-01T00%3A00%3A00%2B01%3A00');
+    expect(seen?.url).toBe(
+      '/v1.0/identityGovernance/entitlementManagement/assignmentPolicies/p1?$expand=accessPackage,target&startDateTime=2025-03-01T00%3A00%3A00%2B01%3A00',
+    );
     expect(seen?.headers.authorization).toBe('Bearer token-1');
     expect(seen?.headers['content-type']).toBe('application/json');
     expect(seen?.headers['client-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -55,7 +57,8 @@ describe('graph client', () => {
 
   it('follows an absolute http nextLink of the same origin as given, with the token', async () => {
     const server = await serve((req, res) => {
-      if (req.url.includes('$skiptoken')) sendJson(res, 200, { value: [{ id: 'b' }], '@odata.deltaLink': `${server.url}/v1.0/me/calendarView/delta?$deltatoken=D1` });
+      if (req.url.includes('$skiptoken'))
+        sendJson(res, 200, { value: [{ id: 'b' }], '@odata.deltaLink': `${server.url}/v1.0/me/calendarView/delta?$deltatoken=D1` });
       else sendJson(res, 200, { value: [{ id: 'a' }], '@odata.nextLink': `${server.url}/v1.0/me/calendarView/delta?$skiptoken=S%2B1` });
     });
     const client = createGraphClient({ baseUrl: `${server.url}/v1.0`, tokens: countingTokens() });
@@ -96,7 +99,12 @@ describe('graph client', () => {
     });
     const { waits, sleep } = recordingSleep();
     const retries: Array<{ attempt: number; status: number }> = [];
-    const client = createGraphClient({ baseUrl: `${server.url}/v1.0`, tokens: countingTokens(), sleep, onRetry: ({ attempt, status }) => retries.push({ attempt, status }) });
+    const client = createGraphClient({
+      baseUrl: `${server.url}/v1.0`,
+      tokens: countingTokens(),
+      sleep,
+      onRetry: ({ attempt, status }) => retries.push({ attempt, status }),
+    });
     const answer = await client.request<{ id: string }>({ path: '/identityGovernance/entitlementManagement/assignments/a1' });
     expect(answer.body.id).toBe('a1');
     expect(waits.slice(0, 2)).toEqual([2000, 500]);
@@ -114,7 +122,12 @@ describe('graph client', () => {
   it('backs off on 503/504 without Retry-After and gives up after the attempt budget', async () => {
     const server = await serve((_req, res) => sendGraphError(res, 503, 'serviceNotAvailable', 'Service unavailable', {}));
     const { waits, sleep } = recordingSleep();
-    const client = createGraphClient({ baseUrl: `${server.url}/v1.0`, tokens: countingTokens(), sleep, retry: { maxAttempts: 3, baseDelayMs: 100 } });
+    const client = createGraphClient({
+      baseUrl: `${server.url}/v1.0`,
+      tokens: countingTokens(),
+      sleep,
+      retry: { maxAttempts: 3, baseDelayMs: 100 },
+    });
     const error = await client.request({ path: '/me' }).catch((e: unknown) => e);
     expect(isGraphError(error, 'serviceNotAvailable')).toBe(true);
     expect((error as GraphError).status).toBe(503);

@@ -118,7 +118,8 @@ async function readBody(response: Response): Promise<unknown> {
     try {
       return JSON.parse(text);
     } catch {
-      if (type.includes('json')) throw new GraphError(response.status, 'invalidResponse', `Graph answered ${response.status} with a body that is not JSON`);
+      if (type.includes('json'))
+        throw new GraphError(response.status, 'invalidResponse', `Graph answered ${response.status} with a body that is not JSON`);
     }
   }
   return text;
@@ -180,7 +181,8 @@ export function createGraphClient(options: GraphClientOptions): GraphClient {
         if (isAbort(error, req.signal)) throw error;
         const delayMs = IDEMPOTENT.has(method) ? policy.delayFor(attempt, null) : null;
         const reason = (error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message;
-        if (delayMs === null) throw new GraphError(0, 'networkError', `cannot reach Graph at ${new URL(url).origin}: ${reason}`, null, clientRequestId);
+        if (delayMs === null)
+          throw new GraphError(0, 'networkError', `cannot reach Graph at ${new URL(url).origin}: ${reason}`, null, clientRequestId);
         options.onRetry?.({ attempt, status: 0, delayMs });
         await sleep(delayMs, req.signal);
         continue;

@@ -24,7 +24,14 @@ export class GraphError extends Error {
     super(message);
   }
 
-  toJSON(): { status: number; code: string; message: string; requestId: string | null; clientRequestId: string | null; retryAfterMs?: number } {
+  toJSON(): {
+    status: number;
+    code: string;
+    message: string;
+    requestId: string | null;
+    clientRequestId: string | null;
+    retryAfterMs?: number;
+  } {
     return {
       status: this.status,
       code: this.code,

@@ -63,7 +63,8 @@ describe('msal sign-in with the encrypted cache', () => {
 
     // On disk: sealed, no token or account name in the clear.
     const bytes = await readFile(join(dir, 'msal-cache.bin'));
-    for (const clear of ['access-1', 'refresh-1', 'alex@contoso.example', 'AccessToken']) expect(bytes.includes(Buffer.from(clear))).toBe(false);
+    for (const clear of ['access-1', 'refresh-1', 'alex@contoso.example', 'AccessToken'])
+      expect(bytes.includes(Buffer.from(clear))).toBe(false);
 
     // A fresh app (a restart) reads the cache: no browser, no token request.
     const restarted = await signInWith(network, opened);
@@ -155,7 +156,10 @@ describe('msal sign-in with the encrypted cache', () => {
   it('signs in with a device code typed on another device, then answers silently', async () => {
     const network = createFakeLoginNetwork({ tenantId, clientId });
     const codes: string[] = [];
-    const cachePlugin = createEncryptedCachePlugin({ path: join(dir, 'msal-cache.bin'), key: createCacheKeySource({ path: join(dir, 'token-cache.key') }) });
+    const cachePlugin = createEncryptedCachePlugin({
+      path: join(dir, 'msal-cache.bin'),
+      key: createCacheKeySource({ path: join(dir, 'token-cache.key') }),
+    });
     const app = await createMsalPublicClient({ clientId, tenant: tenantId, cachePlugin, networkClient: network });
     const provider = createInteractiveTokenProvider({
       app,

@@ -1,6 +1,13 @@
 // Types only: msal-node (about 18 MB once loaded) is imported when a real tenant is first
 // connected, so a console that only relays cameras, or runs on the emulator, never loads it.
-import type { AccountInfo, AuthenticationResult, DeviceCodeRequest, ICachePlugin, INetworkModule, PublicClientApplication } from '@azure/msal-node';
+import type {
+  AccountInfo,
+  AuthenticationResult,
+  DeviceCodeRequest,
+  ICachePlugin,
+  INetworkModule,
+  PublicClientApplication,
+} from '@azure/msal-node';
 import type { Logger } from '../../platform/logger';
 import type { TokenProvider } from './graph-client';
 import { GraphError } from './graph-error';
@@ -11,7 +18,13 @@ import { GraphError } from './graph-error';
  * administrative units (AdministrativeUnit.Read.All), people pickers and member names
  * (User.ReadBasic.All), the signed-in person's calendar (Calendars.Read).
  */
-const CONSOLE_GRAPH_SCOPES = ['EntitlementManagement.ReadWrite.All', 'RoleManagement.Read.Directory', 'AdministrativeUnit.Read.All', 'User.ReadBasic.All', 'Calendars.Read'];
+const CONSOLE_GRAPH_SCOPES = [
+  'EntitlementManagement.ReadWrite.All',
+  'RoleManagement.Read.Directory',
+  'AdministrativeUnit.Read.All',
+  'User.ReadBasic.All',
+  'Calendars.Read',
+];
 
 /** Asked for only when another person's calendar is synchronised (incremental consent). */
 export const SHARED_CALENDAR_SCOPES = ['Calendars.Read.Shared'];
@@ -32,7 +45,16 @@ export interface MsalPublicClientOptions {
 }
 
 /** Entra ID's sign-in hosts in the public and national clouds. */
-const MICROSOFT_LOGIN_HOSTS = new Set(['login.microsoftonline.com', 'login.microsoftonline.us', 'login.chinacloudapi.cn', 'login.partner.microsoftonline.cn', 'login.microsoftonline.de', 'login.windows.net', 'login.microsoft.com', 'sts.windows.net']);
+const MICROSOFT_LOGIN_HOSTS = new Set([
+  'login.microsoftonline.com',
+  'login.microsoftonline.us',
+  'login.chinacloudapi.cn',
+  'login.partner.microsoftonline.cn',
+  'login.microsoftonline.de',
+  'login.windows.net',
+  'login.microsoft.com',
+  'sts.windows.net',
+]);
 
 const loadMsal = () => import('@azure/msal-node');
 
@@ -46,7 +68,11 @@ export async function createMsalPublicClient(options: MsalPublicClientOptions): 
   const authorityHost = new URL(host).host;
   const knownAuthorities = MICROSOFT_LOGIN_HOSTS.has(authorityHost.toLowerCase()) ? undefined : [authorityHost];
   return new PublicClientApplication({
-    auth: { clientId: options.clientId, authority: `${host}/${encodeURIComponent(options.tenant)}`, ...(knownAuthorities ? { knownAuthorities } : {}) },
+    auth: {
+      clientId: options.clientId,
+      authority: `${host}/${encodeURIComponent(options.tenant)}`,
+      ...(knownAuthorities ? { knownAuthorities } : {}),
+    },
     cache: options.cachePlugin ? { cachePlugin: options.cachePlugin } : undefined,
     system: {
       ...(options.networkClient ? { networkClient: options.networkClient } : {}),
@@ -107,7 +133,8 @@ export interface InteractiveTokenProvider extends TokenProvider {
 /** msal's error as the Graph client's; the module is loaded by then (an app exists), so this is a cache hit. */
 async function asGraphError(error: unknown): Promise<unknown> {
   const { AuthError, InteractionRequiredAuthError } = await loadMsal();
-  if (error instanceof InteractionRequiredAuthError) return new GraphError(401, 'interactionRequired', `sign in again: ${error.errorMessage || error.errorCode}`);
+  if (error instanceof InteractionRequiredAuthError)
+    return new GraphError(401, 'interactionRequired', `sign in again: ${error.errorMessage || error.errorCode}`);
   if (error instanceof AuthError) return new GraphError(401, error.errorCode || 'authError', error.errorMessage || error.message);
   return error;
 }
@@ -161,7 +188,14 @@ export function createInteractiveTokenProvider(options: InteractiveTokenProvider
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(
-        () => reject(new GraphError(401, 'signInTimedOut', `no sign-in was completed within ${Math.round(timeoutMs / 1000)} s; finish it in the browser and try again`)),
+        () =>
+          reject(
+            new GraphError(
+              401,
+              'signInTimedOut',
+              `no sign-in was completed within ${Math.round(timeoutMs / 1000)} s; finish it in the browser and try again`,
+            ),
+          ),
         timeoutMs,
       );
     });
@@ -189,7 +223,8 @@ export function createInteractiveTokenProvider(options: InteractiveTokenProvider
           if (!(await needsInteraction(error))) throw await asGraphError(error);
         }
       }
-      if (options.interactive === false) throw new GraphError(401, 'interactionRequired', 'not signed in to Microsoft Graph: sign in first');
+      if (options.interactive === false)
+        throw new GraphError(401, 'interactionRequired', 'not signed in to Microsoft Graph: sign in first');
       const result = await interactiveWithin(wanted);
       refused = null;
       return result.accessToken;

@@ -27,7 +27,11 @@ async function tokenEndpoint(expiresIn = 3600) {
     }
   });
   servers.push(server);
-  return { server, tokenUrl: `${server.url}/tenant-1/oauth2/v2.0/token`, forms: () => server.requests.map((r) => Object.fromEntries(new URLSearchParams(r.body))) };
+  return {
+    server,
+    tokenUrl: `${server.url}/tenant-1/oauth2/v2.0/token`,
+    forms: () => server.requests.map((r) => Object.fromEntries(new URLSearchParams(r.body))),
+  };
 }
 
 describe('token endpoint providers', () => {
@@ -36,7 +40,9 @@ describe('token endpoint providers', () => {
     let clock = 1_000_000;
     const tokens = createClientCredentialsTokenProvider({ tokenUrl, clientId: 'app-1', clientSecret: 's3cret', now: () => clock });
     expect(await Promise.all([tokens.getToken(), tokens.getToken(), tokens.getToken()])).toEqual(['t1', 't1', 't1']);
-    expect(forms()).toEqual([{ client_id: 'app-1', client_secret: 's3cret', scope: GRAPH_DEFAULT_SCOPE, grant_type: 'client_credentials' }]);
+    expect(forms()).toEqual([
+      { client_id: 'app-1', client_secret: 's3cret', scope: GRAPH_DEFAULT_SCOPE, grant_type: 'client_credentials' },
+    ]);
 
     clock += 54 * 60_000; // still more than 5 minutes left
     expect(await tokens.getToken()).toBe('t1');
@@ -78,6 +84,8 @@ describe('token endpoint providers', () => {
   });
 
   it('refuses a client credentials grant without a secret', () => {
-    expect(() => createClientCredentialsTokenProvider({ tokenUrl: 'http://127.0.0.1:1/t', clientId: 'a', clientSecret: '' })).toThrow('client secret');
+    expect(() => createClientCredentialsTokenProvider({ tokenUrl: 'http://127.0.0.1:1/t', clientId: 'a', clientSecret: '' })).toThrow(
+      'client secret',
+    );
   });
 });

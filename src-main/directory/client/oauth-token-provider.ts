@@ -22,9 +22,7 @@ export interface EndpointTokenOptions {
   refreshMarginMs?: number;
 }
 
-export type TokenGrant =
-  | { kind: 'client_credentials' }
-  | { kind: 'password'; username: string; password: string };
+export type TokenGrant = { kind: 'client_credentials' } | { kind: 'password'; username: string; password: string };
 
 interface TokenResponse {
   access_token?: string;
@@ -56,7 +54,8 @@ export function createEndpointTokenProvider(options: EndpointTokenOptions, grant
   const now = options.now ?? Date.now;
   const margin = options.refreshMarginMs ?? 5 * 60_000;
   const scope = (options.scopes ?? [GRAPH_DEFAULT_SCOPE]).join(' ');
-  if (grant.kind === 'client_credentials' && !options.clientSecret) throw new TypeError('the client credentials grant needs a client secret');
+  if (grant.kind === 'client_credentials' && !options.clientSecret)
+    throw new TypeError('the client credentials grant needs a client secret');
 
   let cached: CachedToken | null = null;
   let refreshToken: string | null = null;
@@ -76,7 +75,11 @@ export function createEndpointTokenProvider(options: EndpointTokenOptions, grant
       if (signal?.aborted) throw error;
       // fetch says only "fetch failed"; its cause says why (a refused certificate, a refused connection).
       const cause = (error as Error).cause;
-      throw new GraphError(0, 'networkError', `cannot reach the token endpoint ${new URL(options.tokenUrl).origin}: ${cause instanceof Error ? cause.message : (error as Error).message}`);
+      throw new GraphError(
+        0,
+        'networkError',
+        `cannot reach the token endpoint ${new URL(options.tokenUrl).origin}: ${cause instanceof Error ? cause.message : (error as Error).message}`,
+      );
     }
     const text = await response.text();
     let body: TokenResponse = {};
@@ -111,7 +114,8 @@ export function createEndpointTokenProvider(options: EndpointTokenOptions, grant
 
   async function fetchToken(signal?: AbortSignal): Promise<string> {
     const startedAt = now();
-    const body = grant.kind === 'client_credentials' ? await post({ grant_type: 'client_credentials' }, signal) : await passwordGrant(grant, signal);
+    const body =
+      grant.kind === 'client_credentials' ? await post({ grant_type: 'client_credentials' }, signal) : await passwordGrant(grant, signal);
     const lifetimeMs = Math.max(0, Number(body.expires_in ?? 3600) * 1000);
     cached = { token: body.access_token, renewAt: startedAt + lifetimeMs - Math.min(margin, lifetimeMs / 2) };
     return body.access_token;

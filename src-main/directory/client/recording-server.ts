@@ -53,7 +53,13 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 /** Answers with Graph's error body shape. */
-export function sendGraphError(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+export function sendGraphError(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   const requestId = '8f5c1a52-3b0e-4c1f-9a51-6d1c0e7a1f00';
   sendJson(
     res,

@@ -36,7 +36,8 @@ export function signJwt(claims: object, key: SigningKey): string {
 
 export const signAccessToken = (claims: AccessTokenClaims, key: SigningKey): string => signJwt(claims, key);
 
-export type TokenCheck = { ok: true; claims: AccessTokenClaims } | { ok: false; reason: 'malformed' | 'signature' | 'expired' | 'audience' };
+export type TokenCheck =
+  { ok: true; claims: AccessTokenClaims } | { ok: false; reason: 'malformed' | 'signature' | 'expired' | 'audience' };
 
 export function verifyAccessToken(token: string, key: SigningKey, nowSeconds: number): TokenCheck {
   const parts = token.split('.');
@@ -44,9 +45,12 @@ export function verifyAccessToken(token: string, key: SigningKey, nowSeconds: nu
   const [head, body, signature] = parts as [string, string, string];
   const header = fromBase64Url(head) as { alg?: unknown } | undefined;
   const claims = fromBase64Url(body) as Partial<AccessTokenClaims> | undefined;
-  if (!header || !claims || typeof claims !== 'object' || header.alg !== 'RS256' || !/^[A-Za-z0-9_-]+$/.test(signature)) return { ok: false, reason: 'malformed' };
-  if (!verify('sha256', Buffer.from(`${head}.${body}`), key.publicKey, Buffer.from(signature, 'base64url'))) return { ok: false, reason: 'signature' };
-  if (typeof claims.exp !== 'number' || typeof claims.nbf !== 'number' || typeof claims.tid !== 'string') return { ok: false, reason: 'malformed' };
+  if (!header || !claims || typeof claims !== 'object' || header.alg !== 'RS256' || !/^[A-Za-z0-9_-]+$/.test(signature))
+    return { ok: false, reason: 'malformed' };
+  if (!verify('sha256', Buffer.from(`${head}.${body}`), key.publicKey, Buffer.from(signature, 'base64url')))
+    return { ok: false, reason: 'signature' };
+  if (typeof claims.exp !== 'number' || typeof claims.nbf !== 'number' || typeof claims.tid !== 'string')
+    return { ok: false, reason: 'malformed' };
   if (claims.aud !== GRAPH_AUDIENCE && claims.aud !== '00000003-0000-0000-c000-000000000000') return { ok: false, reason: 'audience' };
   // Entra ID allows five minutes of clock skew on nbf; expiry is exact here so tests can rely on it.
   if (nowSeconds >= claims.exp || nowSeconds + 300 < claims.nbf) return { ok: false, reason: 'expired' };

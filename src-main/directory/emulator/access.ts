@@ -13,9 +13,11 @@ export interface Caller {
   user?: UserPrincipal;
 }
 
-const WWW_AUTHENTICATE = 'Bearer realm="", authorization_uri="https://login.microsoftonline.com/common/oauth2/authorize", client_id="00000003-0000-0000-c000-000000000000"';
+const WWW_AUTHENTICATE =
+  'Bearer realm="", authorization_uri="https://login.microsoftonline.com/common/oauth2/authorize", client_id="00000003-0000-0000-c000-000000000000"';
 
-const unauthorized = (message: string): GraphError => new GraphError(401, 'InvalidAuthenticationToken', message, { 'WWW-Authenticate': WWW_AUTHENTICATE });
+const unauthorized = (message: string): GraphError =>
+  new GraphError(401, 'InvalidAuthenticationToken', message, { 'WWW-Authenticate': WWW_AUTHENTICATE });
 
 /** Checks the bearer token of a /v1.0 request: signature, tenant, lifetime, and that its user still exists. */
 export function authenticate(req: IncomingMessage, principals: Principals, key: SigningKey, nowMs: number): Caller {
@@ -24,7 +26,14 @@ export function authenticate(req: IncomingMessage, principals: Principals, key: 
   const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
   if (!match) throw unauthorized('Access token validation failure.');
   const check = verifyAccessToken(match[1]!, key, Math.floor(nowMs / 1000));
-  if (!check.ok) throw unauthorized(check.reason === 'expired' ? 'Access token has expired or is not yet valid.' : check.reason === 'audience' ? 'Access token validation failure. Invalid audience.' : 'Access token validation failure.');
+  if (!check.ok)
+    throw unauthorized(
+      check.reason === 'expired'
+        ? 'Access token has expired or is not yet valid.'
+        : check.reason === 'audience'
+          ? 'Access token validation failure. Invalid audience.'
+          : 'Access token validation failure.',
+    );
   const { claims } = check;
   if (claims.tid !== principals.tenant) throw unauthorized('Access token validation failure. Invalid audience.');
   if (!principals.apps.some((a) => a.clientId === claims.appid)) throw unauthorized('Access token validation failure.');

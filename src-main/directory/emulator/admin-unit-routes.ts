@@ -18,13 +18,23 @@ const ADMIN_UNIT_LIST: ListRules<Stored> = {
   type: 'administrativeUnit',
   properties: ADMIN_UNIT_PROPS,
   directory: true,
-  filter: { id: (au) => au.id, displayName: (au) => au.displayName, description: (au) => au.description, visibility: (au) => au.visibility },
+  filter: {
+    id: (au) => au.id,
+    displayName: (au) => au.displayName,
+    description: (au) => au.description,
+    visibility: (au) => au.visibility,
+  },
   orderBy: { displayName: (au) => au.displayName },
   search: { displayName: (au) => au.displayName, description: (au) => au.description },
   top: { default: 100, max: 999 },
 };
 /** Scoped role members take only $select (and pages), as Graph documents. */
-const SCOPED_MEMBER_LIST: ListRules<Stored> = { type: 'scopedRoleMembership', properties: SCOPED_MEMBER_PROPS, directory: true, top: { default: 100, max: 999 } };
+const SCOPED_MEMBER_LIST: ListRules<Stored> = {
+  type: 'scopedRoleMembership',
+  properties: SCOPED_MEMBER_PROPS,
+  directory: true,
+  top: { default: 100, max: 999 },
+};
 
 const UNITS = '/directory/administrativeUnits';
 
@@ -42,10 +52,13 @@ export function adminUnitRoutes(deps: DirectoryDeps): GraphRoute[] {
     (request) => {
       mayReadUnits(request);
       const select = parseSelect(request.query.get('$select'), 'administrativeUnit', ADMIN_UNIT_PROPS);
-      const expand = parseExpand(request.query.get('$expand'), 'administrativeUnit', { scopedRoleMembers: { type: 'scopedRoleMembership', properties: SCOPED_MEMBER_PROPS } });
+      const expand = parseExpand(request.query.get('$expand'), 'administrativeUnit', {
+        scopedRoleMembers: { type: 'scopedRoleMembership', properties: SCOPED_MEMBER_PROPS },
+      });
       handler(request, (au) => {
         const out = applySelect(publicView(au), select);
-        for (const e of expand) out.scopedRoleMembers = deps.store.objects(KIND.scopedRoleMember, String(au.id)).map((m) => applySelect(publicView(m), e.select));
+        for (const e of expand)
+          out.scopedRoleMembers = deps.store.objects(KIND.scopedRoleMember, String(au.id)).map((m) => applySelect(publicView(m), e.select));
         return out;
       });
     };
@@ -63,8 +76,20 @@ export function adminUnitRoutes(deps: DirectoryDeps): GraphRoute[] {
     throw new GraphError(405, 'Request_BadRequest', `The ${method} method is not supported on scopedRoleMembers.`);
   });
   const memberSelect = ({ query }: GraphRequest) => parseSelect(query.get('$select'), 'scopedRoleMembership', SCOPED_MEMBER_PROPS);
-  const list = units((request, render) => reply(request, 200, listBody(contextUrl(request, 'directory/administrativeUnits'), queryList(request, deps.store.objects(KIND.adminUnit), ADMIN_UNIT_LIST), render)));
-  const count = units((request) => sendText(request.res, 200, String(countOf(request, deps.store.objects(KIND.adminUnit), ADMIN_UNIT_LIST)), request.ids));
+  const list = units((request, render) =>
+    reply(
+      request,
+      200,
+      listBody(
+        contextUrl(request, 'directory/administrativeUnits'),
+        queryList(request, deps.store.objects(KIND.adminUnit), ADMIN_UNIT_LIST),
+        render,
+      ),
+    ),
+  );
+  const count = units((request) =>
+    sendText(request.res, 200, String(countOf(request, deps.store.objects(KIND.adminUnit), ADMIN_UNIT_LIST)), request.ids),
+  );
   const one = units((request, render) => {
     const au = deps.store.object(KIND.adminUnit, request.params.au!);
     if (!au) throw notFound('directory', request.params.au!);
@@ -80,7 +105,11 @@ export function adminUnitRoutes(deps: DirectoryDeps): GraphRoute[] {
         GET: members((request, auId, context) => {
           const select = memberSelect(request);
           const page = queryList(request, deps.store.objects(KIND.scopedRoleMember, auId), SCOPED_MEMBER_LIST);
-          reply(request, 200, listBody(contextUrl(request, context), page, (m) => applySelect(publicView(m), select)));
+          reply(
+            request,
+            200,
+            listBody(contextUrl(request, context), page, (m) => applySelect(publicView(m), select)),
+          );
         }),
         POST: members(async (request, auId, context) => {
           const { role, user } = checkScopedMemberBody(await readJsonObject(request.req), {
@@ -88,7 +117,12 @@ export function adminUnitRoutes(deps: DirectoryDeps): GraphRoute[] {
             user: (id) => findUser(deps.principals, id),
             members: deps.store.objects(KIND.scopedRoleMember, auId),
           });
-          const member = { id: randomUUID(), roleId: role.id, administrativeUnitId: auId, roleMemberInfo: { id: user.id, displayName: user.displayName, userPrincipalName: user.userPrincipalName } };
+          const member = {
+            id: randomUUID(),
+            roleId: role.id,
+            administrativeUnitId: auId,
+            roleMemberInfo: { id: user.id, displayName: user.displayName, userPrincipalName: user.userPrincipalName },
+          };
           deps.store.transaction(() => deps.store.putObject(KIND.scopedRoleMember, member.id, auId, member));
           reply(request, 201, { '@odata.context': contextUrl(request, `${context}/$entity`), ...member });
         }),
@@ -103,7 +137,10 @@ export function adminUnitRoutes(deps: DirectoryDeps): GraphRoute[] {
           const memberId = request.params.member!;
           const member = deps.store.object(KIND.scopedRoleMember, memberId);
           if (!member || member.administrativeUnitId !== auId) throw notFound('directory', memberId);
-          reply(request, 200, { '@odata.context': contextUrl(request, `${context}${select ? `(${select.join(',')})` : ''}/$entity`), ...applySelect(publicView(member), select) });
+          reply(request, 200, {
+            '@odata.context': contextUrl(request, `${context}${select ? `(${select.join(',')})` : ''}/$entity`),
+            ...applySelect(publicView(member), select),
+          });
         }),
         DELETE: members((request, auId) => {
           const memberId = request.params.member!;

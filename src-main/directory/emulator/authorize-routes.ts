@@ -28,7 +28,10 @@ const OPENID = new Set(['openid', 'profile', 'email', 'offline_access']);
 
 /** A request the emulator cannot send back to the app (unknown app or redirect address): shown on the page, as Entra does. */
 class PageError extends Error {
-  constructor(readonly aadsts: number, message: string) {
+  constructor(
+    readonly aadsts: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -62,7 +65,10 @@ interface Authorization {
 /** Reads and checks the authorize request; errors before the redirect address is trusted are PageErrors, after it OAuthErrors. */
 function readAuthorization(principals: Principals, segment: string, query: URLSearchParams): Authorization {
   if (!resolveTenant(segment, principals))
-    throw new PageError(90002, `Tenant '${segment}' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud.`);
+    throw new PageError(
+      90002,
+      `Tenant '${segment}' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud.`,
+    );
   const clientId = query.get('client_id');
   if (!clientId) throw new PageError(900144, "The request body must contain the following parameter: 'client_id'.");
   const app = principals.apps.find((a) => a.clientId === clientId);
@@ -70,14 +76,23 @@ function readAuthorization(principals: Principals, segment: string, query: URLSe
   const redirectUri = query.get('redirect_uri');
   if (!redirectUri) throw new PageError(900144, "The request body must contain the following parameter: 'redirect_uri'.");
   if (!redirectAllowed(app, redirectUri))
-    throw new PageError(50011, `The redirect URI '${redirectUri}' specified in the request does not match the redirect URIs configured for the application '${clientId}'. Make sure the redirect URI sent in the request matches one added to your application.`);
+    throw new PageError(
+      50011,
+      `The redirect URI '${redirectUri}' specified in the request does not match the redirect URIs configured for the application '${clientId}'. Make sure the redirect URI sent in the request matches one added to your application.`,
+    );
   const responseMode = query.get('response_mode') ?? 'query';
   const base = { app, redirectUri, responseMode: RESPONSE_MODES.has(responseMode) ? responseMode : 'query', state: query.get('state') };
   const fail = (error: string, aadsts: number, message: string) => new ReturnedError(base, new OAuthError(400, error, aadsts, message));
-  if (!RESPONSE_MODES.has(responseMode)) throw fail('invalid_request', 900144, `The response_mode '${responseMode}' is not valid: use query, fragment or form_post.`);
+  if (!RESPONSE_MODES.has(responseMode))
+    throw fail('invalid_request', 900144, `The response_mode '${responseMode}' is not valid: use query, fragment or form_post.`);
   const responseType = query.get('response_type');
   if (!responseType) throw fail('invalid_request', 900144, "The request body must contain the following parameter: 'response_type'.");
-  if (responseType.split(' ').sort().join(' ') !== 'code') throw fail('unsupported_response_type', 700054, `response_type '${responseType}' is not enabled for the application: the emulator issues authorization codes (response_type=code).`);
+  if (responseType.split(' ').sort().join(' ') !== 'code')
+    throw fail(
+      'unsupported_response_type',
+      700054,
+      `response_type '${responseType}' is not enabled for the application: the emulator issues authorization codes (response_type=code).`,
+    );
   const scope = query.get('scope');
   if (!scope) throw fail('invalid_request', 900144, "The request body must contain the following parameter: 'scope'.");
   try {
@@ -88,8 +103,10 @@ function readAuthorization(principals: Principals, segment: string, query: URLSe
   }
   const codeChallenge = query.get('code_challenge');
   const method = query.get('code_challenge_method') ?? (codeChallenge ? 'plain' : 'S256');
-  if (method !== 'S256' && method !== 'plain') throw fail('invalid_request', 501471, `The code_challenge_method '${method}' is not supported: use S256 or plain.`);
-  if (codeChallenge !== null && !/^[A-Za-z0-9._~-]{43,128}$/.test(codeChallenge)) throw fail('invalid_request', 501491, 'Invalid size of Code_Challenge parameter.');
+  if (method !== 'S256' && method !== 'plain')
+    throw fail('invalid_request', 501471, `The code_challenge_method '${method}' is not supported: use S256 or plain.`);
+  if (codeChallenge !== null && !/^[A-Za-z0-9._~-]{43,128}$/.test(codeChallenge))
+    throw fail('invalid_request', 501491, 'Invalid size of Code_Challenge parameter.');
   return {
     ...base,
     scope,
@@ -112,7 +129,8 @@ function sessionCookie(deps: AuthorizeDeps, userId: string, secure: boolean): st
 function sessionUser(deps: AuthorizeDeps, req: IncomingMessage): UserPrincipal | undefined {
   const cookie = (req.headers.cookie ?? '').split(/;\s*/).find((c) => c.startsWith(`${SESSION_COOKIE}=`));
   const [userId, exp, signature] = (cookie?.slice(SESSION_COOKIE.length + 1) ?? '').split('.');
-  if (!userId || !exp || !signature || Number(exp) <= deps.clock() || !sameSignature(signature, hmac(deps.key, `session:${userId}.${exp}`))) return undefined;
+  if (!userId || !exp || !signature || Number(exp) <= deps.clock() || !sameSignature(signature, hmac(deps.key, `session:${userId}.${exp}`)))
+    return undefined;
   return findUser(deps.principals, userId);
 }
 
@@ -150,42 +168,67 @@ ${permissions.length > 0 ? `<p>Signing in lets the app use these permissions for
 }
 
 /** Sends the browser back to the app with these parameters, in the response mode it asked for. */
-function sendBack(res: ServerResponse, authorization: ReturnAddress, params: Record<string, string>, headers: Record<string, string> = {}): void {
+function sendBack(
+  res: ServerResponse,
+  authorization: ReturnAddress,
+  params: Record<string, string>,
+  headers: Record<string, string> = {},
+): void {
   const values = { ...params, ...(authorization.state !== null ? { state: authorization.state } : {}) };
   if (authorization.responseMode === 'form_post') {
     const nonce = randomBytes(16).toString('base64');
     const fields = Object.entries(values)
       .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
       .join('');
-    const html = signInDocument('Signing in', `<form method="post" action="${escapeHtml(authorization.redirectUri)}">${fields}<noscript><p>Continue to the application.</p><button type="submit">Continue</button></noscript></form>`, {
-      nonce,
-      code: 'document.forms[0].submit()',
-    });
+    const html = signInDocument(
+      'Signing in',
+      `<form method="post" action="${escapeHtml(authorization.redirectUri)}">${fields}<noscript><p>Continue to the application.</p><button type="submit">Continue</button></noscript></form>`,
+      {
+        nonce,
+        code: 'document.forms[0].submit()',
+      },
+    );
     sendHtml(res, 200, html, { scriptNonce: nonce, formAction: new URL(authorization.redirectUri).origin, headers });
     return;
   }
   const target = new URL(authorization.redirectUri);
   const encoded = new URLSearchParams(values).toString();
   const location =
-    authorization.responseMode === 'fragment' ? `${authorization.redirectUri}#${encoded}` : `${authorization.redirectUri}${target.search ? '&' : '?'}${encoded}`;
+    authorization.responseMode === 'fragment'
+      ? `${authorization.redirectUri}#${encoded}`
+      : `${authorization.redirectUri}${target.search ? '&' : '?'}${encoded}`;
   res.writeHead(302, { Location: location, 'Cache-Control': 'no-store', 'Content-Length': 0, ...headers });
   res.end();
 }
 
-function sendCode(deps: AuthorizeDeps, res: ServerResponse, authorization: Authorization, user: UserPrincipal, headers: Record<string, string> = {}): void {
+function sendCode(
+  deps: AuthorizeDeps,
+  res: ServerResponse,
+  authorization: Authorization,
+  user: UserPrincipal,
+  headers: Record<string, string> = {},
+): void {
   const code = deps.codes.issue({
     clientId: authorization.app.clientId,
     redirectUri: authorization.redirectUri,
     scope: authorization.scope,
     userId: user.id,
-    ...(authorization.codeChallenge !== null ? { codeChallenge: authorization.codeChallenge, codeChallengeMethod: authorization.codeChallengeMethod } : {}),
+    ...(authorization.codeChallenge !== null
+      ? { codeChallenge: authorization.codeChallenge, codeChallengeMethod: authorization.codeChallengeMethod }
+      : {}),
     ...(authorization.nonce !== null ? { nonce: authorization.nonce } : {}),
   });
-  const clientInfo: Record<string, string> = authorization.clientInfo ? { client_info: Buffer.from(JSON.stringify({ uid: user.id, utid: deps.principals.tenant })).toString('base64url') } : {};
+  const clientInfo: Record<string, string> = authorization.clientInfo
+    ? { client_info: Buffer.from(JSON.stringify({ uid: user.id, utid: deps.principals.tenant })).toString('base64url') }
+    : {};
   sendBack(res, authorization, { code, ...clientInfo, session_state: randomUUID() }, headers);
 }
 
-const oauthParams = (error: OAuthError) => ({ error: error.error, error_description: `AADSTS${error.aadsts}: ${error.message}`, error_codes: String(error.aadsts) });
+const oauthParams = (error: OAuthError) => ({
+  error: error.error,
+  error_description: `AADSTS${error.aadsts}: ${error.message}`,
+  error_codes: String(error.aadsts),
+});
 
 /**
  * The authorize endpoint (`/{tenant}/oauth2/v2.0/authorize`): authorization code with PKCE, the
@@ -209,7 +252,14 @@ async function authorize(deps: AuthorizeDeps, { req, res, params, origin }: Endp
     authorization = readAuthorization(deps.principals, segment, new URLSearchParams(rawQuery));
   } catch (error) {
     if (error instanceof PageError) {
-      sendHtml(res, 400, signInDocument('Sign-in error', `<h1>Sorry, but we're having trouble signing you in.</h1>${notice(`AADSTS${error.aadsts}: ${error.message}`, true)}`));
+      sendHtml(
+        res,
+        400,
+        signInDocument(
+          'Sign-in error',
+          `<h1>Sorry, but we're having trouble signing you in.</h1>${notice(`AADSTS${error.aadsts}: ${error.message}`, true)}`,
+        ),
+      );
       return;
     }
     if (error instanceof ReturnedError) {
@@ -225,16 +275,33 @@ async function authorize(deps: AuthorizeDeps, { req, res, params, origin }: Endp
     const signedIn = sessionUser(deps, req);
     if (authorization.prompt === 'none') {
       if (signedIn) sendCode(deps, res, authorization, signedIn);
-      else sendBack(res, authorization, oauthParams(new OAuthError(400, 'login_required', 50058, 'A silent sign-in request was sent but no user is signed in.')));
+      else
+        sendBack(
+          res,
+          authorization,
+          oauthParams(new OAuthError(400, 'login_required', 50058, 'A silent sign-in request was sent but no user is signed in.')),
+        );
       return;
     }
-    sendHtml(res, 200, signInPage(authorization, formToken(deps, rawQuery), authorization.loginHint ?? signedIn?.userPrincipalName ?? '', null), { formAction });
+    sendHtml(
+      res,
+      200,
+      signInPage(authorization, formToken(deps, rawQuery), authorization.loginHint ?? signedIn?.userPrincipalName ?? '', null),
+      { formAction },
+    );
     return;
   }
 
   const form = new URLSearchParams((await readBody(req, 16 * 1024)).toString('utf8'));
   if (!formTokenValid(deps, rawQuery, form.get('flow') ?? '')) {
-    sendHtml(res, 400, signInDocument('Sign-in error', `<h1>This sign-in page has expired.</h1>${notice('Go back to the application and sign in again.', true)}`));
+    sendHtml(
+      res,
+      400,
+      signInDocument(
+        'Sign-in error',
+        `<h1>This sign-in page has expired.</h1>${notice('Go back to the application and sign in again.', true)}`,
+      ),
+    );
     return;
   }
   if (form.get('cancel') === '1') {
@@ -244,8 +311,14 @@ async function authorize(deps: AuthorizeDeps, { req, res, params, origin }: Endp
   const userName = form.get('username') ?? '';
   const user = findUser(deps.principals, userName);
   const password = form.get('password') ?? '';
-  if (!user || user.userPrincipalName.toLowerCase() !== userName.toLowerCase() || !sameSignature(hmac(deps.key, password), hmac(deps.key, user.password))) {
-    sendHtml(res, 200, signInPage(authorization, formToken(deps, rawQuery), userName, 'Your account or password is incorrect.'), { formAction });
+  if (
+    !user ||
+    user.userPrincipalName.toLowerCase() !== userName.toLowerCase() ||
+    !sameSignature(hmac(deps.key, password), hmac(deps.key, user.password))
+  ) {
+    sendHtml(res, 200, signInPage(authorization, formToken(deps, rawQuery), userName, 'Your account or password is incorrect.'), {
+      formAction,
+    });
     return;
   }
   sendCode(deps, res, authorization, user, { 'Set-Cookie': sessionCookie(deps, user.id, secure) });

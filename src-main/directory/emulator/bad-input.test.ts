@@ -17,7 +17,12 @@ describe('directory emulator: bad input', () => {
     const response = await fetch(`${t.url}/%ZZ/oauth2/v2.0/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: t.app.clientId, client_secret: t.app.clientSecret, scope: 'https://graph.microsoft.com/.default' }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: t.app.clientId,
+        client_secret: t.app.clientSecret,
+        scope: 'https://graph.microsoft.com/.default',
+      }),
     });
     expect(response.status).toBe(400);
     const body = (await response.json()) as { error: string; error_description: string };
@@ -30,7 +35,10 @@ describe('directory emulator: bad input', () => {
     const long = await graphCall(t.url, token, '/me/events', { method: 'POST', body: { ...event, subject: 'x'.repeat(256) } });
     expect(long.status).toBe(400);
     expect(long.body.error).toMatchObject({ code: 'ErrorPropertyTooBig', message: expect.stringContaining("'subject'") });
-    const heavy = await graphCall(t.url, token, '/me/events', { method: 'POST', body: { ...event, subject: 'ok', body: { contentType: 'text', content: 'y'.repeat(1024 * 1024 + 1) } } });
+    const heavy = await graphCall(t.url, token, '/me/events', {
+      method: 'POST',
+      body: { ...event, subject: 'ok', body: { contentType: 'text', content: 'y'.repeat(1024 * 1024 + 1) } },
+    });
     expect(heavy.status).toBe(400);
     expect(heavy.body.error).toMatchObject({ code: 'ErrorPropertyTooBig', message: expect.stringContaining("'body.content'") });
     const huge = await graphCall(t.url, token, '/me/events', { method: 'POST', body: { ...event, subject: 'z'.repeat(5 * 1024 * 1024) } });
@@ -43,7 +51,15 @@ describe('directory emulator: bad input', () => {
   it('a delta page ends at a few megabytes whatever maxpagesize asks', async () => {
     const big = { contentType: 'text', content: 'b'.repeat(900 * 1024) };
     for (let i = 0; i < 8; i++) {
-      const created = await graphCall(t.url, token, '/me/events', { method: 'POST', body: { subject: `big ${i}`, body: big, start: at(`2025-05-0${(i % 5) + 2}T09:00:00`), end: at(`2025-05-0${(i % 5) + 2}T10:00:00`) } });
+      const created = await graphCall(t.url, token, '/me/events', {
+        method: 'POST',
+        body: {
+          subject: `big ${i}`,
+          body: big,
+          start: at(`2025-05-0${(i % 5) + 2}T09:00:00`),
+          end: at(`2025-05-0${(i % 5) + 2}T10:00:00`),
+        },
+      });
       expect(created.status).toBe(201);
     }
     const first = await fetch(`${t.url}/v1.0/me/calendarView/delta?startDateTime=2025-05-01T00:00:00Z&endDateTime=2025-05-08T00:00:00Z`, {

@@ -17,8 +17,23 @@ describe('JSON batching', () => {
       method: 'POST',
       body: {
         requests: [
-          { id: '1', method: 'POST', url: `/users/${emu.user.id}/events`, headers: { 'Content-Type': 'application/json' }, body: { subject: 'Batched', start: { dateTime: '2031-06-01T09:00:00', timeZone: 'UTC' }, end: { dateTime: '2031-06-01T10:00:00', timeZone: 'UTC' } } },
-          { id: '2', method: 'GET', url: `users/${emu.user.id}/calendarView?startDateTime=2031-06-01T00:00:00Z&endDateTime=2031-06-02T00:00:00Z&$select=subject`, dependsOn: ['1'] },
+          {
+            id: '1',
+            method: 'POST',
+            url: `/users/${emu.user.id}/events`,
+            headers: { 'Content-Type': 'application/json' },
+            body: {
+              subject: 'Batched',
+              start: { dateTime: '2031-06-01T09:00:00', timeZone: 'UTC' },
+              end: { dateTime: '2031-06-01T10:00:00', timeZone: 'UTC' },
+            },
+          },
+          {
+            id: '2',
+            method: 'GET',
+            url: `users/${emu.user.id}/calendarView?startDateTime=2031-06-01T00:00:00Z&endDateTime=2031-06-02T00:00:00Z&$select=subject`,
+            dependsOn: ['1'],
+          },
           { id: '3', method: 'GET', url: '/users/nobody@nowhere.example' },
           { id: '4', method: 'GET', url: '/users', dependsOn: ['3'] },
         ],
@@ -43,9 +58,19 @@ describe('JSON batching', () => {
       method: 'POST',
       body: {
         requests: [
-          { id: 'delta', method: 'GET', url: `/users/${emu.user.id}/calendarView/delta?startDateTime=2031-07-01T00:00:00Z&endDateTime=2031-07-02T00:00:00Z`, headers: { Prefer: 'odata.maxpagesize=1' } },
+          {
+            id: 'delta',
+            method: 'GET',
+            url: `/users/${emu.user.id}/calendarView/delta?startDateTime=2031-07-01T00:00:00Z&endDateTime=2031-07-02T00:00:00Z`,
+            headers: { Prefer: 'odata.maxpagesize=1' },
+          },
           // A step cannot name another origin for itself: the batch route sets it.
-          { id: 'users', method: 'GET', url: '/users?$top=1', headers: { 'X-Emulator-Step-Origin': 'https://elsewhere.example', 'x-emulator-step-key': 'guessed' } },
+          {
+            id: 'users',
+            method: 'GET',
+            url: '/users?$top=1',
+            headers: { 'X-Emulator-Step-Origin': 'https://elsewhere.example', 'x-emulator-step-key': 'guessed' },
+          },
         ],
       },
     });
@@ -59,7 +84,9 @@ describe('JSON batching', () => {
   });
 
   it('ignores step origin headers a client sends itself', async () => {
-    const reply = await graphCall(emu.url, token, '/users?$top=1', { headers: { 'x-emulator-step-origin': 'https://elsewhere.example', 'x-emulator-step-key': 'guessed' } });
+    const reply = await graphCall(emu.url, token, '/users?$top=1', {
+      headers: { 'x-emulator-step-origin': 'https://elsewhere.example', 'x-emulator-step-key': 'guessed' },
+    });
     expect(reply.status).toBe(200);
     expect(String(reply.body['@odata.nextLink'])).toMatch(new RegExp(`^${emu.url}/v1\\.0/users\\?`));
   });
@@ -68,16 +95,35 @@ describe('JSON batching', () => {
     const cases: [unknown, RegExp][] = [
       [{ requests: [] }, /non-empty array/],
       [{ requests: Array.from({ length: 21 }, (_, i) => ({ id: String(i), method: 'GET', url: '/me' })) }, /maximum of 20/],
-      [{ requests: [{ id: '1', method: 'GET', url: '/me' }, { id: '1', method: 'GET', url: '/me' }] }, /used twice/],
+      [
+        {
+          requests: [
+            { id: '1', method: 'GET', url: '/me' },
+            { id: '1', method: 'GET', url: '/me' },
+          ],
+        },
+        /used twice/,
+      ],
       [{ requests: [{ id: '1', method: 'GET', url: 'https://elsewhere.example/v1.0/me' }] }, /relative url/],
       [{ requests: [{ id: '1', method: 'POST', url: '/me/events', body: {} }] }, /no Content-Type/],
-      [{ requests: [{ id: '1', method: 'GET', url: '/me', dependsOn: ['2'] }, { id: '2', method: 'GET', url: '/me' }] }, /does not come before it/],
+      [
+        {
+          requests: [
+            { id: '1', method: 'GET', url: '/me', dependsOn: ['2'] },
+            { id: '2', method: 'GET', url: '/me' },
+          ],
+        },
+        /does not come before it/,
+      ],
     ];
     for (const [body, message] of cases) {
       const reply = await graphCall(emu.url, token, '/$batch', { method: 'POST', body });
       expect(reply.status).toBe(400);
       expect((reply.body as { error: { message: string } }).error.message).toMatch(message);
     }
-    expect((await graphCall(emu.url, null, '/$batch', { method: 'POST', body: { requests: [{ id: '1', method: 'GET', url: '/users' }] } })).status).toBe(401);
+    expect(
+      (await graphCall(emu.url, null, '/$batch', { method: 'POST', body: { requests: [{ id: '1', method: 'GET', url: '/users' }] } }))
+        .status,
+    ).toBe(401);
   });
 });

@@ -17,11 +17,14 @@ interface BatchItem {
 
 function parseItems(body: Record<string, unknown>): BatchItem[] {
   const requests = body['requests'];
-  if (!Array.isArray(requests) || requests.length === 0) throw badRequest('BadRequest', "Invalid batch payload format: 'requests' must be a non-empty array.");
-  if (requests.length > MAX_REQUESTS) throw badRequest('BadRequest', `Number of batch request steps exceeds the maximum of ${MAX_REQUESTS}.`);
+  if (!Array.isArray(requests) || requests.length === 0)
+    throw badRequest('BadRequest', "Invalid batch payload format: 'requests' must be a non-empty array.");
+  if (requests.length > MAX_REQUESTS)
+    throw badRequest('BadRequest', `Number of batch request steps exceeds the maximum of ${MAX_REQUESTS}.`);
   const seen = new Set<string>();
   return requests.map((raw, index) => {
-    if (typeof raw !== 'object' || raw === null) throw badRequest('BadRequest', `Invalid batch payload format: request ${index} is not an object.`);
+    if (typeof raw !== 'object' || raw === null)
+      throw badRequest('BadRequest', `Invalid batch payload format: request ${index} is not an object.`);
     const item = raw as Record<string, unknown>;
     const id = item['id'];
     const method = typeof item['method'] === 'string' ? item['method'].toUpperCase() : '';
@@ -30,16 +33,31 @@ function parseItems(body: Record<string, unknown>): BatchItem[] {
     if (seen.has(id)) throw badRequest('BadRequest', `Invalid batch payload format: the id '${id}' is used twice.`);
     seen.add(id);
     if (!METHODS.has(method)) throw badRequest('BadRequest', `Invalid batch payload format: request '${id}' has an unsupported method.`);
-    if (typeof url !== 'string' || url === '' || /^[a-z]+:\/\//i.test(url)) throw badRequest('BadRequest', `Invalid batch payload format: request '${id}' needs a relative url such as /me/events.`);
-    const headers = typeof item['headers'] === 'object' && item['headers'] !== null ? Object.fromEntries(Object.entries(item['headers']).map(([k, v]) => [k, String(v)])) : {};
+    if (typeof url !== 'string' || url === '' || /^[a-z]+:\/\//i.test(url))
+      throw badRequest('BadRequest', `Invalid batch payload format: request '${id}' needs a relative url such as /me/events.`);
+    const headers =
+      typeof item['headers'] === 'object' && item['headers'] !== null
+        ? Object.fromEntries(Object.entries(item['headers']).map(([k, v]) => [k, String(v)]))
+        : {};
     if (item['body'] !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) {
       throw badRequest('BadRequest', `Invalid batch payload format: request '${id}' has a body but no Content-Type header.`);
     }
     const dependsOn = Array.isArray(item['dependsOn']) ? item['dependsOn'].map(String) : [];
     for (const dependency of dependsOn) {
-      if (!seen.has(dependency) || dependency === id) throw badRequest('BadRequest', `Invalid batch payload format: request '${id}' depends on '${dependency}', which does not come before it.`);
+      if (!seen.has(dependency) || dependency === id)
+        throw badRequest(
+          'BadRequest',
+          `Invalid batch payload format: request '${id}' depends on '${dependency}', which does not come before it.`,
+        );
     }
-    return { id, method, url: url.startsWith('/') ? url : `/${url}`, headers, ...(item['body'] !== undefined ? { body: item['body'] } : {}), dependsOn };
+    return {
+      id,
+      method,
+      url: url.startsWith('/') ? url : `/${url}`,
+      headers,
+      ...(item['body'] !== undefined ? { body: item['body'] } : {}),
+      dependsOn,
+    };
   });
 }
 
@@ -71,12 +89,22 @@ export async function handleBatch(req: IncomingMessage, res: ServerResponse, ids
   for (const item of items) {
     if (item.dependsOn.some((dependency) => (outcome.get(dependency) ?? 0) >= 400)) {
       outcome.set(item.id, 424);
-      responses.push({ id: item.id, status: 424, headers: { 'Content-Type': 'application/json' }, body: { error: { code: 'FailedDependency', message: 'A request this one depends on failed.' } } });
+      responses.push({
+        id: item.id,
+        status: 424,
+        headers: { 'Content-Type': 'application/json' },
+        body: { error: { code: 'FailedDependency', message: 'A request this one depends on failed.' } },
+      });
       continue;
     }
     const reply = await fetch(`${target.selfUrl}/v1.0${item.url}`, {
       method: item.method,
-      headers: { ...ownHeaders(item.headers), Authorization: authorization, [STEP_ORIGIN_HEADER]: target.origin, [STEP_KEY_HEADER]: target.stepKey },
+      headers: {
+        ...ownHeaders(item.headers),
+        Authorization: authorization,
+        [STEP_ORIGIN_HEADER]: target.origin,
+        [STEP_KEY_HEADER]: target.stepKey,
+      },
       ...(item.body !== undefined ? { body: typeof item.body === 'string' ? item.body : JSON.stringify(item.body) } : {}),
     });
     const text = await reply.text();

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphCall, startTestDirectoryEmulator, TEST_OTHER_USER, userTokenForm, type GraphReply, type TestDirectoryEmulator } from './test-support';
+import {
+  graphCall,
+  startTestDirectoryEmulator,
+  TEST_OTHER_USER,
+  userTokenForm,
+  type GraphReply,
+  type TestDirectoryEmulator,
+} from './test-support';
 
 const at = (dateTime: string, timeZone = 'UTC') => ({ dateTime, timeZone });
 const WINDOW = 'startDateTime=2025-05-01T00:00:00Z&endDateTime=2025-05-08T00:00:00Z';
@@ -54,14 +61,23 @@ describe('calendarView/delta', () => {
     const c = await create('C', '2025-05-04T09:00:00', '2025-05-04T10:00:00');
     const d = await create('D', '2025-06-01T09:00:00', '2025-06-01T10:00:00');
     const s = await create('S', '2025-04-28T08:00:00', '2025-04-28T08:30:00', {
-      recurrence: { pattern: { type: 'weekly', interval: 1, daysOfWeek: ['monday', 'wednesday'] }, range: { type: 'noEnd', startDate: '2025-04-28' } },
+      recurrence: {
+        pattern: { type: 'weekly', interval: 1, daysOfWeek: ['monday', 'wednesday'] },
+        range: { type: 'noEnd', startDate: '2025-04-28' },
+      },
     });
 
     const first = await round(`/me/calendarView/delta?${WINDOW}`, 2);
     expect(first.pages.map((p) => p.length)).toEqual([2, 2, 1]);
     const all = first.pages.flat();
     expect(all.every((e) => !e['@removed'])).toBe(true);
-    expect(all.map((e) => `${e.subject}:${e.type}`).sort()).toEqual(['A:singleInstance', 'B:singleInstance', 'C:singleInstance', 'S:occurrence', 'S:occurrence']);
+    expect(all.map((e) => `${e.subject}:${e.type}`).sort()).toEqual([
+      'A:singleInstance',
+      'B:singleInstance',
+      'C:singleInstance',
+      'S:occurrence',
+      'S:occurrence',
+    ]);
     const occurrences = all.filter((e) => e.subject === 'S');
     expect(occurrences.map((e) => e.start!.dateTime).sort()).toEqual(['2025-05-05T08:00:00.0000000', '2025-05-07T08:00:00.0000000']);
     expect(all.find((e) => e.id === d)).toBeUndefined();
@@ -84,7 +100,9 @@ describe('calendarView/delta', () => {
     const entries = second.pages.flat();
     const removed = entries.filter((x) => x['@removed']).map((x) => x.id);
     const changed = entries.filter((x) => !x['@removed']);
-    expect(entries.filter((x) => x['@removed']).every((x) => x['@removed']!.reason === 'deleted' && Object.keys(x).length === 3)).toBe(true);
+    expect(entries.filter((x) => x['@removed']).every((x) => x['@removed']!.reason === 'deleted' && Object.keys(x).length === 3)).toBe(
+      true,
+    );
     expect(removed.sort()).toEqual([b, c, d, f, may7].sort());
     expect(changed.map((x) => x.subject).sort()).toEqual(['A2', 'E', 'S']);
     expect(changed.find((x) => x.subject === 'E')!.id).toBe(e);
@@ -109,7 +127,9 @@ describe('calendarView/delta', () => {
   });
 
   it('honours Prefer outlook.timezone and reports both preferences as applied', async () => {
-    const reply = await call(`/me/calendarView/delta?${WINDOW}`, { headers: { Prefer: 'odata.maxpagesize=50, outlook.timezone="Tokyo Standard Time"' } });
+    const reply = await call(`/me/calendarView/delta?${WINDOW}`, {
+      headers: { Prefer: 'odata.maxpagesize=50, outlook.timezone="Tokyo Standard Time"' },
+    });
     expect(reply.headers.get('preference-applied')).toBe('odata.maxpagesize=50, outlook.timezone="Tokyo Standard Time"');
     const a2 = (reply.body.value as Entry[]).find((x) => x.subject === 'A2')!;
     expect(a2.start).toEqual({ dateTime: '2025-05-02T18:00:00.0000000', timeZone: 'Tokyo Standard Time' });
@@ -118,7 +138,12 @@ describe('calendarView/delta', () => {
   it('400 without a window, with an unsupported option, or with a forged or foreign token', async () => {
     const noWindow = await call('/me/calendarView/delta');
     expect(noWindow.status).toBe(400);
-    expect(noWindow.body.error).toEqual(expect.objectContaining({ code: 'ErrorInvalidParameter', message: 'This request requires a time window specified by the query string parameters StartDateTime and EndDateTime.' }));
+    expect(noWindow.body.error).toEqual(
+      expect.objectContaining({
+        code: 'ErrorInvalidParameter',
+        message: 'This request requires a time window specified by the query string parameters StartDateTime and EndDateTime.',
+      }),
+    );
     expect((await call(`/me/calendarView/delta?${WINDOW}&$filter=subject eq 'A'`)).body.error.code).toBe('ErrorInvalidUrlQuery');
 
     const first = await round(`/me/calendarView/delta?${WINDOW}`, 100);
@@ -147,7 +172,9 @@ describe('calendarView/delta', () => {
 
   it('410 SyncStateNotFound once the change log no longer reaches back to the token', async () => {
     const first = await round(`/me/calendarView/delta?${WINDOW}`, 100);
-    const midRound = (await call(`/me/calendarView/delta?${WINDOW}`, { headers: { Prefer: 'odata.maxpagesize=1' } })).body['@odata.nextLink'] as string;
+    const midRound = (await call(`/me/calendarView/delta?${WINDOW}`, { headers: { Prefer: 'odata.maxpagesize=1' } })).body[
+      '@odata.nextLink'
+    ] as string;
     t.evictSyncState();
     for (const url of [first.deltaLink, midRound]) {
       const gone = await call(url);

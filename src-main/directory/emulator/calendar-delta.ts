@@ -44,7 +44,11 @@ function parseWindowBound(name: string, text: string): number {
 export function parseWindow(query: URLSearchParams): { start: number; end: number } {
   const startText = query.get('startDateTime') ?? query.get('startdatetime');
   const endText = query.get('endDateTime') ?? query.get('enddatetime');
-  if (!startText || !endText) throw badRequest('ErrorInvalidParameter', 'This request requires a time window specified by the query string parameters StartDateTime and EndDateTime.');
+  if (!startText || !endText)
+    throw badRequest(
+      'ErrorInvalidParameter',
+      'This request requires a time window specified by the query string parameters StartDateTime and EndDateTime.',
+    );
   const start = parseWindowBound('StartDateTime', startText);
   const end = parseWindowBound('EndDateTime', endText);
   if (end <= start) throw badRequest('ErrorInvalidParameter', 'The parameter EndDateTime must be later than StartDateTime.');
@@ -73,7 +77,9 @@ export class CalendarDelta {
         410,
         'SyncStateNotFound',
         `The sync state generation is not found; generation=${state.from};[highest=${this.store.lastSeq()}]. Start a full synchronisation.`,
-        request.restartUrl ? { Location: request.restartUrl(new Date(state.windowStart).toISOString(), new Date(state.windowEnd).toISOString()) } : {},
+        request.restartUrl
+          ? { Location: request.restartUrl(new Date(state.windowStart).toISOString(), new Date(state.windowEnd).toISOString()) }
+          : {},
       );
     }
     const out: Record<string, unknown>[] = [];
@@ -108,7 +114,11 @@ export class CalendarDelta {
   private stateFor(request: DeltaRequest): SyncState {
     const { query } = request;
     for (const name of UNSUPPORTED) {
-      if (query.has(name)) throw badRequest('ErrorInvalidUrlQuery', `The query parameter '${name}' is not supported with change tracking over the 'CalendarView' resource.`);
+      if (query.has(name))
+        throw badRequest(
+          'ErrorInvalidUrlQuery',
+          `The query parameter '${name}' is not supported with change tracking over the 'CalendarView' resource.`,
+        );
     }
     const delta = query.get('$deltatoken') ?? query.get('$deltaToken');
     const skip = query.get('$skiptoken') ?? query.get('$skipToken');
@@ -120,12 +130,17 @@ export class CalendarDelta {
       const window = parseWindow(query);
       return { kind: 'delta', user: request.owner.id, windowStart: window.start, windowEnd: window.end, from: -1 };
     }
-    if (state.user !== request.owner.id) throw badRequest(delta ? 'InvalidDeltaToken' : 'InvalidSkipToken', 'The token was issued for another mailbox.');
+    if (state.user !== request.owner.id)
+      throw badRequest(delta ? 'InvalidDeltaToken' : 'InvalidSkipToken', 'The token was issued for another mailbox.');
     return state;
   }
 
   /** The round's events in id order, each with its entries built on demand. */
-  private *candidates(state: SyncState, to: number, request: DeltaRequest): Generator<{ id: string; entries: (() => Record<string, unknown>)[] }> {
+  private *candidates(
+    state: SyncState,
+    to: number,
+    request: DeltaRequest,
+  ): Generator<{ id: string; entries: (() => Record<string, unknown>)[] }> {
     const { windowStart: ws, windowEnd: we } = state;
     const render = (ev: StoredEvent) =>
       instancesInWindow(ev, ws, we, this.zones).map((instance) => () => renderEvent(instance, request.owner, request.view, this.zones));
@@ -141,14 +156,20 @@ export class CalendarDelta {
         fromId = `${rows[rows.length - 1]!.id}\u0000`;
       }
     }
-    const changed = this.store.changedEvents(state.user, state.from, to).sort((a, b) => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0));
+    const changed = this.store
+      .changedEvents(state.user, state.from, to)
+      .sort((a, b) => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0));
     for (const change of changed) {
       const row = this.store.event(change.eventId);
       const current = row ? (JSON.parse(row.data) as StoredEvent) : undefined;
       const before = change.before ? (JSON.parse(change.before) as StoredEvent) : undefined;
       const now = current ? instancesInWindow(current, ws, we, this.zones) : [];
       const nowIds = new Set(now.map((i) => i.id));
-      const gone = before ? instancesInWindow(before, ws, we, this.zones).map((i) => i.id).filter((id) => !nowIds.has(id)) : [];
+      const gone = before
+        ? instancesInWindow(before, ws, we, this.zones)
+            .map((i) => i.id)
+            .filter((id) => !nowIds.has(id))
+        : [];
       // Added, changed or deleted with nothing left in the window: reported as removed (the
       // client drops it if it had it, and ignores it otherwise).
       if (now.length === 0 && !gone.includes(change.eventId)) gone.push(change.eventId);

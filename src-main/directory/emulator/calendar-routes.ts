@@ -36,7 +36,29 @@ function preferenceApplied(request: GraphRequest, view: ViewZone, pageSize?: num
 
 type EventJson = Record<string, unknown>;
 const part = (event: EventJson, key: string, inner: string) => (event[key] as Record<string, unknown> | undefined)?.[inner];
-const EVENT_PROPS = ['id', 'subject', 'start', 'end', 'isAllDay', 'type', 'showAs', 'importance', 'sensitivity', 'categories', 'createdDateTime', 'lastModifiedDateTime', 'body', 'bodyPreview', 'location', 'organizer', 'recurrence', 'seriesMasterId', 'isCancelled', 'changeKey', 'originalStart'];
+const EVENT_PROPS = [
+  'id',
+  'subject',
+  'start',
+  'end',
+  'isAllDay',
+  'type',
+  'showAs',
+  'importance',
+  'sensitivity',
+  'categories',
+  'createdDateTime',
+  'lastModifiedDateTime',
+  'body',
+  'bodyPreview',
+  'location',
+  'organizer',
+  'recurrence',
+  'seriesMasterId',
+  'isCancelled',
+  'changeKey',
+  'originalStart',
+];
 const EVENT_FIELDS: Record<string, (event: EventJson) => unknown> = {
   subject: (e) => e.subject,
   'start/dateTime': (e) => part(e, 'start', 'dateTime'),
@@ -53,11 +75,24 @@ function replyPage(request: GraphRequest, all: readonly EventJson[], collection:
   const page = queryList(request, all, {
     type: 'event',
     properties: EVENT_PROPS,
-    filter: { ...EVENT_FIELDS, isAllDay: (e) => e.isAllDay, type: (e) => e.type, showAs: (e) => e.showAs, importance: (e) => e.importance, sensitivity: (e) => e.sensitivity, seriesMasterId: (e) => e.seriesMasterId },
+    filter: {
+      ...EVENT_FIELDS,
+      isAllDay: (e) => e.isAllDay,
+      type: (e) => e.type,
+      showAs: (e) => e.showAs,
+      importance: (e) => e.importance,
+      sensitivity: (e) => e.sensitivity,
+      seriesMasterId: (e) => e.seriesMasterId,
+    },
     orderBy: EVENT_FIELDS,
     top: { default: request.prefer.maxPageSize ?? 10, max: 1000 },
   });
-  reply(request, 200, listBody(collection, page, (event) => event), headers);
+  reply(
+    request,
+    200,
+    listBody(collection, page, (event) => event),
+    headers,
+  );
 }
 
 /** The delta function as SDKs write it: `delta`, `delta()`, `microsoft.graph.delta()`. */
@@ -86,9 +121,24 @@ function scopeOf(deps: CalendarDeps, request: GraphRequest): CalendarScope {
   const owner = ownerOf(deps, request);
   const writing = method !== 'GET';
   const other = caller.kind === 'user' && caller.user!.id !== owner.id;
-  requirePermission(caller, 'calendar', writing ? (other ? PERMISSIONS.calendarWriteShared : PERMISSIONS.calendarWrite) : other ? PERMISSIONS.calendarReadShared : PERMISSIONS.calendarRead);
+  requirePermission(
+    caller,
+    'calendar',
+    writing
+      ? other
+        ? PERMISSIONS.calendarWriteShared
+        : PERMISSIONS.calendarWrite
+      : other
+        ? PERMISSIONS.calendarReadShared
+        : PERMISSIONS.calendarRead,
+  );
   const view = viewZone(request, deps.zones);
-  return { owner, view, render: (instance) => renderEvent(instance, owner, view, deps.zones), collection: contextUrl(request, `users('${owner.id}')/events`) };
+  return {
+    owner,
+    view,
+    render: (instance) => renderEvent(instance, owner, view, deps.zones),
+    collection: contextUrl(request, `users('${owner.id}')/events`),
+  };
 }
 
 /**
@@ -113,10 +163,22 @@ export function calendarRoutes(deps: CalendarDeps): GraphRoute[] {
     ...resource(
       `${base}/events`,
       {
-        GET: scoped((request, { owner, view, render, collection }) => replyPage(request, deps.events.list(owner.id).map((ev) => render(masterInstance(ev))), collection, preferenceApplied(request, view))),
+        GET: scoped((request, { owner, view, render, collection }) =>
+          replyPage(
+            request,
+            deps.events.list(owner.id).map((ev) => render(masterInstance(ev))),
+            collection,
+            preferenceApplied(request, view),
+          ),
+        ),
         POST: scoped(async (request, { owner, view, render, collection }) => {
           const created = deps.events.create(owner.id, await readJsonObject(request.req));
-          reply(request, 201, { '@odata.context': `${collection}/$entity`, ...render(masterInstance(created)) }, preferenceApplied(request, view));
+          reply(
+            request,
+            201,
+            { '@odata.context': `${collection}/$entity`, ...render(masterInstance(created)) },
+            preferenceApplied(request, view),
+          );
         }),
       },
       notSupported,
@@ -124,7 +186,14 @@ export function calendarRoutes(deps: CalendarDeps): GraphRoute[] {
     ...resource(
       `${base}/events/:id`,
       {
-        GET: scoped((request, { owner, view, render, collection }) => reply(request, 200, { '@odata.context': `${collection}/$entity`, ...render(deps.events.get(owner.id, request.params.id!)) }, preferenceApplied(request, view))),
+        GET: scoped((request, { owner, view, render, collection }) =>
+          reply(
+            request,
+            200,
+            { '@odata.context': `${collection}/$entity`, ...render(deps.events.get(owner.id, request.params.id!)) },
+            preferenceApplied(request, view),
+          ),
+        ),
         PATCH: scoped(async (request, { owner, view, render, collection }) => {
           const updated = deps.events.update(owner.id, request.params.id!, await readJsonObject(request.req));
           reply(request, 200, { '@odata.context': `${collection}/$entity`, ...render(updated) }, preferenceApplied(request, view));
@@ -142,7 +211,12 @@ export function calendarRoutes(deps: CalendarDeps): GraphRoute[] {
         GET: scoped((request, { owner, view, render, collection }) => {
           const window = parseWindow(request.query);
           const master = deps.events.get(owner.id, request.params.id!).master;
-          reply(request, 200, { '@odata.context': collection, value: instancesInWindow(master, window.start, window.end, deps.zones).map(render) }, preferenceApplied(request, view));
+          reply(
+            request,
+            200,
+            { '@odata.context': collection, value: instancesInWindow(master, window.start, window.end, deps.zones).map(render) },
+            preferenceApplied(request, view),
+          );
         }),
       },
       notSupported,
@@ -162,7 +236,15 @@ export function calendarRoutes(deps: CalendarDeps): GraphRoute[] {
       },
       notCalendar,
     ),
-    ...resource(`${base}/calendarView/:function`, { GET: scoped((request, scope) => (DELTA_FUNCTION.test(request.params.function!) ? replyDelta(deps, request, scope) : notCalendar(request))) }, notCalendar),
+    ...resource(
+      `${base}/calendarView/:function`,
+      {
+        GET: scoped((request, scope) =>
+          DELTA_FUNCTION.test(request.params.function!) ? replyDelta(deps, request, scope) : notCalendar(request),
+        ),
+      },
+      notCalendar,
+    ),
     { method: '*', path: `${base}/calendarView/*`, handler: notCalendar },
   ];
   /** Under a calendar's owner but no calendar resource: refused once the owner is known. */
@@ -183,7 +265,8 @@ export function calendarRoutes(deps: CalendarDeps): GraphRoute[] {
 /** GET calendarView/delta: a page of changes in the window, with the next page's or the next round's link. */
 function replyDelta(deps: CalendarDeps, request: GraphRequest, { owner, view }: CalendarScope): void {
   const pageSize = Math.min(request.prefer.maxPageSize ?? DEFAULT_DELTA_PAGE, MAX_DELTA_PAGE);
-  const restartUrl = (start: string, end: string) => `${request.origin}${request.pathname}?startDateTime=${encodeURIComponent(start)}&endDateTime=${encodeURIComponent(end)}`;
+  const restartUrl = (start: string, end: string) =>
+    `${request.origin}${request.pathname}?startDateTime=${encodeURIComponent(start)}&endDateTime=${encodeURIComponent(end)}`;
   const page = deps.delta.page({ owner, query: request.query, pageSize, view, restartUrl });
   const link = (name: string, token: string) => `${request.origin}${request.pathname}?${name}=${encodeURIComponent(token)}`;
   reply(

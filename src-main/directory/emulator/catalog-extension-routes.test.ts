@@ -13,7 +13,10 @@ describe('GET /identityGovernance/entitlementManagement/catalogs/{id}/customWork
   const call = (path: string, init?: Parameters<typeof graphCall>[3]) => graphCall(t.url, token, path, init);
 
   beforeAll(async () => {
-    t = await startTestDirectoryEmulator({ demoData: true, apps: [{ client_id: 'reader', client_secret: 'r', permissions: ['EntitlementManagement.Read.All'] }] });
+    t = await startTestDirectoryEmulator({
+      demoData: true,
+      apps: [{ client_id: 'reader', client_secret: 'r', permissions: ['EntitlementManagement.Read.All'] }],
+    });
     token = await t.token();
   });
   afterAll(() => t.close());
@@ -24,14 +27,23 @@ describe('GET /identityGovernance/entitlementManagement/catalogs/{id}/customWork
       expect(listed.status).toBe(200);
       expect(listed.body.value).toEqual([
         // A derived type says which one it is, as Graph does, whatever $select names.
-        { '@odata.type': '#microsoft.graph.accessPackageAssignmentRequestWorkflowExtension', id: DEMO_IDS.customExtension, displayName: 'Open a service desk ticket', description: 'Opens a ticket for the service desk when someone requests the package.' },
+        {
+          '@odata.type': '#microsoft.graph.accessPackageAssignmentRequestWorkflowExtension',
+          id: DEMO_IDS.customExtension,
+          displayName: 'Open a service desk ticket',
+          description: 'Opens a ticket for the service desk when someone requests the package.',
+        },
       ]);
       expect(listed.body['@odata.context']).toContain(`catalogs('${DEMO_IDS.catalog}')/${collection}(id,displayName,description)`);
     }
     const filtered = await call(`${CATALOGS}/${DEMO_IDS.catalog}/customWorkflowExtensions?$filter=displayName eq 'Something else'`);
     expect(filtered.body.value).toEqual([]);
     const one = await call(`${CATALOGS}/${DEMO_IDS.catalog}/customWorkflowExtensions/${DEMO_IDS.customExtension}`);
-    expect(one.body).toMatchObject({ '@odata.type': '#microsoft.graph.accessPackageAssignmentRequestWorkflowExtension', id: DEMO_IDS.customExtension, clientConfiguration: { maximumRetries: 1 } });
+    expect(one.body).toMatchObject({
+      '@odata.type': '#microsoft.graph.accessPackageAssignmentRequestWorkflowExtension',
+      id: DEMO_IDS.customExtension,
+      clientConfiguration: { maximumRetries: 1 },
+    });
     expect(one.body).not.toHaveProperty('_catalogId');
   });
 

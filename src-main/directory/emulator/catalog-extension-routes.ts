@@ -28,7 +28,10 @@ export function catalogExtensionRoutes(deps: DirectoryDeps): GraphRoute[] {
     };
   /** A read: the permission, the catalog, then `$select`. */
   const read =
-    (collection: string, answer: (request: GraphRequest, catalogId: string, select: string[] | undefined, context: string) => void): GraphHandler =>
+    (
+      collection: string,
+      answer: (request: GraphRequest, catalogId: string, select: string[] | undefined, context: string) => void,
+    ): GraphHandler =>
     (request) => {
       requirePermission(request.caller, 'directory', PERMISSIONS.entitlementRead);
       const catalogId = request.params.catalogId!;
@@ -47,7 +50,11 @@ export function catalogExtensionRoutes(deps: DirectoryDeps): GraphRoute[] {
             filter: { displayName: (item) => item.displayName },
             top: { default: 100, max: 999 },
           });
-          reply(request, 200, listBody(contextUrl(request, context), page, (item) => applySelect(publicView(item), select)));
+          reply(
+            request,
+            200,
+            listBody(contextUrl(request, context), page, (item) => applySelect(publicView(item), select)),
+          );
         }),
       },
       readOnly(collection),
@@ -59,7 +66,10 @@ export function catalogExtensionRoutes(deps: DirectoryDeps): GraphRoute[] {
           const id = request.params.id!;
           const extension = deps.store.object(KIND.customExtension, id);
           if (!extension || extension._catalogId !== catalogId) throw notFound('directory', id);
-          reply(request, 200, { '@odata.context': contextUrl(request, `${context}/$entity`), ...applySelect(publicView(extension), select) });
+          reply(request, 200, {
+            '@odata.context': contextUrl(request, `${context}/$entity`),
+            ...applySelect(publicView(extension), select),
+          });
         }),
       },
       readOnly(collection),

@@ -46,7 +46,11 @@ export function catalogRoleRoutes(deps: DirectoryDeps): GraphRoute[] {
         GET: guarded((request) => {
           const selected = select(request);
           const page = queryList(request, deps.store.objects(KIND.catalogRoleAssignment), LIST);
-          reply(request, 200, listBody(contextUrl(request, BASE), page, (item) => applySelect(publicView(item), selected)));
+          reply(
+            request,
+            200,
+            listBody(contextUrl(request, BASE), page, (item) => applySelect(publicView(item), selected)),
+          );
         }),
         POST: guarded((request) => assignCatalogRole(deps, request)),
       },
@@ -60,7 +64,10 @@ export function catalogRoleRoutes(deps: DirectoryDeps): GraphRoute[] {
           const id = request.params.id!;
           const assignment = deps.store.object(KIND.catalogRoleAssignment, id);
           if (!assignment) throw notFound('directory', id);
-          reply(request, 200, { '@odata.context': contextUrl(request, `${BASE}/$entity`), ...applySelect(publicView(assignment), selected) });
+          reply(request, 200, {
+            '@odata.context': contextUrl(request, `${BASE}/$entity`),
+            ...applySelect(publicView(assignment), selected),
+          });
         }),
         DELETE: guarded((request) => {
           const id = request.params.id!;
@@ -80,15 +87,30 @@ export function catalogRoleRoutes(deps: DirectoryDeps): GraphRoute[] {
 async function assignCatalogRole(deps: DirectoryDeps, request: GraphRequest): Promise<void> {
   const { caller } = request;
   const body = await readJsonObject(request.req);
-  for (const key of Object.keys(body)) if (!(ROLE_ASSIGNMENT_PROPS as readonly string[]).includes(key) && !key.startsWith('@odata.')) throw unknownProperty(key, 'microsoft.graph.unifiedRoleAssignment');
+  for (const key of Object.keys(body))
+    if (!(ROLE_ASSIGNMENT_PROPS as readonly string[]).includes(key) && !key.startsWith('@odata.'))
+      throw unknownProperty(key, 'microsoft.graph.unifiedRoleAssignment');
   const { principalId, roleDefinitionId, appScopeId } = body;
-  if (typeof principalId !== 'string' || !findUser(deps.principals, principalId)) throw badRequest('InvalidModel', `The model is invalid. principalId: no user '${String(principalId ?? '')}' in the directory`);
-  if (roleDefinitionId !== CATALOG_OWNER_ROLE) throw badRequest('InvalidModel', `The model is invalid. roleDefinitionId: the emulator assigns Catalog owner ('${CATALOG_OWNER_ROLE}') only`);
+  if (typeof principalId !== 'string' || !findUser(deps.principals, principalId))
+    throw badRequest('InvalidModel', `The model is invalid. principalId: no user '${String(principalId ?? '')}' in the directory`);
+  if (roleDefinitionId !== CATALOG_OWNER_ROLE)
+    throw badRequest(
+      'InvalidModel',
+      `The model is invalid. roleDefinitionId: the emulator assigns Catalog owner ('${CATALOG_OWNER_ROLE}') only`,
+    );
   const catalogId = typeof appScopeId === 'string' ? /^\/AccessPackageCatalog\/([^/]+)$/.exec(appScopeId)?.[1] : undefined;
-  if (!catalogId || !deps.store.object(KIND.catalog, catalogId)) throw badRequest('InvalidModel', `The model is invalid. appScopeId: expected /AccessPackageCatalog/{id} of an existing catalog`);
+  if (!catalogId || !deps.store.object(KIND.catalog, catalogId))
+    throw badRequest('InvalidModel', `The model is invalid. appScopeId: expected /AccessPackageCatalog/{id} of an existing catalog`);
   requireEntitlementRole(deps.store, caller, catalogId);
   const user = findUser(deps.principals, principalId)!;
-  const stored = { id: randomUUID(), principalId: user.id, roleDefinitionId, appScopeId: catalogScope(catalogId), directoryScopeId: null, _catalogId: catalogId };
+  const stored = {
+    id: randomUUID(),
+    principalId: user.id,
+    roleDefinitionId,
+    appScopeId: catalogScope(catalogId),
+    directoryScopeId: null,
+    _catalogId: catalogId,
+  };
   deps.store.transaction(() => deps.store.putObject(KIND.catalogRoleAssignment, stored.id, catalogId, stored));
   reply(request, 201, { '@odata.context': contextUrl(request, `${BASE}/$entity`), ...publicView(stored) });
 }

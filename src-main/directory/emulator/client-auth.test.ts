@@ -1,7 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_CODE_GRANT } from './token-endpoint';
-import { startTestDirectoryEmulator, TEST_CLIENT_ID, TEST_CLIENT_SECRET, TEST_TENANT, TEST_USER, userTokenForm, type TestDirectoryEmulator } from './test-support';
+import {
+  startTestDirectoryEmulator,
+  TEST_CLIENT_ID,
+  TEST_CLIENT_SECRET,
+  TEST_TENANT,
+  TEST_USER,
+  userTokenForm,
+  type TestDirectoryEmulator,
+} from './test-support';
 
 // Client authentication on every grant, as Entra checks it: a secret that is sent must be the
 // app's (401 invalid_client, AADSTS7000215), and a refresh token issued to a confidential
@@ -19,7 +27,8 @@ const post = async (path: string, form: Record<string, string>): Promise<Reply> 
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 };
 const token = (form: Record<string, string>) => post('/oauth2/v2.0/token', form);
-const refresh = (refreshToken: string, extra: Record<string, string> = {}) => token({ grant_type: 'refresh_token', client_id: TEST_CLIENT_ID, refresh_token: refreshToken, ...extra });
+const refresh = (refreshToken: string, extra: Record<string, string> = {}) =>
+  token({ grant_type: 'refresh_token', client_id: TEST_CLIENT_ID, refresh_token: refreshToken, ...extra });
 
 function expectInvalidClient(reply: Reply, aadsts: number): void {
   expect(reply.status).toBe(401);
@@ -39,11 +48,22 @@ async function passwordRefreshToken(withSecret: boolean): Promise<string> {
 
 /** A browser sign-in with PKCE (a public client): the code the redirect carries. */
 async function authorizationCode(challenge: string): Promise<string> {
-  const query = new URLSearchParams({ client_id: TEST_CLIENT_ID, response_type: 'code', redirect_uri: 'http://localhost:53124/', scope: 'offline_access Calendars.Read', code_challenge: challenge, code_challenge_method: 'S256' });
+  const query = new URLSearchParams({
+    client_id: TEST_CLIENT_ID,
+    response_type: 'code',
+    redirect_uri: 'http://localhost:53124/',
+    scope: 'offline_access Calendars.Read',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
   const url = `${t.url}/${TEST_TENANT}/oauth2/v2.0/authorize?${query}`;
   const page = await (await fetch(url)).text();
   const flow = /name="flow" value="([^"]*)"/.exec(page)?.[1] ?? '';
-  const signedIn = await fetch(url, { method: 'POST', body: new URLSearchParams({ flow, username: TEST_USER.userPrincipalName, password: TEST_USER.password }), redirect: 'manual' });
+  const signedIn = await fetch(url, {
+    method: 'POST',
+    body: new URLSearchParams({ flow, username: TEST_USER.userPrincipalName, password: TEST_USER.password }),
+    redirect: 'manual',
+  });
   return new URL(signedIn.headers.get('location')!).searchParams.get('code')!;
 }
 
@@ -51,7 +71,10 @@ async function authorizationCode(challenge: string): Promise<string> {
 async function signedInDeviceCode(): Promise<string> {
   const started = await post('/oauth2/v2.0/devicecode', { client_id: TEST_CLIENT_ID, scope: 'offline_access Calendars.Read' });
   const { user_code: userCode, device_code: deviceCode, verification_uri: verificationUri } = started.body as Record<string, string>;
-  const page = await fetch(verificationUri!, { method: 'POST', body: new URLSearchParams({ otc: userCode!, username: TEST_USER.userPrincipalName, password: TEST_USER.password }) });
+  const page = await fetch(verificationUri!, {
+    method: 'POST',
+    body: new URLSearchParams({ otc: userCode!, username: TEST_USER.userPrincipalName, password: TEST_USER.password }),
+  });
   expect(page.status).toBe(200);
   return deviceCode!;
 }
@@ -97,7 +120,13 @@ describe('every grant checks a secret that is sent', () => {
   it('authorization code: a wrong secret is refused and does not use the code up; PKCE alone is enough', async () => {
     const verifier = randomBytes(48).toString('base64url');
     const code = await authorizationCode(createHash('sha256').update(verifier).digest('base64url'));
-    const form = { grant_type: 'authorization_code', client_id: TEST_CLIENT_ID, redirect_uri: 'http://localhost:53124/', code, code_verifier: verifier };
+    const form = {
+      grant_type: 'authorization_code',
+      client_id: TEST_CLIENT_ID,
+      redirect_uri: 'http://localhost:53124/',
+      code,
+      code_verifier: verifier,
+    };
     expectInvalidClient(await token({ ...form, client_secret: 'not-the-secret' }), 7000215);
     const redeemed = await token(form);
     expect(redeemed.status).toBe(200);

@@ -55,7 +55,15 @@ export function seedDemoData(deps: DemoDeps): void {
   const now = deps.clock();
   const iso = new Date(now).toISOString();
   const user = deps.principals.users[0]!;
-  const subject = { id: user.id, displayName: user.displayName, email: user.userPrincipalName, objectId: user.id, principalName: user.userPrincipalName, subjectType: 'user', onPremisesSecurityIdentifier: null };
+  const subject = {
+    id: user.id,
+    displayName: user.displayName,
+    email: user.userPrincipalName,
+    objectId: user.id,
+    principalName: user.userPrincipalName,
+    subjectType: 'user',
+    onPremisesSecurityIdentifier: null,
+  };
   store.transaction(() => {
     store.putObject(KIND.catalog, DEMO_IDS.catalog, null, {
       id: DEMO_IDS.catalog,
@@ -74,7 +82,13 @@ export function seedDemoData(deps: DemoDeps): void {
       description: 'Opens a ticket for the service desk when someone requests the package.',
       createdDateTime: iso,
       lastModifiedDateTime: iso,
-      endpointConfiguration: { '@odata.type': '#microsoft.graph.logicAppTriggerEndpointConfiguration', subscriptionId: '38ab2ccc-3747-4567-b36b-9478f5602f0d', resourceGroupName: 'service-desk', logicAppWorkflowName: 'open-ticket', url: null },
+      endpointConfiguration: {
+        '@odata.type': '#microsoft.graph.logicAppTriggerEndpointConfiguration',
+        subscriptionId: '38ab2ccc-3747-4567-b36b-9478f5602f0d',
+        resourceGroupName: 'service-desk',
+        logicAppWorkflowName: 'open-ticket',
+        url: null,
+      },
       authenticationConfiguration: { '@odata.type': '#microsoft.graph.azureAdPopTokenAuthentication' },
       clientConfiguration: { maximumRetries: 1, timeoutInMilliseconds: 1000 },
       _catalogId: DEMO_IDS.catalog,
@@ -94,15 +108,29 @@ export function seedDemoData(deps: DemoDeps): void {
       state,
       status,
       expiredDateTime: expired,
-      schedule: { startDateTime: new Date(start).toISOString(), recurrence: null, expiration: { type: 'afterDuration', duration: 'P365D', endDateTime: null } },
+      schedule: {
+        startDateTime: new Date(start).toISOString(),
+        recurrence: null,
+        expiration: { type: 'afterDuration', duration: 'P365D', endDateTime: null },
+      },
       customExtensionCalloutInstances: [],
       _accessPackageId: DEMO_IDS.accessPackage,
       _policyId: DEMO_IDS.policy,
       _catalogId: DEMO_IDS.catalog,
       _target: subject,
     });
-    store.putObject(KIND.assignment, DEMO_IDS.assignment, DEMO_IDS.accessPackage, assignment(DEMO_IDS.assignment, 'delivered', 'Delivered', now - 30 * DAY, null));
-    store.putObject(KIND.assignment, DEMO_IDS.expiredAssignment, DEMO_IDS.accessPackage, assignment(DEMO_IDS.expiredAssignment, 'expired', 'Expired', now - 400 * DAY, new Date(now - 35 * DAY).toISOString()));
+    store.putObject(
+      KIND.assignment,
+      DEMO_IDS.assignment,
+      DEMO_IDS.accessPackage,
+      assignment(DEMO_IDS.assignment, 'delivered', 'Delivered', now - 30 * DAY, null),
+    );
+    store.putObject(
+      KIND.assignment,
+      DEMO_IDS.expiredAssignment,
+      DEMO_IDS.accessPackage,
+      assignment(DEMO_IDS.expiredAssignment, 'expired', 'Expired', now - 400 * DAY, new Date(now - 35 * DAY).toISOString()),
+    );
     store.putObject(KIND.adminUnit, DEMO_IDS.administrativeUnit, null, {
       id: DEMO_IDS.administrativeUnit,
       displayName: 'Seattle District Technical Schools',
@@ -171,7 +199,13 @@ function demoPolicy(iso: string, user: { id: string; displayName: string }): Rec
       },
     ],
     customExtensionStageSettings: [
-      { stage: 'assignmentRequestCreated', customExtension: { '@odata.type': '#microsoft.graph.accessPackageAssignmentRequestWorkflowExtension', id: DEMO_IDS.customExtension } },
+      {
+        stage: 'assignmentRequestCreated',
+        customExtension: {
+          '@odata.type': '#microsoft.graph.accessPackageAssignmentRequestWorkflowExtension',
+          id: DEMO_IDS.customExtension,
+        },
+      },
     ],
     _accessPackageId: DEMO_IDS.accessPackage,
     _catalogId: DEMO_IDS.catalog,
@@ -192,12 +226,28 @@ function seedDemoWeek(deps: DemoDeps, userId: string, now: number): void {
     location: { displayName: 'Teams' },
     isOnlineMeeting: true,
     recurrence: {
-      pattern: { type: 'weekly', interval: 1, daysOfWeek: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'], firstDayOfWeek: 'monday' },
+      pattern: {
+        type: 'weekly',
+        interval: 1,
+        daysOfWeek: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'],
+        firstDayOfWeek: 'monday',
+      },
       range: { type: 'noEnd', startDate: new Date(monday).toISOString().slice(0, 10) },
     },
   });
-  event({ subject: 'Access review: marketing package', start: utc(at(1, 14)), end: utc(at(1, 15)), location: { displayName: 'Room 2.14' }, categories: ['Governance'] });
-  event({ subject: 'Camera rollout check-in', body: { contentType: 'html', content: '<p>Relay status and new sites.</p>' }, start: utc(at(2, 11)), end: utc(at(2, 12)) });
+  event({
+    subject: 'Access review: marketing package',
+    start: utc(at(1, 14)),
+    end: utc(at(1, 15)),
+    location: { displayName: 'Room 2.14' },
+    categories: ['Governance'],
+  });
+  event({
+    subject: 'Camera rollout check-in',
+    body: { contentType: 'html', content: '<p>Relay status and new sites.</p>' },
+    start: utc(at(2, 11)),
+    end: utc(at(2, 12)),
+  });
   event({ subject: 'Lunch with the storage team', start: utc(at(3, 12)), end: utc(at(3, 13)), showAs: 'tentative' });
   event({ subject: 'Release day', start: utc(at(4, 0)), end: utc(at(5, 0)), isAllDay: true, showAs: 'free' });
 }

@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 
-export type DeviceCodeState = { status: 'pending' } | { status: 'approved'; userId: string } | { status: 'declined' } | { status: 'expired' };
+export type DeviceCodeState =
+  { status: 'pending' } | { status: 'approved'; userId: string } | { status: 'declined' } | { status: 'expired' };
 
 interface PendingCode {
   deviceCode: string;
@@ -31,7 +32,13 @@ export class DeviceCodes {
   start(clientId: string, scope: string): PendingCode {
     this.sweep();
     const userCode = Array.from({ length: 9 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
-    const code: PendingCode = { deviceCode: randomBytes(32).toString('base64url'), userCode, clientId, scope, expiresAt: this.clock() + this.lifetimeSeconds * 1000 };
+    const code: PendingCode = {
+      deviceCode: randomBytes(32).toString('base64url'),
+      userCode,
+      clientId,
+      scope,
+      expiresAt: this.clock() + this.lifetimeSeconds * 1000,
+    };
     this.byDevice.set(code.deviceCode, code);
     return code;
   }

@@ -15,8 +15,16 @@ interface DemoAccount {
 }
 
 async function demoToken(url: string, demo: DemoAccount): Promise<string> {
-  const body = new URLSearchParams({ grant_type: 'password', client_id: demo.client_id, username: demo.user.userPrincipalName, password: demo.user.password, scope: 'https://graph.microsoft.com/.default' });
-  const reply = (await (await fetch(`${url}/${demo.tenant}/oauth2/v2.0/token`, { method: 'POST', body })).json()) as { access_token: string };
+  const body = new URLSearchParams({
+    grant_type: 'password',
+    client_id: demo.client_id,
+    username: demo.user.userPrincipalName,
+    password: demo.user.password,
+    scope: 'https://graph.microsoft.com/.default',
+  });
+  const reply = (await (await fetch(`${url}/${demo.tenant}/oauth2/v2.0/token`, { method: 'POST', body })).json()) as {
+    access_token: string;
+  };
   return reply.access_token;
 }
 
@@ -34,20 +42,34 @@ describe('directoryEmulatorModule', () => {
       expect(log).not.toContain(demo.client_secret);
       expect(log).not.toContain(demo.user.password);
       const token = await demoToken(url, demo);
-      const assignment = await graphCall(url, token, `/identityGovernance/entitlementManagement/assignments/${DEMO_IDS.assignment}?$expand=target`);
+      const assignment = await graphCall(
+        url,
+        token,
+        `/identityGovernance/entitlementManagement/assignments/${DEMO_IDS.assignment}?$expand=target`,
+      );
       expect(assignment.body).toMatchObject({ state: 'delivered', target: { objectId: demo.user.id } });
       const monday = new Date();
       monday.setUTCDate(monday.getUTCDate() - ((monday.getUTCDay() + 6) % 7));
       const start = monday.toISOString().slice(0, 10);
       const end = new Date(monday.getTime() + 7 * 86_400_000).toISOString().slice(0, 10);
-      const week = await graphCall(url, token, `/me/calendarView/delta?startDateTime=${start}T00:00:00Z&endDateTime=${end}T00:00:00Z`, { headers: { Prefer: 'odata.maxpagesize=50' } });
+      const week = await graphCall(url, token, `/me/calendarView/delta?startDateTime=${start}T00:00:00Z&endDateTime=${end}T00:00:00Z`, {
+        headers: { Prefer: 'odata.maxpagesize=50' },
+      });
       const subjects = (week.body.value as { subject: string; type: string }[]).map((e) => `${e.subject}:${e.type}`);
       expect(subjects.filter((s) => s === 'Team stand-up:occurrence')).toHaveLength(5);
       expect(subjects).toContain('Release day:singleInstance');
       // The console's policy editor saves as the demo user (a delegated token): they hold
       // Identity Governance Administrator, so the PUT is allowed.
       const current = await graphCall(url, token, `/identityGovernance/entitlementManagement/assignmentPolicies/${DEMO_IDS.policy}`);
-      const { '@odata.context': _context, id: _id, createdDateTime: _created, modifiedDateTime: _modified, notificationSettings: _notifications, customExtensionStageSettings: _stages, ...editable } = current.body as Record<string, unknown>;
+      const {
+        '@odata.context': _context,
+        id: _id,
+        createdDateTime: _created,
+        modifiedDateTime: _modified,
+        notificationSettings: _notifications,
+        customExtensionStageSettings: _stages,
+        ...editable
+      } = current.body as Record<string, unknown>;
       const saved = await graphCall(url, token, `/identityGovernance/entitlementManagement/assignmentPolicies/${DEMO_IDS.policy}`, {
         method: 'PUT',
         body: { ...editable, displayName: 'Saved by the demo user', accessPackage: { id: DEMO_IDS.accessPackage } },
@@ -65,7 +87,10 @@ describe('directoryEmulatorModule', () => {
     await new Promise<void>((done) => blocker.listen(0, '127.0.0.1', done));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const test = await startTestEngine({ modules: [directoryEmulatorModule], config: `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\ndirectory:\n  emulator:\n    listen: 127.0.0.1:${port}\n` });
+      const test = await startTestEngine({
+        modules: [directoryEmulatorModule],
+        config: `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\ndirectory:\n  emulator:\n    listen: 127.0.0.1:${port}\n`,
+      });
       try {
         expect(test.logLines.join('\n')).toMatch(/directory emulator not started: its address is in use/);
       } finally {
@@ -77,19 +102,28 @@ describe('directoryEmulatorModule', () => {
   });
 
   it('does not start with enabled: false, and a bad key fails start with its path', async () => {
-    const off = await startTestEngine({ modules: [directoryEmulatorModule], config: `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\ndirectory:\n  emulator:\n    enabled: false\n` });
+    const off = await startTestEngine({
+      modules: [directoryEmulatorModule],
+      config: `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\ndirectory:\n  emulator:\n    enabled: false\n`,
+    });
     try {
       expect(off.logLines.join('\n')).not.toContain('directory emulator listening');
     } finally {
       await off.stop();
     }
     const bad = `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\ndirectory:\n  emulator:\n    apps:\n      - client_id: a\n        client_secret: b\n        permissions: [Calendars.Reed]\n`;
-    await expect(startTestEngine({ modules: [directoryEmulatorModule], config: bad })).rejects.toThrow(/directory\.emulator\.apps\.0\.permissions\.0/);
+    await expect(startTestEngine({ modules: [directoryEmulatorModule], config: bad })).rejects.toThrow(
+      /directory\.emulator\.apps\.0\.permissions\.0/,
+    );
   });
 
   it('the standalone entry lists its options for --help and -h and exits 0', async () => {
     for (const flag of ['--help', '-h']) {
-      const child = spawn(process.execPath, [resolve('node_modules/vite-node/vite-node.mjs'), resolve(__dirname, 'main.directory-emulator.ts'), '--', flag], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        process.execPath,
+        [resolve('node_modules/vite-node/vite-node.mjs'), resolve(__dirname, 'main.directory-emulator.ts'), '--', flag],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let out = '';
       child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -111,7 +145,11 @@ describe('directoryEmulatorModule', () => {
         `data_dir: ./standalone\nlog:\n  level: warn\ndirectory:\n  emulator:\n    listen: 127.0.0.1:0\n    demo_data: false\n    tenant: 0a1b2c3d-0000-4000-a000-000000000001\n    apps:\n      - client_id: console\n        client_secret: console-secret\n    users:\n      - userPrincipalName: carol@emulator.test\n        password: carol-pass\n`,
       );
       const run = async (): Promise<{ url: string; stop: () => Promise<number | null> }> => {
-        const child = spawn(process.execPath, [resolve('node_modules/vite-node/vite-node.mjs'), resolve(__dirname, 'main.directory-emulator.ts'), '--', '--config', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(
+          process.execPath,
+          [resolve('node_modules/vite-node/vite-node.mjs'), resolve(__dirname, 'main.directory-emulator.ts'), '--', '--config', config],
+          { stdio: ['ignore', 'pipe', 'pipe'] },
+        );
         const url = await new Promise<string>((ok, fail) => {
           let out = '';
           child.stdout!.on('data', (d: Buffer) => {
@@ -124,15 +162,36 @@ describe('directoryEmulatorModule', () => {
         });
         return { url, stop: () => new Promise((done) => (child.once('exit', (code) => done(code)), child.kill('SIGTERM'))) };
       };
-      const form = { grant_type: 'password', client_id: 'console', client_secret: 'console-secret', username: 'carol@emulator.test', password: 'carol-pass', scope: 'Calendars.ReadWrite' };
+      const form = {
+        grant_type: 'password',
+        client_id: 'console',
+        client_secret: 'console-secret',
+        username: 'carol@emulator.test',
+        password: 'carol-pass',
+        scope: 'Calendars.ReadWrite',
+      };
       const token = async (url: string) =>
-        ((await (await fetch(`${url}/0a1b2c3d-0000-4000-a000-000000000001/oauth2/v2.0/token`, { method: 'POST', body: new URLSearchParams(form) })).json()) as { access_token: string }).access_token;
+        (
+          (await (
+            await fetch(`${url}/0a1b2c3d-0000-4000-a000-000000000001/oauth2/v2.0/token`, {
+              method: 'POST',
+              body: new URLSearchParams(form),
+            })
+          ).json()) as { access_token: string }
+        ).access_token;
 
       const first = await run();
       const t1 = await token(first.url);
       const window = 'startDateTime=2025-01-01T00:00:00Z&endDateTime=2025-02-01T00:00:00Z';
       const round = await graphCall(first.url, t1, `/me/calendarView/delta?${window}`);
-      await graphCall(first.url, t1, '/me/events', { method: 'POST', body: { subject: 'kept', start: { dateTime: '2025-01-10T10:00:00', timeZone: 'UTC' }, end: { dateTime: '2025-01-10T11:00:00', timeZone: 'UTC' } } });
+      await graphCall(first.url, t1, '/me/events', {
+        method: 'POST',
+        body: {
+          subject: 'kept',
+          start: { dateTime: '2025-01-10T10:00:00', timeZone: 'UTC' },
+          end: { dateTime: '2025-01-10T11:00:00', timeZone: 'UTC' },
+        },
+      });
       expect(await first.stop()).toBe(0);
 
       const second = await run();

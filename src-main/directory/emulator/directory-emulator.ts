@@ -83,7 +83,15 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
   const authorizationCodes = new AuthorizationCodes(clock);
   const signInDeps = { principals, signing, deviceCodes, key: tokenKey, clock };
   const authorizeDeps = { principals, codes: authorizationCodes, key: tokenKey, clock };
-  const tokenDeps = { principals, key: tokenKey, signing, deviceCodes, authorizationCodes, clock, tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600 };
+  const tokenDeps = {
+    principals,
+    key: tokenKey,
+    signing,
+    deviceCodes,
+    authorizationCodes,
+    clock,
+    tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600,
+  };
   if (options.demoData && !store.meta('demo_seeded')) {
     seedDemoData({ store, events, principals, clock });
     store.setMeta('demo_seeded', new Date(clock()).toISOString());
@@ -108,11 +116,16 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
       faults.set({
         rate_limit_every: positive(body.rate_limit_every),
         unavailable_every: positive(body.unavailable_every),
-        retry_after_seconds: typeof body.retry_after_seconds === 'number' && body.retry_after_seconds >= 0 ? body.retry_after_seconds : undefined,
+        retry_after_seconds:
+          typeof body.retry_after_seconds === 'number' && body.retry_after_seconds >= 0 ? body.retry_after_seconds : undefined,
       }),
   });
 
-  const tls = await serverTls(options.tls ?? tlsSettingsSchema.parse(undefined), { dir: join(options.dataDir, 'directory', 'tls'), label: 'Graph directory emulator', logger });
+  const tls = await serverTls(options.tls ?? tlsSettingsSchema.parse(undefined), {
+    dir: join(options.dataDir, 'directory', 'tls'),
+    label: 'Graph directory emulator',
+    logger,
+  });
   const dual = createDualProtocolServer((req, res) => {
     const ids = requestIds(req);
     route(req, res, ids).catch((error: unknown) => answerFailure(error, req, res, ids, logger, clock()));
@@ -130,11 +143,21 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   publicUrl = `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost === '[::]' ? '[::1]' : shownHost}:${address.port}`;
-  logger.info('directory emulator listening', { url: publicUrl, tenant: principals.tenant, apps: principals.apps.length, users: principals.users.length });
+  logger.info('directory emulator listening', {
+    url: publicUrl,
+    tenant: principals.tenant,
+    apps: principals.apps.length,
+    users: principals.users.length,
+  });
   // The console's directory client finds the emulator through the demo account, also when the
   // port was picked at random (listen port 0).
   if (principals.demoFile) await recordDemoUrl(principals.demoFile, publicUrl);
-  if (principals.demoFile) logger.info('demo credentials in use', { client_id: principals.apps[0]!.clientId, user: principals.users[0]!.userPrincipalName, account_file: principals.demoFile });
+  if (principals.demoFile)
+    logger.info('demo credentials in use', {
+      client_id: principals.apps[0]!.clientId,
+      user: principals.users[0]!.userPrincipalName,
+      account_file: principals.demoFile,
+    });
 
   return {
     url: publicUrl,

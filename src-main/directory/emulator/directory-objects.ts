@@ -1,4 +1,3 @@
-
 // Directory objects are kept as JSON in the `objects` table: the Graph properties as they are
 // returned, plus references to related objects under `_`-prefixed keys (never sent).
 
@@ -23,8 +22,27 @@ export interface NavigationTarget {
   navigation?: readonly string[];
 }
 
-export const CUSTOM_EXTENSION_PROPS = ['id', 'displayName', 'description', 'createdDateTime', 'lastModifiedDateTime', 'endpointConfiguration', 'authenticationConfiguration', 'clientConfiguration', 'callbackConfiguration'] as const;
-export const CATALOG_PROPS = ['id', 'displayName', 'description', 'catalogType', 'state', 'isExternallyVisible', 'createdDateTime', 'modifiedDateTime'] as const;
+export const CUSTOM_EXTENSION_PROPS = [
+  'id',
+  'displayName',
+  'description',
+  'createdDateTime',
+  'lastModifiedDateTime',
+  'endpointConfiguration',
+  'authenticationConfiguration',
+  'clientConfiguration',
+  'callbackConfiguration',
+] as const;
+export const CATALOG_PROPS = [
+  'id',
+  'displayName',
+  'description',
+  'catalogType',
+  'state',
+  'isExternallyVisible',
+  'createdDateTime',
+  'modifiedDateTime',
+] as const;
 export const PACKAGE_PROPS = ['id', 'displayName', 'description', 'isHidden', 'createdDateTime', 'modifiedDateTime'] as const;
 export const POLICY_PROPS = [
   'id',
@@ -43,10 +61,39 @@ export const POLICY_PROPS = [
   'questions',
   'customExtensionStageSettings',
 ] as const;
-export const SUBJECT_PROPS = ['id', 'displayName', 'email', 'objectId', 'principalName', 'subjectType', 'onPremisesSecurityIdentifier'] as const;
+export const SUBJECT_PROPS = [
+  'id',
+  'displayName',
+  'email',
+  'objectId',
+  'principalName',
+  'subjectType',
+  'onPremisesSecurityIdentifier',
+] as const;
 export const ASSIGNMENT_PROPS = ['id', 'state', 'status', 'expiredDateTime', 'schedule', 'customExtensionCalloutInstances'] as const;
-export const REQUEST_PROPS = ['id', 'requestType', 'state', 'status', 'createdDateTime', 'completedDateTime', 'justification', 'schedule', 'answers', 'customExtensionCalloutInstances'] as const;
-export const ADMIN_UNIT_PROPS = ['id', 'displayName', 'description', 'visibility', 'deletedDateTime', 'isMemberManagementRestricted', 'membershipType', 'membershipRule', 'membershipRuleProcessingState'] as const;
+export const REQUEST_PROPS = [
+  'id',
+  'requestType',
+  'state',
+  'status',
+  'createdDateTime',
+  'completedDateTime',
+  'justification',
+  'schedule',
+  'answers',
+  'customExtensionCalloutInstances',
+] as const;
+export const ADMIN_UNIT_PROPS = [
+  'id',
+  'displayName',
+  'description',
+  'visibility',
+  'deletedDateTime',
+  'isMemberManagementRestricted',
+  'membershipType',
+  'membershipRule',
+  'membershipRuleProcessingState',
+] as const;
 export const SCOPED_MEMBER_PROPS = ['id', 'roleId', 'administrativeUnitId', 'roleMemberInfo'] as const;
 export const ROLE_ASSIGNMENT_PROPS = ['id', 'principalId', 'roleDefinitionId', 'appScopeId', 'directoryScopeId'] as const;
 

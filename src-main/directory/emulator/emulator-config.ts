@@ -15,7 +15,14 @@ const appSchema = z
     /** Without a list: every permission. */
     permissions: z.array(z.enum(KNOWN_PERMISSIONS)).optional(),
     /** Where browser sign-in may return (exact; an http loopback address on any port). Without: http://localhost and 127.0.0.1. */
-    redirect_uris: z.array(z.url({ protocol: /^https?$/, error: 'expected an http(s) address without a fragment' }).refine((u) => !u.includes('#'), 'expected an address without a fragment')).min(1).optional(),
+    redirect_uris: z
+      .array(
+        z
+          .url({ protocol: /^https?$/, error: 'expected an http(s) address without a fragment' })
+          .refine((u) => !u.includes('#'), 'expected an address without a fragment'),
+      )
+      .min(1)
+      .optional(),
   })
   .strict();
 
@@ -46,7 +53,10 @@ const directoryEmulatorConfigSchema = z
       .regex(/^(\[[0-9a-fA-F:.]+\]|[^:\s]*):\d{1,5}$/, 'expected host:port, e.g. 127.0.0.1:1986')
       .default('127.0.0.1:1986'),
     /** Tenant id; without it the demo tenant id kept in demo-account.json. */
-    tenant: z.string().regex(/^[0-9a-fA-F-]{36}$/, 'expected a tenant id (GUID)').optional(),
+    tenant: z
+      .string()
+      .regex(/^[0-9a-fA-F-]{36}$/, 'expected a tenant id (GUID)')
+      .optional(),
     /** The tenant's domain names (sign-in URLs may name one instead of the id); default: its users' domains and <name>.onmicrosoft.com. */
     domains: z.array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/i, 'expected a domain name, e.g. contoso.onmicrosoft.com')).optional(),
     token_lifetime_seconds: z.number().int().min(60).max(86_400).default(3600),

@@ -44,13 +44,18 @@ export interface EmulatorRouteDeps {
  * after faults and the bearer token, the resources' table (calendar, directory, people, role
  * definitions), matched on the decoded path with empty segments ignored.
  */
-export function createEmulatorRoutes(deps: EmulatorRouteDeps): (req: IncomingMessage, res: ServerResponse, ids: RequestIds) => Promise<void> {
+export function createEmulatorRoutes(
+  deps: EmulatorRouteDeps,
+): (req: IncomingMessage, res: ServerResponse, ids: RequestIds) => Promise<void> {
   const { directory, signing, clock } = deps;
   const { principals } = directory;
-  const resources = createRouteTable<GraphRoute>([...calendarRoutes(deps.calendar), ...directoryRoutes(directory), ...peopleRoutes(principals), ...roleDefinitionRoutes()], {
-    emptySegments: 'drop',
-    decode: 'path',
-  });
+  const resources = createRouteTable<GraphRoute>(
+    [...calendarRoutes(deps.calendar), ...directoryRoutes(directory), ...peopleRoutes(principals), ...roleDefinitionRoutes()],
+    {
+      emptySegments: 'drop',
+      decode: 'path',
+    },
+  );
 
   /** A /v1.0 call (every route to it is under /v1.0/): faults, the token, then its resource. */
   const graph: EndpointRoute['handler'] = async ({ req, res, ids, pathname, query }) => {
@@ -66,7 +71,18 @@ export function createEmulatorRoutes(deps: EmulatorRouteDeps): (req: IncomingMes
       throw badRequest('BadRequest', 'The request URL is not valid.');
     }
     if (found.kind !== 'found') throw resourceNotFound(path);
-    await found.route.handler({ req, res, ids, caller, method, params: found.params, pathname, query, prefer: parsePrefer(req), origin: linkOrigin(req, deps.publicUrl(), deps.stepKey) });
+    await found.route.handler({
+      req,
+      res,
+      ids,
+      caller,
+      method,
+      params: found.params,
+      pathname,
+      query,
+      prefer: parsePrefer(req),
+      origin: linkOrigin(req, deps.publicUrl(), deps.stepKey),
+    });
   };
 
   /** Test hooks for callers that only have HTTP (the standalone emulator): they need a valid token. */
@@ -83,7 +99,11 @@ export function createEmulatorRoutes(deps: EmulatorRouteDeps): (req: IncomingMes
   };
 
   const endpoints = createRouteTable<EndpointRoute>([
-    { method: 'POST', path: '/:tenant/oauth2/v2.0/token', handler: ({ req, res, params, origin }) => handleTokenRequest(deps.token, tenantSegment(params), req, res, origin) },
+    {
+      method: 'POST',
+      path: '/:tenant/oauth2/v2.0/token',
+      handler: ({ req, res, params, origin }) => handleTokenRequest(deps.token, tenantSegment(params), req, res, origin),
+    },
     ...signInRoutes(deps.signIn),
     ...authorizeRoutes(deps.authorize),
     // Graph serves its schema without a token (it is public), so the emulator does too; another
@@ -97,7 +117,11 @@ export function createEmulatorRoutes(deps: EmulatorRouteDeps): (req: IncomingMes
       path: '/v1.0/$batch',
       handler: ({ req, res, ids }) => {
         authenticate(req, principals, signing, clock());
-        return handleBatch(req, res, ids, { selfUrl: deps.publicUrl(), origin: linkOrigin(req, deps.publicUrl(), deps.stepKey), stepKey: deps.stepKey });
+        return handleBatch(req, res, ids, {
+          selfUrl: deps.publicUrl(),
+          origin: linkOrigin(req, deps.publicUrl(), deps.stepKey),
+          stepKey: deps.stepKey,
+        });
       },
     },
     { method: '*', path: '/v1.0/$batch', handler: graph },
@@ -114,7 +138,20 @@ export function createEmulatorRoutes(deps: EmulatorRouteDeps): (req: IncomingMes
     const q = url.indexOf('?');
     const pathname = q < 0 ? url : url.slice(0, q);
     const found = endpoints.match(req.method ?? 'GET', pathname);
-    if (found.kind !== 'found') throw new GraphError(404, 'NotFound', `No such endpoint: ${req.method} ${pathname}. Graph is under /v1.0, tokens at /{tenant}/oauth2/v2.0/token.`);
-    await found.route.handler({ req, res, ids, pathname, query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)), params: found.params, origin: requestOrigin(req, deps.publicUrl()) });
+    if (found.kind !== 'found')
+      throw new GraphError(
+        404,
+        'NotFound',
+        `No such endpoint: ${req.method} ${pathname}. Graph is under /v1.0, tokens at /{tenant}/oauth2/v2.0/token.`,
+      );
+    await found.route.handler({
+      req,
+      res,
+      ids,
+      pathname,
+      query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)),
+      params: found.params,
+      origin: requestOrigin(req, deps.publicUrl()),
+    });
   };
 }

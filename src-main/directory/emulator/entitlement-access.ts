@@ -36,7 +36,8 @@ export function requireEntitlementRole(store: GraphStore, caller: Caller, catalo
   if (caller.kind !== 'user' || !caller.user) return;
   if (caller.user.roles.some((role) => ENTITLEMENT_ADMIN_ROLES.includes(role))) return;
   const owned = catalogsOwnedBy(store, caller.user.id);
-  if (catalogId === undefined ? owned.size === 0 : !owned.has(catalogId)) throw denied(catalogId === undefined ? 'a catalog' : `the catalog '${catalogId}'`);
+  if (catalogId === undefined ? owned.size === 0 : !owned.has(catalogId))
+    throw denied(catalogId === undefined ? 'a catalog' : `the catalog '${catalogId}'`);
 }
 
 /**

@@ -33,15 +33,43 @@ const NAV = {
   catalog: { type: 'accessPackageCatalog', properties: CATALOG_PROPS },
   // Stored inline with the policy (each with its customExtension reference), so the nested
   // `$expand=customExtensionStageSettings($expand=customExtension)` Graph clients send is served.
-  customExtensionStageSettings: { type: 'customExtensionStageSetting', properties: ['id', 'stage', 'customExtension'], navigation: ['customExtension'] },
+  customExtensionStageSettings: {
+    type: 'customExtensionStageSetting',
+    properties: ['id', 'stage', 'customExtension'],
+    navigation: ['customExtension'],
+  },
 } satisfies Record<string, NavigationTarget>;
 
 /** Each collection: its kind, Graph type, properties and what `$expand` may name. */
 const COLLECTIONS = {
-  accessPackages: { kind: KIND.accessPackage, type: 'accessPackage', properties: PACKAGE_PROPS, navigation: { assignmentPolicies: NAV.assignmentPolicies, catalog: NAV.catalog } },
-  assignmentPolicies: { kind: KIND.policy, type: 'accessPackageAssignmentPolicy', properties: POLICY_PROPS, navigation: { accessPackage: NAV.accessPackage, catalog: NAV.catalog, customExtensionStageSettings: NAV.customExtensionStageSettings } },
-  assignments: { kind: KIND.assignment, type: 'accessPackageAssignment', properties: ASSIGNMENT_PROPS, navigation: { accessPackage: NAV.accessPackage, target: NAV.target, assignmentPolicy: NAV.assignmentPolicy } },
-  assignmentRequests: { kind: KIND.request, type: 'accessPackageAssignmentRequest', properties: REQUEST_PROPS, navigation: { accessPackage: NAV.accessPackage, assignment: { type: 'accessPackageAssignment', properties: ASSIGNMENT_PROPS }, requestor: NAV.target } },
+  accessPackages: {
+    kind: KIND.accessPackage,
+    type: 'accessPackage',
+    properties: PACKAGE_PROPS,
+    navigation: { assignmentPolicies: NAV.assignmentPolicies, catalog: NAV.catalog },
+  },
+  assignmentPolicies: {
+    kind: KIND.policy,
+    type: 'accessPackageAssignmentPolicy',
+    properties: POLICY_PROPS,
+    navigation: { accessPackage: NAV.accessPackage, catalog: NAV.catalog, customExtensionStageSettings: NAV.customExtensionStageSettings },
+  },
+  assignments: {
+    kind: KIND.assignment,
+    type: 'accessPackageAssignment',
+    properties: ASSIGNMENT_PROPS,
+    navigation: { accessPackage: NAV.accessPackage, target: NAV.target, assignmentPolicy: NAV.assignmentPolicy },
+  },
+  assignmentRequests: {
+    kind: KIND.request,
+    type: 'accessPackageAssignmentRequest',
+    properties: REQUEST_PROPS,
+    navigation: {
+      accessPackage: NAV.accessPackage,
+      assignment: { type: 'accessPackageAssignment', properties: ASSIGNMENT_PROPS },
+      requestor: NAV.target,
+    },
+  },
   catalogs: { kind: KIND.catalog, type: 'accessPackageCatalog', properties: CATALOG_PROPS, navigation: {} },
 } as const;
 type CollectionName = keyof typeof COLLECTIONS;
@@ -49,7 +77,11 @@ type CollectionName = keyof typeof COLLECTIONS;
 /** What `$filter` may name on each collection, and where a stored object keeps it. */
 const FILTERABLE: Record<CollectionName, Record<string, (item: Record<string, unknown>) => unknown>> = {
   accessPackages: { displayName: (i) => i.displayName, isHidden: (i) => i.isHidden, 'catalog/id': (i) => i._catalogId },
-  assignmentPolicies: { displayName: (i) => i.displayName, 'accessPackage/id': (i) => i._accessPackageId, 'catalog/id': (i) => i._catalogId },
+  assignmentPolicies: {
+    displayName: (i) => i.displayName,
+    'accessPackage/id': (i) => i._accessPackageId,
+    'catalog/id': (i) => i._catalogId,
+  },
   assignments: {
     state: (i) => i.state,
     status: (i) => i.status,
@@ -64,14 +96,34 @@ const FILTERABLE: Record<CollectionName, Record<string, (item: Record<string, un
 
 /** What `$orderby` may name on each collection (entitlement management sorts by names and dates). */
 const SORTABLE: Record<CollectionName, Record<string, (item: Record<string, unknown>) => unknown> | undefined> = {
-  accessPackages: { displayName: (i) => i.displayName, createdDateTime: (i) => i.createdDateTime, modifiedDateTime: (i) => i.modifiedDateTime },
-  assignmentPolicies: { displayName: (i) => i.displayName, createdDateTime: (i) => i.createdDateTime, modifiedDateTime: (i) => i.modifiedDateTime },
+  accessPackages: {
+    displayName: (i) => i.displayName,
+    createdDateTime: (i) => i.createdDateTime,
+    modifiedDateTime: (i) => i.modifiedDateTime,
+  },
+  assignmentPolicies: {
+    displayName: (i) => i.displayName,
+    createdDateTime: (i) => i.createdDateTime,
+    modifiedDateTime: (i) => i.modifiedDateTime,
+  },
   assignments: undefined,
   assignmentRequests: { createdDateTime: (i) => i.createdDateTime },
   catalogs: { displayName: (i) => i.displayName, createdDateTime: (i) => i.createdDateTime, modifiedDateTime: (i) => i.modifiedDateTime },
 };
 
-const REQUEST_TYPES = ['notSpecified', 'userAdd', 'userUpdate', 'userRemove', 'adminAdd', 'adminUpdate', 'adminRemove', 'systemAdd', 'systemUpdate', 'systemRemove', 'onBehalfAdd'];
+const REQUEST_TYPES = [
+  'notSpecified',
+  'userAdd',
+  'userUpdate',
+  'userRemove',
+  'adminAdd',
+  'adminUpdate',
+  'adminRemove',
+  'systemAdd',
+  'systemUpdate',
+  'systemRemove',
+  'onBehalfAdd',
+];
 
 /**
  * /identityGovernance/entitlementManagement/{collection}[/{id}]: every collection is listed and
@@ -140,7 +192,13 @@ function listCollection(deps: DirectoryDeps, request: GraphRequest, name: Collec
     ...(sortable ? { orderBy: sortable } : {}),
     top: { default: 100, max: 999 },
   });
-  reply(request, 200, listBody(contextUrl(request, `${BASE}/${name}${select ? `(${select.join(',')})` : ''}`), page, (item) => render(deps, item, select, expand)));
+  reply(
+    request,
+    200,
+    listBody(contextUrl(request, `${BASE}/${name}${select ? `(${select.join(',')})` : ''}`), page, (item) =>
+      render(deps, item, select, expand),
+    ),
+  );
 }
 
 function getItem(deps: DirectoryDeps, request: GraphRequest, name: CollectionName): void {
@@ -150,7 +208,10 @@ function getItem(deps: DirectoryDeps, request: GraphRequest, name: CollectionNam
   const expand = parseExpand(request.query.get('$expand'), collection.type, collection.navigation);
   const item = deps.store.object(collection.kind, id);
   if (!item) throw notFound('directory', id);
-  reply(request, 200, { '@odata.context': contextUrl(request, `${BASE}/${name}${select ? `(${select.join(',')})` : ''}/$entity`), ...render(deps, item, select, expand) });
+  reply(request, 200, {
+    '@odata.context': contextUrl(request, `${BASE}/${name}${select ? `(${select.join(',')})` : ''}/$entity`),
+    ...render(deps, item, select, expand),
+  });
 }
 
 /** POST a policy (a new id) or PUT one (replacing it whole; PUT without an id names no policy). */
@@ -163,12 +224,14 @@ async function upsertPolicy(deps: DirectoryDeps, request: GraphRequest, now: str
   const policyId = id ?? randomUUID();
   const existing = id ? deps.store.object(KIND.policy, id) : undefined;
   if (method === 'PUT' && !existing) throw notFound('directory', policyId);
-  if (body.id && id && body.id !== id) throw badRequest('InvalidModel', `The model is invalid. id: '${body.id}' does not match the policy id in the URL ('${id}').`);
+  if (body.id && id && body.id !== id)
+    throw badRequest('InvalidModel', `The model is invalid. id: '${body.id}' does not match the policy id in the URL ('${id}').`);
   const pkg = deps.store.object(KIND.accessPackage, body.accessPackage.id);
   if (!pkg) throw notFound('directory', body.accessPackage.id);
   requireEntitlementRole(deps.store, request.caller, ref(pkg, '_catalogId'));
   if (existing) requireEntitlementRole(deps.store, request.caller, ref(existing, '_catalogId'));
-  if (existing && ref(existing, '_accessPackageId') !== body.accessPackage.id) throw badRequest('InvalidModel', 'The model is invalid. accessPackage: the access package of a policy cannot be changed.');
+  if (existing && ref(existing, '_accessPackageId') !== body.accessPackage.id)
+    throw badRequest('InvalidModel', 'The model is invalid. accessPackage: the access package of a policy cannot be changed.');
   const stored = {
     id: policyId,
     displayName: body.displayName,
@@ -190,13 +253,19 @@ async function upsertPolicy(deps: DirectoryDeps, request: GraphRequest, now: str
         ? (existing?.customExtensionStageSettings ?? [])
         : body.customExtensionStageSettings.map((s) => ({
             stage: s.stage,
-            customExtension: { '@odata.type': '#microsoft.graph.accessPackageAssignmentRequestWorkflowExtension', id: s.customExtension.id },
+            customExtension: {
+              '@odata.type': '#microsoft.graph.accessPackageAssignmentRequestWorkflowExtension',
+              id: s.customExtension.id,
+            },
           })),
     _accessPackageId: body.accessPackage.id,
     _catalogId: ref(pkg, '_catalogId'),
   };
   deps.store.transaction(() => deps.store.putObject(KIND.policy, policyId, body.accessPackage.id, stored));
-  reply(request, method === 'PUT' ? 200 : 201, { '@odata.context': contextUrl(request, `${BASE}/assignmentPolicies/$entity`), ...publicView(stored) });
+  reply(request, method === 'PUT' ? 200 : 201, {
+    '@odata.context': contextUrl(request, `${BASE}/assignmentPolicies/$entity`),
+    ...publicView(stored),
+  });
 }
 
 function deletePolicy(deps: DirectoryDeps, request: GraphRequest): void {
@@ -206,37 +275,69 @@ function deletePolicy(deps: DirectoryDeps, request: GraphRequest): void {
   requireEntitlementRole(deps.store, request.caller, ref(policy, '_catalogId'));
   // As in the admin center: a policy people hold access through is kept until that access ends.
   const active = deps.store.objects(KIND.assignment).filter((a) => ref(a, '_policyId') === id && a.state !== 'expired');
-  if (active.length > 0) throw badRequest('Request_BadRequest', `The policy cannot be deleted while ${active.length} assignment${active.length === 1 ? '' : 's'} still use${active.length === 1 ? 's' : ''} it; remove them first.`);
+  if (active.length > 0)
+    throw badRequest(
+      'Request_BadRequest',
+      `The policy cannot be deleted while ${active.length} assignment${active.length === 1 ? '' : 's'} still use${active.length === 1 ? 's' : ''} it; remove them first.`,
+    );
   deps.store.transaction(() => deps.store.deleteObject(KIND.policy, id));
   reply(request, 204, undefined);
 }
 
 async function createAccessPackage(deps: DirectoryDeps, request: GraphRequest, now: string): Promise<void> {
   const body = await readJsonObject(request.req);
-  for (const key of Object.keys(body)) if (!['displayName', 'description', 'isHidden', 'catalog'].includes(key) && !key.startsWith('@odata.')) throw unknown(key, 'accessPackage');
-  if (typeof body.displayName !== 'string' || body.displayName === '') throw badRequest('InvalidModel', 'The model is invalid. displayName: is required');
+  for (const key of Object.keys(body))
+    if (!['displayName', 'description', 'isHidden', 'catalog'].includes(key) && !key.startsWith('@odata.'))
+      throw unknown(key, 'accessPackage');
+  if (typeof body.displayName !== 'string' || body.displayName === '')
+    throw badRequest('InvalidModel', 'The model is invalid. displayName: is required');
   const catalogId = (body.catalog as { id?: unknown } | undefined)?.id ?? deps.store.objects(KIND.catalog)[0]?.id;
-  if (typeof catalogId !== 'string' || !deps.store.object(KIND.catalog, catalogId)) throw badRequest('InvalidModel', 'The model is invalid. catalog: an existing catalog id is required');
+  if (typeof catalogId !== 'string' || !deps.store.object(KIND.catalog, catalogId))
+    throw badRequest('InvalidModel', 'The model is invalid. catalog: an existing catalog id is required');
   requireEntitlementRole(deps.store, request.caller, catalogId);
-  const stored = { id: randomUUID(), displayName: body.displayName, description: typeof body.description === 'string' ? body.description : '', isHidden: body.isHidden === true, createdDateTime: now, modifiedDateTime: now, _catalogId: catalogId };
+  const stored = {
+    id: randomUUID(),
+    displayName: body.displayName,
+    description: typeof body.description === 'string' ? body.description : '',
+    isHidden: body.isHidden === true,
+    createdDateTime: now,
+    modifiedDateTime: now,
+    _catalogId: catalogId,
+  };
   deps.store.transaction(() => deps.store.putObject(KIND.accessPackage, stored.id, catalogId, stored));
   reply(request, 201, { '@odata.context': contextUrl(request, `${BASE}/accessPackages/$entity`), ...publicView(stored) });
 }
 
 const unknown = (property: string, type: string) =>
-  badRequest('RequestBodyRead', `The property '${property}' does not exist on type 'microsoft.graph.${type}'. Make sure to only use property names that are defined by the type or mark the type as open type.`);
+  badRequest(
+    'RequestBodyRead',
+    `The property '${property}' does not exist on type 'microsoft.graph.${type}'. Make sure to only use property names that are defined by the type or mark the type as open type.`,
+  );
 
 /** An object with the requested navigation properties expanded, then reduced to $select. */
-function render(deps: DirectoryDeps, item: Record<string, unknown>, select: string[] | undefined, expand: { name: string; select?: string[] }[]): Record<string, unknown> {
+function render(
+  deps: DirectoryDeps,
+  item: Record<string, unknown>,
+  select: string[] | undefined,
+  expand: { name: string; select?: string[] }[],
+): Record<string, unknown> {
   const out = applySelect(publicView(item), select);
   for (const { name, select: inner } of expand) {
     const related = navigate(deps, item, name);
-    out[name] = Array.isArray(related) ? related.map((r) => applySelect(publicView(r), inner)) : related ? applySelect(publicView(related), inner) : null;
+    out[name] = Array.isArray(related)
+      ? related.map((r) => applySelect(publicView(r), inner))
+      : related
+        ? applySelect(publicView(related), inner)
+        : null;
   }
   return out;
 }
 
-function navigate(deps: DirectoryDeps, item: Record<string, unknown>, name: string): Record<string, unknown> | Record<string, unknown>[] | undefined {
+function navigate(
+  deps: DirectoryDeps,
+  item: Record<string, unknown>,
+  name: string,
+): Record<string, unknown> | Record<string, unknown>[] | undefined {
   switch (name) {
     case 'accessPackage':
       return deps.store.object(KIND.accessPackage, ref(item, '_accessPackageId'));
@@ -260,17 +361,33 @@ function navigate(deps: DirectoryDeps, item: Record<string, unknown>, name: stri
 
 /** An accessPackageSubject for a directory user. */
 function subjectOf(user: { id: string; displayName: string; userPrincipalName: string }): Record<string, unknown> {
-  return { id: user.id, displayName: user.displayName, email: user.userPrincipalName, objectId: user.id, principalName: user.userPrincipalName, subjectType: 'user', onPremisesSecurityIdentifier: null };
+  return {
+    id: user.id,
+    displayName: user.displayName,
+    email: user.userPrincipalName,
+    objectId: user.id,
+    principalName: user.userPrincipalName,
+    subjectType: 'user',
+    onPremisesSecurityIdentifier: null,
+  };
 }
 
 /**
  * POST assignmentRequests: an add request creates the assignment at once (delivered); a remove
  * request expires the assignment it names. The reply is the request as submitted, as on Graph.
  */
-function createAssignmentRequest(deps: DirectoryDeps, request: GraphRequest, body: Record<string, unknown>, now: string): Record<string, unknown> {
-  for (const key of Object.keys(body)) if (!['requestType', 'assignment', 'justification', 'schedule', 'answers', 'requestor'].includes(key) && !key.startsWith('@odata.')) throw unknown(key, 'accessPackageAssignmentRequest');
+function createAssignmentRequest(
+  deps: DirectoryDeps,
+  request: GraphRequest,
+  body: Record<string, unknown>,
+  now: string,
+): Record<string, unknown> {
+  for (const key of Object.keys(body))
+    if (!['requestType', 'assignment', 'justification', 'schedule', 'answers', 'requestor'].includes(key) && !key.startsWith('@odata.'))
+      throw unknown(key, 'accessPackageAssignmentRequest');
   const requestType = body.requestType ?? 'adminAdd';
-  if (typeof requestType !== 'string' || !REQUEST_TYPES.includes(requestType)) throw badRequest('InvalidModel', `The model is invalid. requestType: must be one of ${REQUEST_TYPES.join(', ')}`);
+  if (typeof requestType !== 'string' || !REQUEST_TYPES.includes(requestType))
+    throw badRequest('InvalidModel', `The model is invalid. requestType: must be one of ${REQUEST_TYPES.join(', ')}`);
   const assignment = body.assignment as Record<string, unknown> | undefined;
   if (!assignment || typeof assignment !== 'object') throw badRequest('InvalidModel', 'The model is invalid. assignment: is required');
   const requestId = randomUUID();
@@ -283,22 +400,41 @@ function createAssignmentRequest(deps: DirectoryDeps, request: GraphRequest, bod
     createdDateTime: now,
     completedDateTime: null,
     justification: typeof body.justification === 'string' ? body.justification : null,
-    schedule: body.schedule ?? { startDateTime: now, recurrence: null, expiration: { type: 'notSpecified', duration: null, endDateTime: null } },
+    schedule: body.schedule ?? {
+      startDateTime: now,
+      recurrence: null,
+      expiration: { type: 'notSpecified', duration: null, endDateTime: null },
+    },
     answers: Array.isArray(body.answers) ? body.answers : [],
     customExtensionCalloutInstances: [],
   };
 
   // A user asks for (or gives up) their own access with the permission alone; any other
   // request (adminAdd, on behalf of someone else) needs an entitlement role in the catalog.
-  const forSelf = (targetUserId: unknown) => requestType.startsWith('user') && request.caller.user !== undefined && targetUserId === request.caller.user.id;
+  const forSelf = (targetUserId: unknown) =>
+    requestType.startsWith('user') && request.caller.user !== undefined && targetUserId === request.caller.user.id;
 
   if (requestType.endsWith('Remove')) {
     const target = deps.store.object(KIND.assignment, String(assignment.id ?? ''));
     if (!target) throw notFound('directory', String(assignment.id ?? ''));
-    if (!forSelf((target._target as { objectId?: unknown } | undefined)?.objectId)) requireEntitlementRole(deps.store, request.caller, ref(target, '_catalogId'));
+    if (!forSelf((target._target as { objectId?: unknown } | undefined)?.objectId))
+      requireEntitlementRole(deps.store, request.caller, ref(target, '_catalogId'));
     deps.store.transaction(() => {
-      deps.store.putObject(KIND.assignment, String(target.id), ref(target, '_accessPackageId'), { ...target, state: 'expired', status: 'Expired', expiredDateTime: now });
-      deps.store.putObject(KIND.request, requestId, null, { ...base, state: 'delivered', status: 'Delivered', completedDateTime: now, _assignmentId: target.id, _accessPackageId: ref(target, '_accessPackageId'), _requestor: requestor });
+      deps.store.putObject(KIND.assignment, String(target.id), ref(target, '_accessPackageId'), {
+        ...target,
+        state: 'expired',
+        status: 'Expired',
+        expiredDateTime: now,
+      });
+      deps.store.putObject(KIND.request, requestId, null, {
+        ...base,
+        state: 'delivered',
+        status: 'Delivered',
+        completedDateTime: now,
+        _assignmentId: target.id,
+        _accessPackageId: ref(target, '_accessPackageId'),
+        _requestor: requestor,
+      });
     });
     return base;
   }
@@ -307,8 +443,11 @@ function createAssignmentRequest(deps: DirectoryDeps, request: GraphRequest, bod
   const policy = deps.store.object(KIND.policy, policyId);
   if (!policy) throw badRequest('InvalidModel', `The model is invalid. assignment.assignmentPolicyId: no policy '${policyId}'`);
   const packageId = String(assignment.accessPackageId ?? ref(policy, '_accessPackageId'));
-  if (packageId !== ref(policy, '_accessPackageId')) throw badRequest('InvalidModel', 'The model is invalid. assignment.accessPackageId: the policy belongs to another access package');
-  const targetId = (assignment.targetId ?? (assignment.target as { objectId?: unknown } | undefined)?.objectId ?? request.caller.user?.id) as string | undefined;
+  if (packageId !== ref(policy, '_accessPackageId'))
+    throw badRequest('InvalidModel', 'The model is invalid. assignment.accessPackageId: the policy belongs to another access package');
+  const targetId = (assignment.targetId ??
+    (assignment.target as { objectId?: unknown } | undefined)?.objectId ??
+    request.caller.user?.id) as string | undefined;
   const user = targetId ? findUser(deps.principals, targetId) : undefined;
   if (!user) throw badRequest('InvalidModel', `The model is invalid. assignment.targetId: no user '${targetId ?? ''}' in the directory`);
   if (!forSelf(user.id)) requireEntitlementRole(deps.store, request.caller, ref(policy, '_catalogId'));
@@ -320,14 +459,30 @@ function createAssignmentRequest(deps: DirectoryDeps, request: GraphRequest, bod
       state: 'delivered',
       status: 'Delivered',
       expiredDateTime: null,
-      schedule: { startDateTime: now, recurrence: null, expiration: { type: expiration?.type ?? 'noExpiration', duration: expiration?.duration ?? null, endDateTime: expiration?.endDateTime ?? null } },
+      schedule: {
+        startDateTime: now,
+        recurrence: null,
+        expiration: {
+          type: expiration?.type ?? 'noExpiration',
+          duration: expiration?.duration ?? null,
+          endDateTime: expiration?.endDateTime ?? null,
+        },
+      },
       customExtensionCalloutInstances: [],
       _accessPackageId: packageId,
       _policyId: policyId,
       _catalogId: ref(policy, '_catalogId'),
       _target: subjectOf(user),
     });
-    deps.store.putObject(KIND.request, requestId, null, { ...base, state: 'delivered', status: 'Delivered', completedDateTime: now, _assignmentId: assignmentId, _accessPackageId: packageId, _requestor: requestor });
+    deps.store.putObject(KIND.request, requestId, null, {
+      ...base,
+      state: 'delivered',
+      status: 'Delivered',
+      completedDateTime: now,
+      _assignmentId: assignmentId,
+      _accessPackageId: packageId,
+      _requestor: requestor,
+    });
   });
   return base;
 }

@@ -56,7 +56,15 @@ function seriesInstance(ev: StoredEvent, original: number): EventInstance {
   const exception = ev.exceptions[key];
   const base = { master: ev, originalStart: key, id: occurrenceId(ev.id, key) };
   if (!exception) {
-    return { ...base, type: 'occurrence', props: ev.props, startUtc: original, endUtc: original + (ev.endUtc - ev.startUtc), changeKey: ev.changeKey, lastModifiedDateTime: ev.lastModifiedDateTime };
+    return {
+      ...base,
+      type: 'occurrence',
+      props: ev.props,
+      startUtc: original,
+      endUtc: original + (ev.endUtc - ev.startUtc),
+      changeKey: ev.changeKey,
+      lastModifiedDateTime: ev.lastModifiedDateTime,
+    };
   }
   return {
     ...base,

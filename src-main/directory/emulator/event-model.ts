@@ -118,7 +118,13 @@ const ENUMS: Record<string, readonly string[]> = {
   onlineMeetingProvider: ['unknown', 'teamsForBusiness', 'skypeForBusiness', 'skypeForConsumer'],
 };
 
-const emptyLocation = (): Record<string, unknown> => ({ displayName: '', locationType: 'default', uniqueIdType: 'unknown', address: {}, coordinates: {} });
+const emptyLocation = (): Record<string, unknown> => ({
+  displayName: '',
+  locationType: 'default',
+  uniqueIdType: 'unknown',
+  address: {},
+  coordinates: {},
+});
 
 export function defaultProps(): Omit<EventProps, 'start' | 'end'> {
   return {
@@ -155,7 +161,8 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const tooLong = (name: string, limit: number, unit: string): GraphError =>
   badRequest('ErrorPropertyTooBig', `The value of property '${name}' is too long: at most ${limit} ${unit}.`);
 
-const typeError = (name: string, expected: string): GraphError => badRequest('BadRequest', `Invalid value for property '${name}': expected ${expected}.`);
+const typeError = (name: string, expected: string): GraphError =>
+  badRequest('BadRequest', `Invalid value for property '${name}': expected ${expected}.`);
 
 /**
  * Checks a POST/PATCH body property by property and returns the writable ones it sets.
@@ -180,7 +187,8 @@ export function parseEventPatch(body: Record<string, unknown>, zones: TimeZones)
         const contentType = b.contentType ?? 'text';
         if (contentType !== 'text' && contentType !== 'html') throw typeError('body.contentType', "'text' or 'html'");
         if (b.content !== undefined && b.content !== null && typeof b.content !== 'string') throw typeError('body.content', 'a string');
-        if (typeof b.content === 'string' && Buffer.byteLength(b.content) > MAX_BODY_BYTES) throw tooLong('body.content', MAX_BODY_BYTES, 'bytes');
+        if (typeof b.content === 'string' && Buffer.byteLength(b.content) > MAX_BODY_BYTES)
+          throw tooLong('body.content', MAX_BODY_BYTES, 'bytes');
         out.body = { contentType, content: (b.content as string | null | undefined) ?? '' };
         break;
       }
@@ -231,11 +239,20 @@ export function parseEventPatch(body: Record<string, unknown>, zones: TimeZones)
 
 function parseDateTimeTimeZone(name: string, value: unknown, zones: TimeZones): DateTimeTimeZone {
   const v = value as { dateTime?: unknown; timeZone?: unknown } | null;
-  if (!v || typeof v !== 'object' || typeof v.dateTime !== 'string') throw typeError(name, 'a dateTimeTimeZone object with dateTime and timeZone');
+  if (!v || typeof v !== 'object' || typeof v.dateTime !== 'string')
+    throw typeError(name, 'a dateTimeTimeZone object with dateTime and timeZone');
   const timeZone = typeof v.timeZone === 'string' && v.timeZone !== '' ? v.timeZone : 'UTC';
-  if (!parseWallTime(v.dateTime)) throw badRequest('BadRequest', `Invalid value for property '${name}.dateTime': '${v.dateTime}' is not a date-time such as 2024-05-01T09:00:00.`);
+  if (!parseWallTime(v.dateTime))
+    throw badRequest(
+      'BadRequest',
+      `Invalid value for property '${name}.dateTime': '${v.dateTime}' is not a date-time such as 2024-05-01T09:00:00.`,
+    );
   if (!zones.resolve(timeZone))
-    throw new GraphError(400, 'TimeZoneNotSupportedException', `A valid TimeZone value must be specified. The following TimeZone value is not supported: '${timeZone}'.`);
+    throw new GraphError(
+      400,
+      'TimeZoneNotSupportedException',
+      `A valid TimeZone value must be specified. The following TimeZone value is not supported: '${timeZone}'.`,
+    );
   return { dateTime: v.dateTime, timeZone };
 }
 
@@ -243,7 +260,8 @@ function parseDateTimeTimeZone(name: string, value: unknown, zones: TimeZones): 
 export function instantOf(value: DateTimeTimeZone, zones: TimeZones): number {
   const parsed = parseWallTime(value.dateTime)!;
   const w = parsed.wall;
-  if (parsed.offsetMinutes !== undefined) return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second, w.ms) - parsed.offsetMinutes * 60_000;
+  if (parsed.offsetMinutes !== undefined)
+    return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second, w.ms) - parsed.offsetMinutes * 60_000;
   return zones.toUtc(w, zones.resolve(value.timeZone) ?? 'UTC');
 }
 

@@ -48,7 +48,8 @@ export class EventService {
 
   create(userId: string, body: Record<string, unknown>): StoredEvent {
     const patch = parseEventPatch(body, this.zones);
-    if (!patch.start || !patch.end) throw badRequest('ErrorInvalidRequest', 'An event needs both start and end (dateTimeTimeZone objects).');
+    if (!patch.start || !patch.end)
+      throw badRequest('ErrorInvalidRequest', 'An event needs both start and end (dateTimeTimeZone objects).');
     const { recurrenceInput, ...set } = patch;
     const props: EventProps = { ...defaultProps(), ...set, start: patch.start, end: patch.end };
     props.recurrence = resolveRecurrence(recurrenceInput, props.start);
@@ -77,13 +78,18 @@ export class EventService {
         const master = this.load(userId, occurrence.masterId);
         const current = findOccurrence(master, occurrence.originalStart, this.zones);
         if (!current) throw notFound('calendar', id);
-        if (patch.recurrenceInput !== undefined) throw badRequest('ErrorInvalidRequest', 'An occurrence of a series cannot have its own recurrence.');
+        if (patch.recurrenceInput !== undefined)
+          throw badRequest('ErrorInvalidRequest', 'An occurrence of a series cannot have its own recurrence.');
         const { recurrenceInput: _ignored, ...set } = patch;
         const previous = master.exceptions[occurrence.originalStart]?.props ?? {};
         const props = { ...previous, ...set };
         // A moved occurrence keeps the duration it had unless both ends are given.
         const startUtc = set.start ? instantOf(set.start, this.zones) : current.startUtc;
-        const endUtc = set.end ? instantOf(set.end, this.zones) : set.start ? startUtc + (current.endUtc - current.startUtc) : current.endUtc;
+        const endUtc = set.end
+          ? instantOf(set.end, this.zones)
+          : set.start
+            ? startUtc + (current.endUtc - current.startUtc)
+            : current.endUtc;
         if (endUtc < startUtc) throw badRequest('ErrorInvalidRequest', 'The end of an event cannot be before its start.');
         master.exceptions[occurrence.originalStart] = { props, startUtc, endUtc, changeKey: newChangeKey(), lastModifiedDateTime: now };
         master.lastModifiedDateTime = now;

@@ -32,7 +32,11 @@ describe('fault injection', () => {
     expect(reply.status).toBe(503);
     expect(reply.body.error.code).toBe('ServiceUnavailable');
     expect(reply.headers.get('retry-after')).toBe('2');
-    const off = await fetch(`${t.url}/_emulator/faults`, { method: 'PUT', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{}' });
+    const off = await fetch(`${t.url}/_emulator/faults`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     expect(off.status).toBe(204);
     expect((await graphCall(t.url, token, `/users/${t.user.id}/events`)).status).toBe(200);
   });

@@ -27,8 +27,20 @@ export class FaultInjector {
     if (!rate && !unavailable) return undefined;
     this.count += 1;
     const headers = { 'Retry-After': String(this.settings.retry_after_seconds ?? 1) };
-    if (rate && this.count % rate === 0) return new GraphError(429, 'TooManyRequests', 'Too many requests have been sent in a short time. Retry after the time given in Retry-After.', headers);
-    if (unavailable && this.count % unavailable === 0) return new GraphError(503, 'ServiceUnavailable', 'The service is temporarily unavailable. Retry after the time given in Retry-After.', headers);
+    if (rate && this.count % rate === 0)
+      return new GraphError(
+        429,
+        'TooManyRequests',
+        'Too many requests have been sent in a short time. Retry after the time given in Retry-After.',
+        headers,
+      );
+    if (unavailable && this.count % unavailable === 0)
+      return new GraphError(
+        503,
+        'ServiceUnavailable',
+        'The service is temporarily unavailable. Retry after the time given in Retry-After.',
+        headers,
+      );
     return undefined;
   }
 }

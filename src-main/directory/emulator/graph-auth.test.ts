@@ -1,12 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphCall, startTestDirectoryEmulator, TEST_OTHER_USER, TEST_USER, userTokenForm, type TestDirectoryEmulator } from './test-support';
+import {
+  graphCall,
+  startTestDirectoryEmulator,
+  TEST_OTHER_USER,
+  TEST_USER,
+  userTokenForm,
+  type TestDirectoryEmulator,
+} from './test-support';
 
 describe('bearer tokens on /v1.0', () => {
   let t: TestDirectoryEmulator;
   let appToken: string;
 
   beforeAll(async () => {
-    t = await startTestDirectoryEmulator({ tokenLifetimeSeconds: 600, apps: [{ client_id: 'no-calendar', client_secret: 's3', permissions: ['EntitlementManagement.Read.All'] }] });
+    t = await startTestDirectoryEmulator({
+      tokenLifetimeSeconds: 600,
+      apps: [{ client_id: 'no-calendar', client_secret: 's3', permissions: ['EntitlementManagement.Read.All'] }],
+    });
     appToken = await t.token();
   });
   afterAll(() => t.close());
@@ -44,7 +54,9 @@ describe('bearer tokens on /v1.0', () => {
   it('401 for a forged or altered token', async () => {
     const [head, body] = appToken.split('.');
     const claims = JSON.parse(Buffer.from(body!, 'base64url').toString()) as Record<string, unknown>;
-    const widened = Buffer.from(JSON.stringify({ ...claims, roles: ['Calendars.ReadWrite', 'Directory.ReadWrite.All'] })).toString('base64url');
+    const widened = Buffer.from(JSON.stringify({ ...claims, roles: ['Calendars.ReadWrite', 'Directory.ReadWrite.All'] })).toString(
+      'base64url',
+    );
     const signature = appToken.split('.')[2]!;
     // The signature's first character always carries six whole bits, so changing it always changes the
     // signature (its last characters carry padding bits a decoder ignores: changing those may not).
@@ -70,14 +82,30 @@ describe('bearer tokens on /v1.0', () => {
   });
 
   it('403 ErrorAccessDenied for an app without a calendar permission', async () => {
-    const token = await t.token({ grant_type: 'client_credentials', client_id: 'no-calendar', client_secret: 's3', scope: 'https://graph.microsoft.com/.default' });
-    expectGraphError(await graphCall(t.url, token, `/users/${TEST_USER.id}/calendarView/delta?startDateTime=2025-01-01&endDateTime=2025-01-02`), 403, 'ErrorAccessDenied');
+    const token = await t.token({
+      grant_type: 'client_credentials',
+      client_id: 'no-calendar',
+      client_secret: 's3',
+      scope: 'https://graph.microsoft.com/.default',
+    });
+    expectGraphError(
+      await graphCall(t.url, token, `/users/${TEST_USER.id}/calendarView/delta?startDateTime=2025-01-01&endDateTime=2025-01-02`),
+      403,
+      'ErrorAccessDenied',
+    );
   });
 
-  it('403 for a read-only user token writing, and for another user\'s calendar without .Shared', async () => {
+  it("403 for a read-only user token writing, and for another user's calendar without .Shared", async () => {
     const readOnly = await t.token(userTokenForm(TEST_USER, 'Calendars.Read'));
     expect((await graphCall(t.url, readOnly, '/me/events')).status).toBe(200);
-    const write = await graphCall(t.url, readOnly, '/me/events', { method: 'POST', body: { subject: 'x', start: { dateTime: '2025-01-01T10:00:00', timeZone: 'UTC' }, end: { dateTime: '2025-01-01T11:00:00', timeZone: 'UTC' } } });
+    const write = await graphCall(t.url, readOnly, '/me/events', {
+      method: 'POST',
+      body: {
+        subject: 'x',
+        start: { dateTime: '2025-01-01T10:00:00', timeZone: 'UTC' },
+        end: { dateTime: '2025-01-01T11:00:00', timeZone: 'UTC' },
+      },
+    });
     expectGraphError(write, 403, 'ErrorAccessDenied');
     expectGraphError(await graphCall(t.url, readOnly, `/users/${TEST_OTHER_USER.id}/events`), 403, 'ErrorAccessDenied');
     expect((await graphCall(t.url, readOnly, `/users/${TEST_USER.userPrincipalName}/events`)).status).toBe(200);

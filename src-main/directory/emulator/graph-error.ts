@@ -19,7 +19,11 @@ export type GraphArea = 'directory' | 'calendar';
 
 export const notFound = (area: GraphArea, what: string): GraphError =>
   area === 'directory'
-    ? new GraphError(404, 'Request_ResourceNotFound', `Resource '${what}' does not exist or one of its queried reference-property objects are not present.`)
+    ? new GraphError(
+        404,
+        'Request_ResourceNotFound',
+        `Resource '${what}' does not exist or one of its queried reference-property objects are not present.`,
+      )
     : new GraphError(404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
 
 export const accessDenied = (area: GraphArea): GraphError =>

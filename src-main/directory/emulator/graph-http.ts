@@ -25,7 +25,8 @@ export async function readBody(req: IncomingMessage, limit = 4 * 1024 * 1024): P
     size += chunk.length;
     // The rest of the body is not read: the connection closes after the answer, so the next
     // request does not land in the middle of this one's bytes.
-    if (size > limit) throw new GraphError(413, 'RequestEntityTooLarge', `The request body is larger than ${limit} bytes.`, { Connection: 'close' });
+    if (size > limit)
+      throw new GraphError(413, 'RequestEntityTooLarge', `The request body is larger than ${limit} bytes.`, { Connection: 'close' });
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
@@ -39,9 +40,13 @@ export async function readJsonObject(req: IncomingMessage): Promise<Record<strin
   try {
     parsed = JSON.parse(raw);
   } catch {
-    throw badRequest('BadRequest', 'Unable to read JSON request payload. Please ensure Content-Type header is set and payload is of valid JSON format.');
+    throw badRequest(
+      'BadRequest',
+      'Unable to read JSON request payload. Please ensure Content-Type header is set and payload is of valid JSON format.',
+    );
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badRequest('BadRequest', 'The request body must be a JSON object.');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw badRequest('BadRequest', 'The request body must be a JSON object.');
   return parsed as Record<string, unknown>;
 }
 
@@ -85,7 +90,13 @@ export function sendGraphError(res: ServerResponse, error: GraphError, ids: Requ
   sendJson(
     res,
     error.status,
-    { error: { code: error.code, message: error.message, innerError: { date: graphDate(now), 'request-id': ids.requestId, 'client-request-id': ids.clientRequestId } } },
+    {
+      error: {
+        code: error.code,
+        message: error.message,
+        innerError: { date: graphDate(now), 'request-id': ids.requestId, 'client-request-id': ids.clientRequestId },
+      },
+    },
     ids,
     error.headers,
   );
@@ -105,7 +116,10 @@ export function parsePrefer(req: IncomingMessage): Preferences {
     const eq = part.indexOf('=');
     if (eq < 0) continue;
     const name = part.slice(0, eq).trim().toLowerCase();
-    const value = part.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    const value = part
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
     if (name === 'odata.maxpagesize') {
       const n = Number(value);
       if (Number.isInteger(n) && n > 0) out.maxPageSize = n;

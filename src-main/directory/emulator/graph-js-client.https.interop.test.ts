@@ -16,7 +16,11 @@ beforeAll(async () => {
   for (let day = 1; day <= 7; day += 1) {
     const reply = await graphCall(emu.url, token, `/users/${emu.user.id}/events`, {
       method: 'POST',
-      body: { subject: `standup ${day}`, start: { dateTime: `2031-05-0${day}T09:00:00`, timeZone: 'UTC' }, end: { dateTime: `2031-05-0${day}T09:15:00`, timeZone: 'UTC' } },
+      body: {
+        subject: `standup ${day}`,
+        start: { dateTime: `2031-05-0${day}T09:00:00`, timeZone: 'UTC' },
+        end: { dateTime: `2031-05-0${day}T09:15:00`, timeZone: 'UTC' },
+      },
     });
     expect(reply.status).toBe(201);
   }
@@ -53,11 +57,23 @@ describe('the Graph JavaScript client over https', () => {
   it('pages through calendar delta with PageIterator and gets https links back', async () => {
     const origin = `https://localhost:${emu.emulator.port}`;
     const run = promisify(execFile);
-    const { stdout } = await run(process.execPath, ['-e', script(origin, emu.tenant, emu.app.clientId, emu.app.clientSecret, emu.user.id)], {
-      env: { ...process.env, NODE_EXTRA_CA_CERTS: join(emu.dataDir, 'directory', 'tls', 'ca.pem') },
-      timeout: 60_000,
-    });
-    const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as { subjects: string[]; firstNext: string; deltaLink: string; changesSince: number; batch: { status: number; body: Record<string, unknown> }; batchedNext: string; followed: number };
+    const { stdout } = await run(
+      process.execPath,
+      ['-e', script(origin, emu.tenant, emu.app.clientId, emu.app.clientSecret, emu.user.id)],
+      {
+        env: { ...process.env, NODE_EXTRA_CA_CERTS: join(emu.dataDir, 'directory', 'tls', 'ca.pem') },
+        timeout: 60_000,
+      },
+    );
+    const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+      subjects: string[];
+      firstNext: string;
+      deltaLink: string;
+      changesSince: number;
+      batch: { status: number; body: Record<string, unknown> };
+      batchedNext: string;
+      followed: number;
+    };
     expect(out.subjects).toEqual([1, 2, 3, 4, 5, 6, 7].map((day) => `standup ${day}`));
     expect(out.firstNext.startsWith(`${origin}/v1.0/users/`)).toBe(true);
     expect(out.deltaLink.startsWith(`${origin}/v1.0/users/`)).toBe(true);

@@ -26,7 +26,10 @@ export interface ChangedEvent {
 export class GraphStore {
   private readonly db: Database.Database;
 
-  constructor(path: string, private readonly changeLogLimit: number) {
+  constructor(
+    path: string,
+    private readonly changeLogLimit: number,
+  ) {
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
@@ -97,7 +100,11 @@ export class GraphStore {
 
   /** Up to `limit` events of a user from the id `fromId` on (inclusive), in id order: one page's worth. */
   eventsFrom(userId: string, fromId: string, limit: number): EventRow[] {
-    return this.sql('SELECT id, user_id, data, seq FROM events WHERE user_id = ? AND id >= ? ORDER BY id LIMIT ?').all(userId, fromId, limit) as EventRow[];
+    return this.sql('SELECT id, user_id, data, seq FROM events WHERE user_id = ? AND id >= ? ORDER BY id LIMIT ?').all(
+      userId,
+      fromId,
+      limit,
+    ) as EventRow[];
   }
 
   /** Creates or replaces an event (data null deletes it) and logs the change. Call inside transaction(). */
@@ -108,16 +115,20 @@ export class GraphStore {
     this.sql('INSERT INTO changes (seq, user_id, event_id, before) VALUES (?, ?, ?, ?)').run(seq, userId, id, before?.data ?? null);
     if (data === null) this.sql('DELETE FROM events WHERE id = ?').run(id);
     else
-      this.sql('INSERT INTO events (id, user_id, data, seq) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data, seq = excluded.seq')
-        .run(id, userId, data, seq);
+      this.sql(
+        'INSERT INTO events (id, user_id, data, seq) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data, seq = excluded.seq',
+      ).run(id, userId, data, seq);
     this.trimChangeLog(this.changeLogLimit);
     return seq;
   }
 
   /** Events of `userId` changed in (from, to], each with its state as of `from`. */
   changedEvents(userId: string, from: number, to: number): ChangedEvent[] {
-    const rows = this.sql('SELECT event_id, before FROM changes WHERE user_id = ? AND seq > ? AND seq <= ? ORDER BY seq')
-      .all(userId, from, to) as { event_id: string; before: string | null }[];
+    const rows = this.sql('SELECT event_id, before FROM changes WHERE user_id = ? AND seq > ? AND seq <= ? ORDER BY seq').all(
+      userId,
+      from,
+      to,
+    ) as { event_id: string; before: string | null }[];
     const first = new Map<string, string | null>();
     for (const row of rows) if (!first.has(row.event_id)) first.set(row.event_id, row.before);
     return [...first].map(([eventId, before]) => ({ eventId, before }));
@@ -160,8 +171,9 @@ export class GraphStore {
   }
 
   putObject(kind: string, id: string, parent: string | null, data: Record<string, unknown>): void {
-    this.sql('INSERT INTO objects (kind, id, parent, data) VALUES (?, ?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET parent = excluded.parent, data = excluded.data')
-      .run(kind, id, parent, JSON.stringify(data));
+    this.sql(
+      'INSERT INTO objects (kind, id, parent, data) VALUES (?, ?, ?, ?) ON CONFLICT (kind, id) DO UPDATE SET parent = excluded.parent, data = excluded.data',
+    ).run(kind, id, parent, JSON.stringify(data));
   }
 
   deleteObject(kind: string, id: string): void {

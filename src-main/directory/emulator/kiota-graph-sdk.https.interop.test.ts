@@ -18,7 +18,11 @@ beforeAll(async () => {
   for (let day = 1; day <= 5; day += 1) {
     const reply = await graphCall(emu.url, token, `/users/${emu.user.id}/events`, {
       method: 'POST',
-      body: { subject: `review ${day}`, start: { dateTime: `2032-03-0${day}T14:00:00`, timeZone: 'UTC' }, end: { dateTime: `2032-03-0${day}T14:30:00`, timeZone: 'UTC' } },
+      body: {
+        subject: `review ${day}`,
+        start: { dateTime: `2032-03-0${day}T14:00:00`, timeZone: 'UTC' },
+        end: { dateTime: `2032-03-0${day}T14:30:00`, timeZone: 'UTC' },
+      },
     });
     expect(reply.status).toBe(201);
   }
@@ -68,15 +72,29 @@ describe('the Kiota-generated Graph SDK over https', () => {
   it('reads calendar delta through its own request builders and follows next and delta links', async () => {
     const origin = `https://localhost:${emu.emulator.port}`;
     const run = promisify(execFile);
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script(origin, emu.tenant, emu.app.clientId, emu.app.clientSecret, emu.user.id)], {
-      env: { ...process.env, NODE_EXTRA_CA_CERTS: join(emu.dataDir, 'directory', 'tls', 'ca.pem') },
-      timeout: 60_000,
-    });
-    const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as { subjects: string[]; nextLinks: string[]; deltaLink: string; created: string; changes: { id: string; subject: string; start: string }[]; requested: string[] };
+    const { stdout } = await run(
+      process.execPath,
+      ['--input-type=module', '-e', script(origin, emu.tenant, emu.app.clientId, emu.app.clientSecret, emu.user.id)],
+      {
+        env: { ...process.env, NODE_EXTRA_CA_CERTS: join(emu.dataDir, 'directory', 'tls', 'ca.pem') },
+        timeout: 60_000,
+      },
+    );
+    const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+      subjects: string[];
+      nextLinks: string[];
+      deltaLink: string;
+      created: string;
+      changes: { id: string; subject: string; start: string }[];
+      requested: string[];
+    };
     expect(out.subjects).toEqual([1, 2, 3, 4, 5].map((day) => `review ${day}`));
     expect(out.nextLinks).toHaveLength(2);
-    for (const link of [...out.nextLinks, out.deltaLink]) expect(link.startsWith(`${origin}/v1.0/users/${emu.user.id}/calendarView/delta`)).toBe(true);
-    expect(out.changes).toEqual([{ id: out.created, subject: 'added through Kiota', start: expect.stringMatching(/^2032-03-20T10:00:00/) }]);
+    for (const link of [...out.nextLinks, out.deltaLink])
+      expect(link.startsWith(`${origin}/v1.0/users/${emu.user.id}/calendarView/delta`)).toBe(true);
+    expect(out.changes).toEqual([
+      { id: out.created, subject: 'added through Kiota', start: expect.stringMatching(/^2032-03-20T10:00:00/) },
+    ]);
     expect(out.requested).toEqual(['https://graph.microsoft.com/.default']);
   });
 });

@@ -35,14 +35,19 @@ export interface ListPage<T> {
 /** The system query options a list takes; `$select` and `$expand` are read by the routes. */
 const KNOWN_OPTIONS = new Set(['$select', '$expand', '$filter', '$orderby', '$top', '$skip', '$skiptoken', '$count', '$search', '$format']);
 
-const unsupported = (rules: { directory?: boolean | undefined }, message: string) => badRequest(rules.directory ? 'Request_UnsupportedQuery' : 'BadRequest', message);
+const unsupported = (rules: { directory?: boolean | undefined }, message: string) =>
+  badRequest(rules.directory ? 'Request_UnsupportedQuery' : 'BadRequest', message);
 
 function readTop<T>(rules: ListRules<T>, text: string | null): number {
   if (text === null) return rules.top.default;
   const n = Number(text);
   if (rules.directory && (!Number.isInteger(n) || n < 1 || n > rules.top.max))
-    throw badRequest('Request_UnsupportedQuery', `Invalid page size specified: '${text}'. Must be between 1 and ${rules.top.max} inclusive.`);
-  if (!Number.isInteger(n) || n < 0) throw badRequest('BadRequest', `Invalid value '${text}' for query option '$top': expected a non-negative integer.`);
+    throw badRequest(
+      'Request_UnsupportedQuery',
+      `Invalid page size specified: '${text}'. Must be between 1 and ${rules.top.max} inclusive.`,
+    );
+  if (!Number.isInteger(n) || n < 0)
+    throw badRequest('BadRequest', `Invalid value '${text}' for query option '$top': expected a non-negative integer.`);
   // Outlook and entitlement management cap a page rather than refuse a large $top.
   return Math.min(n, rules.top.max);
 }
@@ -70,8 +75,12 @@ function readOrderBy<T>(rules: ListRules<T>, text: string): { read: (item: T) =>
     const known = rules.orderBy ? canonicalName(name, Object.keys(rules.orderBy)) : undefined;
     const read = known === undefined ? undefined : rules.orderBy?.[known];
     if (!read) {
-      if (!canonicalName(name.split('/')[0]!, rules.properties)) throw badRequest('BadRequest', `Could not find a property named '${name}' on type 'microsoft.graph.${rules.type}'.`);
-      throw unsupported(rules, rules.orderBy ? `Sorting by the property '${name}' is not supported.` : `$orderby is not supported on ${rules.type} lists.`);
+      if (!canonicalName(name.split('/')[0]!, rules.properties))
+        throw badRequest('BadRequest', `Could not find a property named '${name}' on type 'microsoft.graph.${rules.type}'.`);
+      throw unsupported(
+        rules,
+        rules.orderBy ? `Sorting by the property '${name}' is not supported.` : `$orderby is not supported on ${rules.type} lists.`,
+      );
     }
     return { read, descending: m[2]?.toLowerCase() === 'desc' };
   });
@@ -88,9 +97,17 @@ function readSearch<T>(rules: ListRules<T>, text: string): (item: T) => boolean 
       continue;
     }
     const m = /^"([A-Za-z]+):([^"]*)"$/.exec(clause.trim());
-    if (!m) throw badRequest('Request_UnsupportedQuery', `Syntax error: the $search clause '${clause.trim()}' is not "property:words" in double quotes.`);
+    if (!m)
+      throw badRequest(
+        'Request_UnsupportedQuery',
+        `Syntax error: the $search clause '${clause.trim()}' is not "property:words" in double quotes.`,
+      );
     const read = rules.search?.[m[1]!];
-    if (!read) throw badRequest('Request_UnsupportedQuery', `Unsupported or invalid query filter clause specified for property '${m[1]}' of resource '${rules.type}'.`);
+    if (!read)
+      throw badRequest(
+        'Request_UnsupportedQuery',
+        `Unsupported or invalid query filter clause specified for property '${m[1]}' of resource '${rules.type}'.`,
+      );
     const words = m[2]!.toLowerCase().split(/\s+/).filter(Boolean);
     tests.push((item) => {
       const value = String(read(item) ?? '').toLowerCase();
@@ -110,7 +127,8 @@ function readSearch<T>(rules: ListRules<T>, text: string): (item: T) => boolean 
 export function queryList<T>(request: GraphRequest, all: readonly T[], rules: ListRules<T>): ListPage<T> {
   const { query } = request;
   for (const key of query.keys())
-    if (key.startsWith('$') && !KNOWN_OPTIONS.has(key.toLowerCase())) throw badRequest('BadRequest', `The query parameter '${key}' is not supported.`);
+    if (key.startsWith('$') && !KNOWN_OPTIONS.has(key.toLowerCase()))
+      throw badRequest('BadRequest', `The query parameter '${key}' is not supported.`);
   const advanced = String(request.req.headers.consistencylevel ?? '').toLowerCase() === 'eventual';
   const filterText = query.get('$filter');
   const searchText = query.get('$search');
@@ -121,16 +139,32 @@ export function queryList<T>(request: GraphRequest, all: readonly T[], rules: Li
   if (filterText !== null && !rules.filter) throw unsupported(rules, `$filter is not supported on ${rules.type} lists.`);
   if (searchText !== null) {
     if (!rules.search) throw unsupported(rules, `$search is not supported on ${rules.type} lists.`);
-    if (!advanced) throw badRequest('Request_UnsupportedQuery', "Request with $search query parameter only works through MSGraph with a special request header: 'ConsistencyLevel: eventual'");
+    if (!advanced)
+      throw badRequest(
+        'Request_UnsupportedQuery',
+        "Request with $search query parameter only works through MSGraph with a special request header: 'ConsistencyLevel: eventual'",
+      );
   }
-  if (rules.directory && orderText !== null && (filterText !== null || searchText !== null) && !advanced) throw badRequest('Request_UnsupportedQuery', 'Sorting not supported for current query.');
+  if (rules.directory && orderText !== null && (filterText !== null || searchText !== null) && !advanced)
+    throw badRequest('Request_UnsupportedQuery', 'Sorting not supported for current query.');
 
-  const filter = filterText === null ? undefined : parseFilter(filterText, { type: rules.type, paths: Object.keys(rules.filter!), properties: rules.properties, directory: rules.directory, advanced });
+  const filter =
+    filterText === null
+      ? undefined
+      : parseFilter(filterText, {
+          type: rules.type,
+          paths: Object.keys(rules.filter!),
+          properties: rules.properties,
+          directory: rules.directory,
+          advanced,
+        });
   const search = searchText === null ? undefined : readSearch(rules, searchText.trim());
   const order = orderText === null ? [] : readOrderBy(rules, orderText);
   const top = readTop(rules, query.get('$top'));
 
-  let matching = all.filter((item) => (!filter || matchesFilter(filter, (path) => rules.filter![path]!(item))) && (!search || search(item)));
+  let matching = all.filter(
+    (item) => (!filter || matchesFilter(filter, (path) => rules.filter![path]!(item))) && (!search || search(item)),
+  );
   if (order.length > 0)
     matching = [...matching].sort((a, b) => {
       for (const { read, descending } of order) {
@@ -144,7 +178,8 @@ export function queryList<T>(request: GraphRequest, all: readonly T[], rules: Li
   let offset = tokenText !== null ? readSkipToken(rules, tokenText) : 0;
   if (skipText !== null) {
     const skip = Number(skipText);
-    if (!Number.isInteger(skip) || skip < 0) throw badRequest('BadRequest', `Invalid value '${skipText}' for query option '$skip': expected a non-negative integer.`);
+    if (!Number.isInteger(skip) || skip < 0)
+      throw badRequest('BadRequest', `Invalid value '${skipText}' for query option '$skip': expected a non-negative integer.`);
     offset += skip;
   }
   const value = matching.slice(offset, offset + top);
@@ -177,8 +212,10 @@ export function listBody<T>(context: string, page: ListPage<T>, render: (item: T
  * it only with `ConsistencyLevel: eventual`, as Graph does.
  */
 export function countOf<T>(request: GraphRequest, all: readonly T[], rules: ListRules<T>): number {
-  if (rules.directory && String(request.req.headers.consistencylevel ?? '').toLowerCase() !== 'eventual') throw badRequest('Request_BadRequest', '$count is not currently supported.');
+  if (rules.directory && String(request.req.headers.consistencylevel ?? '').toLowerCase() !== 'eventual')
+    throw badRequest('Request_BadRequest', '$count is not currently supported.');
   const query = new URLSearchParams(request.query);
   for (const key of ['$top', '$skip', '$skiptoken', '$orderby', '$select', '$count']) query.delete(key);
-  return queryList({ ...request, query }, all, { ...rules, top: { default: Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER } }).value.length;
+  return queryList({ ...request, query }, all, { ...rules, top: { default: Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER } }).value
+    .length;
 }

@@ -9,9 +9,14 @@ if (wantsHelp(process.argv.slice(2))) {
   console.log(DIRECTORY_EMULATOR_USAGE);
 } else {
   runStandaloneService('directory-emulator', async (config, settings, logger) => {
-    const emulator = await createDirectoryEmulator(emulatorOptions(parseDirectorySection(config.section('directory')), settings.dataDir, logger));
+    const emulator = await createDirectoryEmulator(
+      emulatorOptions(parseDirectorySection(config.section('directory')), settings.dataDir, logger),
+    );
     return {
-      banner: [`Graph directory emulator at ${emulator.url} (Graph: ${emulator.url}/v1.0, tokens: ${emulator.url}/${emulator.tenant}/oauth2/v2.0/token)`, `Data: ${settings.dataDir}/directory`],
+      banner: [
+        `Graph directory emulator at ${emulator.url} (Graph: ${emulator.url}/v1.0, tokens: ${emulator.url}/${emulator.tenant}/oauth2/v2.0/token)`,
+        `Data: ${settings.dataDir}/directory`,
+      ],
       close: () => emulator.close(),
     };
   });

@@ -18,7 +18,14 @@ afterAll(() => emu.close());
 
 const msalPath = createRequire(import.meta.url).resolve('@azure/msal-node');
 
-const script = (host: string, tenant: string, domain: string, clientId: string, secret: string, user: { userPrincipalName: string; password: string }) => `
+const script = (
+  host: string,
+  tenant: string,
+  domain: string,
+  clientId: string,
+  secret: string,
+  user: { userPrincipalName: string; password: string },
+) => `
 const msal = require(${JSON.stringify(msalPath)});
 const host = ${JSON.stringify(host)};
 (async () => {
@@ -79,7 +86,13 @@ const host = ${JSON.stringify(host)};
 
 // A refresh token of a confidential client is no use without its secret: msal-node's own
 // ConfidentialClientApplication redeems it with the right secret and is refused with a wrong one.
-const refreshProbe = (host: string, tenant: string, clientId: string, secret: string, user: { userPrincipalName: string; password: string }) => `
+const refreshProbe = (
+  host: string,
+  tenant: string,
+  clientId: string,
+  secret: string,
+  user: { userPrincipalName: string; password: string },
+) => `
 const msal = require(${JSON.stringify(msalPath)});
 const host = ${JSON.stringify(host)};
 (async () => {
@@ -102,10 +115,14 @@ const host = ${JSON.stringify(host)};
 describe('msal-node with the emulator as its authority', () => {
   it("a confidential client's refresh token needs its secret (ConfidentialClientApplication.acquireTokenByRefreshToken)", async () => {
     const host = `localhost:${emu.emulator.port}`;
-    const { stdout } = await promisify(execFile)(process.execPath, ['-e', refreshProbe(host, emu.tenant, emu.app.clientId, emu.app.clientSecret, emu.user)], {
-      env: { ...process.env, NODE_EXTRA_CA_CERTS: join(emu.dataDir, 'directory', 'tls', 'ca.pem') },
-      timeout: 60_000,
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['-e', refreshProbe(host, emu.tenant, emu.app.clientId, emu.app.clientSecret, emu.user)],
+      {
+        env: { ...process.env, NODE_EXTRA_CA_CERTS: join(emu.dataDir, 'directory', 'tls', 'ca.pem') },
+        timeout: 60_000,
+      },
+    );
     const out = JSON.parse(stdout.trim().split('\n').at(-1)!);
     expect(out.wrong).toEqual({ errorCode: 'invalid_client', aadsts: 'AADSTS7000215' });
     expect(out.right).toEqual({ hasToken: true, username: emu.user.userPrincipalName });
@@ -115,22 +132,38 @@ describe('msal-node with the emulator as its authority', () => {
     const host = `localhost:${emu.emulator.port}`;
     const domain = emu.user.userPrincipalName.split('@')[1]!;
     const run = promisify(execFile);
-    const { stdout } = await run(process.execPath, ['-e', script(host, emu.tenant, domain, emu.app.clientId, emu.app.clientSecret, emu.user)], {
-      env: { ...process.env, NODE_EXTRA_CA_CERTS: join(emu.dataDir, 'directory', 'tls', 'ca.pem') },
-      timeout: 60_000,
-    });
+    const { stdout } = await run(
+      process.execPath,
+      ['-e', script(host, emu.tenant, domain, emu.app.clientId, emu.app.clientSecret, emu.user)],
+      {
+        env: { ...process.env, NODE_EXTRA_CA_CERTS: join(emu.dataDir, 'directory', 'tls', 'ca.pem') },
+        timeout: 60_000,
+      },
+    );
     const out = JSON.parse(stdout.trim().split('\n').at(-1)!);
     expect(out.appOnly.tokenType).toBe('Bearer');
     expect(out.appOnly.users).toContain(emu.user.userPrincipalName);
     expect(out.device.shown).toMatchObject({ verificationUri: `https://${host}/devicelogin`, codeLength: 9, refused: 401, signedIn: true });
     expect(out.device.shown.message).toContain(`https://${host}/devicelogin`);
-    expect(out.device).toMatchObject({ username: emu.user.userPrincipalName, tenantId: emu.tenant, me: emu.user.userPrincipalName, renewed: true, fromCache: false });
+    expect(out.device).toMatchObject({
+      username: emu.user.userPrincipalName,
+      tenantId: emu.tenant,
+      me: emu.user.userPrincipalName,
+      renewed: true,
+      fromCache: false,
+    });
     expect(out.device.scopes).toEqual(expect.arrayContaining(['Calendars.Read', 'User.Read']));
     expect(out.browser.asked).toMatchObject({ challengeMethod: 'S256', hasChallenge: true });
     expect(out.browser.asked.redirect).toMatch(/^http:\/\/localhost:\d+\/?$/);
     expect(out.browser.page).toEqual({ app: 'Relay Console tests', permissions: ['Calendars.Read'] });
     expect(out.browser.wrong).toEqual({ status: 200, said: 'Your account or password is incorrect.' });
-    expect(out.browser.back).toEqual({ status: 200, mode: 'form_post', toRedirect: true, fields: ['client_info', 'code', 'session_state', 'state'], cookie: true });
+    expect(out.browser.back).toEqual({
+      status: 200,
+      mode: 'form_post',
+      toRedirect: true,
+      fields: ['client_info', 'code', 'session_state', 'state'],
+      cookie: true,
+    });
     expect(out.browser.landed).toBe('signed in');
     expect(out.browser).toMatchObject({ username: emu.user.userPrincipalName, hasIdToken: true });
     expect(out.browser.scopes).toContain('Calendars.Read');

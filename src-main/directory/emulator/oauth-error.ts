@@ -15,12 +15,16 @@ export class OAuthError extends Error {
   }
 }
 
-export const missing = (name: string) => new OAuthError(400, 'invalid_request', 900144, `The request body must contain the following parameter: '${name}'.`);
+export const missing = (name: string) =>
+  new OAuthError(400, 'invalid_request', 900144, `The request body must contain the following parameter: '${name}'.`);
 
 export function sendOAuthError(res: ServerResponse, error: OAuthError, now: number): void {
   const traceId = randomUUID();
   const correlationId = randomUUID();
-  const timestamp = new Date(now).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, 'Z');
+  const timestamp = new Date(now)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d{3}Z$/, 'Z');
   const body = JSON.stringify({
     error: error.error,
     error_description: `AADSTS${error.aadsts}: ${error.message} Trace ID: ${traceId} Correlation ID: ${correlationId} Timestamp: ${timestamp}`,
@@ -31,6 +35,10 @@ export function sendOAuthError(res: ServerResponse, error: OAuthError, now: numb
     error_uri: `https://login.microsoftonline.com/error?code=${error.aadsts}`,
     ...(error.suberror !== undefined ? { suberror: error.suberror } : {}),
   });
-  res.writeHead(error.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
+  res.writeHead(error.status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+  });
   res.end(body);
 }

@@ -2,8 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { matchesFilter, parseFilter, type FilterRules } from './odata-filter';
 
 const RULES: FilterRules = { type: 'thing', paths: ['state', 'accessPackage/id', 'displayName', 'isHidden', 'createdDateTime', 'size'] };
-const pass = (filter: string, values: Record<string, unknown>, rules: FilterRules = RULES) => matchesFilter(parseFilter(filter, rules), (path) => values[path]);
-const USERS: FilterRules = { type: 'user', paths: ['displayName', 'mail'], properties: ['displayName', 'mail', 'jobTitle'], directory: true };
+const pass = (filter: string, values: Record<string, unknown>, rules: FilterRules = RULES) =>
+  matchesFilter(parseFilter(filter, rules), (path) => values[path]);
+const USERS: FilterRules = {
+  type: 'user',
+  paths: ['displayName', 'mail'],
+  properties: ['displayName', 'mail', 'jobTitle'],
+  directory: true,
+};
 
 describe('$filter', () => {
   it('compares with eq and ne, case-insensitively for strings', () => {
@@ -40,7 +46,9 @@ describe('$filter', () => {
   });
 
   it('refuses unknown properties, operators and trailing text with the reason', () => {
-    expect(() => parseFilter("target eq 'x'", { ...RULES, type: 'accessPackageAssignment' })).toThrow("Could not find a property named 'target' on type 'microsoft.graph.accessPackageAssignment'.");
+    expect(() => parseFilter("target eq 'x'", { ...RULES, type: 'accessPackageAssignment' })).toThrow(
+      "Could not find a property named 'target' on type 'microsoft.graph.accessPackageAssignment'.",
+    );
     expect(() => parseFilter("state has 'a'", RULES)).toThrow("the operator 'has' is not supported");
     expect(() => parseFilter("state eq 'a' state", RULES)).toThrow("unexpected 'state'");
     expect(() => parseFilter("state eq 'a", RULES)).toThrow('Invalid filter clause');
@@ -56,9 +64,14 @@ describe('$filter', () => {
       }
       return undefined;
     };
-    expect(refusal("jobTitle eq 'x'")).toEqual({ code: 'Request_UnsupportedQuery', message: "Unsupported or invalid query filter clause specified for property 'jobTitle' of resource 'User'." });
+    expect(refusal("jobTitle eq 'x'")).toEqual({
+      code: 'Request_UnsupportedQuery',
+      message: "Unsupported or invalid query filter clause specified for property 'jobTitle' of resource 'User'.",
+    });
     expect(refusal("nickname eq 'x'")?.code).toBe('BadRequest');
-    expect(refusal("displayName ne 'x'")?.message).toMatch(/^Operator 'ne' is not supported because the required parameters might be missing/);
+    expect(refusal("displayName ne 'x'")?.message).toMatch(
+      /^Operator 'ne' is not supported because the required parameters might be missing/,
+    );
     expect(refusal("endswith(mail,'@contoso.com')")?.code).toBe('Request_UnsupportedQuery');
     expect(refusal("contains(mail,'x')")?.code).toBe('Request_UnsupportedQuery');
     expect(refusal("displayName ne 'x'", { ...USERS, advanced: true })).toBeUndefined();

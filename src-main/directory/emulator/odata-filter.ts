@@ -29,7 +29,8 @@ export interface FilterRules {
   advanced?: boolean;
 }
 
-const TOKEN = /\s*(\(|\)|,|'(?:[^']|'')*'|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?|[A-Za-z_][A-Za-z0-9_]*(?:\/[A-Za-z_][A-Za-z0-9_]*)*|-?\d+(?:\.\d+)?)/y;
+const TOKEN =
+  /\s*(\(|\)|,|'(?:[^']|'')*'|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?|[A-Za-z_][A-Za-z0-9_]*(?:\/[A-Za-z_][A-Za-z0-9_]*)*|-?\d+(?:\.\d+)?)/y;
 const COMPARISONS = new Set<string>(['eq', 'ne', 'gt', 'ge', 'lt', 'le']);
 const FUNCTIONS = new Set<string>(['startswith', 'endswith', 'contains']);
 /** Directory objects answer these only as advanced queries; contains not at all. */
@@ -71,7 +72,10 @@ export function parseFilter(text: string, rules: FilterRules): FilterNode {
   };
   const unsupported = (what: string, property: string) => {
     if (!rules.directory) return invalid(`the ${what} is not supported on '${property}'`);
-    return badRequest('Request_UnsupportedQuery', `Unsupported or invalid query filter clause specified for property '${property}' of resource '${rules.type[0]!.toUpperCase()}${rules.type.slice(1)}'.`);
+    return badRequest(
+      'Request_UnsupportedQuery',
+      `Unsupported or invalid query filter clause specified for property '${property}' of resource '${rules.type[0]!.toUpperCase()}${rules.type.slice(1)}'.`,
+    );
   };
   const operatorAllowed = (operator: string) => {
     if (!rules.directory) return;

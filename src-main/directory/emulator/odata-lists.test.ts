@@ -10,7 +10,8 @@ const EVENTUAL = { ConsistencyLevel: 'eventual' };
 const EM = '/identityGovernance/entitlementManagement';
 const call = (path: string, headers: Record<string, string> = {}) => graphCall(t.url, token, path, { headers });
 const q = (text: string) => encodeURIComponent(text);
-const names = (reply: { body: { value: { displayName?: string; userPrincipalName?: string; subject?: string }[] } }) => reply.body.value.map((v) => v.userPrincipalName ?? v.subject ?? v.displayName);
+const names = (reply: { body: { value: { displayName?: string; userPrincipalName?: string; subject?: string }[] } }) =>
+  reply.body.value.map((v) => v.userPrincipalName ?? v.subject ?? v.displayName);
 
 beforeAll(async () => {
   t = await startTestDirectoryEmulator({
@@ -21,10 +22,18 @@ beforeAll(async () => {
     ],
   });
   token = await t.token();
-  for (const [day, subject] of [[3, 'Planning'], [1, 'Retro'], [2, 'Standup']] as const) {
+  for (const [day, subject] of [
+    [3, 'Planning'],
+    [1, 'Retro'],
+    [2, 'Standup'],
+  ] as const) {
     const made = await graphCall(t.url, token, `/users/${TEST_USER.id}/events`, {
       method: 'POST',
-      body: { subject, start: { dateTime: `2033-01-0${day}T09:00:00`, timeZone: 'UTC' }, end: { dateTime: `2033-01-0${day}T10:00:00`, timeZone: 'UTC' } },
+      body: {
+        subject,
+        start: { dateTime: `2033-01-0${day}T09:00:00`, timeZone: 'UTC' },
+        end: { dateTime: `2033-01-0${day}T10:00:00`, timeZone: 'UTC' },
+      },
     });
     expect(made.status).toBe(201);
   }
@@ -34,7 +43,12 @@ afterAll(() => t.close());
 describe('users', () => {
   it('filters, sorts and pages with skip tokens until the last page', async () => {
     const sorted = await call('/users?$orderby=displayName desc&$select=displayName,userPrincipalName');
-    expect(names(sorted)).toEqual(['carol@emulator.test', TEST_OTHER_USER.userPrincipalName, TEST_USER.userPrincipalName, 'adam@emulator.test']);
+    expect(names(sorted)).toEqual([
+      'carol@emulator.test',
+      TEST_OTHER_USER.userPrincipalName,
+      TEST_USER.userPrincipalName,
+      'adam@emulator.test',
+    ]);
     const started = await call(`/users?$filter=${q("startswith(displayName,'a') or userPrincipalName eq 'carol@emulator.test'")}`);
     expect(names(started).sort()).toEqual(['adam@emulator.test', TEST_USER.userPrincipalName, 'carol@emulator.test'].sort());
     const listed = await call(`/users?$filter=${q(`id in ('${TEST_USER.id}', '${TEST_OTHER_USER.id}')`)}`);
@@ -61,11 +75,18 @@ describe('users', () => {
     const search = `/users?$search=${q('"displayName:war"')}`;
     const refused = await call(search);
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toMatchObject({ code: 'Request_UnsupportedQuery', message: "Request with $search query parameter only works through MSGraph with a special request header: 'ConsistencyLevel: eventual'" });
+    expect(refused.body.error).toMatchObject({
+      code: 'Request_UnsupportedQuery',
+      message:
+        "Request with $search query parameter only works through MSGraph with a special request header: 'ConsistencyLevel: eventual'",
+    });
     expect(names(await call(search, EVENTUAL))).toEqual(['adam@emulator.test']);
 
     const sortFiltered = `/users?$filter=${q("startswith(displayName,'a')")}&$orderby=displayName`;
-    expect((await call(sortFiltered)).body.error).toMatchObject({ code: 'Request_UnsupportedQuery', message: 'Sorting not supported for current query.' });
+    expect((await call(sortFiltered)).body.error).toMatchObject({
+      code: 'Request_UnsupportedQuery',
+      message: 'Sorting not supported for current query.',
+    });
     expect(names(await call(`${sortFiltered}&$count=true`, EVENTUAL))).toEqual(['adam@emulator.test', TEST_USER.userPrincipalName]);
 
     const notEqual = `/users?$filter=${q("displayName ne 'Adam Warlock'")}`;
@@ -77,7 +98,9 @@ describe('users', () => {
     const refused = await call('/users/$count');
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ code: 'Request_BadRequest', message: '$count is not currently supported.' });
-    const response = await fetch(`${t.url}/v1.0/users/$count?$filter=${q("startswith(displayName,'a')")}`, { headers: { Authorization: `Bearer ${token}`, ...EVENTUAL } });
+    const response = await fetch(`${t.url}/v1.0/users/$count?$filter=${q("startswith(displayName,'a')")}`, {
+      headers: { Authorization: `Bearer ${token}`, ...EVENTUAL },
+    });
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(await response.text()).toBe('2');
   });
@@ -86,7 +109,12 @@ describe('users', () => {
     const cases: [string, number, string, RegExp | string][] = [
       ['/users?$skip=1', 400, 'Request_BadRequest', "'$skip' is not supported by the service."],
       ['/users?$top=1000', 400, 'Request_UnsupportedQuery', "Invalid page size specified: '1000'. Must be between 1 and 999 inclusive."],
-      [`/users?$filter=${q("jobTitle eq 'Engineer'")}`, 400, 'Request_UnsupportedQuery', "Unsupported or invalid query filter clause specified for property 'jobTitle' of resource 'User'."],
+      [
+        `/users?$filter=${q("jobTitle eq 'Engineer'")}`,
+        400,
+        'Request_UnsupportedQuery',
+        "Unsupported or invalid query filter clause specified for property 'jobTitle' of resource 'User'.",
+      ],
       ['/users?$orderby=jobTitle', 400, 'Request_UnsupportedQuery', "Sorting by the property 'jobTitle' is not supported."],
       ['/users?$skiptoken=forged', 400, 'Directory_ExpiredPageToken', /page token value has expired/],
       ['/users?$expandall=true', 400, 'BadRequest', "The query parameter '$expandall' is not supported."],
@@ -102,7 +130,9 @@ describe('users', () => {
 
 describe('administrative units, roles, role members', () => {
   it('counts and searches units as advanced queries; role members take no $filter', async () => {
-    const response = await fetch(`${t.url}/v1.0/directory/administrativeUnits/$count`, { headers: { Authorization: `Bearer ${token}`, ...EVENTUAL } });
+    const response = await fetch(`${t.url}/v1.0/directory/administrativeUnits/$count`, {
+      headers: { Authorization: `Bearer ${token}`, ...EVENTUAL },
+    });
     expect(await response.text()).toBe('1');
     const found = await call(`/directory/administrativeUnits?$search=${q('"displayName:seattle"')}&$count=true`, EVENTUAL);
     expect(found.body['@odata.count']).toBe(1);
@@ -144,7 +174,9 @@ describe('entitlement management', () => {
     // A name the type does not have is still refused, in whatever case.
     const unknown = await call(`${EM}/assignments?$filter=${q("target/objectidx eq 'x'")}`);
     expect(unknown.status).toBe(400);
-    expect(unknown.body.error.message).toBe("Could not find a property named 'target/objectidx' on type 'microsoft.graph.accessPackageAssignment'.");
+    expect(unknown.body.error.message).toBe(
+      "Could not find a property named 'target/objectidx' on type 'microsoft.graph.accessPackageAssignment'.",
+    );
   });
 });
 
@@ -153,16 +185,24 @@ describe('events (Outlook)', () => {
     const base = `/users/${TEST_USER.id}/events`;
     const january = `$filter=${q("start/dateTime ge '2033-01-02T00:00:00' and start/dateTime lt '2033-02-01T00:00:00'")}`;
     expect(names(await call(`${base}?${january}&$orderby=start/dateTime`))).toEqual(['Standup', 'Planning']);
-    expect(names(await call(`${base}?$filter=${q("start/dateTime ge '2033-01-01T00:00:00'")}&$orderby=subject desc`))).toEqual(['Standup', 'Retro', 'Planning']);
+    expect(names(await call(`${base}?$filter=${q("start/dateTime ge '2033-01-01T00:00:00'")}&$orderby=subject desc`))).toEqual([
+      'Standup',
+      'Retro',
+      'Planning',
+    ]);
     const first = await call(`${base}?$filter=${q("start/dateTime ge '2033-01-01T00:00:00'")}&$orderby=start/dateTime&$top=2&$count=true`);
     expect(first.body['@odata.count']).toBe(3);
     expect(names(first)).toEqual(['Retro', 'Standup']);
     expect(names(await call(first.body['@odata.nextLink']))).toEqual(['Planning']);
-    const view = await call(`/users/${TEST_USER.id}/calendarView?startDateTime=2033-01-01T00:00:00Z&endDateTime=2033-01-31T00:00:00Z&$filter=${q("subject eq 'retro'")}`);
+    const view = await call(
+      `/users/${TEST_USER.id}/calendarView?startDateTime=2033-01-01T00:00:00Z&endDateTime=2033-01-31T00:00:00Z&$filter=${q("subject eq 'retro'")}`,
+    );
     expect(names(view)).toEqual(['Retro']);
     const unknown = await call(`${base}?$filter=${q("colour eq 'red'")}`);
     expect(unknown.body.error.message).toBe("Could not find a property named 'colour' on type 'microsoft.graph.event'.");
-    const delta = await call(`/users/${TEST_USER.id}/calendarView/delta?startDateTime=2033-01-01T00:00:00Z&endDateTime=2033-01-31T00:00:00Z&$filter=${q("subject eq 'retro'")}`);
+    const delta = await call(
+      `/users/${TEST_USER.id}/calendarView/delta?startDateTime=2033-01-01T00:00:00Z&endDateTime=2033-01-31T00:00:00Z&$filter=${q("subject eq 'retro'")}`,
+    );
     expect(delta.status).toBe(400);
   });
 });

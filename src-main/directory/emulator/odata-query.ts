@@ -26,7 +26,8 @@ function splitTop(text: string): string[] {
   return out;
 }
 
-const noProperty = (name: string, type: string) => badRequest('BadRequest', `Could not find a property named '${name}' on type 'microsoft.graph.${type}'.`);
+const noProperty = (name: string, type: string) =>
+  badRequest('BadRequest', `Could not find a property named '${name}' on type 'microsoft.graph.${type}'.`);
 
 /** `$select=a,b`: each must be a property of `type`. */
 export function parseSelect(text: string | null, type: string, properties: readonly string[]): string[] | undefined {
@@ -41,7 +42,11 @@ export function parseSelect(text: string | null, type: string, properties: reado
 }
 
 /** `$expand=a,b($select=x)`: each must be a navigation property of `type`. */
-export function parseExpand(text: string | null, type: string, navigation: Record<string, { type: string; properties: readonly string[]; navigation?: readonly string[] }>): ExpandItem[] {
+export function parseExpand(
+  text: string | null,
+  type: string,
+  navigation: Record<string, { type: string; properties: readonly string[]; navigation?: readonly string[] }>,
+): ExpandItem[] {
   if (text === null) return [];
   return splitTop(text).map((item) => {
     const m = /^([A-Za-z]+)(?:\((.*)\))?$/.exec(item);
@@ -51,7 +56,8 @@ export function parseExpand(text: string | null, type: string, navigation: Recor
     if (name === undefined || !target) throw noProperty(m[1]!, type);
     if (m[2] === undefined || m[2].trim() === '') return { name };
     const options = new URLSearchParams(m[2].replace(/;/g, '&'));
-    for (const key of options.keys()) if (key !== '$select' && key !== '$expand') throw badRequest('BadRequest', `Query option '${key}' is not supported inside $expand.`);
+    for (const key of options.keys())
+      if (key !== '$select' && key !== '$expand') throw badRequest('BadRequest', `Query option '${key}' is not supported inside $expand.`);
     const nested = options.get('$expand');
     const expand = nested === null ? undefined : splitTop(nested).map((inner) => canonicalName(inner, target.navigation ?? []) ?? inner);
     for (const inner of expand ?? []) if (!target.navigation?.includes(inner)) throw noProperty(inner, target.type);

@@ -8,7 +8,19 @@ import { countOf, listBody, queryList, type ListRules } from './list-query';
 import { applySelect, parseSelect } from './odata-query';
 import { findUser, type Principals, type UserPrincipal } from './principals';
 
-const USER_PROPS = ['id', 'displayName', 'userPrincipalName', 'mail', 'givenName', 'surname', 'jobTitle', 'businessPhones', 'mobilePhone', 'officeLocation', 'preferredLanguage'] as const;
+const USER_PROPS = [
+  'id',
+  'displayName',
+  'userPrincipalName',
+  'mail',
+  'givenName',
+  'surname',
+  'jobTitle',
+  'businessPhones',
+  'mobilePhone',
+  'officeLocation',
+  'preferredLanguage',
+] as const;
 const ROLE_PROPS = ['id', 'displayName', 'description', 'roleTemplateId'] as const;
 const USER_NAMES: Record<string, (user: UserPrincipal) => unknown> = {
   displayName: (u) => u.displayName,
@@ -67,7 +79,8 @@ const roleView = (role: DirectoryRole): Record<string, unknown> => ({ ...role })
  */
 export function peopleRoutes(principals: Principals): GraphRoute[] {
   /** A user token reads one user with User.Read; a list (and its count) needs more. */
-  const mayReadUsers = ({ caller }: GraphRequest, one: boolean) => requirePermission(caller, 'directory', caller.kind === 'user' && one ? PERMISSIONS.userRead : USER_READ_ALL);
+  const mayReadUsers = ({ caller }: GraphRequest, one: boolean) =>
+    requirePermission(caller, 'directory', caller.kind === 'user' && one ? PERMISSIONS.userRead : USER_READ_ALL);
   const userSelect = ({ query }: GraphRequest) => parseSelect(query.get('$select'), 'user', USER_PROPS);
   const roleSelect = (request: GraphRequest) => {
     requirePermission(request.caller, 'directory', PERMISSIONS.roleRead);
@@ -90,7 +103,13 @@ export function peopleRoutes(principals: Principals): GraphRoute[] {
       handler: (request) => {
         mayReadUsers(request, false);
         const select = userSelect(request);
-        reply(request, 200, listBody(contextUrl(request, 'users'), queryList(request, principals.users, USER_LIST), (user) => applySelect(userView(user), select)));
+        reply(
+          request,
+          200,
+          listBody(contextUrl(request, 'users'), queryList(request, principals.users, USER_LIST), (user) =>
+            applySelect(userView(user), select),
+          ),
+        );
       },
     },
     {
@@ -117,7 +136,13 @@ export function peopleRoutes(principals: Principals): GraphRoute[] {
       path: '/directoryRoles',
       handler: (request) => {
         const select = roleSelect(request);
-        reply(request, 200, listBody(contextUrl(request, 'directoryRoles'), queryList(request, DIRECTORY_ROLES, ROLE_LIST), (role) => applySelect(roleView(role), select)));
+        reply(
+          request,
+          200,
+          listBody(contextUrl(request, 'directoryRoles'), queryList(request, DIRECTORY_ROLES, ROLE_LIST), (role) =>
+            applySelect(roleView(role), select),
+          ),
+        );
       },
     },
     {
@@ -140,11 +165,16 @@ export function peopleRoutes(principals: Principals): GraphRoute[] {
 async function getByIds(principals: Principals, request: GraphRequest): Promise<void> {
   requirePermission(request.caller, 'directory', ['Directory.Read.All', 'Directory.ReadWrite.All', 'User.Read.All', 'User.ReadBasic.All']);
   const body = await readJsonObject(request.req);
-  for (const key of Object.keys(body)) if (key !== 'ids' && key !== 'types') throw badRequest('Request_BadRequest', `The property '${key}' does not exist on getByIds.`);
-  if (!Array.isArray(body.ids) || body.ids.some((v) => typeof v !== 'string')) throw badRequest('Request_BadRequest', "Invalid value specified for property 'ids': a list of object ids is required.");
+  for (const key of Object.keys(body))
+    if (key !== 'ids' && key !== 'types') throw badRequest('Request_BadRequest', `The property '${key}' does not exist on getByIds.`);
+  if (!Array.isArray(body.ids) || body.ids.some((v) => typeof v !== 'string'))
+    throw badRequest('Request_BadRequest', "Invalid value specified for property 'ids': a list of object ids is required.");
   if (body.ids.length > 1000) throw badRequest('Request_BadRequest', 'getByIds takes at most 1000 ids.');
   const types = Array.isArray(body.types) ? body.types.map((t) => String(t).toLowerCase()) : undefined;
-  reply(request, 200, { '@odata.context': contextUrl(request, 'directoryObjects'), value: (body.ids as string[]).flatMap((wanted) => objectById(principals, wanted, types)) });
+  reply(request, 200, {
+    '@odata.context': contextUrl(request, 'directoryObjects'),
+    value: (body.ids as string[]).flatMap((wanted) => objectById(principals, wanted, types)),
+  });
 }
 
 /** A user, service principal or role by object id, as getByIds lists it (with its @odata.type). */
@@ -153,7 +183,16 @@ function objectById(principals: Principals, id: string, types: string[] | undefi
   const user = principals.users.find((u) => u.id.toLowerCase() === id.toLowerCase());
   if (user && allowed('user')) return [{ '@odata.type': '#microsoft.graph.user', ...userView(user) }];
   const app = principals.apps.find((a) => a.servicePrincipalId.toLowerCase() === id.toLowerCase());
-  if (app && allowed('servicePrincipal')) return [{ '@odata.type': '#microsoft.graph.servicePrincipal', id: app.servicePrincipalId, appId: app.clientId, displayName: app.displayName, servicePrincipalType: 'Application' }];
+  if (app && allowed('servicePrincipal'))
+    return [
+      {
+        '@odata.type': '#microsoft.graph.servicePrincipal',
+        id: app.servicePrincipalId,
+        appId: app.clientId,
+        displayName: app.displayName,
+        servicePrincipalType: 'Application',
+      },
+    ];
   const role = findRole(id);
   if (role && allowed('directoryRole')) return [{ '@odata.type': '#microsoft.graph.directoryRole', ...roleView(role) }];
   return [];

@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import {
-  assignmentPolicyBodySchema,
-  requestorSettingsSchema,
-  reviewSettingsSchema,
-  subjectSetSchema,
-} from '../../../src-shared/contract/directory';
+import { assignmentPolicyBodySchema, requestorSettingsSchema, reviewSettingsSchema, subjectSetSchema } from '@shared/contract/directory';
 import { GraphError, unknownProperty } from './graph-error';
 
 // The body of PUT/POST .../assignmentPolicies, checked as Graph checks it: an unknown property
@@ -117,7 +112,12 @@ export function parsePolicyBody(body: Record<string, unknown>): PolicyBody {
   }
   const stages = new Set<string>();
   for (const setting of parsed.data.customExtensionStageSettings ?? []) {
-    if (stages.has(setting.stage)) throw new GraphError(400, 'InvalidModel', `The model is invalid. customExtensionStageSettings: stage ${setting.stage} is given twice`);
+    if (stages.has(setting.stage))
+      throw new GraphError(
+        400,
+        'InvalidModel',
+        `The model is invalid. customExtensionStageSettings: stage ${setting.stage} is given twice`,
+      );
     stages.add(setting.stage);
   }
   return parsed.data;

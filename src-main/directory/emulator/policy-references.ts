@@ -14,9 +14,11 @@ function* subjectSets(body: PolicyBody): Generator<[Path, Record<string, unknown
     [['reviewSettings', 'fallbackReviewers'], body.reviewSettings?.fallbackReviewers],
   ];
   (body.requestApprovalSettings?.stages ?? []).forEach((stage, i) => {
-    for (const key of ['primaryApprovers', 'fallbackPrimaryApprovers', 'escalationApprovers', 'fallbackEscalationApprovers'] as const) lists.push([['requestApprovalSettings', 'stages', i, key], stage[key]]);
+    for (const key of ['primaryApprovers', 'fallbackPrimaryApprovers', 'escalationApprovers', 'fallbackEscalationApprovers'] as const)
+      lists.push([['requestApprovalSettings', 'stages', i, key], stage[key]]);
   });
-  for (const [path, list] of lists) if (Array.isArray(list)) for (const [i, subject] of list.entries()) yield [[...path, i], subject as Record<string, unknown>];
+  for (const [path, list] of lists)
+    if (Array.isArray(list)) for (const [i, subject] of list.entries()) yield [[...path, i], subject as Record<string, unknown>];
 }
 
 /**
@@ -27,7 +29,8 @@ export function unknownUserInPolicy(body: PolicyBody, principals: Principals): G
   for (const [path, subject] of subjectSets(body)) {
     if (subject['@odata.type'] !== '#microsoft.graph.singleUser') continue;
     const userId = String(subject.userId ?? '');
-    if (!findUser(principals, userId)) return badRequest('InvalidModel', `The model is invalid. ${[...path, 'userId'].join('.')}: no user '${userId}' in the directory`);
+    if (!findUser(principals, userId))
+      return badRequest('InvalidModel', `The model is invalid. ${[...path, 'userId'].join('.')}: no user '${userId}' in the directory`);
   }
   return undefined;
 }

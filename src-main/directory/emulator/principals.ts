@@ -92,7 +92,13 @@ interface DemoFile {
  * and a demo user are made on first run and kept in `<root>/demo-account.json` (0600), so the
  * credentials stay the same across restarts; secrets are never logged.
  */
-export async function loadPrincipals(root: string, tenant: string | undefined, apps: AppInput[] | undefined, users: UserInput[] | undefined, domains?: string[]): Promise<Principals> {
+export async function loadPrincipals(
+  root: string,
+  tenant: string | undefined,
+  apps: AppInput[] | undefined,
+  users: UserInput[] | undefined,
+  domains?: string[],
+): Promise<Principals> {
   const needDemo = !apps || apps.length === 0 || !users || users.length === 0;
   let demo: DemoFile | undefined;
   const demoFile = join(root, 'demo-account.json');
@@ -119,7 +125,16 @@ export async function loadPrincipals(root: string, tenant: string | undefined, a
           servicePrincipalId: guidFrom(`sp:${a.client_id}`),
           redirectUris: a.redirect_uris ?? DEFAULT_REDIRECT_URIS,
         }))
-      : [{ clientId: demo!.client_id, clientSecret: demo!.client_secret, displayName: 'Relay Console (emulator demo)', permissions: [...ALL_PERMISSIONS], servicePrincipalId: guidFrom(`sp:${demo!.client_id}`), redirectUris: DEFAULT_REDIRECT_URIS }];
+      : [
+          {
+            clientId: demo!.client_id,
+            clientSecret: demo!.client_secret,
+            displayName: 'Relay Console (emulator demo)',
+            permissions: [...ALL_PERMISSIONS],
+            servicePrincipalId: guidFrom(`sp:${demo!.client_id}`),
+            redirectUris: DEFAULT_REDIRECT_URIS,
+          },
+        ];
   const userList: UserPrincipal[] =
     users && users.length > 0
       ? users.map((u) => ({
@@ -130,7 +145,15 @@ export async function loadPrincipals(root: string, tenant: string | undefined, a
           roles: u.roles ?? [],
         }))
       : // The demo user manages the demo tenant's access packages, as the console's own flows do.
-        [{ id: demo!.user.id, userPrincipalName: demo!.user.userPrincipalName, displayName: 'Demo User', password: demo!.user.password, roles: [...DEMO_USER_ROLES] }];
+        [
+          {
+            id: demo!.user.id,
+            userPrincipalName: demo!.user.userPrincipalName,
+            displayName: 'Demo User',
+            password: demo!.user.password,
+            roles: [...DEMO_USER_ROLES],
+          },
+        ];
   const ids = new Set<string>();
   for (const u of userList) {
     if (ids.has(u.id)) throw new Error(`directory.emulator: user id ${u.id} is configured twice`);

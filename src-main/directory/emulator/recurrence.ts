@@ -34,7 +34,8 @@ const NO_DATE = '0001-01-01';
 /** No series is expanded past this many steps (a noEnd daily series over 270 years). */
 const MAX_STEPS = 100_000;
 
-export const dayNumber = (date: string): number => Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
+export const dayNumber = (date: string): number =>
+  Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
 export const dateOf = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
 const weekday = (day: number): number => (((day + 4) % 7) + 7) % 7; // 1970-01-01 was a Thursday
 const daysInMonth = (year: number, month0: number): number => new Date(Date.UTC(year, month0 + 1, 0)).getUTCDate();
@@ -54,20 +55,26 @@ export function parseRecurrence(input: unknown, defaultTimeZone: string, firstDa
   const type = pattern.type;
   if (!PATTERNS.includes(type as Recurrence['pattern']['type'])) throw fail(`pattern.type must be one of ${PATTERNS.join(', ')}`);
   const interval = pattern.interval ?? 1;
-  if (!Number.isInteger(interval) || (interval as number) < 1 || (interval as number) > 999) throw fail('pattern.interval must be an integer from 1 to 999');
+  if (!Number.isInteger(interval) || (interval as number) < 1 || (interval as number) > 999)
+    throw fail('pattern.interval must be an integer from 1 to 999');
   const daysOfWeek = (pattern.daysOfWeek ?? []) as unknown[];
-  if (!Array.isArray(daysOfWeek) || daysOfWeek.some((d) => !DAYS.includes(d as DayOfWeek))) throw fail(`pattern.daysOfWeek must list days among ${DAYS.join(', ')}`);
+  if (!Array.isArray(daysOfWeek) || daysOfWeek.some((d) => !DAYS.includes(d as DayOfWeek)))
+    throw fail(`pattern.daysOfWeek must list days among ${DAYS.join(', ')}`);
   const firstDayOfWeek = (pattern.firstDayOfWeek ?? 'sunday') as DayOfWeek;
   if (!DAYS.includes(firstDayOfWeek)) throw fail('pattern.firstDayOfWeek must be a day name');
   const index = (pattern.index ?? 'first') as Recurrence['pattern']['index'];
   if (!INDEXES.includes(index)) throw fail(`pattern.index must be one of ${INDEXES.join(', ')}`);
   const dayOfMonth = pattern.dayOfMonth ?? 0;
   const month = pattern.month ?? 0;
-  if (!Number.isInteger(dayOfMonth) || (dayOfMonth as number) < 0 || (dayOfMonth as number) > 31) throw fail('pattern.dayOfMonth must be 1-31');
+  if (!Number.isInteger(dayOfMonth) || (dayOfMonth as number) < 0 || (dayOfMonth as number) > 31)
+    throw fail('pattern.dayOfMonth must be 1-31');
   if (!Number.isInteger(month) || (month as number) < 0 || (month as number) > 12) throw fail('pattern.month must be 1-12');
-  if ((type === 'weekly' || type === 'relativeMonthly' || type === 'relativeYearly') && daysOfWeek.length === 0) throw fail(`pattern.daysOfWeek is required for ${type as string}`);
-  if ((type === 'absoluteMonthly' || type === 'absoluteYearly') && dayOfMonth === 0) throw fail(`pattern.dayOfMonth is required for ${type as string}`);
-  if ((type === 'absoluteYearly' || type === 'relativeYearly') && month === 0) throw fail(`pattern.month is required for ${type as string}`);
+  if ((type === 'weekly' || type === 'relativeMonthly' || type === 'relativeYearly') && daysOfWeek.length === 0)
+    throw fail(`pattern.daysOfWeek is required for ${type as string}`);
+  if ((type === 'absoluteMonthly' || type === 'absoluteYearly') && dayOfMonth === 0)
+    throw fail(`pattern.dayOfMonth is required for ${type as string}`);
+  if ((type === 'absoluteYearly' || type === 'relativeYearly') && month === 0)
+    throw fail(`pattern.month is required for ${type as string}`);
 
   const rangeType = range.type;
   if (!RANGES.includes(rangeType as Recurrence['range']['type'])) throw fail(`range.type must be one of ${RANGES.join(', ')}`);
@@ -79,7 +86,8 @@ export function parseRecurrence(input: unknown, defaultTimeZone: string, firstDa
     if (endDate < startDate) throw fail('range.endDate is before range.startDate');
   }
   const count = range.numberOfOccurrences ?? 0;
-  if (rangeType === 'numbered' && (!Number.isInteger(count) || (count as number) < 1)) throw fail('range.numberOfOccurrences must be a positive integer for a numbered range');
+  if (rangeType === 'numbered' && (!Number.isInteger(count) || (count as number) < 1))
+    throw fail('range.numberOfOccurrences must be a positive integer for a numbered range');
   const zone = typeof range.recurrenceTimeZone === 'string' && range.recurrenceTimeZone !== '' ? range.recurrenceTimeZone : defaultTimeZone;
   return {
     pattern: {
@@ -148,14 +156,18 @@ export function seriesDays(r: Recurrence, untilDay: number): number[] {
       const month0 = monthIndex % 12;
       if (Date.UTC(year, month0, 1) / DAY_MS > last) break;
       const day =
-        p.type === 'absoluteMonthly' ? Date.UTC(year, month0, Math.min(p.dayOfMonth, daysInMonth(year, month0))) / DAY_MS : relativeDay(year, month0, p.daysOfWeek, p.index);
+        p.type === 'absoluteMonthly'
+          ? Date.UTC(year, month0, Math.min(p.dayOfMonth, daysInMonth(year, month0))) / DAY_MS
+          : relativeDay(year, month0, p.daysOfWeek, p.index);
       if (!take(day)) break;
     } else {
       const year = y0 + step * p.interval;
       const month0 = p.month - 1;
       if (Date.UTC(year, month0, 1) / DAY_MS > last) break;
       const day =
-        p.type === 'absoluteYearly' ? Date.UTC(year, month0, Math.min(p.dayOfMonth, daysInMonth(year, month0))) / DAY_MS : relativeDay(year, month0, p.daysOfWeek, p.index);
+        p.type === 'absoluteYearly'
+          ? Date.UTC(year, month0, Math.min(p.dayOfMonth, daysInMonth(year, month0))) / DAY_MS
+          : relativeDay(year, month0, p.daysOfWeek, p.index);
       if (!take(day)) break;
     }
   }

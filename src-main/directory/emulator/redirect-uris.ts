@@ -23,6 +23,8 @@ export function redirectAllowed(app: { redirectUris: readonly string[] }, uri: s
     if (registered === uri) return true;
     const known = parse(registered);
     if (!known || known.protocol !== 'http:' || !LOOPBACK.has(known.hostname)) return false;
-    return asked.protocol === 'http:' && asked.hostname === known.hostname && asked.pathname === known.pathname && asked.search === known.search;
+    return (
+      asked.protocol === 'http:' && asked.hostname === known.hostname && asked.pathname === known.pathname && asked.search === known.search
+    );
   });
 }

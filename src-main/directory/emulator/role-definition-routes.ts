@@ -6,7 +6,17 @@ import { GraphError, notFound } from './graph-error';
 import { listBody, queryList, type ListRules } from './list-query';
 import { applySelect, parseSelect } from './odata-query';
 
-const DEFINITION_PROPS = ['id', 'displayName', 'description', 'isBuiltIn', 'isEnabled', 'templateId', 'version', 'resourceScopes', 'rolePermissions'] as const;
+const DEFINITION_PROPS = [
+  'id',
+  'displayName',
+  'description',
+  'isBuiltIn',
+  'isEnabled',
+  'templateId',
+  'version',
+  'resourceScopes',
+  'rolePermissions',
+] as const;
 /** Role management (not the directory's own store): $filter and $select, no sorting. */
 const DEFINITION_LIST: ListRules<DirectoryRole> = {
   type: 'unifiedRoleDefinition',
@@ -51,7 +61,13 @@ export function roleDefinitionRoutes(): GraphRoute[] {
         GET: (request) => {
           const selected = select(request);
           const page = queryList(request, DIRECTORY_ROLES, DEFINITION_LIST);
-          reply(request, 200, listBody(contextUrl(request, 'roleManagement/directory/roleDefinitions'), page, (role) => applySelect(definitionView(role), selected)));
+          reply(
+            request,
+            200,
+            listBody(contextUrl(request, 'roleManagement/directory/roleDefinitions'), page, (role) =>
+              applySelect(definitionView(role), selected),
+            ),
+          );
         },
       },
       readOnly,
@@ -64,7 +80,10 @@ export function roleDefinitionRoutes(): GraphRoute[] {
           const id = request.params.id!;
           const role = DIRECTORY_ROLES.find((r) => r.roleTemplateId.toLowerCase() === id.toLowerCase());
           if (!role) throw notFound('directory', id);
-          reply(request, 200, { '@odata.context': contextUrl(request, 'roleManagement/directory/roleDefinitions/$entity'), ...applySelect(definitionView(role), selected) });
+          reply(request, 200, {
+            '@odata.context': contextUrl(request, 'roleManagement/directory/roleDefinitions/$entity'),
+            ...applySelect(definitionView(role), selected),
+          });
         },
       },
       readOnly,

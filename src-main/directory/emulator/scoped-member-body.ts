@@ -1,4 +1,4 @@
-import { scopedRoleMemberBodySchema } from '../../../src-shared/directory/scoped-roles';
+import { scopedRoleMemberBodySchema } from '@shared/directory/scoped-roles';
 import { isScopable, type DirectoryRole } from './directory-roles';
 import { badRequest, GraphError, notFound, unknownProperty } from './graph-error';
 import type { UserPrincipal } from './principals';
@@ -11,7 +11,8 @@ export interface ScopedMemberLookups {
   members: readonly Record<string, unknown>[];
 }
 
-const invalidRoleId = () => badRequest('Request_BadRequest', "Invalid value specified for property 'roleId' of resource 'ScopedRoleMembership'.");
+const invalidRoleId = () =>
+  badRequest('Request_BadRequest', "Invalid value specified for property 'roleId' of resource 'ScopedRoleMembership'.");
 
 /**
  * Checks a POST .../scopedRoleMembers body against the shared schema and the directory, and
@@ -20,7 +21,10 @@ const invalidRoleId = () => badRequest('Request_BadRequest', "Invalid value spec
  * to a unit, 400 for a member id that is not an object id, 404 for one nobody has, and 400 for
  * a person who already holds the role in this unit.
  */
-export function checkScopedMemberBody(raw: Record<string, unknown>, lookups: ScopedMemberLookups): { role: DirectoryRole; user: UserPrincipal } {
+export function checkScopedMemberBody(
+  raw: Record<string, unknown>,
+  lookups: ScopedMemberLookups,
+): { role: DirectoryRole; user: UserPrincipal } {
   // OData annotations (@odata.type, ...) may ride along in any body.
   const body = Object.fromEntries(Object.entries(raw).filter(([key]) => !key.startsWith('@odata.')));
   const parsed = scopedRoleMemberBodySchema.safeParse(body);
@@ -34,10 +38,18 @@ export function checkScopedMemberBody(raw: Record<string, unknown>, lookups: Sco
   const { roleId, roleMemberInfo } = parsed.data;
   const role = lookups.role(roleId);
   if (!role) throw invalidRoleId();
-  if (!isScopable(role)) throw badRequest('Request_BadRequest', `Role '${role.id}' is not supported for scoped role assignment on an administrative unit.`);
+  if (!isScopable(role))
+    throw badRequest('Request_BadRequest', `Role '${role.id}' is not supported for scoped role assignment on an administrative unit.`);
   const user = lookups.user(roleMemberInfo.id);
   if (!user) throw notFound('directory', roleMemberInfo.id);
-  const held = lookups.members.some((m) => String(m.roleId).toLowerCase() === role.id.toLowerCase() && (m.roleMemberInfo as { id?: string } | undefined)?.id === user.id);
-  if (held) throw new GraphError(400, 'Request_BadRequest', 'A conflicting object with one or more of the specified property values is present in the directory.');
+  const held = lookups.members.some(
+    (m) => String(m.roleId).toLowerCase() === role.id.toLowerCase() && (m.roleMemberInfo as { id?: string } | undefined)?.id === user.id,
+  );
+  if (held)
+    throw new GraphError(
+      400,
+      'Request_BadRequest',
+      'A conflicting object with one or more of the specified property values is present in the directory.',
+    );
   return { role, user };
 }

@@ -19,7 +19,12 @@ export const notice = (message: string | null, error: boolean) =>
  * Sends a sign-in page. Framing is refused and scripts run only with the page's nonce: the page
  * takes a password.
  */
-export function sendHtml(res: ServerResponse, status: number, html: string, options: { scriptNonce?: string; formAction?: string; headers?: Record<string, string | string[]> } = {}): void {
+export function sendHtml(
+  res: ServerResponse,
+  status: number,
+  html: string,
+  options: { scriptNonce?: string; formAction?: string; headers?: Record<string, string | string[]> } = {},
+): void {
   const csp = [
     "default-src 'none'",
     "style-src 'unsafe-inline'",

@@ -20,12 +20,21 @@ export interface SignInDeps {
 
 const sendJson = (res: ServerResponse, status: number, body: unknown) => {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+  });
   res.end(text);
 };
 
 const unknownTenant = (segment: string) =>
-  new OAuthError(400, 'invalid_tenant', 90002, `Tenant '${segment}' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud.`);
+  new OAuthError(
+    400,
+    'invalid_tenant',
+    90002,
+    `Tenant '${segment}' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud.`,
+  );
 
 /** The OpenID Connect discovery document of the tenant (or of organizations/common), with this emulator's addresses. */
 function openIdConfiguration(origin: string, segment: string, tenantId: string): Record<string, unknown> {
@@ -109,18 +118,24 @@ export function signInRoutes(deps: SignInDeps): EndpointRoute[] {
         });
       }),
     },
-    { method: 'GET', path: '/:tenant/v2.0/.well-known/openid-configuration', handler: oauth(({ res, origin }, segment) => sendJson(res, 200, openIdConfiguration(origin, segment, tenantOf(segment)))) },
-    ...['/:tenant/discovery/v2.0/keys', '/:tenant/discovery/keys'].map(
-      (path): EndpointRoute => ({
-        method: 'GET',
-        path,
-        handler: oauth(({ res }, segment) => {
-          tenantOf(segment);
-          sendJson(res, 200, { keys: [deps.signing.jwk] });
-        }),
+    {
+      method: 'GET',
+      path: '/:tenant/v2.0/.well-known/openid-configuration',
+      handler: oauth(({ res, origin }, segment) => sendJson(res, 200, openIdConfiguration(origin, segment, tenantOf(segment)))),
+    },
+    ...['/:tenant/discovery/v2.0/keys', '/:tenant/discovery/keys'].map((path): EndpointRoute => ({
+      method: 'GET',
+      path,
+      handler: oauth(({ res }, segment) => {
+        tenantOf(segment);
+        sendJson(res, 200, { keys: [deps.signing.jwk] });
       }),
-    ),
-    { method: 'POST', path: '/:tenant/oauth2/v2.0/devicecode', handler: oauth((request, segment) => startDeviceCode(deps, request, tenantOf(segment))) },
+    })),
+    {
+      method: 'POST',
+      path: '/:tenant/oauth2/v2.0/devicecode',
+      handler: oauth((request, segment) => startDeviceCode(deps, request, tenantOf(segment))),
+    },
   ];
 }
 
@@ -128,14 +143,22 @@ export function signInRoutes(deps: SignInDeps): EndpointRoute[] {
 async function approveDeviceCode(deps: SignInDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const form = new URLSearchParams((await readBody(req, 16 * 1024)).toString('utf8'));
   const code = deps.deviceCodes.byUserCode(form.get('otc') ?? '');
-  if (!code) return sendHtml(res, 400, deviceLoginPage('That code is not valid or has expired. Check the code on your device and try again.', true));
+  if (!code)
+    return sendHtml(res, 400, deviceLoginPage('That code is not valid or has expired. Check the code on your device and try again.', true));
   const user = findUser(deps.principals, form.get('username') ?? '');
   if (!user || !sameSignature(hmac(deps.key, form.get('password') ?? ''), hmac(deps.key, user.password))) {
     return sendHtml(res, 401, deviceLoginPage('Your account or password is incorrect.', true));
   }
   deps.deviceCodes.approve(code, user.id);
   const app = deps.principals.apps.find((a) => a.clientId === code.clientId);
-  sendHtml(res, 200, deviceLoginPage(`You have signed in to ${app?.displayName ?? 'the application'} on your device as ${user.userPrincipalName}. You may now close this window.`, false));
+  sendHtml(
+    res,
+    200,
+    deviceLoginPage(
+      `You have signed in to ${app?.displayName ?? 'the application'} on your device as ${user.userPrincipalName}. You may now close this window.`,
+      false,
+    ),
+  );
 }
 
 /** POST /{tenant}/oauth2/v2.0/devicecode: a device code and the code the person types at /devicelogin. */
@@ -145,7 +168,13 @@ async function startDeviceCode(deps: SignInDeps, { req, res, origin }: EndpointR
   if (!clientId) throw missing('client_id');
   const scope = form.get('scope');
   if (!scope) throw missing('scope');
-  if (!deps.principals.apps.some((a) => a.clientId === clientId)) throw new OAuthError(400, 'unauthorized_client', 700016, `Application with identifier '${clientId}' was not found in the directory '${tenantId}'.`);
+  if (!deps.principals.apps.some((a) => a.clientId === clientId))
+    throw new OAuthError(
+      400,
+      'unauthorized_client',
+      700016,
+      `Application with identifier '${clientId}' was not found in the directory '${tenantId}'.`,
+    );
   const code = deps.deviceCodes.start(clientId, scope);
   const verificationUri = `${origin}/devicelogin`;
   sendJson(res, 200, {

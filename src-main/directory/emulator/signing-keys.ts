@@ -20,7 +20,9 @@ export function signingKeyOf(store: GraphStore): SigningKey {
   }
   const privateKey = createPrivateKey(pem);
   const publicKey = createPublicKey(privateKey);
-  const kid = createHash('sha1').update(publicKey.export({ type: 'spki', format: 'der' })).digest('base64url');
+  const kid = createHash('sha1')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('base64url');
   const { n, e } = publicKey.export({ format: 'jwk' });
   return { privateKey, publicKey, kid, jwk: { kty: 'RSA', use: 'sig', kid, x5t: kid, n, e } };
 }

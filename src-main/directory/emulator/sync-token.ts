@@ -33,7 +33,13 @@ interface Packed {
 
 /** `<payload>.<hmac>`: readable, but a changed or made-up token fails the signature check. */
 export function encodeSyncState(state: SyncState, key: Buffer): string {
-  const packed: Packed = { k: state.kind === 'delta' ? 'd' : 's', u: state.user, ws: state.windowStart, we: state.windowEnd, f: state.from };
+  const packed: Packed = {
+    k: state.kind === 'delta' ? 'd' : 's',
+    u: state.user,
+    ws: state.windowStart,
+    we: state.windowEnd,
+    f: state.from,
+  };
   if (state.to !== undefined) packed.t = state.to;
   if (state.cursor) {
     packed.ce = state.cursor.event;
@@ -46,13 +52,24 @@ export function encodeSyncState(state: SyncState, key: Buffer): string {
 /** Checks the signature and shape; anything else is Graph's 400 for a bad token. */
 export function decodeSyncState(token: string, kind: SyncState['kind'], key: Buffer): SyncState {
   const name = kind === 'delta' ? '$deltaToken' : '$skipToken';
-  const invalid = badRequest(kind === 'delta' ? 'InvalidDeltaToken' : 'InvalidSkipToken', `The value '${token.slice(0, 64)}' of parameter '${name}' is invalid.`);
+  const invalid = badRequest(
+    kind === 'delta' ? 'InvalidDeltaToken' : 'InvalidSkipToken',
+    `The value '${token.slice(0, 64)}' of parameter '${name}' is invalid.`,
+  );
   const dot = token.indexOf('.');
   if (dot < 0) throw invalid;
   const payload = token.slice(0, dot);
   if (!sameSignature(token.slice(dot + 1), hmac(key, `sync:${payload}`))) throw invalid;
   const p = fromBase64Url(payload) as Partial<Packed> | undefined;
-  if (!p || p.k !== (kind === 'delta' ? 'd' : 's') || typeof p.u !== 'string' || typeof p.ws !== 'number' || typeof p.we !== 'number' || typeof p.f !== 'number') throw invalid;
+  if (
+    !p ||
+    p.k !== (kind === 'delta' ? 'd' : 's') ||
+    typeof p.u !== 'string' ||
+    typeof p.ws !== 'number' ||
+    typeof p.we !== 'number' ||
+    typeof p.f !== 'number'
+  )
+    throw invalid;
   const state: SyncState = { kind, user: p.u, windowStart: p.ws, windowEnd: p.we, from: p.f };
   if (kind === 'skip') {
     if (typeof p.t !== 'number') throw invalid;

@@ -71,7 +71,15 @@ export async function startTestDirectoryEmulator(options: TestDirectoryEmulatorO
     dataDir,
     tenant: TEST_TENANT,
     domains: options.domains,
-    apps: [{ client_id: TEST_CLIENT_ID, client_secret: TEST_CLIENT_SECRET, display_name: 'Relay Console tests', permissions: [...ALL_PERMISSIONS] }, ...(options.apps ?? [])],
+    apps: [
+      {
+        client_id: TEST_CLIENT_ID,
+        client_secret: TEST_CLIENT_SECRET,
+        display_name: 'Relay Console tests',
+        permissions: [...ALL_PERMISSIONS],
+      },
+      ...(options.apps ?? []),
+    ],
     users: [TEST_USER, TEST_OTHER_USER, ...(options.users ?? [])],
     faults: options.faults,
     logger: createMemoryLogger('warn'),
@@ -95,11 +103,17 @@ export async function startTestDirectoryEmulator(options: TestDirectoryEmulatorO
     setFaults: (faults) => emulator.setFaults(faults),
     token: async (form) => {
       const body = new URLSearchParams(
-        form ?? { grant_type: 'client_credentials', client_id: TEST_CLIENT_ID, client_secret: TEST_CLIENT_SECRET, scope: 'https://graph.microsoft.com/.default' },
+        form ?? {
+          grant_type: 'client_credentials',
+          client_id: TEST_CLIENT_ID,
+          client_secret: TEST_CLIENT_SECRET,
+          scope: 'https://graph.microsoft.com/.default',
+        },
       );
       const response = await fetch(`${url}/${TEST_TENANT}/oauth2/v2.0/token`, { method: 'POST', body });
       const json = (await response.json()) as { access_token?: string; error_description?: string };
-      if (!response.ok || !json.access_token) throw new Error(`token request failed (${response.status}): ${json.error_description ?? 'no token'}`);
+      if (!response.ok || !json.access_token)
+        throw new Error(`token request failed (${response.status}): ${json.error_description ?? 'no token'}`);
       return json.access_token;
     },
     close: async () => {
@@ -110,8 +124,18 @@ export async function startTestDirectoryEmulator(options: TestDirectoryEmulatorO
 }
 
 /** A user token for alice (password grant) with all the test app's permissions. */
-export function userTokenForm(user: { userPrincipalName: string; password: string } = TEST_USER, scope = 'https://graph.microsoft.com/.default'): Record<string, string> {
-  return { grant_type: 'password', client_id: TEST_CLIENT_ID, client_secret: TEST_CLIENT_SECRET, username: user.userPrincipalName, password: user.password, scope };
+export function userTokenForm(
+  user: { userPrincipalName: string; password: string } = TEST_USER,
+  scope = 'https://graph.microsoft.com/.default',
+): Record<string, string> {
+  return {
+    grant_type: 'password',
+    client_id: TEST_CLIENT_ID,
+    client_secret: TEST_CLIENT_SECRET,
+    username: user.userPrincipalName,
+    password: user.password,
+    scope,
+  };
 }
 
 export interface GraphReply {
@@ -122,7 +146,12 @@ export interface GraphReply {
 }
 
 /** One Graph call over real HTTP: `path` is relative to /v1.0 (or an absolute next/delta link). */
-export async function graphCall(url: string, token: string | null, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<GraphReply> {
+export async function graphCall(
+  url: string,
+  token: string | null,
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<GraphReply> {
   const target = path.startsWith('http') ? path : `${url}/v1.0${path.startsWith('/') ? '' : '/'}${path}`;
   const response = await fetch(target, {
     method: init.method ?? 'GET',

@@ -130,7 +130,8 @@ export function parseWallTime(text: string): { wall: WallTime; offsetMinutes?: n
     ms: Math.floor(Number(`0.${m[7] ?? '0'}`) * 1000),
   };
   const check = new Date(Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second));
-  if (check.getUTCMonth() !== wall.month - 1 || check.getUTCDate() !== wall.day || wall.hour > 23 || wall.minute > 59 || wall.second > 59) return undefined;
+  if (check.getUTCMonth() !== wall.month - 1 || check.getUTCDate() !== wall.day || wall.hour > 23 || wall.minute > 59 || wall.second > 59)
+    return undefined;
   const zone = m[8];
   if (!zone) return { wall };
   if (zone === 'Z') return { wall, offsetMinutes: 0 };

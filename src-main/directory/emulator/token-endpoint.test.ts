@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDirectoryEmulator, TEST_CLIENT_ID, TEST_CLIENT_SECRET, TEST_TENANT, TEST_USER, userTokenForm, type TestDirectoryEmulator } from './test-support';
+import {
+  startTestDirectoryEmulator,
+  TEST_CLIENT_ID,
+  TEST_CLIENT_SECRET,
+  TEST_TENANT,
+  TEST_USER,
+  userTokenForm,
+  type TestDirectoryEmulator,
+} from './test-support';
 
-const claimsOf = (token: string): Record<string, unknown> => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+const claimsOf = (token: string): Record<string, unknown> =>
+  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
 
 describe('token endpoint', () => {
   let t: TestDirectoryEmulator;
@@ -9,10 +18,18 @@ describe('token endpoint', () => {
     const response = await fetch(`${t.url}/${tenant}/oauth2/v2.0/token`, { method: 'POST', body: new URLSearchParams(form) });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
-  const clientCredentials = { grant_type: 'client_credentials', client_id: TEST_CLIENT_ID, client_secret: TEST_CLIENT_SECRET, scope: 'https://graph.microsoft.com/.default' };
+  const clientCredentials = {
+    grant_type: 'client_credentials',
+    client_id: TEST_CLIENT_ID,
+    client_secret: TEST_CLIENT_SECRET,
+    scope: 'https://graph.microsoft.com/.default',
+  };
 
   beforeAll(async () => {
-    t = await startTestDirectoryEmulator({ tokenLifetimeSeconds: 1800, apps: [{ client_id: 'narrow-app', client_secret: 'narrow-secret', permissions: ['Calendars.Read'] }] });
+    t = await startTestDirectoryEmulator({
+      tokenLifetimeSeconds: 1800,
+      apps: [{ client_id: 'narrow-app', client_secret: 'narrow-secret', permissions: ['Calendars.Read'] }],
+    });
   });
   afterAll(() => t.close());
 
@@ -30,20 +47,41 @@ describe('token endpoint', () => {
     const { status, body } = await post(userTokenForm(TEST_USER, 'https://graph.microsoft.com/Calendars.Read offline_access'));
     expect(status).toBe(200);
     expect(body.scope).toBe('https://graph.microsoft.com/Calendars.Read');
-    expect(claimsOf(body.access_token as string)).toMatchObject({ oid: TEST_USER.id, idtyp: 'user', scp: 'Calendars.Read', upn: TEST_USER.userPrincipalName });
+    expect(claimsOf(body.access_token as string)).toMatchObject({
+      oid: TEST_USER.id,
+      idtyp: 'user',
+      scp: 'Calendars.Read',
+      upn: TEST_USER.userPrincipalName,
+    });
     // Signed in with the secret (a confidential client): the refresh needs it too (client-auth.test.ts).
-    const refreshed = await post({ grant_type: 'refresh_token', client_id: TEST_CLIENT_ID, client_secret: TEST_CLIENT_SECRET, refresh_token: body.refresh_token as string });
+    const refreshed = await post({
+      grant_type: 'refresh_token',
+      client_id: TEST_CLIENT_ID,
+      client_secret: TEST_CLIENT_SECRET,
+      refresh_token: body.refresh_token as string,
+    });
     expect(refreshed.status).toBe(200);
     expect(claimsOf(refreshed.body.access_token as string).scp).toBe('Calendars.Read');
-    const forged = await post({ grant_type: 'refresh_token', client_id: TEST_CLIENT_ID, refresh_token: `${body.refresh_token as string}x` });
+    const forged = await post({
+      grant_type: 'refresh_token',
+      client_id: TEST_CLIENT_ID,
+      refresh_token: `${body.refresh_token as string}x`,
+    });
     expect(forged).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
   it('a sign-in asking for a permission the app was not consented answers consent_required naming it', async () => {
-    const { status, body } = await post({ ...userTokenForm(), client_id: 'narrow-app', client_secret: 'narrow-secret', scope: 'Calendars.Read Calendars.ReadWrite https://graph.microsoft.com/User.Read offline_access' });
+    const { status, body } = await post({
+      ...userTokenForm(),
+      client_id: 'narrow-app',
+      client_secret: 'narrow-secret',
+      scope: 'Calendars.Read Calendars.ReadWrite https://graph.microsoft.com/User.Read offline_access',
+    });
     expect(status).toBe(400);
     expect(body).toMatchObject({ error: 'invalid_grant', suberror: 'consent_required', error_codes: [65001] });
-    expect(body.error_description).toMatch(/^AADSTS65001: The user or administrator has not consented to use the application with ID 'narrow-app' named 'narrow-app'\. /);
+    expect(body.error_description).toMatch(
+      /^AADSTS65001: The user or administrator has not consented to use the application with ID 'narrow-app' named 'narrow-app'\. /,
+    );
     expect(body.error_description).toContain('Permissions not consented: Calendars.ReadWrite, User.Read.');
     expect(body.error_description).not.toMatch(/not consented: [^.]*Calendars\.Read[,.]/);
   });
@@ -59,7 +97,12 @@ describe('token endpoint', () => {
       [{ ...clientCredentials, grant_type: 'urn:ietf:params:oauth:grant-type:saml1_1-bearer' }, 400, 'unsupported_grant_type', 70003],
       [{ ...userTokenForm(), password: 'wrong' }, 400, 'invalid_grant', 50126],
       [{ ...userTokenForm(), username: 'nobody@emulator.test' }, 400, 'invalid_grant', 50034],
-      [{ ...userTokenForm(), client_id: 'narrow-app', client_secret: 'narrow-secret', scope: 'Calendars.ReadWrite' }, 400, 'invalid_grant', 65001],
+      [
+        { ...userTokenForm(), client_id: 'narrow-app', client_secret: 'narrow-secret', scope: 'Calendars.ReadWrite' },
+        400,
+        'invalid_grant',
+        65001,
+      ],
     ];
     for (const [form, status, error, code] of cases) {
       const reply = await post(form);

@@ -33,12 +33,23 @@ const REFRESH_LIFETIME_SECONDS = 90 * 86_400;
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 /** POST /{tenant}/oauth2/v2.0/token: client credentials, password (ROPC), refresh_token, device code and authorization code (PKCE) grants. */
-export async function handleTokenRequest(deps: TokenEndpointDeps, tenantInPath: string, req: IncomingMessage, res: ServerResponse, origin: string): Promise<void> {
+export async function handleTokenRequest(
+  deps: TokenEndpointDeps,
+  tenantInPath: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  origin: string,
+): Promise<void> {
   const now = deps.clock();
   try {
     const reply = await issue(deps, tenantInPath, req, now, origin);
     const body = JSON.stringify(reply);
-    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+    res.writeHead(200, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      'Cache-Control': 'no-store',
+      Pragma: 'no-cache',
+    });
     res.end(body);
   } catch (error) {
     if (error instanceof OAuthError) sendOAuthError(res, error, now);
@@ -46,7 +57,13 @@ export async function handleTokenRequest(deps: TokenEndpointDeps, tenantInPath: 
   }
 }
 
-async function issue(deps: TokenEndpointDeps, tenantInPath: string, req: IncomingMessage, now: number, origin: string): Promise<Record<string, unknown>> {
+async function issue(
+  deps: TokenEndpointDeps,
+  tenantInPath: string,
+  req: IncomingMessage,
+  now: number,
+  origin: string,
+): Promise<Record<string, unknown>> {
   const { principals } = deps;
   const type = String(req.headers['content-type'] ?? '');
   const form = new URLSearchParams((await readBody(req, 64 * 1024)).toString('utf8'));
@@ -55,12 +72,23 @@ async function issue(deps: TokenEndpointDeps, tenantInPath: string, req: Incomin
   if (!grant) throw missing('grant_type');
   const multiTenant = MULTI_TENANT.has(tenantInPath.toLowerCase());
   if (!resolveTenant(tenantInPath, principals) || (multiTenant && grant === 'client_credentials')) {
-    throw new OAuthError(400, 'invalid_request', 90002, `Tenant '${tenantInPath}' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud.`);
+    throw new OAuthError(
+      400,
+      'invalid_request',
+      90002,
+      `Tenant '${tenantInPath}' not found. Check to make sure you have the correct tenant ID and are signing into the correct cloud.`,
+    );
   }
   const clientId = form.get('client_id');
   if (!clientId) throw missing('client_id');
   const app = principals.apps.find((a) => a.clientId === clientId);
-  if (!app) throw new OAuthError(400, 'unauthorized_client', 700016, `Application with identifier '${clientId}' was not found in the directory '${principals.tenant}'.`);
+  if (!app)
+    throw new OAuthError(
+      400,
+      'unauthorized_client',
+      700016,
+      `Application with identifier '${clientId}' was not found in the directory '${principals.tenant}'.`,
+    );
   const secret = form.get('client_secret');
   // Every grant checks a secret that is sent; which grants need one is decided per grant below.
   const clientKind = (secretRequired: boolean): ClientKind => authenticateClient(deps.key, app, grant, secret, secretRequired);
@@ -71,8 +99,19 @@ async function issue(deps: TokenEndpointDeps, tenantInPath: string, req: Incomin
     if (!scope) throw missing('scope');
     const resource = scope.trim().replace(/\/\.default$/, '');
     if (!scope.trim().endsWith('/.default') || scope.trim().includes(' '))
-      throw new OAuthError(400, 'invalid_scope', 1002012, `The provided value for scope ${scope} is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier (application ID URI).`);
-    if (!GRAPH_RESOURCES.includes(resource)) throw new OAuthError(400, 'invalid_resource', 500011, `The resource principal named ${resource} was not found in the tenant named ${principals.tenant}.`);
+      throw new OAuthError(
+        400,
+        'invalid_scope',
+        1002012,
+        `The provided value for scope ${scope} is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier (application ID URI).`,
+      );
+    if (!GRAPH_RESOURCES.includes(resource))
+      throw new OAuthError(
+        400,
+        'invalid_resource',
+        500011,
+        `The resource principal named ${resource} was not found in the tenant named ${principals.tenant}.`,
+      );
     return tokenReply(deps, appClaims(deps, app, now), undefined);
   }
 
@@ -86,7 +125,12 @@ async function issue(deps: TokenEndpointDeps, tenantInPath: string, req: Incomin
     if (!scope) throw missing('scope');
     const user = findUser(principals, username);
     if (!user || user.userPrincipalName.toLowerCase() !== username.toLowerCase())
-      throw new OAuthError(400, 'invalid_grant', 50034, `The user account {EUII Hidden} does not exist in the ${principals.tenant} directory. To sign into this application, the account must be added to the directory.`);
+      throw new OAuthError(
+        400,
+        'invalid_grant',
+        50034,
+        `The user account {EUII Hidden} does not exist in the ${principals.tenant} directory. To sign into this application, the account must be added to the directory.`,
+      );
     if (!sameSignature(hmac(deps.key, password), hmac(deps.key, user.password)))
       throw new OAuthError(400, 'invalid_grant', 50126, 'Error validating credentials due to invalid username or password.');
     const scopes = grantedScopes(app, scope);
@@ -120,15 +164,32 @@ async function issue(deps: TokenEndpointDeps, tenantInPath: string, req: Incomin
     const deviceCode = form.get('device_code');
     if (!deviceCode) throw missing('device_code');
     const polled = deps.deviceCodes.poll(deviceCode, app.clientId);
-    if (!polled) throw new OAuthError(400, 'invalid_grant', 70000, "The provided value for the input parameter 'device_code' is not valid.");
+    if (!polled)
+      throw new OAuthError(400, 'invalid_grant', 70000, "The provided value for the input parameter 'device_code' is not valid.");
     const { state } = polled;
-    if (state.status === 'pending') throw new OAuthError(400, 'authorization_pending', 70016, 'OAuth 2.0 device flow error. Authorization is pending. Continue polling.');
-    if (state.status === 'expired') throw new OAuthError(400, 'expired_token', 70020, 'The provided value for the input parameter \'device_code\' is not valid. This device code has expired.');
+    if (state.status === 'pending')
+      throw new OAuthError(400, 'authorization_pending', 70016, 'OAuth 2.0 device flow error. Authorization is pending. Continue polling.');
+    if (state.status === 'expired')
+      throw new OAuthError(
+        400,
+        'expired_token',
+        70020,
+        "The provided value for the input parameter 'device_code' is not valid. This device code has expired.",
+      );
     if (state.status === 'declined') throw new OAuthError(400, 'authorization_declined', 70000, 'The user declined the sign-in.');
     const user = findUser(principals, state.userId);
     if (!user) throw new OAuthError(400, 'invalid_grant', 50034, 'The user account {EUII Hidden} does not exist in the directory.');
     const scopes = grantedScopes(app, polled.scope);
-    return userTokenReply(deps, { app, user, client, scopes, asked: polled.scope, now, origin, clientInfo: form.get('client_info') === '1' });
+    return userTokenReply(deps, {
+      app,
+      user,
+      client,
+      scopes,
+      asked: polled.scope,
+      now,
+      origin,
+      clientInfo: form.get('client_info') === '1',
+    });
   }
 
   if (grant === 'authorization_code') {
@@ -142,7 +203,17 @@ async function issue(deps: TokenEndpointDeps, tenantInPath: string, req: Incomin
     const user = findUser(principals, grantOrFailure.userId);
     if (!user) throw new OAuthError(400, 'invalid_grant', 50034, 'The user account {EUII Hidden} does not exist in the directory.');
     const scopes = grantedScopes(app, grantOrFailure.scope);
-    return userTokenReply(deps, { app, user, client, scopes, asked: grantOrFailure.scope, now, origin, clientInfo: form.get('client_info') === '1', ...(grantOrFailure.nonce !== undefined ? { nonce: grantOrFailure.nonce } : {}) });
+    return userTokenReply(deps, {
+      app,
+      user,
+      client,
+      scopes,
+      asked: grantOrFailure.scope,
+      now,
+      origin,
+      clientInfo: form.get('client_info') === '1',
+      ...(grantOrFailure.nonce !== undefined ? { nonce: grantOrFailure.nonce } : {}),
+    });
   }
 
   throw new OAuthError(400, 'unsupported_grant_type', 70003, `The app requested an unsupported grant type '${grant}'.`);
@@ -152,17 +223,47 @@ async function issue(deps: TokenEndpointDeps, tenantInPath: string, req: Incomin
 function codeRefused(failure: RedeemFailure, app: AppPrincipal): OAuthError {
   switch (failure) {
     case 'expired':
-      return new OAuthError(400, 'invalid_grant', 70008, 'The provided authorization code or refresh token has expired due to inactivity. Send a new interactive authorization request for this user and resource.');
+      return new OAuthError(
+        400,
+        'invalid_grant',
+        70008,
+        'The provided authorization code or refresh token has expired due to inactivity. Send a new interactive authorization request for this user and resource.',
+      );
     case 'redeemed':
-      return new OAuthError(400, 'invalid_grant', 54005, 'OAuth2 Authorization code was already redeemed, please retry with a new valid code or use an existing refresh token.');
+      return new OAuthError(
+        400,
+        'invalid_grant',
+        54005,
+        'OAuth2 Authorization code was already redeemed, please retry with a new valid code or use an existing refresh token.',
+      );
     case 'otherRedirect':
-      return new OAuthError(400, 'invalid_grant', 500112, 'The reply address does not match the reply address provided when requesting Authorization code.');
+      return new OAuthError(
+        400,
+        'invalid_grant',
+        500112,
+        'The reply address does not match the reply address provided when requesting Authorization code.',
+      );
     case 'verifierMissing':
-      return new OAuthError(400, 'invalid_grant', 50148, 'The code_verifier does not match the code_challenge supplied in the authorization request for PKCE.');
+      return new OAuthError(
+        400,
+        'invalid_grant',
+        50148,
+        'The code_verifier does not match the code_challenge supplied in the authorization request for PKCE.',
+      );
     case 'verifierMismatch':
-      return new OAuthError(400, 'invalid_grant', 501481, 'The Code_Verifier does not match the code_challenge supplied in the authorization request.');
+      return new OAuthError(
+        400,
+        'invalid_grant',
+        501481,
+        'The Code_Verifier does not match the code_challenge supplied in the authorization request.',
+      );
     case 'otherClient':
-      return new OAuthError(400, 'invalid_grant', 70000, `The provided authorization code was not issued to the application '${app.clientId}'.`);
+      return new OAuthError(
+        400,
+        'invalid_grant',
+        70000,
+        `The provided authorization code was not issued to the application '${app.clientId}'.`,
+      );
     default:
       return new OAuthError(400, 'invalid_grant', 9002313, 'Invalid request. Request is malformed or invalid.');
   }
@@ -218,7 +319,14 @@ function appClaims(deps: TokenEndpointDeps, app: AppPrincipal, now: number): Acc
 }
 
 function userClaims(deps: TokenEndpointDeps, app: AppPrincipal, user: UserPrincipal, scopes: string[], now: number): AccessTokenClaims {
-  return { ...baseClaims(deps, app, now), oid: user.id, idtyp: 'user', scp: scopes.join(' '), upn: user.userPrincipalName, name: user.displayName };
+  return {
+    ...baseClaims(deps, app, now),
+    oid: user.id,
+    idtyp: 'user',
+    scp: scopes.join(' '),
+    upn: user.userPrincipalName,
+    name: user.displayName,
+  };
 }
 
 interface UserSignIn {
@@ -282,7 +390,12 @@ function replyScope(granted: string[], asked: string): string {
   return [...graph, ...openId].join(' ');
 }
 
-function tokenReply(deps: TokenEndpointDeps, claims: AccessTokenClaims, refreshToken: string | undefined, asked = ''): Record<string, unknown> {
+function tokenReply(
+  deps: TokenEndpointDeps,
+  claims: AccessTokenClaims,
+  refreshToken: string | undefined,
+  asked = '',
+): Record<string, unknown> {
   return {
     token_type: 'Bearer',
     ...(claims.scp !== undefined ? { scope: replyScope(claims.scp.split(' ').filter(Boolean), asked) } : {}),
@@ -306,7 +419,13 @@ interface RefreshState {
 function refreshFor(deps: TokenEndpointDeps, signIn: UserSignIn): string | undefined {
   const { app, user, client, scopes, asked, now } = signIn;
   if (!asked.split(/\s+/).includes('offline_access')) return undefined;
-  const payload = toBase64Url({ client: app.clientId, kind: client, user: user.id, scopes, exp: Math.floor(now / 1000) + REFRESH_LIFETIME_SECONDS } satisfies RefreshState);
+  const payload = toBase64Url({
+    client: app.clientId,
+    kind: client,
+    user: user.id,
+    scopes,
+    exp: Math.floor(now / 1000) + REFRESH_LIFETIME_SECONDS,
+  } satisfies RefreshState);
   return `rt.${payload}.${hmac(deps.key, `refresh:${payload}`)}`;
 }
 

@@ -1,4 +1,4 @@
-import type { AssignmentColumn, AssignmentFilter } from '../../../src-shared/contract/directory';
+import type { AssignmentColumn, AssignmentFilter } from '@shared/contract/directory';
 
 // The assignment list as one Graph query: filters become `$filter` clauses, chosen columns
 // become `$select` (plain properties) and `$expand` (related objects, each reduced to what a
@@ -21,7 +21,11 @@ export function assignmentFilterText(filter: AssignmentFilter): string | undefin
   return clauses.length > 0 ? clauses.join(' and ') : undefined;
 }
 
-export function assignmentListQuery(filter: AssignmentFilter, columns: readonly AssignmentColumn[], pageSize: number): Record<string, string> {
+export function assignmentListQuery(
+  filter: AssignmentFilter,
+  columns: readonly AssignmentColumn[],
+  pageSize: number,
+): Record<string, string> {
   const select = ['id', ...columns.filter((column) => !NAVIGATION[column])];
   const expand = columns.flatMap((column) => NAVIGATION[column] ?? []);
   const $filter = assignmentFilterText(filter);

@@ -1,5 +1,5 @@
-import type { ContractErrorCode } from '../../../src-shared/contract/error-codes';
-import { ContractFailure } from '../../../src-shared/contract/result';
+import type { ContractErrorCode } from '@shared/contract/error-codes';
+import { ContractFailure } from '@shared/contract/result';
 import { isGraphError, type GraphError } from '../client/graph-error';
 
 /** The contract error code for a Graph status. */

@@ -1,6 +1,6 @@
 import type { AccessPackage as GraphAccessPackage, AccessPackageCatalog } from '@microsoft/microsoft-graph-types';
-import type { ServiceImpl } from '../../../src-shared/contract/define-service';
-import type { AccessPackage, Catalog, CustomWorkflowExtension, directoryPackagesService } from '../../../src-shared/contract/directory-packages';
+import type { ServiceImpl } from '@shared/contract/define-service';
+import type { AccessPackage, Catalog, CustomWorkflowExtension, directoryPackagesService } from '@shared/contract/directory-packages';
 import type { GraphClient } from '../client/graph-client';
 import { readAllPages } from './graph-pages';
 import { callGraph } from './graph-failure';
@@ -13,7 +13,8 @@ const POLICY_SUMMARY = 'id,displayName,description,allowedTargetScope,expiration
 /** Catalogs, and access packages with their catalog and policies, in one listing each. */
 export function createPackagesService(client: () => Promise<GraphClient>): ServiceImpl<typeof directoryPackagesService> {
   return {
-    catalogs: () => callGraph(async () => (await readAllPages<AccessPackageCatalog>(await client(), { path: `${EM}/catalogs` })) as Catalog[]),
+    catalogs: () =>
+      callGraph(async () => (await readAllPages<AccessPackageCatalog>(await client(), { path: `${EM}/catalogs` })) as Catalog[]),
     packages: () =>
       callGraph(
         async () =>

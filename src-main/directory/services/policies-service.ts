@@ -1,10 +1,10 @@
 import type { AccessPackageAssignmentPolicy } from '@microsoft/microsoft-graph-types';
-import type { directoryPoliciesService, AssignmentPolicy, AssignmentPolicyBody } from '../../../src-shared/contract/directory';
-import type { ServiceImpl } from '../../../src-shared/contract/define-service';
-import { ContractFailure } from '../../../src-shared/contract/result';
+import type { directoryPoliciesService, AssignmentPolicy, AssignmentPolicyBody } from '@shared/contract/directory';
+import type { ServiceImpl } from '@shared/contract/define-service';
+import { ContractFailure } from '@shared/contract/result';
 import type { GraphClient } from '../client/graph-client';
 import { callGraph } from './graph-failure';
-import { validatePolicyBody } from '../../../src-shared/directory/policy-validation';
+import { validatePolicyBody } from '@shared/directory/policy-validation';
 
 const POLICIES = '/identityGovernance/entitlementManagement/assignmentPolicies';
 const policyPath = (id: string) => `${POLICIES}/${encodeURIComponent(id)}`;
@@ -34,7 +34,9 @@ export function createPoliciesService(client: () => Promise<GraphClient>): Servi
         });
       }
       return callGraph(async () => {
-        const answer = await (await client()).request<AccessPackageAssignmentPolicy | undefined>({ method: 'PUT', path: policyPath(policyId), body });
+        const answer = await (
+          await client()
+        ).request<AccessPackageAssignmentPolicy | undefined>({ method: 'PUT', path: policyPath(policyId), body });
         // Graph may shorten the answer, or send none; the caller still gets the policy it saved.
         const saved = answer.body && typeof answer.body === 'object' ? answer.body : {};
         return { ...body, ...saved, id: (saved as { id?: string }).id ?? policyId } as AssignmentPolicy;

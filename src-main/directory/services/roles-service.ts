@@ -1,8 +1,19 @@
-import type { AdministrativeUnit as GraphAdministrativeUnit, DirectoryObject, DirectoryRole, ScopedRoleMembership } from '@microsoft/microsoft-graph-types';
-import type { AdministrativeUnit, DirectoryRoleInfo, directoryRolesService, ScopedRoleMember, ScopedRoleMemberView } from '../../../src-shared/contract/directory';
-import type { ServiceImpl } from '../../../src-shared/contract/define-service';
-import { ContractFailure } from '../../../src-shared/contract/result';
-import { isScopableRoleTemplate, toScopedRoleMemberBody } from '../../../src-shared/directory/scoped-roles';
+import type {
+  AdministrativeUnit as GraphAdministrativeUnit,
+  DirectoryObject,
+  DirectoryRole,
+  ScopedRoleMembership,
+} from '@microsoft/microsoft-graph-types';
+import type {
+  AdministrativeUnit,
+  DirectoryRoleInfo,
+  directoryRolesService,
+  ScopedRoleMember,
+  ScopedRoleMemberView,
+} from '@shared/contract/directory';
+import type { ServiceImpl } from '@shared/contract/define-service';
+import { ContractFailure } from '@shared/contract/result';
+import { isScopableRoleTemplate, toScopedRoleMemberBody } from '@shared/directory/scoped-roles';
 import type { GraphClient } from '../client/graph-client';
 import { isGraphError } from '../client/graph-error';
 import { readAllPages } from './graph-pages';
@@ -47,9 +58,21 @@ async function writeMember<T>(ids: ScopedMemberIds, run: () => Promise<T>): Prom
  * `writer` adds and removes members: a client that asks a signed-in person for
  * RoleManagement.ReadWrite.Directory only then (incremental consent).
  */
-export function createRolesService(client: () => Promise<GraphClient>, writer: () => Promise<GraphClient> = client): ServiceImpl<typeof directoryRolesService> {
+export function createRolesService(
+  client: () => Promise<GraphClient>,
+  writer: () => Promise<GraphClient> = client,
+): ServiceImpl<typeof directoryRolesService> {
   const roleNamed = async (graph: GraphClient, roleId: string): Promise<string | null> =>
-    unlessForbidden(async () => (await graph.request<DirectoryRole>({ path: `/directoryRoles/${encodeURIComponent(roleId)}`, query: { $select: 'id,displayName' } })).body.displayName ?? null, null);
+    unlessForbidden(
+      async () =>
+        (
+          await graph.request<DirectoryRole>({
+            path: `/directoryRoles/${encodeURIComponent(roleId)}`,
+            query: { $select: 'id,displayName' },
+          })
+        ).body.displayName ?? null,
+      null,
+    );
   return {
     units: () =>
       callGraph(async () =>
@@ -66,7 +89,10 @@ export function createRolesService(client: () => Promise<GraphClient>, writer: (
         const graph = await client();
         const members = await readAllPages<ScopedRoleMembership>(graph, { path: `${unitPath(administrativeUnitId)}/scopedRoleMembers` });
         if (members.length === 0) return [];
-        const roles = await unlessForbidden(async () => readAllPages<DirectoryRole>(graph, { path: '/directoryRoles', query: { $select: 'id,displayName' } }), []);
+        const roles = await unlessForbidden(
+          async () => readAllPages<DirectoryRole>(graph, { path: '/directoryRoles', query: { $select: 'id,displayName' } }),
+          [],
+        );
         const memberIds = [...new Set(members.map((m) => m.roleMemberInfo?.id).filter((id): id is string => typeof id === 'string'))];
         const objects = await unlessForbidden(
           async () =>
@@ -82,7 +108,11 @@ export function createRolesService(client: () => Promise<GraphClient>, writer: (
         const roleName = new Map(roles.map((role) => [role.id, role.displayName ?? null]));
         const kind = new Map(objects.map((object) => [object.id, KINDS[object['@odata.type'] ?? ''] ?? 'unknown']));
         return members.map((member): ScopedRoleMemberView => {
-          const info = (member.roleMemberInfo ?? {}) as { id?: string | null; displayName?: string | null; userPrincipalName?: string | null };
+          const info = (member.roleMemberInfo ?? {}) as {
+            id?: string | null;
+            displayName?: string | null;
+            userPrincipalName?: string | null;
+          };
           return {
             id: member.id ?? '',
             roleId: member.roleId ?? '',
@@ -97,22 +127,36 @@ export function createRolesService(client: () => Promise<GraphClient>, writer: (
 
     scopableRoles: () =>
       callGraph(async () => {
-        const roles = await readAllPages<DirectoryRole>(await client(), { path: '/directoryRoles', query: { $select: 'id,displayName,description,roleTemplateId' } });
+        const roles = await readAllPages<DirectoryRole>(await client(), {
+          path: '/directoryRoles',
+          query: { $select: 'id,displayName,description,roleTemplateId' },
+        });
         return roles
           .filter((role) => typeof role.id === 'string' && isScopableRoleTemplate(role.roleTemplateId))
-          .map((role): DirectoryRoleInfo => ({ id: role.id!, displayName: role.displayName ?? role.id!, description: role.description ?? null, roleTemplateId: role.roleTemplateId! }))
+          .map((role): DirectoryRoleInfo => ({
+            id: role.id!,
+            displayName: role.displayName ?? role.id!,
+            description: role.description ?? null,
+            roleTemplateId: role.roleTemplateId!,
+          }))
           .sort((a, b) => a.displayName.localeCompare(b.displayName));
       }),
 
     addMember: ({ administrativeUnitId, roleId, memberId }) =>
       writeMember({ administrativeUnitId, roleId, memberId }, async () => {
-        const answer = await (await writer()).request<ScopedRoleMembership>({
+        const answer = await (
+          await writer()
+        ).request<ScopedRoleMembership>({
           method: 'POST',
           path: `${unitPath(administrativeUnitId)}/scopedRoleMembers`,
           body: toScopedRoleMemberBody({ roleId, memberId }),
         });
         const member = answer.body;
-        const info = (member.roleMemberInfo ?? {}) as { id?: string | null; displayName?: string | null; userPrincipalName?: string | null };
+        const info = (member.roleMemberInfo ?? {}) as {
+          id?: string | null;
+          displayName?: string | null;
+          userPrincipalName?: string | null;
+        };
         return {
           id: member.id ?? '',
           roleId: member.roleId ?? roleId,
@@ -127,14 +171,18 @@ export function createRolesService(client: () => Promise<GraphClient>, writer: (
 
     removeMember: ({ administrativeUnitId, membershipId }) =>
       writeMember({ administrativeUnitId, membershipId }, async () => {
-        await (await writer()).request({ method: 'DELETE', path: `${unitPath(administrativeUnitId)}/scopedRoleMembers/${encodeURIComponent(membershipId)}` });
+        await (
+          await writer()
+        ).request({ method: 'DELETE', path: `${unitPath(administrativeUnitId)}/scopedRoleMembers/${encodeURIComponent(membershipId)}` });
         return { removed: true as const };
       }),
 
     get: ({ administrativeUnitId, membershipId, select }) =>
       callGraph(async () => {
         const $select = selectWithId(select);
-        const answer = await (await client()).request<ScopedRoleMembership>({
+        const answer = await (
+          await client()
+        ).request<ScopedRoleMembership>({
           path: `${unitPath(administrativeUnitId)}/scopedRoleMembers/${encodeURIComponent(membershipId)}`,
           query: $select ? { $select } : {},
         });

@@ -1,4 +1,4 @@
-import type { ScopedRoleRefusal } from '../../../src-shared/directory/scoped-roles';
+import type { ScopedRoleRefusal } from '@shared/directory/scoped-roles';
 
 /** The parts of a Graph error that tell why a scoped role member was refused. */
 export interface GraphRefusal {
@@ -15,7 +15,8 @@ export interface ScopedMemberIds {
   membershipId?: string;
 }
 
-const mentions = (message: string, id: string | undefined): boolean => id !== undefined && id !== '' && message.toLowerCase().includes(id.toLowerCase());
+const mentions = (message: string, id: string | undefined): boolean =>
+  id !== undefined && id !== '' && message.toLowerCase().includes(id.toLowerCase());
 
 /**
  * Why Graph refused to add or remove a scoped role member, from its status and words (Graph

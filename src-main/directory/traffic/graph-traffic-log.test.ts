@@ -15,14 +15,28 @@ describe('GraphTrafficLog fed by a real Graph client', () => {
     const heard: number[] = [];
     log.subscribe((exchange) => heard.push(exchange.status));
     const token = await graph.token();
-    const client = createGraphClient({ baseUrl: `${graph.url}/v1.0`, tokens: { getToken: async () => token }, onExchange: log.recorder('calendar'), retry: { maxAttempts: 1 } });
+    const client = createGraphClient({
+      baseUrl: `${graph.url}/v1.0`,
+      tokens: { getToken: async () => token },
+      onExchange: log.recorder('calendar'),
+      retry: { maxAttempts: 1 },
+    });
     await client.request({ path: '/identityGovernance/entitlementManagement/catalogs' });
     await client.request({ path: '/users/nobody' }).catch(() => undefined);
-    await client.request({ path: `/users/${graph.user.id}/calendarView/delta`, query: { startDateTime: '2025-05-01T00:00:00Z', endDateTime: '2025-05-02T00:00:00Z' } });
+    await client.request({
+      path: `/users/${graph.user.id}/calendarView/delta`,
+      query: { startDateTime: '2025-05-01T00:00:00Z', endDateTime: '2025-05-02T00:00:00Z' },
+    });
     const page = log.recent(10)[0]!;
     expect(heard).toEqual([200, 404, 200]);
     const [latest, failed, first] = log.recent(10);
-    expect(first).toMatchObject({ source: 'calendar', method: 'GET', status: 200, errorCode: null, url: `${graph.url}/v1.0/identityGovernance/entitlementManagement/catalogs` });
+    expect(first).toMatchObject({
+      source: 'calendar',
+      method: 'GET',
+      status: 200,
+      errorCode: null,
+      url: `${graph.url}/v1.0/identityGovernance/entitlementManagement/catalogs`,
+    });
     expect(failed).toMatchObject({ status: 404, errorCode: 'Request_ResourceNotFound' });
     expect(failed!.requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(latest).toBe(page);

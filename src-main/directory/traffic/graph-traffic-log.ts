@@ -1,4 +1,4 @@
-import type { GraphExchange } from '../../../src-shared/contract/graph-traffic';
+import type { GraphExchange } from '@shared/contract/graph-traffic';
 import type { GraphExchangeInfo } from '../client/graph-client';
 import { redactGraphUrl } from './redact-graph-url';
 

@@ -1,4 +1,4 @@
-import { graphTrafficService } from '../../../src-shared/contract/graph-traffic';
+import { graphTrafficService } from '@shared/contract/graph-traffic';
 import type { EngineContext } from '../../engine/engine-context';
 import type { GraphTrafficLog } from './graph-traffic-log';
 

@@ -11,7 +11,9 @@ describe('app settings', () => {
     expect(readAppSettings({}, '/etc/rc/c.yaml', linux).dataDir).toBe('/home/ana/.local/share/relay-console');
     expect(userDataDir({ ...linux, env: { XDG_DATA_HOME: '/xdg' } })).toBe('/xdg/relay-console');
     expect(defaultConfigPath(linux)).toBe('/home/ana/.config/relay-console/relay-console.yaml');
-    expect(defaultConfigPath({ platform: 'win32', env: { APPDATA: 'C:\\Users\\ana\\AppData\\Roaming' }, homedir: 'C:\\Users\\ana' })).toContain('Relay Console');
+    expect(
+      defaultConfigPath({ platform: 'win32', env: { APPDATA: 'C:\\Users\\ana\\AppData\\Roaming' }, homedir: 'C:\\Users\\ana' }),
+    ).toContain('Relay Console');
   });
 
   it('listens on 127.0.0.1:1984 unless configured', () => {
@@ -32,6 +34,8 @@ describe('app settings', () => {
     expect(listenProblem('nonsense')).toBe('expected host:port, e.g. 127.0.0.1:1984 or :1984');
     expect(listenProblem('127.0.0.1:http')).toBe('the port must be a number, e.g. 127.0.0.1:1984 (got "http")');
     expect(listenProblem('127.0.0.1:99999')).toBe('the port must be 0-65535 (got 99999)');
-    expect(() => readAppSettings({ api: { listen: '127.0.0.1:70000' } }, '/c.yaml', linux)).toThrow('config /c.yaml: api.listen: the port must be 0-65535 (got 70000)');
+    expect(() => readAppSettings({ api: { listen: '127.0.0.1:70000' } }, '/c.yaml', linux)).toThrow(
+      'config /c.yaml: api.listen: the port must be 0-65535 (got 70000)',
+    );
   });
 });

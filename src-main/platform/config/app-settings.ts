@@ -32,20 +32,34 @@ export const appSettingsSchema = z.object({
   data_dir: z.string().min(1).optional().describe('folder for all state (emulator data, preferences); relative to this file'),
   api: z
     .object({
-      listen: listenAddress.default('127.0.0.1:1984').describe('host:port of the API and the console; 127.0.0.1 keeps them on this machine'),
+      listen: listenAddress
+        .default('127.0.0.1:1984')
+        .describe('host:port of the API and the console; 127.0.0.1 keeps them on this machine'),
       username: z.string().optional().describe('Basic auth user for the API and the console'),
       password: z.string().optional().describe('password for api.username; ${ENV} keeps it out of the file'),
       origin: z
         .union([z.string(), z.array(z.string())], { error: 'expected "*" or a list of origins, e.g. origin: "https://dash.example.com"' })
         .optional()
         .describe('sites whose pages may read the API ("*" for any); none by default'),
-      tls_listen: listenSetting('0.0.0.0:443').optional().describe('host:port of the API and the console over https (as go2rtc), besides api.listen'),
-      tls_cert: z.string().min(1).optional().describe('PEM certificate (chain included) for api.tls_listen, or the path of its file; without it a local CA makes one'),
+      tls_listen: listenSetting('0.0.0.0:443')
+        .optional()
+        .describe('host:port of the API and the console over https (as go2rtc), besides api.listen'),
+      tls_cert: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('PEM certificate (chain included) for api.tls_listen, or the path of its file; without it a local CA makes one'),
       tls_key: z.string().min(1).optional().describe('PEM private key for api.tls_listen, or the path of its file'),
     })
     .loose()
-    .refine((api) => (api.tls_cert === undefined) === (api.tls_key === undefined), { message: 'api.tls_cert and api.tls_key go together', path: ['tls_key'] })
-    .refine((api) => api.tls_listen !== undefined || api.tls_cert === undefined, { message: 'api.tls_cert is set but api.tls_listen is not: add tls_listen: ":443" (or another port) for https', path: ['tls_listen'] })
+    .refine((api) => (api.tls_cert === undefined) === (api.tls_key === undefined), {
+      message: 'api.tls_cert and api.tls_key go together',
+      path: ['tls_key'],
+    })
+    .refine((api) => api.tls_listen !== undefined || api.tls_cert === undefined, {
+      message: 'api.tls_cert is set but api.tls_listen is not: add tls_listen: ":443" (or another port) for https',
+      path: ['tls_listen'],
+    })
     .default({ listen: '127.0.0.1:1984' })
     .describe('HTTP API (go2rtc-compatible) and the console page'),
   log: z
@@ -88,11 +102,7 @@ export function readAppSettings(config: ConfigObject, configPath: string, platfo
     throw new ConfigFileError(`config ${configPath}: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
   }
   const { data_dir, api, log } = parsed.data;
-  const dataDir = data_dir
-    ? isAbsolute(data_dir)
-      ? data_dir
-      : resolve(dirname(configPath), data_dir)
-    : userDataDir(platform);
+  const dataDir = data_dir ? (isAbsolute(data_dir) ? data_dir : resolve(dirname(configPath), data_dir)) : userDataDir(platform);
   const listen = parseListen(api.listen);
   return {
     dataDir,
@@ -101,7 +111,9 @@ export function readAppSettings(config: ConfigObject, configPath: string, platfo
       username: api.username,
       password: api.password,
       origins: api.origin === undefined ? [] : [api.origin].flat(),
-      ...(api.tls_listen !== undefined ? { tls: { ...parseListen(api.tls_listen), cert: api.tls_cert, key: api.tls_key, baseDir: dirname(configPath) } } : {}),
+      ...(api.tls_listen !== undefined
+        ? { tls: { ...parseListen(api.tls_listen), cert: api.tls_cert, key: api.tls_key, baseDir: dirname(configPath) } }
+        : {}),
     },
     logLevel: log.level,
   };

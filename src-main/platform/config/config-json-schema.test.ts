@@ -14,7 +14,11 @@ describe('configJsonSchema', () => {
     ]) as Node & { required?: string[] };
     expect(Object.keys(schema.properties!)).toEqual(['api', 'directory']);
     expect(Object.keys(schema.properties!.directory!.properties!)).toEqual(['graph', 'emulator']);
-    expect(schema.properties!.api!.properties!.listen).toMatchObject({ type: 'string', default: ':1984', description: 'where the API listens' });
+    expect(schema.properties!.api!.properties!.listen).toMatchObject({
+      type: 'string',
+      default: ':1984',
+      description: 'where the API listens',
+    });
     expect(JSON.stringify(schema)).not.toContain('"required"');
   });
 

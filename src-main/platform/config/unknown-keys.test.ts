@@ -4,10 +4,22 @@ import { appSettingsSchema } from './app-settings';
 import { findUnknownKeys, unknownKeyWarnings } from './unknown-keys';
 
 const relay = z.object({
-  rtsp: z.object({ listen: z.string().default('127.0.0.1:8554'), username: z.string().optional() }).loose().optional(),
+  rtsp: z
+    .object({ listen: z.string().default('127.0.0.1:8554'), username: z.string().optional() })
+    .loose()
+    .optional(),
   streams: z.record(z.string(), z.unknown()).nullable().optional(),
 });
-const emulator = z.object({ directory: z.object({ emulator: z.object({ listen: z.string(), apps: z.array(z.object({ client_id: z.string() }).strict()).optional() }).strict().optional() }).loose() });
+const emulator = z.object({
+  directory: z
+    .object({
+      emulator: z
+        .object({ listen: z.string(), apps: z.array(z.object({ client_id: z.string() }).strict()).optional() })
+        .strict()
+        .optional(),
+    })
+    .loose(),
+});
 const client = z.object({ directory: z.object({ graph: z.object({ tenant: z.string() }).loose().optional() }).loose() });
 
 describe('unknown config keys', () => {

@@ -32,7 +32,8 @@ function flatten(schemas: readonly Schema[]): Schema[] {
   });
 }
 
-const isMapping = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isMapping = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Walks the parsed config beside the zod schemas that read it and lists every key none of
@@ -69,6 +70,7 @@ export function findUnknownKeys(value: unknown, schemas: readonly Schema[], path
 /** One warning line per unknown key, naming the file and the key it probably meant. */
 export function unknownKeyWarnings(config: unknown, schemas: readonly Schema[], file: string): string[] {
   return findUnknownKeys(config, schemas).map(
-    ({ path, suggestion }) => `config ${file}: unknown key ${path}${suggestion ? ` (did you mean ${suggestion}?)` : ''}; Relay Console does not read it`,
+    ({ path, suggestion }) =>
+      `config ${file}: unknown key ${path}${suggestion ? ` (did you mean ${suggestion}?)` : ''}; Relay Console does not read it`,
   );
 }

@@ -19,7 +19,8 @@ async function serve(lines: string[]): Promise<string> {
       handler: ({ url }) => {
         const src = url.searchParams.get('src');
         if (src === 'boom') throw new TypeError('cannot read properties of undefined');
-        if (src === 'porch' || src === 'garden') throw new HttpError(503, `stream ${src}: no source is reachable (connect ECONNREFUSED 10.0.0.9:554)`);
+        if (src === 'porch' || src === 'garden')
+          throw new HttpError(503, `stream ${src}: no source is reachable (connect ECONNREFUSED 10.0.0.9:554)`);
         throw new HttpError(404, `stream not found: ${src}`);
       },
     },

@@ -49,7 +49,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         if (loopbackOnly) assertLoopbackHost(req);
         // Before auth: browsers send preflights without credentials.
         if (applyCors(req, res, options.allowedOrigins ?? [])) return;
-        if (!router.authenticatesItself(req.method ?? 'GET', new URL(req.url ?? '/', 'http://localhost').pathname)) assertBasicAuth(req, credentials);
+        if (!router.authenticatesItself(req.method ?? 'GET', new URL(req.url ?? '/', 'http://localhost').pathname))
+          assertBasicAuth(req, credentials);
         assertSameOriginWrite(req);
       } catch (error) {
         if (error instanceof HttpError && error.status === 401) {
@@ -77,13 +78,17 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         handler(req, socket, head);
       } catch (error) {
         const status = error instanceof HttpError ? error.status : 500;
-        socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Error'}\r\nConnection: close\r\n\r\n`);
+        socket.end(
+          `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Error'}\r\nConnection: close\r\n\r\n`,
+        );
       }
     });
     return server;
   };
   const server = attach(createServer(handlerFor(options.host)), options.host);
-  const tlsServer = options.tls ? attach(createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handlerFor(options.tls.host)), options.tls.host) : undefined;
+  const tlsServer = options.tls
+    ? attach(createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handlerFor(options.tls.host)), options.tls.host)
+    : undefined;
 
   const port = await listen(server, options.port, options.host);
   const browserHost = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;

@@ -4,7 +4,8 @@ import { assertSameOriginWrite, isExactOwnOrigin, isOwnOrigin } from './request-
 import { isCrossSiteRequest } from './cross-origin';
 
 // Node gives header names in lower case.
-const request = (host: string, headers: Record<string, string> = {}, method = 'POST') => ({ method, headers: { host, ...headers } }) as unknown as IncomingMessage;
+const request = (host: string, headers: Record<string, string> = {}, method = 'POST') =>
+  ({ method, headers: { host, ...headers } }) as unknown as IncomingMessage;
 
 describe('same origin behind a reverse proxy', () => {
   it.each([
@@ -30,7 +31,9 @@ describe('same origin behind a reverse proxy', () => {
     expect(() => assertSameOriginWrite(request('frigate.lan', frigate))).not.toThrow();
     expect(isCrossSiteRequest(request('frigate.lan', frigate, 'GET'))).toBe(false);
     expect(() => assertSameOriginWrite(request('frigate.lan', { origin: 'http://evil.example' }))).toThrow(/cross-origin write refused/);
-    expect(() => assertSameOriginWrite(request('localhost:1984', { origin: 'http://localhost:5000' }))).toThrow(/cross-origin write refused/);
+    expect(() => assertSameOriginWrite(request('localhost:1984', { origin: 'http://localhost:5000' }))).toThrow(
+      /cross-origin write refused/,
+    );
   });
 
   it.each([

@@ -16,7 +16,8 @@ export function assertSameOriginWrite(req: IncomingMessage, allowedOrigins: read
   if (origin === undefined) {
     // Browsers send Origin with every write today; one that did not still says where it came from.
     const site = req.headers['sec-fetch-site'];
-    if (site === 'cross-site' || site === 'same-site') throw new HttpError(403, `cross-site write refused: the request came from a page of another site (Sec-Fetch-Site: ${site})`);
+    if (site === 'cross-site' || site === 'same-site')
+      throw new HttpError(403, `cross-site write refused: the request came from a page of another site (Sec-Fetch-Site: ${site})`);
     return;
   }
   if (isOwnOrigin(req, origin) || allowedOrigins.includes(origin)) return;
@@ -98,14 +99,9 @@ export function assertBasicAuth(req: IncomingMessage, credentials: BasicCredenti
   if (match?.[1]) {
     const decoded = Buffer.from(match[1], 'base64').toString('utf8');
     const sep = decoded.indexOf(':');
-    if (
-      sep >= 0 &&
-      safeEqual(decoded.slice(0, sep), credentials.username) &&
-      safeEqual(decoded.slice(sep + 1), credentials.password)
-    ) {
+    if (sep >= 0 && safeEqual(decoded.slice(0, sep), credentials.username) && safeEqual(decoded.slice(sep + 1), credentials.password)) {
       return;
     }
   }
   throw new HttpError(401, 'authentication required');
 }
-

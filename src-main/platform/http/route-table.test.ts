@@ -13,7 +13,11 @@ const table = (routes: Array<[method: Named['method'], path: string, name: strin
 
 /** The match as a short value: the route's name and its parameters, or 404/405 with what is allowed. */
 const hit = (match: RouteMatch<Named>) =>
-  match.kind === 'found' ? { name: match.route.name, params: match.params } : match.kind === 'method-not-allowed' ? { status: 405, allowed: match.allowed } : { status: 404 };
+  match.kind === 'found'
+    ? { name: match.route.name, params: match.params }
+    : match.kind === 'method-not-allowed'
+      ? { status: 405, allowed: match.allowed }
+      : { status: 404 };
 
 describe('route table', () => {
   it('binds :name parameters and the * rest', () => {
@@ -21,7 +25,10 @@ describe('route table', () => {
       ['GET', '/mkbucketv3/:bucket/region/:region', 'mkbucket'],
       ['GET', '/onvif/*', 'onvif'],
     ]);
-    expect(hit(routes.match('GET', '/mkbucketv3/photos/region/z1'))).toEqual({ name: 'mkbucket', params: { bucket: 'photos', region: 'z1' } });
+    expect(hit(routes.match('GET', '/mkbucketv3/photos/region/z1'))).toEqual({
+      name: 'mkbucket',
+      params: { bucket: 'photos', region: 'z1' },
+    });
     expect(hit(routes.match('GET', '/onvif/device_service/extra'))).toEqual({ name: 'onvif', params: { '*': 'device_service/extra' } });
     // A parameter is one segment, never an empty one, and every segment of the pattern is needed.
     expect(hit(routes.match('GET', '/mkbucketv3//region/z1'))).toEqual({ status: 404 });
@@ -134,7 +141,9 @@ describe('route table', () => {
 
   it('refuses a pattern and method registered twice, and patterns it cannot read', () => {
     const routes = table([['GET', '/api/x/:id', 'first']]);
-    expect(() => routes.add([{ method: ['POST', 'GET'], path: '/api/x/:other', name: 'second' }])).toThrow('route POST,GET /api/x/:other registered twice (first as GET /api/x/:id)');
+    expect(() => routes.add([{ method: ['POST', 'GET'], path: '/api/x/:other', name: 'second' }])).toThrow(
+      'route POST,GET /api/x/:other registered twice (first as GET /api/x/:id)',
+    );
     expect(() => routes.add([{ method: '*', path: '/api/x/:id', name: 'any' }])).not.toThrow();
     expect(() => routes.add([{ method: '*', path: '/api/x/:id', name: 'any again' }])).toThrow('registered twice');
     expect(() => table([['GET', 'api/x', 'relative']])).toThrow('must start with /');

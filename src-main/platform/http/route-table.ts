@@ -94,7 +94,8 @@ function compile<R extends RouteSpec>(route: R, emptySegments: 'keep' | 'drop'):
     return { kind: 'literal', text: route.ignoreCase ? part.toLowerCase() : part };
   });
   const methods = route.method === '*' ? 'any' : typeof route.method === 'string' ? [route.method] : route.method;
-  if (methods !== 'any' && (methods.length === 0 || methods.includes('*'))) throw new Error(`route ${route.path}: name methods, or * alone for any`);
+  if (methods !== 'any' && (methods.length === 0 || methods.includes('*')))
+    throw new Error(`route ${route.path}: name methods, or * alone for any`);
   const key = `${route.ignoreCase ? 'i' : 'c'} ${segments.map((s) => (s.kind === 'literal' ? `=${s.text}` : s.kind === 'param' ? ':' : '*')).join('/')}`;
   return { route, segments, methods, key };
 }
@@ -109,7 +110,12 @@ function compareSpecificity(a: Segment[], b: Segment[]): number {
 }
 
 /** The parameters when the pattern matches the segments, else undefined. */
-function bind(pattern: Segment[], path: readonly string[], ignoreCase: boolean, emptySegments: 'keep' | 'drop'): Record<string, string> | undefined {
+function bind(
+  pattern: Segment[],
+  path: readonly string[],
+  ignoreCase: boolean,
+  emptySegments: 'keep' | 'drop',
+): Record<string, string> | undefined {
   const params: Record<string, string> = {};
   for (let i = 0; i < pattern.length; i++) {
     const segment = pattern[i]!;
@@ -158,7 +164,8 @@ export function createRouteTable<R extends RouteSpec>(routes: readonly R[] = [],
         else if (order === 0) best.push({ entry, params });
       }
       if (best.length === 0) return { kind: 'not-found' };
-      const hit = best.find((b) => b.entry.methods !== 'any' && b.entry.methods.includes(method)) ?? best.find((b) => b.entry.methods === 'any');
+      const hit =
+        best.find((b) => b.entry.methods !== 'any' && b.entry.methods.includes(method)) ?? best.find((b) => b.entry.methods === 'any');
       if (!hit) return { kind: 'method-not-allowed', allowed: [...new Set(best.flatMap((b) => b.entry.methods as readonly string[]))] };
       if (decode !== 'params') return { kind: 'found', route: hit.entry.route, params: hit.params };
       const decoded: Record<string, string> = {};

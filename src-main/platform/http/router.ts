@@ -99,7 +99,8 @@ export function createFailureLog(logger: Logger, repeats: RepeatFilter = createR
       const what = `${request?.method ?? '?'} ${(request?.url ?? '').split('?')[0] || '?'}`;
       if (status === 500 || status > 504) logger.error(`request failed: ${what}`, { status, error: message });
       else if (!EXPECTED_REFUSALS.has(status)) logger.debug(`request refused: ${what}`, { status, error: message });
-      else if (repeats.isNew(`${status} ${what} ${message}`)) logger.warn(`request refused: ${what} (said once an hour for the same cause)`, { status, error: message });
+      else if (repeats.isNew(`${status} ${what} ${message}`))
+        logger.warn(`request refused: ${what} (said once an hour for the same cause)`, { status, error: message });
     },
   };
 }

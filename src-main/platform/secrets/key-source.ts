@@ -39,7 +39,8 @@ export interface CacheKeySource {
 function parseKeyFile(text: string): KeyFile | null {
   try {
     const value = JSON.parse(text) as Partial<KeyFile>;
-    if (value.version === 1 && (value.protection === 'safeStorage' || value.protection === 'file') && typeof value.key === 'string') return value as KeyFile;
+    if (value.version === 1 && (value.protection === 'safeStorage' || value.protection === 'file') && typeof value.key === 'string')
+      return value as KeyFile;
   } catch {
     /* unreadable: treated as absent */
   }
@@ -90,7 +91,8 @@ export function createCacheKeySource(options: CacheKeyOptions): CacheKeySource {
       if (file.protection === 'file' && safe) return { key, protection: await store(key) };
       return { key, protection: file.protection };
     }
-    if (text !== null) options.onReset?.(file ? `the token cache key could not be unlocked (${file.protection})` : 'the token cache key file is damaged');
+    if (text !== null)
+      options.onReset?.(file ? `the token cache key could not be unlocked (${file.protection})` : 'the token cache key file is damaged');
     const fresh = randomBytes(32);
     return { key: fresh, protection: await store(fresh) };
   };

@@ -30,7 +30,9 @@ const secretsSchema = z.record(z.string(), z.string());
  * so a crash never leaves a record without its secret, and on remove the record goes first,
  * so a crash never leaves a record whose secret is gone.
  */
-export function createSealedRecordStore<S extends z.ZodType<{ id: string }>>(options: SealedRecordStoreOptions<S>): SealedRecordStore<z.infer<S>> {
+export function createSealedRecordStore<S extends z.ZodType<{ id: string }>>(
+  options: SealedRecordStoreOptions<S>,
+): SealedRecordStore<z.infer<S>> {
   type Stored = z.infer<S>;
   const fileSchema = z.object({ version: z.literal(1), [options.listKey]: z.array(options.record) });
 
@@ -47,7 +49,8 @@ export function createSealedRecordStore<S extends z.ZodType<{ id: string }>>(opt
     return parsed.data[options.listKey] as Stored[];
   };
   const readSecrets = async (): Promise<Record<string, string>> => secretsSchema.parse(JSON.parse((await options.secrets.read()) ?? '{}'));
-  const writeRecords = (records: Stored[]) => writeFileAtomic(options.path, `${JSON.stringify({ version: 1, [options.listKey]: records }, null, 2)}\n`);
+  const writeRecords = (records: Stored[]) =>
+    writeFileAtomic(options.path, `${JSON.stringify({ version: 1, [options.listKey]: records }, null, 2)}\n`);
 
   return {
     list: readRecords,

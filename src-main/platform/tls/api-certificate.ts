@@ -13,7 +13,10 @@ const isPem = (text: string) => text.includes('\n');
  * Without them a local CA in `<data_dir>/api/tls` makes one for this machine's names and the log
  * says where the CA is, so a browser or client can be told to trust it.
  */
-export async function apiCertificate(tls: ApiTlsSettings, options: { dataDir: string; logger: Logger }): Promise<{ cert: string; key: string }> {
+export async function apiCertificate(
+  tls: ApiTlsSettings,
+  options: { dataDir: string; logger: Logger },
+): Promise<{ cert: string; key: string }> {
   const read = async (value: string, what: string): Promise<string> => {
     if (isPem(value)) return value;
     const path = isAbsolute(value) ? value : resolve(tls.baseDir, value);
@@ -21,9 +24,15 @@ export async function apiCertificate(tls: ApiTlsSettings, options: { dataDir: st
       throw new Error(`api.${what}: cannot read ${path} (${error.code ?? error.message}); give the PEM text or the path of a PEM file`);
     });
   };
-  if (tls.cert !== undefined && tls.key !== undefined) return { cert: await read(tls.cert, 'tls_cert'), key: await read(tls.key, 'tls_key') };
+  if (tls.cert !== undefined && tls.key !== undefined)
+    return { cert: await read(tls.cert, 'tls_cert'), key: await read(tls.key, 'tls_key') };
   const names = [hostname(), ...(tls.host !== '0.0.0.0' && tls.host !== '::' ? [tls.host] : [])];
   const made = await ensureLocalCertificate({ dir: join(options.dataDir, 'api', 'tls'), names, label: 'Relay Console API' });
-  options.logger.info(made.created ? 'https: a local CA and certificate were made for api.tls_listen; trust the CA in the browser' : 'https: local certificate in use for api.tls_listen', { ca: made.caPath });
+  options.logger.info(
+    made.created
+      ? 'https: a local CA and certificate were made for api.tls_listen; trust the CA in the browser'
+      : 'https: local certificate in use for api.tls_listen',
+    { ca: made.caPath },
+  );
   return { cert: made.cert, key: made.key };
 }

@@ -40,7 +40,10 @@ const files = (dir: string) => ({ ca: join(dir, 'ca.pem'), cert: join(dir, 'serv
 /** Whether a certificate covers exactly these names (DNS names and IP addresses). */
 function coversExactly(server: NodeX509, names: string[]): boolean {
   const entries = (server.subjectAltName ?? '').split(', ').filter(Boolean);
-  return entries.length === names.length && names.every((name) => (isIP(name) ? server.checkIP(name) !== undefined : server.checkHost(name) !== undefined));
+  return (
+    entries.length === names.length &&
+    names.every((name) => (isIP(name) ? server.checkIP(name) !== undefined : server.checkHost(name) !== undefined))
+  );
 }
 
 async function readExisting(dir: string, names: string[], now: number): Promise<Omit<LocalCertificate, 'created'> | null> {
@@ -62,7 +65,12 @@ async function readExisting(dir: string, names: string[], now: number): Promise<
  * trusts this one certificate and nothing anyone could sign later. When the names change or the
  * certificate nears its end, both are made again (the CA file keeps its path).
  */
-export async function ensureLocalCertificate(options: { dir: string; names?: string[]; label: string; now?: () => number }): Promise<LocalCertificate> {
+export async function ensureLocalCertificate(options: {
+  dir: string;
+  names?: string[];
+  label: string;
+  now?: () => number;
+}): Promise<LocalCertificate> {
   // Loaded only to make a certificate (about 10 MB with its dependencies), not at every start.
   const x509 = await import('@peculiar/x509');
   const now = options.now?.() ?? Date.now();
@@ -101,7 +109,9 @@ export async function ensureLocalCertificate(options: { dir: string; names?: str
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-      new x509.SubjectAlternativeNameExtension(names.map((name) => ({ type: isIP(name) ? ('ip' as const) : ('dns' as const), value: name }))),
+      new x509.SubjectAlternativeNameExtension(
+        names.map((name) => ({ type: isIP(name) ? ('ip' as const) : ('dns' as const), value: name })),
+      ),
       await x509.AuthorityKeyIdentifierExtension.create(caKeys.publicKey),
     ],
   });

@@ -22,10 +22,16 @@ export type TlsSettings = z.infer<typeof tlsSettingsSchema>;
  * The certificate and key a server answers https with: the configured files, or one made by a
  * local CA in `dir` (its path logged, for NODE_EXTRA_CA_CERTS). Null when TLS is off.
  */
-export async function serverTls(settings: TlsSettings, options: { dir: string; label: string; logger: Logger }): Promise<{ cert: string; key: string } | null> {
+export async function serverTls(
+  settings: TlsSettings,
+  options: { dir: string; label: string; logger: Logger },
+): Promise<{ cert: string; key: string } | null> {
   if (!settings.enabled) return null;
   if (settings.cert && settings.key) return { cert: await readFile(settings.cert, 'utf8'), key: await readFile(settings.key, 'utf8') };
   const made = await ensureLocalCertificate({ dir: options.dir, names: settings.names, label: options.label });
-  options.logger.info(made.created ? 'https: a local CA and certificate were made; trust the CA to use https' : 'https: local certificate in use', { ca: made.caPath, hint: `NODE_EXTRA_CA_CERTS=${made.caPath}` });
+  options.logger.info(
+    made.created ? 'https: a local CA and certificate were made; trust the CA to use https' : 'https: local certificate in use',
+    { ca: made.caPath, hint: `NODE_EXTRA_CA_CERTS=${made.caPath}` },
+  );
   return { cert: made.cert, key: made.key };
 }

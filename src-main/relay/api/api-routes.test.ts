@@ -23,7 +23,11 @@ describe('relay API routes', () => {
 
   it('refuses another method on a known path with 405 and the methods it takes', async () => {
     expect(await call('PUT', '/api/log')).toEqual({ status: 405, allow: 'GET, DELETE', text: 'method PUT not allowed on /api/log\n' });
-    expect(await call('POST', '/api/streams.dot')).toEqual({ status: 405, allow: 'GET', text: 'method POST not allowed on /api/streams.dot\n' });
+    expect(await call('POST', '/api/streams.dot')).toEqual({
+      status: 405,
+      allow: 'GET',
+      text: 'method POST not allowed on /api/streams.dot\n',
+    });
     expect(await call('HEAD', '/api/streams')).toMatchObject({ status: 405, allow: 'GET, PUT, PATCH, DELETE, POST' });
     expect(await call('PUT', '/api/config')).toMatchObject({ status: 405, allow: 'GET, POST, PATCH' });
   });

@@ -17,7 +17,13 @@ describe('relay HTTP API', () => {
   it('GET /api describes the application', async () => {
     relay = await startRelay();
     const res = await call('GET', '/api');
-    const info = JSON.parse(res.text) as { config_path: string; host: string; rtsp: { listen: string; default_query: string }; version: string; app_version: string };
+    const info = JSON.parse(res.text) as {
+      config_path: string;
+      host: string;
+      rtsp: { listen: string; default_query: string };
+      version: string;
+      app_version: string;
+    };
     expect(info.config_path).toBe(relay.running.configPath);
     expect(info.rtsp).toEqual({ listen: `127.0.0.1:${relay.rtspPort}`, default_query: 'video&audio' });
     // `version` is the go2rtc API level clients check; the app's own version has a field of its own.
@@ -28,17 +34,25 @@ describe('relay HTTP API', () => {
   it('creates, lists, updates and deletes streams, persisting them with comments intact', async () => {
     relay = await startRelay('  # the front door camera\n  door: rtsp://user:secret@10.0.0.9/stream1\n');
     expect((await call('PUT', '/api/streams?src=rtsp://127.0.0.1:1/x&name=yard')).status).toBe(200);
-    const list = JSON.parse((await call('GET', '/api/streams')).text) as Record<string, { producers: Array<{ url: string }>; consumers: unknown[] }>;
+    const list = JSON.parse((await call('GET', '/api/streams')).text) as Record<
+      string,
+      { producers: Array<{ url: string }>; consumers: unknown[] }
+    >;
     expect(Object.keys(list).sort()).toEqual(['door', 'yard']);
     // A caller on this machine (a loopback-only server) reads back the URL it wrote; a page of
     // another site that api.origin would let read sees it masked.
     expect(list.door!.producers[0]!.url).toBe('rtsp://user:secret@10.0.0.9/stream1');
-    const foreignView = JSON.parse((await call('GET', '/api/streams?src=door', undefined, { Origin: 'https://dash.example' })).text) as { producers: Array<{ url: string }> };
+    const foreignView = JSON.parse((await call('GET', '/api/streams?src=door', undefined, { Origin: 'https://dash.example' })).text) as {
+      producers: Array<{ url: string }>;
+    };
     expect(foreignView.producers[0]!.url).toBe('rtsp://***@10.0.0.9/stream1');
     expect(list.yard).toEqual({ producers: [{ url: 'rtsp://127.0.0.1:1/x' }], consumers: [] });
 
     expect((await call('PATCH', '/api/streams?name=yard&src=rtsp://127.0.0.1:2/y')).status).toBe(200);
-    expect(JSON.parse((await call('GET', '/api/streams?src=yard')).text)).toEqual({ producers: [{ url: 'rtsp://127.0.0.1:2/y' }], consumers: [] });
+    expect(JSON.parse((await call('GET', '/api/streams?src=yard')).text)).toEqual({
+      producers: [{ url: 'rtsp://127.0.0.1:2/y' }],
+      consumers: [],
+    });
 
     let file = await readFile(relay.running.configPath, 'utf8');
     expect(file).toContain('# the front door camera');
@@ -117,7 +131,17 @@ describe('relay HTTP API', () => {
   it('survives random YAML and garbage bodies without touching the file', async () => {
     relay = await startRelay('  door: rtsp://127.0.0.1:1/x\n');
     const before = await readFile(relay.running.configPath, 'utf8');
-    const garbage = ['{{{{', ': : :', '\u0000\u0001\u0002', 'a: b: c', '- [', '"unterminated', '\t\tx: 1', 'api:\n  listen: nowhere\n', 'log:\n  level: loud\n'];
+    const garbage = [
+      '{{{{',
+      ': : :',
+      '\u0000\u0001\u0002',
+      'a: b: c',
+      '- [',
+      '"unterminated',
+      '\t\tx: 1',
+      'api:\n  listen: nowhere\n',
+      'log:\n  level: loud\n',
+    ];
     for (const body of garbage) {
       const res = await call('POST', '/api/config', body);
       expect(res.status, body).toBe(400);

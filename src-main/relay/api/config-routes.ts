@@ -27,7 +27,8 @@ export function maskConfigSecrets(text: string): string {
 }
 
 const toBadRequest = (error: unknown): never => {
-  if (error instanceof ConfigSyntaxError || error instanceof ConfigFileError || error instanceof SourceRejectedError) throw new HttpError(400, error.message);
+  if (error instanceof ConfigSyntaxError || error instanceof ConfigFileError || error instanceof SourceRejectedError)
+    throw new HttpError(400, error.message);
   throw error;
 };
 

@@ -17,11 +17,20 @@ async function markerCommand(): Promise<{ dir: string; marker: string; command: 
 function aliasBomb(): string {
   const name = (level: number) => String.fromCharCode(97 + level);
   const levels = [`a: &a [${Array(9).fill('x').join(', ')}]`];
-  for (let level = 1; level < 9; level++) levels.push(`${name(level)}: &${name(level)} [${Array(9).fill(`*${name(level - 1)}`).join(', ')}]`);
+  for (let level = 1; level < 9; level++)
+    levels.push(
+      `${name(level)}: &${name(level)} [${Array(9)
+        .fill(`*${name(level - 1)}`)
+        .join(', ')}]`,
+    );
   return `${levels.join('\n')}\n`;
 }
 
-const exists = (path: string) => readFile(path).then(() => true, () => false);
+const exists = (path: string) =>
+  readFile(path).then(
+    () => true,
+    () => false,
+  );
 
 describe('config writes through the API and the console', () => {
   let relay: RelayUnderTest | undefined;
@@ -44,7 +53,10 @@ describe('config writes through the API and the console', () => {
     const before = await readFile(relay.running.configPath, 'utf8');
 
     const patch = await call('PATCH', '/api/config', `streams:\n  x: exec:${command}\n`);
-    expect(patch).toEqual({ status: 400, text: expect.stringMatching(/^streams\.x: exec: sources run commands on this machine and are accepted only from the config file/) });
+    expect(patch).toEqual({
+      status: 400,
+      text: expect.stringMatching(/^streams\.x: exec: sources run commands on this machine and are accepted only from the config file/),
+    });
     const listed = await call('PATCH', '/api/config', `streams:\n  y: [rtsp://127.0.0.1:1/y, "echo:${command}"]\n`);
     expect(listed.status).toBe(400);
     expect(listed.text).toMatch(/^streams\.y: echo: /);
@@ -118,6 +130,8 @@ describe('config writes through the API and the console', () => {
   });
 
   it('a config file with an alias bomb does not start: the error says why and names the file', async () => {
-    await expect(startTestEngine({ modules: [relayModule], config: aliasBomb() })).rejects.toThrow(/config .*: invalid YAML: aliases expand too much/);
+    await expect(startTestEngine({ modules: [relayModule], config: aliasBomb() })).rejects.toThrow(
+      /config .*: invalid YAML: aliases expand too much/,
+    );
   });
 });

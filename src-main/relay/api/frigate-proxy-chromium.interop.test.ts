@@ -84,7 +84,9 @@ describe("Frigate's live view through its nginx", () => {
       .waitForFunction(
         ({ id, after }) => {
           const video = document.getElementById(id) as HTMLVideoElement | null;
-          return video && video.videoWidth > 0 && video.currentTime > after ? { width: video.videoWidth, height: video.videoHeight, time: video.currentTime } : false;
+          return video && video.videoWidth > 0 && video.currentTime > after
+            ? { width: video.videoWidth, height: video.videoHeight, time: video.currentTime }
+            : false;
         },
         { id, after },
         { timeout: 30_000 },
@@ -94,10 +96,13 @@ describe("Frigate's live view through its nginx", () => {
   const proxied = async (port: number, path: string) => (await proxy.requests()).filter((r) => r.port === port && r.uri.startsWith(path));
   /** nginx logs a proxied WebSocket once it closes: waits for `count` such lines. */
   const loggedSockets = (port: number, path: string, count = 1) =>
-    waitUntil(async () => {
-      const lines = await proxied(port, path);
-      return lines.length >= count && lines;
-    }, { timeout: 10_000, interval: 50, what: `nginx to log ${count} request(s) for ${path}` });
+    waitUntil(
+      async () => {
+        const lines = await proxied(port, path);
+        return lines.length >= count && lines;
+      },
+      { timeout: 10_000, interval: 50, what: `nginx to log ${count} request(s) for ${path}` },
+    );
 
   it("MSE: Frigate's player on /live/mse/api/ws gets a MIME type, then fMP4 that plays at the camera's size and advances", async () => {
     const page = await pageAt(ports.frigate);
@@ -108,7 +113,9 @@ describe("Frigate's live view through its nginx", () => {
     expect((await playing(page, 'mse', first.time + 1)).time).toBeGreaterThan(first.time + 1);
     await page.close();
     // The upgrade went through the proxy with the page's origin (the proxy's port in it).
-    expect(await loggedSockets(ports.frigate, '/live/mse/api/ws')).toEqual([expect.objectContaining({ method: 'GET', status: 101, origin: origin(ports.frigate) })]);
+    expect(await loggedSockets(ports.frigate, '/live/mse/api/ws')).toEqual([
+      expect.objectContaining({ method: 'GET', status: 101, origin: origin(ports.frigate) }),
+    ]);
   }, 90_000);
 
   it("WebRTC: Frigate's player on /live/webrtc/api/ws (offer after setLocalDescription, candidates trickled) plays at the camera's size and advances", async () => {
@@ -122,7 +129,9 @@ describe("Frigate's live view through its nginx", () => {
     expect((await playing(page, 'rtc', first.time + 1)).time).toBeGreaterThan(first.time + 1);
     await page.evaluate(() => (window as unknown as Record<string, RTCPeerConnection>).pc_rtc!.close());
     await page.close();
-    expect(await loggedSockets(ports.frigate, '/live/webrtc/api/ws')).toEqual([expect.objectContaining({ status: 101, origin: origin(ports.frigate) })]);
+    expect(await loggedSockets(ports.frigate, '/live/webrtc/api/ws')).toEqual([
+      expect.objectContaining({ status: 101, origin: origin(ports.frigate) }),
+    ]);
   }, 90_000);
 
   it('a WebRTC offer POSTed from the page to /api/go2rtc/webrtc is answered through the proxy', async () => {
@@ -131,7 +140,11 @@ describe("Frigate's live view through its nginx", () => {
       const pc = new RTCPeerConnection();
       pc.addTransceiver('video', { direction: 'recvonly' });
       await pc.setLocalDescription(await pc.createOffer());
-      const response = await fetch('/api/go2rtc/webrtc?src=cam', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ type: 'offer', sdp: pc.localDescription!.sdp }) });
+      const response = await fetch('/api/go2rtc/webrtc?src=cam', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ type: 'offer', sdp: pc.localDescription!.sdp }),
+      });
       const body = (await response.json()) as { type: string; sdp: string };
       pc.close();
       return { status: response.status, type: body.type, h264: /H264\/90000/.test(body.sdp) };
@@ -154,7 +167,12 @@ describe("Frigate's live view through its nginx", () => {
     expect(sockets.filter((r) => r.origin === origin(ports.ported)).map((r) => r.status)).toEqual([101, 101]);
     // A write from the app's page (a simple request, so no preflight: it reaches the relay) is
     // refused by the relay, and the page cannot read the answer.
-    const write = await app.evaluate(async (url) => (await fetch(url, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'v=0' }).catch(() => undefined))?.status ?? 'unreadable', `${origin(ports.ported)}/api/go2rtc/webrtc?src=cam`);
+    const write = await app.evaluate(
+      async (url) =>
+        (await fetch(url, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'v=0' }).catch(() => undefined))?.status ??
+        'unreadable',
+      `${origin(ports.ported)}/api/go2rtc/webrtc?src=cam`,
+    );
     expect(write).toBe('unreadable');
     const posted = (await proxied(ports.ported, '/api/go2rtc/webrtc')).filter((r) => r.origin === origin(ports.app));
     expect(posted).toEqual([expect.objectContaining({ method: 'POST', status: 403 })]);
@@ -169,10 +187,13 @@ describe("Frigate's live view through its nginx", () => {
       expect(await own.evaluate(socketOpens, socket(ports.frigate, player))).toBe('open');
     }
     // The players' own sockets of the tests above are in the same log: wait for the app's two.
-    const fromApp = await waitUntil(async () => {
-      const lines = (await proxied(ports.frigate, '/live/')).filter((r) => r.origin === origin(ports.app));
-      return lines.length >= 2 && lines;
-    }, { timeout: 10_000, interval: 50, what: "nginx to log the app page's two sockets" });
+    const fromApp = await waitUntil(
+      async () => {
+        const lines = (await proxied(ports.frigate, '/live/')).filter((r) => r.origin === origin(ports.app));
+        return lines.length >= 2 && lines;
+      },
+      { timeout: 10_000, interval: 50, what: "nginx to log the app page's two sockets" },
+    );
     expect(fromApp.map((r) => r.status)).toEqual([403, 403]);
     await Promise.all([app.close(), own.close()]);
   }, 60_000);

@@ -31,7 +31,9 @@ const samples = (bytes: Buffer) => new Int16Array(bytes.buffer.slice(bytes.byteO
 /** The camera's sound as G.711 A-law bytes, then as ffmpeg decodes those bytes: what a lossless output must give back. */
 async function referencePcm(): Promise<Int16Array> {
   const alaw = await ffmpeg(['-f', 'lavfi', '-i', SOUND, '-c:a', 'pcm_alaw', '-f', 'alaw', '-']);
-  const decoded = spawn('ffmpeg', ['-hide_banner', '-v', 'error', '-f', 'alaw', '-ar', '8000', '-ac', '1', '-i', '-', '-f', 's16le', '-'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const decoded = spawn('ffmpeg', ['-hide_banner', '-v', 'error', '-f', 'alaw', '-ar', '8000', '-ac', '1', '-i', '-', '-f', 's16le', '-'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   decoded.stdin.end(alaw.stdout);
   const out: Buffer[] = [];
   for await (const chunk of decoded.stdout) out.push(chunk as Buffer);
@@ -97,7 +99,37 @@ describe('a G.711 camera over MSE and HLS: FLAC for players that take it', () =>
   beforeAll(async () => {
     camera = spawn(
       'ffmpeg',
-      ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25', '-f', 'lavfi', '-i', SOUND, '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '25', '-pix_fmt', 'yuv420p', '-c:a', 'pcm_alaw', '-f', 'rtsp', '-rtsp_transport', 'tcp', live.relay.rtspUrl('door')],
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-re',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=size=320x240:rate=25',
+        '-f',
+        'lavfi',
+        '-i',
+        SOUND,
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-tune',
+        'zerolatency',
+        '-g',
+        '25',
+        '-pix_fmt',
+        'yuv420p',
+        '-c:a',
+        'pcm_alaw',
+        '-f',
+        'rtsp',
+        '-rtsp_transport',
+        'tcp',
+        live.relay.rtspUrl('door'),
+      ],
       { stdio: 'ignore' },
     );
     [reference] = await Promise.all([referencePcm(), waitForMedia(live.relay, 'door', 20_000)]);
@@ -116,7 +148,14 @@ describe('a G.711 camera over MSE and HLS: FLAC for players that take it', () =>
     const played = await live.page.waitForFunction(
       () => {
         const video = document.getElementById('mse') as HTMLVideoElement & { webkitAudioDecodedByteCount: number };
-        return video.currentTime > 1.5 && video.webkitAudioDecodedByteCount > 0 && { width: video.videoWidth, audioBytes: video.webkitAudioDecodedByteCount, error: video.error };
+        return (
+          video.currentTime > 1.5 &&
+          video.webkitAudioDecodedByteCount > 0 && {
+            width: video.videoWidth,
+            audioBytes: video.webkitAudioDecodedByteCount,
+            error: video.error,
+          }
+        );
       },
       undefined,
       { timeout: 30_000 },

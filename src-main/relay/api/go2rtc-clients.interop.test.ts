@@ -46,14 +46,20 @@ describe('go2rtc clients against the relay', () => {
 
     const cameraUrl = 'rtsp://admin:p%40ss@127.0.0.1:1/cam';
     const transcode = 'ffmpeg:camera.front#audio=opus#query=log_level=debug';
-    const params = new URLSearchParams([['name', 'camera.front'], ['src', cameraUrl], ['src', transcode]]);
+    const params = new URLSearchParams([
+      ['name', 'camera.front'],
+      ['src', cameraUrl],
+      ['src', transcode],
+    ]);
     const put = await api(`/api/streams?${params}`, { method: 'PUT' });
     expect(put.status, await put.text()).toBe(200);
 
     // Home Assistant compares the producers' URLs with the sources it added, to know the stream is set up.
     const streams = (await (await api('/api/streams')).json()) as Record<string, { producers: Array<{ url: string }> }>;
     expect(streams['camera.front']!.producers.map((p) => p.url)).toEqual([cameraUrl, transcode]);
-    expect(await readFile(relay.running.configPath, 'utf8')).toMatch(/camera\.front:\n\s+- rtsp:\/\/admin:p%40ss@127\.0\.0\.1:1\/cam\n\s+- ffmpeg:camera\.front#audio=opus#query=log_level=debug/);
+    expect(await readFile(relay.running.configPath, 'utf8')).toMatch(
+      /camera\.front:\n\s+- rtsp:\/\/admin:p%40ss@127\.0\.0\.1:1\/cam\n\s+- ffmpeg:camera\.front#audio=opus#query=log_level=debug/,
+    );
   });
 
   it('Frigate: probes a camera for audio and two-way talk, and the camera gets hung up after', async () => {
@@ -62,10 +68,15 @@ describe('go2rtc clients against the relay', () => {
     const probe = (await response.json()) as { producers: Array<{ url: string; medias?: string[] }> };
     expect(probe.producers).toHaveLength(1);
     // Frigate reads audio from a recvonly audio media and two-way talk from a sendonly one.
-    expect(probe.producers[0]!.medias).toEqual(expect.arrayContaining([expect.stringMatching(/^audio, recvonly, PCMU/), expect.stringMatching(/^audio, sendonly, PCMA/)]));
+    expect(probe.producers[0]!.medias).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^audio, recvonly, PCMU/), expect.stringMatching(/^audio, sendonly, PCMA/)]),
+    );
     expect(camera.describeRequires.at(-1)).toBe('www.onvif.org/ver20/backchannel');
     // Nobody watches: the probe's connection does not stay open.
-    const after = (await (await api('/api/streams?src=doorbell')).json()) as { producers: Array<{ medias?: string[] }>; consumers: unknown[] };
+    const after = (await (await api('/api/streams?src=doorbell')).json()) as {
+      producers: Array<{ medias?: string[] }>;
+      consumers: unknown[];
+    };
     expect(after.consumers).toEqual([]);
     expect(after.producers[0]!.medias).toBeUndefined();
   });
@@ -110,9 +121,15 @@ describe('stream.mp4?rotate', () => {
   it('writes the turn into the video track, as players read it (ffprobe shows the display matrix)', async () => {
     for (const rotate of [90, 180, 270]) {
       const url = `${relay.api}/api/stream.mp4?src=pattern&duration=1&rotate=${rotate}`;
-      const probed = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height:stream_side_data=rotation', '-of', 'json', url], 30_000);
+      const probed = await run(
+        'ffprobe',
+        ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height:stream_side_data=rotation', '-of', 'json', url],
+        30_000,
+      );
       expect(probed.code, probed.stderr).toBe(0);
-      const stream = (JSON.parse(probed.stdout) as { streams: Array<{ width: number; height: number; side_data_list?: Array<{ rotation?: number }> }> }).streams[0]!;
+      const stream = (
+        JSON.parse(probed.stdout) as { streams: Array<{ width: number; height: number; side_data_list?: Array<{ rotation?: number }> }> }
+      ).streams[0]!;
       expect([stream.width, stream.height]).toEqual([320, 240]);
       // ffprobe says the display matrix turns the picture counter-clockwise by `rotation` degrees.
       const counterClockwise = stream.side_data_list?.[0]?.rotation;
@@ -123,4 +140,3 @@ describe('stream.mp4?rotate', () => {
     expect([bad.status, await bad.text()]).toEqual([400, 'rotate must be 90, 180 or 270 (degrees clockwise), not "45"\n']);
   }, 60_000);
 });
-

@@ -77,7 +77,9 @@ export function streamsDot(streams: Iterable<[string, StreamGraph]>): string {
       lines.push(`${host} -> ${id} [label=${quote(humanBytes(producer.bytes_recv ?? 0))}];`);
       for (const receiver of receivers) {
         lines.push(`${id} -> "track_${receiver.id}" [label=${quote(humanBytes(receiver.bytes ?? 0))}];`);
-        lines.push(`"track_${receiver.id}" [group="node", label=${quote(String(receiver.codec?.codec_name ?? 'unknown'))}, title=${quote(codecTitle(receiver.codec))}];`);
+        lines.push(
+          `"track_${receiver.id}" [group="node", label=${quote(String(receiver.codec?.codec_name ?? 'unknown'))}, title=${quote(codecTitle(receiver.codec))}];`,
+        );
       }
     }
     for (const consumer of stream.consumers) {

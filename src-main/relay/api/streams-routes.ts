@@ -133,7 +133,8 @@ export function streamsRoutes(ctx: EngineContext, deps: StreamsApiDeps): HttpRou
         const dst = url.searchParams.get('dst');
         if (!src) throw new HttpError(400, 'src is required');
         if (!dst) throw new HttpError(400, 'dst is required: a stream name or a destination URL');
-        if (!streams.get(dst) && !streams.get(src)) throw new HttpError(404, `neither ${redactSource(dst)} nor ${redactSource(src)} is a stream`);
+        if (!streams.get(dst) && !streams.get(src))
+          throw new HttpError(404, `neither ${redactSource(dst)} nor ${redactSource(src)} is a stream`);
         await deps.send(src, dst);
         res.writeHead(200).end();
       },

@@ -25,7 +25,10 @@ describe('/api/ws HLS and MJPEG modes', () => {
     new Promise<{ socket: NodeWebSocket; reply: Reply }>((resolve, reject) => {
       const socket = new NodeWebSocket(`${live.relay.api.replace('http', 'ws')}/api/ws?src=cam`);
       const reply: Reply = { texts: [], binaries: [] };
-      const timer = setTimeout(() => reject(new Error(`no full reply: ${JSON.stringify(reply.texts)}, ${reply.binaries.length} binary`)), 20_000);
+      const timer = setTimeout(
+        () => reject(new Error(`no full reply: ${JSON.stringify(reply.texts)}, ${reply.binaries.length} binary`)),
+        20_000,
+      );
       socket.on('open', () => socket.send(JSON.stringify(message)));
       socket.on('message', (data, isBinary) => {
         if (isBinary) reply.binaries.push(data as Buffer);
@@ -36,7 +39,10 @@ describe('/api/ws HLS and MJPEG modes', () => {
         }
       });
     });
-  const consumers = async () => ((await (await fetch(`${live.relay.api}/api/streams?src=cam`)).json()) as { consumers: Array<{ format_name: string }> }).consumers.map((c) => c.format_name);
+  const consumers = async () =>
+    ((await (await fetch(`${live.relay.api}/api/streams?src=cam`)).json()) as { consumers: Array<{ format_name: string }> }).consumers.map(
+      (c) => c.format_name,
+    );
 
   it('hls: the master playlist of an fMP4 session, which hls.js plays at the source size', async () => {
     const { socket, reply } = await ask({ type: 'hls', value: 'avc1.640029,avc1.64002A,mp4a.40.2,opus' }, (r) => r.texts.length > 0);
@@ -61,7 +67,9 @@ describe('/api/ws HLS and MJPEG modes', () => {
       video.muted = true;
       video.autoplay = true;
       document.body.append(video);
-      const hls = new (window as unknown as { Hls: new () => { loadSource(u: string): void; attachMedia(v: HTMLVideoElement): void; destroy(): void } }).Hls();
+      const hls = new (
+        window as unknown as { Hls: new () => { loadSource(u: string): void; attachMedia(v: HTMLVideoElement): void; destroy(): void } }
+      ).Hls();
       hls.loadSource(url);
       hls.attachMedia(video);
       (window as unknown as { hls: typeof hls }).hls = hls;
@@ -94,7 +102,9 @@ describe('/api/ws HLS and MJPEG modes', () => {
   it('hls: codecs the relay cannot send in HLS are an error message naming them', async () => {
     const { socket, reply } = await ask({ type: 'hls', value: 'vp09.00.10.08' }, (r) => r.texts.length > 0);
     socket.close();
-    expect(reply.texts).toEqual([{ type: 'error', value: 'none of the codecs the browser plays (vp09.00.10.08) is one the relay sends in HLS' }]);
+    expect(reply.texts).toEqual([
+      { type: 'error', value: 'none of the codecs the browser plays (vp09.00.10.08) is one the relay sends in HLS' },
+    ]);
   });
 
   it('mjpeg: {"type": "mjpeg"} first, then whole JPEG pictures of the stream; the viewer ends with the socket', async () => {
@@ -126,7 +136,13 @@ describe('/api/ws HLS and MJPEG modes', () => {
       });
     const ws = live.relay.api.replace('http', 'ws');
     expect(await errorOf(`${ws}/api/ws?src=nope`, { type: 'mjpeg' })).toEqual({ type: 'error', value: 'stream not found: nope' });
-    expect(await errorOf(`${ws}/api/ws?dst=cam`, { type: 'hls' })).toEqual({ type: 'error', value: 'hls needs ?src=<stream> on the socket URL' });
-    expect(await errorOf(`${ws}/api/ws?src=cam`, { type: 'flv' })).toEqual({ type: 'error', value: 'flv is not a mode of this API: use webrtc/offer, mse, hls or mjpeg' });
+    expect(await errorOf(`${ws}/api/ws?dst=cam`, { type: 'hls' })).toEqual({
+      type: 'error',
+      value: 'hls needs ?src=<stream> on the socket URL',
+    });
+    expect(await errorOf(`${ws}/api/ws?src=cam`, { type: 'flv' })).toEqual({
+      type: 'error',
+      value: 'flv is not a mode of this API: use webrtc/offer, mse, hls or mjpeg',
+    });
   });
 });

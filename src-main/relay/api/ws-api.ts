@@ -107,7 +107,8 @@ function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
           // The object form Home Assistant sends: {"type": "webrtc", "value": {"type": "offer",
           // "sdp": "...", "ice_servers": [...]}}, answered in the same form.
           const value = message.value as { type?: unknown; sdp?: unknown } | null;
-          if (typeof value !== 'object' || value === null || value.type !== 'offer') return fail('webrtc needs {"type": "offer", "sdp": "v=0..."} as its value');
+          if (typeof value !== 'object' || value === null || value.type !== 'offer')
+            return fail('webrtc needs {"type": "offer", "sdp": "v=0..."} as its value');
           return void offer(value.sdp, 'object');
         }
         case 'webrtc/candidate':
@@ -169,7 +170,8 @@ function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
 
     /** `form`: the answer goes back as the offer came, an SDP string (webrtc/answer) or an object (webrtc). */
     async function offer(value: unknown, form: 'sdp' | 'object'): Promise<void> {
-      if (typeof value !== 'string') return fail(form === 'sdp' ? 'webrtc/offer needs the SDP offer as its value' : 'webrtc needs the SDP offer in value.sdp');
+      if (typeof value !== 'string')
+        return fail(form === 'sdp' ? 'webrtc/offer needs the SDP offer as its value' : 'webrtc needs the SDP offer in value.sdp');
       if (offering || session) return fail('this socket has a WebRTC session already');
       const name = src || dst;
       // A viewer may name a source URL as src, as for MSE and stream.mp4 (with the same rules);
@@ -187,14 +189,26 @@ function serveWsApi(ctx: EngineContext, deps: WsApiDeps): void {
           ws.close();
           opened.release();
         };
-        const options = { stream: opened.stream, streamName: name, offer: value, peer: peerOfRequest(req), tasks: deps.tasks, ...deps.webrtc, onClosed };
+        const options = {
+          stream: opened.stream,
+          streamName: name,
+          offer: value,
+          peer: peerOfRequest(req),
+          tasks: deps.tasks,
+          ...deps.webrtc,
+          onClosed,
+        };
         session = src ? await openWebrtcSession(options) : await openWhipSession(options);
       } catch (error) {
         opened.release();
         return fail(error instanceof HttpError ? error.message : `the offer could not be answered: ${(error as Error).message}`);
       }
       if (ws.readyState !== ws.OPEN) return session.close('the viewer left');
-      send(form === 'sdp' ? { type: 'webrtc/answer', value: session.answer } : { type: 'webrtc', value: { type: 'answer', sdp: session.answer } });
+      send(
+        form === 'sdp'
+          ? { type: 'webrtc/answer', value: session.answer }
+          : { type: 'webrtc', value: { type: 'answer', sdp: session.answer } },
+      );
       for (const candidate of early.splice(0)) await session.addRemoteCandidate(candidate).catch(() => undefined);
     }
   }
@@ -212,7 +226,14 @@ function parseMessage(data: RawData, isBinary: boolean): Message | undefined {
 }
 
 /** The `hls` mode: opens an fMP4 HLS session for the codecs the browser plays and answers with its master playlist. */
-async function answerHls(sessions: HlsSessions, src: string, req: IncomingMessage, codecs: string, send: (message: Message) => void, fail: (why: string) => void): Promise<void> {
+async function answerHls(
+  sessions: HlsSessions,
+  src: string,
+  req: IncomingMessage,
+  codecs: string,
+  send: (message: Message) => void,
+  fail: (why: string) => void,
+): Promise<void> {
   // Without the browser's list, what HLS players take everywhere: H.264/H.265 and AAC.
   const requests = codecs ? mseRequests(codecs) : requestsFromQuery(new URLSearchParams('mp4'));
   if (requests.length === 0) return fail(`none of the codecs the browser plays (${codecs}) is one the relay sends in HLS`);
@@ -225,7 +246,10 @@ async function answerHls(sessions: HlsSessions, src: string, req: IncomingMessag
 }
 
 /** `/api/ws` on the API server, with the relay's streams. */
-export function registerWsApi({ ctx, streams, tasks, logger }: ProtocolContext, outputs: Pick<WsApiDeps, 'webrtc' | 'hls' | 'mjpeg'>): void {
+export function registerWsApi(
+  { ctx, streams, tasks, logger }: ProtocolContext,
+  outputs: Pick<WsApiDeps, 'webrtc' | 'hls' | 'mjpeg'>,
+): void {
   serveWsApi(ctx, {
     streams,
     tasks,

@@ -62,7 +62,12 @@ export class BackchannelHold implements Consumer {
   }
 
   info(): ConnectionInfo {
-    return { ...this.label, medias: [describeMedia(this.media)], bytes_send: this.bytes, senders: [{ id: 0, codec: this.media.codecs[0]?.name, packets: this.packets, bytes: this.bytes, drops: 0 }] };
+    return {
+      ...this.label,
+      medias: [describeMedia(this.media)],
+      bytes_send: this.bytes,
+      senders: [{ id: 0, codec: this.media.codecs[0]?.name, packets: this.packets, bytes: this.bytes, drops: 0 }],
+    };
   }
 }
 
@@ -71,7 +76,9 @@ function matchBackchannel(backchannel: Media, source: readonly Media[]): { media
   for (const wanted of backchannel.codecs) {
     for (const [mediaIndex, media] of source.entries()) {
       if (media.kind !== backchannel.kind || media.direction !== 'recvonly') continue;
-      const hit = media.codecs.find((c) => c.name === wanted.name && c.clockRate === wanted.clockRate && (c.channels ?? 1) === (wanted.channels ?? 1));
+      const hit = media.codecs.find(
+        (c) => c.name === wanted.name && c.clockRate === wanted.clockRate && (c.channels ?? 1) === (wanted.channels ?? 1),
+      );
       if (hit) return { mediaIndex, codec: wanted };
     }
   }
@@ -87,7 +94,9 @@ export function playIntoBackchannel(hold: BackchannelHold, connection: ProducerC
   if (!match) {
     connection.close();
     hold.release();
-    const has = connection.medias.filter((m) => m.direction === 'recvonly').map((m) => `${m.kind} ${m.codecs.map(describeCodec).join('/')}`);
+    const has = connection.medias
+      .filter((m) => m.direction === 'recvonly')
+      .map((m) => `${m.kind} ${m.codecs.map(describeCodec).join('/')}`);
     throw new CodecMismatchError(
       `codecs not matched: the source has ${has.join(', ') || 'no media'}; the two-way audio of stream ${streamName} accepts ${hold.media.codecs.map(describeCodec).join(', ')}`,
     );

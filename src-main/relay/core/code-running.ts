@@ -1,4 +1,4 @@
-import { CODE_RUNNING_SCHEMES } from '../../../src-shared/relay/source-schemes';
+import { CODE_RUNNING_SCHEMES } from '@shared/relay/source-schemes';
 import type { SchemeRegistry } from './scheme-registry';
 import { schemeOf } from './scheme-registry';
 

@@ -36,9 +36,15 @@ describe('codec negotiation', () => {
   });
 
   it('says what the source has and what the output accepts when nothing matches', () => {
-    expect(() => negotiate([{ kind: 'video', codecs: ['H265'] }, { kind: 'audio', codecs: ['OPUS'] }], [[video, { kind: 'audio', direction: 'recvonly', codecs: [pcma] }]])).toThrow(
-      'codecs not matched: the source has video H264, audio PCMA; this output accepts video H265, audio OPUS',
-    );
+    expect(() =>
+      negotiate(
+        [
+          { kind: 'video', codecs: ['H265'] },
+          { kind: 'audio', codecs: ['OPUS'] },
+        ],
+        [[video, { kind: 'audio', direction: 'recvonly', codecs: [pcma] }]],
+      ),
+    ).toThrow('codecs not matched: the source has video H264, audio PCMA; this output accepts video H265, audio OPUS');
   });
 
   it('ALL takes every matching media of every producer', () => {

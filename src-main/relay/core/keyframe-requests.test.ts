@@ -7,7 +7,14 @@ import { Track, type PacketSink } from './track';
 const vp8: Codec = { name: 'VP8', clockRate: 90000, payloadType: 96 };
 const media: Media = { kind: 'video', direction: 'recvonly', codecs: [vp8] };
 const sink = (): PacketSink => ({ write: () => true, onDrain: () => undefined });
-const packet = (payload: number[], timestamp = 0): RtpPacket => ({ marker: false, payloadType: 96, sequenceNumber: 0, timestamp, ssrc: 1, payload: Uint8Array.from(payload) });
+const packet = (payload: number[], timestamp = 0): RtpPacket => ({
+  marker: false,
+  payloadType: 96,
+  sequenceNumber: 0,
+  timestamp,
+  ssrc: 1,
+  payload: Uint8Array.from(payload),
+});
 
 describe('keyframes from sources that can be asked for one', () => {
   afterEach(() => vi.useRealTimers());

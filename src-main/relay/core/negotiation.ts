@@ -55,7 +55,11 @@ export function everyRequestMatched(requests: readonly MediaRequest[], producers
   return requests.every(
     (request) =>
       !request.codecs.includes(ALL) &&
-      producers.some((medias) => medias.some((media) => media.kind === request.kind && media.direction === 'recvonly' && pickCodec(media.codecs, request.codecs) !== undefined)),
+      producers.some((medias) =>
+        medias.some(
+          (media) => media.kind === request.kind && media.direction === 'recvonly' && pickCodec(media.codecs, request.codecs) !== undefined,
+        ),
+      ),
   );
 }
 
@@ -69,7 +73,9 @@ function pickCodec(offered: readonly Codec[], accepted: readonly string[]): Code
 }
 
 function describeOffer(producers: ReadonlyArray<readonly Media[]>): string {
-  const parts = producers.flatMap((medias) => medias.filter((m) => m.direction === 'recvonly').map((m) => `${m.kind} ${m.codecs.map((c) => c.name).join('/')}`));
+  const parts = producers.flatMap((medias) =>
+    medias.filter((m) => m.direction === 'recvonly').map((m) => `${m.kind} ${m.codecs.map((c) => c.name).join('/')}`),
+  );
   return parts.length > 0 ? parts.join(', ') : 'no media';
 }
 

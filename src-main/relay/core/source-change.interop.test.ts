@@ -23,10 +23,30 @@ function publishAt(url: string, size: string, inBand = false, seconds = 60): Chi
   return spawn(
     'ffmpeg',
     [
-      '-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=25:duration=${seconds}`,
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '25', '-pix_fmt', 'yuv420p',
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=size=${size}:rate=25:duration=${seconds}`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-tune',
+      'zerolatency',
+      '-g',
+      '25',
+      '-pix_fmt',
+      'yuv420p',
       ...(inBand ? ['-bsf:v', 'dump_extra=freq=keyframe'] : []),
-      '-f', 'rtsp', '-rtsp_transport', 'tcp', url,
+      '-f',
+      'rtsp',
+      '-rtsp_transport',
+      'tcp',
+      url,
     ],
     { stdio: 'ignore' },
   );
@@ -43,10 +63,12 @@ interface StreamInfo {
   producers: Array<{ url?: string; medias?: string[] }>;
   consumers: unknown[];
 }
-const streamInfo = async (relay: RelayUnderTest, name: string) => (await (await fetch(`${relay.api}/api/streams?src=${name}`)).json()) as StreamInfo;
+const streamInfo = async (relay: RelayUnderTest, name: string) =>
+  (await (await fetch(`${relay.api}/api/streams?src=${name}`)).json()) as StreamInfo;
 
 /** No publisher left in a push-target stream. */
-const publisherGone = (relay: RelayUnderTest, name: string) => waitFor(async () => ((await streamInfo(relay, name)).producers.length === 0 ? true : undefined), 15_000);
+const publisherGone = (relay: RelayUnderTest, name: string) =>
+  waitFor(async () => ((await streamInfo(relay, name)).producers.length === 0 ? true : undefined), 15_000);
 
 /** Nobody watches and the pulled source is disconnected (an idle producer is `{url}` only). */
 const idle = (relay: RelayUnderTest, name: string) =>
@@ -61,7 +83,11 @@ const thumbnail = (jpeg: Buffer) => sharp(jpeg).resize(64, 48, { fit: 'fill' }).
 /** The test pattern as ffmpeg draws it at `size` (its bars and frame do not move). */
 async function testPattern(size: string): Promise<Buffer> {
   const result = await new Promise<Buffer>((resolve, reject) => {
-    const child = spawn('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=25`, '-frames:v', '1', '-f', 'mjpeg', 'pipe:1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(
+      'ffmpeg',
+      ['-v', 'error', '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=25`, '-frames:v', '1', '-f', 'mjpeg', 'pipe:1'],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.on('error', reject);
@@ -88,7 +114,11 @@ async function snapshotSize(relay: RelayUnderTest, query: string): Promise<strin
 
 /** The sizes of the first pictures ffmpeg decodes from `url`, and whatever the decoder complained about. */
 async function decodedSizes(url: string, frames: number): Promise<{ sizes: string[]; errors: string }> {
-  const result = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-read_intervals', `%+#${frames}`, '-show_entries', 'frame=width,height', '-of', 'json', url], 30_000);
+  const result = await run(
+    'ffprobe',
+    ['-v', 'error', '-select_streams', 'v:0', '-read_intervals', `%+#${frames}`, '-show_entries', 'frame=width,height', '-of', 'json', url],
+    30_000,
+  );
   const parsed = JSON.parse(result.stdout || '{}') as { frames?: Array<{ width: number; height: number }> };
   return { sizes: (parsed.frames ?? []).map((f) => `${f.width}x${f.height}`), errors: result.stderr.trim() };
 }
@@ -139,9 +169,18 @@ function download(url: string) {
 /** An HLS session kept alive by asking for its playlist every second, as a player does. */
 async function hlsSession(masterUrl: string) {
   const master = await (await fetch(masterUrl)).text();
-  const playlist = new URL(master.split('\n').find((line) => line.startsWith('hls/'))!, masterUrl).toString();
+  const playlist = new URL(
+    master.split('\n').find((line) => line.startsWith('hls/'))!,
+    masterUrl,
+  ).toString();
   const poll = () => fetch(playlist);
-  const timer = setInterval(() => void poll().then((r) => r.arrayBuffer()).catch(() => undefined), 1000);
+  const timer = setInterval(
+    () =>
+      void poll()
+        .then((r) => r.arrayBuffer())
+        .catch(() => undefined),
+    1000,
+  );
   return { poll, stop: () => clearInterval(timer) };
 }
 
@@ -200,21 +239,25 @@ describe('a camera that comes back with another picture size', () => {
     it.each([
       ['before each keyframe', true],
       ['in the SDP only', false],
-    ])('an idle stream dials the camera again instead of answering from the last connection (parameter sets %s)', async (_, inBand) => {
-      const first = publish(camera.rtspUrl('cam'), '320x240', inBand);
-      await waitForMedia(camera, 'cam', 20_000);
-      await expectPicturesOf(relay, 'door', '320x240');
-      expect(await snapshotSize(relay, 'src=door&cache=1m')).toBe('320x240');
-      await idle(relay, 'door');
+    ])(
+      'an idle stream dials the camera again instead of answering from the last connection (parameter sets %s)',
+      async (_, inBand) => {
+        const first = publish(camera.rtspUrl('cam'), '320x240', inBand);
+        await waitForMedia(camera, 'cam', 20_000);
+        await expectPicturesOf(relay, 'door', '320x240');
+        expect(await snapshotSize(relay, 'src=door&cache=1m')).toBe('320x240');
+        await idle(relay, 'door');
 
-      await stopPublisher(first);
-      await publisherGone(camera, 'cam');
-      publish(camera.rtspUrl('cam'), '640x480', inBand);
-      await waitForMedia(camera, 'cam', 20_000);
-      expect(await snapshotSize(relay, 'src=door&cache=1m')).toBe('640x480');
-      await expectPicturesOf(relay, 'door', '640x480');
-      await idle(relay, 'door');
-    }, 120_000);
+        await stopPublisher(first);
+        await publisherGone(camera, 'cam');
+        publish(camera.rtspUrl('cam'), '640x480', inBand);
+        await waitForMedia(camera, 'cam', 20_000);
+        expect(await snapshotSize(relay, 'src=door&cache=1m')).toBe('640x480');
+        await expectPicturesOf(relay, 'door', '640x480');
+        await idle(relay, 'door');
+      },
+      120_000,
+    );
 
     it('viewers that stay while the camera restarts: stream.mp4 ends before the new size, MJPEG goes on at it', async () => {
       const first = publish(camera.rtspUrl('cam'), '320x240', true);

@@ -12,7 +12,11 @@ import { Stream } from './stream';
  * the RTP continuity consumers see) outlives it. The camera here is in memory: each dial is a
  * new connection announcing the SDP the test set.
  */
-const h264 = (fmtp: string): Media => ({ kind: 'video', direction: 'recvonly', codecs: [{ name: 'H264', clockRate: 90000, payloadType: 96, fmtp }] });
+const h264 = (fmtp: string): Media => ({
+  kind: 'video',
+  direction: 'recvonly',
+  codecs: [{ name: 'H264', clockRate: 90000, payloadType: 96, fmtp }],
+});
 const OLD = 'packetization-mode=1;sprop-parameter-sets=Z0IAHg==,aM4=';
 const NEW = 'packetization-mode=1;sprop-parameter-sets=Z0IAKA==,aM4=';
 
@@ -75,7 +79,14 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 function streamOf(cam: ReturnType<typeof camera>) {
   let id = 0;
-  return new Stream({ name: 'door', sources: ['cam://door'], schemes: cam.schemes, logger: createMemoryLogger(), track: { nextId: () => ++id }, delay: () => 5 });
+  return new Stream({
+    name: 'door',
+    sources: ['cam://door'],
+    schemes: cam.schemes,
+    logger: createMemoryLogger(),
+    track: { nextId: () => ++id },
+    delay: () => 5,
+  });
 }
 
 describe('the GOP cache and the source connection', () => {

@@ -17,7 +17,9 @@ describe("sources started in order, by the viewer's codecs", () => {
     const publisher = publishTestPattern(camera.rtspUrl('cam'), 120);
     stopPublisher.push(() => publisher.kill('SIGKILL'));
     await waitForMedia(camera, 'cam');
-    relay = await startRelay(`  front_door:\n    - ${camera.rtspUrl('cam')}\n    - "ffmpeg:front_door#audio=opus"\n    - "ffmpeg:front_door#video=mjpeg"\n`);
+    relay = await startRelay(
+      `  front_door:\n    - ${camera.rtspUrl('cam')}\n    - "ffmpeg:front_door#audio=opus"\n    - "ffmpeg:front_door#video=mjpeg"\n`,
+    );
   }, 30_000);
   afterAll(async () => {
     stopPublisher.forEach((stop) => stop());
@@ -26,7 +28,11 @@ describe("sources started in order, by the viewer's codecs", () => {
   });
 
   const producers = async () =>
-    ((await (await fetch(`${relay.api}/api/streams?src=front_door`)).json()) as { producers: Array<{ url: string; state?: string; medias?: string[] }> }).producers;
+    (
+      (await (await fetch(`${relay.api}/api/streams?src=front_door`)).json()) as {
+        producers: Array<{ url: string; state?: string; medias?: string[] }>;
+      }
+    ).producers;
 
   it('a snapshot needs only the camera: the ffmpeg sources never start', async () => {
     const started = Date.now();

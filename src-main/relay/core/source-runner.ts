@@ -88,7 +88,10 @@ export class SourceRunner {
     if (this.state === 'closed') throw new Error('stream closed');
     this.state = 'dialing';
     this.abort = new AbortController();
-    const connection = await this.options.handler.dial(this.options.url, { signal: this.abort.signal, streamName: this.options.streamName });
+    const connection = await this.options.handler.dial(this.options.url, {
+      signal: this.abort.signal,
+      streamName: this.options.streamName,
+    });
     // close() may have run while the dial was in flight.
     if ((this.state as SourceState) === 'closed') {
       connection.close();
@@ -183,7 +186,12 @@ export class SourceRunner {
 
   private scheduleReconnect(): void {
     const wait = (this.options.delay ?? reconnectDelayMs)(this.attempt++);
-    this.options.logger.warn('source lost; reconnecting', { stream: this.options.streamName, source: this.options.url, in_ms: wait, error: this.lastError });
+    this.options.logger.warn('source lost; reconnecting', {
+      stream: this.options.streamName,
+      source: this.options.url,
+      in_ms: wait,
+      error: this.lastError,
+    });
     this.retryTimer = setTimeout(() => {
       if (!this.wanted || this.state === 'closed') return;
       this.dialOnce().catch((error: Error) => {
@@ -217,7 +225,13 @@ export class SourceRunner {
     return {
       ...this.connection.info(),
       url: this.options.url,
-      receivers: this.tracks.map((t) => ({ id: t.id, codec: codecStats(t.codec, t.media.kind), childs: t.senderCount, bytes: t.bytes, packets: t.packets })),
+      receivers: this.tracks.map((t) => ({
+        id: t.id,
+        codec: codecStats(t.codec, t.media.kind),
+        childs: t.senderCount,
+        bytes: t.bytes,
+        packets: t.packets,
+      })),
     };
   }
 }

@@ -87,7 +87,10 @@ export function createStreamRegistry(options: StreamRegistryOptions): StreamRegi
         // Whitespace has no place in a URL; in a source it is a command line.
         if (/\s/.test(source)) throw new SourceRejectedError('streams: a source with whitespace is accepted from the config file only');
       }
-      if (!handler) throw new SourceRejectedError(`streams: source not supported: ${schemeOf(source) || source} (supported: ${options.schemes.schemes().join(', ')})`);
+      if (!handler)
+        throw new SourceRejectedError(
+          `streams: source not supported: ${schemeOf(source) || source} (supported: ${options.schemes.schemes().join(', ')})`,
+        );
     },
     async probeSource(source) {
       const stream = new Stream({

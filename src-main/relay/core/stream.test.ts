@@ -48,7 +48,14 @@ const consumerOf = (kinds: Array<'video' | 'audio'>) => {
   return { consumer, got };
 };
 
-const packet = (seq: number): RtpPacket => ({ marker: true, payloadType: 8, sequenceNumber: seq, timestamp: seq * 160, ssrc: 1, payload: new Uint8Array([1, 2]) });
+const packet = (seq: number): RtpPacket => ({
+  marker: true,
+  payloadType: 8,
+  sequenceNumber: seq,
+  timestamp: seq * 160,
+  ssrc: 1,
+  payload: new Uint8Array([1, 2]),
+});
 
 describe('stream', () => {
   const options = (schemes: ReturnType<typeof createSchemeRegistry>, sources: string[]) => ({
@@ -56,7 +63,12 @@ describe('stream', () => {
     sources,
     schemes,
     logger: createMemoryLogger(),
-    track: { nextId: (() => { let n = 0; return () => ++n; })() },
+    track: {
+      nextId: (() => {
+        let n = 0;
+        return () => ++n;
+      })(),
+    },
   });
 
   it('dials the sources in order and stops at the first that has what the consumer asked for, as go2rtc does', async () => {
@@ -139,7 +151,9 @@ describe('stream', () => {
   it('fails a consumer with the offer and the request when nothing matches', async () => {
     const { schemes } = fakeSources({ 'fake://mic': [audio] });
     const stream = new Stream(options(schemes, ['fake://mic']));
-    await expect(stream.addConsumer(consumerOf(['video']).consumer)).rejects.toThrow('the source has audio PCMA; this output accepts video any codec');
+    await expect(stream.addConsumer(consumerOf(['video']).consumer)).rejects.toThrow(
+      'the source has audio PCMA; this output accepts video any codec',
+    );
     stream.close();
   });
 });
@@ -147,7 +161,9 @@ describe('stream', () => {
 describe('redactSource', () => {
   it('masks credentials of every URL in a source, also inside an expression', () => {
     expect(redactSource('rtsp://admin:pw@10.0.0.2/live')).toBe('rtsp://***@10.0.0.2/live');
-    expect(redactSource('expr: fetch("http://u:secret@cam/token").text + "rtsp://a:b@cam/x"')).toBe('expr: fetch("http://***@cam/token").text + "rtsp://***@cam/x"');
+    expect(redactSource('expr: fetch("http://u:secret@cam/token").text + "rtsp://a:b@cam/x"')).toBe(
+      'expr: fetch("http://***@cam/token").text + "rtsp://***@cam/x"',
+    );
     expect(redactSource('ffmpeg:door#video=h264')).toBe('ffmpeg:door#video=h264');
   });
 });

@@ -128,7 +128,9 @@ export class Stream {
     if (this.runners.length === 0) throw new SourceUnavailableError(`stream ${redactSource(this.name)} has no source`);
     const { offered, errors } = await this.dialInOrder(consumer);
     if (offered.every((medias) => medias.length === 0)) {
-      throw new SourceUnavailableError(`stream ${redactSource(this.name)}: no source is reachable (${redactSource(errors.join('; ')) || 'no media'})`);
+      throw new SourceUnavailableError(
+        `stream ${redactSource(this.name)}: no source is reachable (${redactSource(errors.join('; ')) || 'no media'})`,
+      );
     }
     const matches = negotiate(consumer.requests, offered);
     const attached: AttachedConsumer = { consumer, senders: [], runners: new Set() };

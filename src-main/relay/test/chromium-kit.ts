@@ -58,10 +58,22 @@ function installPeers(): void {
       const response =
         form === 'whep'
           ? await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/sdp' }, body: sdp })
-          : await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ type: 'offer', sdp }) });
+          : await fetch(url, {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify({ type: 'offer', sdp }),
+            });
       const text = await response.text();
       const answer = form === 'json' && response.ok ? (JSON.parse(text) as { sdp: string }).sdp : text;
-      return { pc, video, status: response.status, type: response.headers.get('content-type'), location: response.headers.get('location'), answer, body: text };
+      return {
+        pc,
+        video,
+        status: response.status,
+        type: response.headers.get('content-type'),
+        location: response.headers.get('location'),
+        answer,
+        body: text,
+      };
     },
     async played(video, seconds = 0.5, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
@@ -76,7 +88,17 @@ function installPeers(): void {
 export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--autoplay-policy=no-user-gesture-required', ...extraArgs],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--autoplay-policy=no-user-gesture-required',
+      ...extraArgs,
+    ],
   });
 }
 

@@ -42,8 +42,17 @@ interface BidiReply {
 /** Starts headless Firefox ESR (`FIREFOX_PATH`, default /usr/bin/firefox-esr) with a fresh profile and opens a BiDi session. */
 export async function openFirefox(): Promise<FirefoxTab> {
   const profile = mkdtempSync(join(tmpdir(), 'firefox-test-'));
-  writeFileSync(join(profile, 'user.js'), Object.entries(PREFS).map(([key, value]) => `user_pref(${JSON.stringify(key)}, ${JSON.stringify(value)});\n`).join(''));
-  const child = spawn(process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr', ['--headless', '--no-remote', '--profile', profile, '--remote-debugging-port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  writeFileSync(
+    join(profile, 'user.js'),
+    Object.entries(PREFS)
+      .map(([key, value]) => `user_pref(${JSON.stringify(key)}, ${JSON.stringify(value)});\n`)
+      .join(''),
+  );
+  const child = spawn(
+    process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr',
+    ['--headless', '--no-remote', '--profile', profile, '--remote-debugging-port', '0'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const close = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -92,7 +92,10 @@ export async function frigateWebrtc({ url, id }: { url: string; id: string }): P
     });
   });
   ws.addEventListener('open', () => {
-    pc.addEventListener('icecandidate', (event) => event.candidate && ws.send(JSON.stringify({ type: 'webrtc/candidate', value: event.candidate.candidate })));
+    pc.addEventListener(
+      'icecandidate',
+      (event) => event.candidate && ws.send(JSON.stringify({ type: 'webrtc/candidate', value: event.candidate.candidate })),
+    );
     void pc
       .createOffer()
       .then((offer) => pc.setLocalDescription(offer))

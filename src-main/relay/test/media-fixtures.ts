@@ -19,7 +19,7 @@ export function fixture(name: string): Buffer {
 export function rtpCapture(name: string): Buffer[] {
   const bytes = fixture(name);
   const datagrams: Buffer[] = [];
-  for (let at = 0; at + 2 <= bytes.length; ) {
+  for (let at = 0; at + 2 <= bytes.length;) {
     const length = bytes.readUInt16BE(at);
     datagrams.push(bytes.subarray(at + 2, at + 2 + length));
     at += 2 + length;
@@ -30,7 +30,7 @@ export function rtpCapture(name: string): Buffer[] {
 /** Raw AAC frames of an ADTS stream (headers removed) and the AudioSpecificConfig its first header describes. */
 export function adtsFrames(bytes: Uint8Array): { config: Uint8Array; frames: Uint8Array[] } {
   const frames: Uint8Array[] = [];
-  for (let offset = 0; offset + 7 <= bytes.length; ) {
+  for (let offset = 0; offset + 7 <= bytes.length;) {
     const length = ((bytes[offset + 3]! & 0x03) << 11) | (bytes[offset + 4]! << 3) | (bytes[offset + 5]! >> 5);
     const headerSize = bytes[offset + 1]! & 0x01 ? 7 : 9;
     frames.push(bytes.subarray(offset + headerSize, offset + length));
@@ -55,7 +55,10 @@ export function videoAccessUnits(codec: 'H264' | 'H265', count = 50): Uint8Array
     if (typeOf(unit) === delimiter) units.push([]);
     else units.at(-1)?.push(unit);
   }
-  return units.filter((u) => u.length > 0).slice(0, count).map(toAvcc);
+  return units
+    .filter((u) => u.length > 0)
+    .slice(0, count)
+    .map(toAvcc);
 }
 
 export function isKeyframe(codec: 'H264' | 'H265', avcc: Uint8Array): boolean {
@@ -65,7 +68,13 @@ export function isKeyframe(codec: 'H264' | 'H265', avcc: Uint8Array): boolean {
 }
 
 /** Frames with RTP-style timestamps from `start` (which may sit just before the 32-bit wrap). */
-export function timed(codec: string, payloads: Uint8Array[], step: number, start: number, keyframe: (data: Uint8Array) => boolean): MediaFrame[] {
+export function timed(
+  codec: string,
+  payloads: Uint8Array[],
+  step: number,
+  start: number,
+  keyframe: (data: Uint8Array) => boolean,
+): MediaFrame[] {
   return payloads.map((data, i) => ({ codec, timestamp: (start + i * step) >>> 0, keyframe: keyframe(data), data }));
 }
 

@@ -66,7 +66,9 @@ export async function startNginx({ servers, ports, files = {} }: NginxOptions): 
   const conf = join(dir, 'nginx.conf');
   await writeFile(conf, config);
 
-  const child = spawn(NGINX, ['-p', dir, '-e', join(dir, 'error.log'), '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(NGINX, ['-p', dir, '-e', join(dir, 'error.log'), '-c', conf, '-g', 'daemon off;'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -100,7 +102,14 @@ export async function startNginx({ servers, ports, files = {} }: NginxOptions): 
       .filter(Boolean)
       .map((line) => {
         const [port, method, uri, status, origin, secFetchSite] = line.split('\t');
-        return { port: Number(port), method: method ?? '', uri: uri ?? '', status: Number(status), origin: origin ?? '', secFetchSite: secFetchSite ?? '' };
+        return {
+          port: Number(port),
+          method: method ?? '',
+          uri: uri ?? '',
+          status: Number(status),
+          origin: origin ?? '',
+          secFetchSite: secFetchSite ?? '',
+        };
       });
   return { root, requests, stop };
 }

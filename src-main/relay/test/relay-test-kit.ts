@@ -26,7 +26,9 @@ export async function startRelay(streams = '', extra = '', rtspPort = 0, rtspOpt
   const api = running.engine.url;
   // An API with a login (apiOptions) is asked with it.
   const login = [/username: (\S+)/.exec(apiOptions)?.[1], /password: (\S+)/.exec(apiOptions)?.[1]];
-  const headers: Record<string, string> = login[0] ? { Authorization: `Basic ${Buffer.from(`${login[0]}:${login[1] ?? ''}`).toString('base64')}` } : {};
+  const headers: Record<string, string> = login[0]
+    ? { Authorization: `Basic ${Buffer.from(`${login[0]}:${login[1] ?? ''}`).toString('base64')}` }
+    : {};
   const info = (await (await fetch(`${api}/api`, { headers })).json()) as { rtsp: { listen: string } };
   const boundPort = Number(info.rtsp.listen.split(':').pop());
   return { running, api, rtspPort: boundPort, rtspUrl: (path) => `rtsp://127.0.0.1:${boundPort}/${path}`, stop: () => running.stop() };
@@ -36,7 +38,39 @@ export async function startRelay(streams = '', extra = '', rtspPort = 0, rtspOpt
 export function publishTestPattern(url: string, seconds = 30, gop = 25): ChildProcess {
   return spawn(
     'ffmpeg',
-    ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', `testsrc=size=320x240:rate=25:duration=${seconds}`, '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${seconds}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', String(gop), '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '64k', '-f', 'rtsp', '-rtsp_transport', 'tcp', url],
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=size=320x240:rate=25:duration=${seconds}`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=440:sample_rate=44100:duration=${seconds}`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-tune',
+      'zerolatency',
+      '-g',
+      String(gop),
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '64k',
+      '-f',
+      'rtsp',
+      '-rtsp_transport',
+      'tcp',
+      url,
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
 }
@@ -58,14 +92,29 @@ export function run(command: string, args: string[], timeoutMs = 20_000): Promis
 
 /** Streams, codecs and size as ffprobe reads them from a URL. */
 export async function probe(url: string): Promise<Array<{ codec_name: string; codec_type: string; width?: number; height?: number }>> {
-  const result = await run('ffprobe', ['-v', 'error', '-rtsp_transport', 'tcp', '-show_entries', 'stream=codec_name,codec_type,width,height', '-of', 'json', url]);
+  const result = await run('ffprobe', [
+    '-v',
+    'error',
+    '-rtsp_transport',
+    'tcp',
+    '-show_entries',
+    'stream=codec_name,codec_type,width,height',
+    '-of',
+    'json',
+    url,
+  ]);
   if (result.code !== 0) throw new Error(`ffprobe failed: ${result.stderr}`);
-  return (JSON.parse(result.stdout) as { streams: Array<{ codec_name: string; codec_type: string; width?: number; height?: number }> }).streams;
+  return (JSON.parse(result.stdout) as { streams: Array<{ codec_name: string; codec_type: string; width?: number; height?: number }> })
+    .streams;
 }
 
 /** Video frames ffmpeg decodes from `url` in `seconds`. */
 export async function countFrames(url: string, seconds: number): Promise<number> {
-  const result = await run('ffmpeg', ['-hide_banner', '-rtsp_transport', 'tcp', '-i', url, '-t', String(seconds), '-map', '0:v', '-f', 'null', '-'], (seconds + 15) * 1000);
+  const result = await run(
+    'ffmpeg',
+    ['-hide_banner', '-rtsp_transport', 'tcp', '-i', url, '-t', String(seconds), '-map', '0:v', '-f', 'null', '-'],
+    (seconds + 15) * 1000,
+  );
   const frames = [...result.stderr.matchAll(/frame=\s*(\d+)/g)].map((m) => Number(m[1]));
   return frames.at(-1) ?? 0;
 }
@@ -97,9 +146,14 @@ export async function whenListening(port: number, timeoutMs = 10_000): Promise<v
   const tables = ['/proc/net/tcp', '/proc/net/tcp6'].filter((file) => existsSync(file));
   if (tables.length === 0) return void (await holdFor(500));
   // Each row: "sl local_address(hex ip:hex port) rem_address st ..."; st 0A is LISTEN.
-  const listening = () => tables.some((file) => readFileSync(file, 'utf8').split('\n').some((row) => {
-    const [, local, , state] = row.trim().split(/\s+/);
-    return state === '0A' && Number.parseInt(local?.split(':')[1] ?? '', 16) === port;
-  }));
+  const listening = () =>
+    tables.some((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .some((row) => {
+          const [, local, , state] = row.trim().split(/\s+/);
+          return state === '0A' && Number.parseInt(local?.split(':')[1] ?? '', 16) === port;
+        }),
+    );
   await waitUntil(listening, { timeout: timeoutMs, interval: 50, what: `a server on port ${port}` });
 }

@@ -16,10 +16,16 @@ export interface VideoState {
  * while there is none.
  */
 export function readVideo(): VideoState | null {
-  const video = document.querySelector('video') as (HTMLVideoElement & { webkitAudioDecodedByteCount?: number; mozHasAudio?: boolean }) | null;
+  const video = document.querySelector('video') as
+    (HTMLVideoElement & { webkitAudioDecodedByteCount?: number; mozHasAudio?: boolean }) | null;
   if (!video) return null;
   const audio = video.webkitAudioDecodedByteCount ?? (video.mozHasAudio ? 1 : 0);
-  return { time: video.currentTime, size: `${video.videoWidth}x${video.videoHeight}`, audio, error: video.error ? `${video.error.code} ${video.error.message}` : null };
+  return {
+    time: video.currentTime,
+    size: `${video.videoWidth}x${video.videoHeight}`,
+    audio,
+    error: video.error ? `${video.error.code} ${video.error.message}` : null,
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { ContractFailure } from '../../../src-shared/contract/result';
-import type { StorageAccount } from '../../../src-shared/contract/storage';
+import { ContractFailure } from '@shared/contract/result';
+import type { StorageAccount } from '@shared/contract/storage';
 import type { Logger } from '../../platform/logger';
 import { createCacheKeySource, type SafeStorageLike } from '../../platform/secrets/key-source';
 import { openSealedFile } from '../../platform/secrets/sealed-file';
@@ -24,7 +24,12 @@ export interface AccountClients {
  * The storage accounts: the emulator's, and those the user added (SecretKeys sealed in
  * `account-keys.sealed`), each with its SDK client.
  */
-export function createAccountClients(deps: { dir: string; safeStorage: SafeStorageLike | null; local: LocalAccountSource; logger: Logger }): AccountClients {
+export function createAccountClients(deps: {
+  dir: string;
+  safeStorage: SafeStorageLike | null;
+  local: LocalAccountSource;
+  logger: Logger;
+}): AccountClients {
   const { dir, local } = deps;
   const store = createAccountStore({
     path: join(dir, 'accounts.json'),
@@ -40,7 +45,9 @@ export function createAccountClients(deps: { dir: string; safeStorage: SafeStora
   });
 
   const localAccount = async (): Promise<StorageAccount[]> =>
-    local.host() ? [{ id: LOCAL_ACCOUNT_ID, name: 'Local storage (emulator)', kind: 'emulator', accessKey: (await local.credentials()).accessKey }] : [];
+    local.host()
+      ? [{ id: LOCAL_ACCOUNT_ID, name: 'Local storage (emulator)', kind: 'emulator', accessKey: (await local.credentials()).accessKey }]
+      : [];
   const listAccounts = async () => [...(await localAccount()), ...(await store.list()).map(publicAccount)];
 
   // One SDK client per account for the run: reading its sealed key for every call would cost
@@ -61,7 +68,11 @@ export function createAccountClients(deps: { dir: string; safeStorage: SafeStora
     const account = (await store.list()).find((a) => a.id === accountId);
     if (!account) throw new ContractFailure('not_found', `no storage account ${accountId}`);
     const secretKey = await store.secretOf(accountId);
-    if (!secretKey) throw new ContractFailure('unauthenticated', `the SecretKey of ${account.name} could not be read; remove the account and add it again`);
+    if (!secretKey)
+      throw new ContractFailure(
+        'unauthenticated',
+        `the SecretKey of ${account.name} could not be read; remove the account and add it again`,
+      );
     const location = account.endpoints ? { endpoints: account.endpoints } : { region: account.region! };
     return createKodoClient({ accessKey: account.accessKey, secretKey }, location);
   };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { customEndpointsSchema, kodoRegion, type StorageAccount } from '../../../src-shared/contract/storage';
+import { customEndpointsSchema, kodoRegion, type StorageAccount } from '@shared/contract/storage';
 import type { SealedFile } from '../../platform/secrets/sealed-file';
 import { createSealedRecordStore, type SealedRecordStore } from '../../platform/secrets/sealed-record-store';
 

@@ -1,4 +1,4 @@
-import type { CorsRule, LifecycleRule, RefererRule } from '../../../src-shared/contract/storage';
+import type { CorsRule, LifecycleRule, RefererRule } from '@shared/contract/storage';
 
 // The contract's bucket settings in and out of the shapes Kodo's uc API speaks. Pure, so the
 // translation is tested without a service.
@@ -42,11 +42,24 @@ export function lifecycleFromWire(rule: WireLifecycleRule): LifecycleRule {
 }
 
 /** The form fields of `/rules/add` and `/rules/update` (BucketManager's option names). */
-export function lifecycleToWire(rule: LifecycleRule): { name: string; prefix: string; to_line_after_days: number; to_archive_after_days: number; delete_after_days: number } {
-  return { name: rule.name, prefix: rule.prefix, to_line_after_days: rule.toInfrequentAfterDays, to_archive_after_days: rule.toArchiveAfterDays, delete_after_days: rule.deleteAfterDays };
+export function lifecycleToWire(rule: LifecycleRule): {
+  name: string;
+  prefix: string;
+  to_line_after_days: number;
+  to_archive_after_days: number;
+  delete_after_days: number;
+} {
+  return {
+    name: rule.name,
+    prefix: rule.prefix,
+    to_line_after_days: rule.toInfrequentAfterDays,
+    to_archive_after_days: rule.toArchiveAfterDays,
+    delete_after_days: rule.deleteAfterDays,
+  };
 }
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : typeof value === 'string' && value !== '' ? [value] : []);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.map(String) : typeof value === 'string' && value !== '' ? [value] : [];
 
 export function corsFromWire(rule: WireCorsRule): CorsRule {
   return {

@@ -1,11 +1,35 @@
 import type qiniu from 'qiniu';
 import { qiniuSdk } from './qiniu-sdk';
-import { STORAGE_CLASSES, type BucketSettings, type CorsRule, type LifecycleRule, type RefererRule, type BucketSummary, type StorageClass, type CustomEndpoints, type KodoRegion, type ListPage, type ObjectDetails, type ObjectSummary } from '../../../src-shared/contract/storage';
-import { ContractFailure } from '../../../src-shared/contract/result';
+import {
+  STORAGE_CLASSES,
+  type BucketSettings,
+  type CorsRule,
+  type LifecycleRule,
+  type RefererRule,
+  type BucketSummary,
+  type StorageClass,
+  type CustomEndpoints,
+  type KodoRegion,
+  type ListPage,
+  type ObjectDetails,
+  type ObjectSummary,
+} from '@shared/contract/storage';
+import { ContractFailure } from '@shared/contract/result';
 import { kodoFailure, unreachable } from './kodo-errors';
 import type { ObjectSource } from './object-source';
 import { abortRecordedUpload, uploadFile, type Uploaded, type UploadJob } from './kodo-transfers';
-import { corsFromWire, corsToWire, isTestDomain, lifecycleFromWire, lifecycleToWire, refererFromWire, refererToWire, type WireCorsRule, type WireLifecycleRule, type WireRefererInfo } from './bucket-settings-wire';
+import {
+  corsFromWire,
+  corsToWire,
+  isTestDomain,
+  lifecycleFromWire,
+  lifecycleToWire,
+  refererFromWire,
+  refererToWire,
+  type WireCorsRule,
+  type WireLifecycleRule,
+  type WireRefererInfo,
+} from './bucket-settings-wire';
 
 /** Where an account's services are: a public region, a private deployment, or one host for all (the emulator). */
 export type KodoLocation = { region: KodoRegion } | { endpoints: CustomEndpoints } | { host: string };
@@ -63,7 +87,9 @@ export interface KodoClient {
   /** Starts persistent processing of one command, its result saved as `saveAs`; resolves with the persistentId. */
   pfop(bucket: string, key: string, command: string, saveAs: { bucket: string; key: string }): Promise<string>;
   /** Kodo's prefop answer: code 0 done, 1 waiting, 2 processing, 3 failed, 4 done but its notification failed. */
-  prefop(persistentId: string): Promise<{ code: number; desc?: string; items?: Array<{ code: number; desc?: string; error?: string; key?: string }> }>;
+  prefop(
+    persistentId: string,
+  ): Promise<{ code: number; desc?: string; items?: Array<{ code: number; desc?: string; error?: string; key?: string }> }>;
   /** Uploads a local file (resumable v2 above 4 MiB); resolves with what the service stored. */
   upload(job: UploadJob): Promise<Uploaded>;
   /** Drops on the service the parts a resumable upload's record names, then the record. */
@@ -114,7 +140,9 @@ function sdkConfig(location: KodoLocation): { config: qiniu.conf.Config; where: 
     const { uc, rs = uc, rsf = uc, api = uc, up = uc, io = uc } = location.endpoints;
     const zone = new qiniu.conf.Zone([hostOf(up)], [hostOf(up)], hostOf(io), hostOf(rs), hostOf(rsf), hostOf(api));
     const https = new URL(uc).protocol === 'https:';
-    const ucProvider = new qiniu.httpc.StaticEndpointsProvider([new qiniu.httpc.Endpoint(hostOf(uc), { defaultScheme: https ? 'https' : 'http' })]);
+    const ucProvider = new qiniu.httpc.StaticEndpointsProvider([
+      new qiniu.httpc.Endpoint(hostOf(uc), { defaultScheme: https ? 'https' : 'http' }),
+    ]);
     return { config: new qiniu.conf.Config({ zone, useHttpsDomain: https, ucEndpointsProvider: ucProvider }), where: uc };
   }
   const zoneName = `Zone_${location.region.replace(/-/g, '_')}` as keyof typeof qiniu.zone;
@@ -132,7 +160,14 @@ const putTimeMs = (putTime: number) => Math.round(putTime / 10_000);
 const storageClassOf = (type: number | undefined) => STORAGE_CLASSES[type ?? 0] ?? 'standard';
 
 function summary(entry: { key: string; fsize?: number; hash: string; mimeType: string; putTime: number; type?: number }): ObjectSummary {
-  return { key: entry.key, size: entry.fsize ?? 0, hash: entry.hash, mimeType: entry.mimeType, putTime: putTimeMs(entry.putTime), storageClass: storageClassOf(entry.type) };
+  return {
+    key: entry.key,
+    size: entry.fsize ?? 0,
+    hash: entry.hash,
+    mimeType: entry.mimeType,
+    putTime: putTimeMs(entry.putTime),
+    storageClass: storageClassOf(entry.type),
+  };
 }
 
 /** What every call of one account's client shares: the SDK with its signer and config, and helpers. */
@@ -171,7 +206,8 @@ function accountSdk(credentials: KodoCredentials, location: KodoLocation): Accou
     return answer.data;
   };
 
-  const bucketInfo = (name: string) => call(() => manager.getBucketInfo(name) as Promise<Answer<{ private?: number; region?: string; zone?: string } & WireRefererInfo>>);
+  const bucketInfo = (name: string) =>
+    call(() => manager.getBucketInfo(name) as Promise<Answer<{ private?: number; region?: string; zone?: string } & WireRefererInfo>>);
   const bucketDomains = (name: string) => call(() => manager.listBucketDomains(name) as Promise<Answer<Array<{ domain: string }>>>);
 
   const downloadUrl = async (bucket: string, key: string, deadline: number, fop?: string): Promise<string> => {
@@ -200,7 +236,27 @@ function accountSdk(credentials: KodoCredentials, location: KodoLocation): Accou
 }
 
 /** A bucket's own calls: create, list, delete, and its settings (access, domains, lifecycle, CORS, referer). */
-function bucketCalls({ qiniu, manager, call, bucketInfo, bucketDomains, ucPost }: AccountSdk): Pick<KodoClient, 'bucketSettings' | 'setPrivate' | 'bindDomain' | 'unbindDomain' | 'saveLifecycleRule' | 'deleteLifecycleRule' | 'setCorsRules' | 'setReferer' | 'listBuckets' | 'createBucket' | 'deleteBucket'> {
+function bucketCalls({
+  qiniu,
+  manager,
+  call,
+  bucketInfo,
+  bucketDomains,
+  ucPost,
+}: AccountSdk): Pick<
+  KodoClient,
+  | 'bucketSettings'
+  | 'setPrivate'
+  | 'bindDomain'
+  | 'unbindDomain'
+  | 'saveLifecycleRule'
+  | 'deleteLifecycleRule'
+  | 'setCorsRules'
+  | 'setReferer'
+  | 'listBuckets'
+  | 'createBucket'
+  | 'deleteBucket'
+> {
   return {
     async bucketSettings(bucket) {
       const [info, domains, rules, cors] = await Promise.all([
@@ -228,7 +284,8 @@ function bucketCalls({ qiniu, manager, call, bucketInfo, bucketDomains, ucPost }
     async saveLifecycleRule(bucket, rule) {
       const existing = (await call(() => manager.getBucketLifecycleRule(bucket) as Promise<Answer<WireLifecycleRule[] | null>>)) ?? [];
       const wire = lifecycleToWire(rule);
-      if (existing.some((r) => r.name === rule.name)) await call(() => manager.updateBucketLifecycleRule(bucket, wire) as Promise<Answer<unknown>>);
+      if (existing.some((r) => r.name === rule.name))
+        await call(() => manager.updateBucketLifecycleRule(bucket, wire) as Promise<Answer<unknown>>);
       else await call(() => manager.putBucketLifecycleRule(bucket, wire) as Promise<Answer<unknown>>);
     },
     async deleteLifecycleRule(bucket, name) {
@@ -245,7 +302,12 @@ function bucketCalls({ qiniu, manager, call, bucketInfo, bucketDomains, ucPost }
       return Promise.all(
         names.map(async (name) => {
           const [info, domains] = await Promise.all([bucketInfo(name), bucketDomains(name)]);
-          return { name, private: info.private === 1, domains: domains.map((d) => d.domain), ...(info.region ?? info.zone ? { region: info.region ?? info.zone } : {}) };
+          return {
+            name,
+            private: info.private === 1,
+            domains: domains.map((d) => d.domain),
+            ...((info.region ?? info.zone) ? { region: info.region ?? info.zone } : {}),
+          };
         }),
       );
     },
@@ -261,10 +323,34 @@ function bucketCalls({ qiniu, manager, call, bucketInfo, bucketDomains, ucPost }
 }
 
 /** Calls on objects: listing, batches, stats and changes of one object. */
-function objectCalls({ qiniu, mac, config, where, manager, call }: AccountSdk): Pick<KodoClient, 'listObjects' | 'batch' | 'existing' | 'statMany' | 'changeMime' | 'changeStorageClass' | 'deleteAfterDays' | 'restore' | 'putEmpty' | 'stat'> {
+function objectCalls({
+  qiniu,
+  mac,
+  config,
+  where,
+  manager,
+  call,
+}: AccountSdk): Pick<
+  KodoClient,
+  | 'listObjects'
+  | 'batch'
+  | 'existing'
+  | 'statMany'
+  | 'changeMime'
+  | 'changeStorageClass'
+  | 'deleteAfterDays'
+  | 'restore'
+  | 'putEmpty'
+  | 'stat'
+> {
   return {
     async listObjects(bucket, { prefix, delimiter, marker, limit }) {
-      const page = await call(() => manager.listPrefix(bucket, { prefix, limit, ...(delimiter ? { delimiter } : {}), ...(marker ? { marker } : {}) }) as Promise<Answer<ListedPage>>);
+      const page = await call(
+        () =>
+          manager.listPrefix(bucket, { prefix, limit, ...(delimiter ? { delimiter } : {}), ...(marker ? { marker } : {}) }) as Promise<
+            Answer<ListedPage>
+          >,
+      );
       return { folders: page.commonPrefixes ?? [], objects: page.items.map(summary), ...(page.marker ? { marker: page.marker } : {}) };
     },
     async batch(operations) {
@@ -283,7 +369,9 @@ function objectCalls({ qiniu, mac, config, where, manager, call }: AccountSdk): 
       // 200: all done; 298: some entries failed, each with its own code.
       const status = answer.resp.statusCode ?? 0;
       if ((status !== 200 && status !== 298) || !Array.isArray(answer.data)) throw kodoFailure(status, answer.data);
-      return answer.data.map((entry) => (entry.code === 200 ? { ok: true } : { ok: false, message: kodoFailure(entry.code, entry.data).message }));
+      return answer.data.map((entry) =>
+        entry.code === 200 ? { ok: true } : { ok: false, message: kodoFailure(entry.code, entry.data).message },
+      );
     },
     async existing(bucket, keys) {
       const found = new Set<string>();
@@ -291,7 +379,9 @@ function objectCalls({ qiniu, mac, config, where, manager, call }: AccountSdk): 
         const chunk = keys.slice(i, i + BATCH_LIMIT);
         let answer: Answer<Array<{ code: number; data?: { error?: string } }>>;
         try {
-          answer = (await manager.batch(chunk.map((key) => qiniu.rs.statOp(bucket, key)))) as Answer<Array<{ code: number; data?: { error?: string } }>>;
+          answer = (await manager.batch(chunk.map((key) => qiniu.rs.statOp(bucket, key)))) as Answer<
+            Array<{ code: number; data?: { error?: string } }>
+          >;
         } catch (error) {
           throw unreachable(error, where);
         }
@@ -311,7 +401,9 @@ function objectCalls({ qiniu, mac, config, where, manager, call }: AccountSdk): 
         const chunk = keys.slice(i, i + BATCH_LIMIT);
         let answer: Answer<Array<{ code: number; data?: StatLike & { error?: string } }>>;
         try {
-          answer = (await manager.batch(chunk.map((key) => qiniu.rs.statOp(bucket, key)))) as Answer<Array<{ code: number; data?: StatLike & { error?: string } }>>;
+          answer = (await manager.batch(chunk.map((key) => qiniu.rs.statOp(bucket, key)))) as Answer<
+            Array<{ code: number; data?: StatLike & { error?: string } }>
+          >;
         } catch (error) {
           throw unreachable(error, where);
         }
@@ -339,7 +431,10 @@ function objectCalls({ qiniu, mac, config, where, manager, call }: AccountSdk): 
     },
     async putEmpty(bucket, key) {
       const token = new qiniu.rs.PutPolicy({ scope: `${bucket}:${key}`, insertOnly: 1 }).uploadToken(mac);
-      await call(() => new qiniu.form_up.FormUploader(config).put(token, key, Buffer.alloc(0), new qiniu.form_up.PutExtra()) as Promise<Answer<unknown>>);
+      await call(
+        () =>
+          new qiniu.form_up.FormUploader(config).put(token, key, Buffer.alloc(0), new qiniu.form_up.PutExtra()) as Promise<Answer<unknown>>,
+      );
     },
     async stat(bucket, key) {
       const stat = await call(() => manager.stat(bucket, key) as Promise<Answer<StatLike>>);
@@ -357,7 +452,15 @@ function objectCalls({ qiniu, mac, config, where, manager, call }: AccountSdk): 
 }
 
 /** Reaching the bytes (download URLs, uploads), persistent processing and the CDN API. */
-function transferAndServiceCalls({ qiniu, mac, config, where, location, call, downloadUrl }: AccountSdk): Pick<KodoClient, 'downloadUrl' | 'downloadSource' | 'upload' | 'abortUpload' | 'cdnPost' | 'pfop' | 'prefop'> {
+function transferAndServiceCalls({
+  qiniu,
+  mac,
+  config,
+  where,
+  location,
+  call,
+  downloadUrl,
+}: AccountSdk): Pick<KodoClient, 'downloadUrl' | 'downloadSource' | 'upload' | 'abortUpload' | 'cdnPost' | 'pfop' | 'prefop'> {
   return {
     downloadUrl: (bucket, key, deadline) => downloadUrl(bucket, key, deadline),
     async downloadSource(bucket, key, deadline, fop) {
@@ -370,7 +473,11 @@ function transferAndServiceCalls({ qiniu, mac, config, where, location, call, do
       const url = `${cdnOrigin(location)}${path}`;
       let response: Response;
       try {
-        response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: qiniu.util.generateAccessToken(mac, url) }, body: JSON.stringify(body) });
+        response = await fetch(url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: qiniu.util.generateAccessToken(mac, url) },
+          body: JSON.stringify(body),
+        });
       } catch (error) {
         throw unreachable(error, cdnOrigin(location));
       }
@@ -383,7 +490,9 @@ function transferAndServiceCalls({ qiniu, mac, config, where, location, call, do
       const answer = await call(
         () =>
           new Promise<Answer<{ persistentId: string }>>((resolve, reject) =>
-            operations.pfop(bucket, key, [fops], '', { force: true }, (error, data, info) => (error ? reject(error) : resolve({ data: data!, resp: info as { statusCode?: number } }))),
+            operations.pfop(bucket, key, [fops], '', { force: true }, (error, data, info) =>
+              error ? reject(error) : resolve({ data: data!, resp: info as { statusCode?: number } }),
+            ),
           ),
       );
       return answer.persistentId;
@@ -392,7 +501,11 @@ function transferAndServiceCalls({ qiniu, mac, config, where, location, call, do
       call(
         () =>
           new Promise<Answer<Awaited<ReturnType<KodoClient['prefop']>>>>((resolve, reject) =>
-            new qiniu.fop.OperationManager(mac, config).prefop(persistentId, (error, data, info) => (error ? reject(error) : resolve({ data: data as Awaited<ReturnType<KodoClient['prefop']>>, resp: info as { statusCode?: number } }))),
+            new qiniu.fop.OperationManager(mac, config).prefop(persistentId, (error, data, info) =>
+              error
+                ? reject(error)
+                : resolve({ data: data as Awaited<ReturnType<KodoClient['prefop']>>, resp: info as { statusCode?: number } }),
+            ),
           ),
       ),
   };
@@ -426,5 +539,7 @@ interface StatLike {
 function metadataOf(stat: StatLike): Record<string, string> {
   const nested = stat['x-qn-meta'];
   if (typeof nested === 'object' && nested !== null) return Object.fromEntries(Object.entries(nested).map(([k, v]) => [k, String(v)]));
-  return Object.fromEntries(Object.entries(stat).flatMap(([k, v]) => (k.startsWith('x-qn-meta-') ? [[k.slice('x-qn-meta-'.length), String(v)]] : [])));
+  return Object.fromEntries(
+    Object.entries(stat).flatMap(([k, v]) => (k.startsWith('x-qn-meta-') ? [[k.slice('x-qn-meta-'.length), String(v)]] : [])),
+  );
 }

@@ -1,5 +1,5 @@
-import type { ContractErrorCode } from '../../../src-shared/contract/error-codes';
-import { ContractFailure } from '../../../src-shared/contract/result';
+import type { ContractErrorCode } from '@shared/contract/error-codes';
+import { ContractFailure } from '@shared/contract/result';
 
 /** What Kodo's status codes mean, in a sentence a person can act on. */
 const SENTENCES: Record<number, { code: ContractErrorCode; sentence: string }> = {
@@ -24,10 +24,16 @@ const SENTENCES: Record<number, { code: ContractErrorCode; sentence: string }> =
 
 /** A Kodo answer that is not a success, as a contract error: `Kodo 631: no such bucket (bucket not found)`. */
 export function kodoFailure(status: number, body: unknown): ContractFailure {
-  const detail = typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string' ? (body as { error: string }).error : undefined;
+  const detail =
+    typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string'
+      ? (body as { error: string }).error
+      : undefined;
   const known = SENTENCES[status];
   const sentence = known?.sentence ?? 'the service answered with an error';
-  return new ContractFailure(known?.code ?? 'unavailable', `Kodo ${status}: ${sentence}${detail && detail !== sentence ? ` (${detail})` : ''}`);
+  return new ContractFailure(
+    known?.code ?? 'unavailable',
+    `Kodo ${status}: ${sentence}${detail && detail !== sentence ? ` (${detail})` : ''}`,
+  );
 }
 
 /** A request that never got an answer: the address is wrong, the service is down, or there is no network. */
@@ -67,5 +73,10 @@ export function networkProblem(error: unknown): string {
   }
   if (named && CERTIFICATE.test(named)) return `the service's certificate is not trusted (${named}): check the address, or trust its CA`;
   // Anything else: the first clause, without the client's dump of the request and its sockets.
-  return message.replace(/,\s*(GET|POST|PUT|DELETE|HEAD) https?:\/\/[\s\S]*$/, '').replace(/\s+/g, ' ').trim() || 'no answer';
+  return (
+    message
+      .replace(/,\s*(GET|POST|PUT|DELETE|HEAD) https?:\/\/[\s\S]*$/, '')
+      .replace(/\s+/g, ' ')
+      .trim() || 'no answer'
+  );
 }

@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import type qiniu from 'qiniu';
 import { qiniuSdk } from './qiniu-sdk';
-import { ContractFailure } from '../../../src-shared/contract/result';
+import { ContractFailure } from '@shared/contract/result';
 import { EtagHasher, KODO_BLOCK } from '../kodo-etag';
 import { kodoFailure, unreachable } from './kodo-errors';
 import { openObjectSource, type ObjectSource } from './object-source';
@@ -28,7 +28,8 @@ export interface UploadJob {
   onProgress(transferred: number): void;
 }
 
-export interface DownloadJob extends ObjectSource {  /** The partial file: its length is where the download goes on (Range). */
+export interface DownloadJob extends ObjectSource {
+  /** The partial file: its length is where the download goes on (Range). */
   partPath: string;
   size: number;
   signal: AbortSignal;
@@ -67,7 +68,9 @@ export async function fileEtag(path: string): Promise<string> {
 /** Bytes already sent according to a resumable upload's record (0 when it has none). */
 export function recordedBytes(resumeDir: string, resumeKey: string, size: number): number {
   const qiniu = qiniuSdk();
-  const recorder = qiniu.resume_up.createResumeRecorderSync(resumeDir) as unknown as { getSync(key: string): { etags?: unknown[]; expiredAt?: number } | undefined };
+  const recorder = qiniu.resume_up.createResumeRecorderSync(resumeDir) as unknown as {
+    getSync(key: string): { etags?: unknown[]; expiredAt?: number } | undefined;
+  };
   const record = recorder.getSync(resumeKey);
   if (!record?.etags || (record.expiredAt ?? 0) * 1000 < Date.now()) return 0;
   return Math.min(size, record.etags.length * PART_SIZE);
@@ -78,19 +81,29 @@ export function recordedBytes(resumeDir: string, resumeKey: string, size: number
  * so a canceled upload leaves no parts behind; then forgets the record. A record with no upload
  * id yet (nothing sent) is just forgotten.
  */
-export async function abortRecordedUpload(mac: qiniu.auth.digest.Mac, https: boolean, job: { bucket: string; key: string; resumeDir: string; resumeKey: string }): Promise<void> {
+export async function abortRecordedUpload(
+  mac: qiniu.auth.digest.Mac,
+  https: boolean,
+  job: { bucket: string; key: string; resumeDir: string; resumeKey: string },
+): Promise<void> {
   const qiniu = qiniuSdk();
-  const recorder = qiniu.resume_up.createResumeRecorderSync(job.resumeDir) as unknown as { getSync(key: string): { uploadId?: string; upDomains?: string[] } | undefined };
+  const recorder = qiniu.resume_up.createResumeRecorderSync(job.resumeDir) as unknown as {
+    getSync(key: string): { uploadId?: string; upDomains?: string[] } | undefined;
+  };
   const record = recorder.getSync(job.resumeKey);
   const host = record?.upDomains?.[0];
   if (record?.uploadId && host) {
     const token = new qiniu.rs.PutPolicy({ scope: `${job.bucket}:${job.key}`, expires: 600 }).uploadToken(mac);
     const url = `${https ? 'https' : 'http'}://${host}/buckets/${encodeURIComponent(job.bucket)}/objects/${qiniu.util.urlsafeBase64Encode(job.key)}/uploads/${encodeURIComponent(record.uploadId)}`;
     const answer = await fetch(url, { method: 'DELETE', headers: { Authorization: `UpToken ${token}` } }).catch((error: unknown) => {
-      throw new ContractFailure('unavailable', `the service could not be told to drop the uploaded parts: ${error instanceof Error ? error.message : String(error)}`);
+      throw new ContractFailure(
+        'unavailable',
+        `the service could not be told to drop the uploaded parts: ${error instanceof Error ? error.message : String(error)}`,
+      );
     });
     // 612: the service no longer has the upload (expired or already ended): nothing to drop.
-    if (!answer.ok && answer.status !== 612) throw kodoFailure(answer.status, (await answer.json().catch(() => ({}))) as { error?: string });
+    if (!answer.ok && answer.status !== 612)
+      throw kodoFailure(answer.status, (await answer.json().catch(() => ({}))) as { error?: string });
   }
   forgetRecord(job.resumeDir, job.resumeKey);
 }
@@ -109,7 +122,13 @@ export async function uploadFile(mac: qiniu.auth.digest.Mac, config: qiniu.conf.
   const qiniu = qiniuSdk();
   // The answer carries what the folder index needs, so no stat follows each upload.
   const returnBody = '{"key":"$(key)","hash":"$(etag)","fsize":$(fsize),"mimeType":"$(mimeType)"}';
-  const policy = new qiniu.rs.PutPolicy({ scope: `${job.bucket}:${job.key}`, ...(job.mimeType ? {} : { detectMime: 1 }), returnBody, expires: 24 * 3600, ...(job.overwrite ? {} : { insertOnly: 1 }) });
+  const policy = new qiniu.rs.PutPolicy({
+    scope: `${job.bucket}:${job.key}`,
+    ...(job.mimeType ? {} : { detectMime: 1 }),
+    returnBody,
+    expires: 24 * 3600,
+    ...(job.overwrite ? {} : { insertOnly: 1 }),
+  });
   const token = policy.uploadToken(mac);
   const fname = basename(job.key);
   if (job.signal.aborted) throw new TransferStopped();
@@ -127,7 +146,18 @@ export async function uploadFile(mac: qiniu.auth.digest.Mac, config: qiniu.conf.
         if (job.signal.aborted) throw new TransferStopped();
         job.onProgress(uploaded);
       };
-      const extra = qiniu.resume_up.PutExtra.create(fname, undefined, job.mimeType, undefined, progress, PART_SIZE, 'v2', job.metadata, recorder, job.resumeKey);
+      const extra = qiniu.resume_up.PutExtra.create(
+        fname,
+        undefined,
+        job.mimeType,
+        undefined,
+        progress,
+        PART_SIZE,
+        'v2',
+        job.metadata,
+        recorder,
+        job.resumeKey,
+      );
       answer = (await new qiniu.resume_up.ResumeUploader(config).putFile(token, job.key, job.filePath, extra)) as Answer;
     }
   } catch (error) {
@@ -151,10 +181,12 @@ export async function downloadFile(job: DownloadJob): Promise<void> {
   );
   if (have >= job.size && job.size > 0) return;
   if (job.signal.aborted) throw new TransferStopped();
-  const response = await openObjectSource(job, { headers: have > 0 ? { Range: `bytes=${have}-` } : {}, signal: job.signal }).catch((error: unknown) => {
-    if (job.signal.aborted) throw new TransferStopped();
-    throw new ContractFailure('unavailable', `the download could not start: ${error instanceof Error ? error.message : String(error)}`);
-  });
+  const response = await openObjectSource(job, { headers: have > 0 ? { Range: `bytes=${have}-` } : {}, signal: job.signal }).catch(
+    (error: unknown) => {
+      if (job.signal.aborted) throw new TransferStopped();
+      throw new ContractFailure('unavailable', `the download could not start: ${error instanceof Error ? error.message : String(error)}`);
+    },
+  );
   const status = response.statusCode ?? 0;
   if (status !== 200 && status !== 206) {
     response.resume();
@@ -174,6 +206,9 @@ export async function downloadFile(job: DownloadJob): Promise<void> {
     await pipeline(response, counter, createWriteStream(job.partPath, from > 0 ? { flags: 'a' } : { flags: 'w' }), { signal: job.signal });
   } catch (error) {
     if (job.signal.aborted) throw new TransferStopped();
-    throw new ContractFailure('unavailable', `the download broke off at ${transferred} bytes: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ContractFailure(
+      'unavailable',
+      `the download broke off at ${transferred} bytes: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

@@ -41,7 +41,10 @@ export function localAccountSource(section: unknown, dataDir: string, boundUrl: 
     async credentials() {
       const configured = emulator.accounts?.[0];
       if (configured) return { accessKey: configured.access_key, secretKey: configured.secret_key };
-      const keys = JSON.parse(await readFile(join(dataDir, 'storage', 'demo-account.json'), 'utf8')) as { access_key: string; secret_key: string };
+      const keys = JSON.parse(await readFile(join(dataDir, 'storage', 'demo-account.json'), 'utf8')) as {
+        access_key: string;
+        secret_key: string;
+      };
       return { accessKey: keys.access_key, secretKey: keys.secret_key };
     },
   };

@@ -12,7 +12,10 @@ export interface ObjectSource {
  * Opens a GET (or HEAD) of an object source and resolves with the response as it starts. The
  * emulator routes bucket domains by Host on one port, so its domains need not resolve.
  */
-export function openObjectSource(source: ObjectSource, options: { method?: string; headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<IncomingMessage> {
+export function openObjectSource(
+  source: ObjectSource,
+  options: { method?: string; headers?: Record<string, string>; signal?: AbortSignal } = {},
+): Promise<IncomingMessage> {
   const url = new URL(source.url);
   const connect = source.connectTo ? new URL(`http://${source.connectTo}`) : url;
   const send = url.protocol === 'https:' && !source.connectTo ? httpsRequest : httpRequest;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ListPage } from '../../../src-shared/contract/storage';
+import type { ListPage } from '@shared/contract/storage';
 import { countUnder } from './prefix-listing';
 
 /** A bucket listed `pageSize` keys a page, as Kodo pages with a marker. */
@@ -9,7 +9,9 @@ function bucketOf(keys: string[], pageSize: number) {
     asked.push(options.marker);
     const under = keys.filter((k) => k.startsWith(options.prefix)).sort();
     const from = options.marker ? Number(options.marker) : 0;
-    const objects = under.slice(from, from + pageSize).map((key) => ({ key, size: 10, hash: 'h', mimeType: 'text/plain', putTime: 0, storageClass: 'standard' as const }));
+    const objects = under
+      .slice(from, from + pageSize)
+      .map((key) => ({ key, size: 10, hash: 'h', mimeType: 'text/plain', putTime: 0, storageClass: 'standard' as const }));
     return { folders: [], objects, ...(from + pageSize < under.length ? { marker: String(from + pageSize) } : {}) };
   };
   return { listObjects, asked };

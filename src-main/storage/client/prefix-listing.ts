@@ -5,7 +5,11 @@ import type { KodoClient } from './kodo-client';
  * listing, 1000 keys a request. The prefix's own folder marker is left out: "all objects in
  * photos/" are what is inside it, and a batch on them leaves the folder itself.
  */
-export async function countUnder(client: Pick<KodoClient, 'listObjects'>, bucket: string, prefix: string): Promise<{ objects: number; bytes: number }> {
+export async function countUnder(
+  client: Pick<KodoClient, 'listObjects'>,
+  bucket: string,
+  prefix: string,
+): Promise<{ objects: number; bytes: number }> {
   let objects = 0;
   let bytes = 0;
   let marker: string | undefined;

@@ -1,4 +1,4 @@
-import type { StorageAccount } from '../../../src-shared/contract/storage';
+import type { StorageAccount } from '@shared/contract/storage';
 import { capability } from '../../engine/engine-context';
 import type { KodoClient } from './kodo-client';
 

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ContractFailure } from '../../../src-shared/contract/result';
-import { storageService, type PreviewView } from '../../../src-shared/contract/storage';
+import { ContractFailure } from '@shared/contract/result';
+import { storageService, type PreviewView } from '@shared/contract/storage';
 import type { EngineModule } from '../../engine/engine-context';
 import type { SafeStorageLike } from '../../platform/secrets/key-source';
 import { createAccountClients, LOCAL_ACCOUNT_ID } from './account-clients';
@@ -46,14 +46,20 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
       const log = ctx.logger.child('storage');
       const dir = join(ctx.settings.dataDir, 'storage');
       const local = localAccountSource(ctx.config.section('storage'), ctx.settings.dataDir, () => ctx.addresses.get('storage-emulator'));
-      const { store, listAccounts, clientFor, forget } = createAccountClients({ dir, safeStorage: options.safeStorage ?? null, local, logger: log });
+      const { store, listAccounts, clientFor, forget } = createAccountClients({
+        dir,
+        safeStorage: options.safeStorage ?? null,
+        local,
+        logger: log,
+      });
       ctx.capabilities.provide(storageAccounts, { listAccounts, clientFor });
 
       mkdirSync(dir, { recursive: true });
       const index = openIndexStore(join(dir, 'index.sqlite'));
       const indexer = createFolderIndexer({
         store: index,
-        listPage: async ({ accountId, bucket }, prefix, marker) => (await clientFor(accountId)).listObjects(bucket, { prefix, delimiter: '', limit: 1000, ...(marker ? { marker } : {}) }),
+        listPage: async ({ accountId, bucket }, prefix, marker) =>
+          (await clientFor(accountId)).listObjects(bucket, { prefix, delimiter: '', limit: 1000, ...(marker ? { marker } : {}) }),
         onStatus: (status) => emit('onIndex', status),
         logger: log,
       });
@@ -61,12 +67,17 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
       ctx.onClose(() => index.close());
       ctx.onClose(() => indexer.close());
       ctx.onClose(() => batches.close());
-      const downloadsDir = options.downloadsDir ?? (ctx.runtime === 'electron' ? join(homedir(), 'Downloads', 'Relay Console') : join(ctx.settings.dataDir, 'downloads'));
+      const downloadsDir =
+        options.downloadsDir ??
+        (ctx.runtime === 'electron' ? join(homedir(), 'Downloads', 'Relay Console') : join(ctx.settings.dataDir, 'downloads'));
       bindTransfersService(ctx, { dir, downloadsDir, clientFor, index });
-      bindProcessingService(ctx, clientFor, (job) =>
-        void clientFor(job.accountId)
-          .then((client) => restat(client, job.accountId, job.saveAs.bucket, job.saveAs.key))
-          .catch(() => undefined),
+      bindProcessingService(
+        ctx,
+        clientFor,
+        (job) =>
+          void clientFor(job.accountId)
+            .then((client) => restat(client, job.accountId, job.saveAs.bucket, job.saveAs.key))
+            .catch(() => undefined),
       );
       bindCdnService(ctx, clientFor);
       const previews = createPreviewTickets();
@@ -92,13 +103,20 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
               throw new ContractFailure('invalid_input', `the account was not added: ${message}`);
             });
           const label = name || `${accessKey.slice(0, 6)}… (${region ?? new URL(endpoints!.uc).host})`;
-          const stored = await store.add({ name: label, accessKey, ...(region ? { region } : {}), ...(endpoints ? { endpoints } : {}) }, secretKey);
+          const stored = await store.add(
+            { name: label, accessKey, ...(region ? { region } : {}), ...(endpoints ? { endpoints } : {}) },
+            secretKey,
+          );
           log.info('storage account added', { account: stored.id, access_key: accessKey });
           emit('onAccounts', await listAccounts());
           return publicAccount(stored);
         },
         removeAccount: async ({ accountId }) => {
-          if (accountId === LOCAL_ACCOUNT_ID) throw new ContractFailure('invalid_input', 'the local storage account is part of the app; turn it off with storage.emulator.enabled: false');
+          if (accountId === LOCAL_ACCOUNT_ID)
+            throw new ContractFailure(
+              'invalid_input',
+              'the local storage account is part of the app; turn it off with storage.emulator.enabled: false',
+            );
           if (!(await store.remove(accountId))) throw new ContractFailure('not_found', `no storage account ${accountId}`);
           forget(accountId);
           emit('onAccounts', await listAccounts());
@@ -149,7 +167,12 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
         },
         previewLink: async ({ accountId, bucket, key, view }) => {
           await clientFor(accountId);
-          const { ticket, expiresAt } = previews.issue({ accountId, bucket, key, ...(PREVIEW_FOPS[view] ? { fop: PREVIEW_FOPS[view] } : {}) });
+          const { ticket, expiresAt } = previews.issue({
+            accountId,
+            bucket,
+            key,
+            ...(PREVIEW_FOPS[view] ? { fop: PREVIEW_FOPS[view] } : {}),
+          });
           return { url: `${PREVIEW_PATH}${ticket}`, expiresAt };
         },
       });

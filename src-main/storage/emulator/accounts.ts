@@ -8,7 +8,17 @@ import type { AccountConfig } from './emulator-config';
 export interface AccountSet {
   list: Account[];
   byKey: Map<string, Account>;
-  buckets: { owner: string; name: string; private: boolean; domains: string[]; mirror?: string | undefined; antiLeechKey?: string | undefined; accelerateDomain?: string | undefined; region: string; tags?: Record<string, string> | undefined }[];
+  buckets: {
+    owner: string;
+    name: string;
+    private: boolean;
+    domains: string[];
+    mirror?: string | undefined;
+    antiLeechKey?: string | undefined;
+    accelerateDomain?: string | undefined;
+    region: string;
+    tags?: Record<string, string> | undefined;
+  }[];
   demo: boolean;
 }
 
@@ -23,7 +33,17 @@ export async function loadAccounts(root: string, configured: AccountConfig[] | u
   if (configured && configured.length > 0) {
     const list = configured.map((a) => ({ accessKey: a.access_key, secretKey: a.secret_key, dirRefresh: a.dir_refresh }));
     const buckets = configured.flatMap((a) =>
-      a.buckets.map((b) => ({ owner: a.access_key, name: b.name, private: b.private, domains: b.domains, mirror: b.mirror, antiLeechKey: b.anti_leech_key, accelerateDomain: b.accelerate_domain, region: b.region, tags: b.tags })),
+      a.buckets.map((b) => ({
+        owner: a.access_key,
+        name: b.name,
+        private: b.private,
+        domains: b.domains,
+        mirror: b.mirror,
+        antiLeechKey: b.anti_leech_key,
+        accelerateDomain: b.accelerate_domain,
+        region: b.region,
+        tags: b.tags,
+      })),
     );
     return { list, byKey: new Map(list.map((a) => [a.accessKey, a])), buckets, demo: false };
   }

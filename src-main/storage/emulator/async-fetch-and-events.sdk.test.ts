@@ -18,14 +18,20 @@ async function signed(method: string, path: string, body?: unknown): Promise<{ s
   const text = body === undefined ? '' : JSON.stringify(body);
   const contentType = body === undefined ? 'application/x-www-form-urlencoded' : 'application/json';
   const authorization = qiniu.util.generateAccessTokenV2(env.mac, url, method, contentType, text, {});
-  const response = await fetch(url, { method, headers: { Authorization: authorization, 'Content-Type': contentType }, ...(body === undefined ? {} : { body: text }) });
+  const response = await fetch(url, {
+    method,
+    headers: { Authorization: authorization, 'Content-Type': contentType },
+    ...(body === undefined ? {} : { body: text }),
+  });
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };
 }
 
 beforeAll(async () => {
   env = await startTestEmulator();
   bm = new qiniu.rs.BucketManager(env.mac, env.config);
-  source = await startRecorder((req) => (req.url === '/clip.txt' ? { status: 200, body: SOURCE_BODY, type: 'text/plain' } : { status: 404, body: 'no' }));
+  source = await startRecorder((req) =>
+    req.url === '/clip.txt' ? { status: 200, body: SOURCE_BODY, type: 'text/plain' } : { status: 404, body: 'no' },
+  );
   receiver = await startRecorder(() => ({ status: 200, body: '{"ok":true}' }));
 });
 afterAll(async () => {
@@ -47,7 +53,9 @@ describe('/sisyphus/fetch', () => {
     });
     expect(started.status).toBe(200);
     expect(started.json).toEqual({ id: expect.any(String), wait: expect.any(Number) });
-    await waitUntil(async () => (await signed('GET', `/sisyphus/fetch?id=${started.json.id}`)).json.wait === -1, { what: 'the fetch to finish' });
+    await waitUntil(async () => (await signed('GET', `/sisyphus/fetch?id=${started.json.id}`)).json.wait === -1, {
+      what: 'the fetch to finish',
+    });
     const stat = await bm.stat('pub', 'fetched/clip.txt');
     expect(stat.data).toMatchObject({ fsize: SOURCE_BODY.length, mimeType: 'text/plain', md5 });
     const call = await waitUntil(() => receiver.requests.find((r) => r.url === '/fetched'), { what: 'the callback' });
@@ -56,8 +64,15 @@ describe('/sisyphus/fetch', () => {
   });
 
   it('keeps nothing when the content does not match the md5 given; refuses bad jobs', async () => {
-    const started = await signed('POST', '/sisyphus/fetch', { url: `${source.url}/clip.txt`, bucket: 'pub', key: 'fetched/wrong.txt', md5: '0'.repeat(32) });
-    await waitUntil(async () => (await signed('GET', `/sisyphus/fetch?id=${started.json.id}`)).json.wait === -1, { what: 'the fetch to finish' });
+    const started = await signed('POST', '/sisyphus/fetch', {
+      url: `${source.url}/clip.txt`,
+      bucket: 'pub',
+      key: 'fetched/wrong.txt',
+      md5: '0'.repeat(32),
+    });
+    await waitUntil(async () => (await signed('GET', `/sisyphus/fetch?id=${started.json.id}`)).json.wait === -1, {
+      what: 'the fetch to finish',
+    });
     expect((await bm.stat('pub', 'fetched/wrong.txt')).resp.statusCode).toBe(612);
     expect((await signed('POST', '/sisyphus/fetch', { url: 'ftp://x/y', bucket: 'pub' })).status).toBe(400);
     expect((await signed('POST', '/sisyphus/fetch', { url: `${source.url}/clip.txt`, bucket: 'nobody' })).status).toBe(631);
@@ -67,7 +82,13 @@ describe('/sisyphus/fetch', () => {
 
 describe('bucket event notifications', () => {
   it('delivers the events a rule asks for, by prefix and suffix, in Kodo message form', async () => {
-    const put = await bm.putBucketEvent('pub', { name: 'photos', event: ['put', 'copy', 'delete', 'disable'], prefix: 'photos/', suffix: '.jpg', callbackURL: `${receiver.url}/events` });
+    const put = await bm.putBucketEvent('pub', {
+      name: 'photos',
+      event: ['put', 'copy', 'delete', 'disable'],
+      prefix: 'photos/',
+      suffix: '.jpg',
+      callbackURL: `${receiver.url}/events`,
+    });
     expect(put.resp.statusCode).toBe(200);
     const form = new qiniu.form_up.FormUploader(env.config);
     await form.put(uploadToken({ scope: 'pub' }), 'photos/a.jpg', 'jpeg bytes', new qiniu.form_up.PutExtra());
@@ -91,7 +112,13 @@ describe('bucket event notifications', () => {
       ['disable', 'photos/b.jpg', null],
       ['delete', 'photos/a.jpg', null],
     ]);
-    expect(messages[0]).toMatchObject({ bucket: 'pub', fsize: 10, mimetype: expect.any(String), hash: expect.any(String), access_key: env.mac.accessKey });
+    expect(messages[0]).toMatchObject({
+      bucket: 'pub',
+      fsize: 10,
+      mimetype: expect.any(String),
+      hash: expect.any(String),
+      access_key: env.mac.accessKey,
+    });
     expect(typeof messages[0]!.time).toBe('number');
   });
 });
@@ -106,7 +133,14 @@ describe('CDN task lists', () => {
 
     const refreshList = await signed('POST', '/v2/tune/refresh/list', { state: 'success', pageSize: 1 });
     expect(refreshList.json).toMatchObject({ code: 200, pageNo: 0, pageSize: 1, total: 2 });
-    const items = refreshList.json.items as { taskId: string; url: string; state: string; progress: number; isDir: string; createAt: string }[];
+    const items = refreshList.json.items as {
+      taskId: string;
+      url: string;
+      state: string;
+      progress: number;
+      isDir: string;
+      createAt: string;
+    }[];
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ state: 'success', progress: 100, isDir: 'no' });
     expect(items[0]!.createAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);

@@ -75,7 +75,8 @@ export class AsyncFetch {
     const bucket = optionalString(body, 'bucket');
     if (!url) throw new KodoError(400, 'url is required');
     if (!bucket) throw new KodoError(400, 'bucket is required');
-    for (const source of url.split(';')) if (!/^https?:\/\/[^/\s]+/.test(source)) throw new KodoError(400, `invalid url ${source}: expected http(s)://host/...`);
+    for (const source of url.split(';'))
+      if (!/^https?:\/\/[^/\s]+/.test(source)) throw new KodoError(400, `invalid url ${source}: expected http(s)://host/...`);
     this.deps.objects.ownedBucket(bucket, owner.accessKey);
     const fileType = body.file_type === undefined ? 0 : Number(body.file_type);
     if (![0, 1, 2, 3].includes(fileType)) throw new KodoError(400, 'file_type must be 0, 1, 2 or 3');
@@ -152,7 +153,8 @@ export class AsyncFetch {
       const key = job.key ?? staged.etag;
       const mime = response.headers.get('content-type')?.split(';')[0] || mimeFromName(key) || 'application/octet-stream';
       const row = await objects.commit({ bucket: job.bucket, key, staged, mime, overwrite: true, fileType: job.file_type });
-      if (job.callbackurl) await this.callback(task, { key: row.key, etag: row.hash, fsize: String(row.fsize), mimeType: row.mime, bucket: row.bucket });
+      if (job.callbackurl)
+        await this.callback(task, { key: row.key, etag: row.hash, fsize: String(row.fsize), mimeType: row.mime, bucket: row.bucket });
       return;
     }
     throw new Error(lastError);
@@ -164,7 +166,10 @@ export class AsyncFetch {
     const body = expandTemplate(job.callbackbody ?? '', (name) => values[name], type === 'application/json' ? 'json' : 'form');
     const url = new URL(job.callbackurl!);
     const signed = url.pathname + url.search + '\n' + (type === 'application/x-www-form-urlencoded' ? body : '');
-    const headers: Record<string, string> = { 'Content-Type': type, Authorization: `QBox ${owner.accessKey}:${hmacSha1B64(owner.secretKey, signed)}` };
+    const headers: Record<string, string> = {
+      'Content-Type': type,
+      Authorization: `QBox ${owner.accessKey}:${hmacSha1B64(owner.secretKey, signed)}`,
+    };
     if (job.callbackhost) headers.Host = job.callbackhost;
     const { status } = await postCallback(url, headers, body, 5000);
     if (status !== 200) throw new Error(`callback to ${url.host} answered ${status}`);

@@ -48,7 +48,6 @@ export interface VerifiedUploadToken {
   scopeKey: string | undefined;
 }
 
-
 /** `AK:sign:encodedPolicy`: signature, deadline and the policy rules of the seed. */
 export function verifyUploadToken(token: string | undefined, accounts: AccountLookup, nowMs: number): VerifiedUploadToken {
   if (!token) throw new KodoError(401, 'token not specified');
@@ -124,12 +123,7 @@ export interface SignedRequest {
  * Management auth: `QBox AK:sign` (path?query\n + form body) or `Qiniu AK:sign` (v2). For v2 the
  * Node SDK signs `Host: h:p:p` when the host has a port; both spellings are accepted.
  */
-export function verifyManagementAuth(
-  request: SignedRequest,
-  accounts: AccountLookup,
-  nowMs: number,
-  maxSkewSeconds: number,
-): Account {
+export function verifyManagementAuth(request: SignedRequest, accounts: AccountLookup, nowMs: number, maxSkewSeconds: number): Account {
   const header = request.headers.authorization;
   if (!header) throw new KodoError(401, 'bad token: no Authorization header');
   const match = /^(QBox|Qiniu) ([^:\s]+):(\S+)$/.exec(header);

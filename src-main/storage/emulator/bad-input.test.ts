@@ -12,7 +12,8 @@ describe('storage emulator: bad input', () => {
   afterAll(async () => env?.close());
 
   const entry = (bucket: string, key: string) => urlsafeB64Encode(`${bucket}:${key}`);
-  const qbox = (pathAndQuery: string, signedBody: string) => `QBox ${env.mac.accessKey}:${hmacSha1B64(env.mac.secretKey, `${pathAndQuery}\n${signedBody}`)}`;
+  const qbox = (pathAndQuery: string, signedBody: string) =>
+    `QBox ${env.mac.accessKey}:${hmacSha1B64(env.mac.secretKey, `${pathAndQuery}\n${signedBody}`)}`;
 
   it('mkfile with a malformed % escape in a parameter name: 400, not 599', async () => {
     const token = uploadToken({ scope: 'pub' });
@@ -35,7 +36,11 @@ describe('storage emulator: bad input', () => {
       Buffer.from('text/plain; charset=\u043a\u043e\u0438', 'utf8'),
       Buffer.from(`\r\n\r\nhello\r\n--${boundary}--\r\n`),
     ]);
-    const response = await fetch(`http://${env.host}/`, { method: 'POST', headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` }, body });
+    const response = await fetch(`http://${env.host}/`, {
+      method: 'POST',
+      headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: string }).error).toMatch(/invalid mimeType/);
     const bm = new qiniu.rs.BucketManager(env.mac, env.config);

@@ -128,7 +128,11 @@ export class BlobStore {
     let unhashed: Buffer[] = [];
     let unhashedBytes = 0;
     const hashUnhashed = (): void => {
-      job ??= this.digestWorker.start({ md5: Boolean(digests.md5), crc32: Boolean(digests.crc32), blocks: Boolean(digests.etag || digests.blocks) });
+      job ??= this.digestWorker.start({
+        md5: Boolean(digests.md5),
+        crc32: Boolean(digests.crc32),
+        blocks: Boolean(digests.etag || digests.blocks),
+      });
       job.update(unhashed, unhashedBytes);
       unhashed = [];
       unhashedBytes = 0;

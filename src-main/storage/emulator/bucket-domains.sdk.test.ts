@@ -37,7 +37,12 @@ describe('bucket download domains', () => {
     const [domain, ...more] = await domainsOf('fresh-photos');
     expect(domain).toMatch(TEST_DOMAIN);
     expect(more).toEqual([]);
-    await new qiniu.form_up.FormUploader(env.config).put(uploadToken({ scope: 'fresh-photos' }), 'a.txt', 'hello', new qiniu.form_up.PutExtra());
+    await new qiniu.form_up.FormUploader(env.config).put(
+      uploadToken({ scope: 'fresh-photos' }),
+      'a.txt',
+      'hello',
+      new qiniu.form_up.PutExtra(),
+    );
     expect((await httpGet(env.emulator.port, '/a.txt', { Host: domain! })).body.toString()).toBe('hello');
 
     // Private through the `private` API: the plain URL is refused, privateDownloadUrl works.
@@ -54,7 +59,12 @@ describe('bucket download domains', () => {
   it('binds and unbinds a domain with uc publish/unpublish; bad names and another bucket’s domain are refused', async () => {
     expect(await ucPost(`/publish/${b64('Cdn.Example.test')}/from/pub`)).toEqual({ status: 200, json: {} });
     expect(await domainsOf('pub')).toEqual(['pub.test', 'cdn.example.test']);
-    await new qiniu.form_up.FormUploader(env.config).put(uploadToken({ scope: 'pub' }), 'bound.txt', 'via cdn', new qiniu.form_up.PutExtra());
+    await new qiniu.form_up.FormUploader(env.config).put(
+      uploadToken({ scope: 'pub' }),
+      'bound.txt',
+      'via cdn',
+      new qiniu.form_up.PutExtra(),
+    );
     expect((await httpGet(env.emulator.port, '/bound.txt', { Host: 'cdn.example.test' })).body.toString()).toBe('via cdn');
 
     expect((await ucPost(`/publish/${b64('cdn.example.test')}/from/priv`)).status).toBe(400);
@@ -73,12 +83,27 @@ describe('bucket download domains', () => {
   it('at start, buckets without a domain (made before test domains) get one, and keep it across restarts', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'kodo-domains-'));
     const start = () =>
-      createStorageEmulator({ listen: '127.0.0.1:0', dataDir: dir, accounts: [{ access_key: AK, secret_key: 'sk-domains', buckets: [{ name: 'configured' }] }], logger: createMemoryLogger(), tls: { enabled: false, names: [] } });
+      createStorageEmulator({
+        listen: '127.0.0.1:0',
+        dataDir: dir,
+        accounts: [{ access_key: AK, secret_key: 'sk-domains', buckets: [{ name: 'configured' }] }],
+        logger: createMemoryLogger(),
+        tls: { enabled: false, names: [] },
+      });
     try {
       await (await start()).close();
       // A bucket as the emulator made them before: no domain.
       const db = new MetadataStore(join(dir, 'storage', 'metadata.sqlite'));
-      db.upsertBucket({ name: 'legacy', owner: AK, private: 0, domains: '[]', mirror: null, anti_leech_key: null, created: Date.now(), region: 'z0' });
+      db.upsertBucket({
+        name: 'legacy',
+        owner: AK,
+        private: 0,
+        domains: '[]',
+        mirror: null,
+        anti_leech_key: null,
+        created: Date.now(),
+        region: 'z0',
+      });
       db.close();
       const first = await start();
       const read = () => {

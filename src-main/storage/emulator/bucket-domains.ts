@@ -30,7 +30,9 @@ const domainsOf = (row: BucketRow): string[] => JSON.parse(row.domains) as strin
 /** The bucket that serves a domain (a `Host` header, the port ignored), if any. */
 export function bucketOfDomain(db: MetadataStore, host: string): BucketRow | undefined {
   const bare = host.replace(/:\d+$/, '').toLowerCase();
-  return db.allBuckets().find((bucket) => domainsOf(bucket).some((d) => d.toLowerCase() === bare || d.toLowerCase() === host.toLowerCase()));
+  return db
+    .allBuckets()
+    .find((bucket) => domainsOf(bucket).some((d) => d.toLowerCase() === bare || d.toLowerCase() === host.toLowerCase()));
 }
 
 /**
@@ -53,8 +55,12 @@ export function giveTestDomains(db: MetadataStore): string[] {
 const DOMAIN_NAME = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 function decodeDomain(encoded: string | undefined): string {
-  const domain = urlsafeB64Decode(encoded ?? '').toString('utf8').trim().toLowerCase();
-  if (domain.length > 253 || !DOMAIN_NAME.test(domain)) throw new KodoError(400, `invalid domain ${JSON.stringify(domain)}: expected a host name such as cdn.example.com`);
+  const domain = urlsafeB64Decode(encoded ?? '')
+    .toString('utf8')
+    .trim()
+    .toLowerCase();
+  if (domain.length > 253 || !DOMAIN_NAME.test(domain))
+    throw new KodoError(400, `invalid domain ${JSON.stringify(domain)}: expected a host name such as cdn.example.com`);
   return domain;
 }
 
@@ -88,7 +94,8 @@ export function domainRoutes(db: MetadataStore, objects: ObjectService): Managem
       handler: ({ res, params, account }) => {
         const domain = decodeDomain(params.domain);
         const holder = bucketOfDomain(db, domain);
-        if (!holder || holder.owner !== account.accessKey) throw new KodoError(404, `the domain ${domain} is not bound to any of your buckets`);
+        if (!holder || holder.owner !== account.accessKey)
+          throw new KodoError(404, `the domain ${domain} is not bound to any of your buckets`);
         db.upsertBucket({ ...holder, domains: JSON.stringify(domainsOf(holder).filter((d) => d.toLowerCase() !== domain)) });
         sendJson(res, 200, {});
       },

@@ -31,8 +31,13 @@ function readTags(body: Buffer): Tag[] {
   const seen = new Set<string>();
   return tags.map((tag) => {
     const { Key, Value } = (tag ?? {}) as Partial<Tag>;
-    if (typeof Key !== 'string' || !TAG_KEY.test(Key) || Key.toLowerCase().startsWith('kodo')) throw new KodoError(400, `bucketTagging: invalid tag key ${JSON.stringify(Key)} (1-64 letters, digits and _.:/=+-@, not starting with kodo)`);
-    if (typeof Value !== 'string' || Value.length > 128) throw new KodoError(400, `bucketTagging: invalid value of tag ${Key} (a string of at most 128 characters)`);
+    if (typeof Key !== 'string' || !TAG_KEY.test(Key) || Key.toLowerCase().startsWith('kodo'))
+      throw new KodoError(
+        400,
+        `bucketTagging: invalid tag key ${JSON.stringify(Key)} (1-64 letters, digits and _.:/=+-@, not starting with kodo)`,
+      );
+    if (typeof Value !== 'string' || Value.length > 128)
+      throw new KodoError(400, `bucketTagging: invalid value of tag ${Key} (a string of at most 128 characters)`);
     if (seen.has(Key)) throw new KodoError(400, `bucketTagging: tag ${Key} is given twice`);
     seen.add(Key);
     return { Key, Value };
@@ -106,10 +111,20 @@ export function bucketRoutes(db: MetadataStore, objects: ObjectService, clock: (
     if (db.bucket(name)) throw new KodoError(614, 'the bucket already exists');
     // As on Kodo, a new bucket comes with a test domain to download from.
     const domain = newTestDomain((d) => bucketOfDomain(db, d) !== undefined);
-    db.upsertBucket({ name, owner: account.accessKey, private: 0, domains: JSON.stringify([domain]), mirror: null, anti_leech_key: null, created: clock(), region });
+    db.upsertBucket({
+      name,
+      owner: account.accessKey,
+      private: 0,
+      domains: JSON.stringify([domain]),
+      mirror: null,
+      anti_leech_key: null,
+      created: clock(),
+      region,
+    });
     return {};
   });
-  const tagging = (change: (bucket: string, request: ManagementRequest) => unknown) => answer((request) => change(owned(request.query.get('bucket'), request).name, request));
+  const tagging = (change: (bucket: string, request: ManagementRequest) => unknown) =>
+    answer((request) => change(owned(request.query.get('bucket'), request).name, request));
 
   return [
     {
@@ -123,7 +138,20 @@ export function bucketRoutes(db: MetadataStore, objects: ObjectService, clock: (
       }),
     },
     { method: '*', path: '/v3/buckets', handler: answer(({ query }, mine) => v4List(db, mine(), query)) },
-    { method: '*', path: '/v2/buckets', handler: answer((_, mine) => mine().map((b) => ({ tbl: b.name, itbl: 0, region: b.region, zone: b.region, private: b.private, ctime: Math.floor(b.created / 1000) }))) },
+    {
+      method: '*',
+      path: '/v2/buckets',
+      handler: answer((_, mine) =>
+        mine().map((b) => ({
+          tbl: b.name,
+          itbl: 0,
+          region: b.region,
+          zone: b.region,
+          private: b.private,
+          ctime: Math.floor(b.created / 1000),
+        })),
+      ),
+    },
     { method: '*', path: '/v2/bucketInfos', handler: answer((_, mine) => mine().map((b) => ({ name: b.name, info: bucketInfo(db, b) }))) },
     { method: '*', path: '/v2/bucketInfo', handler: answer((request) => bucketInfo(db, owned(request.query.get('bucket'), request))) },
     { method: '*', path: '/bucket/:bucket', handler: answer((request) => bucketInfo(db, owned(request.params.bucket, request))) },
@@ -133,7 +161,14 @@ export function bucketRoutes(db: MetadataStore, objects: ObjectService, clock: (
       path: '/v3/domains',
       handler: answer((request) => {
         const { row, domains: names } = domains(request);
-        return names.map((domain) => ({ domain, tbl: row.name, owner: 0, refresh: false, ctime: Math.floor(row.created / 1000), utime: Math.floor(row.created / 1000) }));
+        return names.map((domain) => ({
+          domain,
+          tbl: row.name,
+          owner: 0,
+          refresh: false,
+          ctime: Math.floor(row.created / 1000),
+          utime: Math.floor(row.created / 1000),
+        }));
       }),
     },
     { method: '*', path: '/mkbucketv3/:bucket', handler: makeBucket },
@@ -191,7 +226,13 @@ function v4List(db: MetadataStore, buckets: BucketRow[], query: URLSearchParams)
   const after = buckets.filter((b) => b.name > marker);
   const page = after.slice(0, limit);
   return {
-    buckets: page.map((b) => ({ name: b.name, region: b.region, private: b.private, ctime: new Date(b.created).toISOString(), tags: tagsOf(db, b.name) })),
+    buckets: page.map((b) => ({
+      name: b.name,
+      region: b.region,
+      private: b.private,
+      ctime: new Date(b.created).toISOString(),
+      tags: tagsOf(db, b.name),
+    })),
     marker: after.length > limit ? page.at(-1)!.name : '',
     is_truncated: after.length > limit,
   };

@@ -17,7 +17,9 @@ describe('uc bucket configuration through BucketManager', () => {
     expect((await bm.putBucketLifecycleRule('pub', { name: 'tmp_rule', prefix: 'tmp/', delete_after_days: 1 })).resp.statusCode).toBe(200);
     expect((await bm.putBucketLifecycleRule('pub', { name: 'tmp_rule', prefix: 'x/' })).resp.statusCode).toBe(400);
     expect((await bm.getBucketLifecycleRule('pub')).data).toMatchObject([{ name: 'tmp_rule', prefix: 'tmp/', delete_after_days: 1 }]);
-    expect((await bm.updateBucketLifecycleRule('pub', { name: 'tmp_rule', prefix: 'tmp/', delete_after_days: 2 })).resp.statusCode).toBe(200);
+    expect((await bm.updateBucketLifecycleRule('pub', { name: 'tmp_rule', prefix: 'tmp/', delete_after_days: 2 })).resp.statusCode).toBe(
+      200,
+    );
     expect((await bm.getBucketLifecycleRule('pub')).data).toMatchObject([{ delete_after_days: 2 }]);
 
     const form = new qiniu.form_up.FormUploader(env.config);
@@ -36,8 +38,12 @@ describe('uc bucket configuration through BucketManager', () => {
   });
 
   it('events, CORS, referer, access style, max-age, quota', async () => {
-    expect((await bm.putBucketEvent('pub', { name: 'ev1', event: ['put', 'delete'], callbackURL: 'http://127.0.0.1:1/e' })).resp.statusCode).toBe(200);
-    expect((await bm.updateBucketEvent('pub', { name: 'ev1', event: 'put', callbackURL: 'http://127.0.0.1:1/f' })).resp.statusCode).toBe(200);
+    expect(
+      (await bm.putBucketEvent('pub', { name: 'ev1', event: ['put', 'delete'], callbackURL: 'http://127.0.0.1:1/e' })).resp.statusCode,
+    ).toBe(200);
+    expect((await bm.updateBucketEvent('pub', { name: 'ev1', event: 'put', callbackURL: 'http://127.0.0.1:1/f' })).resp.statusCode).toBe(
+      200,
+    );
     expect((await bm.getBucketEvent('pub')).data).toMatchObject([{ name: 'ev1', event: 'put', callbackURL: 'http://127.0.0.1:1/f' }]);
     expect((await bm.deleteBucketEvent('pub', 'ev1')).resp.statusCode).toBe(200);
     const cors = [{ allowed_origin: ['*'], allowed_method: ['GET'] }];
@@ -69,7 +75,11 @@ describe('uc bucket configuration through BucketManager', () => {
     const withOrigin = await httpGet(env.emulator.port, '/web.txt', { Host: 'pub.test', Origin: 'http://app.example.com' });
     expect(withOrigin.headers.get('cache-control')).toBe('public, max-age=600');
     expect(withOrigin.headers.get('access-control-allow-origin')).toBe('http://app.example.com');
-    expect((await httpGet(env.emulator.port, '/web.txt', { Host: 'pub.test', Origin: 'http://evil.test' })).headers.get('access-control-allow-origin')).toBeNull();
+    expect(
+      (await httpGet(env.emulator.port, '/web.txt', { Host: 'pub.test', Origin: 'http://evil.test' })).headers.get(
+        'access-control-allow-origin',
+      ),
+    ).toBeNull();
 
     await bm.putReferAntiLeech('pub', { mode: 1, pattern: '*.example.com', norefer: 0 } as never);
     expect((await httpGet(env.emulator.port, '/web.txt', { Host: 'pub.test', Referer: 'http://www.example.com/page' })).status).toBe(200);

@@ -27,7 +27,8 @@ function requireName(value: SettingValue, what: string): string {
  * max-age, private flag and quota. Each answers 200 with a JSON body.
  */
 export function bucketSettingsRoutes(db: MetadataStore, objects: ObjectService): ManagementRoute[] {
-  const bucketFrom = (name: string | null | undefined, { account }: ManagementRequest) => objects.ownedBucket(name ?? '', account.accessKey).name;
+  const bucketFrom = (name: string | null | undefined, { account }: ManagementRequest) =>
+    objects.ownedBucket(name ?? '', account.accessKey).name;
   const answer =
     (body: (request: ManagementRequest) => unknown): ManagementRoute['handler'] =>
     (request) =>
@@ -49,7 +50,11 @@ export function bucketSettingsRoutes(db: MetadataStore, objects: ObjectService):
       return {};
     });
   const named = (kind: 'rules' | 'events'): ManagementRoute[] => [
-    { method: '*', path: `/${kind}/get`, handler: answer((request) => db.settings(bucketFrom(request.query.get('bucket'), request), kind)) },
+    {
+      method: '*',
+      path: `/${kind}/get`,
+      handler: answer((request) => db.settings(bucketFrom(request.query.get('bucket'), request), kind)),
+    },
     { method: '*', path: `/${kind}/add`, handler: change(kind, 'add') },
     { method: '*', path: `/${kind}/update`, handler: change(kind, 'update') },
     { method: '*', path: `/${kind}/delete`, handler: change(kind, 'delete') },
@@ -65,7 +70,11 @@ export function bucketSettingsRoutes(db: MetadataStore, objects: ObjectService):
         return {};
       }),
     },
-    { method: '*', path: '/corsRules/get/:bucket', handler: answer((request) => db.setting(bucketFrom(request.params.bucket, request), 'cors', 'default') ?? []) },
+    {
+      method: '*',
+      path: '/corsRules/get/:bucket',
+      handler: answer((request) => db.setting(bucketFrom(request.params.bucket, request), 'cors', 'default') ?? []),
+    },
     {
       method: '*',
       path: '/corsRules/set/:bucket',
@@ -119,12 +128,17 @@ export function bucketSettingsRoutes(db: MetadataStore, objects: ObjectService):
         const bucket = bucketFrom(request.params.bucket, request);
         const size = Number(request.params.size);
         const count = Number(request.params.count);
-        if (!Number.isInteger(size) || !Number.isInteger(count)) throw new KodoError(400, 'setbucketquota: expected /setbucketquota/<bucket>/size/<n>/count/<n>');
+        if (!Number.isInteger(size) || !Number.isInteger(count))
+          throw new KodoError(400, 'setbucketquota: expected /setbucketquota/<bucket>/size/<n>/count/<n>');
         db.putSetting(bucket, 'quota', 'default', { size, count });
         return {};
       }),
     },
-    { method: '*', path: '/getbucketquota/:bucket', handler: answer((request) => db.setting(bucketFrom(request.params.bucket, request), 'quota', 'default') ?? { size: -1, count: -1 }) },
+    {
+      method: '*',
+      path: '/getbucketquota/:bucket',
+      handler: answer((request) => db.setting(bucketFrom(request.params.bucket, request), 'quota', 'default') ?? { size: -1, count: -1 }),
+    },
   ];
 }
 

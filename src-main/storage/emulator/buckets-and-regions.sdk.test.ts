@@ -15,7 +15,11 @@ async function uc(method: string, path: string, body?: unknown): Promise<{ statu
   const url = `http://${env.host}${path}`;
   const text = body === undefined ? undefined : JSON.stringify(body);
   const token = qiniu.util.generateAccessToken(env.mac, url, '');
-  const response = await fetch(url, { method, headers: { Authorization: token, ...(text ? { 'Content-Type': 'application/json' } : {}) }, ...(text ? { body: text } : {}) });
+  const response = await fetch(url, {
+    method,
+    headers: { Authorization: token, ...(text ? { 'Content-Type': 'application/json' } : {}) },
+    ...(text ? { body: text } : {}),
+  });
   const raw = await response.text();
   return { status: response.status, json: raw ? JSON.parse(raw) : undefined, type: response.headers.get('content-type') };
 }
@@ -36,18 +40,37 @@ describe('buckets in regions', () => {
 
     expect((await uc('POST', '/buckets?region=z1')).json).toEqual(['north-media']);
     expect((await uc('POST', '/buckets')).json).toEqual(expect.arrayContaining(['north-media', 'pub', 'priv']));
-    const infos = (await uc('POST', '/v2/bucketInfos?region=z1&shared=false&fs=false')).json as { name: string; info: { region: string; zone: string; private: number } }[];
+    const infos = (await uc('POST', '/v2/bucketInfos?region=z1&shared=false&fs=false')).json as {
+      name: string;
+      info: { region: string; zone: string; private: number };
+    }[];
     expect(infos).toEqual([{ name: 'north-media', info: expect.objectContaining({ region: 'z1', zone: 'z1', private: 0 }) }]);
     expect((await bm.getBucketInfo('north-media')).data).toMatchObject({ region: 'z1' });
 
     const query = await fetch(`http://${env.host}/v4/query?ak=${AK}&bucket=north-media`);
-    const hosts = ((await query.json()) as { hosts: { region: string; up: { domains: string[] }; io: { domains: string[] }; s3: { region_alias: string } }[] }).hosts;
-    expect(hosts[0]).toMatchObject({ region: 'z1', up: { domains: [env.host] }, io: { domains: [env.host] }, s3: { region_alias: 'cn-north-1' } });
+    const hosts = (
+      (await query.json()) as {
+        hosts: { region: string; up: { domains: string[] }; io: { domains: string[] }; s3: { region_alias: string } }[];
+      }
+    ).hosts;
+    expect(hosts[0]).toMatchObject({
+      region: 'z1',
+      up: { domains: [env.host] },
+      io: { domains: [env.host] },
+      s3: { region_alias: 'cn-north-1' },
+    });
 
-    const page = (await uc('GET', '/v3/buckets?region=z0&limit=2')).json as { buckets: { name: string; region: string }[]; marker: string; is_truncated: boolean };
+    const page = (await uc('GET', '/v3/buckets?region=z0&limit=2')).json as {
+      buckets: { name: string; region: string }[];
+      marker: string;
+      is_truncated: boolean;
+    };
     expect(page.buckets.map((b) => b.region)).toEqual(['z0', 'z0']);
     expect(page.is_truncated).toBe(true);
-    const rest = (await uc('GET', `/v3/buckets?region=z0&limit=100&marker=${page.marker}`)).json as { buckets: { name: string }[]; is_truncated: boolean };
+    const rest = (await uc('GET', `/v3/buckets?region=z0&limit=100&marker=${page.marker}`)).json as {
+      buckets: { name: string }[];
+      is_truncated: boolean;
+    };
     expect(rest.buckets.map((b) => b.name)).not.toContain(page.buckets[0]!.name);
     expect(rest.is_truncated).toBe(false);
 
@@ -62,12 +85,36 @@ describe('buckets in regions', () => {
   });
 
   it('tags a bucket, lists buckets by tag, and refuses bad tags', async () => {
-    expect((await uc('PUT', '/bucketTagging?bucket=pub', { Tags: [{ Key: 'team', Value: 'video' }, { Key: 'env', Value: 'prod' }] })).status).toBe(200);
-    expect((await uc('GET', '/bucketTagging?bucket=pub')).json).toEqual({ Tags: [{ Key: 'team', Value: 'video' }, { Key: 'env', Value: 'prod' }] });
+    expect(
+      (
+        await uc('PUT', '/bucketTagging?bucket=pub', {
+          Tags: [
+            { Key: 'team', Value: 'video' },
+            { Key: 'env', Value: 'prod' },
+          ],
+        })
+      ).status,
+    ).toBe(200);
+    expect((await uc('GET', '/bucketTagging?bucket=pub')).json).toEqual({
+      Tags: [
+        { Key: 'team', Value: 'video' },
+        { Key: 'env', Value: 'prod' },
+      ],
+    });
     const tagged = await bm.listBucket({ shared: 'false', tagCondition: { team: 'video' } });
     expect(tagged.data).toEqual(['pub']);
     expect((await bm.listBucket({ shared: 'false', tagCondition: { team: 'audio' } })).data).toEqual([]);
-    for (const bad of [{ Tags: [{ Key: 'kodo-x', Value: '1' }] }, { Tags: [{ Key: 'a', Value: '1' }, { Key: 'a', Value: '2' }] }, { Tags: Array.from({ length: 11 }, (_, i) => ({ Key: `k${i}`, Value: '' })) }, { tags: [] }]) {
+    for (const bad of [
+      { Tags: [{ Key: 'kodo-x', Value: '1' }] },
+      {
+        Tags: [
+          { Key: 'a', Value: '1' },
+          { Key: 'a', Value: '2' },
+        ],
+      },
+      { Tags: Array.from({ length: 11 }, (_, i) => ({ Key: `k${i}`, Value: '' })) },
+      { tags: [] },
+    ]) {
       const refused = await uc('PUT', '/bucketTagging?bucket=pub', bad);
       expect(refused.status).toBe(400);
       expect((refused.json as { error: string }).error).toMatch(/^bucketTagging: /);
@@ -80,20 +127,41 @@ describe('buckets in regions', () => {
     const emulator: RunningStorageEmulator = await createStorageEmulator({
       listen: '127.0.0.1:0',
       dataDir: `${env.dir}/named`,
-      accounts: [{ access_key: 'named-ak', secret_key: 'named-sk', buckets: [{ name: 'sg', region: 'as0', tags: { team: 'ops' } }, { name: 'hz', region: 'z0' }] }],
+      accounts: [
+        {
+          access_key: 'named-ak',
+          secret_key: 'named-sk',
+          buckets: [
+            { name: 'sg', region: 'as0', tags: { team: 'ops' } },
+            { name: 'hz', region: 'z0' },
+          ],
+        },
+      ],
       logger: createMemoryLogger(),
       regionHosts: 'qiniu',
       tls: { enabled: false, names: [] },
     });
     try {
-      const hostsOf = async (bucket: string) => ((await (await fetch(`${emulator.url}/v4/query?ak=named-ak&bucket=${bucket}`)).json()) as { hosts: Record<string, { domains: string[] }>[] }).hosts[0]!;
-      await expect(hostsOf('sg')).resolves.toMatchObject({ region: 'as0', up: { domains: ['upload-as0.qiniup.com', 'up-as0.qiniup.com'] }, io: { domains: ['iovip-as0.qbox.me'] }, rs: { domains: ['rs-as0.qiniuapi.com'] } });
+      const hostsOf = async (bucket: string) =>
+        (
+          (await (await fetch(`${emulator.url}/v4/query?ak=named-ak&bucket=${bucket}`)).json()) as {
+            hosts: Record<string, { domains: string[] }>[];
+          }
+        ).hosts[0]!;
+      await expect(hostsOf('sg')).resolves.toMatchObject({
+        region: 'as0',
+        up: { domains: ['upload-as0.qiniup.com', 'up-as0.qiniup.com'] },
+        io: { domains: ['iovip-as0.qbox.me'] },
+        rs: { domains: ['rs-as0.qiniuapi.com'] },
+      });
       expect((await hostsOf('hz')).up!.domains).toEqual(['upload.qiniup.com', 'up.qiniup.com']);
       const legacy = (await (await fetch(`${emulator.url}/v2/query?ak=named-ak&bucket=sg`)).json()) as { io: { src: { main: string[] } } };
       expect(legacy.io.src.main).toEqual(['iovip-as0.qbox.me']);
       // Tags from the config.
       const tagsUrl = `${emulator.url}/bucketTagging?bucket=sg`;
-      const tags = await fetch(tagsUrl, { headers: { Authorization: qiniu.util.generateAccessToken(new qiniu.auth.digest.Mac('named-ak', 'named-sk'), tagsUrl, '') } });
+      const tags = await fetch(tagsUrl, {
+        headers: { Authorization: qiniu.util.generateAccessToken(new qiniu.auth.digest.Mac('named-ak', 'named-sk'), tagsUrl, '') },
+      });
       expect(await tags.json()).toEqual({ Tags: [{ Key: 'team', Value: 'ops' }] });
     } finally {
       await emulator.close();
@@ -108,7 +176,12 @@ describe('wire details the SDKs read', () => {
     expect(JSON.parse(root.body.toString())).toEqual({ error: 'only allowed POST method' });
     expect(root.headers.get('x-reqid')).toBeTruthy();
 
-    await new qiniu.form_up.FormUploader(env.config).put(uploadToken({ scope: 'pub' }), 'meta.txt', 'm', Object.assign(new qiniu.form_up.PutExtra(), { metadata: { 'x-qn-meta-m1': 'one' } }));
+    await new qiniu.form_up.FormUploader(env.config).put(
+      uploadToken({ scope: 'pub' }),
+      'meta.txt',
+      'm',
+      Object.assign(new qiniu.form_up.PutExtra(), { metadata: { 'x-qn-meta-m1': 'one' } }),
+    );
     // Raw header names as sent (fetch lower-cases them).
     const download = await new Promise<string[]>((resolve, reject) => {
       get({ host: '127.0.0.1', port: env.emulator.port, path: '/meta.txt', headers: { Host: 'pub.test' } }, (res) => {

@@ -53,9 +53,23 @@ function stringList(value: unknown): string[] {
 }
 
 /** Keeps one task per URL or directory (the task lists answer them); the emulator's CDN is its origin, so each is done at once. */
-function recordTasks(deps: CdnDeps, account: Account, kind: 'refresh' | 'prefetch', request: string, entries: { url: string; dir: boolean }[]): Record<string, string> {
+function recordTasks(
+  deps: CdnDeps,
+  account: Account,
+  kind: 'refresh' | 'prefetch',
+  request: string,
+  entries: { url: string; dir: boolean }[],
+): Record<string, string> {
   const now = deps.clock();
-  const rows = entries.map(({ url, dir }) => ({ task_id: requestId(), owner: account.accessKey, kind, request_id: request, url, is_dir: dir ? 1 : 0, created: now }));
+  const rows = entries.map(({ url, dir }) => ({
+    task_id: requestId(),
+    owner: account.accessKey,
+    kind,
+    request_id: request,
+    url,
+    is_dir: dir ? 1 : 0,
+    created: now,
+  }));
   deps.db.addCdnTasks(rows);
   return Object.fromEntries(rows.map((row) => [row.url, row.task_id]));
 }
@@ -80,23 +94,29 @@ export function taskList(deps: CdnDeps, account: Account, kind: 'refresh' | 'pre
   for (const name of ['startTime', 'endTime']) {
     const value = body[name];
     if (value === undefined || value === '') continue;
-    const at = typeof value === 'string' && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(value) ? fromFusionTime(value.length === 16 ? `${value}:00` : value) : NaN;
+    const at =
+      typeof value === 'string' && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(value)
+        ? fromFusionTime(value.length === 16 ? `${value}:00` : value)
+        : NaN;
     if (Number.isNaN(at)) return fail(`${name} must be YYYY-MM-DD HH:mm:ss`);
     times[name === 'startTime' ? 0 : 1] = at;
   }
   const state = body['state'];
-  if (state !== undefined && state !== '' && !['processing', 'success', 'failure'].includes(String(state))) return fail('state must be processing, success or failure');
+  if (state !== undefined && state !== '' && !['processing', 'success', 'failure'].includes(String(state)))
+    return fail('state must be processing, success or failure');
   const urls = stringList(body['urls']);
   const isDir = body['isDir'];
-  const all = deps.db.cdnTasks(account.accessKey, kind).filter(
-    (task) =>
-      (!body['requestId'] || task.request_id === body['requestId']) &&
-      (urls.length === 0 || urls.includes(task.url)) &&
-      (state === undefined || state === '' || state === 'success') &&
-      (kind !== 'refresh' || isDir === undefined || isDir === '' || (isDir === 'yes') === (task.is_dir === 1)) &&
-      (times[0] === undefined || task.created >= times[0]) &&
-      (times[1] === undefined || task.created <= times[1]),
-  );
+  const all = deps.db
+    .cdnTasks(account.accessKey, kind)
+    .filter(
+      (task) =>
+        (!body['requestId'] || task.request_id === body['requestId']) &&
+        (urls.length === 0 || urls.includes(task.url)) &&
+        (state === undefined || state === '' || state === 'success') &&
+        (kind !== 'refresh' || isDir === undefined || isDir === '' || (isDir === 'yes') === (task.is_dir === 1)) &&
+        (times[0] === undefined || task.created >= times[0]) &&
+        (times[1] === undefined || task.created <= times[1]),
+    );
   const items = all.slice(pageNo * pageSize, (pageNo + 1) * pageSize).map((task) => ({
     taskId: task.task_id,
     requestId: task.request_id,
@@ -122,21 +142,36 @@ export function refresh(deps: CdnDeps, account: Account, body: Record<string, un
   const base = { requestId: id, urlQuotaDay: URL_QUOTA_DAY, dirQuotaDay: DIR_QUOTA_DAY };
   const fail = (code: number, error: string): CdnReply => ({
     status: 400,
-    body: { code, error, ...base, taskIds: {}, invalidUrls: null, invalidDirs: null, urlSurplusDay: URL_QUOTA_DAY - used.urls, dirSurplusDay: DIR_QUOTA_DAY - used.dirs },
+    body: {
+      code,
+      error,
+      ...base,
+      taskIds: {},
+      invalidUrls: null,
+      invalidDirs: null,
+      urlSurplusDay: URL_QUOTA_DAY - used.urls,
+      dirSurplusDay: DIR_QUOTA_DAY - used.dirs,
+    },
   });
   if (urls.length === 0 && dirs.length === 0) return fail(400000, 'urls and dirs are both empty');
   if (urls.length > 100) return fail(400034, `too many urls: ${urls.length} > 100`);
   if (dirs.length > 10) return fail(400034, `too many dirs: ${dirs.length} > 10`);
   if (dirs.length > 0 && !account.dirRefresh) return fail(400038, 'refresh dir is not allowed for this account');
-  if (used.urls + urls.length > URL_QUOTA_DAY || used.dirs + dirs.length > DIR_QUOTA_DAY) return fail(400034, 'refresh quota of the day exceeded');
+  if (used.urls + urls.length > URL_QUOTA_DAY || used.dirs + dirs.length > DIR_QUOTA_DAY)
+    return fail(400034, 'refresh quota of the day exceeded');
   const domains = ownedDomains(deps.db, account);
   const invalidUrls = urls.filter((u) => !domains.has(urlDomain(u) ?? ''));
   // A directory ends with '/' (a bare domain is its root).
-  const invalidDirs = dirs.filter((d) => !domains.has(urlDomain(d) ?? '') || !new URL(d).pathname.endsWith('/') || new URL(d).search !== '');
+  const invalidDirs = dirs.filter(
+    (d) => !domains.has(urlDomain(d) ?? '') || !new URL(d).pathname.endsWith('/') || new URL(d).search !== '',
+  );
   const validUrls = urls.filter((u) => !invalidUrls.includes(u));
   const validDirs = dirs.filter((d) => !invalidDirs.includes(d));
   deps.db.addQuota(account.accessKey, today, validUrls.length, validDirs.length);
-  const taskIds = recordTasks(deps, account, 'refresh', id, [...validUrls.map((url) => ({ url, dir: false })), ...validDirs.map((url) => ({ url, dir: true }))]);
+  const taskIds = recordTasks(deps, account, 'refresh', id, [
+    ...validUrls.map((url) => ({ url, dir: false })),
+    ...validDirs.map((url) => ({ url, dir: true })),
+  ]);
   const after = deps.db.quota(account.accessKey, today);
   const ok = invalidUrls.length === 0 && invalidDirs.length === 0;
   return {
@@ -159,7 +194,18 @@ export function prefetch(deps: CdnDeps, account: Account, body: Record<string, u
   const urls = stringList(body['urls']);
   const id = requestId();
   if (urls.length === 0 || urls.length > 100) {
-    return { status: 400, body: { code: 400034, error: 'urls must hold 1 to 100 entries', requestId: id, taskIds: {}, invalidUrls: null, quotaDay: PREFETCH_QUOTA_DAY, surplusDay: PREFETCH_QUOTA_DAY } };
+    return {
+      status: 400,
+      body: {
+        code: 400034,
+        error: 'urls must hold 1 to 100 entries',
+        requestId: id,
+        taskIds: {},
+        invalidUrls: null,
+        quotaDay: PREFETCH_QUOTA_DAY,
+        surplusDay: PREFETCH_QUOTA_DAY,
+      },
+    };
   }
   const domains = ownedDomains(deps.db, account);
   const invalidUrls = urls.filter((u) => {
@@ -168,11 +214,25 @@ export function prefetch(deps: CdnDeps, account: Account, body: Record<string, u
     const key = decodeURIComponent(new URL(u).pathname.slice(1));
     return !deps.objects.find(bucket, key);
   });
-  const taskIds = recordTasks(deps, account, 'prefetch', id, urls.filter((x) => !invalidUrls.includes(x)).map((url) => ({ url, dir: false })));
+  const taskIds = recordTasks(
+    deps,
+    account,
+    'prefetch',
+    id,
+    urls.filter((x) => !invalidUrls.includes(x)).map((url) => ({ url, dir: false })),
+  );
   const ok = invalidUrls.length === 0;
   return {
     status: ok ? 200 : 400,
-    body: { code: ok ? 200 : 400031, error: ok ? 'success' : 'invalid url', requestId: id, taskIds, invalidUrls: ok ? null : invalidUrls, quotaDay: PREFETCH_QUOTA_DAY, surplusDay: PREFETCH_QUOTA_DAY - urls.length },
+    body: {
+      code: ok ? 200 : 400031,
+      error: ok ? 'success' : 'invalid url',
+      requestId: id,
+      taskIds,
+      invalidUrls: ok ? null : invalidUrls,
+      quotaDay: PREFETCH_QUOTA_DAY,
+      surplusDay: PREFETCH_QUOTA_DAY - urls.length,
+    },
   };
 }
 
@@ -200,9 +260,13 @@ export function traffic(deps: CdnDeps, kind: 'flux' | 'bandwidth', body: Record<
   const slot = slotOf(granularity);
   const start = Date.parse(`${String(body['startDate'])}T00:00:00Z`);
   const end = Date.parse(`${String(body['endDate'])}T00:00:00Z`) + 86_400_000;
-  const domains = String(body['domains'] ?? '').split(';').filter(Boolean);
-  if (!slot) return { status: 400, body: { code: 400000, error: 'granularity must be 5min, hour or day (or a multiple of a unit, at least 5min)' } };
-  if (Number.isNaN(start) || Number.isNaN(end) || end <= start) return { status: 400, body: { code: 400000, error: 'startDate/endDate must be YYYY-MM-DD with start <= end' } };
+  const domains = String(body['domains'] ?? '')
+    .split(';')
+    .filter(Boolean);
+  if (!slot)
+    return { status: 400, body: { code: 400000, error: 'granularity must be 5min, hour or day (or a multiple of a unit, at least 5min)' } };
+  if (Number.isNaN(start) || Number.isNaN(end) || end <= start)
+    return { status: 400, body: { code: 400000, error: 'startDate/endDate must be YYYY-MM-DD with start <= end' } };
   if (domains.length === 0) return { status: 400, body: { code: 400000, error: 'domains is empty' } };
   if ((end - start) / slot > 100_000) return { status: 400, body: { code: 400000, error: 'date range too long for this granularity' } };
   const slots = Math.ceil((end - start) / slot);
@@ -224,7 +288,9 @@ export function logList(deps: CdnDeps, account: Account, body: Record<string, un
   const dayText = String(body['day'] ?? '');
   const start = Date.parse(`${dayText}T00:00:00Z`);
   if (Number.isNaN(start)) return { status: 400, body: { code: 400000, error: 'day must be YYYY-MM-DD' } };
-  const domains = String(body['domains'] ?? '').split(';').filter(Boolean);
+  const domains = String(body['domains'] ?? '')
+    .split(';')
+    .filter(Boolean);
   const data: Record<string, { name: string; size: number; mtime: number; url: string }[]> = {};
   const deadline = Math.floor(deps.clock() / 1000) + 3600;
   for (const domain of domains) {
@@ -233,16 +299,18 @@ export function logList(deps: CdnDeps, account: Account, body: Record<string, un
       const hour = new Date(row.at).getUTCHours();
       hours.set(hour, (hours.get(hour) ?? 0) + 1);
     }
-    data[domain] = [...hours.keys()].sort((a, b) => a - b).map((hour) => {
-      const name = `${domain}_${dayText}-${String(hour).padStart(2, '0')}_part-00000.gz`;
-      const base = `${deps.publicUrl(req)}/cdnlogs/${encodeURIComponent(name)}?e=${deadline}`;
-      return {
-        name,
-        size: renderLog(deps, domain, start + hour * 3_600_000).length,
-        mtime: Math.floor((start + (hour + 1) * 3_600_000) / 1000),
-        url: `${base}&token=${account.accessKey}:${hmacSha1B64(account.secretKey, base)}`,
-      };
-    });
+    data[domain] = [...hours.keys()]
+      .sort((a, b) => a - b)
+      .map((hour) => {
+        const name = `${domain}_${dayText}-${String(hour).padStart(2, '0')}_part-00000.gz`;
+        const base = `${deps.publicUrl(req)}/cdnlogs/${encodeURIComponent(name)}?e=${deadline}`;
+        return {
+          name,
+          size: renderLog(deps, domain, start + hour * 3_600_000).length,
+          mtime: Math.floor((start + (hour + 1) * 3_600_000) / 1000),
+          url: `${base}&token=${account.accessKey}:${hmacSha1B64(account.secretKey, base)}`,
+        };
+      });
   }
   return { status: 200, body: { code: 200, error: '', data } };
 }

@@ -23,7 +23,13 @@ export function storeConfiguredBuckets(db: MetadataStore, accountSet: AccountSet
       region: b.region,
     });
     db.putSetting(b.name, 'accelerate', 'default', b.accelerateDomain ?? null);
-    if (b.tags) db.putSetting(b.name, 'tags', 'default', Object.entries(b.tags).map(([Key, Value]) => ({ Key, Value })));
+    if (b.tags)
+      db.putSetting(
+        b.name,
+        'tags',
+        'default',
+        Object.entries(b.tags).map(([Key, Value]) => ({ Key, Value })),
+      );
   }
   return newBuckets;
 }

@@ -34,23 +34,37 @@ describe('crash safety', () => {
     const { child, port } = await startChild(dataDir);
     const host = `127.0.0.1:${port}`;
     const kept = randomBytes(100_000);
-    const ack = await new qiniu.form_up.FormUploader(sdkConfig(host)).put(uploadToken({ scope: 'pub:kept.bin' }), 'kept.bin', kept, new qiniu.form_up.PutExtra());
+    const ack = await new qiniu.form_up.FormUploader(sdkConfig(host)).put(
+      uploadToken({ scope: 'pub:kept.bin' }),
+      'kept.bin',
+      kept,
+      new qiniu.form_up.PutExtra(),
+    );
     expect(ack.resp.statusCode).toBe(200);
 
     // Start a 20 MB form upload, send half of it, then SIGKILL the server.
     const boundary = 'crashboundary';
     const token = uploadToken({ scope: 'pub:half.bin' });
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="token"\r\n\r\n${token}\r\n--${boundary}\r\nContent-Disposition: form-data; name="key"\r\n\r\nhalf.bin\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="half.bin"\r\n\r\n`;
-    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': 20_000_000 } });
+    const req = request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/',
+      headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': 20_000_000 },
+    });
     req.on('error', () => undefined);
     req.write(head);
     req.write(randomBytes(10_000_000));
     // Killed while the body is going to disk: a temp file already holds some of it.
     const tmp = join(dataDir, 'storage', 'tmp');
-    const stagedBytes = () => (existsSync(tmp) ? readdirSync(tmp).reduce((sum, name) => sum + (statSync(join(tmp, name), { throwIfNoEntry: false })?.size ?? 0), 0) : 0);
+    const stagedBytes = () =>
+      existsSync(tmp)
+        ? readdirSync(tmp).reduce((sum, name) => sum + (statSync(join(tmp, name), { throwIfNoEntry: false })?.size ?? 0), 0)
+        : 0;
     await waitUntil(() => stagedBytes() > 0, { timeout: 20_000, what: 'the upload to reach the disk' });
     child.kill('SIGKILL');
-    await new Promise((r) => child.exitCode !== null || child.signalCode !== null ? r(undefined) : child.once('exit', r));
+    await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(undefined) : child.once('exit', r)));
     req.destroy();
 
     const env = await startTestEmulator({ dataDir });
@@ -77,10 +91,18 @@ describe('crash safety', () => {
     const token = uploadToken({ scope: 'pub:up.bin' });
     let env = await startTestEmulator({ dataDir });
     let calls = 0;
-    const first = qiniu.resume_up.PutExtra.create('up.bin', {}, undefined, record, () => {
-      calls += 1;
-      if (calls === 2) throw new Error('stop here');
-    }, 1024 * 1024, 'v2');
+    const first = qiniu.resume_up.PutExtra.create(
+      'up.bin',
+      {},
+      undefined,
+      record,
+      () => {
+        calls += 1;
+        if (calls === 2) throw new Error('stop here');
+      },
+      1024 * 1024,
+      'v2',
+    );
     await expect(new qiniu.resume_up.ResumeUploader(env.config).putFile(token, 'up.bin', file, first)).rejects.toThrow();
     const port = env.emulator.port;
     await env.close();

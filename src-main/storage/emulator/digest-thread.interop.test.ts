@@ -47,7 +47,12 @@ describe('the digest thread in the bundles', () => {
     const host = `127.0.0.1:${await started.port}`;
     // Past the first megabyte a body is hashed on the thread; three blocks make the etag from its block sha1s.
     const data = randomBytes(2 * 4 * 1024 * 1024 + 12_345);
-    const put = await new qiniu.form_up.FormUploader(sdkConfig(host)).put(uploadToken({ scope: 'pub:big.bin' }), 'big.bin', data, new qiniu.form_up.PutExtra());
+    const put = await new qiniu.form_up.FormUploader(sdkConfig(host)).put(
+      uploadToken({ scope: 'pub:big.bin' }),
+      'big.bin',
+      data,
+      new qiniu.form_up.PutExtra(),
+    );
     expect(put.resp.statusCode).toBe(200);
     expect(put.data).toMatchObject({ hash: kodoEtag(data), key: 'big.bin' });
     expect((await httpGet(await started.port, '/download/pub/big.bin')).body.equals(data)).toBe(true);

@@ -38,7 +38,11 @@ describe('DigestWorker', () => {
     expect(sums.crc32).toBe(crc32(data));
     const blocks = await job.blocks();
     expect(blocks.map((b) => b.toString('hex'))).toEqual(
-      [0, 1, 2].map((i) => createHash('sha1').update(data.subarray(i * KODO_BLOCK, (i + 1) * KODO_BLOCK)).digest('hex')),
+      [0, 1, 2].map((i) =>
+        createHash('sha1')
+          .update(data.subarray(i * KODO_BLOCK, (i + 1) * KODO_BLOCK))
+          .digest('hex'),
+      ),
     );
     expect(etagOfBlocks(blocks)).toBe(kodoEtag(data));
   });

@@ -74,7 +74,10 @@ export class DigestWorker {
       update: (bytes, length) => {
         // One fresh buffer per run, moved (not cloned) to the worker.
         const copy = Buffer.concat(bytes, length);
-        const owned = copy.byteOffset === 0 && copy.byteLength === copy.buffer.byteLength ? copy.buffer : copy.buffer.slice(copy.byteOffset, copy.byteOffset + copy.length);
+        const owned =
+          copy.byteOffset === 0 && copy.byteLength === copy.buffer.byteLength
+            ? copy.buffer
+            : copy.buffer.slice(copy.byteOffset, copy.byteOffset + copy.length);
         send({ id, op: 'data', bytes: owned as ArrayBuffer }, [owned as ArrayBuffer]);
       },
       sums: () => {

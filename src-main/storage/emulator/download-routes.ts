@@ -67,7 +67,9 @@ function checkAntiLeech(key: string, path: string, query: URLSearchParams, now: 
   const sign = query.get('sign');
   const t = query.get('t');
   if (!sign || !t) throw new KodoError(403, 'anti-leech: sign and t are required');
-  const expected = createHash('md5').update(key + path + t).digest('hex');
+  const expected = createHash('md5')
+    .update(key + path + t)
+    .digest('hex');
   if (!safeEqual(expected, sign.toLowerCase())) throw new KodoError(403, 'anti-leech: bad sign');
   if (parseInt(t, 16) * 1000 < now) throw new KodoError(403, 'anti-leech: link expired');
 }
@@ -91,7 +93,10 @@ function checkReferer(setting: SettingValue, refererHeader: string | undefined):
   } catch {
     throw new KodoError(403, 'referer anti-leech: bad Referer');
   }
-  const patterns = String(setting['pattern'] ?? '').split(';').map((p) => p.trim()).filter(Boolean);
+  const patterns = String(setting['pattern'] ?? '')
+    .split(';')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const hit = patterns.some((p) => wildcard(p).test(host));
   if ((mode === 1 && !hit) || (mode === 2 && hit)) throw new KodoError(403, 'referer anti-leech: this Referer is not allowed');
 }
@@ -108,7 +113,11 @@ interface CorsRule {
 function corsHeaders(rules: CorsRule[] | undefined, origin: string | undefined, method: string): Record<string, string> {
   if (!rules || !origin) return {};
   const match = (pattern: string, value: string) => wildcard(pattern).test(value);
-  const rule = rules.find((r) => (r.allowed_origin ?? []).some((o) => match(o, origin)) && (r.allowed_method ?? []).some((m) => m.toUpperCase() === method.toUpperCase()));
+  const rule = rules.find(
+    (r) =>
+      (r.allowed_origin ?? []).some((o) => match(o, origin)) &&
+      (r.allowed_method ?? []).some((m) => m.toUpperCase() === method.toUpperCase()),
+  );
   if (!rule) return {};
   const out: Record<string, string> = { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' };
   if (rule.exposed_header?.length) out['Access-Control-Expose-Headers'] = rule.exposed_header.join(', ');
@@ -125,7 +134,8 @@ function corsHeaders(rules: CorsRule[] | undefined, origin: string | undefined, 
 function fopOf(query: string): string[] | undefined {
   const first = query.split('&')[0] ?? '';
   if (first === '' || first.includes('=')) return undefined;
-  if (/^[\w.-]+$/.test(first) && !IMAGE_COMMANDS.has(first) && !MEDIA_COMMANDS.has(first) && !MODERATION_COMMANDS.has(first)) return undefined;
+  if (/^[\w.-]+$/.test(first) && !IMAGE_COMMANDS.has(first) && !MEDIA_COMMANDS.has(first) && !MODERATION_COMMANDS.has(first))
+    return undefined;
   let decoded: string;
   try {
     decoded = decodeURIComponent(first);
@@ -152,7 +162,9 @@ async function runChain(path: string, steps: string[]): Promise<MediaOutput> {
 
 async function fromMirror(deps: DownloadDeps, bucket: BucketRow, key: string): Promise<ObjectRow | undefined> {
   if (!bucket.mirror) return undefined;
-  const response = await fetch(`${bucket.mirror.replace(/\/$/, '')}/${encodeURI(key)}`, { signal: AbortSignal.timeout(30_000) }).catch(() => undefined);
+  const response = await fetch(`${bucket.mirror.replace(/\/$/, '')}/${encodeURI(key)}`, { signal: AbortSignal.timeout(30_000) }).catch(
+    () => undefined,
+  );
   if (!response || !response.ok || !response.body) return undefined;
   const staged = await deps.blobs.stage(response.body as unknown as AsyncIterable<Buffer>);
   const mime = response.headers.get('content-type') ?? mimeFromName(key) ?? 'application/octet-stream';
@@ -193,7 +205,7 @@ export async function handleDownload(deps: DownloadDeps, req: IncomingMessage, r
       if (!ok) throw lastError;
     }
     if (target.bucket.anti_leech_key) {
-      checkAntiLeech(target.bucket.anti_leech_key, (queryAt >= 0 ? url.slice(0, queryAt) : url), params, now);
+      checkAntiLeech(target.bucket.anti_leech_key, queryAt >= 0 ? url.slice(0, queryAt) : url, params, now);
     }
     const referer = deps.db.setting<SettingValue>(target.bucket.name, 'referer', 'default');
     if (referer) checkReferer(referer, req.headers.referer);
@@ -222,7 +234,8 @@ export async function handleDownload(deps: DownloadDeps, req: IncomingMessage, r
       headers[canonicalHeaderName(name)] = encodeURIComponent(value);
     }
     const attname = params.get('attname');
-    if (attname !== null) headers['Content-Disposition'] = `attachment; filename*=UTF-8''${encodeURIComponent(attname || key.split('/').pop()!)}`;
+    if (attname !== null)
+      headers['Content-Disposition'] = `attachment; filename*=UTF-8''${encodeURIComponent(attname || key.split('/').pop()!)}`;
     const range = parseRange(req.headers.range, row.fsize);
     if (range === 'invalid') {
       status = 416;
@@ -254,6 +267,12 @@ export async function handleDownload(deps: DownloadDeps, req: IncomingMessage, r
       sendError(res, error.status, error.message);
     } else throw error;
   } finally {
-    deps.db.logDownload({ at: deps.clock(), domain: target.domain, path: url.split('?')[0]!, status, bytes: req.method === 'HEAD' ? 0 : bytes });
+    deps.db.logDownload({
+      at: deps.clock(),
+      domain: target.domain,
+      path: url.split('?')[0]!,
+      status,
+      bytes: req.method === 'HEAD' ? 0 : bytes,
+    });
   }
 }

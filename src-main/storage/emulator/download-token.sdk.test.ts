@@ -12,7 +12,12 @@ let bm: qiniu.rs.BucketManager;
 beforeAll(async () => {
   env = await startTestEmulator();
   bm = new qiniu.rs.BucketManager(env.mac, env.config);
-  const put = await new qiniu.form_up.FormUploader(env.config).put(uploadToken({ scope: 'priv:report.pdf' }), 'report.pdf', '%PDF-1.4 quarterly', new qiniu.form_up.PutExtra());
+  const put = await new qiniu.form_up.FormUploader(env.config).put(
+    uploadToken({ scope: 'priv:report.pdf' }),
+    'report.pdf',
+    '%PDF-1.4 quarterly',
+    new qiniu.form_up.PutExtra(),
+  );
   expect(put.resp.statusCode).toBe(200);
 });
 

@@ -11,7 +11,9 @@ describe('storage.emulator config', () => {
   });
 
   it('names the bad key in the error', () => {
-    expect(() => parseStorageSection({ emulator: { accounts: [{ access_key: 'a', secret_key: '', buckets: [] }] } })).toThrow(/storage\.emulator\.accounts\.0\.secret_key/);
+    expect(() => parseStorageSection({ emulator: { accounts: [{ access_key: 'a', secret_key: '', buckets: [] }] } })).toThrow(
+      /storage\.emulator\.accounts\.0\.secret_key/,
+    );
     expect(() => parseStorageSection({ emulator: { listen: 'nope' } })).toThrow(/storage\.emulator\.listen/);
     expect(() => parseStorageSection({ emulator: { acounts: [] } })).toThrow(/storage\.emulator/);
   });
@@ -34,7 +36,11 @@ describe('encodings', () => {
   });
 
   it('anti-leech known answer of the reference', () => {
-    expect(createHash('md5').update('encryptKey' + '/qiniu.mp4' + (20).toString(16)).digest('hex')).toBe('1a530a8baafe126145f49cb738a50c09');
+    expect(
+      createHash('md5')
+        .update('encryptKey' + '/qiniu.mp4' + (20).toString(16))
+        .digest('hex'),
+    ).toBe('1a530a8baafe126145f49cb738a50c09');
   });
 
   it('ranges and thumbnail specs', () => {

@@ -20,7 +20,16 @@ const bucketSchema = z
     /** The Kodo region the bucket lives in (z0, cn-east-2, z1, z2, na0, as0, ap-southeast-2, ap-southeast-3). */
     region: z.enum(REGION_IDS).default('z0'),
     /** Bucket tags (at most 10), as bucketTagging sets them; the config's replace the stored ones on start. */
-    tags: z.record(z.string().regex(/^[A-Za-z0-9_.:/=+@-]{1,64}$/, 'tag keys: 1-64 letters, digits and _.:/=+-@').refine((k) => !k.toLowerCase().startsWith('kodo'), 'tag keys may not start with kodo'), z.string().max(128)).refine((t) => Object.keys(t).length <= 10, 'at most 10 tags').optional(),
+    tags: z
+      .record(
+        z
+          .string()
+          .regex(/^[A-Za-z0-9_.:/=+@-]{1,64}$/, 'tag keys: 1-64 letters, digits and _.:/=+-@')
+          .refine((k) => !k.toLowerCase().startsWith('kodo'), 'tag keys may not start with kodo'),
+        z.string().max(128),
+      )
+      .refine((t) => Object.keys(t).length <= 10, 'at most 10 tags')
+      .optional(),
   })
   .strict();
 
@@ -49,7 +58,9 @@ const emulatorConfigSchema = z
      * template runs (`;`-separated, like persistentOps). Used by persistentWorkflowTemplateID
      * in upload policies and workflowTemplateID in pfop.
      */
-    workflows: z.record(z.string().regex(/^[\w.-]{1,64}$/, 'workflow template names: letters, digits, . - _'), z.string().min(1)).default({}),
+    workflows: z
+      .record(z.string().regex(/^[\w.-]{1,64}$/, 'workflow template names: letters, digits, . - _'), z.string().min(1))
+      .default({}),
     /** https on the same port as http: a certificate of your own, or one from a local CA in `<data_dir>/storage/tls`. */
     tls: tlsSettingsSchema,
     /**
@@ -60,9 +71,7 @@ const emulatorConfigSchema = z
   })
   .strict();
 
-export const storageSectionSchema = z
-  .object({ emulator: emulatorConfigSchema.default(emulatorConfigSchema.parse({})) })
-  .loose();
+export const storageSectionSchema = z.object({ emulator: emulatorConfigSchema.default(emulatorConfigSchema.parse({})) }).loose();
 
 export type EmulatorConfig = z.infer<typeof emulatorConfigSchema>;
 export type AccountConfig = z.infer<typeof accountSchema>;

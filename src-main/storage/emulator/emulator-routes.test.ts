@@ -7,7 +7,12 @@ describe('storage emulator routes', () => {
   let env: TestEmulator;
   beforeAll(async () => {
     env = await startTestEmulator();
-    await new qiniu.form_up.FormUploader(env.config).put(uploadToken({ scope: 'pub' }), 'routed.txt', 'routed', new qiniu.form_up.PutExtra());
+    await new qiniu.form_up.FormUploader(env.config).put(
+      uploadToken({ scope: 'pub' }),
+      'routed.txt',
+      'routed',
+      new qiniu.form_up.PutExtra(),
+    );
   });
   afterAll(async () => env?.close());
 
@@ -15,7 +20,11 @@ describe('storage emulator routes', () => {
   /** A call as sent, QBox-signed over the path as written unless `signed` is false. */
   const call = async (method: string, path: string, { signed = true, body }: { signed?: boolean; body?: string } = {}) => {
     const url = `http://${env.host}${path}`;
-    const response = await fetch(url, { method, ...(body !== undefined ? { body } : {}), headers: signed ? { Authorization: qiniu.util.generateAccessToken(env.mac, url) } : {} });
+    const response = await fetch(url, {
+      method,
+      ...(body !== undefined ? { body } : {}),
+      headers: signed ? { Authorization: qiniu.util.generateAccessToken(env.mac, url) } : {},
+    });
     const text = await response.text();
     return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined };
   };
@@ -26,9 +35,18 @@ describe('storage emulator routes', () => {
   });
 
   it('answers a path it has not, or a method its route does not take, as an unknown API', async () => {
-    expect(await call('GET', '/nothing/here', { signed: false })).toEqual({ status: 404, body: { error: 'no such API: GET /nothing/here' } });
-    expect(await call('POST', '/v4/query?ak=test-access-key&bucket=pub', { signed: false })).toEqual({ status: 404, body: { error: 'no such API: POST /v4/query' } });
-    expect(await call('POST', '/download/pub/routed.txt', { signed: false })).toEqual({ status: 404, body: { error: 'no such API: POST /download/pub/routed.txt' } });
+    expect(await call('GET', '/nothing/here', { signed: false })).toEqual({
+      status: 404,
+      body: { error: 'no such API: GET /nothing/here' },
+    });
+    expect(await call('POST', '/v4/query?ak=test-access-key&bucket=pub', { signed: false })).toEqual({
+      status: 404,
+      body: { error: 'no such API: POST /v4/query' },
+    });
+    expect(await call('POST', '/download/pub/routed.txt', { signed: false })).toEqual({
+      status: 404,
+      body: { error: 'no such API: POST /download/pub/routed.txt' },
+    });
     expect(await call('PUT', '/', { signed: false })).toEqual({ status: 405, body: { error: 'only allowed POST method' } });
   });
 
@@ -43,9 +61,18 @@ describe('storage emulator routes', () => {
     const copied = qiniu.util.encodedEntry('pub', 'copied.txt');
     expect((await call('POST', `/copy/${entry}/${copied}/force/true`)).status).toBe(200);
     expect(await call('POST', `/stat/${copied}`)).toMatchObject({ status: 200, body: { fsize: 6 } });
-    expect(await call('POST', '/mkbucketv3/newbucket/zone/z1')).toEqual({ status: 400, body: { error: 'mkbucketv3: expected /mkbucketv3/<bucket>/region/<region>' } });
-    expect(await call('POST', '/image/pub/to/aHR0cDovL3g')).toEqual({ status: 400, body: { error: 'image: expected /image/<bucket>/from/<urlsafeB64(http(s) origin)>' } });
-    expect(await call('POST', '/unpublish')).toEqual({ status: 400, body: { error: 'unpublish: expected /unpublish/<urlsafe base64 domain>' } });
+    expect(await call('POST', '/mkbucketv3/newbucket/zone/z1')).toEqual({
+      status: 400,
+      body: { error: 'mkbucketv3: expected /mkbucketv3/<bucket>/region/<region>' },
+    });
+    expect(await call('POST', '/image/pub/to/aHR0cDovL3g')).toEqual({
+      status: 400,
+      body: { error: 'image: expected /image/<bucket>/from/<urlsafeB64(http(s) origin)>' },
+    });
+    expect(await call('POST', '/unpublish')).toEqual({
+      status: 400,
+      body: { error: 'unpublish: expected /unpublish/<urlsafe base64 domain>' },
+    });
     expect(await call('POST', '/v2/tune/nothing', { body: '{}' })).toEqual({ status: 404, body: { error: 'no such CDN API nothing' } });
   });
 });

@@ -42,7 +42,10 @@ export interface EmulatorRouteDeps {
  */
 export function createEmulatorRoute(deps: EmulatorRouteDeps) {
   const { db } = deps;
-  const table = createRouteTable<KodoRoute>([...uploadRoutes(deps.upload), ...unsignedRoutes(deps), ...managementRoutes(deps.management).map((route) => signed(deps, route))], { emptySegments: 'drop' });
+  const table = createRouteTable<KodoRoute>(
+    [...uploadRoutes(deps.upload), ...unsignedRoutes(deps), ...managementRoutes(deps.management).map((route) => signed(deps, route))],
+    { emptySegments: 'drop' },
+  );
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = req.url ?? '/';
     const pathname = url.split('?')[0]!;
@@ -67,7 +70,12 @@ function signed(deps: EmulatorRouteDeps, route: ManagementRoute): KodoRoute {
     ...route,
     handler: async (request) => {
       const body = await readBody(request.req);
-      const account = verifyManagementAuth({ method: request.req.method ?? 'GET', url: request.url, headers: request.req.headers, body }, deps.accounts, deps.clock(), deps.maxSkew);
+      const account = verifyManagementAuth(
+        { method: request.req.method ?? 'GET', url: request.url, headers: request.req.headers, body },
+        deps.accounts,
+        deps.clock(),
+        deps.maxSkew,
+      );
       await route.handler({ ...request, account, body });
     },
   };
@@ -75,7 +83,13 @@ function signed(deps: EmulatorRouteDeps, route: ManagementRoute): KodoRoute {
 
 /** Form upload, v1 blocks and files, v2 multipart: authorised by the upload token each carries. */
 function uploadRoutes(upload: UploadRouteDeps): KodoRoute[] {
-  const multipart: KodoRoute['handler'] = ({ req, res, pathname }) => handleMultipart(upload, req, res, pathname.split('/').filter((s) => s !== ''));
+  const multipart: KodoRoute['handler'] = ({ req, res, pathname }) =>
+    handleMultipart(
+      upload,
+      req,
+      res,
+      pathname.split('/').filter((s) => s !== ''),
+    );
   return [
     { method: 'POST', path: '/', handler: ({ req, res }) => handleFormUpload(upload, req, res) },
     {
@@ -87,8 +101,16 @@ function uploadRoutes(upload: UploadRouteDeps): KodoRoute[] {
       },
     },
     { method: '*', path: '/mkblk/:blockSize/*', handler: ({ req, res, params }) => handleMkblk(upload, req, res, params.blockSize!) },
-    { method: '*', path: '/bput/:ctx/:offset', handler: ({ req, res, params }) => handleBput(upload, req, res, [params.ctx!, params.offset!]) },
-    { method: '*', path: '/mkfile/:fsize/*', handler: ({ req, res, params }) => handleMkfile(upload, req, res, [params.fsize!, ...restSegments(params)]) },
+    {
+      method: '*',
+      path: '/bput/:ctx/:offset',
+      handler: ({ req, res, params }) => handleBput(upload, req, res, [params.ctx!, params.offset!]),
+    },
+    {
+      method: '*',
+      path: '/mkfile/:fsize/*',
+      handler: ({ req, res, params }) => handleMkfile(upload, req, res, [params.fsize!, ...restSegments(params)]),
+    },
     { method: '*', path: '/buckets/:bucket/objects/:key/uploads', handler: multipart },
     { method: '*', path: '/buckets/:bucket/objects/:key/uploads/:uploadId', handler: multipart },
     { method: '*', path: '/buckets/:bucket/objects/:key/uploads/:uploadId/:partNumber', handler: multipart },
@@ -115,7 +137,11 @@ function unsignedRoutes(deps: EmulatorRouteDeps): KodoRoute[] {
         const bucket = db.bucket(params.bucket!);
         if (!bucket) throw new KodoError(631, 'no such bucket');
         const rawKey = pathname.slice(`/download/${params.bucket}/`.length);
-        await handleDownload(deps.download, req, res, { bucket, rawKey, domain: (JSON.parse(bucket.domains) as string[])[0] ?? bucket.name });
+        await handleDownload(deps.download, req, res, {
+          bucket,
+          rawKey,
+          domain: (JSON.parse(bucket.domains) as string[])[0] ?? bucket.name,
+        });
       },
     },
     { method: 'GET', path: '/v4/query', handler: regionQuery },

@@ -6,7 +6,10 @@ import { STORAGE_EMULATOR_USAGE, wantsHelp } from './emulator-usage';
 describe('storage emulator command line', () => {
   it('--help prints the options and exits 0 without starting anything', () => {
     const entry = resolve(__dirname, 'main.storage-emulator.ts');
-    const run = spawnSync(process.execPath, [resolve('node_modules/vite-node/vite-node.mjs'), entry, '--', '--help'], { encoding: 'utf8', timeout: 30_000 });
+    const run = spawnSync(process.execPath, [resolve('node_modules/vite-node/vite-node.mjs'), entry, '--', '--help'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toBe(STORAGE_EMULATOR_USAGE);

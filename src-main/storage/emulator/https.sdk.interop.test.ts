@@ -61,7 +61,10 @@ describe('https with the local CA', () => {
     await writeFile(file, data);
     const caPath = join(env.dir, 'storage', 'tls', 'ca.pem');
     const run = promisify(execFile);
-    const { stdout } = await run(process.execPath, ['-e', script(env.emulator.port, file)], { env: { ...process.env, NODE_EXTRA_CA_CERTS: caPath }, timeout: 60_000 });
+    const { stdout } = await run(process.execPath, ['-e', script(env.emulator.port, file)], {
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: caPath },
+      timeout: 60_000,
+    });
     const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
     expect(out.form).toEqual([200, { key: 'tls/form.txt', hash: kodoEtag(Buffer.from('over https')), size: 10 }]);
     expect(out.v1).toEqual([200, { key: 'tls/v1.bin', hash: kodoEtag(data), size: data.length }]);

@@ -8,7 +8,15 @@ export interface FopOutput {
   contentType: string;
 }
 
-const FORMAT_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif', avif: 'image/avif', tiff: 'image/tiff' };
+const FORMAT_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  avif: 'image/avif',
+  tiff: 'image/tiff',
+};
 
 export const IMAGE_COMMANDS: ReadonlySet<string> = new Set(['imageView2', 'imageMogr2', 'imageInfo', 'exif', 'imageAve']);
 
@@ -40,9 +48,11 @@ function encode(image: Sharp, format: string, quality: number | undefined, inter
 
 async function sourceFormat(input: Buffer): Promise<{ format: string; width: number; height: number }> {
   const sharp = await loadSharp();
-  const meta = await sharp(input).metadata().catch(() => {
-    throw new KodoError(400, 'not an image or an unsupported image format');
-  });
+  const meta = await sharp(input)
+    .metadata()
+    .catch(() => {
+      throw new KodoError(400, 'not an image or an unsupported image format');
+    });
   return { format: meta.format === 'jpeg' ? 'jpg' : (meta.format ?? 'png'), width: meta.width ?? 0, height: meta.height ?? 0 };
 }
 
@@ -73,7 +83,9 @@ async function imageView2(input: Buffer, parts: string[]): Promise<FopOutput> {
       image = image.resize(w ?? null, h ?? null, { fit: 'outside', withoutEnlargement: true });
     } else {
       // 0/4/5 constrain the long edge by w and the short edge by h.
-      const scales = [w !== undefined ? w / long : undefined, h !== undefined ? h / short : undefined].filter((s): s is number => s !== undefined);
+      const scales = [w !== undefined ? w / long : undefined, h !== undefined ? h / short : undefined].filter(
+        (s): s is number => s !== undefined,
+      );
       const scale = Math.min(1, mode === 0 ? Math.min(...scales) : Math.max(...scales));
       const nw = Math.max(1, Math.round(src.width * scale));
       const nh = Math.max(1, Math.round(src.height * scale));
@@ -138,7 +150,8 @@ async function imageMogr2(input: Buffer, parts: string[]): Promise<FopOutput> {
 export function thumbnailSize(spec: string, width: number, height: number): { width: number; height: number } | undefined {
   const round = (n: number) => Math.max(1, Math.round(n));
   let m: RegExpExecArray | null;
-  if ((m = /^!(\d+(?:\.\d+)?)p$/.exec(spec))) return { width: round((width * Number(m[1])) / 100), height: round((height * Number(m[1])) / 100) };
+  if ((m = /^!(\d+(?:\.\d+)?)p$/.exec(spec)))
+    return { width: round((width * Number(m[1])) / 100), height: round((height * Number(m[1])) / 100) };
   if ((m = /^!(\d+(?:\.\d+)?)px$/.exec(spec))) return { width: round((width * Number(m[1])) / 100), height };
   if ((m = /^!x(\d+(?:\.\d+)?)p$/.exec(spec))) return { width, height: round((height * Number(m[1])) / 100) };
   if ((m = /^(\d+)x$/.exec(spec))) return { width: Number(m[1]), height: round((height * Number(m[1])) / width) };
@@ -176,32 +189,60 @@ export async function runImageCommand(input: Buffer, command: string): Promise<F
     case 'imageMogr2':
       return imageMogr2(input, parts.slice(1));
     case 'imageInfo': {
-      const meta = await sharp(input).metadata().catch(() => {
-        throw new KodoError(400, 'not an image');
-      });
+      const meta = await sharp(input)
+        .metadata()
+        .catch(() => {
+          throw new KodoError(400, 'not an image');
+        });
       const info: Record<string, unknown> = {
         size: input.length,
         format: meta.format === 'jpeg' ? 'jpeg' : meta.format,
         width: meta.width,
         height: meta.height,
-        colorModel: meta.format === 'jpeg' ? (meta.channels === 1 ? 'gray' : 'ycbcr') : meta.hasAlpha ? 'nrgba' : meta.channels === 1 ? 'gray' : 'rgb',
+        colorModel:
+          meta.format === 'jpeg'
+            ? meta.channels === 1
+              ? 'gray'
+              : 'ycbcr'
+            : meta.hasAlpha
+              ? 'nrgba'
+              : meta.channels === 1
+                ? 'gray'
+                : 'rgb',
       };
       if (meta.pages && meta.pages > 1) info['frameNumber'] = meta.pages;
-      if (meta.orientation) info['orientation'] = ['', 'Top-left', 'Top-right', 'Bottom-right', 'Bottom-left', 'Left-top', 'Right-top', 'Right-bottom', 'Left-bottom'][meta.orientation];
+      if (meta.orientation)
+        info['orientation'] = [
+          '',
+          'Top-left',
+          'Top-right',
+          'Bottom-right',
+          'Bottom-left',
+          'Left-top',
+          'Right-top',
+          'Right-bottom',
+          'Left-bottom',
+        ][meta.orientation];
       return json(info);
     }
     case 'exif': {
-      const meta = await sharp(input).metadata().catch(() => {
-        throw new KodoError(400, 'not an image');
-      });
+      const meta = await sharp(input)
+        .metadata()
+        .catch(() => {
+          throw new KodoError(400, 'not an image');
+        });
       const entries = meta.exif ? readExif(meta.exif) : {};
       if (Object.keys(entries).length === 0) throw new KodoError(400, 'no exif data in this image');
       return json(entries);
     }
     case 'imageAve': {
-      const stats = await sharp(input).removeAlpha().toColourspace('srgb').stats().catch(() => {
-        throw new KodoError(400, 'not an image');
-      });
+      const stats = await sharp(input)
+        .removeAlpha()
+        .toColourspace('srgb')
+        .stats()
+        .catch(() => {
+          throw new KodoError(400, 'not an image');
+        });
       const hex = stats.channels
         .slice(0, 3)
         .map((c) => Math.round(c.mean).toString(16).padStart(2, '0'))

@@ -9,7 +9,9 @@ const entry = (bucket: string, key: string): string => Buffer.from(`${bucket}:${
 
 /** The error a hard link past the file system's limit threw, paths and all. */
 function emlink(): NodeJS.ErrnoException {
-  const error: NodeJS.ErrnoException = new Error("EMLINK: too many links, link '/srv/relay/data/storage/objects/3f2a' -> '/srv/relay/data/storage/objects/9c1d'");
+  const error: NodeJS.ErrnoException = new Error(
+    "EMLINK: too many links, link '/srv/relay/data/storage/objects/3f2a' -> '/srv/relay/data/storage/objects/9c1d'",
+  );
   error.code = 'EMLINK';
   error.syscall = 'link';
   error.path = '/srv/relay/data/storage/objects/3f2a';

@@ -25,7 +25,10 @@ function statBody(row: ObjectRow, rules: readonly Record<string, unknown>[] = []
   if (row.md5) body['md5'] = row.md5;
   if (row.end_user) body['endUser'] = row.end_user;
   // Kodo names custom metadata without its header prefix here (`x-qn-meta-color` → `color`).
-  if (row.meta) body['x-qn-meta'] = Object.fromEntries(Object.entries(JSON.parse(row.meta) as Record<string, string>).map(([name, value]) => [name.replace(/^x-qn-meta-/i, ''), value]));
+  if (row.meta)
+    body['x-qn-meta'] = Object.fromEntries(
+      Object.entries(JSON.parse(row.meta) as Record<string, string>).map(([name, value]) => [name.replace(/^x-qn-meta-/i, ''), value]),
+    );
   if (row.expire_at !== null) body['expiration'] = Math.floor(row.expire_at / 1000);
   return { ...body, ...lifecycleStatFields(row, rules, now) };
 }
@@ -73,7 +76,8 @@ export async function runOperation(objects: ObjectService, account: Account, op:
       for (const [k, v] of options) if (k.toLowerCase().startsWith('x-qn-meta-')) metaChanges[k] = urlsafeB64Decode(v).toString('utf8');
       objects.update(bucket, key, (row) => ({
         mime: mime ? servableMime(urlsafeB64Decode(mime).toString('utf8')) : row.mime,
-        meta: Object.keys(metaChanges).length > 0 ? JSON.stringify({ ...(row.meta ? JSON.parse(row.meta) : {}), ...metaChanges }) : row.meta,
+        meta:
+          Object.keys(metaChanges).length > 0 ? JSON.stringify({ ...(row.meta ? JSON.parse(row.meta) : {}), ...metaChanges }) : row.meta,
       }));
       return { code: 200 };
     }
@@ -104,12 +108,15 @@ export async function runOperation(objects: ObjectService, account: Account, op:
       // deleteAfterDays really expires the object. 0 leaves a setting, -1 removes it.
       const { bucket, key } = entryOf(objects, account, first);
       for (let i = 0; i + 1 < rest.length; i += 2) options.set(rest[i]!, rest[i + 1]!);
-      for (const [k, v] of options) if (k !== 'cond' && !/^-?\d+$/.test(v)) throw new KodoError(400, `lifecycle: ${k} must be a number of days`);
+      for (const [k, v] of options)
+        if (k !== 'cond' && !/^-?\d+$/.test(v)) throw new KodoError(400, `lifecycle: ${k} must be a number of days`);
       const days = (name: string) => (options.has(name) ? Number(options.get(name)) : undefined);
       const remove = days('deleteAfterDays');
       objects.update(bucket, key, (row) => ({
         expire_at: remove === undefined || remove === 0 ? row.expire_at : remove < 0 ? null : objects.expiry(remove),
-        lifecycle: writeLifecycle(changeLifecycle(readLifecycle(row), Object.fromEntries(Object.keys(LIFECYCLE_OPTIONS).map((o) => [o, days(o)])), objects.now())),
+        lifecycle: writeLifecycle(
+          changeLifecycle(readLifecycle(row), Object.fromEntries(Object.keys(LIFECYCLE_OPTIONS).map((o) => [o, days(o)])), objects.now()),
+        ),
       }));
       return { code: 200 };
     }
@@ -119,9 +126,12 @@ export async function runOperation(objects: ObjectService, account: Account, op:
       if (row.type !== 2 && row.type !== 3) throw new KodoError(400, 'restoreAr: the file is not in archive storage');
       for (let i = 0; i + 1 < rest.length; i += 2) options.set(rest[i]!, rest[i + 1]!);
       const freezeAfterDays = Number(options.get('freezeAfterDays'));
-      if (!Number.isInteger(freezeAfterDays) || freezeAfterDays < 1 || freezeAfterDays > 7) throw new KodoError(400, 'restoreAr: freezeAfterDays must be 1-7');
+      if (!Number.isInteger(freezeAfterDays) || freezeAfterDays < 1 || freezeAfterDays > 7)
+        throw new KodoError(400, 'restoreAr: freezeAfterDays must be 1-7');
       // The emulator has the bytes at hand: the restored copy is readable at once, for the days asked.
-      objects.update(bucket, key, (current) => ({ lifecycle: writeLifecycle({ ...readLifecycle(current), restoredUntil: objects.now() + freezeAfterDays * 86_400_000 }) }));
+      objects.update(bucket, key, (current) => ({
+        lifecycle: writeLifecycle({ ...readLifecycle(current), restoredUntil: objects.now() + freezeAfterDays * 86_400_000 }),
+      }));
       objects.announce('restore:completed', objects.stat(bucket, key), { accessKey: account.accessKey });
       return { code: 200 };
     }

@@ -21,7 +21,12 @@ afterAll(async () => {
 });
 
 async function put(bucket: string, key: string, data: string): Promise<void> {
-  const result = await new qiniu.form_up.FormUploader(env.config).put(uploadToken({ scope: `${bucket}:${key}` }), key, data, new qiniu.form_up.PutExtra());
+  const result = await new qiniu.form_up.FormUploader(env.config).put(
+    uploadToken({ scope: `${bucket}:${key}` }),
+    key,
+    data,
+    new qiniu.form_up.PutExtra(),
+  );
   expect(result.resp.statusCode).toBe(200);
 }
 
@@ -75,18 +80,32 @@ describe('BucketManager against the emulator', () => {
     } finally {
       env.shift(0);
     }
-    const legacy = new qiniu.rs.BucketManager(new qiniu.auth.digest.Mac(env.mac.accessKey, env.mac.secretKey, { disableQiniuTimestampSignature: true }), env.config);
+    const legacy = new qiniu.rs.BucketManager(
+      new qiniu.auth.digest.Mac(env.mac.accessKey, env.mac.secretKey, { disableQiniuTimestampSignature: true }),
+      env.config,
+    );
     expect((await legacy.stat('pub', 'a.txt')).resp.statusCode).toBe(200);
   });
 
   it('Qiniu v2 signed with the host written once (as the PHP SDK does) is accepted too', async () => {
     const path = `/stat/${Buffer.from('pub:a.txt').toString('base64').replace(/\+/g, '-').replace(/\//g, '_')}`;
-    const date = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+    const date = new Date()
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}/, '');
     const signed = `GET ${path}\nHost: ${env.host}\nContent-Type: application/x-www-form-urlencoded\nX-Qiniu-Date: ${date}\n\n`;
     const sign = hmacSha1B64(env.mac.secretKey, signed);
-    const ok = await fetch(`http://${env.host}${path}`, { headers: { Authorization: `Qiniu ${env.mac.accessKey}:${sign}`, 'X-Qiniu-Date': date, 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const ok = await fetch(`http://${env.host}${path}`, {
+      headers: {
+        Authorization: `Qiniu ${env.mac.accessKey}:${sign}`,
+        'X-Qiniu-Date': date,
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
+    });
     expect(ok.status).toBe(200);
-    const bad = await fetch(`http://${env.host}${path}`, { headers: { Authorization: `Qiniu ${env.mac.accessKey}:${sign}x`, 'X-Qiniu-Date': date } });
+    const bad = await fetch(`http://${env.host}${path}`, {
+      headers: { Authorization: `Qiniu ${env.mac.accessKey}:${sign}x`, 'X-Qiniu-Date': date },
+    });
     expect(bad.status).toBe(401);
   });
 
@@ -119,13 +138,25 @@ describe('BucketManager against the emulator', () => {
 
   it('listPrefixV2 streams one JSON line per entry', async () => {
     const result = await bm.listPrefixV2('pub', { prefix: 'l/', delimiter: '/' });
-    const lines = String(result.data).trim().split('\n').map((l) => JSON.parse(l) as { item: { key: string } | null; dir: string });
+    const lines = String(result.data)
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { item: { key: string } | null; dir: string });
     expect(lines.map((l) => l.item?.key ?? l.dir)).toEqual(['l/1.txt', 'l/2.txt', 'l/3.txt', 'l/d1/', 'l/d2/']);
   });
 
   it('batch: results per op, 298 on partial success, at most 1000 ops', async () => {
     await put('pub', 'b1.txt', 'one');
-    const ops = [qiniu.rs.statOp('pub', 'b1.txt'), qiniu.rs.statOp('pub', 'nope.txt'), qiniu.rs.copyOp('pub', 'b1.txt', 'pub', 'b2.txt'), qiniu.rs.changeMimeOp('pub', 'b2.txt', 'text/x'), qiniu.rs.changeTypeOp('pub', 'b2.txt', 1), qiniu.rs.deleteAfterDaysOp('pub', 'b2.txt', 3), qiniu.rs.moveOp('pub', 'b2.txt', 'pub', 'b3.txt'), qiniu.rs.deleteOp('pub', 'b3.txt')];
+    const ops = [
+      qiniu.rs.statOp('pub', 'b1.txt'),
+      qiniu.rs.statOp('pub', 'nope.txt'),
+      qiniu.rs.copyOp('pub', 'b1.txt', 'pub', 'b2.txt'),
+      qiniu.rs.changeMimeOp('pub', 'b2.txt', 'text/x'),
+      qiniu.rs.changeTypeOp('pub', 'b2.txt', 1),
+      qiniu.rs.deleteAfterDaysOp('pub', 'b2.txt', 3),
+      qiniu.rs.moveOp('pub', 'b2.txt', 'pub', 'b3.txt'),
+      qiniu.rs.deleteOp('pub', 'b3.txt'),
+    ];
     const result = await bm.batch(ops);
     expect(result.resp.statusCode).toBe(298);
     expect(result.data.map((r: { code: number }) => r.code)).toEqual([200, 612, 200, 200, 200, 200, 200, 200]);
@@ -140,7 +171,11 @@ describe('BucketManager against the emulator', () => {
   it('fetch from a URL and prefetch from the mirror', async () => {
     const fetched = await bm.fetch(`${origin.url}/some/file.txt`, 'pub', 'fetched.txt');
     expect(fetched.resp.statusCode).toBe(200);
-    expect(fetched.data).toMatchObject({ key: 'fetched.txt', fsize: 'origin:/some/file.txt'.length, hash: kodoEtag(Buffer.from('origin:/some/file.txt')) });
+    expect(fetched.data).toMatchObject({
+      key: 'fetched.txt',
+      fsize: 'origin:/some/file.txt'.length,
+      hash: kodoEtag(Buffer.from('origin:/some/file.txt')),
+    });
     expect((await bm.prefetch('mirrored', 'm/a.txt')).resp.statusCode).toBe(200);
     expect((await httpGet(env.emulator.port, '/download/mirrored/m/a.txt')).body.toString()).toBe('origin:/m/a.txt');
     // a miss on a mirror bucket download is filled from the origin too
@@ -160,7 +195,9 @@ describe('BucketManager against the emulator', () => {
     const meta = await httpGet(env.emulator.port, '/h.txt?attname=', { Host: 'pub.test' });
     expect(meta.headers.get('x-qn-meta-!color')).toBe('blue');
     expect(meta.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''h.txt");
-    expect((await bm.setObjectLifeCycle('pub', 'h.txt', { toIaAfterDays: 10, toArchiveAfterDays: 40, deleteAfterDays: 60 })).resp.statusCode).toBe(200);
+    expect(
+      (await bm.setObjectLifeCycle('pub', 'h.txt', { toIaAfterDays: 10, toArchiveAfterDays: 40, deleteAfterDays: 60 })).resp.statusCode,
+    ).toBe(200);
     const day = 86_400;
     const nowS = Date.now() / 1000;
     const withLifecycle = (await bm.stat('pub', 'h.txt')).data;
@@ -186,7 +223,10 @@ describe('BucketManager against the emulator', () => {
   });
 
   it('stat reports the transitions of the bucket rules whose prefix the key has', async () => {
-    expect((await bm.putBucketLifecycleRule('pub', { name: 'logs-ia', prefix: 'logs/', to_line_after_days: 30, delete_after_days: 365 })).resp.statusCode).toBe(200);
+    expect(
+      (await bm.putBucketLifecycleRule('pub', { name: 'logs-ia', prefix: 'logs/', to_line_after_days: 30, delete_after_days: 365 })).resp
+        .statusCode,
+    ).toBe(200);
     await put('pub', 'logs/a.txt', 'log');
     await put('pub', 'other.txt', 'other');
     const logs = (await bm.stat('pub', 'logs/a.txt')).data;
@@ -214,16 +254,25 @@ describe('BucketManager against the emulator', () => {
 
   it('/v4/query lets an SDK with only a UC endpoint find every host', async () => {
     const { StaticEndpointsProvider, Endpoint } = qiniu.httpc;
-    const config = new qiniu.conf.Config({ ucEndpointsProvider: new StaticEndpointsProvider([new Endpoint(env.host, { defaultScheme: 'http' })]), regionsQueryResultCachePath: null } as never);
+    const config = new qiniu.conf.Config({
+      ucEndpointsProvider: new StaticEndpointsProvider([new Endpoint(env.host, { defaultScheme: 'http' })]),
+      regionsQueryResultCachePath: null,
+    } as never);
     const viaQuery = new qiniu.rs.BucketManager(env.mac, config);
     expect((await viaQuery.stat('pub', 'a.txt')).resp.statusCode).toBe(200);
-    const upload = await new qiniu.form_up.FormUploader(config).put(uploadToken({ scope: 'pub:q.txt' }), 'q.txt', 'via query', new qiniu.form_up.PutExtra());
+    const upload = await new qiniu.form_up.FormUploader(config).put(
+      uploadToken({ scope: 'pub:q.txt' }),
+      'q.txt',
+      'via query',
+      new qiniu.form_up.PutExtra(),
+    );
     expect(upload.resp.statusCode).toBe(200);
     expect((await httpGet(env.emulator.port, `/v4/query?ak=${env.mac.accessKey}&bucket=nope`)).status).toBe(631);
   });
 
   it('/v4/query names the accelerated upload host of a bucket that has one', async () => {
-    const query = async (bucket: string) => JSON.parse((await httpGet(env.emulator.port, `/v4/query?ak=${env.mac.accessKey}&bucket=${bucket}`)).body.toString()).hosts[0].up;
+    const query = async (bucket: string) =>
+      JSON.parse((await httpGet(env.emulator.port, `/v4/query?ak=${env.mac.accessKey}&bucket=${bucket}`)).body.toString()).hosts[0].up;
     expect(await query('fast')).toMatchObject({ acc_domains: ['fast.kodo-accelerate.cn-east-1.qiniucs.com'] });
     expect(await query('pub')).not.toHaveProperty('acc_domains');
   });
@@ -262,10 +311,14 @@ describe('downloads', () => {
   it('timestamp anti-leech links from createTimestampAntiLeechUrl', async () => {
     await put('leech', 'v.txt', 'guarded');
     const cdn = new qiniu.cdn.CdnManager(env.mac);
-    const link = new URL(cdn.createTimestampAntiLeechUrl('http://leech.test', 'v.txt', null, 'encryptKey', Math.floor(Date.now() / 1000) + 60));
+    const link = new URL(
+      cdn.createTimestampAntiLeechUrl('http://leech.test', 'v.txt', null, 'encryptKey', Math.floor(Date.now() / 1000) + 60),
+    );
     expect((await httpGet(env.emulator.port, link.pathname + link.search, { Host: 'leech.test' })).body.toString()).toBe('guarded');
     expect((await httpGet(env.emulator.port, '/v.txt', { Host: 'leech.test' })).status).toBe(403);
-    const late = new URL(cdn.createTimestampAntiLeechUrl('http://leech.test', 'v.txt', null, 'encryptKey', Math.floor(Date.now() / 1000) - 60));
+    const late = new URL(
+      cdn.createTimestampAntiLeechUrl('http://leech.test', 'v.txt', null, 'encryptKey', Math.floor(Date.now() / 1000) - 60),
+    );
     expect((await httpGet(env.emulator.port, late.pathname + late.search, { Host: 'leech.test' })).status).toBe(403);
   });
 });

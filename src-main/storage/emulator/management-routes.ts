@@ -44,20 +44,19 @@ export interface ManagementDeps {
  */
 export function managementRoutes(deps: ManagementDeps): ManagementRoute[] {
   const { db, objects, clock } = deps;
-  const runOne: ManagementRoute['handler'] = async ({ res, account, pathname }) => sendJson(res, 200, (await runOperation(objects, account, pathname)).data);
+  const runOne: ManagementRoute['handler'] = async ({ res, account, pathname }) =>
+    sendJson(res, 200, (await runOperation(objects, account, pathname)).data);
   return [
     ...bucketSettingsRoutes(db, objects),
     ...domainRoutes(db, objects),
     ...bucketRoutes(db, objects, clock),
-    ...[...MODERATION_PATHS].map(
-      (path): ManagementRoute => ({
-        method: '*',
-        path,
-        handler: () => {
-          throw moderationNotEnabled(path.split('/')[2] === 'video' ? 'video censor' : 'image censor');
-        },
-      }),
-    ),
+    ...[...MODERATION_PATHS].map((path): ManagementRoute => ({
+      method: '*',
+      path,
+      handler: () => {
+        throw moderationNotEnabled(path.split('/')[2] === 'video' ? 'video censor' : 'image censor');
+      },
+    })),
     ...RS_OPS.map((op): ManagementRoute => ({ method: '*', path: `/${op}/:entry/*`, handler: runOne })),
     ...RS_TRANSFERS.map((op): ManagementRoute => ({ method: '*', path: `/${op}/:src/:dest/*`, handler: runOne })),
     {
@@ -65,7 +64,9 @@ export function managementRoutes(deps: ManagementDeps): ManagementRoute[] {
       path: '/batch',
       handler: async ({ res, account, body, query }) => {
         const ops = [...parseForm(body).getAll('op'), ...query.getAll('op')];
-        const result = await runBatch(objects, account, ops, (op, error) => deps.logger.error('batch op failed inside the emulator', { op: op.split('/')[1], error }));
+        const result = await runBatch(objects, account, ops, (op, error) =>
+          deps.logger.error('batch op failed inside the emulator', { op: op.split('/')[1], error }),
+        );
         sendJson(res, result.status, result.body);
       },
     },
@@ -77,13 +78,31 @@ export function managementRoutes(deps: ManagementDeps): ManagementRoute[] {
         objects.ownedBucket(bucket, account.accessKey);
         const limit = Number(query.get('limit') || 1000);
         if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new KodoError(400, 'limit must be 1-1000');
-        sendJson(res, 200, listPage(db, { bucket, prefix: query.get('prefix') ?? '', marker: query.get('marker') ?? '', limit, delimiter: query.get('delimiter') ?? '' }, clock()));
+        sendJson(
+          res,
+          200,
+          listPage(
+            db,
+            {
+              bucket,
+              prefix: query.get('prefix') ?? '',
+              marker: query.get('marker') ?? '',
+              limit,
+              delimiter: query.get('delimiter') ?? '',
+            },
+            clock(),
+          ),
+        );
       },
     },
     { method: '*', path: '/v2/list', handler: ({ res, account, query }) => listV2(deps, res, account, query) },
     { method: '*', path: '/fetch/:source/to/:entry', handler: (request) => fetchFromSource(deps, request) },
     { method: '*', path: '/prefetch/:entry', handler: (request) => prefetchFromMirror(deps, request) },
-    { method: 'GET', path: '/sisyphus/fetch', handler: ({ res, query }) => sendJson(res, 200, deps.asyncFetch.status(query.get('id') ?? '')) },
+    {
+      method: 'GET',
+      path: '/sisyphus/fetch',
+      handler: ({ res, query }) => sendJson(res, 200, deps.asyncFetch.status(query.get('id') ?? '')),
+    },
     { method: 'POST', path: '/sisyphus/fetch', handler: (request) => submitFetch(deps, request) },
     {
       method: '*',
@@ -155,8 +174,14 @@ function listV2(deps: ManagementDeps, res: ServerResponse, account: Account, que
   // One JSON object per line, not one JSON document: SDKs that parse application/json bodies would refuse it.
   res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
   let count = 0;
-  for (const entry of walkListing(db, { bucket, prefix: query.get('prefix') ?? '', marker: query.get('marker') ?? '', limit: 0, delimiter: query.get('delimiter') ?? '' }, clock())) {
-    res.write(JSON.stringify({ item: entry.item ? listItem(entry.item) : null, marker: encodeMarker(entry.after), dir: entry.dir ?? '' }) + '\n');
+  for (const entry of walkListing(
+    db,
+    { bucket, prefix: query.get('prefix') ?? '', marker: query.get('marker') ?? '', limit: 0, delimiter: query.get('delimiter') ?? '' },
+    clock(),
+  )) {
+    res.write(
+      JSON.stringify({ item: entry.item ? listItem(entry.item) : null, marker: encodeMarker(entry.after), dir: entry.dir ?? '' }) + '\n',
+    );
     count += 1;
     if (limit > 0 && count >= limit) break;
   }
@@ -186,7 +211,9 @@ async function prefetchFromMirror(deps: ManagementDeps, { res, account, params }
   const row = objects.ownedBucket(bucket, account.accessKey);
   if (!row.mirror) throw new KodoError(400, 'bucket has no mirror source');
   if (key === undefined) throw new KodoError(400, 'entry has no key');
-  const response = await fetch(`${row.mirror.replace(/\/$/, '')}/${encodeURI(key)}`, { signal: AbortSignal.timeout(60_000) }).catch(() => undefined);
+  const response = await fetch(`${row.mirror.replace(/\/$/, '')}/${encodeURI(key)}`, { signal: AbortSignal.timeout(60_000) }).catch(
+    () => undefined,
+  );
   if (!response?.ok || !response.body) throw new KodoError(478, `mirror source did not serve ${key}`);
   const staged = await blobs.stage(response.body as unknown as AsyncIterable<Buffer>);
   const mime = response.headers.get('content-type')?.split(';')[0] || mimeFromName(key) || 'application/octet-stream';
@@ -226,7 +253,10 @@ async function startPfop(deps: ManagementDeps, { res, account, body }: Managemen
 
 /** fusion /v2/tune/*: the CDN API (refresh, prefetch, their task lists, traffic, log lists), each a JSON body. */
 function cdnRoutes(cdnDeps: CdnDeps): ManagementRoute[] {
-  const tune = (name: string, reply: (account: Account, json: Record<string, unknown>, request: ManagementRequest) => { status: number; body: unknown }): ManagementRoute => ({
+  const tune = (
+    name: string,
+    reply: (account: Account, json: Record<string, unknown>, request: ManagementRequest) => { status: number; body: unknown },
+  ): ManagementRoute => ({
     method: '*',
     path: `/v2/tune/${name}`,
     handler: (request) => {

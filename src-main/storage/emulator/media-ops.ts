@@ -18,7 +18,9 @@ export const MEDIA_COMMANDS: ReadonlySet<string> = new Set(['avthumb', 'vframe',
  * client reads of a failure names none of the server's paths.
  */
 function withoutPaths(text: string, args: string[]): string {
-  const paths = [...new Set(args.filter((arg) => isAbsolute(arg)).flatMap((path) => [path, dirname(path)]))].filter((path) => path.length > 1).sort((a, b) => b.length - a.length);
+  const paths = [...new Set(args.filter((arg) => isAbsolute(arg)).flatMap((path) => [path, dirname(path)]))]
+    .filter((path) => path.length > 1)
+    .sort((a, b) => b.length - a.length);
   return paths.reduce((out, path) => out.split(path).join('<file>'), text);
 }
 
@@ -104,7 +106,19 @@ export async function runMediaCommand(input: Buffer | string, command: string): 
       if (format === 'm3u8') {
         const segtime = opts.get('segtime') ?? '10';
         const target = join(dir, 'out.m3u8');
-        await run('ffmpeg', [...args, '-f', 'hls', '-hls_time', segtime, '-hls_list_size', '0', '-hls_segment_filename', join(dir, 'seg%03d.ts'), '-y', target]);
+        await run('ffmpeg', [
+          ...args,
+          '-f',
+          'hls',
+          '-hls_time',
+          segtime,
+          '-hls_list_size',
+          '0',
+          '-hls_segment_filename',
+          join(dir, 'seg%03d.ts'),
+          '-y',
+          target,
+        ]);
         const extras = [];
         for (const file of (await readdir(dir)).filter((f) => f.endsWith('.ts')).sort()) {
           extras.push({ name: file, body: await readFile(join(dir, file)), contentType: 'video/mp2t' });

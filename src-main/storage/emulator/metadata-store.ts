@@ -127,7 +127,10 @@ CREATE TABLE IF NOT EXISTS cdn_quota (
 `;
 
 /** What a listing shows of an object (the blob name, metadata and rules stay out of a page read). */
-export type ListedRow = Pick<ObjectRow, 'key' | 'hash' | 'fsize' | 'mime' | 'put_time' | 'type' | 'status' | 'end_user' | 'md5' | 'expire_at'>;
+export type ListedRow = Pick<
+  ObjectRow,
+  'key' | 'hash' | 'fsize' | 'mime' | 'put_time' | 'type' | 'status' | 'end_user' | 'md5' | 'expire_at'
+>;
 
 type ListedTuple = [string, string, number, string, number, number, number, string | null, string, number | null];
 
@@ -168,7 +171,9 @@ export class MetadataStore {
       ),
       dropBucket: db.prepare('DELETE FROM buckets WHERE name = ?'),
       countObjects: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM objects WHERE bucket = ?'),
-      usage: db.prepare<[string], { count: number; size: number }>('SELECT count(*) AS count, coalesce(sum(fsize), 0) AS size FROM objects WHERE bucket = ?'),
+      usage: db.prepare<[string], { count: number; size: number }>(
+        'SELECT count(*) AS count, coalesce(sum(fsize), 0) AS size FROM objects WHERE bucket = ?',
+      ),
       object: db.prepare<[string, string], ObjectRow>('SELECT * FROM objects WHERE bucket = ? AND key = ?'),
       putObject: db.prepare(
         `INSERT INTO objects (bucket, key, hash, fsize, mime, put_time, type, status, end_user, meta, md5, expire_at, blob, lifecycle)
@@ -210,7 +215,9 @@ export class MetadataStore {
         `SELECT file FROM parts WHERE file != '' UNION ALL SELECT file FROM blocks UNION ALL SELECT 'asm-' || id FROM uploads`,
       ),
       block: db.prepare<[string], BlockRow>('SELECT * FROM blocks WHERE ctx = ?'),
-      putBlock: db.prepare('INSERT INTO blocks (ctx, owner, size, crc32, expire_at, file, received) VALUES (@ctx, @owner, @size, @crc32, @expire_at, @file, @received)'),
+      putBlock: db.prepare(
+        'INSERT INTO blocks (ctx, owner, size, crc32, expire_at, file, received) VALUES (@ctx, @owner, @size, @crc32, @expire_at, @file, @received)',
+      ),
       deleteBlock: db.prepare('DELETE FROM blocks WHERE ctx = ?'),
       expiredBlocks: db.prepare<[number], BlockRow>('SELECT * FROM blocks WHERE expire_at <= ?'),
       task: db.prepare<[string], { body: string }>('SELECT body FROM tasks WHERE id = ?'),
@@ -219,8 +226,12 @@ export class MetadataStore {
       downloads: db.prepare<[string, number, number], DownloadLogRow>(
         'SELECT * FROM download_log WHERE domain = ? AND at >= ? AND at < ? ORDER BY at',
       ),
-      setting: db.prepare<[string, string, string], { value: string }>('SELECT value FROM bucket_settings WHERE bucket = ? AND kind = ? AND name = ?'),
-      settings: db.prepare<[string, string], { name: string; value: string }>('SELECT name, value FROM bucket_settings WHERE bucket = ? AND kind = ? ORDER BY name'),
+      setting: db.prepare<[string, string, string], { value: string }>(
+        'SELECT value FROM bucket_settings WHERE bucket = ? AND kind = ? AND name = ?',
+      ),
+      settings: db.prepare<[string, string], { name: string; value: string }>(
+        'SELECT name, value FROM bucket_settings WHERE bucket = ? AND kind = ? ORDER BY name',
+      ),
       putSetting: db.prepare(
         'INSERT INTO bucket_settings (bucket, kind, name, value) VALUES (?, ?, ?, ?) ON CONFLICT(bucket, kind, name) DO UPDATE SET value = excluded.value',
       ),
@@ -231,8 +242,12 @@ export class MetadataStore {
            AND put_time < @putTime LIMIT 500`,
       ),
       quota: db.prepare<[string, string], { urls: number; dirs: number }>('SELECT urls, dirs FROM cdn_quota WHERE owner = ? AND day = ?'),
-      addCdnTask: db.prepare('INSERT INTO cdn_tasks (task_id, owner, kind, request_id, url, is_dir, created) VALUES (@task_id, @owner, @kind, @request_id, @url, @is_dir, @created)'),
-      cdnTasks: db.prepare<[string, string], CdnTaskRow>('SELECT * FROM cdn_tasks WHERE owner = ? AND kind = ? ORDER BY created DESC, task_id'),
+      addCdnTask: db.prepare(
+        'INSERT INTO cdn_tasks (task_id, owner, kind, request_id, url, is_dir, created) VALUES (@task_id, @owner, @kind, @request_id, @url, @is_dir, @created)',
+      ),
+      cdnTasks: db.prepare<[string, string], CdnTaskRow>(
+        'SELECT * FROM cdn_tasks WHERE owner = ? AND kind = ? ORDER BY created DESC, task_id',
+      ),
       addQuota: db.prepare(
         `INSERT INTO cdn_quota (owner, day, urls, dirs) VALUES (?, ?, ?, ?)
          ON CONFLICT(owner, day) DO UPDATE SET urls = urls + excluded.urls, dirs = dirs + excluded.dirs`,
@@ -278,7 +293,18 @@ export class MetadataStore {
   /** A page of the keys strictly after `after` that start with `prefix`, in byte order, with only the columns a listing shows. */
   list(query: ListQuery): ListedRow[] {
     const rows = this.stmts.list.all(query);
-    return rows.map(([key, hash, fsize, mime, put_time, type, status, end_user, md5, expire_at]) => ({ key, hash, fsize, mime, put_time, type, status, end_user, md5, expire_at }));
+    return rows.map(([key, hash, fsize, mime, put_time, type, status, end_user, md5, expire_at]) => ({
+      key,
+      hash,
+      fsize,
+      mime,
+      put_time,
+      type,
+      status,
+      end_user,
+      md5,
+      expire_at,
+    }));
   }
   expiredObjects(now: number): ObjectRow[] {
     return this.stmts.expired.all(now);

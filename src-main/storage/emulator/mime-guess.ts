@@ -63,7 +63,10 @@ export function mimeFromBytes(head: Buffer): string | undefined {
 /** mimeLimit: `image/*;video/mp4` allows, `!application/json;text/plain` forbids. */
 export function mimeAllowed(mime: string, limit: string): boolean {
   const negate = limit.startsWith('!');
-  const patterns = (negate ? limit.slice(1) : limit).split(';').map((p) => p.trim()).filter(Boolean);
+  const patterns = (negate ? limit.slice(1) : limit)
+    .split(';')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const hit = patterns.some((p) => (p.endsWith('/*') ? mime.startsWith(p.slice(0, -1)) : mime === p));
   return negate ? !hit : hit;
 }

@@ -93,7 +93,12 @@ export async function* readMultipart(source: AsyncIterable<Buffer>, boundary: st
       }
     }
     const part = body();
-    yield { name, filename: filename === undefined ? undefined : safeDecode(filename), contentType: headers.get('content-type'), body: part };
+    yield {
+      name,
+      filename: filename === undefined ? undefined : safeDecode(filename),
+      contentType: headers.get('content-type'),
+      body: part,
+    };
     if (!done) for await (const _ of part) void _; // drain what the consumer left
   }
 }

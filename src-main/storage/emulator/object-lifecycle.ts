@@ -13,24 +13,44 @@ export interface ObjectLifecycle {
 }
 
 /** The `lifecycle` op's day options, by the field they set. */
-export const LIFECYCLE_OPTIONS = { toIAAfterDays: 'toIA', toArchiveIRAfterDays: 'toArchiveIR', toArchiveAfterDays: 'toArchive', toDeepArchiveAfterDays: 'toDeepArchive' } as const;
+export const LIFECYCLE_OPTIONS = {
+  toIAAfterDays: 'toIA',
+  toArchiveIRAfterDays: 'toArchiveIR',
+  toArchiveAfterDays: 'toArchive',
+  toDeepArchiveAfterDays: 'toDeepArchive',
+} as const;
 
 /** The bucket rule fields (`/rules/add`) for the same transitions. */
-const RULE_FIELDS = { to_line_after_days: 'toIA', to_archive_ir_after_days: 'toArchiveIR', to_archive_after_days: 'toArchive', to_deep_archive_after_days: 'toDeepArchive' } as const;
+const RULE_FIELDS = {
+  to_line_after_days: 'toIA',
+  to_archive_ir_after_days: 'toArchiveIR',
+  to_archive_after_days: 'toArchive',
+  to_deep_archive_after_days: 'toDeepArchive',
+} as const;
 
-const STAT_NAMES = { toIA: 'transitionToIA', toArchiveIR: 'transitionToArchiveIR', toArchive: 'transitionToARCHIVE', toDeepArchive: 'transitionToDeepArchive' } as const;
+const STAT_NAMES = {
+  toIA: 'transitionToIA',
+  toArchiveIR: 'transitionToArchiveIR',
+  toArchive: 'transitionToARCHIVE',
+  toDeepArchive: 'transitionToDeepArchive',
+} as const;
 
 export function readLifecycle(row: Pick<ObjectRow, 'lifecycle'>): ObjectLifecycle {
   return row.lifecycle ? (JSON.parse(row.lifecycle) as ObjectLifecycle) : {};
 }
 
-export const writeLifecycle = (lifecycle: ObjectLifecycle): string | null => (Object.keys(lifecycle).length > 0 ? JSON.stringify(lifecycle) : null);
+export const writeLifecycle = (lifecycle: ObjectLifecycle): string | null =>
+  Object.keys(lifecycle).length > 0 ? JSON.stringify(lifecycle) : null;
 
 /**
  * One `lifecycle` op on an object's own settings: days from now for each option given; 0 leaves
  * a setting as it is and -1 removes it, as Kodo reads them.
  */
-export function changeLifecycle(current: ObjectLifecycle, days: Partial<Record<keyof typeof LIFECYCLE_OPTIONS, number>>, now: number): ObjectLifecycle {
+export function changeLifecycle(
+  current: ObjectLifecycle,
+  days: Partial<Record<keyof typeof LIFECYCLE_OPTIONS, number>>,
+  now: number,
+): ObjectLifecycle {
   const next: ObjectLifecycle = { ...current };
   for (const [option, field] of Object.entries(LIFECYCLE_OPTIONS) as [keyof typeof LIFECYCLE_OPTIONS, keyof typeof STAT_NAMES][]) {
     const value = days[option];
@@ -67,7 +87,8 @@ export function lifecycleStatFields(row: ObjectRow, rules: readonly Record<strin
     for (const rule of rules) {
       const prefix = typeof rule['prefix'] === 'string' ? rule['prefix'] : '';
       const ruleDays = Number(rule['delete_after_days'] ?? 0);
-      if (row.key.startsWith(prefix) && ruleDays > 0) out['expiration'] = Math.min(out['expiration'] ?? Infinity, Math.floor((putMs + ruleDays * DAY_MS) / 1000));
+      if (row.key.startsWith(prefix) && ruleDays > 0)
+        out['expiration'] = Math.min(out['expiration'] ?? Infinity, Math.floor((putMs + ruleDays * DAY_MS) / 1000));
     }
   }
   if (own.restoredUntil !== undefined && own.restoredUntil > now) out['restoreStatus'] = 2;

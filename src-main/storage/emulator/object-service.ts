@@ -148,7 +148,8 @@ export class ObjectService {
     const quota = this.db.setting<{ size: number; count: number }>(bucket, 'quota', 'default');
     if (!quota || (quota.size <= 0 && quota.count <= 0)) return;
     const usage = this.db.usage(bucket);
-    if (quota.count > 0 && addCount > 0 && usage.count + addCount > quota.count) throw new KodoError(403, 'bucket quota exceeded: object count');
+    if (quota.count > 0 && addCount > 0 && usage.count + addCount > quota.count)
+      throw new KodoError(403, 'bucket quota exceeded: object count');
     if (quota.size > 0 && addSize > 0 && usage.size + addSize > quota.size) throw new KodoError(403, 'bucket quota exceeded: size');
   }
 
@@ -163,7 +164,12 @@ export class ObjectService {
   }
 
   /** copy/move: 614 when the destination exists and force is not set. */
-  async transfer(kind: 'copy' | 'move', src: { bucket: string; key: string }, dst: { bucket: string; key: string }, force: boolean): Promise<void> {
+  async transfer(
+    kind: 'copy' | 'move',
+    src: { bucket: string; key: string },
+    dst: { bucket: string; key: string },
+    force: boolean,
+  ): Promise<void> {
     const source = this.stat(src.bucket, src.key);
     if (src.bucket === dst.bucket && src.key === dst.key) {
       if (kind === 'move') return;
@@ -176,10 +182,17 @@ export class ObjectService {
       if (!current || current.blob !== source.blob) throw new KodoError(612, 'no such file or directory');
       const existing = this.db.object(dst.bucket, dst.key);
       if (existing && !this.isExpired(existing) && !force) throw new KodoError(614, 'file exists');
-      if (src.bucket !== dst.bucket || kind === 'copy') this.checkQuota(dst.bucket, existing ? 0 : 1, source.fsize - (existing?.fsize ?? 0));
+      if (src.bucket !== dst.bucket || kind === 'copy')
+        this.checkQuota(dst.bucket, existing ? 0 : 1, source.fsize - (existing?.fsize ?? 0));
       // A copy is a new object: its lifecycle starts over; a moved one keeps its own. Either way
       // the destination names the source's blob.
-      this.db.putObject({ ...source, bucket: dst.bucket, key: dst.key, put_time: kind === 'copy' ? this.clock() * 10_000 : source.put_time, lifecycle: kind === 'copy' ? null : source.lifecycle });
+      this.db.putObject({
+        ...source,
+        bucket: dst.bucket,
+        key: dst.key,
+        put_time: kind === 'copy' ? this.clock() * 10_000 : source.put_time,
+        lifecycle: kind === 'copy' ? null : source.lifecycle,
+      });
       if (kind === 'move') this.db.deleteObject(src.bucket, src.key);
       return this.unreferenced(existing?.blob);
     });
@@ -216,7 +229,9 @@ export class ObjectService {
    */
   private async unlink(blobs: string[]): Promise<void> {
     for (const blob of blobs) {
-      await this.blobs.remove(blob).catch((error: unknown) => this.logger.warn('could not remove a released blob; it goes at the next start', { blob, error }));
+      await this.blobs
+        .remove(blob)
+        .catch((error: unknown) => this.logger.warn('could not remove a released blob; it goes at the next start', { blob, error }));
     }
   }
 
@@ -240,5 +255,6 @@ export class ObjectService {
  * visible ASCII: anything else is refused when it is given, not stored to fail every download.
  */
 export function assertServableMime(mime: string): void {
-  if (!/^[\x20-\x7e]*$/.test(mime)) throw new KodoError(400, `invalid mimeType: only printable ASCII may stand in a Content-Type (got ${JSON.stringify(mime)})`);
+  if (!/^[\x20-\x7e]*$/.test(mime))
+    throw new KodoError(400, `invalid mimeType: only printable ASCII may stand in a Content-Type (got ${JSON.stringify(mime)})`);
 }

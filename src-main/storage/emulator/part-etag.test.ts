@@ -7,7 +7,11 @@ import { etagOfParts } from './part-etag';
 function partOf(bytes: Buffer): { size: number; blocks: Buffer } {
   const hashes: Buffer[] = [];
   for (let offset = 0; offset < bytes.length || hashes.length === 0; offset += KODO_BLOCK) {
-    hashes.push(createHash('sha1').update(bytes.subarray(offset, offset + KODO_BLOCK)).digest());
+    hashes.push(
+      createHash('sha1')
+        .update(bytes.subarray(offset, offset + KODO_BLOCK))
+        .digest(),
+    );
   }
   return { size: bytes.length, blocks: Buffer.concat(hashes) };
 }

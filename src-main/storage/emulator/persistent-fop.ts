@@ -50,7 +50,13 @@ export interface PfopRequest {
   workflow?: string | undefined;
 }
 
-const DESC: Record<number, string> = { 0: 'The fop was completed successfully', 1: 'The fop is waiting for execution', 2: 'The fop is executing now', 3: 'The fop is failed', 4: 'Callback failed' };
+const DESC: Record<number, string> = {
+  0: 'The fop was completed successfully',
+  1: 'The fop is waiting for execution',
+  2: 'The fop is executing now',
+  3: 'The fop is failed',
+  4: 'Callback failed',
+};
 
 /** Runs a command on bytes: image commands through sharp, media through ffmpeg. */
 export async function runCommand(input: Buffer | string, command: string): Promise<MediaOutput> {
@@ -75,7 +81,10 @@ export class PersistentFop {
 
   start(request: PfopRequest): string {
     const id = `z0.${randomBytes(12).toString('hex')}`;
-    const groups = request.fops.split(';').map((g) => g.trim()).filter(Boolean);
+    const groups = request.fops
+      .split(';')
+      .map((g) => g.trim())
+      .filter(Boolean);
     if (groups.length === 0) throw new KodoError(400, 'fops is empty');
     const status: PfopStatus = {
       id,
@@ -91,9 +100,11 @@ export class PersistentFop {
       items: groups.map((cmd) => ({ cmd, code: 1, desc: DESC[1]!, returnOld: 0 })),
     };
     this.deps.db.putTask(id, status);
-    this.queue = this.queue.then(() => this.execute(status, request)).catch((error: unknown) => {
-      this.deps.logger.error('pfop task crashed', { id, error });
-    });
+    this.queue = this.queue
+      .then(() => this.execute(status, request))
+      .catch((error: unknown) => {
+        this.deps.logger.error('pfop task crashed', { id, error });
+      });
     return id;
   }
 
@@ -154,7 +165,10 @@ export class PersistentFop {
     let data: Buffer | string = blobs.blobPath(source.blob);
     let output: MediaOutput | undefined;
     let target: { bucket: string; key: string | undefined } | undefined;
-    for (const step of item.cmd.split('|').map((s) => s.trim()).filter(Boolean)) {
+    for (const step of item.cmd
+      .split('|')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       if (step.startsWith('saveas/')) {
         target = decodeEntry(step.slice('saveas/'.length));
         continue;

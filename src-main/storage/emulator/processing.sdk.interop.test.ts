@@ -22,11 +22,38 @@ beforeAll(async () => {
     .png()
     .withExif({ IFD0: { Make: 'EmuCam', Model: 'K1' } })
     .toBuffer();
-  const jpg = await sharp(png).jpeg().withExif({ IFD0: { Make: 'EmuCam', Model: 'K1' } }).toBuffer();
+  const jpg = await sharp(png)
+    .jpeg()
+    .withExif({ IFD0: { Make: 'EmuCam', Model: 'K1' } })
+    .toBuffer();
   const video = join(work, 'clip.mp4');
-  await promisify(execFile)('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=64x48:rate=10:duration=1', '-f', 'lavfi', '-i', 'sine=duration=1', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac', '-shortest', '-y', video]);
+  await promisify(execFile)('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=64x48:rate=10:duration=1',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=duration=1',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-c:a',
+    'aac',
+    '-shortest',
+    '-y',
+    video,
+  ]);
   const form = new qiniu.form_up.FormUploader(env.config);
-  for (const [key, data] of [['pic.png', png], ['pic.jpg', jpg], ['clip.mp4', await readFile(video)]] as const) {
+  for (const [key, data] of [
+    ['pic.png', png],
+    ['pic.jpg', jpg],
+    ['clip.mp4', await readFile(video)],
+  ] as const) {
     const result = await form.put(uploadToken({ scope: `pub:${key}` }), key, data, new qiniu.form_up.PutExtra());
     expect(result.resp.statusCode).toBe(200);
   }
@@ -41,9 +68,7 @@ afterAll(async () => {
 async function waitFor(id: string): Promise<Record<string, unknown>> {
   const op = new qiniu.fop.OperationManager(env.mac, env.config);
   await env.emulator.idle();
-  return new Promise((resolve, reject) =>
-    op.prefop(id, (err, body) => (err ? reject(err) : resolve(body as Record<string, unknown>))),
-  );
+  return new Promise((resolve, reject) => op.prefop(id, (err, body) => (err ? reject(err) : resolve(body as Record<string, unknown>))));
 }
 
 describe('image commands on download URLs', () => {
@@ -86,7 +111,14 @@ describe('image commands on download URLs', () => {
     }
     const url = `http://${env.host}/v3/image/censor`;
     const body = JSON.stringify({ data: { uri: 'http://pub.test/pic.png' }, params: { scenes: ['pulp'] } });
-    const censor = await fetch(url, { method: 'POST', body, headers: { 'Content-Type': 'application/json', Authorization: qiniu.util.generateAccessTokenV2(env.mac, url, 'POST', 'application/json', body, {}) } });
+    const censor = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: {
+        'Content-Type': 'application/json',
+        Authorization: qiniu.util.generateAccessTokenV2(env.mac, url, 'POST', 'application/json', body, {}),
+      },
+    });
     expect(censor.status).toBe(403);
     expect(((await censor.json()) as { error: string }).error).toMatch(/^image censor: the content moderation service is not enabled/);
   });
@@ -164,7 +196,11 @@ describe('CDN API (QBox-signed JSON, as CdnManager sends it)', () => {
   async function cdn(path: string, body: unknown, ak = AK, sk = SK): Promise<{ status: number; json: Record<string, unknown> }> {
     const url = `http://${env.host}${path}`;
     const auth = qiniu.util.generateAccessToken(new qiniu.auth.digest.Mac(ak, sk), url, '');
-    const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: auth }, body: JSON.stringify(body) });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: auth },
+      body: JSON.stringify(body),
+    });
     return { status: response.status, json: (await response.json()) as Record<string, unknown> };
   }
 
@@ -194,7 +230,9 @@ describe('CDN API (QBox-signed JSON, as CdnManager sends it)', () => {
     // A multiple of a unit (the Node SDK's own tests ask for 5hour); under five minutes is refused.
     const fiveHours = await cdn('/v2/tune/flux', { startDate: today, endDate: today, granularity: '5hour', domains: 'pub.test' });
     expect(fiveHours.json['time']).toHaveLength(5);
-    expect((await cdn('/v2/tune/flux', { startDate: today, endDate: today, granularity: '1min', domains: 'pub.test' })).json['code']).toBe(400000);
+    expect((await cdn('/v2/tune/flux', { startDate: today, endDate: today, granularity: '1min', domains: 'pub.test' })).json['code']).toBe(
+      400000,
+    );
     const logs = await cdn('/v2/tune/log/list', { day: today, domains: 'pub.test' });
     const entries = (logs.json['data'] as Record<string, { url: string; name: string }[]>)['pub.test']!;
     expect(entries.length).toBeGreaterThan(0);

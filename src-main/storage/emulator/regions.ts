@@ -52,7 +52,12 @@ function qiniuHosts(region: string): Record<ServiceName, string[]> {
 export type RegionHostMode = 'local' | 'qiniu';
 
 /** One region's entry of `/v4/query` (and uc `/v3/query`). */
-export function regionQueryEntry(region: string, mode: RegionHostMode, ownHost: string, acceleratedHost: string | null): Record<string, unknown> {
+export function regionQueryEntry(
+  region: string,
+  mode: RegionHostMode,
+  ownHost: string,
+  acceleratedHost: string | null,
+): Record<string, unknown> {
   const names = mode === 'qiniu' ? qiniuHosts(region) : undefined;
   const service = (name: ServiceName) => ({ domains: names ? names[name] : [ownHost] });
   return {
@@ -70,7 +75,12 @@ export function regionQueryEntry(region: string, mode: RegionHostMode, ownHost: 
 }
 
 /** The older `/v2/query` form: main and backup lists per service. */
-export function legacyQueryEntry(region: string, mode: RegionHostMode, ownHost: string, acceleratedHost: string | null): Record<string, unknown> {
+export function legacyQueryEntry(
+  region: string,
+  mode: RegionHostMode,
+  ownHost: string,
+  acceleratedHost: string | null,
+): Record<string, unknown> {
   const names = mode === 'qiniu' ? qiniuHosts(region) : undefined;
   const main = (name: ServiceName) => ({ main: names ? names[name] : [ownHost] });
   return {

@@ -102,7 +102,10 @@ describe('resumable upload v1 in chunks', () => {
       json: { error: `block ${second.ctx} holds 2000 of its 3000 bytes: send the rest with bput first` },
     });
     const third = await chunk(`/bput/${second.ctx}/2000`, token, Buffer.alloc(1000, 3), 3000);
-    expect(await post(`/bput/${third.ctx}/3000`, token, 'x')).toEqual({ status: 400, json: { error: 'the block is complete: make the file with mkfile' } });
+    expect(await post(`/bput/${third.ctx}/3000`, token, 'x')).toEqual({
+      status: 400,
+      json: { error: 'the block is complete: make the file with mkfile' },
+    });
     const made = await post(`/mkfile/3000/key/${b64('strict.bin')}`, token, third.ctx);
     expect(made.status).toBe(200);
     const got = await httpGet(env.emulator.port, '/download/pub/strict.bin');
@@ -125,7 +128,10 @@ describe('resumable upload v1 in chunks', () => {
     await env.close();
     env = await startTestEmulator({ dataDir, port });
     const second = await chunk(`/bput/${first.ctx}/100000`, token, data.subarray(100_000), 300_000);
-    expect(await post(`/mkfile/${data.length}/key/${b64('restart.bin')}`, token, second.ctx)).toEqual({ status: 200, json: { hash: kodoEtag(data), key: 'restart.bin' } });
+    expect(await post(`/mkfile/${data.length}/key/${b64('restart.bin')}`, token, second.ctx)).toEqual({
+      status: 200,
+      json: { hash: kodoEtag(data), key: 'restart.bin' },
+    });
     expect((await httpGet(env.emulator.port, '/download/pub/restart.bin')).body.equals(data)).toBe(true);
   });
 });

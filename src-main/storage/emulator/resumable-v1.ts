@@ -24,9 +24,15 @@ const unknownCtx = (): KodoError => new KodoError(701, 'context expired or unkno
 async function stageChunk(deps: UploadRouteDeps, req: IncomingMessage, file: string, position: number, room: number): Promise<StagedFile> {
   let staged: StagedFile;
   try {
-    staged = await deps.blobs.stage(req as AsyncIterable<Buffer>, room, { path: deps.blobs.partPath(file), position }, { crc32: true, sync: false });
+    staged = await deps.blobs.stage(
+      req as AsyncIterable<Buffer>,
+      room,
+      { path: deps.blobs.partPath(file), position },
+      { crc32: true, sync: false },
+    );
   } catch (error) {
-    if (error instanceof TooLargeError) throw new KodoError(400, `chunk goes past the end of its block: ${room} bytes of the block are left`);
+    if (error instanceof TooLargeError)
+      throw new KodoError(400, `chunk goes past the end of its block: ${room} bytes of the block are left`);
     throw error;
   }
   if (staged.size === 0) throw new KodoError(400, 'empty chunk');
@@ -90,7 +96,8 @@ export async function handleBput(deps: UploadRouteDeps, req: IncomingMessage, re
     block = deps.db.block(ctx);
     if (rest.length !== 2 || !block || block.owner !== owner || block.expire_at <= deps.clock()) throw unknownCtx();
     const received = receivedOf(block);
-    if (offsetText !== String(received)) throw new KodoError(701, `this ctx takes the chunk at offset ${received} of its block, not ${offsetText}`);
+    if (offsetText !== String(received))
+      throw new KodoError(701, `this ctx takes the chunk at offset ${received} of its block, not ${offsetText}`);
     if (received >= block.size) throw new KodoError(400, 'the block is complete: make the file with mkfile');
     // Two chunks for one ctx at once would write over each other: the later one is refused.
     if (deps.assembling.has(block.file)) throw new KodoError(701, 'a chunk for this ctx is being written: upload the block again');
@@ -102,7 +109,13 @@ export async function handleBput(deps: UploadRouteDeps, req: IncomingMessage, re
   deps.assembling.add(block.file);
   try {
     const staged = await stageChunk(deps, req, block.file, received, block.size - received);
-    const next: BlockRow = { ...block, ctx: deps.blobs.newId(), crc32: staged.crc32, expire_at: deps.clock() + CTX_TTL_MS, received: received + staged.size };
+    const next: BlockRow = {
+      ...block,
+      ctx: deps.blobs.newId(),
+      crc32: staged.crc32,
+      expire_at: deps.clock() + CTX_TTL_MS,
+      received: received + staged.size,
+    };
     // The old ctx goes in the same transaction: the file now holds more than it announced.
     if (!deps.db.advanceBlock(ctx, next)) throw unknownCtx();
     sendJson(res, 200, chunkReply(deps, req, next));
@@ -129,7 +142,8 @@ export async function handleMkfile(deps: UploadRouteDeps, req: IncomingMessage, 
   const blocks = ctxs.map((ctx) => {
     const block = deps.db.block(ctx);
     if (!block || block.owner !== token.account.accessKey || block.expire_at <= deps.clock()) throw unknownCtx();
-    if (receivedOf(block) !== block.size) throw new KodoError(400, `block ${ctx} holds ${receivedOf(block)} of its ${block.size} bytes: send the rest with bput first`);
+    if (receivedOf(block) !== block.size)
+      throw new KodoError(400, `block ${ctx} holds ${receivedOf(block)} of its ${block.size} bytes: send the rest with bput first`);
     return block;
   });
   const total = blocks.reduce((sum, b) => sum + b.size, 0);

@@ -16,7 +16,15 @@ export function serviceTag(url: string, host: string, bucketByDomain: (host: str
   if (pathname === '/' || UPLOAD_HEADS.has(head) || (head === 'buckets' && segments[2] === 'objects')) return 'UP';
   if (head === 'buckets') return 'UC';
   if (LIST_PATHS.has(pathname)) return 'RSF';
-  if (pathname.startsWith('/v4/query') || pathname.startsWith('/v3/query') || pathname.startsWith('/v2/query') || head === 'v3' || head === 'v2' || head === 'mkbucketv3') return 'UC';
+  if (
+    pathname.startsWith('/v4/query') ||
+    pathname.startsWith('/v3/query') ||
+    pathname.startsWith('/v2/query') ||
+    head === 'v3' ||
+    head === 'v2' ||
+    head === 'mkbucketv3'
+  )
+    return 'UC';
   if (head === 'status' || head === 'pfop' || head === 'cdnlogs' || head === 'sisyphus') return 'API';
   return 'RS';
 }

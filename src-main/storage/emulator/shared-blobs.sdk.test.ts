@@ -30,7 +30,12 @@ const objectsDir = (): string => join(dataDir, 'storage', 'objects');
 const blobFiles = (): string[] => readdirSync(objectsDir());
 
 async function put(key: string, body: Buffer): Promise<void> {
-  const result = await new qiniu.form_up.FormUploader(env.config).put(uploadToken({ scope: `pub:${key}` }), key, body, new qiniu.form_up.PutExtra());
+  const result = await new qiniu.form_up.FormUploader(env.config).put(
+    uploadToken({ scope: `pub:${key}` }),
+    key,
+    body,
+    new qiniu.form_up.PutExtra(),
+  );
   expect(result.resp.statusCode).toBe(200);
 }
 
@@ -105,7 +110,12 @@ describe('failures inside the emulator', () => {
     try {
       // The blob folder disappears under the running service: the commit's rename fails.
       rmSync(join(broken.dir, 'storage', 'objects'), { recursive: true, force: true });
-      const result = await new qiniu.form_up.FormUploader(broken.config).put(uploadToken({ scope: 'pub:x.bin' }), 'x.bin', 'bytes', new qiniu.form_up.PutExtra());
+      const result = await new qiniu.form_up.FormUploader(broken.config).put(
+        uploadToken({ scope: 'pub:x.bin' }),
+        'x.bin',
+        'bytes',
+        new qiniu.form_up.PutExtra(),
+      );
       expect(result.resp.statusCode).toBe(599);
       expect(result.data).toEqual({ error: 'internal error: ENOENT' });
       expect(JSON.stringify(result.data)).not.toContain(broken.dir);

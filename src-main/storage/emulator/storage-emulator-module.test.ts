@@ -15,7 +15,10 @@ describe('storageEmulatorModule', () => {
     try {
       const line = test.logLines.find((l) => l.includes('storage emulator listening'))!;
       const port = Number(/127\.0\.0\.1:(\d+)/.exec(line)![1]);
-      const keys = JSON.parse(await readFile(join(test.dir, 'data', 'storage', 'demo-account.json'), 'utf8')) as { access_key: string; secret_key: string };
+      const keys = JSON.parse(await readFile(join(test.dir, 'data', 'storage', 'demo-account.json'), 'utf8')) as {
+        access_key: string;
+        secret_key: string;
+      };
       expect(test.logLines.join('\n')).not.toContain(keys.secret_key);
       const bm = new qiniu.rs.BucketManager(new qiniu.auth.digest.Mac(keys.access_key, keys.secret_key), sdkConfig(`127.0.0.1:${port}`));
       const list = await bm.listPrefix('demo', {});
@@ -32,7 +35,10 @@ describe('storageEmulatorModule', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const test = await startTestEngine({ modules: [storageEmulatorModule], config: `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\nstorage:\n  emulator:\n    listen: 127.0.0.1:${port}\n` });
+      const test = await startTestEngine({
+        modules: [storageEmulatorModule],
+        config: `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\nstorage:\n  emulator:\n    listen: 127.0.0.1:${port}\n`,
+      });
       try {
         expect(test.logLines.join('\n')).toMatch(/storage emulator not started: its address is in use/);
       } finally {
@@ -44,14 +50,20 @@ describe('storageEmulatorModule', () => {
   });
 
   it('does not start with enabled: false, and a bad key fails start with its name', async () => {
-    const off = await startTestEngine({ modules: [storageEmulatorModule], config: `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\nstorage:\n  emulator:\n    enabled: false\n` });
+    const off = await startTestEngine({
+      modules: [storageEmulatorModule],
+      config: `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\nstorage:\n  emulator:\n    enabled: false\n`,
+    });
     try {
       expect(off.logLines.join('\n')).not.toContain('storage emulator listening');
     } finally {
       await off.stop();
     }
     await expect(
-      startTestEngine({ modules: [storageEmulatorModule], config: `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\nstorage:\n  emulator:\n    listen: 12345\n` }),
+      startTestEngine({
+        modules: [storageEmulatorModule],
+        config: `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\nstorage:\n  emulator:\n    listen: 12345\n`,
+      }),
     ).rejects.toThrow(/storage\.emulator\.listen/);
   });
 });

@@ -87,7 +87,19 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
   let publicUrl = '';
   const workflows = new Map(Object.entries(options.workflows ?? {}));
   const originOf = (req?: IncomingMessage) => (req ? requestOrigin(req, publicUrl) : publicUrl);
-  const uploadDeps: UploadRouteDeps = { db, blobs, objects, pfop, clock, logger, accounts, workflows, publicUrl: originOf, assembling: new Set(), finishingParts: new Map() };
+  const uploadDeps: UploadRouteDeps = {
+    db,
+    blobs,
+    objects,
+    pfop,
+    clock,
+    logger,
+    accounts,
+    workflows,
+    publicUrl: originOf,
+    assembling: new Set(),
+    finishingParts: new Map(),
+  };
   const downloadDeps: DownloadDeps = { db, blobs, objects, accounts, clock, logger };
   const cdnDeps: CdnDeps = { db, objects, clock, publicUrl: originOf };
   const asyncFetch = new AsyncFetch({ objects, blobs, logger });
@@ -110,11 +122,18 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
     management: managementDeps,
   });
 
-  const tls = await serverTls(options.tls ?? tlsSettingsSchema.parse(undefined), { dir: join(root, 'tls'), label: 'Kodo storage emulator', logger });
+  const tls = await serverTls(options.tls ?? tlsSettingsSchema.parse(undefined), {
+    dir: join(root, 'tls'),
+    label: 'Kodo storage emulator',
+    logger,
+  });
   const dual = createDualProtocolServer((req, res) => {
     // Every Kodo reply names its request (X-Reqid, quoted in support tickets) and the services it went through (X-Log).
     res.setHeader('X-Reqid', randomBytes(12).toString('base64url'));
-    res.setHeader('X-Log', serviceTag(req.url ?? '/', req.headers.host ?? '', (host) => bucketOfDomain(db, host)));
+    res.setHeader(
+      'X-Log',
+      serviceTag(req.url ?? '/', req.headers.host ?? '', (host) => bucketOfDomain(db, host)),
+    );
     route(req, res).catch((error: unknown) => replyToFailure(error, req, res, logger));
   }, tls);
   for (const http of dual.httpServers) {
@@ -138,7 +157,8 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
   const sweeper = startExpirySweeper({ db, blobs, objects, clock, logger, intervalMs: options.sweepIntervalMs ?? 60_000 });
 
   logger.info('storage emulator listening', { url: publicUrl, accounts: accountSet.list.length, demo: accountSet.demo });
-  if (accountSet.demo) logger.info('demo account in use', { access_key: accountSet.list[0]!.accessKey, keys_file: join(root, 'demo-account.json') });
+  if (accountSet.demo)
+    logger.info('demo account in use', { access_key: accountSet.list[0]!.accessKey, keys_file: join(root, 'demo-account.json') });
 
   return {
     url: publicUrl,

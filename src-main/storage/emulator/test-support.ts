@@ -51,7 +51,9 @@ export function sdkConfig(host: string): qiniu.conf.Config {
   return new qiniu.conf.Config({ zone, useHttpsDomain: false, ucEndpointsProvider: uc });
 }
 
-export async function startTestEmulator(options: { mirror?: string; dataDir?: string; port?: number; workflows?: Record<string, string> } = {}): Promise<TestEmulator> {
+export async function startTestEmulator(
+  options: { mirror?: string; dataDir?: string; port?: number; workflows?: Record<string, string> } = {},
+): Promise<TestEmulator> {
   const dir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'kodo-emu-')));
   let offset = 0;
   const emulator = await createStorageEmulator({
@@ -110,7 +112,11 @@ export function uploadToken(policy: Record<string, unknown>, ak = AK, sk = SK): 
 }
 
 /** GET through the emulator port with a chosen Host header (domain routing). */
-export function httpGet(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: Buffer }> {
+export function httpGet(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; body: Buffer }> {
   // node:http rather than fetch: fetch does not let a caller choose the Host header.
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
@@ -134,7 +140,9 @@ export interface Recorder {
 }
 
 /** A small HTTP server that records requests and answers with `reply`. */
-export async function startRecorder(reply: (req: IncomingMessage, body: Buffer) => { status: number; body: string | Buffer; type?: string }): Promise<Recorder> {
+export async function startRecorder(
+  reply: (req: IncomingMessage, body: Buffer) => { status: number; body: string | Buffer; type?: string },
+): Promise<Recorder> {
   const requests: Recorder['requests'] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];

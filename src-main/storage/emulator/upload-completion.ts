@@ -30,7 +30,16 @@ export interface UploadReply {
 }
 
 interface PfopStarter {
-  start(request: { owner: string; bucket: string; key: string; fops: string; notifyURL?: string; pipeline?: string; type?: number; workflow?: string }): string;
+  start(request: {
+    owner: string;
+    bucket: string;
+    key: string;
+    fops: string;
+    notifyURL?: string;
+    pipeline?: string;
+    type?: number;
+    workflow?: string;
+  }): string;
 }
 
 export interface UploadCompletionDeps {
@@ -223,10 +232,13 @@ function magicValue(name: string, ctx: MagicContext): string | undefined {
  * as they are and anything else as a quoted string, so `{"key":$(key)}` is valid JSON.
  */
 export function expandTemplate(template: string, lookup: (name: string) => string | undefined, mode: 'json' | 'form' | 'raw'): string {
-  if (mode !== 'json') return template.replace(/\$\(([^)]+)\)/g, (_whole, name: string) => (mode === 'form' ? encodeURIComponent(lookup(name) ?? '') : (lookup(name) ?? '')));
+  if (mode !== 'json')
+    return template.replace(/\$\(([^)]+)\)/g, (_whole, name: string) =>
+      mode === 'form' ? encodeURIComponent(lookup(name) ?? '') : (lookup(name) ?? ''),
+    );
   let out = '';
   let inString = false;
-  for (let i = 0; i < template.length; ) {
+  for (let i = 0; i < template.length;) {
     const variable = template.startsWith('$(', i) ? /^\$\(([^)]+)\)/.exec(template.slice(i)) : null;
     if (variable) {
       const value = lookup(variable[1]!);
@@ -271,7 +283,11 @@ function jsonValue(value: string | undefined): string {
 }
 
 /** POSTs callbackBody to each callbackUrl in turn; the first JSON 200 reply becomes the upload reply. */
-async function runCallback(deps: UploadCompletionDeps, request: UploadRequest, lookup: (name: string) => string | undefined): Promise<UploadReply> {
+async function runCallback(
+  deps: UploadCompletionDeps,
+  request: UploadRequest,
+  lookup: (name: string) => string | undefined,
+): Promise<UploadReply> {
   const { policy, account } = request.token;
   const contentType = policy.callbackBodyType ?? 'application/x-www-form-urlencoded';
   const template = policy.callbackBody ?? '';

@@ -41,7 +41,8 @@ export function sendReply(res: ServerResponse, reply: UploadReply): void {
  */
 function checkUploadRegion(host: string | undefined, bucket: BucketRow): void {
   const region = uploadHostRegion(host ?? '');
-  if (region !== undefined && region !== bucket.region) throw new KodoError(400, `incorrect region, please use ${regionUploadHost(bucket.region)}`);
+  if (region !== undefined && region !== bucket.region)
+    throw new KodoError(400, `incorrect region, please use ${regionUploadHost(bucket.region)}`);
 }
 
 /** The upload token checked (signature, deadline, policy), its bucket existing (631) and reached through its region's host. */

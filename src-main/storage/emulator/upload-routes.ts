@@ -93,12 +93,7 @@ function uploadToken(deps: UploadRouteDeps, req: IncomingMessage, bucket: string
 }
 
 /** v2 multipart: initiate, upload part, complete, abort, list parts. */
-export async function handleMultipart(
-  deps: UploadRouteDeps,
-  req: IncomingMessage,
-  res: ServerResponse,
-  segments: string[],
-): Promise<void> {
+export async function handleMultipart(deps: UploadRouteDeps, req: IncomingMessage, res: ServerResponse, segments: string[]): Promise<void> {
   // segments: buckets, <b>, objects, <o>, uploads, [id], [part]
   const [, bucket, , encodedKey, , uploadId, partText] = segments as [string, string, string, string, string, string?, string?];
   const method = req.method ?? 'GET';
@@ -148,7 +143,13 @@ export async function handleMultipart(
     return;
   }
   const body = await readBody(req, 16 * 1024 * 1024);
-  let request: { fname?: string; mimeType?: string; customVars?: Record<string, unknown>; metadata?: Record<string, unknown>; parts?: { etag: string; partNumber: number }[] };
+  let request: {
+    fname?: string;
+    mimeType?: string;
+    customVars?: Record<string, unknown>;
+    metadata?: Record<string, unknown>;
+    parts?: { etag: string; partNumber: number }[];
+  };
   try {
     request = JSON.parse(body.toString('utf8'));
   } catch {
@@ -169,13 +170,20 @@ export async function handleMultipart(
   const assembly = deps.blobs.partPath(`asm-${uploadId}`);
   // The common case (parts sent in order, all of them listed): the assembly file is the object,
   // and its etag follows from the parts' block hashes once they are all recorded.
-  const whole = chosen.length > 0 && chosen.length === upload.assembled && chosen.every((p, i) => p.part_number === i + 1 && p.offset !== null);
+  const whole =
+    chosen.length > 0 && chosen.length === upload.assembled && chosen.every((p, i) => p.part_number === i + 1 && p.offset !== null);
   if (whole) await deps.finishingParts.get(uploadId);
   const staged = whole
     ? await deps.blobs.stageInPlace(assembly, upload.asm_size, etagOfParts(deps.db.parts(uploadId).slice(0, chosen.length)))
-    : await deps.blobs.concat(chosen.map((p) => (p.offset === null ? deps.blobs.partPath(p.file) : { path: assembly, start: p.offset, size: p.size })));
+    : await deps.blobs.concat(
+        chosen.map((p) => (p.offset === null ? deps.blobs.partPath(p.file) : { path: assembly, start: p.offset, size: p.size })),
+      );
   const stringify = (o: Record<string, unknown> | undefined) =>
-    Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, String(v)]));
+    Object.fromEntries(
+      Object.entries(o ?? {})
+        .filter(([, v]) => v !== undefined && v !== null)
+        .map(([k, v]) => [k, String(v)]),
+    );
   let reply: UploadReply;
   try {
     reply = await completeUpload(
@@ -204,7 +212,13 @@ export async function handleMultipart(
  * PUT of one part. A part that comes next in order is appended to the upload's assembly file, so
  * completing an in-order upload needs no copy; any other part gets a file of its own.
  */
-async function putPart(deps: UploadRouteDeps, req: IncomingMessage, res: ServerResponse, upload: UploadRow, partNumber: number): Promise<void> {
+async function putPart(
+  deps: UploadRouteDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  upload: UploadRow,
+  partNumber: number,
+): Promise<void> {
   const uploadId = upload.id;
   const expected = typeof req.headers['content-md5'] === 'string' ? req.headers['content-md5'].toLowerCase() : '';
   const previous = deps.db.part(uploadId, partNumber);
@@ -229,7 +243,16 @@ async function putPart(deps: UploadRouteDeps, req: IncomingMessage, res: ServerR
     // A part's etag is opaque to clients; its md5 with the part number is unique enough.
     const etag = `${staged.md5}-${partNumber}`;
     deps.db.transaction(() => {
-      deps.db.putPart({ upload_id: uploadId, part_number: partNumber, etag, md5: staged.md5, size: staged.size, file: name, offset: inOrder ? upload.asm_size : null, blocks: null });
+      deps.db.putPart({
+        upload_id: uploadId,
+        part_number: partNumber,
+        etag,
+        md5: staged.md5,
+        size: staged.size,
+        file: name,
+        offset: inOrder ? upload.asm_size : null,
+        blocks: null,
+      });
       if (inOrder) deps.db.setAssembly(uploadId, partNumber, upload.asm_size + staged.size);
     });
     if (previous && previous.offset === null) await rm(deps.blobs.partPath(previous.file), { force: true });
@@ -246,7 +269,14 @@ async function putPart(deps: UploadRouteDeps, req: IncomingMessage, res: ServerR
  * Work for one upload runs in order; completion waits for it. Failing here costs only speed: a
  * part without hashes is read again at completion, and completion fsyncs the object anyway.
  */
-function finishPartLater(deps: UploadRouteDeps, uploadId: string, partNumber: number, etag: string, hashes: Promise<Buffer[]>, path: string): void {
+function finishPartLater(
+  deps: UploadRouteDeps,
+  uploadId: string,
+  partNumber: number,
+  etag: string,
+  hashes: Promise<Buffer[]>,
+  path: string,
+): void {
   const before = deps.finishingParts.get(uploadId) ?? Promise.resolve();
   const work = before.then(async () => {
     try {

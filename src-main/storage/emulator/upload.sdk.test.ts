@@ -55,25 +55,53 @@ describe('form upload through the qiniu SDK', () => {
     await writeFile(path, data);
     const token = uploadToken({
       scope: 'pub:dir/small.bin',
-      returnBody: '{"key":"$(key)","hash":"$(etag)","size":$(fsize),"bucket":"$(bucket)","name":"$(fname)","who":"$(x:who)","mime":"$(mimeType)"}',
+      returnBody:
+        '{"key":"$(key)","hash":"$(etag)","size":$(fsize),"bucket":"$(bucket)","name":"$(fname)","who":"$(x:who)","mime":"$(mimeType)"}',
     });
     const extra = new qiniu.form_up.PutExtra('small.bin', { 'x:who': 'tester' });
     const result = await form().putFile(token, 'dir/small.bin', path, extra);
     expect(result.resp.statusCode).toBe(200);
-    expect(result.data).toEqual({ key: 'dir/small.bin', hash: kodoEtag(data), size: 50_000, bucket: 'pub', name: 'small.bin', who: 'tester', mime: 'application/octet-stream' });
+    expect(result.data).toEqual({
+      key: 'dir/small.bin',
+      hash: kodoEtag(data),
+      size: 50_000,
+      bucket: 'pub',
+      name: 'small.bin',
+      who: 'tester',
+      mime: 'application/octet-stream',
+    });
     expect((await download('pub', 'dir/small.bin')).equals(data)).toBe(true);
   });
 
-  it('returnBody with unquoted variables (the SDK suites\' template) answers JSON with quoted strings', async () => {
-    const token = uploadToken({ scope: 'pub', returnBody: '{"key":$(key),"hash":$(etag),"fname":$(fname),"size":$(fsize),"var_1":$(x:var_1),"none":$(x:none),"note":"of $(x:var_1) \\"quoted\\""}' });
+  it("returnBody with unquoted variables (the SDK suites' template) answers JSON with quoted strings", async () => {
+    const token = uploadToken({
+      scope: 'pub',
+      returnBody:
+        '{"key":$(key),"hash":$(etag),"fname":$(fname),"size":$(fsize),"var_1":$(x:var_1),"none":$(x:none),"note":"of $(x:var_1) \\"quoted\\""}',
+    });
     const extra = new qiniu.form_up.PutExtra('a "b".txt', { 'x:var_1': 'v1 "x"' });
     const result = await form().put(token, 'unquoted.txt', 'unquoted', extra);
     expect(result.resp.statusCode).toBe(200);
-    expect(result.data).toEqual({ key: 'unquoted.txt', hash: kodoEtag(Buffer.from('unquoted')), fname: 'a "b".txt', size: 8, var_1: 'v1 "x"', none: null, note: 'of v1 "x" "quoted"' });
+    expect(result.data).toEqual({
+      key: 'unquoted.txt',
+      hash: kodoEtag(Buffer.from('unquoted')),
+      fname: 'a "b".txt',
+      size: 8,
+      var_1: 'v1 "x"',
+      none: null,
+      note: 'of v1 "x" "quoted"',
+    });
   });
 
   it('saveKey with forceSaveKey names the object, endUser and fileType are stored', async () => {
-    const token = uploadToken({ scope: 'pub', saveKey: 'saved/$(x:id)$(ext)', forceSaveKey: true, endUser: 'u1', fileType: 1, detectMime: 1 });
+    const token = uploadToken({
+      scope: 'pub',
+      saveKey: 'saved/$(x:id)$(ext)',
+      forceSaveKey: true,
+      endUser: 'u1',
+      fileType: 1,
+      detectMime: 1,
+    });
     const extra = new qiniu.form_up.PutExtra('pic.json', { 'x:id': '42' });
     const result = await form().put(token, 'ignored', '{"a":1}', extra);
     expect(result.data).toMatchObject({ key: 'saved/42.json' });
@@ -90,12 +118,16 @@ describe('form upload through the qiniu SDK', () => {
     const response = await fetch(`http://${env.host}/`, { method: 'POST', body, redirect: 'manual' });
     expect(response.status).toBe(303);
     const location = new URL(response.headers.get('location')!);
-    expect(JSON.parse(Buffer.from(location.searchParams.get('upload_ret')!, 'base64url').toString())).toEqual({ hash: kodoEtag(Buffer.from('x')), key: 'ret.txt' });
+    expect(JSON.parse(Buffer.from(location.searchParams.get('upload_ret')!, 'base64url').toString())).toEqual({
+      hash: kodoEtag(Buffer.from('x')),
+      key: 'ret.txt',
+    });
   });
 });
 
 describe('upload errors as the SDK sees them', () => {
-  const put = (token: string, key: string | null, data: string, extra = new qiniu.form_up.PutExtra()) => form().put(token, key, data, extra);
+  const put = (token: string, key: string | null, data: string, extra = new qiniu.form_up.PutExtra()) =>
+    form().put(token, key, data, extra);
 
   it('expired token → 401', async () => {
     const token = uploadToken({ scope: 'pub', expires: 1 });
@@ -147,7 +179,9 @@ describe('upload errors as the SDK sees them', () => {
   it('fsizeLimit → 413, fsizeMin → 403, mimeLimit → 403', async () => {
     expect((await put(uploadToken({ scope: 'pub', fsizeLimit: 10 }), 'big.txt', 'x'.repeat(11))).resp.statusCode).toBe(413);
     expect((await put(uploadToken({ scope: 'pub', fsizeMin: 10 }), 'tiny.txt', 'x')).resp.statusCode).toBe(403);
-    expect((await put(uploadToken({ scope: 'pub', mimeLimit: 'image/*', detectMime: 1 }), 'text.txt', 'plain text')).resp.statusCode).toBe(403);
+    expect((await put(uploadToken({ scope: 'pub', mimeLimit: 'image/*', detectMime: 1 }), 'text.txt', 'plain text')).resp.statusCode).toBe(
+      403,
+    );
   });
 
   it('unknown bucket → 631', async () => {
@@ -156,7 +190,11 @@ describe('upload errors as the SDK sees them', () => {
   });
 
   it('policy rules: persistentType 1 with a pipeline → 400', async () => {
-    const result = await put(uploadToken({ scope: 'pub', persistentOps: 'imageInfo', persistentType: 1, persistentPipeline: 'p' }), 'pt.txt', 'x');
+    const result = await put(
+      uploadToken({ scope: 'pub', persistentOps: 'imageInfo', persistentType: 1, persistentPipeline: 'p' }),
+      'pt.txt',
+      'x',
+    );
     expect(result.resp.statusCode).toBe(400);
   });
 });
@@ -164,7 +202,9 @@ describe('upload errors as the SDK sees them', () => {
 describe('upload callbacks', () => {
   let business: Recorder;
   beforeAll(async () => {
-    business = await startRecorder((req) => (req.url === '/fail' ? { status: 500, body: '{"error":"nope"}' } : { status: 200, body: '{"ok":true,"from":"business"}' }));
+    business = await startRecorder((req) =>
+      req.url === '/fail' ? { status: 500, body: '{"error":"nope"}' } : { status: 200, body: '{"ok":true,"from":"business"}' },
+    );
   });
   afterAll(() => business.close());
 
@@ -194,7 +234,13 @@ describe('upload callbacks', () => {
   });
 
   it('callbackHost reaches the business server as its Host header', async () => {
-    const token = uploadToken({ scope: 'pub', callbackUrl: `${business.url}/cb`, callbackHost: 'callback.example.com', callbackBody: '{"key":$(key)}', callbackBodyType: 'application/json' });
+    const token = uploadToken({
+      scope: 'pub',
+      callbackUrl: `${business.url}/cb`,
+      callbackHost: 'callback.example.com',
+      callbackBody: '{"key":$(key)}',
+      callbackBodyType: 'application/json',
+    });
     const result = await form().put(token, 'cb-host.txt', 'host', new qiniu.form_up.PutExtra());
     expect(result.resp.statusCode).toBe(200);
     expect(business.requests.at(-1)!.headers.host).toBe('callback.example.com');
@@ -202,7 +248,12 @@ describe('upload callbacks', () => {
   });
 
   it('a failing callback → 579', async () => {
-    const token = uploadToken({ scope: 'pub', callbackUrl: `${business.url}/fail`, callbackBody: '{"key":"$(key)"}', callbackBodyType: 'application/json' });
+    const token = uploadToken({
+      scope: 'pub',
+      callbackUrl: `${business.url}/fail`,
+      callbackBody: '{"key":"$(key)"}',
+      callbackBodyType: 'application/json',
+    });
     const result = await form().put(token, 'cb2.txt', 'x', new qiniu.form_up.PutExtra());
     expect(result.resp.statusCode).toBe(579);
     expect(business.requests.at(-1)!.body.toString()).toBe('{"key":"cb2.txt"}');
@@ -221,16 +272,32 @@ describe('resumable upload through the SDK', () => {
       const token = uploadToken({ scope: `pub:big-${version}.bin` });
       const uploader = new qiniu.resume_up.ResumeUploader(env.config);
       let calls = 0;
-      const first = qiniu.resume_up.PutExtra.create('big.bin', {}, undefined, record, () => {
-        calls += 1;
-        if (calls === 2) throw new Error('simulated interruption');
-      }, MiB, version);
+      const first = qiniu.resume_up.PutExtra.create(
+        'big.bin',
+        {},
+        undefined,
+        record,
+        () => {
+          calls += 1;
+          if (calls === 2) throw new Error('simulated interruption');
+        },
+        MiB,
+        version,
+      );
       await expect(uploader.putFile(token, `big-${version}.bin`, path, first)).rejects.toThrow(/simulated interruption|unexpect/);
       expect(readdirSync(files).some((f) => f !== `big-${version}.bin` && !f.endsWith('.bin'))).toBe(true);
       expect((await httpGet(env.emulator.port, `/download/pub/big-${version}.bin`)).status).toBe(404);
 
       const progress: number[] = [];
-      const second = qiniu.resume_up.PutExtra.create('big.bin', {}, undefined, record, (uploaded: number) => progress.push(uploaded), MiB, version);
+      const second = qiniu.resume_up.PutExtra.create(
+        'big.bin',
+        {},
+        undefined,
+        record,
+        (uploaded: number) => progress.push(uploaded),
+        MiB,
+        version,
+      );
       const result = await uploader.putFile(token, `big-${version}.bin`, path, second);
       expect(result.resp.statusCode).toBe(200);
       expect(result.data).toEqual({ hash: kodoEtag(data), key: `big-${version}.bin` });
@@ -240,13 +307,21 @@ describe('resumable upload through the SDK', () => {
     });
   }
 
-  it('v2 with 4 MiB parts: the etag is made from the parts\' block hashes, recorded as each part is acknowledged', async () => {
+  it("v2 with 4 MiB parts: the etag is made from the parts' block hashes, recorded as each part is acknowledged", async () => {
     const data = randomBytes(2 * 4 * MiB + 54321);
     const path = join(files, 'blocks.bin');
     await writeFile(path, data);
     const token = uploadToken({ scope: 'pub:blocks.bin' });
     const acknowledged: number[] = [];
-    const extra = qiniu.resume_up.PutExtra.create('blocks.bin', {}, undefined, undefined, (uploaded: number) => acknowledged.push(uploaded), 4 * MiB, 'v2');
+    const extra = qiniu.resume_up.PutExtra.create(
+      'blocks.bin',
+      {},
+      undefined,
+      undefined,
+      (uploaded: number) => acknowledged.push(uploaded),
+      4 * MiB,
+      'v2',
+    );
     const result = await new qiniu.resume_up.ResumeUploader(env.config).putFile(token, 'blocks.bin', path, extra);
     expect(result.resp.statusCode).toBe(200);
     expect(result.data).toEqual({ hash: kodoEtag(data), key: 'blocks.bin' });
@@ -254,7 +329,7 @@ describe('resumable upload through the SDK', () => {
     expect((await download('pub', 'blocks.bin')).equals(data)).toBe(true);
   });
 
-  it('v2 over raw HTTP: block hashes are on each part\'s row before completion, and a part sent again replaces them', async () => {
+  it("v2 over raw HTTP: block hashes are on each part's row before completion, and a part sent again replaces them", async () => {
     const token = uploadToken({ scope: 'pub' });
     const object = Buffer.from('rows.bin').toString('base64url');
     const base = `http://${env.host}/buckets/pub/objects/${object}/uploads`;
@@ -269,12 +344,19 @@ describe('resumable upload through the SDK', () => {
     const etags = [await send(1, parts[0]!), await send(2, parts[1]!), await send(3, parts[2]!)];
     const db = new Database(join(env.dir, 'storage', 'metadata.sqlite'), { readonly: true });
     try {
-      const rows = () => db.prepare<[string], { part_number: number; blocks: Buffer | null }>('SELECT part_number, blocks FROM parts WHERE upload_id = ? ORDER BY part_number').all(uploadId);
+      const rows = () =>
+        db
+          .prepare<[string], { part_number: number; blocks: Buffer | null }>(
+            'SELECT part_number, blocks FROM parts WHERE upload_id = ? ORDER BY part_number',
+          )
+          .all(uploadId);
       await waitUntil(() => rows().every((r) => r.blocks !== null), { what: "every part's block sha1s" });
       expect(rows().map((r) => r.blocks!.toString('hex'))).toEqual(parts.map((p) => createHash('sha1').update(p).digest('hex')));
       parts[1] = randomBytes(4 * MiB);
       etags[1] = await send(2, parts[1]);
-      await waitUntil(() => rows()[1]!.blocks?.equals(createHash('sha1').update(parts[1]!).digest()) === true, { what: "the new part 2's block sha1s" });
+      await waitUntil(() => rows()[1]!.blocks?.equals(createHash('sha1').update(parts[1]!).digest()) === true, {
+        what: "the new part 2's block sha1s",
+      });
     } finally {
       db.close();
     }
@@ -290,13 +372,19 @@ describe('resumable upload through the SDK', () => {
 
   it('v2: a part whose Content-MD5 does not match → 406', async () => {
     const token = uploadToken({ scope: 'pub' });
-    const init = await fetch(`http://${env.host}/buckets/pub/objects/${Buffer.from('md5.bin').toString('base64url')}/uploads`, { method: 'POST', headers: { Authorization: `UpToken ${token}` } });
-    const { uploadId } = (await init.json()) as { uploadId: string };
-    const part = await fetch(`http://${env.host}/buckets/pub/objects/${Buffer.from('md5.bin').toString('base64url')}/uploads/${uploadId}/1`, {
-      method: 'PUT',
-      headers: { Authorization: `UpToken ${token}`, 'Content-MD5': '0'.repeat(32) },
-      body: 'abc',
+    const init = await fetch(`http://${env.host}/buckets/pub/objects/${Buffer.from('md5.bin').toString('base64url')}/uploads`, {
+      method: 'POST',
+      headers: { Authorization: `UpToken ${token}` },
     });
+    const { uploadId } = (await init.json()) as { uploadId: string };
+    const part = await fetch(
+      `http://${env.host}/buckets/pub/objects/${Buffer.from('md5.bin').toString('base64url')}/uploads/${uploadId}/1`,
+      {
+        method: 'PUT',
+        headers: { Authorization: `UpToken ${token}`, 'Content-MD5': '0'.repeat(32) },
+        body: 'abc',
+      },
+    );
     expect(part.status).toBe(406);
     const gone = await fetch(`http://${env.host}/buckets/pub/objects/${Buffer.from('md5.bin').toString('base64url')}/uploads/nope/1`, {
       method: 'PUT',
@@ -314,7 +402,11 @@ describe('resumable upload through the SDK', () => {
     const { uploadId } = (await (await fetch(base, { method: 'POST', headers: auth })).json()) as { uploadId: string };
     const parts = [randomBytes(1000), randomBytes(2000), randomBytes(3000), randomBytes(10)];
     const send = async (n: number, body: Buffer) => {
-      const r = await fetch(`${base}/${uploadId}/${n}`, { method: 'PUT', headers: { ...auth, 'Content-MD5': createHash('md5').update(body).digest('hex') }, body: new Uint8Array(body) });
+      const r = await fetch(`${base}/${uploadId}/${n}`, {
+        method: 'PUT',
+        headers: { ...auth, 'Content-MD5': createHash('md5').update(body).digest('hex') },
+        body: new Uint8Array(body),
+      });
       expect(r.status).toBe(200);
       return ((await r.json()) as { etag: string }).etag;
     };
@@ -341,7 +433,11 @@ describe('resumable upload through the SDK', () => {
 
   it('v1: mkfile with an unknown ctx → 701', async () => {
     const token = uploadToken({ scope: 'pub' });
-    const response = await fetch(`http://${env.host}/mkfile/3`, { method: 'POST', headers: { Authorization: `UpToken ${token}` }, body: 'not-a-ctx' });
+    const response = await fetch(`http://${env.host}/mkfile/3`, {
+      method: 'POST',
+      headers: { Authorization: `UpToken ${token}` },
+      body: 'not-a-ctx',
+    });
     expect(response.status).toBe(701);
   });
 
@@ -352,7 +448,13 @@ describe('resumable upload through the SDK', () => {
     const { request } = await import('node:http');
     const tmp = join(env.dir, 'storage', 'tmp');
     const staged = () => (existsSync(tmp) ? readdirSync(tmp).length : 0);
-    const req = request({ host: '127.0.0.1', port: env.emulator.port, method: 'POST', path: '/', headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': 10_000_000 } });
+    const req = request({
+      host: '127.0.0.1',
+      port: env.emulator.port,
+      method: 'POST',
+      path: '/',
+      headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': 10_000_000 },
+    });
     req.on('error', () => undefined);
     req.write(head);
     req.write(randomBytes(200_000));

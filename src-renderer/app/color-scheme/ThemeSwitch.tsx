@@ -1,5 +1,5 @@
 import { SegmentedControl, Text } from '@mantine/core';
-import { COLOR_SCHEMES } from '../../../src-shared/contract/preferences';
+import { COLOR_SCHEMES } from '@shared/contract/preferences';
 import { COLOR_SCHEME_LABEL, isColorSchemePreference } from './color-scheme';
 import { useColorSchemePreference } from './use-color-scheme-preference';
 

@@ -1,5 +1,5 @@
 import type { MantineColorScheme } from '@mantine/core';
-import { COLOR_SCHEMES, type ColorSchemePreference } from '../../../src-shared/contract/preferences';
+import { COLOR_SCHEMES, type ColorSchemePreference } from '@shared/contract/preferences';
 
 /** The words the theme controls show, in the order they show them. */
 export const COLOR_SCHEME_LABEL: Record<ColorSchemePreference, string> = { system: 'System', light: 'Light', dark: 'Dark' };
@@ -24,4 +24,5 @@ export const fromMantineScheme = (scheme: MantineColorScheme): ColorSchemePrefer
  * The choice main wrote into the page it served (the meta tag's content); `system` when the
  * page carries none (a page opened from disk, a main that could not tell).
  */
-export const colorSchemeFromPage = (content: string | null | undefined): ColorSchemePreference => (isColorSchemePreference(content) ? content : 'system');
+export const colorSchemeFromPage = (content: string | null | undefined): ColorSchemePreference =>
+  isColorSchemePreference(content) ? content : 'system';

@@ -1,7 +1,7 @@
 import { useMantineColorScheme } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import type { AppearancePreferences, ColorSchemePreference } from '../../../src-shared/contract/preferences';
+import type { AppearancePreferences, ColorSchemePreference } from '@shared/contract/preferences';
 import { useApi } from '../../api/api-context';
 import { callService, serviceKey } from '../../api/service-query';
 import { usePreferences } from '../../api/use-preferences';

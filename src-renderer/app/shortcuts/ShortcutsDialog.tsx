@@ -61,12 +61,20 @@ export function ShortcutsDialog({ opened, onClose, section }: { opened: boolean;
   // Mod is ⌘ on a Mac's keyboard and Ctrl on the others: the dialog names the keys the user has.
   const mac = isMacPlatform(navigator.platform || navigator.userAgent);
   return (
-    <Modal opened={opened} onClose={onClose} title="Keyboard shortcuts" size="lg" styles={{ title: { fontWeight: 600, fontSize: 'var(--mantine-font-size-lg)' } }}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title="Keyboard shortcuts"
+      size="lg"
+      styles={{ title: { fontWeight: 600, fontSize: 'var(--mantine-font-size-lg)' } }}
+    >
       <Stack gap="md">
         {listed.section.length === 0 ? (
           <Text size="sm">The {listed.sectionTitle} section has no keys of its own; the ones below work everywhere.</Text>
         ) : (
-          listed.section.map((group) => <GroupTable key={group.title} group={{ ...group, title: `${listed.sectionTitle}: ${group.title}` }} mac={mac} />)
+          listed.section.map((group) => (
+            <GroupTable key={group.title} group={{ ...group, title: `${listed.sectionTitle}: ${group.title}` }} mac={mac} />
+          ))
         )}
         <GroupTable group={listed.global} mac={mac} />
       </Stack>

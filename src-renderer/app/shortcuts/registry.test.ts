@@ -3,7 +3,15 @@ import { keysOn } from '../../ui/keyboard/shortcut';
 import { SECTION_IDS } from '../sections';
 import { GLOBAL_SHORTCUTS, opensShortcuts, SECTION_SHORTCUTS, shortcutsIn, type KeyPress } from './registry';
 
-const press = (over: Partial<KeyPress> = {}): KeyPress => ({ key: '?', ctrlKey: false, metaKey: false, altKey: false, typing: false, dialogOpen: false, ...over });
+const press = (over: Partial<KeyPress> = {}): KeyPress => ({
+  key: '?',
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  typing: false,
+  dialogOpen: false,
+  ...over,
+});
 
 describe('opensShortcuts', () => {
   it.each([
@@ -53,9 +61,12 @@ describe('the shortcuts registry', () => {
     }
   });
 
-  it('no section takes `?` for itself: it is the shell\'s in every section', () => {
+  it("no section takes `?` for itself: it is the shell's in every section", () => {
     for (const [section, groups] of Object.entries(SECTION_SHORTCUTS)) {
-      expect(groups.flatMap((g) => g.shortcuts.flatMap((s) => [...s.keys, ...(s.macKeys ?? [])])), section).not.toContain('?');
+      expect(
+        groups.flatMap((g) => g.shortcuts.flatMap((s) => [...s.keys, ...(s.macKeys ?? [])])),
+        section,
+      ).not.toContain('?');
     }
   });
 });

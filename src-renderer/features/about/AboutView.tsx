@@ -34,15 +34,23 @@ export function AboutView() {
           <dt>Runtime</dt>
           <dd data-testid="about-runtime">{info.data.runtime === 'electron' ? 'Desktop (Electron)' : 'Headless (browser)'}</dd>
           <dt>Config file</dt>
-          <dd data-testid="about-config-path"><code>{info.data.configPath}</code></dd>
+          <dd data-testid="about-config-path">
+            <code>{info.data.configPath}</code>
+          </dd>
           <dt>Data folder</dt>
-          <dd data-testid="about-data-dir"><code>{info.data.dataDir}</code></dd>
+          <dd data-testid="about-data-dir">
+            <code>{info.data.dataDir}</code>
+          </dd>
           <dt>Relay API</dt>
-          <dd><code>{info.data.apiUrl}</code></dd>
+          <dd>
+            <code>{info.data.apiUrl}</code>
+          </dd>
           <dt>Up for</dt>
           <dd data-testid="about-uptime">{formatDuration(info.data.uptimeSeconds)}</dd>
           <dt>Platform</dt>
-          <dd>{info.data.platform}, Node {info.data.nodeVersion}</dd>
+          <dd>
+            {info.data.platform}, Node {info.data.nodeVersion}
+          </dd>
         </dl>
       ) : null}
     </section>

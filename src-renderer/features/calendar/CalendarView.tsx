@@ -20,7 +20,16 @@ export function CalendarView() {
         titleId="calendar-title"
         title="Calendar"
         summary="A calendar view kept in step with Graph by delta rounds: its status, its rounds and the local copy."
-        actions={status.data ? <SyncControls key={status.data.target?.start ?? 'none'} status={status.data} busy={action.isPending} onAction={(a) => action.mutate(a)} /> : null}
+        actions={
+          status.data ? (
+            <SyncControls
+              key={status.data.target?.start ?? 'none'}
+              status={status.data}
+              busy={action.isPending}
+              onAction={(a) => action.mutate(a)}
+            />
+          ) : null
+        }
       />
       {action.isError ? <ResultError error={action.error} title="The sync did not do that" /> : null}
       <QueryState query={status} loading="Reading the sync status…" errorTitle="The sync status could not be read">
@@ -40,7 +49,10 @@ export function CalendarView() {
                 <LocalCopy />
               </>
             ) : (
-              <EmptyState>Nothing is synced yet. Start syncing to keep a local copy of your calendar from 30 days ago to 90 days ahead, or choose the window first.</EmptyState>
+              <EmptyState>
+                Nothing is synced yet. Start syncing to keep a local copy of your calendar from 30 days ago to 90 days ahead, or choose the
+                window first.
+              </EmptyState>
             )}
           </Stack>
         )}

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
-import type { CalendarSyncStatus } from '../../../src-shared/contract/directory';
+import type { CalendarSyncStatus } from '@shared/contract/directory';
 import { useApi } from '../../api/api-context';
 import { callService, serviceFilter, serviceKey } from '../../api/service-query';
 import { useServiceEvent } from '../../api/use-service-event';

@@ -55,7 +55,9 @@ export function ConfigView() {
     apply.mutate({ revision: doc.disk.revision });
   };
 
-  const actions = <SaveActions dirty={dirty} canSave={Boolean(doc.base) && connected} onRevert={() => dispatch({ type: 'revert' })} onSave={askToSave} />;
+  const actions = (
+    <SaveActions dirty={dirty} canSave={Boolean(doc.base) && connected} onRevert={() => dispatch({ type: 'revert' })} onSave={askToSave} />
+  );
 
   return (
     <section aria-labelledby="config-title" data-testid="section-config">
@@ -80,7 +82,14 @@ export function ConfigView() {
             onKeepMine={() => dispatch({ type: 'keep-mine' })}
           />
           {apply.isSuccess && !notApplied(doc) ? (
-            <Alert color="green" withCloseButton onClose={() => apply.reset()} closeButtonLabel="Dismiss" title={`Applied ${doc.base.path}`} data-testid="applied">
+            <Alert
+              color="green"
+              withCloseButton
+              onClose={() => apply.reset()}
+              closeButtonLabel="Dismiss"
+              title={`Applied ${doc.base.path}`}
+              data-testid="applied"
+            >
               {appliedSummary(apply.data).map((line) => (
                 <Text size="sm" key={line}>
                   {line}
@@ -94,7 +103,13 @@ export function ConfigView() {
             </Alert>
           ) : null}
           {blocked ? (
-            <Alert color="orange" withCloseButton onClose={() => setBlocked(undefined)} closeButtonLabel="Dismiss" data-testid="save-blocked">
+            <Alert
+              color="orange"
+              withCloseButton
+              onClose={() => setBlocked(undefined)}
+              closeButtonLabel="Dismiss"
+              data-testid="save-blocked"
+            >
               {blocked}
             </Alert>
           ) : null}
@@ -118,7 +133,11 @@ export function ConfigView() {
             onSave={() => askToSave(false)}
             jumpTo={jumpTo}
           />
-          <ProblemsList problems={problems} checking={checking} onJump={(p) => setJumpTo({ line: p.line ?? 1, column: p.column ?? 1, at: Date.now() })} />
+          <ProblemsList
+            problems={problems}
+            checking={checking}
+            onJump={(p) => setJumpTo({ line: p.line ?? 1, column: p.column ?? 1, at: Date.now() })}
+          />
         </Stack>
       ) : null}
       <SaveDialog

@@ -21,7 +21,10 @@ export function useConfigFile() {
   const api = useApi();
   const queryClient = useQueryClient();
   const file = useServiceQuery('relay', 'readConfig', undefined, { staleTime: Infinity, gcTime: 0 });
-  const schema = useServiceQuery('relay', 'configSchema', undefined, { staleTime: Infinity, select: (answer) => answer.schema as JsonSchemaNode });
+  const schema = useServiceQuery('relay', 'configSchema', undefined, {
+    staleTime: Infinity,
+    select: (answer) => answer.schema as JsonSchemaNode,
+  });
   const [doc, dispatch] = useReducer(configDoc, emptyConfigDoc);
   const [problems, setProblems] = useState<ConfigProblem[]>([]);
   const [checking, setChecking] = useState(false);
@@ -40,8 +43,14 @@ export function useConfigFile() {
       setChecking(true);
       const result = await api.relay.validateConfig({ text }).finally(() => setChecking(false));
       // Refused while disconnected: checked again on reconnect (ConfigEditor's `recheck`).
-      const reason = result.ok ? '' : result.error.code === NOT_CONNECTED ? 'not connected to the relay; it is checked again once the relay is back' : result.error.message;
-      const list = result.ok ? result.value.problems : [{ message: `the relay could not check the file: ${reason}`, severity: 'error' as const }];
+      const reason = result.ok
+        ? ''
+        : result.error.code === NOT_CONNECTED
+          ? 'not connected to the relay; it is checked again once the relay is back'
+          : result.error.message;
+      const list = result.ok
+        ? result.value.problems
+        : [{ message: `the relay could not check the file: ${reason}`, severity: 'error' as const }];
       setProblems(list);
       return list;
     },
@@ -59,7 +68,7 @@ export function useConfigFile() {
       const before = (await callService(api, 'app', 'info')).startedAt;
       await callService(api, 'app', 'restart');
       // The engine answers, closes, and comes back: wait for an engine that started later.
-      for (const deadline = Date.now() + RESTART_WAIT_MS; Date.now() < deadline; ) {
+      for (const deadline = Date.now() + RESTART_WAIT_MS; Date.now() < deadline;) {
         await sleep(500);
         const info = await api.app.info().catch(() => undefined);
         if (info?.ok && info.value.startedAt !== before) {

@@ -1,7 +1,7 @@
 import { Button, Group, Select, Stack, Text } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useState } from 'react';
-import { assignmentColumns, assignmentStates, type AssignmentFilter } from '../../../src-shared/contract/directory';
+import { assignmentColumns, assignmentStates, type AssignmentFilter } from '@shared/contract/directory';
 import { EmptyState } from '../../ui/EmptyState';
 import { QueryState } from '../../ui/QueryState';
 import { AssignmentDetails } from './components/AssignmentDetails';
@@ -37,7 +37,9 @@ export function AssignmentsView({ assignmentId }: { assignmentId: string | undef
     setPages((old) => [...old.slice(0, pageIndex + 1), next]);
     setPageIndex(pageIndex + 1);
   };
-  const policies = (packages.data ?? []).filter((p) => !filter.accessPackageId || p.id === filter.accessPackageId).flatMap((p) => p.assignmentPolicies);
+  const policies = (packages.data ?? [])
+    .filter((p) => !filter.accessPackageId || p.id === filter.accessPackageId)
+    .flatMap((p) => p.assignmentPolicies);
 
   return (
     <Stack gap="sm">
@@ -80,7 +82,11 @@ export function AssignmentsView({ assignmentId }: { assignmentId: string | undef
             {shown.items.length > 0 ? (
               <AssignmentTable items={shown.items} columns={columns} selectedId={assignmentId} />
             ) : (
-              <EmptyState>{Object.keys(filter).length > 0 ? 'No assignment matches these filters.' : 'Nobody has been assigned an access package yet.'}</EmptyState>
+              <EmptyState>
+                {Object.keys(filter).length > 0
+                  ? 'No assignment matches these filters.'
+                  : 'Nobody has been assigned an access package yet.'}
+              </EmptyState>
             )}
             <Group justify="space-between">
               <Text size="sm" aria-live="polite" data-testid="assignment-range">
@@ -88,11 +94,31 @@ export function AssignmentsView({ assignmentId }: { assignmentId: string | undef
                 {page.isFetching ? ' · loading…' : ''}
               </Text>
               <Group gap="xs">
-                <Select aria-label="Assignments per page" data={PAGE_SIZES} value={String(pageSize)} onChange={(value) => restart(null, Number(value ?? 50))} allowDeselect={false} w={90} size="xs" />
-                <Button size="xs" variant="default" leftSection={<IconChevronLeft size={14} />} disabled={pageIndex === 0} onClick={() => setPageIndex(pageIndex - 1)}>
+                <Select
+                  aria-label="Assignments per page"
+                  data={PAGE_SIZES}
+                  value={String(pageSize)}
+                  onChange={(value) => restart(null, Number(value ?? 50))}
+                  allowDeselect={false}
+                  w={90}
+                  size="xs"
+                />
+                <Button
+                  size="xs"
+                  variant="default"
+                  leftSection={<IconChevronLeft size={14} />}
+                  disabled={pageIndex === 0}
+                  onClick={() => setPageIndex(pageIndex - 1)}
+                >
                   Previous
                 </Button>
-                <Button size="xs" variant="default" rightSection={<IconChevronRight size={14} />} disabled={!shown.next || page.isPlaceholderData} onClick={goNext}>
+                <Button
+                  size="xs"
+                  variant="default"
+                  rightSection={<IconChevronRight size={14} />}
+                  disabled={!shown.next || page.isPlaceholderData}
+                  onClick={goNext}
+                >
                   Next
                 </Button>
               </Group>

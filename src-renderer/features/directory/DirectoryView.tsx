@@ -21,7 +21,11 @@ const pageOf = (route: DirectoryRoute) => (route.view === 'policy' || route.view
 export function DirectoryView({ route }: { route: DirectoryRoute }) {
   return (
     <section aria-labelledby="directory-title" data-testid="section-directory">
-      <PageHeader titleId="directory-title" title="Directory" summary="Access packages and their assignment policies, assignments, scoped role members, and what went over the wire to Graph." />
+      <PageHeader
+        titleId="directory-title"
+        title="Directory"
+        summary="Access packages and their assignment policies, assignments, scoped role members, and what went over the wire to Graph."
+      />
       <Tabs value={pageOf(route)} onChange={(value) => (location.hash = printRoute(PAGES.find((p) => p.value === value)!.route))} mb="md">
         <Tabs.List aria-label="Directory pages">
           {PAGES.map((page) => (
@@ -43,7 +47,12 @@ function DirectoryPage({ route }: { route: DirectoryRoute }) {
     case 'policy':
       return <PolicyEditorView key={route.policyId} mode={{ kind: 'edit', policyId: route.policyId }} />;
     case 'newPolicy':
-      return <PolicyEditorView key={`${route.packageId}/${route.copyOf ?? ''}`} mode={{ kind: 'new', packageId: route.packageId, copyOf: route.copyOf }} />;
+      return (
+        <PolicyEditorView
+          key={`${route.packageId}/${route.copyOf ?? ''}`}
+          mode={{ kind: 'new', packageId: route.packageId, copyOf: route.copyOf }}
+        />
+      );
     case 'assignments':
       return <AssignmentsView assignmentId={route.assignmentId} />;
     case 'units':

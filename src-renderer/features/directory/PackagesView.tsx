@@ -1,6 +1,6 @@
 import { Anchor, Badge, Button, Grid, Group, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import type { AccessPackage } from '../../../src-shared/contract/directory-packages';
+import type { AccessPackage } from '@shared/contract/directory-packages';
 import { printRoute } from '../../app/routes';
 import { EmptyState } from '../../ui/EmptyState';
 import { QueryState } from '../../ui/QueryState';
@@ -39,7 +39,8 @@ function Packages({ packages, packageId }: { packages: AccessPackage[]; packageI
               >
                 <Text fw={500}>{pkg.displayName ?? pkg.id}</Text>
                 <Text size="sm" c="dimmed">
-                  {pkg.catalog?.displayName ?? 'No catalog'} · {pkg.assignmentPolicies.length} {pkg.assignmentPolicies.length === 1 ? 'policy' : 'policies'}
+                  {pkg.catalog?.displayName ?? 'No catalog'} · {pkg.assignmentPolicies.length}{' '}
+                  {pkg.assignmentPolicies.length === 1 ? 'policy' : 'policies'}
                   {pkg.isHidden ? ' · hidden' : ''}
                 </Text>
               </UnstyledButton>
@@ -59,10 +60,18 @@ function Packages({ packages, packageId }: { packages: AccessPackage[]; packageI
               </Text>
               <Group gap="xs" mt={4}>
                 <Badge variant="light">{chosen.catalog?.displayName ?? 'No catalog'}</Badge>
-                {chosen.isHidden ? <Badge variant="light" color="gray">Hidden from requestors</Badge> : null}
+                {chosen.isHidden ? (
+                  <Badge variant="light" color="gray">
+                    Hidden from requestors
+                  </Badge>
+                ) : null}
               </Group>
             </div>
-            <Button component="a" href={printRoute({ section: 'directory', view: 'newPolicy', packageId: chosen.id })} leftSection={<IconPlus size={16} />}>
+            <Button
+              component="a"
+              href={printRoute({ section: 'directory', view: 'newPolicy', packageId: chosen.id })}
+              leftSection={<IconPlus size={16} />}
+            >
               New policy
             </Button>
           </Group>
@@ -73,7 +82,8 @@ function Packages({ packages, packageId }: { packages: AccessPackage[]; packageI
             <PolicyTable packageId={chosen.id} policies={chosen.assignmentPolicies} />
           ) : (
             <EmptyState>
-              No policy yet, so nobody can request or be given this package. <Anchor href={printRoute({ section: 'directory', view: 'newPolicy', packageId: chosen.id })}>Add the first policy</Anchor>.
+              No policy yet, so nobody can request or be given this package.{' '}
+              <Anchor href={printRoute({ section: 'directory', view: 'newPolicy', packageId: chosen.id })}>Add the first policy</Anchor>.
             </EmptyState>
           )}
           <Text size="sm">

@@ -1,14 +1,15 @@
 import { Badge, Button, CopyButton, Group, SegmentedControl, Stack, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import type { GraphExchange } from '../../../src-shared/contract/graph-traffic';
+import type { GraphExchange } from '@shared/contract/graph-traffic';
 import { EmptyState } from '../../ui/EmptyState';
 import { QueryState } from '../../ui/QueryState';
 import { trafficShown, type TrafficFilter } from './model/traffic-filter';
 import { useGraphTraffic } from './use-directory';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
-const statusColor = (status: number) => (status === 0 || status >= 500 ? 'red' : status >= 400 ? 'orange' : status >= 300 ? 'blue' : 'teal');
+const statusColor = (status: number) =>
+  status === 0 || status >= 500 ? 'red' : status >= 400 ? 'orange' : status >= 300 ? 'blue' : 'teal';
 
 /** `#/directory/traffic`: each request the console sent to Graph, as it happens (like Graph Explorer's history). */
 export function TrafficView() {
@@ -42,10 +43,15 @@ function Traffic({ exchanges, onClear }: { exchanges: GraphExchange[]; onClear()
         </Button>
       </Group>
       <Text size="sm" c="dimmed">
-        The last {exchanges.length} exchanges with Graph. Delta and skip tokens are hidden; the request id is what Microsoft support asks for.
+        The last {exchanges.length} exchanges with Graph. Delta and skip tokens are hidden; the request id is what Microsoft support asks
+        for.
       </Text>
       {shown.length === 0 ? (
-        <EmptyState>{exchanges.length === 0 ? 'No request has gone to Graph yet. Open a directory page or sync the calendar, and each request shows here.' : 'No request matches.'}</EmptyState>
+        <EmptyState>
+          {exchanges.length === 0
+            ? 'No request has gone to Graph yet. Open a directory page or sync the calendar, and each request shows here.'
+            : 'No request matches.'}
+        </EmptyState>
       ) : (
         <Table.ScrollContainer minWidth={860}>
           <Table verticalSpacing={4} data-testid="graph-traffic" aria-label="Graph requests">

@@ -1,7 +1,7 @@
 import { Badge, Button, Grid, Group, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import type { AdministrativeUnit, ScopedRoleMemberView } from '../../../src-shared/contract/directory';
+import type { AdministrativeUnit, ScopedRoleMemberView } from '@shared/contract/directory';
 import { printRoute } from '../../app/routes';
 import { QueryState } from '../../ui/QueryState';
 import { AddRoleMemberDialog } from './components/AddRoleMemberDialog';
@@ -32,7 +32,13 @@ function Units({ units, unitId }: { units: AdministrativeUnit[]; unitId: string 
         <nav aria-label="Administrative units">
           <Stack gap={4}>
             {units.map((unit) => (
-              <UnstyledButton key={unit.id} component="a" href={printRoute({ section: 'directory', view: 'units', unitId: unit.id })} className="list-row" aria-current={unit.id === chosen.id ? 'true' : undefined}>
+              <UnstyledButton
+                key={unit.id}
+                component="a"
+                href={printRoute({ section: 'directory', view: 'units', unitId: unit.id })}
+                className="list-row"
+                aria-current={unit.id === chosen.id ? 'true' : undefined}
+              >
                 <Text fw={500}>{unit.displayName ?? unit.id}</Text>
                 <Text size="sm" c="dimmed" lineClamp={1}>
                   {unit.description || 'No description'}

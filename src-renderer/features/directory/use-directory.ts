@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AssignmentColumn, AssignmentFilter } from '../../../src-shared/contract/directory';
-import type { GraphExchange } from '../../../src-shared/contract/graph-traffic';
+import type { AssignmentColumn, AssignmentFilter } from '@shared/contract/directory';
+import type { GraphExchange } from '@shared/contract/graph-traffic';
 import { useApi } from '../../api/api-context';
 import { callService, serviceFilter, serviceKey } from '../../api/service-query';
 import { usePreferences } from '../../api/use-preferences';
@@ -55,11 +55,21 @@ export function useDeletePolicy() {
 }
 
 export function useAssignmentPage(filter: AssignmentFilter, columns: AssignmentColumn[], next: string | undefined, pageSize: number) {
-  return useServiceQuery('directoryAssignments', 'list', { filter, columns, pageSize, ...(next ? { next } : {}) }, { placeholderData: keepPreviousData });
+  return useServiceQuery(
+    'directoryAssignments',
+    'list',
+    { filter, columns, pageSize, ...(next ? { next } : {}) },
+    { placeholderData: keepPreviousData },
+  );
 }
 
 export function useAssignment(assignmentId: string | undefined) {
-  return useServiceQuery('directoryAssignments', 'get', { assignmentId: assignmentId ?? '', expand: ['target', 'accessPackage', 'assignmentPolicy'] }, { enabled: assignmentId !== undefined });
+  return useServiceQuery(
+    'directoryAssignments',
+    'get',
+    { assignmentId: assignmentId ?? '', expand: ['target', 'accessPackage', 'assignmentPolicy'] },
+    { enabled: assignmentId !== undefined },
+  );
 }
 
 export function useUnits() {
@@ -80,7 +90,8 @@ export function useAddScopedMember(unitId: string) {
   const api = useApi();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { roleId: string; memberId: string }) => callService(api, 'directoryRoles', 'addMember', { administrativeUnitId: unitId, ...input }),
+    mutationFn: (input: { roleId: string; memberId: string }) =>
+      callService(api, 'directoryRoles', 'addMember', { administrativeUnitId: unitId, ...input }),
     onSettled: () => queryClient.invalidateQueries(serviceFilter('directoryRoles', 'members', { administrativeUnitId: unitId })),
   });
 }
@@ -90,7 +101,8 @@ export function useRemoveScopedMember(unitId: string) {
   const api = useApi();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (membershipId: string) => callService(api, 'directoryRoles', 'removeMember', { administrativeUnitId: unitId, membershipId }),
+    mutationFn: (membershipId: string) =>
+      callService(api, 'directoryRoles', 'removeMember', { administrativeUnitId: unitId, membershipId }),
     onSettled: () => queryClient.invalidateQueries(serviceFilter('directoryRoles', 'members', { administrativeUnitId: unitId })),
   });
 }
@@ -128,7 +140,9 @@ export function useGraphTraffic() {
   const queryClient = useQueryClient();
   const recent = serviceKey('graphTraffic', 'recent', RECENT_TRAFFIC);
   useServiceEvent(api.graphTraffic.onExchange, (exchange: GraphExchange) =>
-    queryClient.setQueryData(recent, (old) => (old && !old.some((e) => e.seq === exchange.seq) ? [exchange, ...old].slice(0, RECENT_TRAFFIC.limit) : old)),
+    queryClient.setQueryData(recent, (old) =>
+      old && !old.some((e) => e.seq === exchange.seq) ? [exchange, ...old].slice(0, RECENT_TRAFFIC.limit) : old,
+    ),
   );
   const traffic = useServiceQuery('graphTraffic', 'recent', RECENT_TRAFFIC, { staleTime: Infinity });
   const clear = useServiceMutation('graphTraffic', 'clear', { onSuccess: () => queryClient.setQueryData(recent, []) });

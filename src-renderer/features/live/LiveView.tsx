@@ -1,7 +1,7 @@
 import { Button, Group, SegmentedControl } from '@mantine/core';
 import { IconKeyboard } from '@tabler/icons-react';
 import { useCallback, useMemo, useRef, useState } from 'react';
-import { LIVE_LAYOUTS, type LiveLayout } from '../../../src-shared/contract/preferences';
+import { LIVE_LAYOUTS, type LiveLayout } from '@shared/contract/preferences';
 import { useMediaBase } from '../../api/use-media-base';
 import { useStreams } from '../../api/use-streams';
 import { SECTIONS } from '../../app/sections';
@@ -38,7 +38,14 @@ export function LiveView() {
   const layout = preferences.data?.live.layout ?? 'auto';
   const savedOrder = preferences.data?.live.order;
   const forced = preferences.data?.live.modes ?? NO_MODES;
-  const order = useMemo(() => orderTiles((streams.data ?? []).map((s) => s.name), savedOrder ?? []), [streams.data, savedOrder]);
+  const order = useMemo(
+    () =>
+      orderTiles(
+        (streams.data ?? []).map((s) => s.name),
+        savedOrder ?? [],
+      ),
+    [streams.data, savedOrder],
+  );
   const codecsOf = useCallback((stream: string) => videoCodecsOf(streams.data ?? [], stream), [streams.data]);
 
   useLiveShortcuts((action: ShortcutAction) => {
@@ -76,10 +83,13 @@ export function LiveView() {
 
   return (
     <section aria-labelledby="live-title" data-testid="section-live">
-      <PageHeader titleId="live-title" title={SECTIONS.live.title} summary={SECTIONS.live.summary} actions={order.length > 0 ? actions : undefined} />
-      {streams.isPending || preferences.isPending ? (
-        <LoadingLine>Loading streams…</LoadingLine>
-      ) : null}
+      <PageHeader
+        titleId="live-title"
+        title={SECTIONS.live.title}
+        summary={SECTIONS.live.summary}
+        actions={order.length > 0 ? actions : undefined}
+      />
+      {streams.isPending || preferences.isPending ? <LoadingLine>Loading streams…</LoadingLine> : null}
       {streams.isError ? <ResultError error={streams.error} /> : null}
       {preferences.isError ? <ResultError error={preferences.error} /> : null}
       {save.isError ? <ResultError error={save.error} /> : null}

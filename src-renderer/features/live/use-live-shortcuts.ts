@@ -12,7 +12,13 @@ export function useLiveShortcuts(run: (action: ShortcutAction) => void): void {
     const onKey = (event: KeyboardEvent) => {
       // A dialog (the shortcuts overlay, a menu) owns the keyboard while open.
       if (document.querySelector('[role="dialog"], [role="menu"]')) return;
-      const action = shortcutFor({ key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, altKey: event.altKey, targetIsEditable: isEditable(event.target) });
+      const action = shortcutFor({
+        key: event.key,
+        ctrlKey: event.ctrlKey,
+        metaKey: event.metaKey,
+        altKey: event.altKey,
+        targetIsEditable: isEditable(event.target),
+      });
       if (!action) return;
       event.preventDefault();
       latest.current(action);

@@ -1,4 +1,4 @@
-import type { StreamSummary } from '../../../src-shared/contract/relay';
+import type { StreamSummary } from '@shared/contract/relay';
 
 /** The video codecs a stream's producers send (h264, h265, jpeg, ...), for the player's mode decision. */
 export function videoCodecsOf(streams: readonly StreamSummary[], name: string): string[] {

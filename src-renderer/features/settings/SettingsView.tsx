@@ -16,8 +16,8 @@ export function SettingsView() {
       <div className="panel">
         <h2>Configuration file</h2>
         <p>
-          Relay Console reads its settings from <code>{info.data?.configPath ?? '…'}</code>. The file is go2rtc-compatible
-          YAML; changes made in the console are written back to it with comments kept.
+          Relay Console reads its settings from <code>{info.data?.configPath ?? '…'}</code>. The file is go2rtc-compatible YAML; changes
+          made in the console are written back to it with comments kept.
         </p>
         <p>
           <a href={hashOf('about')}>About Relay Console</a>

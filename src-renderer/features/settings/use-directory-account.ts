@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SignInStatus } from '../../../src-shared/contract/directory-accounts';
+import type { SignInStatus } from '@shared/contract/directory-accounts';
 import { useApi } from '../../api/api-context';
 import { callService, serviceKey } from '../../api/service-query';
 import { useServiceEvent } from '../../api/use-service-event';
@@ -17,7 +17,9 @@ export function useDirectoryAccount() {
     // Anything read as the old account is stale now.
     onSuccess: (next) => {
       queryClient.setQueryData(statusKey, next);
-      void queryClient.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).startsWith('directory') && query.queryKey[0] !== 'directoryAccount' });
+      void queryClient.invalidateQueries({
+        predicate: (query) => String(query.queryKey[0]).startsWith('directory') && query.queryKey[0] !== 'directoryAccount',
+      });
     },
   });
   return { status, act };

@@ -1,7 +1,7 @@
 import { Button, Stack } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import type { StorageAccount } from '../../../src-shared/contract/storage';
+import type { StorageAccount } from '@shared/contract/storage';
 import { useServiceMutation } from '../../api/use-service-query';
 import { SECTIONS } from '../../app/sections';
 import { useUi } from '../../app/ui-store-context';
@@ -36,7 +36,11 @@ export function AccountsView() {
         {(list) => (
           <Stack gap="sm">
             <AccountsTable accounts={list} onRemove={(account) => (remove.reset(), setRemoving(account))} />
-            {list.length === 0 ? <p className="muted">The local storage emulator is turned off (storage.emulator.enabled: false). Add a Kodo account to browse buckets.</p> : null}
+            {list.length === 0 ? (
+              <p className="muted">
+                The local storage emulator is turned off (storage.emulator.enabled: false). Add a Kodo account to browse buckets.
+              </p>
+            ) : null}
           </Stack>
         )}
       </QueryState>

@@ -54,7 +54,10 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
   const download = useDownloadItems(accountId, bucket, prefix);
   const transfers = useTransfers();
   const heldUploads = useHeldUploads();
-  const bucketTransfers = useMemo(() => (transfers.data ?? []).filter((t) => t.accountId === accountId && t.bucket === bucket), [transfers.data, accountId, bucket]);
+  const bucketTransfers = useMemo(
+    () => (transfers.data ?? []).filter((t) => t.accountId === accountId && t.bucket === bucket),
+    [transfers.data, accountId, bucket],
+  );
   // Files or folders dropped anywhere on the browser go into the folder shown.
   const drop = useDropzone({ noClick: true, noKeyboard: true, onDrop: (files) => files.length > 0 && upload.start(files) });
 
@@ -72,7 +75,15 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
   const target = targetOf(selection, prefix, rowAt(focusIndex)?.key);
   const nothing = 'items' in target && target.items.length === 0;
   const openRow = (row: BrowserRow) => (row.kind === 'folder' ? go({ bucket, prefix: row.key }) : setDetails(row.key));
-  const onTableKey = tableKeyHandler({ target, nothing, selectionEmpty: isEmpty(selection), openRow, openDialog, selectAll: () => setSelection(EVERYTHING), clearSelection: () => setSelection(NOTHING) });
+  const onTableKey = tableKeyHandler({
+    target,
+    nothing,
+    selectionEmpty: isEmpty(selection),
+    openRow,
+    openDialog,
+    selectAll: () => setSelection(EVERYTHING),
+    clearSelection: () => setSelection(NOTHING),
+  });
   const onSectionKey = sectionKeyHandler({
     back,
     forward,
@@ -120,7 +131,14 @@ export function BrowserView({ accountId, bucket, prefix }: { accountId: string; 
       <TransferStrip transfers={bucketTransfers} held={heldUploads} />
       <IndexBar status={rows.index.data} onIndex={rows.indexFolder} busy={rows.indexNow.isPending} />
       <FolderNotices rows={rows} bucket={bucket} prefix={prefix} search={search} />
-      <SelectionBar prefix={prefix} all={selection.kind === 'all'} count={objectCount} selectedRows={selectedRows} onSelectAll={() => setSelection(EVERYTHING)} onClear={() => setSelection(NOTHING)} />
+      <SelectionBar
+        prefix={prefix}
+        all={selection.kind === 'all'}
+        count={objectCount}
+        selectedRows={selectedRows}
+        onSelectAll={() => setSelection(EVERYTHING)}
+        onClear={() => setSelection(NOTHING)}
+      />
       {count > 0 ? (
         <ObjectTable
           count={count}

@@ -12,11 +12,19 @@ import { BucketsTable } from './components/BucketsTable';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { CreateBucketDialog, type NewBucket } from './components/CreateBucketDialog';
 import { BucketSettingsDrawer } from './components/bucket-settings/BucketSettingsDrawer';
-import type { KodoRegion } from '../../../src-shared/contract/storage';
+import type { KodoRegion } from '@shared/contract/storage';
 import { useBuckets } from './use-storage';
 
 /** `#/storage/<account>`: the account's buckets; create them (region, access), change their settings, delete them. */
-export function BucketsView({ accountId, accountName, defaultRegion }: { accountId: string; accountName: string; defaultRegion: KodoRegion }) {
+export function BucketsView({
+  accountId,
+  accountName,
+  defaultRegion,
+}: {
+  accountId: string;
+  accountName: string;
+  defaultRegion: KodoRegion;
+}) {
   const queryClient = useQueryClient();
   const buckets = useBuckets(accountId);
   const [creating, setCreating] = useState(false);
@@ -48,8 +56,20 @@ export function BucketsView({ accountId, accountName, defaultRegion }: { account
           <Tabs.Tab value="cdn">CDN</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="buckets">
-          <QueryState query={buckets} loading="Loading buckets…" errorTitle="The buckets could not be listed" empty="This account has no buckets yet.">
-            {(list) => <BucketsTable accountId={accountId} buckets={list} onSettings={setSettingsOf} onDelete={(name) => (drop.reset(), setDeleting(name))} />}
+          <QueryState
+            query={buckets}
+            loading="Loading buckets…"
+            errorTitle="The buckets could not be listed"
+            empty="This account has no buckets yet."
+          >
+            {(list) => (
+              <BucketsTable
+                accountId={accountId}
+                buckets={list}
+                onSettings={setSettingsOf}
+                onDelete={(name) => (drop.reset(), setDeleting(name))}
+              />
+            )}
           </QueryState>
         </Tabs.Panel>
         <Tabs.Panel value="cdn">
@@ -64,7 +84,9 @@ export function BucketsView({ accountId, accountName, defaultRegion }: { account
         onCancel={() => setCreating(false)}
         onSubmit={(bucket: NewBucket) => create.mutate({ accountId, ...bucket }, { onSuccess: () => setCreating(false) })}
       />
-      {settingsOf ? <BucketSettingsDrawer accountId={accountId} bucket={settingsOf} opened onClose={() => setSettingsOf(undefined)} /> : null}
+      {settingsOf ? (
+        <BucketSettingsDrawer accountId={accountId} bucket={settingsOf} opened onClose={() => setSettingsOf(undefined)} />
+      ) : null}
       <ConfirmDialog
         opened={Boolean(deleting)}
         title={`Delete bucket ${deleting ?? ''}?`}

@@ -25,7 +25,11 @@ function Cdn({ accountId, domains }: { accountId: string; domains: Array<{ domai
       <Title order={2} size="h4">
         Traffic
       </Title>
-      {names.length === 0 ? <EmptyState>No bucket of this account has a domain yet, so there is no CDN traffic to show.</EmptyState> : <TrafficPanel accountId={accountId} domains={names} />}
+      {names.length === 0 ? (
+        <EmptyState>No bucket of this account has a domain yet, so there is no CDN traffic to show.</EmptyState>
+      ) : (
+        <TrafficPanel accountId={accountId} domains={names} />
+      )}
       <Title order={2} size="h4">
         Access logs
       </Title>

@@ -9,7 +9,15 @@ const media = { accountId: 'local', bucket: 'media' };
 const reads = {
   listing: serviceKey('storage', 'listObjects', { ...media, prefix: '', limit: 1000 }),
   index: serviceKey('storage', 'indexStatus', { ...media, prefix: 'cams/' }),
-  sorted: serviceKey('storage', 'listSorted', { ...media, prefix: '', search: '', sort: 'size', descending: true, offset: 200, limit: 200 }),
+  sorted: serviceKey('storage', 'listSorted', {
+    ...media,
+    prefix: '',
+    search: '',
+    sort: 'size',
+    descending: true,
+    offset: 200,
+    limit: 200,
+  }),
   count: serviceKey('storage', 'countObjects', { ...media, prefix: '' }),
   stat: serviceKey('storage', 'statObject', { ...media, key: 'a.mp4' }),
   preview: serviceKey('storage', 'previewLink', { ...media, key: 'a.mp4', view: 'poster' }),
@@ -25,7 +33,12 @@ function hit(filter: ReturnType<typeof bucketReads>): string[] {
   const queryClient = new QueryClient();
   // What each holds does not matter here, only which of them the filter finds.
   for (const key of Object.values(reads)) queryClient.setQueryData<unknown>(key as readonly unknown[], 'cached');
-  const hashes = new Set(queryClient.getQueryCache().findAll(filter).map((query) => query.queryHash));
+  const hashes = new Set(
+    queryClient
+      .getQueryCache()
+      .findAll(filter)
+      .map((query) => query.queryHash),
+  );
   return Object.entries(reads)
     .filter(([, key]) => hashes.has(hashKey(key)))
     .map(([name]) => name);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { BatchRequest } from '../../../src-shared/contract/storage';
+import type { BatchRequest } from '@shared/contract/storage';
 import { useApi } from '../../api/api-context';
 import { callService } from '../../api/service-query';
 import type { BrowserDialog } from './model/browser-dialog';
@@ -13,7 +13,9 @@ export function useBrowserActions(accountId: string, bucket: string, prefix: str
   const api = useApi();
   const [dialog, setDialog] = useState<BrowserDialog>();
   const startBatch = useBucketMutation(accountId, bucket, (request: BatchRequest) => callService(api, 'storage', 'startBatch', request));
-  const createFolder = useBucketMutation(accountId, bucket, (name: string) => callService(api, 'storage', 'createFolder', { accountId, bucket, prefix: `${prefix}${name}/` }));
+  const createFolder = useBucketMutation(accountId, bucket, (name: string) =>
+    callService(api, 'storage', 'createFolder', { accountId, bucket, prefix: `${prefix}${name}/` }),
+  );
   const runBatch = (request: BatchRequest) =>
     startBatch.mutate(request, {
       onSuccess: () => {

@@ -1,6 +1,6 @@
 import { useQueries } from '@tanstack/react-query';
 import { useCallback, useMemo, useRef, useState } from 'react';
-import type { SortField } from '../../../src-shared/contract/storage';
+import type { SortField } from '@shared/contract/storage';
 import { useServiceMutation } from '../../api/use-service-query';
 import { needsIndex, rowFromEntry, rowsFromListing, type BrowserRow } from './model/browser-rows';
 import { SORTED_PAGE, useFolderListing, useIndexStatus, useSortedPages } from './use-storage';
@@ -69,7 +69,22 @@ export function useBrowserRows(accountId: string, bucket: string, prefix: string
   const loadedKeys = () => Array.from({ length: count }, (_, i) => rowAt(i)?.key).filter((k): k is string => Boolean(k));
   const error = (sortedMode ? pages.find((p) => p.isError)?.error : listing.error) ?? null;
 
-  return { sort, onSort, index, indexNow, indexFolder, sortedMode, listing, listedRows, sortedTotal, count, rowAt, onVisible, loadedKeys, error };
+  return {
+    sort,
+    onSort,
+    index,
+    indexNow,
+    indexFolder,
+    sortedMode,
+    listing,
+    listedRows,
+    sortedTotal,
+    count,
+    rowAt,
+    onVisible,
+    loadedKeys,
+    error,
+  };
 }
 
 export type BrowserRows = ReturnType<typeof useBrowserRows>;

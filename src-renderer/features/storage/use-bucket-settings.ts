@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { BucketSettings } from '../../../src-shared/contract/storage';
+import type { BucketSettings } from '@shared/contract/storage';
 import { useApi } from '../../api/api-context';
 import { callService, serviceFilter, serviceKey } from '../../api/service-query';
 import { useServiceQuery } from '../../api/use-service-query';
@@ -23,12 +23,24 @@ export function useBucketSettings(accountId: string, bucket: string, enabled: bo
   const target = { accountId, bucket };
   return {
     settings,
-    setAccess: useSettingsChange(accountId, bucket, (isPrivate: boolean) => callService(api, 'storage', 'setBucketAccess', { ...target, private: isPrivate })),
+    setAccess: useSettingsChange(accountId, bucket, (isPrivate: boolean) =>
+      callService(api, 'storage', 'setBucketAccess', { ...target, private: isPrivate }),
+    ),
     bindDomain: useSettingsChange(accountId, bucket, (domain: string) => callService(api, 'storage', 'bindDomain', { ...target, domain })),
-    unbindDomain: useSettingsChange(accountId, bucket, (domain: string) => callService(api, 'storage', 'unbindDomain', { ...target, domain })),
-    saveRule: useSettingsChange(accountId, bucket, (rule: BucketSettings['lifecycle'][number]) => callService(api, 'storage', 'saveLifecycleRule', { ...target, rule })),
-    deleteRule: useSettingsChange(accountId, bucket, (name: string) => callService(api, 'storage', 'deleteLifecycleRule', { ...target, name })),
-    setCors: useSettingsChange(accountId, bucket, (rules: BucketSettings['cors']) => callService(api, 'storage', 'setCorsRules', { ...target, rules })),
-    setReferer: useSettingsChange(accountId, bucket, (referer: BucketSettings['referer']) => callService(api, 'storage', 'setReferer', { ...target, referer })),
+    unbindDomain: useSettingsChange(accountId, bucket, (domain: string) =>
+      callService(api, 'storage', 'unbindDomain', { ...target, domain }),
+    ),
+    saveRule: useSettingsChange(accountId, bucket, (rule: BucketSettings['lifecycle'][number]) =>
+      callService(api, 'storage', 'saveLifecycleRule', { ...target, rule }),
+    ),
+    deleteRule: useSettingsChange(accountId, bucket, (name: string) =>
+      callService(api, 'storage', 'deleteLifecycleRule', { ...target, name }),
+    ),
+    setCors: useSettingsChange(accountId, bucket, (rules: BucketSettings['cors']) =>
+      callService(api, 'storage', 'setCorsRules', { ...target, rules }),
+    ),
+    setReferer: useSettingsChange(accountId, bucket, (referer: BucketSettings['referer']) =>
+      callService(api, 'storage', 'setReferer', { ...target, referer }),
+    ),
   };
 }

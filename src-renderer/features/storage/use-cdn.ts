@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CdnGranularity } from '../../../src-shared/contract/cdn';
+import type { CdnGranularity } from '@shared/contract/cdn';
 import { useApi } from '../../api/api-context';
 import { callService, serviceFilter, serviceKey } from '../../api/service-query';
 import { useServiceQuery } from '../../api/use-service-query';
@@ -18,7 +18,9 @@ export function useCdnRequest(accountId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ action, urls, dirs }: { action: 'refresh' | 'prefetch'; urls: string[]; dirs: string[] }) =>
-      action === 'refresh' ? callService(api, 'cdn', 'refresh', { accountId, urls, dirs }) : callService(api, 'cdn', 'prefetch', { accountId, urls }),
+      action === 'refresh'
+        ? callService(api, 'cdn', 'refresh', { accountId, urls, dirs })
+        : callService(api, 'cdn', 'prefetch', { accountId, urls }),
     onSuccess: (result) => queryClient.setQueryData(serviceKey('cdn', 'quota', { accountId }), result.quota),
     onSettled: () => queryClient.invalidateQueries(serviceFilter('cdn', 'quota', { accountId })),
   });

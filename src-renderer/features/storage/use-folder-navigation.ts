@@ -9,7 +9,10 @@ export function useFolderNavigation(accountId: string, bucket: string, prefix: s
   const [history, setHistory] = useState(emptyHistory);
   const address = printAddress({ bucket, prefix });
 
-  const go = useCallback((location: FolderLocation) => navigate({ section: 'storage', account: accountId, bucket: location.bucket, prefix: location.prefix }), [navigate, accountId]);
+  const go = useCallback(
+    (location: FolderLocation) => navigate({ section: 'storage', account: accountId, bucket: location.bucket, prefix: location.prefix }),
+    [navigate, accountId],
+  );
   /** History holds printed addresses; they parse back to the folder they name. */
   const goAddress = (text: string) => {
     const location = parseAddress(text);

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import type { ProcessingJob } from '../../../src-shared/contract/processing';
+import type { ProcessingJob } from '@shared/contract/processing';
 import { useApi } from '../../api/api-context';
 import { serviceKey } from '../../api/service-query';
 import { useServiceEvent } from '../../api/use-service-event';

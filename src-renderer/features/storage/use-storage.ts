@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useEffectEvent, useRef } from 'react';
-import type { BatchStatus, IndexStatus, SortField, SortedPage, StorageAccount } from '../../../src-shared/contract/storage';
+import type { BatchStatus, IndexStatus, SortField, SortedPage, StorageAccount } from '@shared/contract/storage';
 import { useApi } from '../../api/api-context';
 import { callService, serviceFilter, serviceKey, serviceQueryOptions } from '../../api/service-query';
 import { useServiceEvent } from '../../api/use-service-event';
@@ -11,7 +11,9 @@ import { bucketReads } from './bucket-reads';
 export function useStorageAccounts() {
   const api = useApi();
   const queryClient = useQueryClient();
-  useServiceEvent(api.storage.onAccounts, (list: StorageAccount[]) => queryClient.setQueryData(serviceKey('storage', 'listAccounts'), list));
+  useServiceEvent(api.storage.onAccounts, (list: StorageAccount[]) =>
+    queryClient.setQueryData(serviceKey('storage', 'listAccounts'), list),
+  );
   return useServiceQuery('storage', 'listAccounts', undefined, { staleTime: Infinity });
 }
 
@@ -56,7 +58,15 @@ export function useIndexStatus(accountId: string, bucket: string, prefix: string
  * user is looking: `pageAt(n)` asks for the page of row n, so a jump to the end loads the end.
  * `view` names what is shown (folder, search and order), whichever pages are loaded.
  */
-export function useSortedPages(accountId: string, bucket: string, prefix: string, search: string, sort: SortField, descending: boolean, index: IndexStatus | undefined) {
+export function useSortedPages(
+  accountId: string,
+  bucket: string,
+  prefix: string,
+  search: string,
+  sort: SortField,
+  descending: boolean,
+  index: IndexStatus | undefined,
+) {
   const api = useApi();
   const queryClient = useQueryClient();
   const view = { accountId, bucket, prefix, search, sort, descending };

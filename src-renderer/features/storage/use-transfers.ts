@@ -1,8 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, useSyncExternalStore } from 'react';
-import type { BatchItem } from '../../../src-shared/contract/storage';
-import type { ConflictChoice, TransferStatus } from '../../../src-shared/contract/transfers';
+import type { BatchItem } from '@shared/contract/storage';
+import type { ConflictChoice, TransferStatus } from '@shared/contract/transfers';
 import { useApi } from '../../api/api-context';
 import { callService, serviceKey } from '../../api/service-query';
 import { useServiceEvent } from '../../api/use-service-event';
@@ -10,7 +10,15 @@ import { useServiceMutation, useServiceQuery } from '../../api/use-service-query
 import { bucketReads } from './bucket-reads';
 import { mergeTransfers } from './model/transfer-totals';
 import { uploadPlan } from './model/upload-files';
-import { applyDecisions, conflictsLeft, currentConflict, decide, startConflicts, type ConflictRound, type PlannedUpload } from './model/upload-conflicts';
+import {
+  applyDecisions,
+  conflictsLeft,
+  currentConflict,
+  decide,
+  startConflicts,
+  type ConflictRound,
+  type PlannedUpload,
+} from './model/upload-conflicts';
 import { useUploadQueue } from './upload-queue-context';
 
 /** Every transfer, read once and then kept current by main's pushes (several a second while running). */
@@ -23,7 +31,9 @@ export function useTransfers() {
     // A resumed upload that was paused while being read: this page sends the rest, if it holds the file.
     for (const t of changed) if (t.kind === 'upload' && t.state === 'receiving') uploads.wake(t.id);
     // A finished upload is a new object: the folders of its bucket are read again.
-    const buckets = new Set(changed.filter((t) => t.kind === 'upload' && t.state === 'done').map((t) => JSON.stringify([t.accountId, t.bucket])));
+    const buckets = new Set(
+      changed.filter((t) => t.kind === 'upload' && t.state === 'done').map((t) => JSON.stringify([t.accountId, t.bucket])),
+    );
     for (const bucket of buckets) {
       const [accountId, name] = JSON.parse(bucket) as [string, string];
       void queryClient.invalidateQueries(bucketReads(accountId, name));
@@ -113,22 +123,42 @@ export function useUploadFiles(accountId: string, bucket: string, prefix: string
   const [asking, setAsking] = useState<Asking>();
 
   const send = useMutation({
-    mutationFn: async ({ files: planned, duplicates, skipped }: { files: Array<PlannedUpload<File> & { onConflict?: 'overwrite' | 'keep-both' }>; duplicates: string[]; skipped: string[] }) => {
+    mutationFn: async ({
+      files: planned,
+      duplicates,
+      skipped,
+    }: {
+      files: Array<PlannedUpload<File> & { onConflict?: 'overwrite' | 'keep-both' }>;
+      duplicates: string[];
+      skipped: string[];
+    }) => {
       const files = planned.map(({ file, relativePath, onConflict }) => {
         const path = pathForFile?.(file);
-        return { relativePath, size: file.size, lastModified: file.lastModified, ...(onConflict ? { onConflict } : {}), ...(path ? { path } : {}) };
+        return {
+          relativePath,
+          size: file.size,
+          lastModified: file.lastModified,
+          ...(onConflict ? { onConflict } : {}),
+          ...(path ? { path } : {}),
+        };
       });
       const added = await callService(api, 'transfers', 'addUploads', { accountId, bucket, prefix, files });
       uploads.add(added.flatMap((t, i) => (t.state === 'receiving' ? [{ id: t.id, file: planned[i]!.file }] : [])));
       return { added: added.length, duplicates, skipped };
     },
-    onSuccess: ({ added, duplicates, skipped }) => notifyQueued(added, duplicates, skipped, `Into kodo://${bucket}/${prefix}. Follow them under Transfers.`),
+    onSuccess: ({ added, duplicates, skipped }) =>
+      notifyQueued(added, duplicates, skipped, `Into kodo://${bucket}/${prefix}. Follow them under Transfers.`),
   });
 
   const check = useMutation({
     mutationFn: async (chosen: File[]) => {
       const plan = uploadPlan(chosen);
-      const { existing } = await callService(api, 'transfers', 'conflicts', { accountId, bucket, prefix, relativePaths: plan.files.map((f) => f.relativePath) });
+      const { existing } = await callService(api, 'transfers', 'conflicts', {
+        accountId,
+        bucket,
+        prefix,
+        relativePaths: plan.files.map((f) => f.relativePath),
+      });
       return { ...plan, existing };
     },
     onSuccess: ({ files, duplicates, existing }) => {
@@ -152,15 +182,22 @@ export function useUploadFiles(accountId: string, bucket: string, prefix: string
     start: (files: File[]) => check.mutate(files),
     busy: check.isPending || send.isPending,
     error: check.error ?? send.error,
-    question: asking && path !== undefined ? ({ path, left: conflictsLeft(asking.round), total: asking.round.conflicts.length } satisfies ConflictQuestion) : undefined,
+    question:
+      asking && path !== undefined
+        ? ({ path, left: conflictsLeft(asking.round), total: asking.round.conflicts.length } satisfies ConflictQuestion)
+        : undefined,
     answer,
     cancel: () => setAsking(undefined),
   };
 }
 
 function notifyQueued(added: number, duplicates: string[], skipped: string[], message: string) {
-  const names = (list: string[]) => `${list.slice(0, 3).join(', ')}${list.length > 3 ? ` and ${(list.length - 3).toLocaleString('en-US')} more` : ''}`;
-  const notes = [duplicates.length > 0 ? `Left out, named twice: ${names(duplicates)}.` : '', skipped.length > 0 ? `Skipped, already in the folder: ${names(skipped)}.` : ''].filter(Boolean);
+  const names = (list: string[]) =>
+    `${list.slice(0, 3).join(', ')}${list.length > 3 ? ` and ${(list.length - 3).toLocaleString('en-US')} more` : ''}`;
+  const notes = [
+    duplicates.length > 0 ? `Left out, named twice: ${names(duplicates)}.` : '',
+    skipped.length > 0 ? `Skipped, already in the folder: ${names(skipped)}.` : '',
+  ].filter(Boolean);
   notifications.show({
     title: `${added.toLocaleString('en-US')} ${added === 1 ? 'file' : 'files'} queued for upload`,
     message: notes.length > 0 ? notes.join(' ') : message,
@@ -171,8 +208,12 @@ export function useDownloadItems(accountId: string, bucket: string, prefix: stri
   const api = useApi();
   return useMutation({
     /** Chosen items, or (`allIn`) everything in the folder, listed by main. */
-    mutationFn: (target: { items: BatchItem[] } | { allIn: string }) => callService(api, 'transfers', 'addDownloads', { accountId, bucket, prefix, ...target }),
+    mutationFn: (target: { items: BatchItem[] } | { allIn: string }) =>
+      callService(api, 'transfers', 'addDownloads', { accountId, bucket, prefix, ...target }),
     onSuccess: ({ added }) =>
-      notifications.show({ title: `${added.toLocaleString('en-US')} ${added === 1 ? 'file' : 'files'} queued for download`, message: 'Follow them under Transfers.' }),
+      notifications.show({
+        title: `${added.toLocaleString('en-US')} ${added === 1 ? 'file' : 'files'} queued for download`,
+        message: 'Follow them under Transfers.',
+      }),
   });
 }

@@ -86,8 +86,8 @@ export function StreamsView({ stream, tab }: { stream?: string; tab?: StreamTab 
             No streams yet
           </Title>
           <Text c="dimmed" ta="center" maw={520}>
-            A stream is a name for a camera or any other source: RTSP, HTTP, ONVIF, ffmpeg devices, WebRTC. Viewers then watch it by name in any
-            format.
+            A stream is a name for a camera or any other source: RTSP, HTTP, ONVIF, ffmpeg devices, WebRTC. Viewers then watch it by name in
+            any format.
           </Text>
           {addButton}
         </Stack>

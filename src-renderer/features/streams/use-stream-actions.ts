@@ -16,7 +16,10 @@ export function useStreamActions() {
   const queryClient = useQueryClient();
   const refresh = () => queryClient.invalidateQueries(serviceFilter('relay', 'listStreams'));
   return {
-    add: useMutation({ mutationFn: ({ name, sources }: StreamInput) => callService(api, 'relay', 'addStream', { name, sources }), onSuccess: refresh }),
+    add: useMutation({
+      mutationFn: ({ name, sources }: StreamInput) => callService(api, 'relay', 'addStream', { name, sources }),
+      onSuccess: refresh,
+    }),
     edit: useServiceMutation('relay', 'editStream', { onSuccess: refresh }),
     remove: useServiceMutation('relay', 'deleteStream', { onSuccess: refresh }),
     probe: useServiceMutation('relay', 'probeSource'),

@@ -34,6 +34,19 @@ export function keyCaps(combo: string, mac: boolean): string[] {
 
 /** The combination as screen readers and `aria-keyshortcuts` spell it: `Control+S`, `Meta+S`. */
 export function ariaKeys(combo: string, mac: boolean): string {
-  const words: Record<string, string> = { Mod: mac ? 'Meta' : 'Control', Ctrl: 'Control', Esc: 'Escape', '←': 'ArrowLeft', '→': 'ArrowRight', '↑': 'ArrowUp', '↓': 'ArrowDown' };
-  return combo === '+' ? '+' : combo.split('+').map((part) => words[part] ?? part).join('+');
+  const words: Record<string, string> = {
+    Mod: mac ? 'Meta' : 'Control',
+    Ctrl: 'Control',
+    Esc: 'Escape',
+    '←': 'ArrowLeft',
+    '→': 'ArrowRight',
+    '↑': 'ArrowUp',
+    '↓': 'ArrowDown',
+  };
+  return combo === '+'
+    ? '+'
+    : combo
+        .split('+')
+        .map((part) => words[part] ?? part)
+        .join('+');
 }

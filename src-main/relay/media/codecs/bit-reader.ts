@@ -43,7 +43,16 @@ export class BitReader {
 export function unescapeRbsp(nal: Uint8Array): Uint8Array {
   const out: number[] = [];
   for (let i = 0; i < nal.length; i++) {
-    if (i >= 2 && nal[i] === 3 && nal[i - 1] === 0 && nal[i - 2] === 0 && out.length >= 2 && out[out.length - 1] === 0 && out[out.length - 2] === 0) continue;
+    if (
+      i >= 2 &&
+      nal[i] === 3 &&
+      nal[i - 1] === 0 &&
+      nal[i - 2] === 0 &&
+      out.length >= 2 &&
+      out[out.length - 1] === 0 &&
+      out[out.length - 2] === 0
+    )
+      continue;
     out.push(nal[i]!);
   }
   return Uint8Array.from(out);

@@ -2,15 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { fromAvcc, h264NalType } from './h264/nal';
 import { createDepacketizer } from './depacketizer';
 
-const packet = (payload: number[], seq = 1, marker = true) => ({ marker, payloadType: 0, sequenceNumber: seq, timestamp: 160 * seq, ssrc: 1, payload: new Uint8Array(payload) });
+const packet = (payload: number[], seq = 1, marker = true) => ({
+  marker,
+  payloadType: 0,
+  sequenceNumber: seq,
+  timestamp: 160 * seq,
+  ssrc: 1,
+  payload: new Uint8Array(payload),
+});
 
 describe('depacketizer by codec', () => {
   it('passes G.711 and Opus payloads through as frames', () => {
     const pcma = createDepacketizer({ name: 'PCMA', clockRate: 8000, payloadType: 8 });
-    expect(pcma.push(packet([0xd5, 0xd5, 0x55]))).toEqual([{ codec: 'PCMA', timestamp: 160, keyframe: true, data: new Uint8Array([0xd5, 0xd5, 0x55]) }]);
+    expect(pcma.push(packet([0xd5, 0xd5, 0x55]))).toEqual([
+      { codec: 'PCMA', timestamp: 160, keyframe: true, data: new Uint8Array([0xd5, 0xd5, 0x55]) },
+    ]);
     expect(pcma.push(packet([]))).toEqual([]);
     expect(pcma.stats.errors).toBe(1);
-    expect(createDepacketizer({ name: 'OPUS', clockRate: 48000, channels: 2, payloadType: 111 }).push(packet([0x78, 1]))[0]!.codec).toBe('OPUS');
+    expect(createDepacketizer({ name: 'OPUS', clockRate: 48000, channels: 2, payloadType: 111 }).push(packet([0x78, 1]))[0]!.codec).toBe(
+      'OPUS',
+    );
   });
 
   it('puts the SDP parameter sets before an H.264 keyframe that comes without them', () => {
@@ -22,6 +33,8 @@ describe('depacketizer by codec', () => {
   });
 
   it('says which codecs it knows when asked for another', () => {
-    expect(() => createDepacketizer({ name: 'VP8', clockRate: 90000, payloadType: 100 })).toThrow(/no depacketizer for VP8: supported are H264/);
+    expect(() => createDepacketizer({ name: 'VP8', clockRate: 90000, payloadType: 100 })).toThrow(
+      /no depacketizer for VP8: supported are H264/,
+    );
   });
 });

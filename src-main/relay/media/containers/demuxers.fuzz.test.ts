@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fuzzBudget, fuzzTimeout, valueOrTypedError } from '../../../test-support/fuzz-budget';
-import { damagedSample, splitAt } from '../../../test-support/fuzz-inputs';
+import { fuzzBudget, fuzzTimeout, valueOrTypedError } from '@main/test-support/fuzz-budget';
+import { damagedSample, splitAt } from '@main/test-support/fuzz-inputs';
 import { fixture } from '../../test/media-fixtures';
 import { DemuxError, type Demuxer, type DemuxSink } from './demuxer';
 import { createFlvDemuxer } from './flv/flv-demuxer';
@@ -36,7 +36,8 @@ const counting = (): DemuxSink & { frames: number } => {
 };
 
 /** Bytes of a real sample with a few bytes changed, cut or inserted, then cut into chunks anywhere. */
-const damaged = (bytes: Buffer) => fc.tuple(damagedSample([bytes], 12), fc.array(fc.nat(), { maxLength: 8 })).map(([out, cuts]) => splitAt(out, cuts));
+const damaged = (bytes: Buffer) =>
+  fc.tuple(damagedSample([bytes], 12), fc.array(fc.nat(), { maxLength: 8 })).map(([out, cuts]) => splitAt(out, cuts));
 
 describe('fuzz: FLV, MPEG-TS, MJPEG, Annex B, ADTS and WAV demuxers', () => {
   const samples: Record<string, Buffer> = {};
@@ -53,19 +54,29 @@ describe('fuzz: FLV, MPEG-TS, MJPEG, Annex B, ADTS and WAV demuxers', () => {
       expect(sink.frames).toBeGreaterThan(5);
     });
 
-    it(`${format}: damaged or random bytes give frames or a DemuxError, nothing else`, () => {
-      const input = fc.oneof(damaged(samples[format]!), fc.array(fc.uint8Array({ maxLength: 2048 }).map((b) => Buffer.from(b)), { maxLength: 4 }));
-      fc.assert(
-        fc.property(input, (chunks) => {
-          const demuxer = DEMUXERS[format]!(counting());
-          return valueOrTypedError(() => {
-            for (const chunk of chunks) demuxer.push(chunk);
-            demuxer.end();
-          }, DemuxError);
-        }),
-        fuzzBudget(),
-      );
-    }, fuzzTimeout());
+    it(
+      `${format}: damaged or random bytes give frames or a DemuxError, nothing else`,
+      () => {
+        const input = fc.oneof(
+          damaged(samples[format]!),
+          fc.array(
+            fc.uint8Array({ maxLength: 2048 }).map((b) => Buffer.from(b)),
+            { maxLength: 4 },
+          ),
+        );
+        fc.assert(
+          fc.property(input, (chunks) => {
+            const demuxer = DEMUXERS[format]!(counting());
+            return valueOrTypedError(() => {
+              for (const chunk of chunks) demuxer.push(chunk);
+              demuxer.end();
+            }, DemuxError);
+          }),
+          fuzzBudget(),
+        );
+      },
+      fuzzTimeout(),
+    );
 
     it(`${format}: megabytes of garbage are refused, not kept`, () => {
       const demuxer = DEMUXERS[format]!(counting());

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { crossSiteCaller, isCrossSiteRequest } from '../../../platform/http/cross-origin';
-import { HttpError } from '../../../platform/http/http-error';
+import { crossSiteCaller, isCrossSiteRequest } from '@main/platform/http/cross-origin';
+import { HttpError } from '@main/platform/http/http-error';
 import type { MediaFrame } from '../../core/media';
 import type { MediaRequest } from '../../core/negotiation';
 import { CodecMismatchError, SourceUnavailableError, type Stream } from '../../core/stream';
@@ -104,7 +104,11 @@ export interface OpenedStream {
  * the console itself and, when the API has a password, callers that logged in; other sites'
  * pages get 403 before anything is dialed.
  */
-export function openOutputStream(deps: Pick<OutputDeps, 'streams' | 'callersAuthenticated'>, src: string, request: IncomingMessage | undefined): OpenedStream {
+export function openOutputStream(
+  deps: Pick<OutputDeps, 'streams' | 'callersAuthenticated'>,
+  src: string,
+  request: IncomingMessage | undefined,
+): OpenedStream {
   const { streams } = deps;
   const named = openNamedStream(streams, src);
   if (named) return named;

@@ -18,7 +18,12 @@ export function h264Codec(sps: Uint8Array, pps: Uint8Array, payloadType = 96): C
 }
 
 export function h265Codec(vps: Uint8Array, sps: Uint8Array, pps: Uint8Array, payloadType = 96): Codec {
-  return { name: 'H265', clockRate: 90000, payloadType, fmtp: `sprop-vps=${base64(vps)};sprop-sps=${base64(sps)};sprop-pps=${base64(pps)}` };
+  return {
+    name: 'H265',
+    clockRate: 90000,
+    payloadType,
+    fmtp: `sprop-vps=${base64(vps)};sprop-sps=${base64(sps)};sprop-pps=${base64(pps)}`,
+  };
 }
 
 /** AAC in RFC 3640's AAC-hbr mode, from the AudioSpecificConfig (2+ bytes). */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { openRelayPage } from '../../test/chromium-kit';
 import { startRelay, waitFor, type RelayUnderTest } from '../../test/relay-test-kit';
-import { quietFor } from '../../../test-support/time';
+import { quietFor } from '@main/test-support/time';
 
 // The attack as a browser makes it: a page of another site embeds <img>/<video> whose URL asks
 // the relay to open a source of the page's choosing. Chromium sends no Origin for these; the
@@ -80,11 +80,14 @@ describe('a page of another site, in Chromium', () => {
 
   it('the same <img> on the relay’s own page does reach the camera (the check above can see a dial)', async () => {
     await page.goto(`${relay.api}/api`);
-    await page.evaluate((src) => {
-      const image = document.createElement('img');
-      image.src = src;
-      document.body.append(image);
-    }, `${relay.api}/api/frame.jpeg?src=${encodeURIComponent(`${cameraUrl}?attempt=own`)}`);
+    await page.evaluate(
+      (src) => {
+        const image = document.createElement('img');
+        image.src = src;
+        document.body.append(image);
+      },
+      `${relay.api}/api/frame.jpeg?src=${encodeURIComponent(`${cameraUrl}?attempt=own`)}`,
+    );
     await waitFor(() => (sockets.length > 0 ? true : undefined), 15_000);
   });
 });

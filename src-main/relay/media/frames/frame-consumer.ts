@@ -58,7 +58,13 @@ export function createFrameConsumer(options: FrameConsumerOptions): FrameConsume
     requests: options.requests,
     tracks,
     attach(track: Track, match: TrackMatch): PacketSink {
-      const frameTrack: FrameTrack = { index: tracks.length, kind: track.media.kind, codec: match.codec, depacketizer: createDepacketizer(match.codec), source: track };
+      const frameTrack: FrameTrack = {
+        index: tracks.length,
+        kind: track.media.kind,
+        codec: match.codec,
+        depacketizer: createDepacketizer(match.codec),
+        source: track,
+      };
       let repair = repairFor(match.codec);
       tracks.push(frameTrack);
       return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryLogger } from '../../../platform/logger';
+import { createMemoryLogger } from '@main/platform/logger';
 import { createSchemeRegistry } from '../../core/scheme-registry';
 import { createStreamRegistry } from '../../core/stream-registry';
 import { createTaskRegistry } from '../../core/task-registry';
@@ -29,21 +29,37 @@ describe('frames: producer to consumer through a stream', () => {
     const { tasks, streams } = setup();
     const stream = streams.set('cam', []);
     const asc = Uint8Array.of(0x11, 0x90); // AAC-LC 48 kHz stereo
-    const producer = createFrameProducer({ tracks: [{ kind: 'video', codec: h264Codec(sps, pps) }, { kind: 'audio', codec: aacCodec(asc) }], label: { format_name: 'test' } });
+    const producer = createFrameProducer({
+      tracks: [
+        { kind: 'video', codec: h264Codec(sps, pps) },
+        { kind: 'audio', codec: aacCodec(asc) },
+      ],
+      label: { format_name: 'test' },
+    });
     stream.addPushed('test://upload', producer.connection);
 
     const got: Array<{ kind: string; frame: MediaFrame }> = [];
     // The first output starts the producer; the keyframe pushed after that fills the GOP cache.
-    const first = await attachFrameOutput({ streams, tasks, callersAuthenticated: false }, { src: 'cam', format: 'test', requests: [{ kind: 'video', codecs: ['H264'] }], onFrame: () => undefined, onClose: () => undefined });
+    const first = await attachFrameOutput(
+      { streams, tasks, callersAuthenticated: false },
+      { src: 'cam', format: 'test', requests: [{ kind: 'video', codecs: ['H264'] }], onFrame: () => undefined, onClose: () => undefined },
+    );
     producer.push(0, { codec: 'H264', timestamp: 1000, keyframe: true, data: toAvcc([sps, pps, idr]) });
     producer.push(0, { codec: 'H264', timestamp: 4600, keyframe: false, data: toAvcc([slice]) });
 
-    const second = await attachFrameOutput({ streams, tasks, callersAuthenticated: false }, {
-      src: 'cam', format: 'test',
-      requests: [{ kind: 'video', codecs: ['H264'] }, { kind: 'audio', codecs: ['MPEG4-GENERIC'] }],
-      onFrame: (track, frame) => got.push({ kind: track.kind, frame }),
-      onClose: () => undefined,
-    });
+    const second = await attachFrameOutput(
+      { streams, tasks, callersAuthenticated: false },
+      {
+        src: 'cam',
+        format: 'test',
+        requests: [
+          { kind: 'video', codecs: ['H264'] },
+          { kind: 'audio', codecs: ['MPEG4-GENERIC'] },
+        ],
+        onFrame: (track, frame) => got.push({ kind: track.kind, frame }),
+        onClose: () => undefined,
+      },
+    );
     expect(second.consumer.tracks.map((t) => t.codec.name)).toEqual(['H264', 'MPEG4-GENERIC']);
     // The cached GOP (the keyframe and what followed it) arrives at once, before any new frame.
     expect(got.map((g) => g.frame.timestamp)).toEqual([1000, 4600]);
@@ -53,7 +69,13 @@ describe('frames: producer to consumer through a stream', () => {
     producer.push(1, { codec: 'MPEG4-GENERIC', timestamp: 2048, keyframe: true, data: Uint8Array.of(1, 2, 3) });
     producer.push(0, { codec: 'H264', timestamp: 8200, keyframe: false, data: toAvcc([slice]) });
     producer.push(0, { codec: 'H264', timestamp: 11800, keyframe: false, data: toAvcc([slice]) });
-    expect(got.map((g) => `${g.kind}@${g.frame.timestamp}`)).toEqual(['video@1000', 'video@4600', 'audio@2048', 'video@8200', 'video@11800']);
+    expect(got.map((g) => `${g.kind}@${g.frame.timestamp}`)).toEqual([
+      'video@1000',
+      'video@4600',
+      'audio@2048',
+      'video@8200',
+      'video@11800',
+    ]);
     expect(Buffer.from(got[3]!.frame.data).equals(Buffer.from(toAvcc([slice])))).toBe(true);
 
     first.release();
@@ -65,7 +87,11 @@ describe('frames: producer to consumer through a stream', () => {
 
   it('answers 404 for an unknown stream, 400 without src or for a source the API may not run, 503 when nothing answers', async () => {
     const { tasks, streams } = setup();
-    const attach = (src: string | null) => attachFrameOutput({ streams, tasks, callersAuthenticated: false }, { src, format: 'test', requests: [], onFrame: () => undefined, onClose: () => undefined });
+    const attach = (src: string | null) =>
+      attachFrameOutput(
+        { streams, tasks, callersAuthenticated: false },
+        { src, format: 'test', requests: [], onFrame: () => undefined, onClose: () => undefined },
+      );
     await expect(attach(null)).rejects.toMatchObject({ status: 400 });
     await expect(attach('nope')).rejects.toMatchObject({ status: 404, message: 'stream not found: nope' });
     await expect(attach('exec:ffmpeg -i x')).rejects.toMatchObject({ status: 400 });
@@ -78,7 +104,9 @@ describe('frames: producer to consumer through a stream', () => {
 
 describe('codec descriptions and timestamps', () => {
   it('describes H.264 and AAC as an SDP would', () => {
-    expect(h264Codec(sps, pps).fmtp).toBe(`packetization-mode=1;sprop-parameter-sets=${sps.toString('base64')},aOvjyyLA;profile-level-id=64001e`);
+    expect(h264Codec(sps, pps).fmtp).toBe(
+      `packetization-mode=1;sprop-parameter-sets=${sps.toString('base64')},aOvjyyLA;profile-level-id=64001e`,
+    );
     const aac = aacCodec(Uint8Array.of(0x11, 0x90));
     expect([aac.clockRate, aac.channels]).toEqual([48000, 2]);
     // ADTS header of AAC-LC 44.1 kHz stereo (as ffmpeg writes it).

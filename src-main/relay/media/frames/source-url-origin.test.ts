@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestEngine } from '../../../engine/test-engine';
+import { startTestEngine } from '@main/engine/test-engine';
 import { relayModule } from '../../relay-module';
 import { startRelay, waitFor, type RelayUnderTest } from '../../test/relay-test-kit';
 
@@ -31,7 +31,8 @@ describe('source URLs and other sites', () => {
     camera?.close();
   });
 
-  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${relay!.api}${path}`, { headers, signal: AbortSignal.timeout(15_000) });
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    fetch(`${relay!.api}${path}`, { headers, signal: AbortSignal.timeout(15_000) });
 
   it('a page of another site gets 403 for a source URL on every output, before anything is dialed', async () => {
     camera = await countingCamera();
@@ -57,7 +58,10 @@ describe('source URLs and other sites', () => {
     // Exactly the headers Chromium sends for an <img>/<video> of a page on another site or port.
     const image = { 'Sec-Fetch-Mode': 'no-cors', 'Sec-Fetch-Dest': 'image' };
     const shapes: Array<[Record<string, string>, string]> = [
-      [{ ...image, 'Sec-Fetch-Site': 'cross-site', Referer: 'https://attacker.example/page.html' }, 'a page of https://attacker.example may not'],
+      [
+        { ...image, 'Sec-Fetch-Site': 'cross-site', Referer: 'https://attacker.example/page.html' },
+        'a page of https://attacker.example may not',
+      ],
       [{ ...image, 'Sec-Fetch-Site': 'cross-site' }, 'a page of another site may not'],
       // Another app of this machine on another port is the same site, not the same origin.
       [{ ...image, 'Sec-Fetch-Site': 'same-site', Referer: 'http://localhost:3000/' }, 'a page of http://localhost:3000 may not'],
@@ -75,7 +79,10 @@ describe('source URLs and other sites', () => {
     }
     expect(camera.connections()).toBe(0);
     // A write shaped as a browser's without Origin is refused the same way.
-    const write = await fetch(`${relay.api}/api/streams?name=x&src=rtsp://127.0.0.1:1/x`, { method: 'PUT', headers: { 'Sec-Fetch-Site': 'cross-site' } });
+    const write = await fetch(`${relay.api}/api/streams?name=x&src=rtsp://127.0.0.1:1/x`, {
+      method: 'PUT',
+      headers: { 'Sec-Fetch-Site': 'cross-site' },
+    });
     expect(write.status).toBe(403);
     expect(await write.text()).toContain('cross-site write refused');
     // Named streams stay open to other sites' pages, as in go2rtc.
@@ -87,9 +94,15 @@ describe('source URLs and other sites', () => {
     camera = await countingCamera();
     relay = await startRelay();
     await dialedBy(`/api/frame.jpeg?src=${encodeURIComponent(camera.url)}`, { 'Sec-Fetch-Site': 'none', 'Sec-Fetch-Mode': 'navigate' });
-    await dialedBy(`/api/frame.jpeg?src=${encodeURIComponent(`${camera.url}b`)}`, { 'Sec-Fetch-Site': 'same-origin', Referer: `${relay.api}/` });
+    await dialedBy(`/api/frame.jpeg?src=${encodeURIComponent(`${camera.url}b`)}`, {
+      'Sec-Fetch-Site': 'same-origin',
+      Referer: `${relay.api}/`,
+    });
     // Behind a reverse proxy the page's origin is the proxy's: the browser's same-origin stands.
-    await dialedBy(`/api/frame.jpeg?src=${encodeURIComponent(`${camera.url}c`)}`, { 'Sec-Fetch-Site': 'same-origin', Referer: 'http://frigate.lan:5000/cameras' });
+    await dialedBy(`/api/frame.jpeg?src=${encodeURIComponent(`${camera.url}c`)}`, {
+      'Sec-Fetch-Site': 'same-origin',
+      Referer: 'http://frigate.lan:5000/cameras',
+    });
   });
 
   /** Asks for a snapshot of `src` and returns once the camera saw a connection (the answer would take the dial's whole budget). */
@@ -117,7 +130,9 @@ describe('source URLs and other sites', () => {
       expect(answer.status, input).toBe(400);
       expect(await answer.text()).toContain(`ffmpeg: ${input} is a file on this machine`);
     }
-    const put = await fetch(`${relay.api}/api/streams?name=f&src=${encodeURIComponent('ffmpeg:/etc/passwd#video=h264')}`, { method: 'PUT' });
+    const put = await fetch(`${relay.api}/api/streams?name=f&src=${encodeURIComponent('ffmpeg:/etc/passwd#video=h264')}`, {
+      method: 'PUT',
+    });
     expect(put.status).toBe(400);
   });
 
@@ -125,7 +140,8 @@ describe('source URLs and other sites', () => {
     camera = await countingCamera();
     const running = await startTestEngine({
       modules: [relayModule],
-      config: 'data_dir: ./data\napi:\n  listen: 127.0.0.1:0\n  username: admin\n  password: pw\nrtsp:\n  listen: 127.0.0.1:0\nlog:\n  level: error\n',
+      config:
+        'data_dir: ./data\napi:\n  listen: 127.0.0.1:0\n  username: admin\n  password: pw\nrtsp:\n  listen: 127.0.0.1:0\nlog:\n  level: error\n',
     });
     relay = { running, api: running.engine.url, rtspPort: 0, rtspUrl: () => '', stop: () => running.stop() };
     const auth = { Authorization: `Basic ${Buffer.from('admin:pw').toString('base64')}` };
@@ -142,7 +158,10 @@ describe('source URLs and other sites', () => {
     relay = await startRelay('  cam: rtsp://127.0.0.1:1/cam\n', '', 0, '', `  origin: "*"\n`);
     const open = await get('/api/streams?src=cam', { Origin: FOREIGN });
     expect(open.headers.get('access-control-allow-origin')).toBe('*');
-    const preflight = await fetch(`${relay.api}/api/stream.m3u8?src=cam`, { method: 'OPTIONS', headers: { Origin: FOREIGN, 'Access-Control-Request-Method': 'GET' } });
+    const preflight = await fetch(`${relay.api}/api/stream.m3u8?src=cam`, {
+      method: 'OPTIONS',
+      headers: { Origin: FOREIGN, 'Access-Control-Request-Method': 'GET' },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, OPTIONS');
     // Reading is open; making the relay dial a URL of the page's choosing is not.

@@ -63,21 +63,60 @@ beforeAll(async () => {
   onvif = await responder((probe) => {
     const id = /MessageID>([^<]+)</.exec(probe.toString())?.[1] ?? '';
     return [
-      probeMatch(id, 'http://0.0.0.0:8899/onvif/device_service', 'onvif://www.onvif.org/type/video_encoder onvif://www.onvif.org/Profile/Streaming onvif://www.onvif.org/name/Garage%20Cam onvif://www.onvif.org/hardware/IPC-G5 onvif://www.onvif.org/location/country/china'),
+      probeMatch(
+        id,
+        'http://0.0.0.0:8899/onvif/device_service',
+        'onvif://www.onvif.org/type/video_encoder onvif://www.onvif.org/Profile/Streaming onvif://www.onvif.org/name/Garage%20Cam onvif://www.onvif.org/hardware/IPC-G5 onvif://www.onvif.org/location/country/china',
+      ),
       probeMatch(id, 'http://127.0.0.1:80/wsd/printer http://[fe80::1]/wsd', 'ldap:///ou=printers', 'wprt:PrintDeviceType'),
     ];
   });
   dvrip = await responder((probe) =>
     probe[0] === 0xff && probe.readUInt16LE(14) === 1530
-      ? [dvripReply({ 'NetWork.NetCommon': { BuildDate: '2019-05-12 10:11:12', ChannelNum: 4, DeviceType: 1, GateWay: '0x0101A8C0', HostIP: '0x1E01A8C0', HostName: 'NVR-Backyard', HttpPort: 80, MAC: '00:12:41:aa:bb:cc', SN: 'c8a3b1f0e2d4a5b6', TCPPort: 34567, UDPPort: 34568, Version: 'V4.02.R11' }, Ret: 100, SessionID: '0x00000000' })]
+      ? [
+          dvripReply({
+            'NetWork.NetCommon': {
+              BuildDate: '2019-05-12 10:11:12',
+              ChannelNum: 4,
+              DeviceType: 1,
+              GateWay: '0x0101A8C0',
+              HostIP: '0x1E01A8C0',
+              HostName: 'NVR-Backyard',
+              HttpPort: 80,
+              MAC: '00:12:41:aa:bb:cc',
+              SN: 'c8a3b1f0e2d4a5b6',
+              TCPPort: 34567,
+              UDPPort: 34568,
+              Version: 'V4.02.R11',
+            },
+            Ret: 100,
+            SessionID: '0x00000000',
+          }),
+        ]
       : [],
   );
   mdns = await responder((probe) => {
     const question = dnsPacket.decode(probe).questions?.[0];
     if (question?.name !== '_hap._tcp.local') return [];
     return [
-      hapAnswer('Doorbell 1A2B', 'Doorbell-1A2B.local', '127.0.0.1', 51826, ['c#=3', 'ff=1', 'id=4E:21:9A:33:7C:10', 'md=Aqara Doorbell G4', 'pv=1.1', 's#=1', 'sf=0', 'ci=18']),
-      hapAnswer('Hallway Light', 'Hallway-Light.local', '127.0.0.1', 51827, ['c#=1', 'ff=0', 'id=11:22:33:44:55:66', 'md=Bulb', 'sf=1', 'ci=5']),
+      hapAnswer('Doorbell 1A2B', 'Doorbell-1A2B.local', '127.0.0.1', 51826, [
+        'c#=3',
+        'ff=1',
+        'id=4E:21:9A:33:7C:10',
+        'md=Aqara Doorbell G4',
+        'pv=1.1',
+        's#=1',
+        'sf=0',
+        'ci=18',
+      ]),
+      hapAnswer('Hallway Light', 'Hallway-Light.local', '127.0.0.1', 51827, [
+        'c#=1',
+        'ff=0',
+        'id=11:22:33:44:55:66',
+        'md=Bulb',
+        'sf=1',
+        'ci=5',
+      ]),
     ];
   });
   const discovery = `discovery:\n  onvif: 127.0.0.1:${onvif.port}\n  dvrip: 127.0.0.1:${dvrip.port}\n  mdns: 127.0.0.1:${mdns.port}\n  timeout: 500ms\n`;
@@ -97,14 +136,16 @@ const sources = async (path: string) => {
 
 describe('network discovery', () => {
   it('/api/onvif sends a WS-Discovery Probe for video transmitters and lists the cameras that match (not the printer)', async () => {
-    expect(await sources('/api/onvif')).toEqual([{ name: '127.0.0.1:8899', url: 'onvif://user:pass@127.0.0.1:8899', info: 'Garage Cam IPC-G5' }]);
+    expect(await sources('/api/onvif')).toEqual([
+      { name: '127.0.0.1:8899', url: 'onvif://user:pass@127.0.0.1:8899', info: 'Garage Cam IPC-G5' },
+    ]);
     const probe = onvif.probes[0]!.toString();
     expect(probe).toContain('http://schemas.xmlsoap.org/ws/2005/04/discovery/Probe');
     expect(probe).toContain('<d:Types>dn:NetworkVideoTransmitter</d:Types>');
     expect(probe).toMatch(/<a:MessageID>urn:uuid:[0-9a-f-]{36}<\/a:MessageID>/);
   });
 
-  it('/api/onvif?src= lists the profiles of one camera, here the relay\'s own ONVIF server', async () => {
+  it("/api/onvif?src= lists the profiles of one camera, here the relay's own ONVIF server", async () => {
     const src = `onvif://${new URL(relay.api).host}`;
     expect(await sources(`/api/onvif?src=${encodeURIComponent(src)}`)).toEqual([
       { name: 'Relay Console Media relay stream0', url: `${src}?subtype=garage`, info: 'garage' },
@@ -116,13 +157,25 @@ describe('network discovery', () => {
 
   it('/api/dvrip broadcasts a DVRIP search and lists each DVR by its name and decoded address', async () => {
     expect(dvripHostIp('0x1E01A8C0')).toBe('192.168.1.30');
-    expect(await sources('/api/dvrip')).toEqual([{ name: 'NVR-Backyard', url: 'dvrip://user:pass@192.168.1.30?channel=0&subtype=0', info: 'SN c8a3b1f0e2d4a5b6, 4 channel(s), V4.02.R11' }]);
+    expect(await sources('/api/dvrip')).toEqual([
+      {
+        name: 'NVR-Backyard',
+        url: 'dvrip://user:pass@192.168.1.30?channel=0&subtype=0',
+        info: 'SN c8a3b1f0e2d4a5b6, 4 channel(s), V4.02.R11',
+      },
+    ]);
     const probe = dvrip.probes[0]!;
     expect(probe.toString('hex')).toBe('ff00000000000000000000000000fa0500000000');
   });
 
   it('/api/homekit browses _hap._tcp over mDNS and lists cameras and doorbells, not other accessories', async () => {
-    const expected = [{ name: 'Doorbell 1A2B', url: 'homekit://127.0.0.1:51826?device_id=4E%3A21%3A9A%3A33%3A7C%3A10&feature=1&status=0', info: 'Aqara Doorbell G4' }];
+    const expected = [
+      {
+        name: 'Doorbell 1A2B',
+        url: 'homekit://127.0.0.1:51826?device_id=4E%3A21%3A9A%3A33%3A7C%3A10&feature=1&status=0',
+        info: 'Aqara Doorbell G4',
+      },
+    ];
     expect(await sources('/api/homekit')).toEqual(expected);
     expect(await sources('/api/discovery/homekit')).toEqual(expected);
     const query = mdns.probes[0]!;

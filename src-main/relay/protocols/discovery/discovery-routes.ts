@@ -1,5 +1,5 @@
-import { crossSiteCaller, isCrossSiteRequest } from '../../../platform/http/cross-origin';
-import { HttpError } from '../../../platform/http/http-error';
+import { crossSiteCaller, isCrossSiteRequest } from '@main/platform/http/cross-origin';
+import { HttpError } from '@main/platform/http/http-error';
 import type { ProtocolContext } from '../protocol-context';
 import { CLOUD_ACCOUNT_PATHS, type CloudAccountAdapter } from './cloud-accounts';
 import { describeOnvifDevice, parseOnvifUrl } from '../onvif/onvif-client';
@@ -51,7 +51,12 @@ export function registerDiscovery({ ctx, logger }: ProtocolContext, adapters: Cl
     }
   };
   /** A probe's route; `one` answers `?src=` (a device asked directly) where the protocol has that. */
-  const probeRoute = (path: string, kind: ProbeKind, discover: (target: ProbeTarget, timeoutMs: number) => Promise<DiscoveredSource[]>, one?: (src: string) => Promise<DiscoveredSource[]>) =>
+  const probeRoute = (
+    path: string,
+    kind: ProbeKind,
+    discover: (target: ProbeTarget, timeoutMs: number) => Promise<DiscoveredSource[]>,
+    one?: (src: string) => Promise<DiscoveredSource[]>,
+  ) =>
     ctx.http.add([
       {
         method: 'GET',
@@ -59,7 +64,8 @@ export function registerDiscovery({ ctx, logger }: ProtocolContext, adapters: Cl
         handler: async ({ req, res, url }) => {
           // A probe sends packets into the LAN and `?src=` makes the relay call a device: never at
           // the bidding of another site's page (an <img> sends no Origin, but Sec-Fetch-Site).
-          if (isCrossSiteRequest(req) && !ctx.settings.api.username) throw new HttpError(403, `${crossSiteCaller(req)} may not run network discovery through this relay`);
+          if (isCrossSiteRequest(req) && !ctx.settings.api.username)
+            throw new HttpError(403, `${crossSiteCaller(req)} may not run network discovery through this relay`);
           const src = url.searchParams.get('src');
           if (one && src) return sendSources(res, await one(src));
           const { target, timeoutMs } = probe(kind);
@@ -84,7 +90,8 @@ export function registerDiscovery({ ctx, logger }: ProtocolContext, adapters: Cl
       path: '/api/hass',
       handler: async ({ res }) => {
         const settings = hassSettings(ctx.config.section('hass'));
-        if (!settings) throw new HttpError(404, 'no hass config: add hass: {url: http://homeassistant.local:8123, token: <long-lived access token>}');
+        if (!settings)
+          throw new HttpError(404, 'no hass config: add hass: {url: http://homeassistant.local:8123, token: <long-lived access token>}');
         try {
           sendSources(res, await hassCameras(settings, AbortSignal.timeout(DISCOVERY_TIMEOUT_MS)));
         } catch (error) {
@@ -102,7 +109,11 @@ export function registerDiscovery({ ctx, logger }: ProtocolContext, adapters: Cl
         method: 'GET',
         path,
         handler: async ({ res, url }) => {
-          if (!adapter) throw new HttpError(501, `no ${service} account adapter in this build: ${service} cameras cannot be listed or added here yet; add them by their RTSP or ONVIF address instead`);
+          if (!adapter)
+            throw new HttpError(
+              501,
+              `no ${service} account adapter in this build: ${service} cameras cannot be listed or added here yet; add them by their RTSP or ONVIF address instead`,
+            );
           sendSources(res, await adapter.list(url.searchParams, AbortSignal.timeout(DISCOVERY_TIMEOUT_MS)));
         },
       },

@@ -8,7 +8,26 @@ import { probe, startRelay, type RelayUnderTest } from '../../test/relay-test-ki
 // with attributes, the camera proxy stream as MJPEG), and the cloud account endpoints' 501.
 const TOKEN = 'long-lived-token';
 const CAMERA_TOKEN = 'rotating-entity-token';
-const jpegs = execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=5:duration=1', '-c:v', 'mjpeg', '-pix_fmt', 'yuvj420p', '-f', 'image2pipe', '-'], { maxBuffer: 16 * 1024 * 1024 });
+const jpegs = execFileSync(
+  'ffmpeg',
+  [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=160x120:rate=5:duration=1',
+    '-c:v',
+    'mjpeg',
+    '-pix_fmt',
+    'yuvj420p',
+    '-f',
+    'image2pipe',
+    '-',
+  ],
+  { maxBuffer: 16 * 1024 * 1024 },
+);
 const frames = jpegs
   .toString('latin1')
   .split('\xff\xd8')
@@ -24,11 +43,31 @@ beforeAll(async () => {
     seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
     const url = new URL(req.url ?? '/', 'http://ha');
     if (url.pathname === '/api/states') {
-      if (req.headers.authorization !== `Bearer ${TOKEN}`) return void res.writeHead(401, { 'Content-Type': 'text/plain' }).end('401: Unauthorized');
+      if (req.headers.authorization !== `Bearer ${TOKEN}`)
+        return void res.writeHead(401, { 'Content-Type': 'text/plain' }).end('401: Unauthorized');
       const context = { id: '01HXYZ', parent_id: null, user_id: null };
       const states = [
-        { entity_id: 'camera.front_door', state: 'streaming', attributes: { access_token: CAMERA_TOKEN, friendly_name: 'Front door', supported_features: 2, entity_picture: `/api/camera_proxy/camera.front_door?token=${CAMERA_TOKEN}` }, last_changed: '2026-11-26T08:00:00+00:00', last_updated: '2026-11-26T08:00:00+00:00', context },
-        { entity_id: 'light.kitchen', state: 'on', attributes: { friendly_name: 'Kitchen' }, last_changed: '2026-11-26T08:00:00+00:00', last_updated: '2026-11-26T08:00:00+00:00', context },
+        {
+          entity_id: 'camera.front_door',
+          state: 'streaming',
+          attributes: {
+            access_token: CAMERA_TOKEN,
+            friendly_name: 'Front door',
+            supported_features: 2,
+            entity_picture: `/api/camera_proxy/camera.front_door?token=${CAMERA_TOKEN}`,
+          },
+          last_changed: '2026-11-26T08:00:00+00:00',
+          last_updated: '2026-11-26T08:00:00+00:00',
+          context,
+        },
+        {
+          entity_id: 'light.kitchen',
+          state: 'on',
+          attributes: { friendly_name: 'Kitchen' },
+          last_changed: '2026-11-26T08:00:00+00:00',
+          last_updated: '2026-11-26T08:00:00+00:00',
+          context,
+        },
       ];
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(states));
       return;
@@ -63,7 +102,13 @@ describe('discovery', () => {
     const response = await fetch(`${relay.api}/api/hass`);
     expect(response.status).toBe(200);
     const { sources } = (await response.json()) as { sources: { name: string; url: string; info: string }[] };
-    expect(sources).toEqual([{ name: 'Front door', url: `http://127.0.0.1:${(ha.address() as AddressInfo).port}/api/camera_proxy_stream/camera.front_door?token=${CAMERA_TOKEN}`, info: 'camera.front_door (streaming)' }]);
+    expect(sources).toEqual([
+      {
+        name: 'Front door',
+        url: `http://127.0.0.1:${(ha.address() as AddressInfo).port}/api/camera_proxy_stream/camera.front_door?token=${CAMERA_TOKEN}`,
+        info: 'camera.front_door (streaming)',
+      },
+    ]);
     expect(sources[0]!.url).not.toContain(TOKEN);
     expect(seen).toContain(`GET /api/states Bearer ${TOKEN}`);
     const added = await fetch(`${relay.api}/api/streams?name=front_door&src=${encodeURIComponent(sources[0]!.url)}`, { method: 'PUT' });
@@ -72,7 +117,11 @@ describe('discovery', () => {
   });
 
   it('cloud account endpoints answer 501 naming the service', async () => {
-    for (const [path, service] of [['/api/ring', 'Ring'], ['/api/roborock', 'Roborock'], ['/api/wyze', 'Wyze']] as const) {
+    for (const [path, service] of [
+      ['/api/ring', 'Ring'],
+      ['/api/roborock', 'Roborock'],
+      ['/api/wyze', 'Wyze'],
+    ] as const) {
       const response = await fetch(`${relay.api}${path}`);
       expect(response.status, path).toBe(501);
       expect(await response.text()).toContain(`no ${service} account adapter`);

@@ -35,7 +35,10 @@ export function dvripHostIp(hex: string): string | undefined {
 function dvripReplySource(data: Buffer): DiscoveredSource | undefined {
   if (data.length <= HEADER_BYTES || data[0] !== 0xff || data.readUInt16LE(14) !== SEARCH_REPLY) return undefined;
   // The JSON ends with a newline or NUL the devices add.
-  const text = data.subarray(HEADER_BYTES).toString('utf8').replace(/[\0\s]+$/, '');
+  const text = data
+    .subarray(HEADER_BYTES)
+    .toString('utf8')
+    .replace(/[\0\s]+$/, '');
   let common: NetCommon | undefined;
   try {
     common = (JSON.parse(text) as { 'NetWork.NetCommon'?: NetCommon })['NetWork.NetCommon'];
@@ -45,7 +48,9 @@ function dvripReplySource(data: Buffer): DiscoveredSource | undefined {
   const host = common?.HostIP ? dvripHostIp(common.HostIP) : undefined;
   if (!common || !host || !common.HostName) return undefined;
   const port = common.TCPPort && common.TCPPort !== 34567 ? `:${common.TCPPort}` : '';
-  const info = [common.SN && `SN ${common.SN}`, common.ChannelNum && `${common.ChannelNum} channel(s)`, common.Version].filter(Boolean).join(', ');
+  const info = [common.SN && `SN ${common.SN}`, common.ChannelNum && `${common.ChannelNum} channel(s)`, common.Version]
+    .filter(Boolean)
+    .join(', ');
   return { name: common.HostName, url: `dvrip://user:pass@${host}${port}?channel=0&subtype=0`, info: info || ' ' };
 }
 
@@ -54,7 +59,13 @@ function dvripReplySource(data: Buffer): DiscoveredSource | undefined {
  * probe listens there when it broadcasts; one device asked directly answers the sender.
  */
 export async function discoverDvrip(target: ProbeTarget, timeoutMs: number): Promise<DiscoveredSource[]> {
-  const replies = await udpProbe({ target, message: dvripSearchRequest(), repeat: 3, timeoutMs, listenPort: isBroadcast(target.host) ? target.port : 0 });
+  const replies = await udpProbe({
+    target,
+    message: dvripSearchRequest(),
+    repeat: 3,
+    timeoutMs,
+    listenPort: isBroadcast(target.host) ? target.port : 0,
+  });
   const found = new Map<string, DiscoveredSource>();
   for (const { data } of replies) {
     const source = dvripReplySource(data);

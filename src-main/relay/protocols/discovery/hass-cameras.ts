@@ -19,8 +19,14 @@ interface HassState {
  */
 export async function hassCameras(settings: HassSettings, signal: AbortSignal): Promise<DiscoveredSource[]> {
   const base = settings.url.replace(/\/+$/, '');
-  const response = await fetch(`${base}/api/states`, { headers: { Authorization: `Bearer ${settings.token}`, Accept: 'application/json' }, signal });
-  if (response.status === 401 || response.status === 403) throw new Error(`Home Assistant at ${base} refused the token (${response.status}): make a long-lived access token in your Home Assistant profile`);
+  const response = await fetch(`${base}/api/states`, {
+    headers: { Authorization: `Bearer ${settings.token}`, Accept: 'application/json' },
+    signal,
+  });
+  if (response.status === 401 || response.status === 403)
+    throw new Error(
+      `Home Assistant at ${base} refused the token (${response.status}): make a long-lived access token in your Home Assistant profile`,
+    );
   if (!response.ok) throw new Error(`Home Assistant at ${base} answered ${response.status}`);
   const states = (await response.json()) as HassState[];
   if (!Array.isArray(states)) throw new Error(`Home Assistant at ${base} did not answer a list of states`);

@@ -53,19 +53,26 @@ function hapSources(packets: Buffer[], fromAddress: string[] = []): DiscoveredSo
     }
     for (const record of [...(decoded.answers ?? []), ...(decoded.additionals ?? [])]) {
       if (record.type === 'PTR' && record.name === HAP_SERVICE) instance(record.data);
-      else if (record.type === 'SRV' && record.name.endsWith(`.${HAP_SERVICE}`)) Object.assign(instance(record.name), { host: record.data.target, port: record.data.port });
-      else if (record.type === 'TXT' && record.name.endsWith(`.${HAP_SERVICE}`)) Object.assign(instance(record.name).txt, txtEntries(record.data));
+      else if (record.type === 'SRV' && record.name.endsWith(`.${HAP_SERVICE}`))
+        Object.assign(instance(record.name), { host: record.data.target, port: record.data.port });
+      else if (record.type === 'TXT' && record.name.endsWith(`.${HAP_SERVICE}`))
+        Object.assign(instance(record.name).txt, txtEntries(record.data));
       else if (record.type === 'A') addresses.set(record.name, record.data);
     }
     // An answer without an A record: the accessory is at the address it answered from.
-    for (const item of instances.values()) if (item.host && !addresses.has(item.host) && fromAddress[index]) addresses.set(item.host, fromAddress[index]!);
+    for (const item of instances.values())
+      if (item.host && !addresses.has(item.host) && fromAddress[index]) addresses.set(item.host, fromAddress[index]!);
   });
   const sources: DiscoveredSource[] = [];
   for (const item of instances.values()) {
     const ip = item.host ? addresses.get(item.host) : undefined;
     if (!ip || !item.port || !item.txt.id || !CAMERA_CATEGORIES.has(item.txt.ci ?? '')) continue;
     const query = new URLSearchParams({ device_id: item.txt.id, feature: item.txt.ff ?? '', status: item.txt.sf ?? '' });
-    sources.push({ name: item.name.slice(0, -HAP_SERVICE.length - 1), url: `homekit://${ip}:${item.port}?${query}`, info: item.txt.md ?? ' ' });
+    sources.push({
+      name: item.name.slice(0, -HAP_SERVICE.length - 1),
+      url: `homekit://${ip}:${item.port}?${query}`,
+      info: item.txt.md ?? ' ',
+    });
   }
   return sources;
 }

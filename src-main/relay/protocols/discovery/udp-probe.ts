@@ -44,7 +44,9 @@ export async function udpProbe(probe: UdpProbe): Promise<Array<{ data: Buffer; f
     const repeat = probe.repeat ?? 1;
     for (let i = 0; i < repeat; i++) {
       if (i > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-      await new Promise<void>((resolve, reject) => socket.send(probe.message, probe.target.port, probe.target.host, (error) => (error ? reject(error) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        socket.send(probe.message, probe.target.port, probe.target.host, (error) => (error ? reject(error) : resolve())),
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, probe.timeoutMs));
     return replies;

@@ -12,7 +12,13 @@ describe('echo: sources', () => {
     publisher = publishTestPattern(camera.rtspUrl('cam'));
     await waitForMedia(camera, 'cam');
     relay = await startRelay(
-      [`  door: echo:printf '%s\\n' ${camera.rtspUrl('cam')}`, '  silent: echo:true', "  loop: echo:printf 'exec:ffmpeg'", '  failing: echo:false', ''].join('\n'),
+      [
+        `  door: echo:printf '%s\\n' ${camera.rtspUrl('cam')}`,
+        '  silent: echo:true',
+        "  loop: echo:printf 'exec:ffmpeg'",
+        '  failing: echo:false',
+        '',
+      ].join('\n'),
     );
   }, 30_000);
   afterAll(async () => {
@@ -27,7 +33,11 @@ describe('echo: sources', () => {
   }, 30_000);
 
   it('says what went wrong with the command', async () => {
-    const errors: Record<string, RegExp> = { silent: /printed nothing/, loop: /unsupported|may not run commands|does not support/, failing: /echo: false failed/ };
+    const errors: Record<string, RegExp> = {
+      silent: /printed nothing/,
+      loop: /unsupported|may not run commands|does not support/,
+      failing: /echo: false failed/,
+    };
     await Promise.all(
       Object.entries(errors).map(async ([name, pattern]) => {
         const result = await run('ffprobe', ['-v', 'error', '-rtsp_transport', 'tcp', relay.rtspUrl(name)], 30_000);

@@ -21,7 +21,8 @@ export function registerEcho({ schemes }: ProtocolContext): void {
       });
       const url = printed.trim().split('\n')[0]?.trim() ?? '';
       const handler = schemes.resolve(url);
-      if (!url || !handler) throw new Error(`echo: ${file} printed ${url ? `a source this relay does not support (${url.split(':')[0]})` : 'nothing'}`);
+      if (!url || !handler)
+        throw new Error(`echo: ${file} printed ${url ? `a source this relay does not support (${url.split(':')[0]})` : 'nothing'}`);
       if (handler.runsCode) throw new Error('echo: the printed source may not run commands itself');
       return handler.dial(url, context);
     },

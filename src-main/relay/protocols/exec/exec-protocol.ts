@@ -18,7 +18,8 @@ export function registerExec({ schemes, tasks }: ProtocolContext, rtsp: RunningR
     runsCode: true,
     dial: async (source, context) => {
       const line = source.replace(/^exec:/, '').split('#')[0]!;
-      if (!line.includes('{output}')) throw new Error('exec: the command must publish to {output}, e.g. exec:ffmpeg -re -i file.mp4 -c copy -f rtsp {output}');
+      if (!line.includes('{output}'))
+        throw new Error('exec: the command must publish to {output}, e.g. exec:ffmpeg -re -i file.mp4 -c copy -f rtsp {output}');
       return dialPublishingChild({
         rtsp,
         tasks,

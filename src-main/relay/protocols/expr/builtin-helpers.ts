@@ -1,7 +1,11 @@
 import { ExprError, ExprFunction, isMap, typeName, type CallContext, type ExprMap, type ExprValue } from './values';
 
 /** A builtin with its arity checked before it runs, so its body can trust the argument count. */
-export function builtin(name: string, arity: [min: number, max: number], body: (args: ExprValue[], context: CallContext) => ExprValue | Promise<ExprValue>): ExprFunction {
+export function builtin(
+  name: string,
+  arity: [min: number, max: number],
+  body: (args: ExprValue[], context: CallContext) => ExprValue | Promise<ExprValue>,
+): ExprFunction {
   return new ExprFunction(name, (args, context) => {
     const [min, max] = arity;
     if (args.length < min || args.length > max) {
@@ -18,7 +22,8 @@ export function stringArg(fn: string, value: ExprValue, position: number): strin
 }
 
 export function intArg(fn: string, value: ExprValue, position: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value)) throw new ExprError(`${fn}: argument ${position} must be an int, got ${typeName(value)}`);
+  if (typeof value !== 'number' || !Number.isInteger(value))
+    throw new ExprError(`${fn}: argument ${position} must be an int, got ${typeName(value)}`);
   return value;
 }
 

@@ -29,7 +29,9 @@ export function textBuiltins(): ExprFunction[] {
   return [
     builtin('lower', [1, 1], ([s]) => stringArg('lower', s!, 1).toLowerCase()),
     builtin('upper', [1, 1], ([s]) => stringArg('upper', s!, 1).toUpperCase()),
-    builtin('trim', [1, 2], ([s, cutset]) => (cutset === undefined ? stringArg('trim', s!, 1).trim() : trimCutset(stringArg('trim', s!, 1), stringArg('trim', cutset, 2)))),
+    builtin('trim', [1, 2], ([s, cutset]) =>
+      cutset === undefined ? stringArg('trim', s!, 1).trim() : trimCutset(stringArg('trim', s!, 1), stringArg('trim', cutset, 2)),
+    ),
     builtin('trimPrefix', [2, 2], ([s, prefix]) => {
       const [text, p] = [stringArg('trimPrefix', s!, 1), stringArg('trimPrefix', prefix!, 2)];
       return text.startsWith(p) ? text.slice(p.length) : text;
@@ -38,8 +40,12 @@ export function textBuiltins(): ExprFunction[] {
       const [text, p] = [stringArg('trimSuffix', s!, 1), stringArg('trimSuffix', suffix!, 2)];
       return p !== '' && text.endsWith(p) ? text.slice(0, -p.length) : text;
     }),
-    builtin('split', [2, 3], ([s, sep, n]) => splitN(stringArg('split', s!, 1), stringArg('split', sep!, 2), n === undefined ? -1 : intArg('split', n, 3))),
-    builtin('replace', [3, 3], ([s, from, to]) => stringArg('replace', s!, 1).replaceAll(stringArg('replace', from!, 2), stringArg('replace', to!, 3))),
+    builtin('split', [2, 3], ([s, sep, n]) =>
+      splitN(stringArg('split', s!, 1), stringArg('split', sep!, 2), n === undefined ? -1 : intArg('split', n, 3)),
+    ),
+    builtin('replace', [3, 3], ([s, from, to]) =>
+      stringArg('replace', s!, 1).replaceAll(stringArg('replace', from!, 2), stringArg('replace', to!, 3)),
+    ),
     builtin('indexOf', [2, 2], ([s, sub]) => stringArg('indexOf', s!, 1).indexOf(stringArg('indexOf', sub!, 2))),
     builtin('lastIndexOf', [2, 2], ([s, sub]) => stringArg('lastIndexOf', s!, 1).lastIndexOf(stringArg('lastIndexOf', sub!, 2))),
     builtin('hasPrefix', [2, 2], ([s, p]) => stringArg('hasPrefix', s!, 1).startsWith(stringArg('hasPrefix', p!, 2))),
@@ -51,9 +57,15 @@ export function textBuiltins(): ExprFunction[] {
     }),
     // go2rtc's match(text, regexp[, flags]): the match and its groups (Go's FindStringSubmatch), or nil.
     builtin('match', [2, 3], ([s, pattern, flags]) => {
-      const found = compileGoRegExp(stringArg('match', pattern!, 2), flags === undefined ? '' : stringArg('match', flags, 3)).exec(stringArg('match', s!, 1));
+      const found = compileGoRegExp(stringArg('match', pattern!, 2), flags === undefined ? '' : stringArg('match', flags, 3)).exec(
+        stringArg('match', s!, 1),
+      );
       return found ? found.map((group) => group ?? '') : null;
     }),
-    builtin('join', [1, 2], ([list, sep]) => arrayArg('join', list!, 1).map(formatValue).join(sep === undefined ? '' : stringArg('join', sep, 2))),
+    builtin('join', [1, 2], ([list, sep]) =>
+      arrayArg('join', list!, 1)
+        .map(formatValue)
+        .join(sep === undefined ? '' : stringArg('join', sep, 2)),
+    ),
   ];
 }

@@ -18,6 +18,8 @@ export interface EvaluateOptions {
 export async function evaluateExpression(text: string, options: EvaluateOptions): Promise<ExprValue> {
   const tree = parseExpression(text);
   // A fresh environment per evaluation: fetch's cookie session lives exactly as long as it.
-  const names = new Map([...textBuiltins(), ...dataBuiltins(), createFetch(options.fetchLimits ?? DEFAULT_FETCH_LIMITS)].map((fn) => [fn.name, fn]));
+  const names = new Map(
+    [...textBuiltins(), ...dataBuiltins(), createFetch(options.fetchLimits ?? DEFAULT_FETCH_LIMITS)].map((fn) => [fn.name, fn]),
+  );
   return evaluate(tree, { lookup: (name) => names.get(name) }, { signal: options.signal });
 }

@@ -11,10 +11,23 @@ describe('expr evaluation', () => {
     expect(await run('"Cam-12" matches "^cam-\\\\d+$"')).toBe(false);
     expect(await run('"Cam-12" matches "(?i)^cam-\\\\d+$"')).toBe(true);
     expect(await run('[len("héllo"), lower("AB"), upper("ab"), trim("  x \\n"), trim("--x--", "-")]')).toEqual([5, 'ab', 'AB', 'x', 'x']);
-    expect(await run('[split("a,b,c", ","), split("a,b,c", ",", 2), replace("a-b-c", "-", "+"), join(["a", 1, true], "/")]')).toEqual([['a', 'b', 'c'], ['a', 'b,c'], 'a+b+c', 'a/1/true']);
-    expect(await run('[string(42), string(2.5), string(nil), string([1, "a"]), string({b: 2, a: 1}), int("12"), int(3.9), float("2.5")]')).toEqual(['42', '2.5', '<nil>', '[1 a]', 'map[a:1 b:2]', 12, 3, 2.5]);
-    expect(await run('[indexOf("a/b/c", "/"), lastIndexOf("a/b/c", "/"), trimPrefix("rtsp://x", "rtsp://"), trimSuffix("x.m3u8", ".m3u8"), hasPrefix("ab", "a")]')).toEqual([1, 3, 'x', 'x', true]);
-    expect(await run('[toBase64("user:pw"), fromBase64("dXNlcjpwdw=="), fromJSON(\'{"a":[1]}\').a[0], keys({k: 1}), max(1, 5, 3), abs(-2)]')).toEqual(['dXNlcjpwdw==', 'user:pw', 1, ['k'], 5, 2]);
+    expect(await run('[split("a,b,c", ","), split("a,b,c", ",", 2), replace("a-b-c", "-", "+"), join(["a", 1, true], "/")]')).toEqual([
+      ['a', 'b', 'c'],
+      ['a', 'b,c'],
+      'a+b+c',
+      'a/1/true',
+    ]);
+    expect(
+      await run('[string(42), string(2.5), string(nil), string([1, "a"]), string({b: 2, a: 1}), int("12"), int(3.9), float("2.5")]'),
+    ).toEqual(['42', '2.5', '<nil>', '[1 a]', 'map[a:1 b:2]', 12, 3, 2.5]);
+    expect(
+      await run(
+        '[indexOf("a/b/c", "/"), lastIndexOf("a/b/c", "/"), trimPrefix("rtsp://x", "rtsp://"), trimSuffix("x.m3u8", ".m3u8"), hasPrefix("ab", "a")]',
+      ),
+    ).toEqual([1, 3, 'x', 'x', true]);
+    expect(
+      await run('[toBase64("user:pw"), fromBase64("dXNlcjpwdw=="), fromJSON(\'{"a":[1]}\').a[0], keys({k: 1}), max(1, 5, 3), abs(-2)]'),
+    ).toEqual(['dXNlcjpwdw==', 'user:pw', 1, ['k'], 5, 2]);
   });
 
   it('runs go2rtc match: the match and its groups, or nil', async () => {
@@ -36,7 +49,9 @@ describe('expr evaluation', () => {
   });
 
   it('keys of fetched data such as __proto__ are plain keys', async () => {
-    expect(await run('let m = fromJSON(\'{"__proto__": {"x": 1}, "constructor": 2}\'); [m.__proto__.x, m.constructor, m.toString]')).toEqual([1, 2, null]);
+    expect(
+      await run('let m = fromJSON(\'{"__proto__": {"x": 1}, "constructor": 2}\'); [m.__proto__.x, m.constructor, m.toString]'),
+    ).toEqual([1, 2, null]);
   });
 
   it('says what went wrong at runtime and where', async () => {

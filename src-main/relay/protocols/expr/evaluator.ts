@@ -95,16 +95,32 @@ class Evaluator {
   private async binary(operator: string, leftNode: ExprNode, rightNode: ExprNode, scope: Scope): Promise<ExprValue> {
     const left = await this.value(leftNode, scope);
     if (operator === '??') return left === null ? this.value(rightNode, scope) : left;
-    if (operator === 'and' || operator === '&&') return requireBool(left, `the left side of ${operator}`) && requireBool(await this.value(rightNode, scope), `the right side of ${operator}`);
-    if (operator === 'or' || operator === '||') return requireBool(left, `the left side of ${operator}`) || requireBool(await this.value(rightNode, scope), `the right side of ${operator}`);
+    if (operator === 'and' || operator === '&&')
+      return (
+        requireBool(left, `the left side of ${operator}`) &&
+        requireBool(await this.value(rightNode, scope), `the right side of ${operator}`)
+      );
+    if (operator === 'or' || operator === '||')
+      return (
+        requireBool(left, `the left side of ${operator}`) ||
+        requireBool(await this.value(rightNode, scope), `the right side of ${operator}`)
+      );
     return applyBinary(operator, left, await this.value(rightNode, scope));
   }
 
   private async call(node: Extract<ExprNode, { kind: 'call' }>, scope: Scope): Promise<Result> {
     const callee = await this.run(node.callee, scope);
     if (callee === SHORT_CIRCUIT) return callee;
-    const name = node.callee.kind === 'name' ? node.callee.name : node.callee.kind === 'member' && node.callee.property.kind === 'literal' ? String(node.callee.property.value) : 'the value';
-    if (!(callee instanceof ExprFunction)) throw new ExprError(`${name} is a ${typeName(callee)}, not a function${node.callee.kind === 'member' ? ` (write .${name} without "()")` : ''}`);
+    const name =
+      node.callee.kind === 'name'
+        ? node.callee.name
+        : node.callee.kind === 'member' && node.callee.property.kind === 'literal'
+          ? String(node.callee.property.value)
+          : 'the value';
+    if (!(callee instanceof ExprFunction))
+      throw new ExprError(
+        `${name} is a ${typeName(callee)}, not a function${node.callee.kind === 'member' ? ` (write .${name} without "()")` : ''}`,
+      );
     const args: ExprValue[] = [];
     for (const arg of node.args) args.push(await this.value(arg, scope));
     return callee.call(args, this.context);
@@ -118,7 +134,8 @@ function member(object: ExprValue, property: ExprValue): ExprValue {
     return object.has(property) ? object.get(property)! : null;
   }
   if (Array.isArray(object) || typeof object === 'string') {
-    if (typeof property !== 'number' || !Number.isInteger(property)) throw new ExprError(`cannot read ${formatProperty(property)} of ${typeName(object)} (an index must be an int)`);
+    if (typeof property !== 'number' || !Number.isInteger(property))
+      throw new ExprError(`cannot read ${formatProperty(property)} of ${typeName(object)} (an index must be an int)`);
     const index = property < 0 ? object.length + property : property;
     if (index < 0 || index >= object.length) throw new ExprError(`index ${property} is out of range (length ${object.length})`);
     return object[index]!;

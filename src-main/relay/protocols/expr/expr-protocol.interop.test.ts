@@ -22,8 +22,14 @@ describe('expr: sources', () => {
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
         tokenRequests.push(`${req.method} ${req.url} ${req.headers['content-type']} ${body}`);
-        const allowed = req.method === 'POST' && req.url === '/api/token' && req.headers['content-type'] === 'application/json' && body === '{"user":"a"}';
-        res.writeHead(allowed ? 200 : 403, { 'content-type': 'application/json' }).end(JSON.stringify(allowed ? { token: TOKEN } : { error: 'denied' }));
+        const allowed =
+          req.method === 'POST' &&
+          req.url === '/api/token' &&
+          req.headers['content-type'] === 'application/json' &&
+          body === '{"user":"a"}';
+        res
+          .writeHead(allowed ? 200 : 403, { 'content-type': 'application/json' })
+          .end(JSON.stringify(allowed ? { token: TOKEN } : { error: 'denied' }));
       });
     });
     await new Promise<void>((resolve) => tokenServer.listen(0, '127.0.0.1', resolve));

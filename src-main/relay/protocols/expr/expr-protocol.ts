@@ -12,7 +12,12 @@ const CODE_SCHEMES = ['exec', 'echo', 'expr'];
  * Evaluates an `expr:` source and dials the source URL it gives. Exported for tests and for
  * protocols that build on it; `registerExpr` is how the relay uses it.
  */
-async function dialExpr(source: string, context: DialContext, schemes: SchemeRegistry, fetchLimits?: FetchLimits): Promise<ProducerConnection> {
+async function dialExpr(
+  source: string,
+  context: DialContext,
+  schemes: SchemeRegistry,
+  fetchLimits?: FetchLimits,
+): Promise<ProducerConnection> {
   const text = source.replace(/^\s*expr:/i, '');
   let result: ExprValue;
   try {
@@ -29,7 +34,8 @@ async function dialExpr(source: string, context: DialContext, schemes: SchemeReg
   // go2rtc would dial even exec: or another expr: here. We refuse: the URL is usually built from
   // what an HTTP server answered, and exec:/echo: would let that server choose a command to run
   // on this machine (config-file-only code, through the back door); expr: could loop forever.
-  if (handler?.runsCode || CODE_SCHEMES.includes(scheme)) throw new Error(`expr: the expression gave an ${scheme}: source, which may not run commands itself`);
+  if (handler?.runsCode || CODE_SCHEMES.includes(scheme))
+    throw new Error(`expr: the expression gave an ${scheme}: source, which may not run commands itself`);
   if (!handler) throw new Error(`expr: the expression gave a source this relay does not support (${scheme || url.slice(0, 40)})`);
   return handler.dial(url, context);
 }

@@ -31,7 +31,9 @@ describe('expr fetch', () => {
         } else if (path === '/session') {
           res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ cookie: req.headers.cookie ?? null }));
         } else if (path === '/echo') {
-          res.writeHead(200, { 'content-type': 'application/json', 'x-camera': 'door' }).end(JSON.stringify({ method: req.method, body, type: req.headers['content-type'] ?? null }));
+          res
+            .writeHead(200, { 'content-type': 'application/json', 'x-camera': 'door' })
+            .end(JSON.stringify({ method: req.method, body, type: req.headers['content-type'] ?? null }));
         } else if (path === '/missing') {
           res.writeHead(404).end('no such thing');
         } else if (path === '/big') {
@@ -61,17 +63,34 @@ describe('expr fetch', () => {
     toJson(await evaluateExpression(text, { signal, ...(limits ? { fetchLimits: limits } : {}) }));
 
   it('answers ok, status, text, json() and headers as go2rtc', async () => {
-    const r = (await run(`let r = fetch("${base}/echo"); {ok: r.ok, status: r.status, text: r.text, json: r.json().method, camera: r.headers["x-camera"]}`)) as Record<string, unknown>;
+    const r = (await run(
+      `let r = fetch("${base}/echo"); {ok: r.ok, status: r.status, text: r.text, json: r.json().method, camera: r.headers["x-camera"]}`,
+    )) as Record<string, unknown>;
     expect(r).toEqual({ ok: true, status: '200 OK', text: '{"method":"GET","body":"","type":null}', json: 'GET', camera: 'door' });
-    expect(await run(`let r = fetch("${base}/missing"); [r.ok, r.status, r.text, r.json()]`)).toEqual([false, '404 Not Found', 'no such thing', null]);
+    expect(await run(`let r = fetch("${base}/missing"); [r.ok, r.status, r.text, r.json()]`)).toEqual([
+      false,
+      '404 Not Found',
+      'no such thing',
+      null,
+    ]);
   });
 
   it('sends method, headers and body; json and data set their content type', async () => {
-    const posted = await run(`fetch("${base}/echo", {method: "POST", headers: {"Content-Type": "application/json", "X-Count": 3}, body: '{"user":"a"}'}).json()`);
+    const posted = await run(
+      `fetch("${base}/echo", {method: "POST", headers: {"Content-Type": "application/json", "X-Count": 3}, body: '{"user":"a"}'}).json()`,
+    );
     expect(posted).toEqual({ method: 'POST', body: '{"user":"a"}', type: 'application/json' });
     expect(seen.at(-1)!.headers['x-count']).toBe('3');
-    expect(await run(`fetch("${base}/echo", {method: "POST", json: {fields: ["token"], ttl: 3600}}).json()`)).toEqual({ method: 'POST', body: '{"fields":["token"],"ttl":3600}', type: 'application/json' });
-    expect(await run(`fetch("${base}/echo", {method: "POST", data: {user: "a b", pw: "x&y"}}).json()`)).toEqual({ method: 'POST', body: 'user=a+b&pw=x%26y', type: 'application/x-www-form-urlencoded' });
+    expect(await run(`fetch("${base}/echo", {method: "POST", json: {fields: ["token"], ttl: 3600}}).json()`)).toEqual({
+      method: 'POST',
+      body: '{"fields":["token"],"ttl":3600}',
+      type: 'application/json',
+    });
+    expect(await run(`fetch("${base}/echo", {method: "POST", data: {user: "a b", pw: "x&y"}}).json()`)).toEqual({
+      method: 'POST',
+      body: 'user=a+b&pw=x%26y',
+      type: 'application/x-www-form-urlencoded',
+    });
     await run(`fetch("${base}/echo?a=1", {params: {channel: 2, q: "x y"}}).ok`);
     expect(seen.at(-1)!.url).toBe('/echo?a=1&channel=2&q=x+y');
   });
@@ -80,7 +99,9 @@ describe('expr fetch', () => {
     await run(`fetch("http://admin:p%40ss@${base.slice(7)}/echo").ok`);
     expect(seen.at(-1)!.headers.authorization).toBe(`Basic ${Buffer.from('admin:p@ss').toString('base64')}`);
     const failure = await run(`fetch("http://admin:secret@127.0.0.1:${closedPort}/x")`).catch((error: Error) => error.message);
-    expect(failure).toBe(`line 1, column 1: fetch http://admin:***@127.0.0.1:${closedPort}/x: connect ECONNREFUSED 127.0.0.1:${closedPort}`);
+    expect(failure).toBe(
+      `line 1, column 1: fetch http://admin:***@127.0.0.1:${closedPort}/x: connect ECONNREFUSED 127.0.0.1:${closedPort}`,
+    );
   });
 
   it('keeps cookies across redirects and calls of one evaluation, not between evaluations', async () => {
@@ -91,10 +112,16 @@ describe('expr fetch', () => {
   });
 
   it('fails with the URL named: refused, too slow, too large, not http, aborted', async () => {
-    await expect(run(`fetch("http://127.0.0.1:${closedPort}/token")`)).rejects.toThrow(`line 1, column 1: fetch http://127.0.0.1:${closedPort}/token: connect ECONNREFUSED`);
+    await expect(run(`fetch("http://127.0.0.1:${closedPort}/token")`)).rejects.toThrow(
+      `line 1, column 1: fetch http://127.0.0.1:${closedPort}/token: connect ECONNREFUSED`,
+    );
     await expect(run('fetch("http://127.0.0.1:6000/")')).rejects.toThrow('port 6000 is one that fetch refuses');
-    await expect(run(`fetch("${base}/stall")`, { timeoutMs: 300, maxBytes: 1 << 20 })).rejects.toThrow(`fetch ${base}/stall: no answer within 0.3 s`);
-    await expect(run(`fetch("${base}/big").text`, { timeoutMs: 5_000, maxBytes: 1024 })).rejects.toThrow(`fetch ${base}/big: the answer is larger than 1024 bytes`);
+    await expect(run(`fetch("${base}/stall")`, { timeoutMs: 300, maxBytes: 1 << 20 })).rejects.toThrow(
+      `fetch ${base}/stall: no answer within 0.3 s`,
+    );
+    await expect(run(`fetch("${base}/big").text`, { timeoutMs: 5_000, maxBytes: 1024 })).rejects.toThrow(
+      `fetch ${base}/big: the answer is larger than 1024 bytes`,
+    );
     expect(await run(`len(fetch("${base}/big").text)`)).toBe(64 * 1024);
     await expect(run('fetch("file:///etc/passwd")')).rejects.toThrow('fetch file:///etc/passwd: only http and https URLs can be fetched');
     await expect(run('fetch("not a url")')).rejects.toThrow('fetch: "not a url" is not a valid URL');

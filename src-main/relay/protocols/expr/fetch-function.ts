@@ -37,7 +37,8 @@ export function createFetch(limits: FetchLimits = DEFAULT_FETCH_LIMITS): ExprFun
     if (args.length < 1 || args.length > 2) throw new ExprError(`fetch takes 1 or 2 arguments, got ${args.length}`);
     const [rawUrl, options = null] = args as [ExprValue, ExprValue?];
     if (typeof rawUrl !== 'string') throw new ExprError(`fetch: the URL must be a string, got ${typeName(rawUrl)}`);
-    if (options !== null && !isMap(options)) throw new ExprError(`fetch: options must be a map like {method: "POST"}, got ${typeName(options)}`);
+    if (options !== null && !isMap(options))
+      throw new ExprError(`fetch: options must be a map like {method: "POST"}, got ${typeName(options)}`);
     const shown = displayUrl(rawUrl);
     const request = prepare(rawUrl, shown, options);
     const controller = new AbortController();
@@ -52,7 +53,11 @@ export function createFetch(limits: FetchLimits = DEFAULT_FETCH_LIMITS): ExprFun
     try {
       return await exchange(request, jar, limits, controller.signal);
     } catch (error) {
-      const reason = timedOut ? `no answer within ${limits.timeoutMs / 1000} s` : signal.aborted ? 'aborted: the stream no longer needs this source' : describeFailure(error, request.url);
+      const reason = timedOut
+        ? `no answer within ${limits.timeoutMs / 1000} s`
+        : signal.aborted
+          ? 'aborted: the stream no longer needs this source'
+          : describeFailure(error, request.url);
       throw new ExprError(`fetch ${shown}: ${reason}`);
     } finally {
       clearTimeout(timer);
@@ -71,7 +76,8 @@ function prepare(rawUrl: string, shown: string, options: ExprMap | null): Prepar
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ExprError(`fetch ${shown}: only http and https URLs can be fetched`);
   const option = (name: string) => options?.get(name) ?? null;
   const method = option('method');
-  if (method !== null && typeof method !== 'string') throw new ExprError(`fetch ${shown}: method must be a string, got ${typeName(method)}`);
+  if (method !== null && typeof method !== 'string')
+    throw new ExprError(`fetch ${shown}: method must be a string, got ${typeName(method)}`);
 
   const params = option('params');
   if (isMap(params)) for (const [key, value] of params) url.searchParams.append(key, formatValue(value));
@@ -104,7 +110,11 @@ function prepare(rawUrl: string, shown: string, options: ExprMap | null): Prepar
 
   // Credentials in the URL become Basic auth, as Go's client does (fetch refuses such URLs).
   if (url.username || url.password) {
-    if (!headers.has('authorization')) headers.set('authorization', `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`);
+    if (!headers.has('authorization'))
+      headers.set(
+        'authorization',
+        `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`,
+      );
     url.username = '';
     url.password = '';
   }
@@ -141,7 +151,8 @@ async function exchange(request: PreparedRequest, jar: CookieJar, limits: FetchL
 }
 
 async function readLimited(response: Response, maxBytes: number): Promise<string> {
-  const tooLarge = () => new Error(`the answer is larger than ${maxBytes >= 1 << 20 ? `${maxBytes / (1 << 20)} MiB` : `${maxBytes} bytes`}`);
+  const tooLarge = () =>
+    new Error(`the answer is larger than ${maxBytes >= 1 << 20 ? `${maxBytes / (1 << 20)} MiB` : `${maxBytes} bytes`}`);
   if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
     await response.body?.cancel();
     throw tooLarge();

@@ -21,6 +21,8 @@ export function compileGoRegExp(pattern: string, flags = ''): RegExp {
   try {
     return new RegExp(body, [...new Set(allFlags)].join(''));
   } catch (error) {
-    throw new ExprError(`invalid regexp ${JSON.stringify(pattern)}: ${(error as Error).message.replace(/^Invalid regular expression: /, '')}`);
+    throw new ExprError(
+      `invalid regexp ${JSON.stringify(pattern)}: ${(error as Error).message.replace(/^Invalid regular expression: /, '')}`,
+    );
   }
 }

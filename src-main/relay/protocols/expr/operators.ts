@@ -4,7 +4,8 @@ import { ExprError, isMap, typeName, valuesEqual, type ExprValue } from './value
 /** Longest list `a..b` may build, so a typo cannot eat the memory. */
 const MAX_RANGE = 100_000;
 
-const mismatch = (operator: string, left: ExprValue, right: ExprValue) => new ExprError(`invalid operation: ${typeName(left)} ${operator} ${typeName(right)}`);
+const mismatch = (operator: string, left: ExprValue, right: ExprValue) =>
+  new ExprError(`invalid operation: ${typeName(left)} ${operator} ${typeName(right)}`);
 
 /** Operators whose both sides are already evaluated (`and`, `or`, `??` short-circuit in the evaluator). */
 export function applyBinary(operator: string, left: ExprValue, right: ExprValue): ExprValue {
@@ -17,7 +18,9 @@ export function applyBinary(operator: string, left: ExprValue, right: ExprValue)
       if (typeof left === 'number' && typeof right === 'number') return left + right;
       if (typeof left === 'string' && typeof right === 'string') return left + right;
       if (Array.isArray(left) && Array.isArray(right)) return [...left, ...right];
-      throw new ExprError(`invalid operation: ${typeName(left)} + ${typeName(right)}${typeof left === 'string' || typeof right === 'string' ? ' (use string(x) to turn a value into text)' : ''}`);
+      throw new ExprError(
+        `invalid operation: ${typeName(left)} + ${typeName(right)}${typeof left === 'string' || typeof right === 'string' ? ' (use string(x) to turn a value into text)' : ''}`,
+      );
     case '<':
     case '<=':
     case '>':
@@ -29,7 +32,9 @@ export function applyBinary(operator: string, left: ExprValue, right: ExprValue)
         if (typeof left !== 'string') throw mismatch(operator, left, right);
         return right.has(left);
       }
-      throw new ExprError(`invalid operation: ${typeName(left)} in ${typeName(right)} (in needs an array or a map on its right; for text use contains)`);
+      throw new ExprError(
+        `invalid operation: ${typeName(left)} in ${typeName(right)} (in needs an array or a map on its right; for text use contains)`,
+      );
     case 'contains':
     case 'startsWith':
     case 'endsWith':
@@ -75,7 +80,8 @@ function arithmetic(operator: string, left: ExprValue, right: ExprValue): number
 }
 
 function range(from: ExprValue, to: ExprValue): number[] {
-  if (typeof from !== 'number' || typeof to !== 'number' || !Number.isInteger(from) || !Number.isInteger(to)) throw mismatch('..', from, to);
+  if (typeof from !== 'number' || typeof to !== 'number' || !Number.isInteger(from) || !Number.isInteger(to))
+    throw mismatch('..', from, to);
   if (to - from + 1 > MAX_RANGE) throw new ExprError(`range ${from}..${to} is longer than ${MAX_RANGE}`);
   const items: number[] = [];
   for (let i = from; i <= to; i++) items.push(i);

@@ -9,7 +9,18 @@ const run = async (text: string) => toJson(await evaluateExpression(text, { sign
 describe('expr tokenizer', () => {
   it('reads both quote kinds with escapes, raw strings, numbers and comments', () => {
     const tokens = tokenize(`"a\\"b\\n" 'it\\'s' \`raw\\n\` 0x1F 1_000 2.5e3 0b101 0o17 // comment\n /* block */ x`);
-    expect(tokens.map((t) => (t.kind === 'number' ? t.number : t.value))).toEqual(['a"b\n', "it's", 'raw\\n', 31, 1000, 2500, 5, 15, 'x', '']);
+    expect(tokens.map((t) => (t.kind === 'number' ? t.number : t.value))).toEqual([
+      'a"b\n',
+      "it's",
+      'raw\\n',
+      31,
+      1000,
+      2500,
+      5,
+      15,
+      'x',
+      '',
+    ]);
     expect(tokens.find((t) => t.value === 'x')).toMatchObject({ line: 2, column: 14 });
   });
 
@@ -69,11 +80,17 @@ describe('expr parser', () => {
   it('says where parsing failed and what it expected', () => {
     expect(() => parseExpression('let = 1; 2')).toThrow('line 1, column 5: expected a name after let but found "="');
     expect(() => parseExpression('let a = 1 a')).toThrow('line 1, column 11: expected ";" after the value of a but found name a');
-    expect(() => parseExpression('(1 + 2')).toThrow('line 1, column 7: expected ")" to close "(" at line 1, column 1 but found the end of the expression');
-    expect(() => parseExpression('f(1,\n  2 3)')).toThrow('line 2, column 5: expected "," or ")" to close the arguments opened at line 1, column 2 but found number 3');
+    expect(() => parseExpression('(1 + 2')).toThrow(
+      'line 1, column 7: expected ")" to close "(" at line 1, column 1 but found the end of the expression',
+    );
+    expect(() => parseExpression('f(1,\n  2 3)')).toThrow(
+      'line 2, column 5: expected "," or ")" to close the arguments opened at line 1, column 2 but found number 3',
+    );
     expect(() => parseExpression('{a 1}')).toThrow('line 1, column 4: expected ":" after the map key but found number 1');
     expect(() => parseExpression('1 +')).toThrow('line 1, column 4: expected a value');
-    expect(() => parseExpression('"a" "b"')).toThrow('line 1, column 5: expected an operator or the end of the expression but found string "b"');
+    expect(() => parseExpression('"a" "b"')).toThrow(
+      'line 1, column 5: expected an operator or the end of the expression but found string "b"',
+    );
     expect(() => parseExpression('a ? b')).toThrow('line 1, column 6: expected ":" in "condition ? a : b"');
     expect(() => parseExpression('a ?? b + c')).toThrow('line 1, column 8: "??" and "+" cannot be mixed: add parentheses');
     expect(() => parseExpression('a.1')).toThrow('line 1, column 3: expected a field name after "."');

@@ -9,7 +9,9 @@ const BINARY: Record<string, { precedence: number; rightAssociative?: boolean }>
   '||': { precedence: 10 },
   and: { precedence: 15 },
   '&&': { precedence: 15 },
-  ...Object.fromEntries(['==', '!=', '<', '>', '<=', '>=', 'in', 'matches', 'contains', 'startsWith', 'endsWith'].map((op) => [op, { precedence: 20 }])),
+  ...Object.fromEntries(
+    ['==', '!=', '<', '>', '<=', '>=', 'in', 'matches', 'contains', 'startsWith', 'endsWith'].map((op) => [op, { precedence: 20 }]),
+  ),
   '..': { precedence: 25 },
   '+': { precedence: 30 },
   '-': { precedence: 30 },
@@ -86,7 +88,8 @@ class Parser {
   }
 
   private expect(kind: 'operator' | 'bracket', value: string, context = ''): Token {
-    if (this.current.kind !== kind || this.current.value !== value) this.fail(`expected "${value}"${context} but found ${describe(this.current)}`);
+    if (this.current.kind !== kind || this.current.value !== value)
+      this.fail(`expected "${value}"${context} but found ${describe(this.current)}`);
     return this.next();
   }
 
@@ -143,7 +146,12 @@ class Parser {
     const name = this.current;
     if (name.kind !== 'identifier') this.fail(`expected a function name after | but found ${describe(name)}`);
     this.next();
-    return { kind: 'call', callee: { kind: 'name', name: name.value, at: at(name) }, args: [left, ...this.parseArguments()], at: at(token) };
+    return {
+      kind: 'call',
+      callee: { kind: 'name', name: name.value, at: at(name) },
+      args: [left, ...this.parseArguments()],
+      at: at(token),
+    };
   }
 
   private parseConditional(condition: ExprNode): ExprNode {
@@ -240,7 +248,12 @@ class Parser {
       }
       const keyToken = this.current;
       let key: ExprNode;
-      if (keyToken.kind === 'string' || keyToken.kind === 'number' || keyToken.kind === 'identifier' || (keyToken.kind === 'operator' && /^[a-z]/i.test(keyToken.value))) {
+      if (
+        keyToken.kind === 'string' ||
+        keyToken.kind === 'number' ||
+        keyToken.kind === 'identifier' ||
+        (keyToken.kind === 'operator' && /^[a-z]/i.test(keyToken.value))
+      ) {
         this.next();
         key = { kind: 'literal', value: keyToken.value, at: at(keyToken) };
       } else if (this.isBracket('(')) {
@@ -270,9 +283,16 @@ class Parser {
           continue;
         }
         const property = this.current;
-        if (property.kind !== 'identifier' && !(property.kind === 'operator' && /^[a-z]/i.test(property.value))) this.fail(`expected a field name after "${token.value}" but found ${describe(property)}`);
+        if (property.kind !== 'identifier' && !(property.kind === 'operator' && /^[a-z]/i.test(property.value)))
+          this.fail(`expected a field name after "${token.value}" but found ${describe(property)}`);
         this.next();
-        const member: ExprNode = { kind: 'member', object: node, property: { kind: 'literal', value: property.value, at: at(property) }, optional, at: at(property) };
+        const member: ExprNode = {
+          kind: 'member',
+          object: node,
+          property: { kind: 'literal', value: property.value, at: at(property) },
+          optional,
+          at: at(property),
+        };
         node = this.isBracket('(') ? { kind: 'call', callee: member, args: this.parseArguments(), at: at(property) } : member;
       } else if (this.isBracket('[')) {
         node = this.parseIndex(node, false);

@@ -14,9 +14,48 @@ export interface Token extends SourcePosition {
 const WORD_OPERATORS = new Set(['and', 'or', 'not', 'in', 'matches', 'contains', 'startsWith', 'endsWith', 'let']);
 
 /** Longest first, so `??` wins over `?` and `**` over `*`. */
-const SYMBOL_OPERATORS = ['?.', '??', '..', '==', '!=', '<=', '>=', '&&', '||', '**', '?', '.', '<', '>', '!', '*', '/', '%', '^', '+', '-', '=', ';', ',', ':', '|'];
+const SYMBOL_OPERATORS = [
+  '?.',
+  '??',
+  '..',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '**',
+  '?',
+  '.',
+  '<',
+  '>',
+  '!',
+  '*',
+  '/',
+  '%',
+  '^',
+  '+',
+  '-',
+  '=',
+  ';',
+  ',',
+  ':',
+  '|',
+];
 
-const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', f: '\f', v: '\v', '\\': '\\', '"': '"', "'": "'", '`': '`' };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  '\\': '\\',
+  '"': '"',
+  "'": "'",
+  '`': '`',
+};
 
 /** Splits expression text into tokens; comments (`//`, `/* *\/`) and whitespace are dropped. */
 export function tokenize(text: string): Token[] {
@@ -47,9 +86,15 @@ export function tokenize(text: string): Token[] {
       if (end < 0) throw new ExprError('comment is not closed (expected */)', start);
       advance(end + 2 - index);
     } else if (/[0-9]/.test(char)) {
-      const match = /^(0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|[0-9][0-9_]*(\.[0-9][0-9_]*)?([eE][+-]?[0-9]+)?)/.exec(text.slice(index))!;
+      const match = /^(0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|[0-9][0-9_]*(\.[0-9][0-9_]*)?([eE][+-]?[0-9]+)?)/.exec(
+        text.slice(index),
+      )!;
       const literal = match[0].replaceAll('_', '');
-      const number = /^0[oO]/.test(literal) ? parseInt(literal.slice(2), 8) : /^0[bB]/.test(literal) ? parseInt(literal.slice(2), 2) : Number(literal);
+      const number = /^0[oO]/.test(literal)
+        ? parseInt(literal.slice(2), 8)
+        : /^0[bB]/.test(literal)
+          ? parseInt(literal.slice(2), 2)
+          : Number(literal);
       if (!Number.isFinite(number)) throw new ExprError(`number ${match[0]} is too large`, start);
       tokens.push({ kind: 'number', value: match[0], number, ...start });
       advance(match[0].length);

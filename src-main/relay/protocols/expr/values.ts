@@ -77,7 +77,8 @@ export function toJson(value: ExprValue): unknown {
   if (Array.isArray(value)) return value.map(toJson);
   if (value instanceof Map) {
     const object: Record<string, unknown> = {};
-    for (const [k, v] of value) Object.defineProperty(object, k, { value: toJson(v), enumerable: true, writable: true, configurable: true });
+    for (const [k, v] of value)
+      Object.defineProperty(object, k, { value: toJson(v), enumerable: true, writable: true, configurable: true });
     return object;
   }
   return value;

@@ -10,7 +10,8 @@ const AUDIO_OPTIONS = ['channels', 'sample_rate'] as const;
 const SAFE_VALUE = /^[\w/.:,=x-]+$/;
 
 function option(name: string, value: string): string[] {
-  if (!SAFE_VALUE.test(value) || value.startsWith('-')) throw new FfmpegSourceError(`ffmpeg: device ${name}=${value} is not a device setting`);
+  if (!SAFE_VALUE.test(value) || value.startsWith('-'))
+    throw new FfmpegSourceError(`ffmpeg: device ${name}=${value} is not a device setting`);
   return [`-${name}`, value];
 }
 

@@ -1,4 +1,4 @@
-import type { HttpRouter } from '../../../platform/http/router';
+import type { HttpRouter } from '@main/platform/http/router';
 import { sendSources } from '../discovery/sources-answer';
 import { listCaptureDevices } from './devices';
 
@@ -8,5 +8,7 @@ import { listCaptureDevices } from './devices';
  * Adding one is for the config file: the API refuses device inputs.
  */
 export function registerDevicesRoute(http: HttpRouter, ffmpegBinary: string): void {
-  http.add([{ method: 'GET', path: '/api/ffmpeg/devices', handler: async ({ res }) => sendSources(res, await listCaptureDevices(ffmpegBinary)) }]);
+  http.add([
+    { method: 'GET', path: '/api/ffmpeg/devices', handler: async ({ res }) => sendSources(res, await listCaptureDevices(ffmpegBinary)) },
+  ]);
 }

@@ -6,7 +6,9 @@ const LIST_TIMEOUT_MS = 10_000;
 /** ffmpeg's output (stdout and stderr together: device listings go to the log); a failed run still says what it found. */
 function ffmpegOutput(binary: string, args: string[]): Promise<string> {
   return new Promise((resolve) => {
-    execFile(binary, ['-hide_banner', ...args], { timeout: LIST_TIMEOUT_MS, maxBuffer: 1024 * 1024 }, (_error, stdout, stderr) => resolve(`${stdout}${stderr}`));
+    execFile(binary, ['-hide_banner', ...args], { timeout: LIST_TIMEOUT_MS, maxBuffer: 1024 * 1024 }, (_error, stdout, stderr) =>
+      resolve(`${stdout}${stderr}`),
+    );
   });
 }
 
@@ -37,7 +39,10 @@ export function parseV4l2Formats(device: string, text: string): DiscoveredSource
  * each video4linux2 device with its formats, each ALSA capture device as an Opus source.
  */
 export async function listCaptureDevices(binary: string): Promise<DiscoveredSource[]> {
-  const [videoListing, audioListing] = await Promise.all([ffmpegOutput(binary, ['-sources', 'v4l2']), ffmpegOutput(binary, ['-sources', 'alsa'])]);
+  const [videoListing, audioListing] = await Promise.all([
+    ffmpegOutput(binary, ['-sources', 'v4l2']),
+    ffmpegOutput(binary, ['-sources', 'alsa']),
+  ]);
   const video = await Promise.all(
     parseSourcesListing(videoListing)
       .filter((d) => d.name.startsWith('/dev/'))

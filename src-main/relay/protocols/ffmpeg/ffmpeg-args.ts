@@ -33,18 +33,56 @@ type EncoderOptions = ReadonlyArray<readonly [string, string]>;
 
 const VIDEO_ENCODERS: Record<string, EncoderOptions> = {
   copy: [['c', 'copy']],
-  h264: [['c', 'libx264'], ['preset', 'superfast'], ['tune', 'zerolatency'], ['pix_fmt', 'yuv420p'], ['profile', 'high'], ['g', '50'], ['bf', '0']],
-  h265: [['c', 'libx265'], ['preset', 'superfast'], ['tune', 'zerolatency'], ['pix_fmt', 'yuv420p'], ['g', '50'], ['x265-params', 'log-level=error:bframes=0']],
+  h264: [
+    ['c', 'libx264'],
+    ['preset', 'superfast'],
+    ['tune', 'zerolatency'],
+    ['pix_fmt', 'yuv420p'],
+    ['profile', 'high'],
+    ['g', '50'],
+    ['bf', '0'],
+  ],
+  h265: [
+    ['c', 'libx265'],
+    ['preset', 'superfast'],
+    ['tune', 'zerolatency'],
+    ['pix_fmt', 'yuv420p'],
+    ['g', '50'],
+    ['x265-params', 'log-level=error:bframes=0'],
+  ],
   // RTP JPEG (RFC 2435) carries no Huffman tables, so the receiver assumes the standard ones.
-  mjpeg: [['c', 'mjpeg'], ['pix_fmt', 'yuvj420p'], ['q', '5'], ['huffman', 'default']],
+  mjpeg: [
+    ['c', 'mjpeg'],
+    ['pix_fmt', 'yuvj420p'],
+    ['q', '5'],
+    ['huffman', 'default'],
+  ],
 };
 
 const AUDIO_ENCODERS: Record<string, EncoderOptions> = {
   copy: [['c', 'copy']],
-  aac: [['c', 'aac'], ['ar', '48000'], ['b', '96k']],
-  opus: [['c', 'libopus'], ['application', 'lowdelay'], ['ar', '48000'], ['ac', '2'], ['b', '64k']],
-  pcma: [['c', 'pcm_alaw'], ['ar', '8000'], ['ac', '1']],
-  pcmu: [['c', 'pcm_mulaw'], ['ar', '8000'], ['ac', '1']],
+  aac: [
+    ['c', 'aac'],
+    ['ar', '48000'],
+    ['b', '96k'],
+  ],
+  opus: [
+    ['c', 'libopus'],
+    ['application', 'lowdelay'],
+    ['ar', '48000'],
+    ['ac', '2'],
+    ['b', '64k'],
+  ],
+  pcma: [
+    ['c', 'pcm_alaw'],
+    ['ar', '8000'],
+    ['ac', '1'],
+  ],
+  pcmu: [
+    ['c', 'pcm_mulaw'],
+    ['ar', '8000'],
+    ['ac', '1'],
+  ],
 };
 
 const SIZES: Record<string, string> = { '360': '640x360', '480': '854x480', '720': '1280x720', '1080': '1920x1080', '4k': '3840x2160' };
@@ -63,11 +101,13 @@ export function parseFfmpegSource(source: string): FfmpegSource {
     const value = at < 0 ? '' : param.slice(at + 1);
     switch (key) {
       case 'video':
-        if (!VIDEO_ENCODERS[value]) throw new FfmpegSourceError(`ffmpeg: video=${value} is not supported (use ${Object.keys(VIDEO_ENCODERS).join(', ')})`);
+        if (!VIDEO_ENCODERS[value])
+          throw new FfmpegSourceError(`ffmpeg: video=${value} is not supported (use ${Object.keys(VIDEO_ENCODERS).join(', ')})`);
         parsed.video.push(value);
         break;
       case 'audio':
-        if (!AUDIO_ENCODERS[value]) throw new FfmpegSourceError(`ffmpeg: audio=${value} is not supported (use ${Object.keys(AUDIO_ENCODERS).join(', ')})`);
+        if (!AUDIO_ENCODERS[value])
+          throw new FfmpegSourceError(`ffmpeg: audio=${value} is not supported (use ${Object.keys(AUDIO_ENCODERS).join(', ')})`);
         parsed.audio.push(value);
         break;
       case 'width':
@@ -83,7 +123,8 @@ export function parseFfmpegSource(source: string): FfmpegSource {
         parsed.once = true;
         break;
       case 'query':
-        if (!QUERY_PATTERN.test(value)) throw new FfmpegSourceError(`ffmpeg: query=${value} is not key=value pairs joined by & (e.g. #query=log_level=debug)`);
+        if (!QUERY_PATTERN.test(value))
+          throw new FfmpegSourceError(`ffmpeg: query=${value} is not key=value pairs joined by & (e.g. #query=log_level=debug)`);
         parsed.query.push(value);
         break;
       case 'raw':
@@ -92,7 +133,9 @@ export function parseFfmpegSource(source: string): FfmpegSource {
         break;
       case 'hardware':
         if (value !== '' && !(HARDWARE_ENGINES as readonly string[]).includes(value)) {
-          throw new FfmpegSourceError(`ffmpeg: hardware=${value} is not known (use #hardware to pick the first that works, or ${HARDWARE_ENGINES.join(', ')})`);
+          throw new FfmpegSourceError(
+            `ffmpeg: hardware=${value} is not known (use #hardware to pick the first that works, or ${HARDWARE_ENGINES.join(', ')})`,
+          );
         }
         parsed.hardware = value === '' ? 'auto' : (value as HardwareEngine);
         break;
@@ -127,7 +170,12 @@ export function readsLocalFiles(input: string, isStream: (name: string) => boole
 
 /** A stream of the relay, asked for the kinds of media the outputs need, plus `#query=` (as go2rtc). */
 function localStreamUrl(base: string, source: FfmpegSource): string {
-  const kinds = source.video.length > 0 && source.audio.length === 0 ? 'video' : source.audio.length > 0 && source.video.length === 0 ? 'audio' : 'video&audio';
+  const kinds =
+    source.video.length > 0 && source.audio.length === 0
+      ? 'video'
+      : source.audio.length > 0 && source.video.length === 0
+        ? 'audio'
+        : 'video&audio';
   return `${base}${base.includes('?') ? '&' : '?'}${[kinds, ...source.query].join('&')}`;
 }
 
@@ -189,11 +237,14 @@ export function ffmpegArgs(source: FfmpegSource, context: InputContext, output: 
   const args = ['-hide_banner', '-loglevel', 'error', ...(engine ? hardwareInput(engine, filters) : []), ...inputArgs(source, context)];
   video.forEach((codec, index) => {
     args.push('-map', '0:v:0?', ...trackOptions('v', index, encoderFor(engine, codec) ?? VIDEO_ENCODERS[codec]!));
-    if (codec !== 'copy' && filters.length > 0) args.push(`-filter:v:${index}`, (engine ? hardwareFilters(engine, filters) : filters).join(','));
+    if (codec !== 'copy' && filters.length > 0)
+      args.push(`-filter:v:${index}`, (engine ? hardwareFilters(engine, filters) : filters).join(','));
   });
   if (video.length === 0) args.push('-vn');
   const virtualAudio = source.input.startsWith('virtual') && new URLSearchParams(source.input.slice(8)).has('audio');
-  audio.forEach((codec, index) => args.push('-map', virtualAudio ? '1:a:0' : '0:a:0?', ...trackOptions('a', index, AUDIO_ENCODERS[codec]!)));
+  audio.forEach((codec, index) =>
+    args.push('-map', virtualAudio ? '1:a:0' : '0:a:0?', ...trackOptions('a', index, AUDIO_ENCODERS[codec]!)),
+  );
   if (audio.length === 0) args.push('-an');
   for (const raw of source.raw) args.push(...splitRaw(raw));
   args.push('-f', 'rtsp', '-rtsp_transport', 'tcp', output);

@@ -22,7 +22,8 @@ export function registerFfmpeg({ ctx, schemes, streams, tasks }: ProtocolContext
       if (error instanceof FfmpegSourceError) return undefined; // the dial says what is wrong
       throw error;
     }
-    if (isDeviceInput(parsed.input)) return `ffmpeg: ${parsed.input} is a capture device of this machine: devices are opened only from the config file`;
+    if (isDeviceInput(parsed.input))
+      return `ffmpeg: ${parsed.input} is a capture device of this machine: devices are opened only from the config file`;
     if (readsLocalFiles(parsed.input, (name) => name === streamName || streams.get(name) !== undefined)) {
       return `ffmpeg: ${parsed.input} is a file on this machine: files are played only from the config file, or give an http:// or rtsp:// URL`;
     }

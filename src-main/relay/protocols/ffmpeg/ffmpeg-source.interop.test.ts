@@ -18,8 +18,12 @@ describe('ffmpeg source arguments', () => {
 
   it('copies by default, drops audio when only video is asked for, plays files in real time', () => {
     expect(ffmpegArgs(parseFfmpegSource('ffmpeg:rtsp://cam/1'), ctx, 'o').join(' ')).toContain('-c:v:0 copy -map 0:a:0? -c:a:0 copy');
-    expect(ffmpegArgs(parseFfmpegSource('ffmpeg:/videos/a.mp4#video=h264'), ctx, 'o').join(' ')).toMatch(/-re -stream_loop -1 -i \/videos\/a\.mp4.*-an/);
-    expect(ffmpegArgs(parseFfmpegSource('ffmpeg:cam#video=h264#width=640#rotate=90'), ctx, 'o').join(' ')).toContain('-filter:v:0 scale=640:-2,transpose=1');
+    expect(ffmpegArgs(parseFfmpegSource('ffmpeg:/videos/a.mp4#video=h264'), ctx, 'o').join(' ')).toMatch(
+      /-re -stream_loop -1 -i \/videos\/a\.mp4.*-an/,
+    );
+    expect(ffmpegArgs(parseFfmpegSource('ffmpeg:cam#video=h264#width=640#rotate=90'), ctx, 'o').join(' ')).toContain(
+      '-filter:v:0 scale=640:-2,transpose=1',
+    );
   });
 
   it('one output track per #video= and #audio=, each with its own codec options', () => {
@@ -32,7 +36,9 @@ describe('ffmpeg source arguments', () => {
   });
 
   it('#query= goes on the relay stream URL, #raw= after the codecs, and every virtual input is paced', () => {
-    expect(ffmpegArgs(parseFfmpegSource('ffmpeg:cam#audio=opus#query=log_level=debug'), ctx, 'o').join(' ')).toContain('-i rtsp://127.0.0.1:8554/cam?audio&log_level=debug');
+    expect(ffmpegArgs(parseFfmpegSource('ffmpeg:cam#audio=opus#query=log_level=debug'), ctx, 'o').join(' ')).toContain(
+      '-i rtsp://127.0.0.1:8554/cam?audio&log_level=debug',
+    );
     expect(() => parseFfmpegSource('ffmpeg:cam#query=a b')).toThrow(/not key=value pairs/);
     const raw = ffmpegArgs(parseFfmpegSource('ffmpeg:cam#video=h264#raw=-crf 30 -metadata title="front door"'), ctx, 'o');
     expect(raw.slice(-9)).toEqual(['-crf', '30', '-metadata', 'title=front door', '-f', 'rtsp', '-rtsp_transport', 'tcp', 'o']);
@@ -69,7 +75,29 @@ describe('ffmpeg and exec sources in a running relay', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'rc-ffmpeg-'));
     const file = join(dir, 'clip.mp4');
-    await run('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=352x288:rate=25', '-f', 'lavfi', '-i', 'sine', '-t', '3', '-c:v', 'libx264', '-g', '25', '-pix_fmt', 'yuv420p', '-c:a', 'aac', file]);
+    await run('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=352x288:rate=25',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine',
+      '-t',
+      '3',
+      '-c:v',
+      'libx264',
+      '-g',
+      '25',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      file,
+    ]);
     relay = await startRelay(
       [
         '  demo: ffmpeg:virtual?video=testsrc&size=320x240#video=h264',

@@ -1,4 +1,4 @@
-import type { HttpRouter } from '../../../platform/http/router';
+import type { HttpRouter } from '@main/platform/http/router';
 import type { HardwareProber } from './hardware';
 
 /**
@@ -14,7 +14,11 @@ export function registerHardwareRoute(http: HttpRouter, prober: HardwareProber):
       handler: async ({ res }) => {
         const results = await prober.probeAll();
         res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ sources: results.map((r) => ({ name: r.works ? 'OK' : 'ERROR', url: `ffmpeg:...#video=${r.codec}#hardware=${r.engine}` })) }));
+        res.end(
+          JSON.stringify({
+            sources: results.map((r) => ({ name: r.works ? 'OK' : 'ERROR', url: `ffmpeg:...#video=${r.codec}#hardware=${r.engine}` })),
+          }),
+        );
       },
     },
   ]);

@@ -13,21 +13,69 @@ type EncoderOptions = ReadonlyArray<readonly [string, string]>;
 /** Encoder options per engine and codec (go2rtc's settings: a GOP of 50, no B-frames). */
 const ENCODERS: Record<HardwareEngine, Partial<Record<string, EncoderOptions>>> = {
   vaapi: {
-    h264: [['c', 'h264_vaapi'], ['g', '50'], ['bf', '0'], ['profile', 'high'], ['level', '4.1'], ['sei', '0']],
-    h265: [['c', 'hevc_vaapi'], ['g', '50'], ['bf', '0'], ['profile', 'main'], ['level', '5.1'], ['sei', '0']],
+    h264: [
+      ['c', 'h264_vaapi'],
+      ['g', '50'],
+      ['bf', '0'],
+      ['profile', 'high'],
+      ['level', '4.1'],
+      ['sei', '0'],
+    ],
+    h265: [
+      ['c', 'hevc_vaapi'],
+      ['g', '50'],
+      ['bf', '0'],
+      ['profile', 'main'],
+      ['level', '5.1'],
+      ['sei', '0'],
+    ],
     mjpeg: [['c', 'mjpeg_vaapi']],
   },
   cuda: {
-    h264: [['c', 'h264_nvenc'], ['g', '50'], ['bf', '0'], ['profile', 'high'], ['preset', 'p2'], ['tune', 'll']],
-    h265: [['c', 'hevc_nvenc'], ['g', '50'], ['bf', '0'], ['profile', 'main'], ['preset', 'p2'], ['tune', 'll']],
+    h264: [
+      ['c', 'h264_nvenc'],
+      ['g', '50'],
+      ['bf', '0'],
+      ['profile', 'high'],
+      ['preset', 'p2'],
+      ['tune', 'll'],
+    ],
+    h265: [
+      ['c', 'hevc_nvenc'],
+      ['g', '50'],
+      ['bf', '0'],
+      ['profile', 'main'],
+      ['preset', 'p2'],
+      ['tune', 'll'],
+    ],
   },
   v4l2m2m: {
-    h264: [['c', 'h264_v4l2m2m'], ['g', '50'], ['bf', '0']],
-    h265: [['c', 'hevc_v4l2m2m'], ['g', '50'], ['bf', '0']],
+    h264: [
+      ['c', 'h264_v4l2m2m'],
+      ['g', '50'],
+      ['bf', '0'],
+    ],
+    h265: [
+      ['c', 'hevc_v4l2m2m'],
+      ['g', '50'],
+      ['bf', '0'],
+    ],
   },
   rkmpp: {
-    h264: [['c', 'h264_rkmpp'], ['g', '50'], ['bf', '0'], ['profile', 'high'], ['level', '4.1']],
-    h265: [['c', 'hevc_rkmpp'], ['g', '50'], ['bf', '0'], ['profile', 'main'], ['level', '5.1']],
+    h264: [
+      ['c', 'h264_rkmpp'],
+      ['g', '50'],
+      ['bf', '0'],
+      ['profile', 'high'],
+      ['level', '4.1'],
+    ],
+    h265: [
+      ['c', 'hevc_rkmpp'],
+      ['g', '50'],
+      ['bf', '0'],
+      ['profile', 'main'],
+      ['level', '5.1'],
+    ],
     mjpeg: [['c', 'mjpeg_rkmpp']],
   },
 };
@@ -41,14 +89,20 @@ export function encoderFor(engine: HardwareEngine | undefined, codec: string): E
 export function hardwareInput(engine: HardwareEngine, filters: readonly string[]): string[] {
   if (engine === 'vaapi') return ['-hwaccel', 'vaapi', '-hwaccel_output_format', 'vaapi', '-hwaccel_flags', 'allow_profile_mismatch'];
   // NVENC has no hardware transpose: with a rotation the frames come back to the CPU first.
-  if (engine === 'cuda') return ['-hwaccel', 'cuda', '-hwaccel_output_format', filters.some((f) => f.startsWith('transpose')) ? 'nv12' : 'cuda'];
+  if (engine === 'cuda')
+    return ['-hwaccel', 'cuda', '-hwaccel_output_format', filters.some((f) => f.startsWith('transpose')) ? 'nv12' : 'cuda'];
   return [];
 }
 
 /** The software filters turned into the engine's own (scale → scale_vaapi ...), uploading frames first where needed. */
 export function hardwareFilters(engine: HardwareEngine, filters: readonly string[]): string[] {
   if (engine === 'vaapi') {
-    const turned = filters.map((f) => f.replace(/^scale=/, 'scale_vaapi=').replace(/^transpose=1,transpose=1$/, 'transpose_vaapi=4').replace(/^transpose=/, 'transpose_vaapi='));
+    const turned = filters.map((f) =>
+      f
+        .replace(/^scale=/, 'scale_vaapi=')
+        .replace(/^transpose=1,transpose=1$/, 'transpose_vaapi=4')
+        .replace(/^transpose=/, 'transpose_vaapi='),
+    );
     // Frames a software decoder made (a file, a test pattern) must be uploaded first.
     return ['format=vaapi|nv12,hwupload', ...turned];
   }
@@ -61,11 +115,79 @@ export function hardwareFilters(engine: HardwareEngine, filters: readonly string
 
 /** The one-second encodes go2rtc runs to tell which engines work on this machine. */
 const PROBES: ReadonlyArray<{ engine: HardwareEngine; codec: string; args: string[] }> = [
-  { engine: 'vaapi', codec: 'h264', args: ['-init_hw_device', 'vaapi', '-f', 'lavfi', '-i', 'testsrc2', '-t', '1', '-vf', 'format=nv12,hwupload', '-c', 'h264_vaapi', '-f', 'null', '-'] },
-  { engine: 'vaapi', codec: 'h265', args: ['-init_hw_device', 'vaapi', '-f', 'lavfi', '-i', 'testsrc2', '-t', '1', '-vf', 'format=nv12,hwupload', '-c', 'hevc_vaapi', '-f', 'null', '-'] },
-  { engine: 'vaapi', codec: 'mjpeg', args: ['-init_hw_device', 'vaapi', '-f', 'lavfi', '-i', 'testsrc2', '-t', '1', '-vf', 'format=nv12,hwupload', '-c', 'mjpeg_vaapi', '-f', 'null', '-'] },
-  { engine: 'cuda', codec: 'h264', args: ['-init_hw_device', 'cuda', '-f', 'lavfi', '-i', 'testsrc2', '-t', '1', '-c', 'h264_nvenc', '-f', 'null', '-'] },
-  { engine: 'cuda', codec: 'h265', args: ['-init_hw_device', 'cuda', '-f', 'lavfi', '-i', 'testsrc2', '-t', '1', '-c', 'hevc_nvenc', '-f', 'null', '-'] },
+  {
+    engine: 'vaapi',
+    codec: 'h264',
+    args: [
+      '-init_hw_device',
+      'vaapi',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2',
+      '-t',
+      '1',
+      '-vf',
+      'format=nv12,hwupload',
+      '-c',
+      'h264_vaapi',
+      '-f',
+      'null',
+      '-',
+    ],
+  },
+  {
+    engine: 'vaapi',
+    codec: 'h265',
+    args: [
+      '-init_hw_device',
+      'vaapi',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2',
+      '-t',
+      '1',
+      '-vf',
+      'format=nv12,hwupload',
+      '-c',
+      'hevc_vaapi',
+      '-f',
+      'null',
+      '-',
+    ],
+  },
+  {
+    engine: 'vaapi',
+    codec: 'mjpeg',
+    args: [
+      '-init_hw_device',
+      'vaapi',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2',
+      '-t',
+      '1',
+      '-vf',
+      'format=nv12,hwupload',
+      '-c',
+      'mjpeg_vaapi',
+      '-f',
+      'null',
+      '-',
+    ],
+  },
+  {
+    engine: 'cuda',
+    codec: 'h264',
+    args: ['-init_hw_device', 'cuda', '-f', 'lavfi', '-i', 'testsrc2', '-t', '1', '-c', 'h264_nvenc', '-f', 'null', '-'],
+  },
+  {
+    engine: 'cuda',
+    codec: 'h265',
+    args: ['-init_hw_device', 'cuda', '-f', 'lavfi', '-i', 'testsrc2', '-t', '1', '-c', 'hevc_nvenc', '-f', 'null', '-'],
+  },
   { engine: 'v4l2m2m', codec: 'h264', args: ['-f', 'lavfi', '-i', 'testsrc2', '-t', '1', '-c', 'h264_v4l2m2m', '-f', 'null', '-'] },
   { engine: 'v4l2m2m', codec: 'h265', args: ['-f', 'lavfi', '-i', 'testsrc2', '-t', '1', '-c', 'hevc_v4l2m2m', '-f', 'null', '-'] },
   { engine: 'rkmpp', codec: 'h264', args: ['-f', 'lavfi', '-i', 'testsrc2', '-t', '1', '-c', 'h264_rkmpp', '-f', 'null', '-'] },
@@ -105,7 +227,10 @@ export function createHardwareProber(ffmpegBinary = 'ffmpeg'): HardwareProber {
   const probeAll = () => {
     // One probe at a time: drivers misbehave when several contexts open at once.
     results ??= PROBES.reduce<Promise<HardwareProbeResult[]>>(
-      async (done, probe) => [...(await done), { engine: probe.engine, codec: probe.codec, works: await encodes(ffmpegBinary, probe.args) }],
+      async (done, probe) => [
+        ...(await done),
+        { engine: probe.engine, codec: probe.codec, works: await encodes(ffmpegBinary, probe.args) },
+      ],
       Promise.resolve([]),
     );
     return results;

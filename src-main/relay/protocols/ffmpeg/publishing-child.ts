@@ -31,7 +31,9 @@ export async function dialPublishingChild(options: PublishingChildOptions): Prom
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
   const exited = new Promise<Error | undefined>((resolve) => {
     child.once('error', (error) => resolve(new Error(`${options.formatName}: ${error.message}`)));
-    child.once('exit', (code, signal) => resolve(code === 0 || signal ? undefined : new Error(`${options.formatName} exited with ${code}: ${lastLine(stderr)}`)));
+    child.once('exit', (code, signal) =>
+      resolve(code === 0 || signal ? undefined : new Error(`${options.formatName} exited with ${code}: ${lastLine(stderr)}`)),
+    );
   }).finally(untrack);
   const kill = () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -63,7 +65,12 @@ export async function dialPublishingChild(options: PublishingChildOptions): Prom
       kill();
       connection.close();
     },
-    info: (): ConnectionInfo => ({ ...connection.info(), format_name: options.formatName, source: options.formatName, remote_addr: `pid ${child.pid}` }),
+    info: (): ConnectionInfo => ({
+      ...connection.info(),
+      format_name: options.formatName,
+      source: options.formatName,
+      remote_addr: `pid ${child.pid}`,
+    }),
   };
 }
 

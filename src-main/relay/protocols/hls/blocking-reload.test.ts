@@ -27,9 +27,13 @@ describe('blocking playlist reload (rfc8216bis 6.2.5.2)', () => {
     expect(reloadState(now, { msn: 9 })).toEqual({ refused: '_HLS_msn=9 is too far ahead: the next segment is 7' });
     // PART-TARGET 0.3 s: the limit is 3 / 0.3 = 10 parts past the last one out (7.1).
     expect(reloadState(now, { msn: 7, part: 11 })).toEqual({ ready: false });
-    expect(reloadState(now, { msn: 7, part: 12 })).toEqual({ refused: '_HLS_part=12 of segment 7 is more than 10 parts ahead of the last one out' });
+    expect(reloadState(now, { msn: 7, part: 12 })).toEqual({
+      refused: '_HLS_part=12 of segment 7 is more than 10 parts ahead of the last one out',
+    });
     expect(reloadState(now, { msn: 8, part: 10 })).toHaveProperty('refused');
     expect(reloadState({ ...now, partTarget: 2 }, { msn: 7, part: 5 })).toHaveProperty('refused');
-    expect(reloadState({ ...now, partTarget: undefined }, { msn: 7, part: 0 })).toEqual({ refused: '_HLS_part: this session has no parts' });
+    expect(reloadState({ ...now, partTarget: undefined }, { msn: 7, part: 0 })).toEqual({
+      refused: '_HLS_part: this session has no parts',
+    });
   });
 });

@@ -9,7 +9,12 @@ import { createFmp4SegmentFormat } from './fmp4-segment-format';
 /** A camera's G.711 track as the frame consumer hands it over (only what the format reads). */
 const alawTrack = { index: 0, kind: 'audio', codec: { name: 'PCMA', clockRate: 8000, payloadType: 8 } } as FrameTrack;
 const alaw = fixture('alaw-8000-2s.alaw');
-const packet = (start: number, length: number): MediaFrame => ({ codec: 'PCMA', timestamp: start, keyframe: true, data: alaw.subarray(start, start + length) });
+const packet = (start: number, length: number): MediaFrame => ({
+  codec: 'PCMA',
+  timestamp: start,
+  keyframe: true,
+  data: alaw.subarray(start, start + length),
+});
 const entryType = (init: Uint8Array) => readBoxes(findBoxes(init, ['moov', 'trak', 'mdia', 'minf', 'stbl', 'stsd'])[0]!.body, 8)[0]!.type;
 
 describe('HLS fMP4 segments of a G.711 camera', () => {

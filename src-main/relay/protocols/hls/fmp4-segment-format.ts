@@ -25,7 +25,10 @@ export function createFmp4SegmentFormat(tracks: readonly FrameTrack[], client: C
   const outputs = fmp4OutputTracks(tracks, client);
   const muxer = createFmp4Muxer(outputs);
   const hasVideo = tracks.some((t) => t.kind === 'video');
-  const lead = Math.max(0, tracks.findIndex((t) => t.kind === 'video'));
+  const lead = Math.max(
+    0,
+    tracks.findIndex((t) => t.kind === 'video'),
+  );
   const begun = tracks.map(() => false);
   let init: Uint8Array | undefined;
   let leadSeconds = 0;

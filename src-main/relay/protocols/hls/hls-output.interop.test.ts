@@ -7,15 +7,30 @@ import { publishTestPattern, run, startRelay, waitFor, waitForMedia, type RelayU
 
 /** What ffmpeg and ffprobe read from an HLS URL (frames decoded in `seconds`, codecs, size). */
 async function decodeFrames(url: string, seconds: number): Promise<{ frames: number; errors: string }> {
-  const result = await run('ffmpeg', ['-hide_banner', '-v', 'error', '-stats', '-i', url, '-t', String(seconds), '-map', '0:v', '-f', 'null', '-'], (seconds + 30) * 1000);
+  const result = await run(
+    'ffmpeg',
+    ['-hide_banner', '-v', 'error', '-stats', '-i', url, '-t', String(seconds), '-map', '0:v', '-f', 'null', '-'],
+    (seconds + 30) * 1000,
+  );
   const frames = [...result.stderr.matchAll(/frame=\s*(\d+)/g)].map((m) => Number(m[1]));
-  return { frames: frames.at(-1) ?? 0, errors: result.stderr.replace(/^frame=.*$/gm, '').replace(/\r/g, '').trim() };
+  return {
+    frames: frames.at(-1) ?? 0,
+    errors: result.stderr
+      .replace(/^frame=.*$/gm, '')
+      .replace(/\r/g, '')
+      .trim(),
+  };
 }
 
 async function probeUrl(url: string) {
-  const result = await run('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name,codec_type,width,height', '-of', 'json', url], 30_000);
+  const result = await run(
+    'ffprobe',
+    ['-v', 'error', '-show_entries', 'stream=codec_name,codec_type,width,height', '-of', 'json', url],
+    30_000,
+  );
   if (result.code !== 0) throw new Error(`ffprobe failed: ${result.stderr}`);
-  return (JSON.parse(result.stdout) as { streams: Array<{ codec_name: string; codec_type: string; width?: number; height?: number }> }).streams;
+  return (JSON.parse(result.stdout) as { streams: Array<{ codec_name: string; codec_type: string; width?: number; height?: number }> })
+    .streams;
 }
 
 /**
@@ -46,7 +61,8 @@ function parseMediaPlaylist(text: string) {
   return { target, mediaSequence, durations, uris, numbers, dates };
 }
 
-const hlsConsumers = async (relay: RelayUnderTest) => (await (await fetch(`${relay.api}/api/stack`)).text()).split('\n').filter((l) => /^consumer .*: hls\//.test(l)).length;
+const hlsConsumers = async (relay: RelayUnderTest) =>
+  (await (await fetch(`${relay.api}/api/stack`)).text()).split('\n').filter((l) => /^consumer .*: hls\//.test(l)).length;
 
 /** A request as a player on another site's page sends it. */
 const PLAYER_PAGE = { headers: { Origin: 'https://player.example' } };
@@ -77,7 +93,9 @@ describe('HLS output', () => {
     expect(master.headers.get('access-control-allow-origin')).toBe('*');
     const text = await master.text();
     // x264's ultrafast preset is Constrained Baseline (42 c0); AAC-LC is object type 2.
-    expect(text).toMatch(/^#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-STREAM-INF:BANDWIDTH=1000000,CODECS="avc1\.42c0[0-9a-f]{2},mp4a\.40\.2",RESOLUTION=320x240\nhls\/playlist\.m3u8\?id=[\w-]+\n$/i);
+    expect(text).toMatch(
+      /^#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-STREAM-INF:BANDWIDTH=1000000,CODECS="avc1\.42c0[0-9a-f]{2},mp4a\.40\.2",RESOLUTION=320x240\nhls\/playlist\.m3u8\?id=[\w-]+\n$/i,
+    );
     const playlistUrl = new URL(text.trim().split('\n').pop()!, `${relay.api}/api/stream.m3u8`).href;
     expect(playlistUrl).toMatch(/\/api\/hls\/playlist\.m3u8\?id=/);
 
@@ -130,7 +148,9 @@ describe('HLS output', () => {
   it('serves fMP4 with filters: version 6 playlist with EXT-X-MAP, init.mp4 and segment.m4s', async () => {
     const master = await fetch(`${relay.api}/api/stream.m3u8?src=cam&mp4`);
     const text = await master.text();
-    expect(text).toMatch(/#EXT-X-STREAM-INF:BANDWIDTH=1000000,CODECS="avc1\.42[cC]0[0-9a-fA-F]{2},mp4a\.40\.2",RESOLUTION=320x240\nhls\/playlist\.m3u8\?id=[\w-]+\n$/);
+    expect(text).toMatch(
+      /#EXT-X-STREAM-INF:BANDWIDTH=1000000,CODECS="avc1\.42[cC]0[0-9a-fA-F]{2},mp4a\.40\.2",RESOLUTION=320x240\nhls\/playlist\.m3u8\?id=[\w-]+\n$/,
+    );
     const playlistUrl = new URL(text.trim().split('\n').pop()!, `${relay.api}/api/`).href;
     const playlist = await (await fetch(playlistUrl)).text();
     expect(playlist).toMatch(/^#EXTM3U\n#EXT-X-VERSION:6\n/);
@@ -140,7 +160,11 @@ describe('HLS output', () => {
     expect(uris).toEqual([0, 1, 2].map((n) => `segment.m4s?id=${id}&n=${n}`));
 
     const init = await fetch(new URL(`init.mp4?id=${id}`, playlistUrl), PLAYER_PAGE);
-    expect([init.status, init.headers.get('content-type'), init.headers.get('access-control-allow-origin')]).toEqual([200, 'video/mp4', '*']);
+    expect([init.status, init.headers.get('content-type'), init.headers.get('access-control-allow-origin')]).toEqual([
+      200,
+      'video/mp4',
+      '*',
+    ]);
     const segment = await fetch(new URL(uris[0]!, playlistUrl));
     expect([segment.status, segment.headers.get('content-type')]).toEqual([200, 'video/iso.segment']);
     // init + one segment is a playable fragmented MP4 that starts on a keyframe.
@@ -158,7 +182,12 @@ describe('HLS output', () => {
   it('plays through ffmpeg at the source rate, MPEG-TS and fMP4: about 100 frames in 4 s, codecs and size', async () => {
     const ts = `${relay.api}/api/stream.m3u8?src=cam`;
     const fmp4 = `${relay.api}/api/stream.m3u8?src=cam&mp4`;
-    const [tsFrames, fmp4Frames, tsStreams, fmp4Streams] = await Promise.all([decodeFrames(ts, 4), decodeFrames(fmp4, 4), probeUrl(ts), probeUrl(fmp4)]);
+    const [tsFrames, fmp4Frames, tsStreams, fmp4Streams] = await Promise.all([
+      decodeFrames(ts, 4),
+      decodeFrames(fmp4, 4),
+      probeUrl(ts),
+      probeUrl(fmp4),
+    ]);
     for (const decoded of [tsFrames, fmp4Frames]) {
       expect(decoded.errors).toBe('');
       expect(decoded.frames).toBeGreaterThanOrEqual(85);
@@ -192,7 +221,10 @@ describe('HLS output', () => {
     expect(await future.text()).toMatch(/segment 99 .* does not exist yet/);
     const init = await fetch(`${relay.api}/api/hls/init.mp4?id=${id}`);
     expect(init.status).toBe(404);
-    const preflight = await fetch(`${relay.api}/api/hls/playlist.m3u8?id=${id}`, { method: 'OPTIONS', headers: { ...PLAYER_PAGE.headers, 'Access-Control-Request-Method': 'GET' } });
+    const preflight = await fetch(`${relay.api}/api/hls/playlist.m3u8?id=${id}`, {
+      method: 'OPTIONS',
+      headers: { ...PLAYER_PAGE.headers, 'Access-Control-Request-Method': 'GET' },
+    });
     // For a session it does not know, without an Origin (a tool), no CORS header is sent at all.
     expect((await fetch(`${relay.api}/api/hls/playlist.m3u8?id=nope`)).headers.get('access-control-allow-origin')).toBeNull();
     expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([204, '*']);
@@ -225,7 +257,9 @@ describe('HLS output', () => {
 
     // A blocking reload for the hinted part answers once it is out, and lists it.
     const blocked = await (await fetch(`${playlistUrl}&_HLS_msn=${msn}&_HLS_part=${part}`)).text();
-    expect(blocked).toMatch(new RegExp(`#EXT-X-PART:DURATION=[\\d.]+,URI="part\\.m4s\\?id=[\\w-]+&n=${msn}&p=${part}"|segment\\.m4s\\?id=[\\w-]+&n=${msn}\n`));
+    expect(blocked).toMatch(
+      new RegExp(`#EXT-X-PART:DURATION=[\\d.]+,URI="part\\.m4s\\?id=[\\w-]+&n=${msn}&p=${part}"|segment\\.m4s\\?id=[\\w-]+&n=${msn}\n`),
+    );
     // The hinted part itself (waited for if still being filled) after the init segment plays.
     const base = new URL(playlistUrl);
     const id = base.searchParams.get('id')!;
@@ -248,7 +282,9 @@ describe('HLS output', () => {
     expect(await status(`&_HLS_msn=${msn + 50}`)).toMatch(/^400 _HLS_msn=\d+ is too far ahead/);
     expect(await status('&_HLS_msn=x')).toMatch(/^400 _HLS_msn must be a media sequence number/);
     const missing = await fetch(`${relay.api}/api/hls/part.m4s?id=${id}&n=${msn - 1}&p=999`);
-    expect(`${missing.status} ${await missing.text()}`).toMatch(/^404 part 999 of segment \d+ .* does not exist: the segment ended with \d+ parts/);
+    expect(`${missing.status} ${await missing.text()}`).toMatch(
+      /^404 part 999 of segment \d+ .* does not exist: the segment ended with \d+ parts/,
+    );
     expect((await fetch(`${relay.api}/api/hls/part.ts?id=${id}&n=${msn}&p=0`)).status).toBe(404);
 
     // MPEG-TS sessions have parts too; an independent one decodes alone (PAT and PMT lead it).

@@ -10,7 +10,10 @@ const MAX_SESSIONS = 64;
  * engine. They are returned for /api/ws, whose `hls` mode opens them too.
  */
 export function registerHls({ ctx, streams, tasks }: ProtocolContext, timings: HlsTimings = DEFAULT_HLS_TIMINGS): HlsSessions {
-  const sessions = createHlsSessions({ streams, tasks, callersAuthenticated: !!ctx.settings.api.username }, { timings, maxSessions: MAX_SESSIONS });
+  const sessions = createHlsSessions(
+    { streams, tasks, callersAuthenticated: !!ctx.settings.api.username },
+    { timings, maxSessions: MAX_SESSIONS },
+  );
   registerHlsRoutes(ctx.http, sessions);
   ctx.onClose(() => sessions.closeAll());
   return sessions;

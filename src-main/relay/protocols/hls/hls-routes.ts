@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { HttpError } from '../../../platform/http/http-error';
-import type { HttpRouter, RouteHandler } from '../../../platform/http/router';
+import { HttpError } from '@main/platform/http/http-error';
+import type { HttpRouter, RouteHandler } from '@main/platform/http/router';
 import type { PlaylistWait } from './blocking-reload';
 import type { HlsSession } from './hls-session';
 import type { HlsSessions } from './hls-sessions';
@@ -36,7 +36,11 @@ export function registerHlsRoutes(http: HttpRouter, sessions: HlsSessions): void
     route(path, async ({ res, url }) => {
       const session = sessions.find(url.searchParams.get('id'));
       openToPlayers(res, session);
-      if (session.container !== container) throw new HttpError(404, `HLS session ${session.id} serves ${session.container === 'ts' ? 'MPEG-TS (segment.ts)' : 'fMP4 (segment.m4s)'} segments`);
+      if (session.container !== container)
+        throw new HttpError(
+          404,
+          `HLS session ${session.id} serves ${session.container === 'ts' ? 'MPEG-TS (segment.ts)' : 'fMP4 (segment.m4s)'} segments`,
+        );
       const sequence = segmentNumber(url.searchParams.get('n'));
       send(res, type, await session.serve(() => session.segment(sequence)));
     });
@@ -47,7 +51,11 @@ export function registerHlsRoutes(http: HttpRouter, sessions: HlsSessions): void
     route(path, async ({ res, url }) => {
       const session = sessions.find(url.searchParams.get('id'));
       openToPlayers(res, session);
-      if (session.container !== container) throw new HttpError(404, `HLS session ${session.id} serves ${session.container === 'ts' ? 'MPEG-TS (part.ts)' : 'fMP4 (part.m4s)'} parts`);
+      if (session.container !== container)
+        throw new HttpError(
+          404,
+          `HLS session ${session.id} serves ${session.container === 'ts' ? 'MPEG-TS (part.ts)' : 'fMP4 (part.m4s)'} parts`,
+        );
       const sequence = segmentNumber(url.searchParams.get('n'));
       const index = partNumber(url.searchParams.get('p'));
       send(res, type, await session.serve(() => session.part(sequence, index)));
@@ -74,12 +82,14 @@ export async function sessionMasterPlaylist(session: HlsSession): Promise<string
 }
 
 function segmentNumber(n: string | null): number {
-  if (n === null || !/^\d{1,15}$/.test(n)) throw new HttpError(400, `n must be a segment number from the playlist, not ${n === null ? 'missing' : JSON.stringify(n)}`);
+  if (n === null || !/^\d{1,15}$/.test(n))
+    throw new HttpError(400, `n must be a segment number from the playlist, not ${n === null ? 'missing' : JSON.stringify(n)}`);
   return Number(n);
 }
 
 function partNumber(p: string | null): number {
-  if (p === null || !/^\d{1,6}$/.test(p)) throw new HttpError(400, `p must be a part number from the playlist, not ${p === null ? 'missing' : JSON.stringify(p)}`);
+  if (p === null || !/^\d{1,6}$/.test(p))
+    throw new HttpError(400, `p must be a part number from the playlist, not ${p === null ? 'missing' : JSON.stringify(p)}`);
   return Number(p);
 }
 

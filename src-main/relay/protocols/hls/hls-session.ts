@@ -3,7 +3,7 @@ import type { FrameOutput } from '../../media/frames/attach-output';
 import type { FrameTrack } from '../../media/frames/frame-consumer';
 import { fromAvcc } from '../../media/codecs/h264/nal';
 import { parameterSetKey } from '../../media/frames/keyframe-parameter-sets';
-import { HttpError } from '../../../platform/http/http-error';
+import { HttpError } from '@main/platform/http/http-error';
 import type { PlaylistWait } from './blocking-reload';
 import { createPlaylistRequests } from './playlist-requests';
 import { mediaPlaylist, segmentsToList } from './playlists';
@@ -82,13 +82,9 @@ export interface HlsSessionHandle {
   push(track: FrameTrack, frame: MediaFrame): void;
 }
 
-/**
- * Builds a session around an attached output. Frames go through the container format into the
- * segmenter; requests wait (up to `waitMs`) for the segment, SPS or init segment they need.
- */
-export function createHlsSession(parts: HlsSessionParts): HlsSessionHandle {
-  const { id, output, format, timings } = parts;
-  const segmenter: Segmenter<SegmentUnit> = createSegmenter({
+/** The session's segmenter, cut to its timings, its segments built by the container format. */
+function segmenterFor(timings: HlsSessionParts['timings'], format: HlsSessionParts['format']): Segmenter<SegmentUnit> {
+  return createSegmenter({
     minSeconds: timings.minSegmentSeconds,
     maxSeconds: timings.maxSegmentSeconds,
     keep: timings.keptSegments,
@@ -96,6 +92,15 @@ export function createHlsSession(parts: HlsSessionParts): HlsSessionHandle {
     build: (units) => format.build(units),
     partSeconds: timings.partSeconds,
   });
+}
+
+/**
+ * Builds a session around an attached output. Frames go through the container format into the
+ * segmenter; requests wait (up to `waitMs`) for the segment, SPS or init segment they need.
+ */
+export function createHlsSession(parts: HlsSessionParts): HlsSessionHandle {
+  const { id, output, format, timings } = parts;
+  const segmenter = segmenterFor(timings, format);
   /** Wall-clock milliseconds of second 0 of the output's time line (EXT-X-PROGRAM-DATE-TIME), from the live edge. */
   let epochMs: number | undefined;
   const tracks = output.consumer.tracks;
@@ -108,7 +113,14 @@ export function createHlsSession(parts: HlsSessionParts): HlsSessionHandle {
   let expiry: NodeJS.Timeout | undefined;
   const waiters = createWaiters(() => closed);
   const { waitUntil, notify } = waiters;
-  const playlistDue = createPlaylistRequests({ id, segmenter, partSeconds: timings.partSeconds, waitMs: timings.waitMs, waitUntil, isClosed: () => closed });
+  const playlistDue = createPlaylistRequests({
+    id,
+    segmenter,
+    partSeconds: timings.partSeconds,
+    waitMs: timings.waitMs,
+    waitUntil,
+    isClosed: () => closed,
+  });
 
   function armExpiry(): void {
     clearTimeout(expiry);
@@ -198,7 +210,11 @@ export function createHlsSession(parts: HlsSessionParts): HlsSessionHandle {
       await waitUntil(() => find() !== undefined || sequence < segmenter.pending, timings.waitMs + timings.maxSegmentSeconds * 1000);
       if (closed) throw gone();
       const part = find();
-      if (!part) throw new HttpError(404, `part ${index} of segment ${sequence} of HLS session ${id} does not exist: the segment ended with ${segmenter.get(sequence)?.parts.length ?? 0} parts`);
+      if (!part)
+        throw new HttpError(
+          404,
+          `part ${index} of segment ${sequence} of HLS session ${id} does not exist: the segment ended with ${segmenter.get(sequence)?.parts.length ?? 0} parts`,
+        );
       output.consumer.countSent(part.data.length);
       return part.data;
     },
@@ -258,12 +274,23 @@ const describeRange = (from: number, to: number) => (to < from ? 'none yet' : `$
 /** A segment number a request may ask for: one still kept, or the one being filled. */
 function checkKept(segmenter: Segmenter<SegmentUnit>, id: string, sequence: number): void {
   const oldest = segmenter.segments[0]?.sequence ?? segmenter.pending;
-  if (sequence < oldest) throw new HttpError(404, `segment ${sequence} of HLS session ${id} is no longer kept (kept: ${describeRange(oldest, segmenter.pending - 1)})`);
-  if (sequence > segmenter.pending) throw new HttpError(404, `segment ${sequence} of HLS session ${id} does not exist yet (the next is ${segmenter.pending})`);
+  if (sequence < oldest)
+    throw new HttpError(
+      404,
+      `segment ${sequence} of HLS session ${id} is no longer kept (kept: ${describeRange(oldest, segmenter.pending - 1)})`,
+    );
+  if (sequence > segmenter.pending)
+    throw new HttpError(404, `segment ${sequence} of HLS session ${id} does not exist yet (the next is ${segmenter.pending})`);
 }
 
 /** The media playlist of the segments listed now. */
-function playlistText(segmenter: Segmenter<SegmentUnit>, format: SegmentFormat, timings: HlsTimings, id: string, epochMs: number | undefined): string {
+function playlistText(
+  segmenter: Segmenter<SegmentUnit>,
+  format: SegmentFormat,
+  timings: HlsTimings,
+  id: string,
+  epochMs: number | undefined,
+): string {
   const text = mediaPlaylist({
     segments: segmentsToList(segmenter.segments, timings.listedSegments, segmenter.targetDuration),
     next: segmenter.pending,
@@ -274,7 +301,11 @@ function playlistText(segmenter: Segmenter<SegmentUnit>, format: SegmentFormat, 
     lowLatency:
       timings.partSeconds === undefined
         ? undefined
-        : { partTarget: timings.partSeconds, partUri: `${format.container === 'ts' ? 'part.ts' : 'part.m4s'}?id=${id}&n=`, pendingParts: segmenter.pendingParts },
+        : {
+            partTarget: timings.partSeconds,
+            partUri: `${format.container === 'ts' ? 'part.ts' : 'part.m4s'}?id=${id}&n=`,
+            pendingParts: segmenter.pendingParts,
+          },
   });
   return text;
 }

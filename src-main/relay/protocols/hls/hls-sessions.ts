@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { HttpError } from '../../../platform/http/http-error';
+import { HttpError } from '@main/platform/http/http-error';
 import type { MediaFrame } from '../../core/media';
 import type { MediaRequest } from '../../core/negotiation';
 import { QUERY_CLIENT, type ClientAudio } from '../../media/containers/fmp4/audio-form';
@@ -41,8 +41,15 @@ export interface HlsSessionsOptions {
 export function createHlsSessions(deps: OutputDeps, options: HlsSessionsOptions): HlsSessions {
   const sessions = new Map<string, HlsSession>();
 
-  const start = async (src: string | null, container: HlsContainer, requests: MediaRequest[], client: ClientAudio, request?: IncomingMessage): Promise<HlsSession> => {
-    if (sessions.size >= options.maxSessions) throw new HttpError(503, `too many HLS sessions (${options.maxSessions}); try again when some have expired`);
+  const start = async (
+    src: string | null,
+    container: HlsContainer,
+    requests: MediaRequest[],
+    client: ClientAudio,
+    request?: IncomingMessage,
+  ): Promise<HlsSession> => {
+    if (sessions.size >= options.maxSessions)
+      throw new HttpError(503, `too many HLS sessions (${options.maxSessions}); try again when some have expired`);
     // Frames of the cached GOP arrive while the output attaches, before its tracks are all known:
     // they wait in `early` until the session exists, then frames go straight to it.
     const early: Array<[FrameTrack, MediaFrame]> = [];

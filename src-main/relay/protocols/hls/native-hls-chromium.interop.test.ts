@@ -42,7 +42,8 @@ describe("Chromium's own HLS player", () => {
     const reloads = new Map<string, number>();
     page.on('request', (request) => {
       const url = new URL(request.url());
-      if (url.pathname === '/api/hls/playlist.m3u8') reloads.set(url.searchParams.get('id')!, (reloads.get(url.searchParams.get('id')!) ?? 0) + 1);
+      if (url.pathname === '/api/hls/playlist.m3u8')
+        reloads.set(url.searchParams.get('id')!, (reloads.get(url.searchParams.get('id')!) ?? 0) + 1);
     });
     const started = Date.now();
     await page.setContent(

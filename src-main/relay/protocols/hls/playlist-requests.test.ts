@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { HttpError } from '../../../platform/http/http-error';
+import type { HttpError } from '@main/platform/http/http-error';
 import { createPlaylistRequests } from './playlist-requests';
 import { createSegmenter, type SegmentUnit } from './segmenter';
 import { createWaiters } from './session-waiters';
@@ -8,9 +8,23 @@ const FRAME = 3600; // 25 fps on the 90 kHz time line
 
 /** A session's playlist timing around a real segmenter: frames go in by `feed`, each waking the requests. */
 function session() {
-  const segmenter = createSegmenter<SegmentUnit>({ minSeconds: 0.9, maxSeconds: 10, startSegments: 3, keep: 20, partSeconds: 0.3, build: () => new Uint8Array(1) });
+  const segmenter = createSegmenter<SegmentUnit>({
+    minSeconds: 0.9,
+    maxSeconds: 10,
+    startSegments: 3,
+    keep: 20,
+    partSeconds: 0.3,
+    build: () => new Uint8Array(1),
+  });
   const waiters = createWaiters(() => false);
-  const due = createPlaylistRequests({ id: 's', segmenter, partSeconds: 0.3, waitMs: 8000, waitUntil: waiters.waitUntil, isClosed: () => false });
+  const due = createPlaylistRequests({
+    id: 's',
+    segmenter,
+    partSeconds: 0.3,
+    waitMs: 8000,
+    waitUntil: waiters.waitUntil,
+    isClosed: () => false,
+  });
   let frame = 0;
   /** `count` more frames of 25 fps video with a keyframe a second. */
   const feed = (count: number) => {

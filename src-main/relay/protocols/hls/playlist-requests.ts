@@ -1,4 +1,4 @@
-import { HttpError } from '../../../platform/http/http-error';
+import { HttpError } from '@main/platform/http/http-error';
 import { reloadState, type OutNow, type PlaylistWait } from './blocking-reload';
 import type { Segmenter, SegmentUnit } from './segmenter';
 
@@ -29,7 +29,12 @@ export function createPlaylistRequests(parts: PlaylistRequestParts): (wait: Play
   const { id, segmenter } = parts;
   /** The segment being filled when the last plain reload was answered. */
   let lastPlain: number | undefined;
-  const outNow = (): OutNow => ({ pending: segmenter.pending, pendingParts: segmenter.pendingParts.length, partsOf: (n) => segmenter.get(n)?.parts.length, partTarget: parts.partSeconds });
+  const outNow = (): OutNow => ({
+    pending: segmenter.pending,
+    pendingParts: segmenter.pendingParts.length,
+    partsOf: (n) => segmenter.get(n)?.parts.length,
+    partTarget: parts.partSeconds,
+  });
   const limitMs = () => 3 * segmenter.targetDuration * 1000;
 
   async function block(wait: PlaylistWait): Promise<void> {
@@ -41,7 +46,10 @@ export function createPlaylistRequests(parts: PlaylistRequestParts): (wait: Play
     };
     if ((await parts.waitUntil(ready, limitMs())) || parts.isClosed()) return;
     const what = `segment ${wait.msn}${wait.part === undefined ? '' : ` part ${wait.part}`}`;
-    throw new HttpError(503, `${what} of HLS session ${id} is not out after ${3 * segmenter.targetDuration} s: the source sent nothing new`);
+    throw new HttpError(
+      503,
+      `${what} of HLS session ${id} is not out after ${3 * segmenter.targetDuration} s: the source sent nothing new`,
+    );
   }
 
   return async (wait) => {

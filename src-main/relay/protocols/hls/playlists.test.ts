@@ -5,7 +5,14 @@ import { describeVariant, playlistCodecs } from './variant';
 import { aacCodec, h264Codec } from '../../media/frames/codec-description';
 
 /** A listed segment: `sequence` starting at `start` s, lasting `duration` s. */
-const seg = (sequence: number, start: number, duration: number, independent = true, parts: Segment['parts'] = []): Segment => ({ sequence, start, duration, independent, data: new Uint8Array(), parts });
+const seg = (sequence: number, start: number, duration: number, independent = true, parts: Segment['parts'] = []): Segment => ({
+  sequence,
+  start,
+  duration,
+  independent,
+  data: new Uint8Array(),
+  parts,
+});
 
 // An SPS and PPS of libx264 (640x360, High profile).
 const sps = Buffer.from('Z2QAHqzZQKAv+WEAAAMAAQAAAwAyDxYtlg==', 'base64');
@@ -16,7 +23,14 @@ describe('HLS playlists', () => {
     const variant = describeVariant([{ codec: h264Codec(sps, pps), sps }, { codec: aacCodec(Uint8Array.of(0x12, 0x10)) }]);
     // RFC 6381 hex digits may be either case.
     expect(variant).toEqual({ codecs: [expect.stringMatching(/^avc1\.64001e$/i), 'mp4a.40.2'], resolution: { width: 640, height: 360 } });
-    expect(masterPlaylist({ codecs: ['avc1.64001e', 'mp4a.40.2'], resolution: variant.resolution, bandwidth: 1e6, uri: 'hls/playlist.m3u8?id=abc' })).toBe(
+    expect(
+      masterPlaylist({
+        codecs: ['avc1.64001e', 'mp4a.40.2'],
+        resolution: variant.resolution,
+        bandwidth: 1e6,
+        uri: 'hls/playlist.m3u8?id=abc',
+      }),
+    ).toBe(
       '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-STREAM-INF:BANDWIDTH=1000000,CODECS="avc1.64001e,mp4a.40.2",RESOLUTION=640x360\nhls/playlist.m3u8?id=abc\n',
     );
     // A codec without a known string leaves CODECS out rather than name it wrong.
@@ -34,14 +48,32 @@ describe('HLS playlists', () => {
       '#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:3\n#EXT-X-MAP:URI="init.mp4?id=s"\n',
     );
     // Second 0 of the time line was 12:00:00 UTC: segment 7 began at 12:00:10.
-    const dated = mediaPlaylist({ segments, next: 9, targetDuration: 1, segmentUri: 'segment.ts?id=s&n=', epochMs: Date.UTC(2030, 0, 1, 12) });
-    expect(dated).toContain('#EXT-X-PROGRAM-DATE-TIME:2030-01-01T12:00:10.000Z\n#EXTINF:1.000,\nsegment.ts?id=s&n=7\n#EXT-X-PROGRAM-DATE-TIME:2030-01-01T12:00:11.000Z\n#EXTINF:1.040,');
+    const dated = mediaPlaylist({
+      segments,
+      next: 9,
+      targetDuration: 1,
+      segmentUri: 'segment.ts?id=s&n=',
+      epochMs: Date.UTC(2030, 0, 1, 12),
+    });
+    expect(dated).toContain(
+      '#EXT-X-PROGRAM-DATE-TIME:2030-01-01T12:00:10.000Z\n#EXTINF:1.000,\nsegment.ts?id=s&n=7\n#EXT-X-PROGRAM-DATE-TIME:2030-01-01T12:00:11.000Z\n#EXTINF:1.040,',
+    );
     // A listed segment that begins between keyframes (the session's first ones): no INDEPENDENT-SEGMENTS.
-    expect(mediaPlaylist({ segments: [seg(1, 0.3, 0.3, false), ...segments], next: 9, targetDuration: 1, segmentUri: 'x' })).not.toContain('INDEPENDENT-SEGMENTS');
+    expect(mediaPlaylist({ segments: [seg(1, 0.3, 0.3, false), ...segments], next: 9, targetDuration: 1, segmentUri: 'x' })).not.toContain(
+      'INDEPENDENT-SEGMENTS',
+    );
   });
 
   it('lists at least four segments, more while they span less than three target durations (RFC 8216 6.2.2)', () => {
-    const kept = [seg(0, 0, 0.3, true), seg(1, 0.3, 0.4, false), seg(2, 0.7, 0.3, false), seg(3, 1, 1), seg(4, 2, 1), seg(5, 3, 0.5), seg(6, 3.5, 1)];
+    const kept = [
+      seg(0, 0, 0.3, true),
+      seg(1, 0.3, 0.4, false),
+      seg(2, 0.7, 0.3, false),
+      seg(3, 1, 1),
+      seg(4, 2, 1),
+      seg(5, 3, 0.5),
+      seg(6, 3.5, 1),
+    ];
     expect(segmentsToList(kept, 4, 1).map((s) => s.sequence)).toEqual([3, 4, 5, 6]);
     expect(segmentsToList(kept, 4, 2).map((s) => s.sequence)).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect(segmentsToList(kept.slice(0, 3), 4, 1).map((s) => s.sequence)).toEqual([0, 1, 2]);
@@ -50,7 +82,11 @@ describe('HLS playlists', () => {
 
   it('writes a Low-Latency HLS playlist: server control, part info, parts of the newest segments and the one being filled, a preload hint', () => {
     const part = (index: number, independent = false) => ({ index, duration: 0.28, independent, data: new Uint8Array() });
-    const segments = [seg(4, 8, 2, true, [part(0, true), part(1)]), seg(5, 10, 2, true, [part(0, true), part(1)]), seg(6, 12, 2, true, [part(0, true), part(1)])];
+    const segments = [
+      seg(4, 8, 2, true, [part(0, true), part(1)]),
+      seg(5, 10, 2, true, [part(0, true), part(1)]),
+      seg(6, 12, 2, true, [part(0, true), part(1)]),
+    ];
     const text = mediaPlaylist({
       segments,
       next: 7,

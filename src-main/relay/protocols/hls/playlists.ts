@@ -83,7 +83,8 @@ export function mediaPlaylist(playlist: MediaPlaylist): string {
   }
   lines.push(`#EXT-X-MEDIA-SEQUENCE:${first}`);
   const pendingIndependent = !low || low.pendingParts.length === 0 || low.pendingParts[0]!.independent;
-  if (playlist.segments.length > 0 && pendingIndependent && playlist.segments.every((segment) => segment.independent)) lines.push('#EXT-X-INDEPENDENT-SEGMENTS');
+  if (playlist.segments.length > 0 && pendingIndependent && playlist.segments.every((segment) => segment.independent))
+    lines.push('#EXT-X-INDEPENDENT-SEGMENTS');
   if (playlist.mapUri) lines.push(`#EXT-X-MAP:URI="${playlist.mapUri}"`);
   // The segments whose parts are listed: those ending within a few target durations of the edge.
   let withParts = playlist.segments.length;
@@ -96,8 +97,10 @@ export function mediaPlaylist(playlist: MediaPlaylist): string {
   }
   for (const [index, segment] of playlist.segments.entries()) {
     // A segment's date comes before its first part (rfc8216bis 4.4.4.9).
-    if (playlist.epochMs !== undefined) lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(playlist.epochMs + segment.start * 1000).toISOString()}`);
-    if (low && index >= withParts) for (const part of segment.parts) lines.push(partLine(`${low.partUri}${segment.sequence}&p=${part.index}`, part));
+    if (playlist.epochMs !== undefined)
+      lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(playlist.epochMs + segment.start * 1000).toISOString()}`);
+    if (low && index >= withParts)
+      for (const part of segment.parts) lines.push(partLine(`${low.partUri}${segment.sequence}&p=${part.index}`, part));
     lines.push(`#EXTINF:${segment.duration.toFixed(3)},`, `${playlist.segmentUri}${segment.sequence}`);
   }
   if (low) {

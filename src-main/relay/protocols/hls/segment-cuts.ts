@@ -38,7 +38,10 @@ export function chooseTarget(spanTicks: number, highest: number): number {
  *   too late for the target;
  * - `limit`: no keyframe in time, and the next frame would take the segment past the target.
  */
-export function cutHere(state: CutState, at: { length: number; keyframe: boolean; independent: boolean }): 'keyframe' | 'limit' | undefined {
+export function cutHere(
+  state: CutState,
+  at: { length: number; keyframe: boolean; independent: boolean },
+): 'keyframe' | 'limit' | undefined {
   if (at.length <= 0) return undefined;
   const max = maxSegmentTicks(state.target);
   const overdue = at.length + state.leadSpacing > max;

@@ -14,7 +14,8 @@ const video = (frames: number, keyframe: (i: number) => boolean, from = 0) =>
   Array.from({ length: frames }, (_, k) => from + k).map((i) => ({ time: i * FRAME, cut: keyframe(i), byte: i & 0xff }));
 const everyNth = (gop: number) => (i: number) => i % gop === 0;
 const build = (units: Unit[]): Uint8Array => Uint8Array.from(units.map((u) => u.byte));
-const segmenterOf = (options: Partial<SegmenterOptions<Unit>> = {}) => createSegmenter<Unit>({ minSeconds: 0.9, maxSeconds: 10, startSegments: 3, keep: 50, build, ...options });
+const segmenterOf = (options: Partial<SegmenterOptions<Unit>> = {}) =>
+  createSegmenter<Unit>({ minSeconds: 0.9, maxSeconds: 10, startSegments: 3, keep: 50, build, ...options });
 /** What a player reads: EXTINF as written (three decimals), rounded as RFC 8216 4.3.3.1 rounds it. */
 const rounded = (segment: Segment) => Math.round(Number(segment.duration.toFixed(3)));
 
@@ -149,7 +150,9 @@ describe('HLS segmenter', () => {
     expect(segmenter.pendingParts).toHaveLength(0);
     // ...the eighth would overrun it: frames 25-31 are its first part, independent (a keyframe).
     segmenter.push(units[32]!);
-    expect(segmenter.pendingParts.map((p) => [p.index, p.duration, p.independent, Array.from(p.data)])).toEqual([[0, 0.28, true, [25, 26, 27, 28, 29, 30, 31]]]);
+    expect(segmenter.pendingParts.map((p) => [p.index, p.duration, p.independent, Array.from(p.data)])).toEqual([
+      [0, 0.28, true, [25, 26, 27, 28, 29, 30, 31]],
+    ]);
     units.slice(33).forEach((u) => segmenter.push(u));
     for (const segment of segmenter.segments) {
       expect(segment.parts.flatMap((p) => Array.from(p.data))).toEqual(Array.from(segment.data));

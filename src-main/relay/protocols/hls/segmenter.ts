@@ -90,6 +90,36 @@ interface OpenSegment<T> {
   parts: Part[];
 }
 
+/** Frame spacing of the leading track, and keyframe spacing (a GOP), kept in `state`: the cuts look ahead with them. */
+function createSpacingWatch(state: CutState) {
+  let lastLead: number | undefined;
+  let lastKeyframe: number | undefined;
+  return {
+    observe(unit: SegmentUnit): void {
+      if (unit.lead === false) return;
+      if (lastLead !== undefined && unit.time > lastLead) state.leadSpacing = unit.time - lastLead;
+      lastLead = unit.time;
+      if (!unit.cut) return;
+      if (lastKeyframe !== undefined && unit.time > lastKeyframe) state.gop = unit.time - lastKeyframe;
+      lastKeyframe = unit.time;
+    },
+    lastLead: () => lastLead,
+  };
+}
+
+/** One buffer for a segment, its parts views of it, so nothing is kept twice. */
+function joinParts(parts: Part[]): { data: Uint8Array; parts: Part[] } {
+  const data = new Uint8Array(parts.reduce((sum, part) => sum + part.data.length, 0));
+  let offset = 0;
+  const views = parts.map((part) => {
+    data.set(part.data, offset);
+    const view = { ...part, data: data.subarray(offset, offset + part.data.length) };
+    offset += part.data.length;
+    return view;
+  });
+  return { data, parts: views };
+}
+
 /**
  * Cuts a live stream of muxed frames into HLS segments under a target duration fixed for the
  * session, keeping only the last `keep`. The session's first GOP (the stream's cached one, then
@@ -112,18 +142,8 @@ export function createSegmenter<T extends SegmentUnit>(options: SegmenterOptions
   let continueWithNext = false;
   let sequence = 0;
   const state: CutState = { target: 1, minTicks: Math.round(options.minSeconds * TICKS), leadSpacing: TICKS / 25 };
-  let lastLead: number | undefined;
-  let lastKeyframe: number | undefined;
-
-  /** Frame spacing of the leading track, and keyframe spacing (a GOP): the cuts look ahead with them. */
-  function observe(unit: T): void {
-    if (unit.lead === false) return;
-    if (lastLead !== undefined && unit.time > lastLead) state.leadSpacing = unit.time - lastLead;
-    lastLead = unit.time;
-    if (!unit.cut) return;
-    if (lastKeyframe !== undefined && unit.time > lastKeyframe) state.gop = unit.time - lastKeyframe;
-    lastKeyframe = unit.time;
-  }
+  const spacing = createSpacingWatch(state);
+  const observe = spacing.observe;
 
   /** Closes the frames gathered since the last part into one, ending at `end`. */
   function closePart(end: number): void {
@@ -138,7 +158,13 @@ export function createSegmenter<T extends SegmentUnit>(options: SegmenterOptions
   function add(unit: T): void {
     const open = current!;
     // A part ends before the frame that would take it past its target.
-    if (partTicks !== undefined && unit.lead !== false && open.units.length > 0 && unit.time - open.partStart + state.leadSpacing > partTicks) closePart(unit.time);
+    if (
+      partTicks !== undefined &&
+      unit.lead !== false &&
+      open.units.length > 0 &&
+      unit.time - open.partStart + state.leadSpacing > partTicks
+    )
+      closePart(unit.time);
     open.units.push(unit);
   }
 
@@ -150,15 +176,7 @@ export function createSegmenter<T extends SegmentUnit>(options: SegmenterOptions
       data = options.build(open.units);
     } else {
       closePart(end);
-      // One buffer for the segment; its parts become views of it, so nothing is kept twice.
-      data = new Uint8Array(open.parts.reduce((sum, part) => sum + part.data.length, 0));
-      let offset = 0;
-      parts = open.parts.map((part) => {
-        data.set(part.data, offset);
-        const view = { ...part, data: data.subarray(offset, offset + part.data.length) };
-        offset += part.data.length;
-        return view;
-      });
+      ({ data, parts } = joinParts(open.parts));
     }
     const duration = segmentDuration(end - open.start, state.target, stats);
     const segment: Segment = { sequence: sequence++, start: open.start / TICKS, duration, independent: open.independent, data, parts };
@@ -174,7 +192,7 @@ export function createSegmenter<T extends SegmentUnit>(options: SegmenterOptions
 
   /** The first GOP, ended by `unit` (or by the live edge), becomes the first segments; `unit` opens the next. */
   function startWith(gop: NonNullable<typeof first>, unit: T | undefined): Segment {
-    const end = unit?.time ?? lastLead! + state.leadSpacing;
+    const end = unit?.time ?? spacing.lastLead()! + state.leadSpacing;
     const span = end - gop.units[0]!.time;
     state.target = fixed ?? chooseTarget(span, highest);
     const boundaries = startBoundaries(gop.leads, options.startSegments);
@@ -232,7 +250,10 @@ export function createSegmenter<T extends SegmentUnit>(options: SegmenterOptions
         return undefined;
       }
       const filling = current;
-      const cut = unit.lead === false ? undefined : cutHere(state, { length: unit.time - filling.start, keyframe: unit.cut, independent: filling.independent });
+      const cut =
+        unit.lead === false
+          ? undefined
+          : cutHere(state, { length: unit.time - filling.start, keyframe: unit.cut, independent: filling.independent });
       if (!cut) {
         add(unit);
         return undefined;

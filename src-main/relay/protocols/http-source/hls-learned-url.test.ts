@@ -29,7 +29,9 @@ describe('URLs an HLS source learns', () => {
   it('a master playlist whose variant is a file: address is refused, nothing read', async () => {
     const master = '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000\nfile:///etc/hostname\n';
     const chunks: Uint8Array[] = [];
-    await expect(readHls(`${base}/master.m3u8?token=secret`, master, AbortSignal.timeout(5_000))((chunk) => chunks.push(chunk))).rejects.toThrow(
+    await expect(
+      readHls(`${base}/master.m3u8?token=secret`, master, AbortSignal.timeout(5_000))((chunk) => chunks.push(chunk)),
+    ).rejects.toThrow(
       `the HLS playlist ${base}/master.m3u8 answered a file: address; only http, https addresses learned from the network are played`,
     );
     expect(chunks).toEqual([]);
@@ -39,7 +41,9 @@ describe('URLs an HLS source learns', () => {
     for (const segment of ['data:video/mp2t;base64,AAAA', 'file:///etc/hostname']) {
       const playlist = `#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\n${segment}\n#EXT-X-ENDLIST\n`;
       const chunks: Uint8Array[] = [];
-      await expect(readHls(`${base}/live.m3u8`, playlist, AbortSignal.timeout(5_000))((chunk) => chunks.push(chunk))).rejects.toThrow(`answered a ${segment.split(':')[0]}: address`);
+      await expect(readHls(`${base}/live.m3u8`, playlist, AbortSignal.timeout(5_000))((chunk) => chunks.push(chunk))).rejects.toThrow(
+        `answered a ${segment.split(':')[0]}: address`,
+      );
       expect(chunks).toEqual([]);
     }
   });

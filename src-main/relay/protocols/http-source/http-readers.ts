@@ -12,7 +12,10 @@ export async function fetchOk(url: string, signal: AbortSignal): Promise<Respons
   const response = await fetch(url, { signal, redirect: 'follow' }).catch((error: Error) => {
     if (signal.aborted) throw error;
     // fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND...) is in its cause.
-    const reason = (error.cause as { code?: string; message?: string } | undefined)?.code ?? (error.cause as Error | undefined)?.message ?? error.message;
+    const reason =
+      (error.cause as { code?: string; message?: string } | undefined)?.code ??
+      (error.cause as Error | undefined)?.message ??
+      error.message;
     throw new Error(`${redactUrl(url)}: ${reason}`, { cause: error });
   });
   if (!response.ok) {
@@ -63,7 +66,8 @@ export function pollJpeg(url: string, first: Uint8Array, firstRest: Response, si
       const started = Date.now();
       const response = await fetchOk(url, signal);
       const picture = new Uint8Array(await response.arrayBuffer());
-      if (picture.length > MAX_JPEG_BYTES) throw new Error(`a picture of ${picture.length} bytes from ${redactUrl(url)} is larger than any camera's`);
+      if (picture.length > MAX_JPEG_BYTES)
+        throw new Error(`a picture of ${picture.length} bytes from ${redactUrl(url)} is larger than any camera's`);
       push(picture);
       await sleep(Math.max(0, POLL_INTERVAL_MS - (Date.now() - started)), signal);
     }
@@ -79,7 +83,8 @@ export function readHls(url: string, firstText: string, signal: AbortSignal): Pu
     let playlistUrl = url;
     let text = firstText;
     // A playlist names further URLs: they are fetched only over http and https.
-    const learned = (address: string, from: string) => assertLearnedUrl(address, `the HLS playlist ${redactUrl(from).replace(/[?#].*$/, '')}`, ['http', 'https']).href;
+    const learned = (address: string, from: string) =>
+      assertLearnedUrl(address, `the HLS playlist ${redactUrl(from).replace(/[?#].*$/, '')}`, ['http', 'https']).href;
     const variant = firstVariant(text, url);
     if (variant) {
       playlistUrl = learned(variant, url);
@@ -106,9 +111,13 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason as Error);
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason as Error);
+      },
+      { once: true },
+    );
   });
 }

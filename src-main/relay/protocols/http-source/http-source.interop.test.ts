@@ -6,8 +6,32 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countFrames, probe, startRelay, waitFor, type RelayUnderTest } from '../../test/relay-test-kit';
 
-const lavfi = (seconds: number) => ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', `testsrc=size=320x240:rate=25:duration=${seconds}`, '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${seconds}`,
-  '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '25', '-pix_fmt', 'yuv420p', '-c:a', 'aac'];
+const lavfi = (seconds: number) => [
+  '-hide_banner',
+  '-loglevel',
+  'error',
+  '-re',
+  '-f',
+  'lavfi',
+  '-i',
+  `testsrc=size=320x240:rate=25:duration=${seconds}`,
+  '-f',
+  'lavfi',
+  '-i',
+  `sine=frequency=440:sample_rate=44100:duration=${seconds}`,
+  '-c:v',
+  'libx264',
+  '-preset',
+  'ultrafast',
+  '-tune',
+  'zerolatency',
+  '-g',
+  '25',
+  '-pix_fmt',
+  'yuv420p',
+  '-c:a',
+  'aac',
+];
 
 /** A camera-like web server: live FLV and MPEG-TS made by ffmpeg per request, and an HLS folder. */
 let server: Server;
@@ -19,11 +43,17 @@ const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
   hlsDir = await mkdtemp(join(tmpdir(), 'relay-hls-source-'));
-  hlsWriter = spawn('ffmpeg', [...lavfi(60), '-f', 'hls', '-hls_time', '1', '-hls_list_size', '6', '-hls_flags', 'delete_segments', join(hlsDir, 'index.m3u8')], { stdio: 'ignore' });
+  hlsWriter = spawn(
+    'ffmpeg',
+    [...lavfi(60), '-f', 'hls', '-hls_time', '1', '-hls_list_size', '6', '-hls_flags', 'delete_segments', join(hlsDir, 'index.m3u8')],
+    { stdio: 'ignore' },
+  );
   server = createServer((req, res) => {
     const path = req.url ?? '/';
     if (path === '/live.flv' || path === '/live.ts') {
-      const ffmpeg = spawn('ffmpeg', [...lavfi(30), '-f', path.endsWith('flv') ? 'flv' : 'mpegts', 'pipe:1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      const ffmpeg = spawn('ffmpeg', [...lavfi(30), '-f', path.endsWith('flv') ? 'flv' : 'mpegts', 'pipe:1'], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
       children.add(ffmpeg);
       // The TS answer has no Content-Type at all, as some encoders do: the relay must sniff it.
       res.writeHead(200, path.endsWith('flv') ? { 'Content-Type': 'video/x-flv' } : {});
@@ -39,7 +69,31 @@ beforeAll(async () => {
       return;
     }
     if (path === '/video.mjpg') {
-      const ffmpeg = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10:duration=30', '-c:v', 'mjpeg', '-pix_fmt', 'yuvj420p', '-q:v', '5', '-f', 'mpjpeg', '-boundary_tag', 'camboundary', 'pipe:1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      const ffmpeg = spawn(
+        'ffmpeg',
+        [
+          '-hide_banner',
+          '-loglevel',
+          'error',
+          '-re',
+          '-f',
+          'lavfi',
+          '-i',
+          'testsrc=size=320x240:rate=10:duration=30',
+          '-c:v',
+          'mjpeg',
+          '-pix_fmt',
+          'yuvj420p',
+          '-q:v',
+          '5',
+          '-f',
+          'mpjpeg',
+          '-boundary_tag',
+          'camboundary',
+          'pipe:1',
+        ],
+        { stdio: ['ignore', 'pipe', 'ignore'] },
+      );
       children.add(ffmpeg);
       res.writeHead(200, { 'Content-Type': 'multipart/x-mixed-replace; boundary=camboundary' });
       ffmpeg.stdout.pipe(res);
@@ -48,7 +102,28 @@ beforeAll(async () => {
     }
     if (path === '/snapshot.jpg') {
       snapshots++;
-      const ffmpeg = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=1', '-frames:v', '1', '-pix_fmt', 'yuvj420p', '-q:v', '5', '-f', 'mjpeg', 'pipe:1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      const ffmpeg = spawn(
+        'ffmpeg',
+        [
+          '-hide_banner',
+          '-loglevel',
+          'error',
+          '-f',
+          'lavfi',
+          '-i',
+          'testsrc=size=320x240:rate=1',
+          '-frames:v',
+          '1',
+          '-pix_fmt',
+          'yuvj420p',
+          '-q:v',
+          '5',
+          '-f',
+          'mjpeg',
+          'pipe:1',
+        ],
+        { stdio: ['ignore', 'pipe', 'ignore'] },
+      );
       const parts: Buffer[] = [];
       ffmpeg.stdout.on('data', (d: Buffer) => parts.push(d));
       ffmpeg.on('close', () => res.writeHead(200, { 'Content-Type': 'image/jpeg' }).end(Buffer.concat(parts)));
@@ -84,12 +159,17 @@ describe('http(s) sources', () => {
     try {
       await expectPlayable(relay, 'flv');
       await expectPlayable(relay, 'ts');
-      await waitFor(async () => ((await readFile(join(hlsDir, 'index.m3u8'), 'utf8').catch(() => '')).split('.ts').length > 3 ? true : undefined), 20_000);
+      await waitFor(
+        async () => ((await readFile(join(hlsDir, 'index.m3u8'), 'utf8').catch(() => '')).split('.ts').length > 3 ? true : undefined),
+        20_000,
+      );
       await expectPlayable(relay, 'hls');
       // While watched, the stats say what the source sends.
       const watching = countFrames(relay.rtspUrl('ts'), 3);
       const live = await waitFor(async () => {
-        const info = (await (await fetch(`${relay.api}/api/streams?src=ts`)).json()) as { producers: Array<{ format_name?: string; url?: string }> };
+        const info = (await (await fetch(`${relay.api}/api/streams?src=ts`)).json()) as {
+          producers: Array<{ format_name?: string; url?: string }>;
+        };
         return info.producers[0]?.format_name ? info.producers[0] : undefined;
       });
       expect(live).toMatchObject({ format_name: 'mpegts', url: `${base}/live.ts` });
@@ -126,7 +206,9 @@ describe('http(s) sources', () => {
       void probe(relay.rtspUrl('missing')).catch(() => undefined);
       void probe(relay.rtspUrl('page')).catch(() => undefined);
       expect(await errorOf('missing')).toContain('HTTP 404');
-      expect(await errorOf('page')).toContain('sent text/html, which is not MJPEG, JPEG, FLV, MPEG-TS, HLS, raw H.264/H.265, ADTS AAC or WAV');
+      expect(await errorOf('page')).toContain(
+        'sent text/html, which is not MJPEG, JPEG, FLV, MPEG-TS, HLS, raw H.264/H.265, ADTS AAC or WAV',
+      );
     } finally {
       await relay.stop();
     }

@@ -39,12 +39,18 @@ async function dialHttp(url: string, outer: AbortSignal, packetizers?: Record<st
     reader?.releaseLock();
     const contentType = response.headers.get('content-type');
     const format = detectFormat(contentType, first);
-    if (!format) throw new Error(`${redactUrl(url)} sent ${contentType ?? 'no Content-Type'}, which is not MJPEG, JPEG, FLV, MPEG-TS, HLS, raw H.264/H.265, ADTS AAC or WAV`);
+    if (!format)
+      throw new Error(
+        `${redactUrl(url)} sent ${contentType ?? 'no Content-Type'}, which is not MJPEG, JPEG, FLV, MPEG-TS, HLS, raw H.264/H.265, ADTS AAC or WAV`,
+      );
     const { createDemuxer, pump } = readerFor(format, url, response, first, contentType, abort.signal);
     const demuxed = createDemuxedProducer(createDemuxer, { format_name: format, protocol: 'http', url: redactUrl(url) }, packetizers);
     void pump((chunk) => demuxed.demuxer.push(chunk))
       .then(() => demuxed.demuxer.end())
-      .then(() => demuxed.end(), (error: Error) => demuxed.end(abort.signal.aborted ? undefined : error))
+      .then(
+        () => demuxed.end(),
+        (error: Error) => demuxed.end(abort.signal.aborted ? undefined : error),
+      )
       .finally(() => outer.removeEventListener('abort', stop));
     const producer = await withTimeout(demuxed.ready, FIRST_MEDIA_MS, `no media from ${redactUrl(url)} in ${FIRST_MEDIA_MS / 1000} s`);
     return stoppingWith(producer.connection, stop);
@@ -55,10 +61,20 @@ async function dialHttp(url: string, outer: AbortSignal, packetizers?: Record<st
   }
 }
 
-function readerFor(format: HttpSourceFormat, url: string, response: Response, first: Uint8Array, contentType: string | null, signal: AbortSignal): { createDemuxer: (sink: DemuxSink) => Demuxer; pump: Pump } {
+function readerFor(
+  format: HttpSourceFormat,
+  url: string,
+  response: Response,
+  first: Uint8Array,
+  contentType: string | null,
+  signal: AbortSignal,
+): { createDemuxer: (sink: DemuxSink) => Demuxer; pump: Pump } {
   switch (format) {
     case 'mjpeg':
-      return { createDemuxer: (sink) => createMjpegDemuxer(sink, { boundary: multipartBoundary(contentType) }), pump: streamBody(response, first) };
+      return {
+        createDemuxer: (sink) => createMjpegDemuxer(sink, { boundary: multipartBoundary(contentType) }),
+        pump: streamBody(response, first),
+      };
     case 'jpeg':
       return { createDemuxer: (sink) => createMjpegDemuxer(sink), pump: pollJpeg(url, first, response, signal) };
     case 'flv':

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError } from '../../../platform/http/http-error';
+import { HttpError } from '@main/platform/http/http-error';
 import type { Demuxer, DemuxSink } from '../../media/containers/demuxer';
 import { createFlvDemuxer } from '../../media/containers/flv/flv-demuxer';
 import { createTsDemuxer } from '../../media/containers/mpegts-demux/ts-demuxer';
@@ -30,10 +30,22 @@ const INGEST_FORMATS: IngestFormat[] = [
  * either way the producer is gone with it.
  */
 export function registerIngest(protocols: ProtocolContext, formats: IngestFormat[] = INGEST_FORMATS): void {
-  protocols.ctx.http.add(formats.map((format) => ({ method: 'POST', path: format.path, handler: ({ req, res, url }) => ingest(protocols, format, req, res, url) })));
+  protocols.ctx.http.add(
+    formats.map((format) => ({
+      method: 'POST',
+      path: format.path,
+      handler: ({ req, res, url }) => ingest(protocols, format, req, res, url),
+    })),
+  );
 }
 
-async function ingest(protocols: ProtocolContext, format: IngestFormat, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+async function ingest(
+  protocols: ProtocolContext,
+  format: IngestFormat,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
   const dst = url.searchParams.get('dst')?.trim();
   if (!dst) throw new HttpError(400, 'dst is required: the stream the upload feeds');
   const stream = protocols.streams.get(dst);
@@ -41,8 +53,15 @@ async function ingest(protocols: ProtocolContext, format: IngestFormat, req: Inc
   const remote = `${req.socket.remoteAddress}:${req.socket.remotePort}`;
   const source = `${format.format}://${remote}/${dst}`;
   const untrack = protocols.tasks.add('socket', `${format.format} upload from ${remote} into ${dst}`);
-  const upload = createDemuxedProducer(format.createDemuxer, { format_name: format.format, protocol: 'http', remote_addr: remote, user_agent: req.headers['user-agent'] }, format.packetizers);
-  void upload.ready.then((producer) => stream.addPushed(source, producer.connection), () => undefined);
+  const upload = createDemuxedProducer(
+    format.createDemuxer,
+    { format_name: format.format, protocol: 'http', remote_addr: remote, user_agent: req.headers['user-agent'] },
+    format.packetizers,
+  );
+  void upload.ready.then(
+    (producer) => stream.addPushed(source, producer.connection),
+    () => undefined,
+  );
   let ended = false;
   const finish = (error?: Error) => {
     if (ended) return;

@@ -12,8 +12,41 @@ afterEach(async () => {
 
 /** ffmpeg pushing a live test pattern (H.264 + AAC) to an ingest URL, as OBS or a camera would. */
 function pushWithFfmpeg(format: 'flv' | 'mpegts', url: string, seconds: number) {
-  return spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', `testsrc=size=320x240:rate=25:duration=${seconds}`, '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${seconds}`,
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '25', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-f', format, '-method', 'POST', url], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return spawn(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=size=320x240:rate=25:duration=${seconds}`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=440:sample_rate=44100:duration=${seconds}`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-tune',
+      'zerolatency',
+      '-g',
+      '25',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-f',
+      format,
+      '-method',
+      'POST',
+      url,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
 }
 
 const stack = async () => (await fetch(`${relay!.api}/api/stack`)).text();
@@ -52,7 +85,31 @@ describe('ingest: POST /api/stream.flv and /api/stream.ts', () => {
 
   it('takes a pushed MJPEG (ffmpeg -f mpjpeg) and serves it back as MJPEG without transcoding', async () => {
     relay = await startRelay('  pushed:\n');
-    const ffmpeg = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10:duration=20', '-c:v', 'mjpeg', '-pix_fmt', 'yuvj420p', '-q:v', '5', '-f', 'mpjpeg', '-method', 'POST', `${relay.api}/api/stream.mjpeg?dst=pushed`], { stdio: 'ignore' });
+    const ffmpeg = spawn(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-re',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=size=320x240:rate=10:duration=20',
+        '-c:v',
+        'mjpeg',
+        '-pix_fmt',
+        'yuvj420p',
+        '-q:v',
+        '5',
+        '-f',
+        'mpjpeg',
+        '-method',
+        'POST',
+        `${relay.api}/api/stream.mjpeg?dst=pushed`,
+      ],
+      { stdio: 'ignore' },
+    );
     try {
       await waitForMedia(relay, 'pushed', 15_000);
       const streams = await probe(relay.rtspUrl('pushed'));
@@ -69,8 +126,22 @@ describe('ingest: POST /api/stream.flv and /api/stream.ts', () => {
     const ffmpeg = pushWithFfmpeg('flv', `${relay.api}/api/stream.flv?dst=pushed`, 15);
     try {
       await waitForMedia(relay, 'pushed', 15_000);
-      const mp4 = await run('ffprobe', ['-v', 'error', '-count_frames', '-show_entries', 'stream=codec_name,width,height,nb_read_frames', '-of', 'json', `${relay.api}/api/stream.mp4?src=pushed&duration=2`], 30_000);
-      const streams = (JSON.parse(mp4.stdout) as { streams: Array<{ codec_name: string; width?: number; nb_read_frames?: string }> }).streams;
+      const mp4 = await run(
+        'ffprobe',
+        [
+          '-v',
+          'error',
+          '-count_frames',
+          '-show_entries',
+          'stream=codec_name,width,height,nb_read_frames',
+          '-of',
+          'json',
+          `${relay.api}/api/stream.mp4?src=pushed&duration=2`,
+        ],
+        30_000,
+      );
+      const streams = (JSON.parse(mp4.stdout) as { streams: Array<{ codec_name: string; width?: number; nb_read_frames?: string }> })
+        .streams;
       expect(streams.map((s) => s.codec_name).sort()).toEqual(['aac', 'h264']);
       const video = streams.find((s) => s.codec_name === 'h264')!;
       expect(video.width).toBe(320);
@@ -93,12 +164,27 @@ describe('ingest: POST /api/stream.flv and /api/stream.ts', () => {
     relay = await startRelay('  pushed:\n');
     const ts = await encodeClip('mpegts', 1);
     const flv = await encodeClip('flv', 1);
-    expect(await post('/api/stream.flv?dst=pushed', Buffer.from('hello, not a video'))).toMatchObject({ status: 400, text: expect.stringContaining('not FLV') });
+    expect(await post('/api/stream.flv?dst=pushed', Buffer.from('hello, not a video'))).toMatchObject({
+      status: 400,
+      text: expect.stringContaining('not FLV'),
+    });
     expect(await post('/api/stream.flv?dst=pushed', ts)).toMatchObject({ status: 400, text: expect.stringContaining('not FLV') });
-    expect(await post('/api/stream.ts?dst=pushed', flv)).toMatchObject({ status: 400, text: expect.stringContaining('lost sync at byte 0') });
-    expect(await post('/api/stream.ts?dst=pushed', ts.subarray(0, 100))).toMatchObject({ status: 400, text: expect.stringContaining('no program table') });
-    expect(await post('/api/stream.flv?dst=pushed', flv.subarray(0, 5))).toMatchObject({ status: 400, text: expect.stringContaining('ended before the FLV header') });
-    expect(await post('/api/stream.mjpeg?dst=pushed', flv)).toMatchObject({ status: 400, text: expect.stringContaining('neither multipart MJPEG nor JPEG') });
+    expect(await post('/api/stream.ts?dst=pushed', flv)).toMatchObject({
+      status: 400,
+      text: expect.stringContaining('lost sync at byte 0'),
+    });
+    expect(await post('/api/stream.ts?dst=pushed', ts.subarray(0, 100))).toMatchObject({
+      status: 400,
+      text: expect.stringContaining('no program table'),
+    });
+    expect(await post('/api/stream.flv?dst=pushed', flv.subarray(0, 5))).toMatchObject({
+      status: 400,
+      text: expect.stringContaining('ended before the FLV header'),
+    });
+    expect(await post('/api/stream.mjpeg?dst=pushed', flv)).toMatchObject({
+      status: 400,
+      text: expect.stringContaining('neither multipart MJPEG nor JPEG'),
+    });
     // A whole short clip is a fine upload: 200 once it has been played in.
     expect((await post('/api/stream.ts?dst=pushed', ts)).status).toBe(200);
     const info = (await (await fetch(`${relay.api}/api/streams?src=pushed`)).json()) as { producers: unknown[] };

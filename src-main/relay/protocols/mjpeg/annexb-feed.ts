@@ -52,6 +52,9 @@ function parameterSetsFromFmtp(codec: DecodableCodec, fmtp: string | undefined):
       .filter(Boolean)
       .map((p) => [p.slice(0, p.indexOf('=')).toLowerCase(), p.slice(p.indexOf('=') + 1)] as const),
   );
-  const values = codec === 'H264' ? (params.get('sprop-parameter-sets') ?? '').split(',') : ['sprop-vps', 'sprop-sps', 'sprop-pps'].map((k) => params.get(k) ?? '');
+  const values =
+    codec === 'H264'
+      ? (params.get('sprop-parameter-sets') ?? '').split(',')
+      : ['sprop-vps', 'sprop-sps', 'sprop-pps'].map((k) => params.get(k) ?? '');
   return values.filter(Boolean).map((b64) => Uint8Array.from(Buffer.from(b64, 'base64')));
 }

@@ -24,9 +24,30 @@ export function decodeKeyframeOnce(options: DecodeOnceOptions): Promise<Uint8Arr
   const feed = createAnnexBFeed(options.codec);
   return new Promise((resolve, reject) => {
     const args = [
-      '-hide_banner', '-loglevel', 'error', '-probesize', '32', '-analyzeduration', '0',
-      '-f', feed.codec === 'H264' ? 'h264' : 'hevc', '-i', 'pipe:0',
-      '-map', '0:v:0', '-frames:v', '1', '-c:v', 'mjpeg', '-pix_fmt', 'yuvj420p', '-q:v', String(options.quality), '-f', 'mjpeg', 'pipe:1',
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-probesize',
+      '32',
+      '-analyzeduration',
+      '0',
+      '-f',
+      feed.codec === 'H264' ? 'h264' : 'hevc',
+      '-i',
+      'pipe:0',
+      '-map',
+      '0:v:0',
+      '-frames:v',
+      '1',
+      '-c:v',
+      'mjpeg',
+      '-pix_fmt',
+      'yuvj420p',
+      '-q:v',
+      String(options.quality),
+      '-f',
+      'mjpeg',
+      'pipe:1',
     ];
     const child = spawn(options.ffmpegBinary ?? 'ffmpeg', args, { stdio: ['pipe', 'pipe', 'pipe'] });
     const untrack = options.tasks.add('child', `${options.description} (ffmpeg pid ${child.pid ?? '?'})`);

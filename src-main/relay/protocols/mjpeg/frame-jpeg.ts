@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError } from '../../../platform/http/http-error';
-import type { RouteRequest } from '../../../platform/http/router';
+import { HttpError } from '@main/platform/http/http-error';
+import type { RouteRequest } from '@main/platform/http/router';
 import type { Codec, MediaFrame } from '../../core/media';
 import { attachFrameOutput } from '../../media/frames/attach-output';
 import { transformJpeg } from './image-transform';
@@ -57,7 +57,12 @@ interface Keyframe {
  * The stream's next keyframe as a JPEG: the cached one at once when its source is connected,
  * else the first of the connection this dials (never one kept from a connection before).
  */
-async function takePicture(deps: SnapshotDeps, src: string, req: IncomingMessage, res: ServerResponse): Promise<{ jpeg: Uint8Array; origin: PictureOrigin }> {
+async function takePicture(
+  deps: SnapshotDeps,
+  src: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<{ jpeg: Uint8Array; origin: PictureOrigin }> {
   let settle!: { resolve(picture: Keyframe): void; reject(error: Error): void };
   const first = new Promise<Keyframe>((resolve, reject) => (settle = { resolve, reject }));
   const output = await attachFrameOutput(deps, {
@@ -66,12 +71,16 @@ async function takePicture(deps: SnapshotDeps, src: string, req: IncomingMessage
     request: req,
     requests: PICTURE_REQUEST,
     onFrame: (track, frame) => {
-      if (frame.keyframe) settle.resolve({ codec: track.codec, frame, origin: { source: track.source, connection: track.source.connection } });
+      if (frame.keyframe)
+        settle.resolve({ codec: track.codec, frame, origin: { source: track.source, connection: track.source.connection } });
     },
     onClose: (reason) => settle.reject(new HttpError(503, `stream ${src} ended before it gave a picture: ${reason}`)),
   });
   const timeoutMs = deps.pictureTimeoutMs ?? 10_000;
-  const timer = setTimeout(() => settle.reject(new HttpError(503, `stream ${src} gave no picture within ${timeoutMs / 1000} s`)), timeoutMs);
+  const timer = setTimeout(
+    () => settle.reject(new HttpError(503, `stream ${src} gave no picture within ${timeoutMs / 1000} s`)),
+    timeoutMs,
+  );
   const left = () => settle.reject(new HttpError(503, 'the client left before the picture came'));
   res.once('close', left);
   let picture: Keyframe;

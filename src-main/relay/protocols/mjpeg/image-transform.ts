@@ -1,4 +1,4 @@
-import { loadSharp } from '../../../platform/lazy-sharp';
+import { loadSharp } from '@main/platform/lazy-sharp';
 import type { SnapshotParams } from './snapshot-params';
 
 /**
@@ -10,7 +10,8 @@ export async function transformJpeg(jpeg: Uint8Array, params: Pick<SnapshotParam
   if (!params.width && !params.height && params.rotate === 0) return jpeg;
   const sharp = await loadSharp();
   let image = sharp(jpeg, { failOn: 'none' });
-  if (params.width || params.height) image = image.resize({ width: params.width, height: params.height, fit: params.width && params.height ? 'fill' : 'inside' });
+  if (params.width || params.height)
+    image = image.resize({ width: params.width, height: params.height, fit: params.width && params.height ? 'fill' : 'inside' });
   if (params.rotate) image = image.rotate(params.rotate);
   return image.jpeg({ quality: 85 }).toBuffer();
 }

@@ -17,7 +17,25 @@ import { parseDuration, parseSnapshotParams } from './snapshot-params';
 
 describe('JPEG splitter', () => {
   const pictures = [0, 1, 2].map((i) =>
-    execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', `testsrc=size=64x48:rate=25`, '-vf', `select=eq(n\\,${i})`, '-frames:v', '1', '-c:v', 'mjpeg', '-pix_fmt', 'yuvj420p', '-f', 'mjpeg', '-']),
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=size=64x48:rate=25`,
+      '-vf',
+      `select=eq(n\\,${i})`,
+      '-frames:v',
+      '1',
+      '-c:v',
+      'mjpeg',
+      '-pix_fmt',
+      'yuvj420p',
+      '-f',
+      'mjpeg',
+      '-',
+    ]),
   );
 
   it('cuts a byte stream into its pictures, whatever the chunk sizes', () => {
@@ -31,7 +49,11 @@ describe('JPEG splitter', () => {
   });
 
   it('is not fooled by FF D9 inside a segment (an EXIF thumbnail)', () => {
-    const withExif = Buffer.concat([pictures[0]!.subarray(0, 2), Buffer.from([0xff, 0xe1, 0x00, 0x08, 0x45, 0x78, 0xff, 0xd9, 0x00, 0x00]), pictures[0]!.subarray(2)]);
+    const withExif = Buffer.concat([
+      pictures[0]!.subarray(0, 2),
+      Buffer.from([0xff, 0xe1, 0x00, 0x08, 0x45, 0x78, 0xff, 0xd9, 0x00, 0x00]),
+      pictures[0]!.subarray(2),
+    ]);
     const out: Uint8Array[] = [];
     createJpegSplitter((jpeg) => out.push(jpeg)).push(Buffer.concat([withExif, pictures[1]!]));
     expect(out.map((p) => Buffer.from(p))).toEqual([withExif, pictures[1]]);
@@ -66,7 +88,12 @@ describe('multipart writer', () => {
 
 describe('snapshot parameters', () => {
   it('reads width|w, height|h, rotate and cache', () => {
-    expect(parseSnapshotParams(new URLSearchParams('w=160&height=90&rotate=270&cache=1m30s'))).toEqual({ width: 160, height: 90, rotate: 270, cacheMs: 90_000 });
+    expect(parseSnapshotParams(new URLSearchParams('w=160&height=90&rotate=270&cache=1m30s'))).toEqual({
+      width: 160,
+      height: 90,
+      rotate: 270,
+      cacheMs: 90_000,
+    });
     expect(parseSnapshotParams(new URLSearchParams('rotate=-90'))).toMatchObject({ rotate: 270, cacheMs: 0 });
     expect([parseDuration('500ms'), parseDuration('5s'), parseDuration('2'), parseDuration('1h')]).toEqual([500, 5000, 2000, 3_600_000]);
   });
@@ -106,7 +133,25 @@ describe('snapshot parameters', () => {
 describe('snapshot decoder', () => {
   /** One H.265 keyframe as an RTSP camera sends it: the picture's NAL units, the parameter sets only in the SDP. */
   function hevcKeyframe(x265Params: string) {
-    const hevc = execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25', '-frames:v', '1', '-c:v', 'libx265', '-x265-params', `log-level=error${x265Params}`, '-pix_fmt', 'yuv420p', '-f', 'hevc', '-']);
+    const hevc = execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x240:rate=25',
+      '-frames:v',
+      '1',
+      '-c:v',
+      'libx265',
+      '-x265-params',
+      `log-level=error${x265Params}`,
+      '-pix_fmt',
+      'yuv420p',
+      '-f',
+      'hevc',
+      '-',
+    ]);
     const units = splitAnnexB(hevc);
     const [vps, sps, pps] = [32, 33, 34].map((type) => units.find((u) => h265NalType(u) === type)!);
     const keyframe: MediaFrame = { codec: 'H265', timestamp: 0, keyframe: true, data: toAvcc(units.filter((u) => h265NalType(u) < 32)) };

@@ -27,7 +27,11 @@ export function registerMjpeg({ ctx, streams, tasks }: ProtocolContext, options:
   const viewers: MjpegStreamDeps = { streams, tasks, callersAuthenticated, transcoders, decoders };
   ctx.http.add([
     { method: 'GET', path: '/api/stream.mjpeg', handler: (request) => serveMjpegStream(viewers, request) },
-    { method: 'GET', path: '/api/frame.jpeg', handler: (request) => serveSnapshot({ streams, tasks, callersAuthenticated, transcoders, decoders, cache }, request) },
+    {
+      method: 'GET',
+      path: '/api/frame.jpeg',
+      handler: (request) => serveSnapshot({ streams, tasks, callersAuthenticated, transcoders, decoders, cache }, request),
+    },
   ]);
   return viewers;
 }

@@ -109,7 +109,8 @@ export function createMjpegTranscoders(options: TranscoderOptions): MjpegTransco
         viewer,
         feed(frame, replay, source) {
           if (hub.seats[0] !== seat) return;
-          if (hub.origin?.source !== source || hub.origin.connection !== source.connection) hub.origin = { source, connection: source.connection };
+          if (hub.origin?.source !== source || hub.origin.connection !== source.connection)
+            hub.origin = { source, connection: source.connection };
           if (replay && !hub.live) {
             if (hub.encoder.write(frame)) hub.replayed++;
             return;

@@ -66,7 +66,29 @@ function watch(url: string): Promise<MjpegViewer> {
 function publishMjpeg(url: string): ChildProcess {
   return spawn(
     'ffmpeg',
-    ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10:duration=60', '-c:v', 'mjpeg', '-pix_fmt', 'yuvj420p', '-huffman', 'default', '-q:v', '5', '-f', 'rtsp', '-rtsp_transport', 'tcp', url],
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x240:rate=10:duration=60',
+      '-c:v',
+      'mjpeg',
+      '-pix_fmt',
+      'yuvj420p',
+      '-huffman',
+      'default',
+      '-q:v',
+      '5',
+      '-f',
+      'rtsp',
+      '-rtsp_transport',
+      'tcp',
+      url,
+    ],
     { stdio: 'ignore' },
   );
 }
@@ -80,12 +102,17 @@ const size = async (jpeg: Buffer) => {
 describe('MJPEG and JPEG snapshots', () => {
   let relay: RelayUnderTest;
   const publishers: ChildProcess[] = [];
-  const stackLines = async (pattern: RegExp) => (await (await fetch(`${relay.api}/api/stack`)).text()).split('\n').filter((line) => pattern.test(line));
+  const stackLines = async (pattern: RegExp) =>
+    (await (await fetch(`${relay.api}/api/stack`)).text()).split('\n').filter((line) => pattern.test(line));
 
   beforeAll(async () => {
     relay = await startRelay(['  cam:', '  jpegcam:', '  longgop:', '  dead: rtsp://127.0.0.1:1/nothing', ''].join('\n'));
     // longgop: one keyframe in 60 s, so every picture asked for in a test comes from the same one.
-    publishers.push(publishTestPattern(relay.rtspUrl('cam'), 60), publishMjpeg(relay.rtspUrl('jpegcam')), publishTestPattern(relay.rtspUrl('longgop'), 60, 1500));
+    publishers.push(
+      publishTestPattern(relay.rtspUrl('cam'), 60),
+      publishMjpeg(relay.rtspUrl('jpegcam')),
+      publishTestPattern(relay.rtspUrl('longgop'), 60, 1500),
+    );
     await waitForMedia(relay, 'cam', 20_000);
     await waitForMedia(relay, 'jpegcam', 20_000);
     await waitForMedia(relay, 'longgop', 20_000);
@@ -117,7 +144,17 @@ describe('MJPEG and JPEG snapshots', () => {
       viewer.close();
     }
     // ffmpeg's own multipart reader takes the stream as well.
-    const probed = await run('ffprobe', ['-v', 'error', '-f', 'mpjpeg', '-show_entries', 'stream=codec_name,width,height', '-of', 'json', `${relay.api}/api/stream.mjpeg?src=cam`]);
+    const probed = await run('ffprobe', [
+      '-v',
+      'error',
+      '-f',
+      'mpjpeg',
+      '-show_entries',
+      'stream=codec_name,width,height',
+      '-of',
+      'json',
+      `${relay.api}/api/stream.mjpeg?src=cam`,
+    ]);
     expect(JSON.parse(probed.stdout)).toMatchObject({ streams: [{ codec_name: 'mjpeg', width: 320, height: 240 }] });
   });
 
@@ -162,7 +199,7 @@ describe('MJPEG and JPEG snapshots', () => {
     expect(await stackLines(/^child .*snapshot decoder for cam/)).toHaveLength(1); // one warm decoder, not one per request
   });
 
-  it('after a snapshot, a new MJPEG viewer first gets the warm snapshot decoder\'s picture of the cached keyframe', async () => {
+  it("after a snapshot, a new MJPEG viewer first gets the warm snapshot decoder's picture of the cached keyframe", async () => {
     // Keeps the stream's GOP cache filled, as a console's live tile would.
     const keeper = await watch(`${relay.api}/api/stream.mjpeg?src=longgop`);
     await keeper.waitForParts(3);

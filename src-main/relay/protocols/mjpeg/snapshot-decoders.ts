@@ -74,7 +74,15 @@ export function createSnapshotDecoders(options: SnapshotDecoderOptions): Snapsho
   };
 
   const once = (streamName: string, codec: Codec, keyframe: MediaFrame) =>
-    decodeKeyframeOnce({ codec, keyframe, tasks: options.tasks, description: `snapshot decoder for ${streamName}`, quality, timeoutMs, ffmpegBinary: options.ffmpegBinary });
+    decodeKeyframeOnce({
+      codec,
+      keyframe,
+      tasks: options.tasks,
+      description: `snapshot decoder for ${streamName}`,
+      quality,
+      timeoutMs,
+      ffmpegBinary: options.ffmpegBinary,
+    });
 
   /** The warm decoder kept a picture back: from now on this stream is decoded one ffmpeg per picture. */
   const fallBack = (key: string, decoder: Decoder, streamName: string, codec: Codec) => {
@@ -104,10 +112,12 @@ export function createSnapshotDecoders(options: SnapshotDecoderOptions): Snapsho
   function decodeWarm(key: string, decoder: Decoder, streamName: string, codec: Codec, keyframe: MediaFrame): Promise<Uint8Array> {
     return new Promise<Uint8Array>((resolve, reject) => {
       const timer = setTimeout(() => fallBack(key, decoder, streamName, codec), warmWaitMs);
-      const settle = <T>(fn: (value: T) => void) => (value: T) => {
-        clearTimeout(timer);
-        fn(value);
-      };
+      const settle =
+        <T>(fn: (value: T) => void) =>
+        (value: T) => {
+          clearTimeout(timer);
+          fn(value);
+        };
       decoder.waiting.push({ keyframe, resolve: settle(resolve), reject: settle(reject) });
       if (!warmEncoder(key, decoder, streamName, codec).write(keyframe)) {
         decoder.waiting.pop();
@@ -136,7 +146,9 @@ export function createSnapshotDecoders(options: SnapshotDecoderOptions): Snapsho
       if (shared) return shared;
       clearTimeout(decoder.idle);
       const current = decoder;
-      const picture = (current.mode === 'warm' ? decodeWarm(key, current, streamName, codec, keyframe) : once(streamName, codec, keyframe)).finally(() => {
+      const picture = (
+        current.mode === 'warm' ? decodeWarm(key, current, streamName, codec, keyframe) : once(streamName, codec, keyframe)
+      ).finally(() => {
         current.inFlight.delete(keyframe.timestamp);
         scheduleIdle(key, current);
       });

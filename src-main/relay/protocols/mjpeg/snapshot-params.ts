@@ -1,4 +1,4 @@
-import { HttpError } from '../../../platform/http/http-error';
+import { HttpError } from '@main/platform/http/http-error';
 
 export interface SnapshotParams {
   width?: number;
@@ -20,13 +20,20 @@ export function parseSnapshotParams(query: URLSearchParams): SnapshotParams {
     if (!name) return undefined;
     const raw = query.get(name)!;
     const value = Number(raw);
-    if (!/^\d+$/.test(raw) || value < 1 || value > MAX_SIZE) throw new HttpError(400, `${name}=${raw} must be a whole number of pixels from 1 to ${MAX_SIZE}`);
+    if (!/^\d+$/.test(raw) || value < 1 || value > MAX_SIZE)
+      throw new HttpError(400, `${name}=${raw} must be a whole number of pixels from 1 to ${MAX_SIZE}`);
     return value;
   };
   const rotateRaw = query.get('rotate') || '0';
   const rotate = rotateRaw === '-90' ? 270 : Number(rotateRaw); // go2rtc takes -90 for 270
-  if (![0, 90, 180, 270].includes(rotate) || !/^-?\d+$/.test(rotateRaw)) throw new HttpError(400, `rotate=${rotateRaw} must be 90, 180 or 270 (degrees clockwise)`);
-  return { width: size(['width', 'w']), height: size(['height', 'h']), rotate: rotate as SnapshotParams['rotate'], cacheMs: parseDuration(query.get('cache')) };
+  if (![0, 90, 180, 270].includes(rotate) || !/^-?\d+$/.test(rotateRaw))
+    throw new HttpError(400, `rotate=${rotateRaw} must be 90, 180 or 270 (degrees clockwise)`);
+  return {
+    width: size(['width', 'w']),
+    height: size(['height', 'h']),
+    rotate: rotate as SnapshotParams['rotate'],
+    cacheMs: parseDuration(query.get('cache')),
+  };
 }
 
 /** Go-style durations as go2rtc users write them: `500ms`, `5s`, `1m30s`, `1h`; a bare number is seconds. */

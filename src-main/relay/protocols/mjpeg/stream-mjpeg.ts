@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { RouteRequest } from '../../../platform/http/router';
+import type { RouteRequest } from '@main/platform/http/router';
 import type { MediaRequest } from '../../core/negotiation';
 import { attachFrameOutput, type FrameOutput, type OutputDeps } from '../../media/frames/attach-output';
 import type { MjpegTranscoders, TranscoderSeat } from './mjpeg-transcoders';
@@ -28,7 +28,12 @@ export interface JpegViewer {
  * sources go out as they come; H.264/H.265 go through the stream's one shared transcoder, which
  * the last viewer's stop releases.
  */
-export async function startMjpegViewer(deps: MjpegStreamDeps, src: string | null, request: IncomingMessage, viewer: JpegViewer): Promise<() => void> {
+export async function startMjpegViewer(
+  deps: MjpegStreamDeps,
+  src: string | null,
+  request: IncomingMessage,
+  viewer: JpegViewer,
+): Promise<() => void> {
   let output: FrameOutput | undefined;
   let seat: TranscoderSeat | undefined;
   let attached = false;

@@ -1,5 +1,5 @@
-import { HttpError } from '../../../platform/http/http-error';
-import type { RouteRequest } from '../../../platform/http/router';
+import { HttpError } from '@main/platform/http/http-error';
+import type { RouteRequest } from '@main/platform/http/router';
 import type { MediaFrame } from '../../core/media';
 import { attachFrameOutput } from '../../media/frames/attach-output';
 import type { FrameTrack } from '../../media/frames/frame-consumer';

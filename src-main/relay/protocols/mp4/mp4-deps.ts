@@ -1,4 +1,4 @@
-import type { Logger } from '../../../platform/logger';
+import type { Logger } from '@main/platform/logger';
 import type { OutputDeps } from '../../media/frames/attach-output';
 
 export interface Mp4Deps extends OutputDeps {

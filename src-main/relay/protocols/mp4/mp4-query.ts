@@ -1,4 +1,4 @@
-import { HttpError } from '../../../platform/http/http-error';
+import { HttpError } from '@main/platform/http/http-error';
 import type { MediaRequest } from '../../core/negotiation';
 import { requestsFromQuery } from '../rtsp/media-query';
 import { ROTATIONS, type Rotation } from '../../media/containers/fmp4/rotation';

@@ -1,4 +1,4 @@
-import { HttpError } from '../../../platform/http/http-error';
+import { HttpError } from '@main/platform/http/http-error';
 import type { FrameTrack } from '../../media/frames/frame-consumer';
 import { QUERY_CLIENT, type ClientAudio } from '../../media/containers/fmp4/audio-form';
 import { fmp4OutputTracks, type Fmp4OutputTrack } from '../../media/containers/fmp4/output-tracks';

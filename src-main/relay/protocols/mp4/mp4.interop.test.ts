@@ -11,7 +11,9 @@ const dir = mkdtempSync(join(tmpdir(), 'mp4-route-test-'));
 
 /** ffmpeg publishing `lavfi` input encoded with `codec` args over RTSP/TCP, for `seconds`. */
 function publish(url: string, input: string[], codec: string[]): ChildProcess {
-  return spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', ...input, ...codec, '-f', 'rtsp', '-rtsp_transport', 'tcp', url], { stdio: 'ignore' });
+  return spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', ...input, ...codec, '-f', 'rtsp', '-rtsp_transport', 'tcp', url], {
+    stdio: 'ignore',
+  });
 }
 
 /** ffmpeg's output as bytes (the kit's `run` gives text), and what it said on stderr. */
@@ -33,7 +35,16 @@ interface Probed {
 async function probeBytes(bytes: Uint8Array, name: string): Promise<Probed> {
   const file = join(dir, name);
   writeFileSync(file, bytes);
-  const result = await run('ffprobe', ['-v', 'error', '-count_frames', '-show_entries', 'stream=codec_name,codec_type,width,height,nb_read_frames', '-of', 'json', file]);
+  const result = await run('ffprobe', [
+    '-v',
+    'error',
+    '-count_frames',
+    '-show_entries',
+    'stream=codec_name,codec_type,width,height,nb_read_frames',
+    '-of',
+    'json',
+    file,
+  ]);
   if (result.code !== 0) throw new Error(`ffprobe ${name}: ${result.stderr}`);
   return JSON.parse(result.stdout) as Probed;
 }
@@ -42,15 +53,31 @@ describe('MP4 outputs: /api/stream.mp4 and /api/frame.mp4', () => {
   let relay: RelayUnderTest;
   const publishers: ChildProcess[] = [];
   const get = (query: string, init?: RequestInit) => fetch(`${relay.api}/api/stream.mp4?${query}`, init);
-  const consumersOf = async (name: string) => ((await (await fetch(`${relay.api}/api/streams?src=${name}`)).json()) as { consumers: unknown[] }).consumers.length;
+  const consumersOf = async (name: string) =>
+    ((await (await fetch(`${relay.api}/api/streams?src=${name}`)).json()) as { consumers: unknown[] }).consumers.length;
 
   beforeAll(async () => {
     relay = await startRelay('  cam:\n  hevc:\n  alaw:\n');
     const pattern = ['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25'];
     publishers.push(
       publishTestPattern(relay.rtspUrl('cam'), 600),
-      publish(relay.rtspUrl('hevc'), pattern, ['-c:v', 'libx265', '-preset', 'ultrafast', '-tune', 'zerolatency', '-x265-params', 'log-level=error:keyint=25', '-pix_fmt', 'yuv420p']),
-      publish(relay.rtspUrl('alaw'), ['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=8000'], ['-c:a', 'pcm_alaw', '-ar', '8000', '-ac', '1']),
+      publish(relay.rtspUrl('hevc'), pattern, [
+        '-c:v',
+        'libx265',
+        '-preset',
+        'ultrafast',
+        '-tune',
+        'zerolatency',
+        '-x265-params',
+        'log-level=error:keyint=25',
+        '-pix_fmt',
+        'yuv420p',
+      ]),
+      publish(
+        relay.rtspUrl('alaw'),
+        ['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=8000'],
+        ['-c:a', 'pcm_alaw', '-ar', '8000', '-ac', '1'],
+      ),
     );
     await Promise.all(['cam', 'hevc', 'alaw'].map((name) => waitForMedia(relay, name, 20_000)));
   }, 60_000);
@@ -67,7 +94,11 @@ describe('MP4 outputs: /api/stream.mp4 and /api/frame.mp4', () => {
     expect(response.headers.get('content-type')).toMatch(/^video\/mp4; codecs="avc1\.[0-9A-F]{6},mp4a\.40\.2"$/);
     expect(response.headers.get('content-disposition')).toBeNull();
     const body = new Uint8Array(await response.arrayBuffer());
-    expect(readBoxes(body).slice(0, 3).map((b) => b.type)).toEqual(['ftyp', 'moov', 'moof']);
+    expect(
+      readBoxes(body)
+        .slice(0, 3)
+        .map((b) => b.type),
+    ).toEqual(['ftyp', 'moov', 'moof']);
     const probed = await probeBytes(body, 'cam.mp4');
     expect(probed.streams.map((s) => s.codec_name)).toEqual(['h264', 'aac']);
     expect(probed.streams[0]).toMatchObject({ width: 320, height: 240 });
@@ -165,8 +196,13 @@ describe('MP4 outputs: /api/stream.mp4 and /api/frame.mp4', () => {
     const url = relay.rtspUrl('cam');
     const response = await get(`src=${encodeURIComponent(url)}&duration=1`);
     expect(response.status).toBe(200);
-    expect((await probeBytes(new Uint8Array(await response.arrayBuffer()), 'url.mp4')).streams.map((s) => s.codec_name)).toEqual(['h264', 'aac']);
-    await waitFor(async () => ((await (await fetch(`${relay.api}/api/streams`)).json()) as Record<string, unknown>)[url] === undefined ? true : undefined);
+    expect((await probeBytes(new Uint8Array(await response.arrayBuffer()), 'url.mp4')).streams.map((s) => s.codec_name)).toEqual([
+      'h264',
+      'aac',
+    ]);
+    await waitFor(async () =>
+      ((await (await fetch(`${relay.api}/api/streams`)).json()) as Record<string, unknown>)[url] === undefined ? true : undefined,
+    );
   }, 30_000);
 
   it('answers bad requests before any body: 404 unknown, 400 exec:, no src, bad duration', async () => {

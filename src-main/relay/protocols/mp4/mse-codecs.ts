@@ -22,6 +22,13 @@ export function mseRequests(browserCodecs: string): MediaRequest[] {
   const codecs = listed(browserCodecs);
   const has = (prefix: string) => codecs.some((c) => c.startsWith(prefix));
   const video = [...(has('avc1') ? ['H264'] : []), ...(has('hvc1') || has('hev1') ? ['H265'] : [])];
-  const audio = [...(has('mp4a') ? ['MPEG4-GENERIC'] : []), ...(has('opus') ? ['OPUS'] : []), ...pcmCodecsFor(clientAudioFromCodecs(browserCodecs))];
-  return [...(video.length > 0 ? [{ kind: 'video' as const, codecs: video }] : []), ...(audio.length > 0 ? [{ kind: 'audio' as const, codecs: audio }] : [])];
+  const audio = [
+    ...(has('mp4a') ? ['MPEG4-GENERIC'] : []),
+    ...(has('opus') ? ['OPUS'] : []),
+    ...pcmCodecsFor(clientAudioFromCodecs(browserCodecs)),
+  ];
+  return [
+    ...(video.length > 0 ? [{ kind: 'video' as const, codecs: video }] : []),
+    ...(audio.length > 0 ? [{ kind: 'audio' as const, codecs: audio }] : []),
+  ];
 }

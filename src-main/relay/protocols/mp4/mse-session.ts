@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { HttpError } from '../../../platform/http/http-error';
+import { HttpError } from '@main/platform/http/http-error';
 import type { MediaFrame } from '../../core/media';
 import { createFmp4LiveWriter, type Fmp4LiveWriter } from '../../media/containers/fmp4/live-writer';
 import { attachFrameOutput, type FrameOutput } from '../../media/frames/attach-output';
@@ -23,9 +23,16 @@ export interface MseViewer {
  * MediaSource, starting at the cached keyframe. The codecs are the stream's that the browser
  * listed; a picture of another size (new SPS) ends it, as one init segment fits one size.
  */
-export async function startMseViewer(deps: Mp4Deps, src: string, browserCodecs: string, request: IncomingMessage, viewer: MseViewer): Promise<() => void> {
+export async function startMseViewer(
+  deps: Mp4Deps,
+  src: string,
+  browserCodecs: string,
+  request: IncomingMessage,
+  viewer: MseViewer,
+): Promise<() => void> {
   const requests = mseRequests(browserCodecs);
-  if (requests.length === 0) throw new HttpError(400, `none of the codecs the browser plays (${browserCodecs || 'none given'}) is one the relay sends in MP4`);
+  if (requests.length === 0)
+    throw new HttpError(400, `none of the codecs the browser plays (${browserCodecs || 'none given'}) is one the relay sends in MP4`);
   let tracks: Mp4Track[] = [];
   let writer: Fmp4LiveWriter | undefined;
   // Assigned once attached; finish() may run before that (the viewer leaves while the source dials).
@@ -58,7 +65,8 @@ export async function startMseViewer(deps: Mp4Deps, src: string, browserCodecs: 
       const key = parameterSetKey(track.codec.name, frame.data);
       const before = parameterSets.get(index);
       if (key !== undefined) parameterSets.set(index, key);
-      if (key !== undefined && before !== undefined && before !== key && writer.started) return finish('the source changed its picture; open the stream again');
+      if (key !== undefined && before !== undefined && before !== key && writer.started)
+        return finish('the source changed its picture; open the stream again');
     }
     try {
       for (const converted of track.convert(frame)) {
@@ -79,7 +87,8 @@ export async function startMseViewer(deps: Mp4Deps, src: string, browserCodecs: 
     format: 'mse',
     request,
     requests,
-    onFrame: (track, frame) => (writer ? deliver(track.index, frame, Date.now()) : early.push({ index: track.index, frame, at: Date.now() })),
+    onFrame: (track, frame) =>
+      writer ? deliver(track.index, frame, Date.now()) : early.push({ index: track.index, frame, at: Date.now() }),
     onClose: (reason) => finish(`the stream ended (${reason})`),
   });
   try {

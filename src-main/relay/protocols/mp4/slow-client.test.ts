@@ -1,8 +1,8 @@
 import { createServer, get as httpGet, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryLogger } from '../../../platform/logger';
-import { createRouter } from '../../../platform/http/router';
+import { createMemoryLogger } from '@main/platform/logger';
+import { createRouter } from '@main/platform/http/router';
 import { createSchemeRegistry } from '../../core/scheme-registry';
 import { createStreamRegistry } from '../../core/stream-registry';
 import { createTaskRegistry } from '../../core/task-registry';
@@ -34,7 +34,13 @@ describe('stream.mp4 with a client that does not read', () => {
     streams.set('cam', []).addPushed('test://cam', producer.connection);
     const router = createRouter(logger);
     const maxBufferedBytes = 256 * 1024;
-    router.add([{ method: 'GET', path: '/api/stream.mp4', handler: (request) => serveStreamMp4({ streams, tasks, callersAuthenticated: false, logger, maxBufferedBytes }, request) }]);
+    router.add([
+      {
+        method: 'GET',
+        path: '/api/stream.mp4',
+        handler: (request) => serveStreamMp4({ streams, tasks, callersAuthenticated: false, logger, maxBufferedBytes }, request),
+      },
+    ]);
     server = createServer((req, res) => void router.handle(req, res));
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
@@ -47,7 +53,12 @@ describe('stream.mp4 with a client that does not read', () => {
     // 30 MB of frames while nobody reads: far more than the socket buffers hold.
     let pushed = 0;
     for (let i = 1; i <= 480; i++) {
-      producer.push(0, { codec: 'H264', timestamp: i * 3600, keyframe: i % 50 === 0, data: toAvcc(i % 50 === 0 ? [sps, pps, slice(0x65)] : [slice(0x41)]) });
+      producer.push(0, {
+        codec: 'H264',
+        timestamp: i * 3600,
+        keyframe: i % 50 === 0,
+        data: toAvcc(i % 50 === 0 ? [sps, pps, slice(0x65)] : [slice(0x41)]),
+      });
       pushed += 64 * 1024;
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -58,11 +69,23 @@ describe('stream.mp4 with a client that does not read', () => {
     response.on('data', (chunk: Buffer) => chunks.push(chunk));
     response.resume();
     /** The viewer has read all the relay wrote to it: nothing waits in the socket buffers. */
-    const caughtUp = () => vi.waitFor(() => expect(chunks.reduce((n, c) => n + c.length, 0)).toBe((streams.get('cam')!.info().consumers[0] as { bytes_send: number }).bytes_send), { interval: 2 });
+    const caughtUp = () =>
+      vi.waitFor(
+        () =>
+          expect(chunks.reduce((n, c) => n + c.length, 0)).toBe(
+            (streams.get('cam')!.info().consumers[0] as { bytes_send: number }).bytes_send,
+          ),
+        { interval: 2 },
+      );
     await caughtUp();
     // Reading again: the viewer gets frames from the next keyframe on.
     for (let i = 481; i <= 560; i++) {
-      producer.push(0, { codec: 'H264', timestamp: i * 3600, keyframe: i % 50 === 0, data: toAvcc(i % 50 === 0 ? [sps, pps, slice(0x65)] : [slice(0x41)]) });
+      producer.push(0, {
+        codec: 'H264',
+        timestamp: i * 3600,
+        keyframe: i % 50 === 0,
+        data: toAvcc(i % 50 === 0 ? [sps, pps, slice(0x65)] : [slice(0x41)]),
+      });
       await caughtUp();
     }
     streams.close(); // ends the reply

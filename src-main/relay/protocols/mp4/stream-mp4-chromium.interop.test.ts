@@ -20,7 +20,9 @@ describe('stream.mp4 in Chromium, progressive playback', () => {
 
   beforeAll(async () => {
     camera = await startGstCamera({ size: '320x240' });
-    relay = await startRelay(`  cam: ${camera.url}\n  pattern: ffmpeg:virtual?video=testsrc&size=320x240&fps=25&audio#video=h264#audio=aac\n`);
+    relay = await startRelay(
+      `  cam: ${camera.url}\n  pattern: ffmpeg:virtual?video=testsrc&size=320x240&fps=25&audio#video=h264#audio=aac\n`,
+    );
     ({ browser, page } = await openRelayPage(relay));
   }, 60_000);
 
@@ -49,7 +51,11 @@ describe('stream.mp4 in Chromium, progressive playback', () => {
     const state = await playedPast(() => viewer.evaluate(readVideo), 2);
     expect(state).toMatchObject({ size: '320x240', error: null });
     // Chromium asked from byte 0 and got the MP4 itself (no redirect), with its codecs.
-    expect(answers).toContainEqual({ status: 200, type: expect.stringMatching(/^video\/mp4; codecs="avc1\.[0-9A-F]{6}"$/), range: 'bytes=0-' });
+    expect(answers).toContainEqual({
+      status: 200,
+      type: expect.stringMatching(/^video\/mp4; codecs="avc1\.[0-9A-F]{6}"$/),
+      range: 'bytes=0-',
+    });
     expect(answers.map((a) => a.status)).not.toContain(301);
     await viewer.close();
   }, 60_000);
@@ -59,7 +65,9 @@ describe('stream.mp4 in Chromium, progressive playback', () => {
     await tab.goto(`${relay.api}/api/stream.mp4?src=cam`, { waitUntil: 'commit' });
     const state = await playedPast(() => tab.evaluate(readVideo), 2);
     expect(state).toMatchObject({ size: '320x240', error: null });
-    expect(await tab.evaluate(() => document.querySelector('video source')?.getAttribute('src') ?? document.querySelector('video')?.src)).toBe(`${relay.api}/api/stream.mp4?src=cam`);
+    expect(
+      await tab.evaluate(() => document.querySelector('video source')?.getAttribute('src') ?? document.querySelector('video')?.src),
+    ).toBe(`${relay.api}/api/stream.mp4?src=cam`);
     await tab.close();
   }, 60_000);
 
@@ -78,8 +86,13 @@ describe('stream.mp4 in Chromium, progressive playback', () => {
     for (const src of ['cam', 'pattern']) {
       const response = await fetch(`${relay.api}/api/stream.mp4?src=${src}`, { method: 'HEAD' });
       const type = response.headers.get('content-type')!;
-      expect(type).toMatch(src === 'cam' ? /^video\/mp4; codecs="avc1\.[0-9A-F]{6}"$/ : /^video\/mp4; codecs="avc1\.[0-9A-F]{6},mp4a\.40\.2"$/);
-      const verdict = await page.evaluate((t) => ({ element: document.createElement('video').canPlayType(t), mse: MediaSource.isTypeSupported(t) }), type);
+      expect(type).toMatch(
+        src === 'cam' ? /^video\/mp4; codecs="avc1\.[0-9A-F]{6}"$/ : /^video\/mp4; codecs="avc1\.[0-9A-F]{6},mp4a\.40\.2"$/,
+      );
+      const verdict = await page.evaluate(
+        (t) => ({ element: document.createElement('video').canPlayType(t), mse: MediaSource.isTypeSupported(t) }),
+        type,
+      );
       expect(verdict, type).toEqual({ element: 'probably', mse: true });
     }
   }, 30_000);
@@ -103,7 +116,8 @@ describe('stream.mp4 in Chromium, progressive playback', () => {
       expect(Buffer.from(head.subarray(4, 8)).toString('latin1'), range).toBe('ftyp');
       abort.abort();
     }
-    const viewers = async () => ((await (await fetch(`${relay.api}/api/streams?src=cam`)).json()) as { consumers: unknown[] }).consumers.length;
+    const viewers = async () =>
+      ((await (await fetch(`${relay.api}/api/streams?src=cam`)).json()) as { consumers: unknown[] }).consumers.length;
     await waitFor(async () => ((await viewers()) === 0 ? true : undefined), 15_000);
   }, 30_000);
 });

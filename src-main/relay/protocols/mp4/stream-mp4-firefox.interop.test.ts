@@ -26,7 +26,9 @@ describe('stream.mp4 in Firefox, progressive playback', () => {
 
   beforeAll(async () => {
     camera = await startGstCamera({ size: '320x240' });
-    relay = await startRelay(`  cam: ${camera.url}\n  pattern: ffmpeg:virtual?video=testsrc&size=320x240&fps=25&audio#video=h264#audio=aac\n`);
+    relay = await startRelay(
+      `  cam: ${camera.url}\n  pattern: ffmpeg:virtual?video=testsrc&size=320x240&fps=25&audio#video=h264#audio=aac\n`,
+    );
     firefox = await openFirefox();
   }, 60_000);
 

@@ -1,5 +1,5 @@
-import { HttpError } from '../../../platform/http/http-error';
-import type { RouteRequest } from '../../../platform/http/router';
+import { HttpError } from '@main/platform/http/http-error';
+import type { RouteRequest } from '@main/platform/http/router';
 import type { MediaFrame } from '../../core/media';
 import { attachFrameOutput, type FrameOutput } from '../../media/frames/attach-output';
 import { createFmp4LiveWriter, type Fmp4LiveWriter } from '../../media/containers/fmp4/live-writer';
@@ -117,7 +117,8 @@ export async function serveStreamMp4(deps: Mp4Deps, { req, res, url }: RouteRequ
     format: 'mp4',
     request: req,
     requests: mp4Requests(query),
-    onFrame: (track, frame) => (writer ? deliver(track.index, frame, Date.now()) : early.push({ index: track.index, frame, at: Date.now() })),
+    onFrame: (track, frame) =>
+      writer ? deliver(track.index, frame, Date.now()) : early.push({ index: track.index, frame, at: Date.now() }),
     onClose: (reason) => finish(new HttpError(503, `${src}: the stream ended before its first keyframe (${reason})`)),
   });
   if (finished) {

@@ -33,13 +33,20 @@ function securityHeader(username: string, password: string): string {
   if (!username) return '';
   const nonce = randomBytes(16);
   const created = new Date().toISOString();
-  const digest = createHash('sha1').update(Buffer.concat([nonce, Buffer.from(created), Buffer.from(password)])).digest('base64');
+  const digest = createHash('sha1')
+    .update(Buffer.concat([nonce, Buffer.from(created), Buffer.from(password)]))
+    .digest('base64');
   return `<s:Header><wsse:Security xmlns:wsse="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd" xmlns:wsu="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd"><wsse:UsernameToken><wsse:Username>${xmlEscape(username)}</wsse:Username><wsse:Password Type="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0#PasswordDigest">${digest}</wsse:Password><wsse:Nonce EncodingType="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-soap-message-security-1.0#Base64Binary">${nonce.toString('base64')}</wsse:Nonce><wsu:Created>${created}</wsu:Created></wsse:UsernameToken></wsse:Security></s:Header>`;
 }
 
 async function soapCall(url: string, target: OnvifTarget, body: string, signal: AbortSignal): Promise<string> {
   const xml = `<?xml version="1.0" encoding="UTF-8"?><s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope" xmlns:tt="http://www.onvif.org/ver10/schema">${securityHeader(target.username, target.password)}<s:Body>${body}</s:Body></s:Envelope>`;
-  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/soap+xml; charset=utf-8' }, body: xml, signal: AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/soap+xml; charset=utf-8' },
+    body: xml,
+    signal: AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]),
+  });
   const text = await response.text();
   if (!response.ok) {
     const reason = elementText(text, 'Text') ?? `HTTP ${response.status}`;
@@ -50,11 +57,18 @@ async function soapCall(url: string, target: OnvifTarget, body: string, signal: 
 
 /** The profile tokens of a GetProfilesResponse, in order. */
 export function profileTokens(xml: string): string[] {
-  return [...xmlTags(xml)].flatMap((tag) => (tag.name === 'Profiles' && !tag.closing ? [attributeOf(tag, 'token') ?? ''] : [])).filter((token) => token !== '');
+  return [...xmlTags(xml)]
+    .flatMap((tag) => (tag.name === 'Profiles' && !tag.closing ? [attributeOf(tag, 'token') ?? ''] : []))
+    .filter((token) => token !== '');
 }
 
 async function mediaServiceUrl(target: OnvifTarget, signal: AbortSignal): Promise<string> {
-  const capabilities = await soapCall(target.deviceUrl, target, `<GetCapabilities xmlns="${DEVICE_NS}"><Category>Media</Category></GetCapabilities>`, signal);
+  const capabilities = await soapCall(
+    target.deviceUrl,
+    target,
+    `<GetCapabilities xmlns="${DEVICE_NS}"><Category>Media</Category></GetCapabilities>`,
+    signal,
+  );
   const media = childText(capabilities, 'Media', 'XAddr')?.trim() || target.deviceUrl;
   // A camera that answers its own LAN address, reached here by another name: keep the host used.
   const mediaUrl = assertLearnedUrl(media, `ONVIF ${new URL(target.deviceUrl).host} (GetCapabilities)`, ['http', 'https']);
@@ -65,7 +79,9 @@ async function mediaServiceUrl(target: OnvifTarget, signal: AbortSignal): Promis
 /** A camera's maker and model (GetDeviceInformation) and its profile tokens, for a list of its streams. */
 export async function describeOnvifDevice(target: OnvifTarget, signal: AbortSignal): Promise<{ name: string; tokens: string[] }> {
   const information = await soapCall(target.deviceUrl, target, `<GetDeviceInformation xmlns="${DEVICE_NS}"/>`, signal);
-  const name = [elementText(information, 'Manufacturer'), elementText(information, 'Model')].filter(Boolean).join(' ') || new URL(target.deviceUrl).host;
+  const name =
+    [elementText(information, 'Manufacturer'), elementText(information, 'Model')].filter(Boolean).join(' ') ||
+    new URL(target.deviceUrl).host;
   const tokens = profileTokens(await soapCall(await mediaServiceUrl(target, signal), target, `<GetProfiles xmlns="${MEDIA_NS}"/>`, signal));
   return { name, tokens };
 }
@@ -81,7 +97,8 @@ export async function resolveOnvifStream(target: OnvifTarget, signal: AbortSigna
   const tokens = profileTokens(await soapCall(mediaUrl.href, target, `<GetProfiles xmlns="${MEDIA_NS}"/>`, signal));
   if (tokens.length === 0) throw new Error(`ONVIF ${deviceUrl.host}: the camera has no media profile`);
   const wanted = target.subtype;
-  const token = wanted === undefined ? tokens[0]! : tokens.includes(wanted) ? wanted : /^\d+$/.test(wanted) ? tokens[Number(wanted)] : undefined;
+  const token =
+    wanted === undefined ? tokens[0]! : tokens.includes(wanted) ? wanted : /^\d+$/.test(wanted) ? tokens[Number(wanted)] : undefined;
   if (!token) throw new Error(`ONVIF ${deviceUrl.host}: no profile ${wanted} (it has ${tokens.join(', ')})`);
   const uriXml = await soapCall(
     mediaUrl.href,

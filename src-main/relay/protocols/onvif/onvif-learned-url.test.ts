@@ -30,11 +30,23 @@ beforeAll(async () => {
       res.writeHead(200, { 'Content-Type': 'application/soap+xml' });
       if (body.includes('GetCapabilities')) {
         const media = answers.mediaXAddr ?? `http://${cameraHost}/onvif/media_service`;
-        res.end(soap(`<tds:GetCapabilitiesResponse><tds:Capabilities><tt:Media><tt:XAddr>${xml(media)}</tt:XAddr></tt:Media></tds:Capabilities></tds:GetCapabilitiesResponse>`));
+        res.end(
+          soap(
+            `<tds:GetCapabilitiesResponse><tds:Capabilities><tt:Media><tt:XAddr>${xml(media)}</tt:XAddr></tt:Media></tds:Capabilities></tds:GetCapabilitiesResponse>`,
+          ),
+        );
       } else if (body.includes('GetProfiles')) {
-        res.end(soap('<trt:GetProfilesResponse><trt:Profiles token="main" fixed="true"><tt:Name>main</tt:Name></trt:Profiles></trt:GetProfilesResponse>'));
+        res.end(
+          soap(
+            '<trt:GetProfilesResponse><trt:Profiles token="main" fixed="true"><tt:Name>main</tt:Name></trt:Profiles></trt:GetProfilesResponse>',
+          ),
+        );
       } else if (body.includes('GetStreamUri')) {
-        res.end(soap(`<trt:GetStreamUriResponse><trt:MediaUri><tt:Uri>${xml(answers.streamUri)}</tt:Uri></trt:MediaUri></trt:GetStreamUriResponse>`));
+        res.end(
+          soap(
+            `<trt:GetStreamUriResponse><trt:MediaUri><tt:Uri>${xml(answers.streamUri)}</tt:Uri></trt:MediaUri></trt:GetStreamUriResponse>`,
+          ),
+        );
       } else {
         res.end(soap(''));
       }
@@ -67,7 +79,9 @@ describe('a hostile ONVIF camera', () => {
 
       // A named stream added through the API, then watched.
       const name = `hostile-${scheme}`;
-      expect((await fetch(`${relay.api}/api/streams?name=${name}&src=${encodeURIComponent(`onvif://${cameraHost}`)}`, { method: 'PUT' })).status).toBe(200);
+      expect(
+        (await fetch(`${relay.api}/api/streams?name=${name}&src=${encodeURIComponent(`onvif://${cameraHost}`)}`, { method: 'PUT' })).status,
+      ).toBe(200);
       const watched = await fetch(`${relay.api}/api/frame.jpeg?src=${name}`);
       expect(watched.status).toBe(503);
       expect(await watched.text()).toContain(`answered a ${scheme}: address`);
@@ -84,6 +98,8 @@ describe('a hostile ONVIF camera', () => {
 
   it('an rtsp:// answer is still played, with the login put in', async () => {
     answers = { streamUri: 'rtsp://10.1.2.3:554/Streaming/Channels/101' };
-    expect(await resolveOnvifStream(parseOnvifUrl(`onvif://admin:pw@${cameraHost}`), AbortSignal.timeout(5_000))).toBe('rtsp://admin:pw@10.1.2.3:554/Streaming/Channels/101');
+    expect(await resolveOnvifStream(parseOnvifUrl(`onvif://admin:pw@${cameraHost}`), AbortSignal.timeout(5_000))).toBe(
+      'rtsp://admin:pw@10.1.2.3:554/Streaming/Channels/101',
+    );
   });
 });

@@ -10,10 +10,14 @@ interface OnvifCam {
   profiles: Array<{ $: { token: string } }>;
   getProfiles(cb: (err: Error | null) => void): void;
 }
-const { Cam } = createRequire(import.meta.url)('onvif') as { Cam: new (options: Record<string, unknown>, cb: (err: Error | null) => void) => OnvifCam };
+const { Cam } = createRequire(import.meta.url)('onvif') as {
+  Cam: new (options: Record<string, unknown>, cb: (err: Error | null) => void) => OnvifCam;
+};
 const connect = (port: number, username?: string, password?: string) =>
   new Promise<OnvifCam>((resolve, reject) => {
-    const made: OnvifCam = new Cam({ hostname: '127.0.0.1', port, username, password, timeout: 10_000 }, (err) => (err ? reject(err) : resolve(made)));
+    const made: OnvifCam = new Cam({ hostname: '127.0.0.1', port, username, password, timeout: 10_000 }, (err) =>
+      err ? reject(err) : resolve(made),
+    );
   });
 const soap = (body: string, header = '') =>
   `<?xml version="1.0" encoding="UTF-8"?><s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope">${header}<s:Body>${body}</s:Body></s:Envelope>`;
@@ -40,8 +44,11 @@ describe('ONVIF login', () => {
     expect(error?.message).toContain('Sender not authorized: unknown user or wrong password');
   });
 
-  it('the relay\'s onvif:// client logs in with a digest and gets the stream address', async () => {
-    const uri = await resolveOnvifStream({ deviceUrl: `${relay.api}/onvif/device_service`, username: 'admin', password: 's3cret', subtype: 'porch' }, AbortSignal.timeout(5000));
+  it("the relay's onvif:// client logs in with a digest and gets the stream address", async () => {
+    const uri = await resolveOnvifStream(
+      { deviceUrl: `${relay.api}/onvif/device_service`, username: 'admin', password: 's3cret', subtype: 'porch' },
+      AbortSignal.timeout(5000),
+    );
     expect(uri).toBe(`rtsp://admin:s3cret@127.0.0.1:${relay.rtspPort}/porch`);
   });
 
@@ -52,14 +59,18 @@ describe('ONVIF login', () => {
     const text = await refused.text();
     expect(text).toContain('ter:NotAuthorized');
     expect(text).toContain('no login: send a WS-Security UsernameToken');
-    const basic = await post(soap('<GetProfiles xmlns="http://www.onvif.org/ver10/media/wsdl"/>'), { Authorization: `Basic ${Buffer.from('admin:s3cret').toString('base64')}` });
+    const basic = await post(soap('<GetProfiles xmlns="http://www.onvif.org/ver10/media/wsdl"/>'), {
+      Authorization: `Basic ${Buffer.from('admin:s3cret').toString('base64')}`,
+    });
     expect(basic.status).toBe(200);
     expect(await basic.text()).toContain('token="garden"');
 
     const { createHash, randomBytes } = await import('node:crypto');
     const nonce = randomBytes(16);
     const created = new Date().toISOString();
-    const digest = createHash('sha1').update(Buffer.concat([nonce, Buffer.from(created), Buffer.from('s3cret')])).digest('base64');
+    const digest = createHash('sha1')
+      .update(Buffer.concat([nonce, Buffer.from(created), Buffer.from('s3cret')]))
+      .digest('base64');
     const header = `<s:Header><Security xmlns="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd"><UsernameToken><Username>admin</Username><Password Type="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0#PasswordDigest">${digest}</Password><Nonce>${nonce.toString('base64')}</Nonce><Created xmlns="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd">${created}</Created></UsernameToken></Security></s:Header>`;
     const request = soap('<GetProfiles xmlns="http://www.onvif.org/ver10/media/wsdl"/>', header);
     expect((await post(request)).status).toBe(200);

@@ -8,7 +8,8 @@ export interface ProfileInfo {
   height: number;
 }
 
-const time = (d: Date) => `<tt:Time><tt:Hour>${d.getUTCHours()}</tt:Hour><tt:Minute>${d.getUTCMinutes()}</tt:Minute><tt:Second>${d.getUTCSeconds()}</tt:Second></tt:Time><tt:Date><tt:Year>${d.getUTCFullYear()}</tt:Year><tt:Month>${d.getUTCMonth() + 1}</tt:Month><tt:Day>${d.getUTCDate()}</tt:Day></tt:Date>`;
+const time = (d: Date) =>
+  `<tt:Time><tt:Hour>${d.getUTCHours()}</tt:Hour><tt:Minute>${d.getUTCMinutes()}</tt:Minute><tt:Second>${d.getUTCSeconds()}</tt:Second></tt:Time><tt:Date><tt:Year>${d.getUTCFullYear()}</tt:Year><tt:Month>${d.getUTCMonth() + 1}</tt:Month><tt:Day>${d.getUTCDate()}</tt:Day></tt:Date>`;
 
 export function systemDateAndTime(now: Date): string {
   return `<tds:GetSystemDateAndTimeResponse><tds:SystemDateAndTime><tt:DateTimeType>NTP</tt:DateTimeType><tt:DaylightSavings>false</tt:DaylightSavings><tt:TimeZone><tt:TZ>UTC0</tt:TZ></tt:TimeZone><tt:UTCDateTime>${time(now)}</tt:UTCDateTime></tds:SystemDateAndTime></tds:GetSystemDateAndTimeResponse>`;
@@ -35,7 +36,12 @@ export function deviceInformation(model: string, firmware: string, serial: strin
 }
 
 export function scopes(name: string): string {
-  const items = [`onvif://www.onvif.org/name/${encodeURIComponent(name)}`, 'onvif://www.onvif.org/Profile/Streaming', 'onvif://www.onvif.org/type/Network_Video_Transmitter', 'onvif://www.onvif.org/hardware/relay'];
+  const items = [
+    `onvif://www.onvif.org/name/${encodeURIComponent(name)}`,
+    'onvif://www.onvif.org/Profile/Streaming',
+    'onvif://www.onvif.org/type/Network_Video_Transmitter',
+    'onvif://www.onvif.org/hardware/relay',
+  ];
   return `<tds:GetScopesResponse>${items.map((item) => `<tds:Scopes><tt:ScopeDef>Fixed</tt:ScopeDef><tt:ScopeItem>${x(item)}</tt:ScopeItem></tds:Scopes>`).join('')}</tds:GetScopesResponse>`;
 }
 
@@ -52,15 +58,18 @@ function profile(tag: string, p: ProfileInfo): string {
   return `<trt:${tag} token="${x(p.name)}" fixed="true"><tt:Name>${x(p.name)}</tt:Name>${videoSourceConfiguration('VideoSourceConfiguration', p)}${videoEncoderConfiguration('VideoEncoderConfiguration', p)}</trt:${tag}>`;
 }
 
-export const profiles = (list: ProfileInfo[]) => `<trt:GetProfilesResponse>${list.map((p) => profile('Profiles', p)).join('')}</trt:GetProfilesResponse>`;
+export const profiles = (list: ProfileInfo[]) =>
+  `<trt:GetProfilesResponse>${list.map((p) => profile('Profiles', p)).join('')}</trt:GetProfilesResponse>`;
 export const oneProfile = (p: ProfileInfo) => `<trt:GetProfileResponse>${profile('Profile', p)}</trt:GetProfileResponse>`;
 
 export function videoSources(list: ProfileInfo[]): string {
   return `<trt:GetVideoSourcesResponse>${list.map((p) => `<trt:VideoSources token="${x(p.name)}"><tt:Framerate>25</tt:Framerate><tt:Resolution><tt:Width>${p.width}</tt:Width><tt:Height>${p.height}</tt:Height></tt:Resolution></trt:VideoSources>`).join('')}</trt:GetVideoSourcesResponse>`;
 }
 
-export const videoSourceConfigurations = (list: ProfileInfo[]) => `<trt:GetVideoSourceConfigurationsResponse>${list.map((p) => videoSourceConfiguration('Configurations', p)).join('')}</trt:GetVideoSourceConfigurationsResponse>`;
-export const videoEncoderConfigurations = (list: ProfileInfo[]) => `<trt:GetVideoEncoderConfigurationsResponse>${list.map((p) => videoEncoderConfiguration('Configurations', p)).join('')}</trt:GetVideoEncoderConfigurationsResponse>`;
+export const videoSourceConfigurations = (list: ProfileInfo[]) =>
+  `<trt:GetVideoSourceConfigurationsResponse>${list.map((p) => videoSourceConfiguration('Configurations', p)).join('')}</trt:GetVideoSourceConfigurationsResponse>`;
+export const videoEncoderConfigurations = (list: ProfileInfo[]) =>
+  `<trt:GetVideoEncoderConfigurationsResponse>${list.map((p) => videoEncoderConfiguration('Configurations', p)).join('')}</trt:GetVideoEncoderConfigurationsResponse>`;
 
 export function mediaUri(kind: 'GetStreamUriResponse' | 'GetSnapshotUriResponse', uri: string): string {
   return `<trt:${kind}><trt:MediaUri><tt:Uri>${x(uri)}</tt:Uri><tt:InvalidAfterConnect>false</tt:InvalidAfterConnect><tt:InvalidAfterReboot>false</tt:InvalidAfterReboot><tt:Timeout>PT0S</tt:Timeout></trt:MediaUri></trt:${kind}>`;
@@ -72,7 +81,8 @@ export const EMPTY_ANSWERS: Record<string, string> = {
   GetNetworkProtocols: '<tds:GetNetworkProtocolsResponse/>',
   GetDNS: '<tds:GetDNSResponse><tds:DNSInformation><tt:FromDHCP>false</tt:FromDHCP></tds:DNSInformation></tds:GetDNSResponse>',
   GetNTP: '<tds:GetNTPResponse><tds:NTPInformation><tt:FromDHCP>false</tt:FromDHCP></tds:NTPInformation></tds:GetNTPResponse>',
-  GetHostname: '<tds:GetHostnameResponse><tds:HostnameInformation><tt:FromDHCP>false</tt:FromDHCP></tds:HostnameInformation></tds:GetHostnameResponse>',
+  GetHostname:
+    '<tds:GetHostnameResponse><tds:HostnameInformation><tt:FromDHCP>false</tt:FromDHCP></tds:HostnameInformation></tds:GetHostnameResponse>',
   GetNetworkDefaultGateway: '<tds:GetNetworkDefaultGatewayResponse><tds:NetworkGateway/></tds:GetNetworkDefaultGatewayResponse>',
   GetDiscoveryMode: '<tds:GetDiscoveryModeResponse><tds:DiscoveryMode>Discoverable</tds:DiscoveryMode></tds:GetDiscoveryModeResponse>',
   SetSystemDateAndTime: '<tds:SetSystemDateAndTimeResponse/>',

@@ -19,12 +19,15 @@ interface OnvifCam {
   getSnapshotUri(options: { profileToken: string }, cb: (err: Error | null, uri: { uri: string }) => void): void;
   getSystemDateAndTime(cb: (err: Error | null, date: Date) => void): void;
 }
-const { Cam } = createRequire(import.meta.url)('onvif') as { Cam: new (options: Record<string, unknown>, cb: (err: Error | null) => void) => OnvifCam };
+const { Cam } = createRequire(import.meta.url)('onvif') as {
+  Cam: new (options: Record<string, unknown>, cb: (err: Error | null) => void) => OnvifCam;
+};
 
 let relay: RelayUnderTest;
 let camera: ChildProcess;
 let cam: OnvifCam;
-const call = <T>(run: (cb: (err: Error | null, value: T) => void) => void) => new Promise<T>((resolve, reject) => run((err, value) => (err ? reject(err) : resolve(value))));
+const call = <T>(run: (cb: (err: Error | null, value: T) => void) => void) =>
+  new Promise<T>((resolve, reject) => run((err, value) => (err ? reject(err) : resolve(value))));
 
 beforeAll(async () => {
   relay = await startRelay('  garden:\n  porch:\n');
@@ -64,7 +67,9 @@ describe('ONVIF server', () => {
     expect(info).toMatchObject({ manufacturer: 'Relay Console', model: 'Media relay' });
     const date = await call<Date>((cb) => cam.getSystemDateAndTime(cb));
     expect(Math.abs(date.getTime() - Date.now())).toBeLessThan(5_000);
-    await expect(call((cb) => cam.getStreamUri({ protocol: 'RTSP', profileToken: 'nope' }, cb))).rejects.toThrow(/no profile with this token/);
+    await expect(call((cb) => cam.getStreamUri({ protocol: 'RTSP', profileToken: 'nope' }, cb))).rejects.toThrow(
+      /no profile with this token/,
+    );
     const unknown = await fetch(`${relay.api}/onvif/device_service`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/soap+xml' },

@@ -19,7 +19,9 @@ function profileOf(protocols: ProtocolContext, name: string): ProfileInfo {
   const receivers = protocols.streams
     .get(name)
     ?.info()
-    .producers.flatMap((p) => (p.receivers ?? []) as { codec?: { codec_name?: string; codec_type?: string; width?: number; height?: number } }[]);
+    .producers.flatMap(
+      (p) => (p.receivers ?? []) as { codec?: { codec_name?: string; codec_type?: string; width?: number; height?: number } }[],
+    );
   const video = receivers?.find((r) => r.codec?.codec_type === 'video')?.codec;
   const encoding = video?.codec_name === 'hevc' || video?.codec_name === 'h265' ? 'H265' : video?.codec_name === 'mjpeg' ? 'JPEG' : 'H264';
   return { name, encoding, width: video?.width ?? 1920, height: video?.height ?? 1080 };
@@ -43,17 +45,20 @@ export function registerOnvifServer(protocols: ProtocolContext): void {
     }
     const xml = await readBody(req, MAX_REQUEST_BYTES);
     const action = requestAction(xml);
-    if (!action) return send(res, 400, fault('Sender', 'ter:WellFormed', 'the request is not a SOAP envelope with an operation in its Body'));
+    if (!action)
+      return send(res, 400, fault('Sender', 'ter:WellFormed', 'the request is not a SOAP envelope with an operation in its Body'));
     const refused = refusal && !PRE_AUTH.has(action) ? refusal(req, xml) : undefined;
     if (refused) return send(res, 400, fault('Sender', 'ter:NotAuthorized', `Sender not authorized: ${refused}`));
     const host = req.headers.host ?? `127.0.0.1:${ctx.server.port}`;
     const base = `${(req.socket as TLSSocket).encrypted ? 'https' : 'http'}://${host}`;
     const names = streams.names();
     const profileToken = () => {
-      const token = elementText(xml, 'ProfileToken') ?? elementText(xml, 'ConfigurationToken') ?? elementText(xml, 'VideoSourceToken') ?? '';
+      const token =
+        elementText(xml, 'ProfileToken') ?? elementText(xml, 'ConfigurationToken') ?? elementText(xml, 'VideoSourceToken') ?? '';
       return names.includes(token) ? token : undefined;
     };
-    const noProfile = () => send(res, 400, fault('Sender', 'ter:InvalidArgVal', `no profile with this token (the streams are ${names.join(', ') || 'none'})`));
+    const noProfile = () =>
+      send(res, 400, fault('Sender', 'ter:InvalidArgVal', `no profile with this token (the streams are ${names.join(', ') || 'none'})`));
 
     switch (action) {
       case 'GetSystemDateAndTime':
@@ -87,11 +92,17 @@ export function registerOnvifServer(protocols: ProtocolContext): void {
         const rtspPort = protocols.rtsp.port;
         if (!rtspPort) return send(res, 500, fault('Receiver', 'ter:ActionNotSupported', 'the RTSP server is off (rtsp.listen is empty)'));
         const hostname = new URL(`http://${host}`).hostname;
-        return send(res, 200, envelope(answer.mediaUri('GetStreamUriResponse', `rtsp://${hostname}:${rtspPort}/${encodeURIComponent(token)}`)));
+        return send(
+          res,
+          200,
+          envelope(answer.mediaUri('GetStreamUriResponse', `rtsp://${hostname}:${rtspPort}/${encodeURIComponent(token)}`)),
+        );
       }
       case 'GetSnapshotUri': {
         const token = profileToken();
-        return token ? send(res, 200, envelope(answer.mediaUri('GetSnapshotUriResponse', `${base}/api/frame.jpeg?src=${encodeURIComponent(token)}`))) : noProfile();
+        return token
+          ? send(res, 200, envelope(answer.mediaUri('GetSnapshotUriResponse', `${base}/api/frame.jpeg?src=${encodeURIComponent(token)}`)))
+          : noProfile();
       }
       default: {
         const empty = answer.EMPTY_ANSWERS[action];

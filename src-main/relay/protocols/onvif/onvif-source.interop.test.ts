@@ -27,9 +27,13 @@ describe('onvif:// sources', () => {
     const rtsp = await resolveOnvifStream(parseOnvifUrl(`onvif://admin:s%3Acret@${host}?subtype=garden`), AbortSignal.timeout(10_000));
     expect(rtsp).toBe(relay.rtspUrl('garden').replace('rtsp://', 'rtsp://admin:s%3Acret@'));
     expect(await resolveOnvifStream(parseOnvifUrl(`onvif://${host}?subtype=1`), AbortSignal.timeout(10_000))).toBe(relay.rtspUrl('porch'));
-    await expect(resolveOnvifStream(parseOnvifUrl(`onvif://${host}?subtype=attic`), AbortSignal.timeout(10_000))).rejects.toThrow('no profile attic (it has garden, porch)');
+    await expect(resolveOnvifStream(parseOnvifUrl(`onvif://${host}?subtype=attic`), AbortSignal.timeout(10_000))).rejects.toThrow(
+      'no profile attic (it has garden, porch)',
+    );
 
-    const put = await fetch(`${relay.api}/api/streams?name=viaonvif&src=${encodeURIComponent(`onvif://${host}?subtype=garden`)}`, { method: 'PUT' });
+    const put = await fetch(`${relay.api}/api/streams?name=viaonvif&src=${encodeURIComponent(`onvif://${host}?subtype=garden`)}`, {
+      method: 'PUT',
+    });
     expect(put.status).toBe(200);
     const tracks = await probe(relay.rtspUrl('viaonvif'));
     expect(tracks).toEqual(expect.arrayContaining([expect.objectContaining({ codec_name: 'h264', width: 320, height: 240 })]));
@@ -43,19 +47,27 @@ describe('onvif:// sources', () => {
       req.on('end', () => {
         bodies.push(body);
         res.writeHead(400, { 'Content-Type': 'application/soap+xml' });
-        res.end('<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope"><s:Body><s:Fault><s:Code><s:Value>s:Sender</s:Value></s:Code><s:Reason><s:Text xml:lang="en">Sender not Authorized</s:Text></s:Reason></s:Fault></s:Body></s:Envelope>');
+        res.end(
+          '<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope"><s:Body><s:Fault><s:Code><s:Value>s:Sender</s:Value></s:Code><s:Reason><s:Text xml:lang="en">Sender not Authorized</s:Text></s:Reason></s:Fault></s:Body></s:Envelope>',
+        );
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const port = (server.address() as AddressInfo).port;
-      await expect(resolveOnvifStream(parseOnvifUrl(`onvif://viewer:pw@127.0.0.1:${port}`), AbortSignal.timeout(5_000))).rejects.toThrow(`ONVIF 127.0.0.1:${port}: Sender not Authorized`);
+      await expect(resolveOnvifStream(parseOnvifUrl(`onvif://viewer:pw@127.0.0.1:${port}`), AbortSignal.timeout(5_000))).rejects.toThrow(
+        `ONVIF 127.0.0.1:${port}: Sender not Authorized`,
+      );
       const sent = bodies[0]!;
       expect(sent).toContain('<wsse:Username>viewer</wsse:Username>');
       const nonce = Buffer.from(/<wsse:Nonce[^>]*>([^<]+)</.exec(sent)![1]!, 'base64');
       const created = /<wsu:Created>([^<]+)</.exec(sent)![1]!;
       const digest = /<wsse:Password[^>]*PasswordDigest">([^<]+)</.exec(sent)![1]!;
-      expect(digest).toBe(createHash('sha1').update(Buffer.concat([nonce, Buffer.from(created), Buffer.from('pw')])).digest('base64'));
+      expect(digest).toBe(
+        createHash('sha1')
+          .update(Buffer.concat([nonce, Buffer.from(created), Buffer.from('pw')]))
+          .digest('base64'),
+      );
       expect(sent).not.toContain('>pw<');
     } finally {
       server.close();

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { fuzzCases, fuzzTimeout } from '../../../test-support/fuzz-budget';
-import { damagedSample } from '../../../test-support/fuzz-inputs';
+import { fuzzCases, fuzzTimeout } from '@main/test-support/fuzz-budget';
+import { damagedSample } from '@main/test-support/fuzz-inputs';
 import { probeMatchSource } from '../discovery/ws-discovery';
 import { profileTokens } from './onvif-client';
 import { elementText, requestAction } from './soap';
@@ -20,7 +20,25 @@ const xmlLike = fc.oneof(
   damagedSample([Buffer.from(REQUEST), Buffer.from(PROFILES), Buffer.from(PROBE_MATCH)], 24).map((b) => b.toString('utf8')),
   // Long runs of the characters the expressions look for: where backtracking would blow up.
   fc
-    .tuple(fc.constantFrom('<', '<s:', '<a:Body ', '<wsse:Security>', '<Password ', '<ProfileToken ', '<tt:Profiles token="', '<Media>', '<d:XAddrs ', '</', ':', ' token="', '>'), fc.integer({ min: 1, max: 4_000 }), fc.constantFrom('', '>', '</x>'))
+    .tuple(
+      fc.constantFrom(
+        '<',
+        '<s:',
+        '<a:Body ',
+        '<wsse:Security>',
+        '<Password ',
+        '<ProfileToken ',
+        '<tt:Profiles token="',
+        '<Media>',
+        '<d:XAddrs ',
+        '</',
+        ':',
+        ' token="',
+        '>',
+      ),
+      fc.integer({ min: 1, max: 4_000 }),
+      fc.constantFrom('', '>', '</x>'),
+    )
     .map(([unit, n, tail]) => unit.repeat(n) + tail),
   fc.string({ maxLength: 2_000 }),
 );
@@ -36,31 +54,39 @@ function quickly<T>(read: () => T): T {
 const request = (authorization?: string) => ({ headers: authorization ? { authorization } : {} }) as IncomingMessage;
 
 describe('fuzz: ONVIF SOAP', () => {
-  it('the server reads an operation, a token and a login from any body, quickly, without throwing', () => {
-    const check = createWsSecurityCheck({ username: 'admin', password: 'secret' });
-    fc.assert(
-      fc.property(xmlLike, fc.option(fc.string({ maxLength: 80 }), { nil: undefined }), (xml, authorization) => {
-        const action = quickly(() => requestAction(xml));
-        expect(action === undefined || /^[\w-]+$/.test(action)).toBe(true);
-        const token = quickly(() => elementText(xml, 'ProfileToken'));
-        expect(token === undefined || typeof token === 'string').toBe(true);
-        const refused = quickly(() => check(request(authorization), xml, Date.parse('2026-11-26T10:00:00Z')));
-        // Nothing here knows the password: every login is refused, with a reason.
-        expect(typeof refused).toBe('string');
-      }),
-      fuzzCases(2_000),
-    );
-  }, fuzzTimeout());
+  it(
+    'the server reads an operation, a token and a login from any body, quickly, without throwing',
+    () => {
+      const check = createWsSecurityCheck({ username: 'admin', password: 'secret' });
+      fc.assert(
+        fc.property(xmlLike, fc.option(fc.string({ maxLength: 80 }), { nil: undefined }), (xml, authorization) => {
+          const action = quickly(() => requestAction(xml));
+          expect(action === undefined || /^[\w-]+$/.test(action)).toBe(true);
+          const token = quickly(() => elementText(xml, 'ProfileToken'));
+          expect(token === undefined || typeof token === 'string').toBe(true);
+          const refused = quickly(() => check(request(authorization), xml, Date.parse('2026-11-26T10:00:00Z')));
+          // Nothing here knows the password: every login is refused, with a reason.
+          expect(typeof refused).toBe('string');
+        }),
+        fuzzCases(2_000),
+      );
+    },
+    fuzzTimeout(),
+  );
 
-  it('the client reads profiles and discovery answers from anything a device sends, quickly, without throwing', () => {
-    fc.assert(
-      fc.property(xmlLike, (xml) => {
-        const tokens = quickly(() => profileTokens(xml));
-        expect(tokens.every((t) => typeof t === 'string' && t.length > 0)).toBe(true);
-        const found = quickly(() => probeMatchSource(xml, { address: '192.0.2.10', family: 'IPv4', port: 3702, size: xml.length }));
-        if (found) expect(found.url).toMatch(/^onvif:\/\/user:pass@/);
-      }),
-      fuzzCases(2_000),
-    );
-  }, fuzzTimeout());
+  it(
+    'the client reads profiles and discovery answers from anything a device sends, quickly, without throwing',
+    () => {
+      fc.assert(
+        fc.property(xmlLike, (xml) => {
+          const tokens = quickly(() => profileTokens(xml));
+          expect(tokens.every((t) => typeof t === 'string' && t.length > 0)).toBe(true);
+          const found = quickly(() => probeMatchSource(xml, { address: '192.0.2.10', family: 'IPv4', port: 3702, size: xml.length }));
+          if (found) expect(found.url).toMatch(/^onvif:\/\/user:pass@/);
+        }),
+        fuzzCases(2_000),
+      );
+    },
+    fuzzTimeout(),
+  );
 });

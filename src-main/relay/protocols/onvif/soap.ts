@@ -8,7 +8,8 @@ const NAMESPACES = {
   ter: 'http://www.onvif.org/ver10/error',
 };
 
-export const xmlEscape = (text: string) => text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+export const xmlEscape = (text: string) =>
+  text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 export function envelope(body: string): string {
   const xmlns = Object.entries(NAMESPACES)

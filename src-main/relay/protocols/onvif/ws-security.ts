@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { safeEqual as same } from '../../../platform/safe-equal';
+import { safeEqual as same } from '@main/platform/safe-equal';
 import { elementText } from './soap';
 import { attributeOf, elementBlock, xmlTags } from './xml-tags';
 
@@ -12,7 +12,14 @@ const NONCES_KEPT = 1000;
  * Operations any client may call before it logs in (ONVIF Core's PRE_AUTH access class): what
  * it needs to find the services and set its clock for the digest.
  */
-export const PRE_AUTH = new Set(['GetSystemDateAndTime', 'GetCapabilities', 'GetServices', 'GetServiceCapabilities', 'GetWsdlUrl', 'GetEndpointReference']);
+export const PRE_AUTH = new Set([
+  'GetSystemDateAndTime',
+  'GetCapabilities',
+  'GetServices',
+  'GetServiceCapabilities',
+  'GetWsdlUrl',
+  'GetEndpointReference',
+]);
 
 /**
  * Checks a SOAP request's login against the API's: a WS-Security UsernameToken (ONVIF Core
@@ -44,8 +51,11 @@ export function createWsSecurityCheck(credentials: { username: string; password:
     const created = elementText(security, 'Created') ?? '';
     const when = Date.parse(created);
     if (!nonce || Number.isNaN(when)) return 'the digest needs a Nonce and a Created time';
-    if (Math.abs(when - now) > MAX_SKEW_MS) return 'the Created time is more than five minutes from the device clock (GetSystemDateAndTime gives it)';
-    const digest = createHash('sha1').update(Buffer.concat([Buffer.from(nonce, 'base64'), Buffer.from(created), Buffer.from(credentials.password)])).digest('base64');
+    if (Math.abs(when - now) > MAX_SKEW_MS)
+      return 'the Created time is more than five minutes from the device clock (GetSystemDateAndTime gives it)';
+    const digest = createHash('sha1')
+      .update(Buffer.concat([Buffer.from(nonce, 'base64'), Buffer.from(created), Buffer.from(credentials.password)]))
+      .digest('base64');
     if (!same(digest, password)) return 'unknown user or wrong password';
     for (const [old, at] of seen) if (at < now - 2 * MAX_SKEW_MS || seen.size > NONCES_KEPT) seen.delete(old);
     if (seen.has(nonce)) return 'this login was used before (a replayed request)';

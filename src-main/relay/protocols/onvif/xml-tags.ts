@@ -43,7 +43,8 @@ const decode = (text: string) => text.replace(/&(lt|gt|amp|quot|apos);/g, (_m, e
 export function elementText(xml: string, name: string): string | undefined {
   let open: XmlTag | undefined;
   for (const tag of xmlTags(xml)) {
-    if (open && tag.closing && tag.name === name && !xml.slice(open.end, tag.start).includes('<')) return decode(xml.slice(open.end, tag.start));
+    if (open && tag.closing && tag.name === name && !xml.slice(open.end, tag.start).includes('<'))
+      return decode(xml.slice(open.end, tag.start));
     open = !tag.closing && tag.name === name && !tag.attributes.endsWith('/') ? tag : undefined;
   }
   return undefined;

@@ -1,6 +1,6 @@
 import type { Document } from 'yaml';
 import { isMap } from 'yaml';
-import { HttpError } from '../../../platform/http/http-error';
+import { HttpError } from '@main/platform/http/http-error';
 import type { ProtocolContext } from '../protocol-context';
 import { preloadQuery, Preloads } from './preloads';
 

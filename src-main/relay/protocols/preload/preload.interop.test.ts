@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../test-support/free-port';
+import { freePort } from '@main/test-support/free-port';
 import { publishTestPattern, startRelay, type RelayUnderTest } from '../../test/relay-test-kit';
 import type { ChildProcess } from 'node:child_process';
-import { waitUntil } from '../../../test-support/time';
+import { waitUntil } from '@main/test-support/time';
 
 // go2rtc's preload: a stream kept connected to its camera with nobody watching, from the config
 // and through /api/preload, which also writes the config.
@@ -26,7 +26,11 @@ const connected = (s: StreamJson) => (s.producers[0]?.receivers?.length ?? 0) > 
 beforeAll(async () => {
   const port = await freePort();
   // `camera` is fed by ffmpeg; `cam` pulls it over RTSP like a real camera, and is preloaded.
-  relay = await startRelay(`  camera:\n  cam: rtsp://127.0.0.1:${port}/camera\n  other: rtsp://127.0.0.1:${port}/camera\n`, 'preload:\n  cam: video\n', port);
+  relay = await startRelay(
+    `  camera:\n  cam: rtsp://127.0.0.1:${port}/camera\n  other: rtsp://127.0.0.1:${port}/camera\n`,
+    'preload:\n  cam: video\n',
+    port,
+  );
   camera = publishTestPattern(relay.rtspUrl('camera'), 60);
 }, 30_000);
 afterAll(async () => {
@@ -40,7 +44,10 @@ describe('preload', () => {
     expect(connected(cam)).toBe(true);
     expect(cam.consumers.map((c) => c.format_name)).toEqual(['preload']);
     expect(connected(await stream('other'))).toBe(false);
-    const list = (await (await fetch(`${relay.api}/api/preload`)).json()) as Record<string, { query: string; consumer: { format_name: string } | null }>;
+    const list = (await (await fetch(`${relay.api}/api/preload`)).json()) as Record<
+      string,
+      { query: string; consumer: { format_name: string } | null }
+    >;
     expect(list).toEqual({ cam: { query: 'video', consumer: expect.objectContaining({ format_name: 'preload' }) } });
   });
 
@@ -52,7 +59,14 @@ describe('preload', () => {
 
     const removed = await fetch(`${relay.api}/api/preload?src=other`, { method: 'DELETE' });
     expect(removed.status).toBe(200);
-    expect(connected(await until(() => stream('other'), (s) => !connected(s)))).toBe(false);
+    expect(
+      connected(
+        await until(
+          () => stream('other'),
+          (s) => !connected(s),
+        ),
+      ),
+    ).toBe(false);
     expect(await readFile(relay.running.configPath, 'utf8')).not.toContain('other: video&audio');
 
     const unknown = await fetch(`${relay.api}/api/preload?src=nope&video`, { method: 'PUT' });

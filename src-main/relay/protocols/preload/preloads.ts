@@ -1,4 +1,4 @@
-import type { Logger } from '../../../platform/logger';
+import type { Logger } from '@main/platform/logger';
 import type { ConnectionInfo } from '../../core/producer';
 import type { StreamRegistry } from '../../core/stream-registry';
 import { requestsFromQuery } from '../rtsp/media-query';
@@ -8,7 +8,8 @@ import { PreloadConsumer } from './preload-consumer';
 function readPreloadSection(value: unknown): Map<string, string> {
   const out = new Map<string, string>();
   if (!value || typeof value !== 'object' || Array.isArray(value)) return out;
-  for (const [name, query] of Object.entries(value as Record<string, unknown>)) out.set(name, typeof query === 'string' && query !== '' ? query : 'video&audio');
+  for (const [name, query] of Object.entries(value as Record<string, unknown>))
+    out.set(name, typeof query === 'string' && query !== '' ? query : 'video&audio');
   return out;
 }
 
@@ -77,7 +78,10 @@ export class Preloads {
   /** GET /api/preload: each preload's consumer (as /api/streams shows consumers) and its query. */
   list(): Record<string, { consumer: ConnectionInfo | null; query: string; error?: string }> {
     return Object.fromEntries(
-      [...this.wanted].map(([name, preload]) => [name, { consumer: preload.consumer?.info() ?? null, query: preload.query, ...(preload.error ? { error: preload.error } : {}) }]),
+      [...this.wanted].map(([name, preload]) => [
+        name,
+        { consumer: preload.consumer?.info() ?? null, query: preload.query, ...(preload.error ? { error: preload.error } : {}) },
+      ]),
     );
   }
 

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { HttpError } from '../../../platform/http/http-error';
-import type { RouteRequest } from '../../../platform/http/router';
-import type { Logger } from '../../../platform/logger';
+import { HttpError } from '@main/platform/http/http-error';
+import type { RouteRequest } from '@main/platform/http/router';
+import type { Logger } from '@main/platform/logger';
 import type { MediaFrame } from '../../core/media';
 import type { MediaRequest } from '../../core/negotiation';
 import { attachFrameOutput, type FrameOutput, type OutputDeps } from '../../media/frames/attach-output';
@@ -108,7 +108,10 @@ export async function serveLiveOutput(deps: LiveOutputDeps, { req, res, url }: R
     finish(error instanceof HttpError ? error : new HttpError(400, (error as Error).message));
     return done;
   }
-  timer = setTimeout(() => finish(new HttpError(503, `${src}: nothing to send came within ${FIRST_FRAME_TIMEOUT_MS / 1000} s`)), FIRST_FRAME_TIMEOUT_MS);
+  timer = setTimeout(
+    () => finish(new HttpError(503, `${src}: nothing to send came within ${FIRST_FRAME_TIMEOUT_MS / 1000} s`)),
+    FIRST_FRAME_TIMEOUT_MS,
+  );
   for (const { track, frame } of early.splice(0)) deliver(track, frame);
   return done;
 }

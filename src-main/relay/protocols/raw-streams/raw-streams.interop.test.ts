@@ -16,7 +16,17 @@ afterAll(async () => {
 });
 
 const probeHttp = async (url: string) => {
-  const result = await run('ffprobe', ['-v', 'error', '-analyzeduration', '2000000', '-show_entries', 'stream=codec_name,codec_type,width,height,sample_rate', '-of', 'json', url]);
+  const result = await run('ffprobe', [
+    '-v',
+    'error',
+    '-analyzeduration',
+    '2000000',
+    '-show_entries',
+    'stream=codec_name,codec_type,width,height,sample_rate',
+    '-of',
+    'json',
+    url,
+  ]);
   expect(result.code, result.stderr).toBe(0);
   return (JSON.parse(result.stdout) as { streams: Record<string, unknown>[] }).streams;
 };
@@ -27,7 +37,12 @@ describe('GET stream.ts, stream.flv, stream.aac and stream.y4m', () => {
     const head = await fetch(url, { method: 'HEAD' });
     expect(head.headers.get('content-type')).toBe('video/mp2t');
     const streams = await probeHttp(url);
-    expect(streams).toEqual(expect.arrayContaining([expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: 320, height: 240 }), expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' })]));
+    expect(streams).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: 320, height: 240 }),
+        expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' }),
+      ]),
+    );
     const decoded = await run('ffmpeg', ['-v', 'error', '-i', url, '-t', '2', '-map', '0:v', '-f', 'framemd5', '-']);
     expect(decoded.code, decoded.stderr).toBe(0);
     expect(decoded.stdout.split('\n').filter((l) => /^0,/.test(l)).length).toBeGreaterThanOrEqual(40);
@@ -38,7 +53,12 @@ describe('GET stream.ts, stream.flv, stream.aac and stream.y4m', () => {
     const head = await fetch(url, { method: 'HEAD' });
     expect(head.headers.get('content-type')).toBe('video/x-flv');
     const streams = await probeHttp(url);
-    expect(streams).toEqual(expect.arrayContaining([expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: 320, height: 240 }), expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' })]));
+    expect(streams).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: 320, height: 240 }),
+        expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' }),
+      ]),
+    );
     const decoded = await run('ffmpeg', ['-v', 'error', '-f', 'flv', '-i', url, '-t', '2', '-map', '0:v', '-f', 'framemd5', '-']);
     expect(decoded.code, decoded.stderr).toBe(0);
     expect(decoded.stdout.split('\n').filter((l) => /^0,/.test(l)).length).toBeGreaterThanOrEqual(40);

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { HttpError } from '../../../platform/http/http-error';
-import type { RouteRequest } from '../../../platform/http/router';
+import { HttpError } from '@main/platform/http/http-error';
+import type { RouteRequest } from '@main/platform/http/router';
 import type { MediaFrame } from '../../core/media';
 import { attachFrameOutput, type FrameOutput } from '../../media/frames/attach-output';
 import type { FrameTrack } from '../../media/frames/frame-consumer';
@@ -33,7 +33,10 @@ export async function serveY4m(deps: Y4mDeps, { req, res, url }: RouteRequest): 
   let settle!: (error?: Error) => void;
   const done = new Promise<void>((resolve, reject) => (settle = (error) => (error ? reject(error) : resolve())));
   void done.catch(() => undefined);
-  const timer = setTimeout(() => finish(new HttpError(503, `${src}: no keyframe came within ${FIRST_FRAME_TIMEOUT_MS / 1000} s`)), FIRST_FRAME_TIMEOUT_MS);
+  const timer = setTimeout(
+    () => finish(new HttpError(503, `${src}: no keyframe came within ${FIRST_FRAME_TIMEOUT_MS / 1000} s`)),
+    FIRST_FRAME_TIMEOUT_MS,
+  );
 
   function finish(error?: Error): void {
     if (finished) return;
@@ -52,7 +55,29 @@ export async function serveY4m(deps: Y4mDeps, { req, res, url }: RouteRequest): 
     feed = createAnnexBFeed(track.codec);
     const format = feed.codec === 'H264' ? 'h264' : 'hevc';
     // Started on a keyframe, so nothing needs probing; the frame rate in the header is the SPS's timing (25 when it has none).
-    const args = ['-hide_banner', '-loglevel', 'error', '-probesize', '32', '-analyzeduration', '0', '-flags', 'low_delay', '-f', format, '-i', 'pipe:0', '-map', '0:v:0', '-an', '-pix_fmt', 'yuv420p', '-f', 'yuv4mpegpipe', 'pipe:1'];
+    const args = [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-probesize',
+      '32',
+      '-analyzeduration',
+      '0',
+      '-flags',
+      'low_delay',
+      '-f',
+      format,
+      '-i',
+      'pipe:0',
+      '-map',
+      '0:v:0',
+      '-an',
+      '-pix_fmt',
+      'yuv420p',
+      '-f',
+      'yuv4mpegpipe',
+      'pipe:1',
+    ];
     const started = spawn(deps.ffmpegBinary ?? 'ffmpeg', args, { stdio: ['pipe', 'pipe', 'pipe'] });
     child = started;
     untrack = deps.tasks.add('child', `y4m decoder for ${src} (ffmpeg pid ${started.pid ?? '?'})`);
@@ -70,7 +95,10 @@ export async function serveY4m(deps: Y4mDeps, { req, res, url }: RouteRequest): 
     });
     started.on('error', (error) => finish(new HttpError(500, `ffmpeg could not start: ${error.message}`)));
     started.on('exit', (code) => {
-      if (!finished) finish(code === 0 ? undefined : new HttpError(502, `${src}: the decoder stopped (${stderr.trim().split('\n').pop() || `exit ${code}`})`));
+      if (!finished)
+        finish(
+          code === 0 ? undefined : new HttpError(502, `${src}: the decoder stopped (${stderr.trim().split('\n').pop() || `exit ${code}`})`),
+        );
     });
   }
 

@@ -5,13 +5,24 @@ import { ChunkReader, MAX_CHUNK_STREAMS, RtmpProtocolError, writeChunks, type Rt
 
 describe('AMF0', () => {
   it('round-trips a connect command as Flash writes it', () => {
-    const values = ['connect', 1, { app: 'live', tcUrl: 'rtmp://127.0.0.1/live', fpad: false, capabilities: 15, nested: { list: [1, 'two', null] } }, null];
+    const values = [
+      'connect',
+      1,
+      { app: 'live', tcUrl: 'rtmp://127.0.0.1/live', fpad: false, capabilities: 15, nested: { list: [1, 'two', null] } },
+      null,
+    ];
     expect(decodeAmf0Values(encodeAmf0Values(values))).toEqual(values);
   });
 
   it('reads an ECMA array (onMetaData) and refuses cut-off or unknown values', () => {
     // 0x08 ECMA array, count 1, "width" = 320, end.
-    const ecma = Buffer.concat([Buffer.from([0x08, 0, 0, 0, 1, 0, 5]), Buffer.from('width'), Buffer.from([0]), Buffer.alloc(8), Buffer.from([0, 0, 9])]);
+    const ecma = Buffer.concat([
+      Buffer.from([0x08, 0, 0, 0, 1, 0, 5]),
+      Buffer.from('width'),
+      Buffer.from([0]),
+      Buffer.alloc(8),
+      Buffer.from([0, 0, 9]),
+    ]);
     ecma.writeDoubleBE(320, 13);
     expect(decodeAmf0Values(ecma)).toEqual([{ width: 320 }]);
     expect(() => decodeAmf0Values(Buffer.from([0x02, 0, 9, 0x41]))).toThrow(AmfError);
@@ -59,7 +70,9 @@ describe('RTMP chunk stream', () => {
     const one = (csid: number) => writeChunks(csid, { type: 8, streamId: 1, timestamp: 0, payload: Buffer.from('a') }, 128);
     for (let csid = 2; csid < 2 + MAX_CHUNK_STREAMS; csid++) reader.push(one(csid));
     expect(messages).toHaveLength(MAX_CHUNK_STREAMS);
-    expect(() => reader.push(one(2 + MAX_CHUNK_STREAMS))).toThrow(new RtmpProtocolError(`more than ${MAX_CHUNK_STREAMS} chunk streams on one connection`));
+    expect(() => reader.push(one(2 + MAX_CHUNK_STREAMS))).toThrow(
+      new RtmpProtocolError(`more than ${MAX_CHUNK_STREAMS} chunk streams on one connection`),
+    );
   });
 
   it('a new message header in the middle of a message drops the unfinished one and reads the new one whole', () => {

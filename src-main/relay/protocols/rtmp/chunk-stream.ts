@@ -103,8 +103,18 @@ export class ChunkReader {
     if (b.length < at + headerBytes) return false;
     const previous = this.streams.get(csid);
     if (format !== 0 && !previous) throw new RtmpProtocolError(`chunk stream ${csid} starts with a format ${format} header`);
-    if (!previous && this.streams.size >= MAX_CHUNK_STREAMS) throw new RtmpProtocolError(`more than ${MAX_CHUNK_STREAMS} chunk streams on one connection`);
-    const state: ChunkStreamState = previous ?? { timestamp: 0, delta: 0, length: 0, type: 0, streamId: 0, extended: false, parts: [], received: 0 };
+    if (!previous && this.streams.size >= MAX_CHUNK_STREAMS)
+      throw new RtmpProtocolError(`more than ${MAX_CHUNK_STREAMS} chunk streams on one connection`);
+    const state: ChunkStreamState = previous ?? {
+      timestamp: 0,
+      delta: 0,
+      length: 0,
+      type: 0,
+      streamId: 0,
+      extended: false,
+      parts: [],
+      received: 0,
+    };
     let stamp = 0;
     if (format <= 2) {
       // A new message header in the middle of a message starts over, as ffmpeg reads it: the
@@ -114,7 +124,10 @@ export class ChunkReader {
       if (format <= 1) {
         state.length = b.readUIntBE(at + 3, 3);
         state.type = b[at + 6]!;
-        if (state.length > this.maxMessageBytes) throw new RtmpProtocolError(`a message of ${state.length} bytes is more than this relay takes (${this.maxMessageBytes} at this point)`);
+        if (state.length > this.maxMessageBytes)
+          throw new RtmpProtocolError(
+            `a message of ${state.length} bytes is more than this relay takes (${this.maxMessageBytes} at this point)`,
+          );
       }
       if (format === 0) state.streamId = b.readUInt32LE(at + 7);
       state.extended = stamp === 0xffffff;
@@ -127,11 +140,15 @@ export class ChunkReader {
     }
     const starting = state.received === 0;
     // A format 2 or 3 header reuses a length that may predate a lowered limit.
-    if (starting && state.length > this.maxMessageBytes) throw new RtmpProtocolError(`a message of ${state.length} bytes is more than this relay takes (${this.maxMessageBytes} at this point)`);
+    if (starting && state.length > this.maxMessageBytes)
+      throw new RtmpProtocolError(
+        `a message of ${state.length} bytes is more than this relay takes (${this.maxMessageBytes} at this point)`,
+      );
     const take = Math.min(this.chunkSize, state.length - state.received);
     // Unfinished messages on many chunk streams at once would each park up to the limit: two
     // messages' worth covers a video frame with audio interleaved, as publishers send them.
-    if (this.parked + take > 2 * this.maxMessageBytes) throw new RtmpProtocolError(`unfinished messages hold more than ${2 * this.maxMessageBytes} bytes`);
+    if (this.parked + take > 2 * this.maxMessageBytes)
+      throw new RtmpProtocolError(`unfinished messages hold more than ${2 * this.maxMessageBytes} bytes`);
     if (b.length < at + take) return false;
 
     if (starting) {

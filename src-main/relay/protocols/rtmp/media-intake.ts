@@ -24,7 +24,9 @@ export class RtmpMediaIntake {
   private announces(kind: 'audio' | 'video'): boolean {
     const m = this.metadata;
     if (!m) return true;
-    return kind === 'audio' ? 'audiocodecid' in m || 'audiodatarate' in m || 'stereo' in m : 'videocodecid' in m || 'width' in m || 'videodatarate' in m;
+    return kind === 'audio'
+      ? 'audiocodecid' in m || 'audiodatarate' in m || 'stereo' in m
+      : 'videocodecid' in m || 'width' in m || 'videodatarate' in m;
   }
 
   data(message: RtmpMessage): void {

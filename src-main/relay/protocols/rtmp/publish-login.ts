@@ -1,5 +1,5 @@
-import { safeEqual } from '../../../platform/safe-equal';
-import { isLoopbackAddress } from '../../../platform/http/request-guard';
+import { safeEqual } from '@main/platform/safe-equal';
+import { isLoopbackAddress } from '@main/platform/http/request-guard';
 
 /**
  * The login RTMP publishers need: `rtsp.username` and `rtsp.password`, the one the RTSP server

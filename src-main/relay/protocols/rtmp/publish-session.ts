@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import type { Logger } from '../../../platform/logger';
+import type { Logger } from '@main/platform/logger';
 import type { StreamRegistry } from '../../core/stream-registry';
 import { RtmpMediaIntake } from './media-intake';
 import { credentialsIn, loginRequired, sameLogin, withoutQuery, type PublishLogin } from './publish-login';
@@ -66,7 +66,9 @@ export function servePublisher(socket: Socket, options: PublishSessionOptions): 
       if (!loggedIn) {
         logger.warn('RTMP connect refused: wrong login', { remote, app: withoutQuery(app) });
         refused = true;
-        connection.command('_error', command.transaction, null, [status('error', 'NetConnection.Connect.Rejected', 'wrong user or pass for publishing (rtsp.username and rtsp.password)')]);
+        connection.command('_error', command.transaction, null, [
+          status('error', 'NetConnection.Connect.Rejected', 'wrong user or pass for publishing (rtsp.username and rtsp.password)'),
+        ]);
         socket.end();
         return;
       }
@@ -101,13 +103,21 @@ export function servePublisher(socket: Socket, options: PublishSessionOptions): 
     const stream = streams.get(target)!;
     if (stream.sources.length > 0 && !options.allowPublishOverSources) {
       logger.warn('RTMP publish refused: the stream has sources in the config', { remote, stream: target });
-      return refusePublish(command, `stream ${target} has sources in the config, and a publisher would replace them for new viewers: publish to a stream without sources, or set rtmp.allow_publish_over_sources: true`);
+      return refusePublish(
+        command,
+        `stream ${target} has sources in the config, and a publisher would replace them for new viewers: publish to a stream without sources, or set rtmp.allow_publish_over_sources: true`,
+      );
     }
     options.onPublishing();
     connection.allowMessagesUpTo(MEDIA_MESSAGE_BYTES);
     connection.streamBegin(command.streamId);
     connection.command('onStatus', 0, null, [status('status', 'NetStream.Publish.Start', `${target} is now published.`)], command.streamId);
-    intake = new RtmpMediaIntake({ format_name: 'rtmp', protocol: 'rtmp', remote_addr: remote, url: `rtmp://${socket.localAddress}:${socket.localPort}/${target}` });
+    intake = new RtmpMediaIntake({
+      format_name: 'rtmp',
+      protocol: 'rtmp',
+      remote_addr: remote,
+      url: `rtmp://${socket.localAddress}:${socket.localPort}/${target}`,
+    });
     void intake.demuxed.ready.then(
       (producer) => stream.addPushed(`rtmp://${remote}/${target}`, producer.connection),
       (error: Error) => logger.warn('RTMP publish ended before any media', { remote, stream: target, error: error.message }),
@@ -134,7 +144,19 @@ export function servePublisher(socket: Socket, options: PublishSessionOptions): 
         return;
       case 'play':
         refused = true;
-        connection.command('onStatus', 0, null, [status('error', 'NetStream.Play.Failed', 'this RTMP server takes publishers; play the stream over RTSP, HLS, WebRTC or stream.flv')], command.streamId);
+        connection.command(
+          'onStatus',
+          0,
+          null,
+          [
+            status(
+              'error',
+              'NetStream.Play.Failed',
+              'this RTMP server takes publishers; play the stream over RTSP, HLS, WebRTC or stream.flv',
+            ),
+          ],
+          command.streamId,
+        );
         socket.end();
         return;
       default:

@@ -54,7 +54,12 @@ export class RtmpConnection {
   constructor(
     readonly socket: Socket,
     role: 'server' | 'client',
-    private readonly handlers: { command: (command: RtmpCommand) => void; data: (message: RtmpMessage) => void; media: (message: RtmpMessage) => void; error: (error: Error) => void },
+    private readonly handlers: {
+      command: (command: RtmpCommand) => void;
+      data: (message: RtmpMessage) => void;
+      media: (message: RtmpMessage) => void;
+      error: (error: Error) => void;
+    },
     maxMessageBytes = MEDIA_MESSAGE_BYTES,
   ) {
     this.reader = new ChunkReader((message) => this.dispatch(message), { maxMessageBytes });
@@ -153,7 +158,14 @@ export class RtmpConnection {
       case MSG.USER_CONTROL: {
         // PingRequest (6) is answered with PingResponse (7) and the same time.
         const event = controlValue(message, 2, 'User Control').readUInt16BE(0);
-        if (event === 6) this.send(CSID.CONTROL, MSG.USER_CONTROL, 0, 0, Buffer.concat([Buffer.from([0, 7]), controlValue(message, 6, 'PingRequest').subarray(2, 6)]));
+        if (event === 6)
+          this.send(
+            CSID.CONTROL,
+            MSG.USER_CONTROL,
+            0,
+            0,
+            Buffer.concat([Buffer.from([0, 7]), controlValue(message, 6, 'PingRequest').subarray(2, 6)]),
+          );
         return;
       }
       case MSG.ABORT:
@@ -168,7 +180,13 @@ export class RtmpConnection {
         const values = decodeAmf0Values(message.type === MSG.COMMAND_AMF3 ? message.payload.subarray(1) : message.payload);
         const [name, transaction, object, ...args] = values;
         if (typeof name !== 'string') throw new RtmpProtocolError('a command without a name');
-        this.handlers.command({ name, transaction: typeof transaction === 'number' ? transaction : 0, object: object ?? null, args, streamId: message.streamId });
+        this.handlers.command({
+          name,
+          transaction: typeof transaction === 'number' ? transaction : 0,
+          object: object ?? null,
+          args,
+          streamId: message.streamId,
+        });
         return;
       }
       case MSG.DATA_AMF0:

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryLogger } from '../../../platform/logger';
+import { createMemoryLogger } from '@main/platform/logger';
 import { createSchemeRegistry } from '../../core/scheme-registry';
 import { createStreamRegistry, type StreamRegistry } from '../../core/stream-registry';
 import { createTaskRegistry } from '../../core/task-registry';
@@ -10,7 +10,7 @@ import { RtmpConnection } from './rtmp-connection';
 import { DEFAULT_RTMP_LIMITS, MEDIA_MESSAGE_BYTES, type RtmpServerLimits } from './rtmp-limits';
 import { startRtmpServer, type RunningRtmpServer } from './rtmp-server';
 import { messageBody, messageHeader, openTestPeer, until, type TestPeer } from './test-peer';
-import { resolvesWithin } from '../../../test-support/time';
+import { resolvesWithin } from '@main/test-support/time';
 
 // What a connection may cost before it publishes: each limit with a client that breaks it.
 
@@ -21,13 +21,19 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
 
-async function server(limits: Partial<RtmpServerLimits> = {}, login?: PublishLogin): Promise<RunningRtmpServer & { streams: StreamRegistry; logged: string[] }> {
+async function server(
+  limits: Partial<RtmpServerLimits> = {},
+  login?: PublishLogin,
+): Promise<RunningRtmpServer & { streams: StreamRegistry; logged: string[] }> {
   const logger = createMemoryLogger('warn');
   const tasks = createTaskRegistry();
   const streams = createStreamRegistry({ schemes: createSchemeRegistry(), logger, tasks });
   streams.set('garage', []);
   const running = await startRtmpServer({ listen: '127.0.0.1:0', streams, tasks, logger, limits, login });
-  cleanup.push(() => streams.close(), () => running.close());
+  cleanup.push(
+    () => streams.close(),
+    () => running.close(),
+  );
   return { ...running, streams, logged: logger.lines };
 }
 
@@ -70,7 +76,29 @@ describe('RTMP limits before publish', () => {
   it('a publisher no longer counts against the cap once it publishes', async () => {
     const rtmp = await server({ maxPendingConnections: 2 });
     const idle = await peer(rtmp.port);
-    const ffmpeg: ChildProcess = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10', '-t', '20', '-c:v', 'libx264', '-preset', 'ultrafast', '-f', 'flv', `rtmp://127.0.0.1:${rtmp.port}/garage`], { stdio: 'ignore' });
+    const ffmpeg: ChildProcess = spawn(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-re',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=size=160x120:rate=10',
+        '-t',
+        '20',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-f',
+        'flv',
+        `rtmp://127.0.0.1:${rtmp.port}/garage`,
+      ],
+      { stdio: 'ignore' },
+    );
     cleanup.push(() => ffmpeg.kill('SIGKILL'));
     // Publishing, ffmpeg leaves the count: one waiting connection (idle) and room for one more.
     await until(() => rtmp.streams.get('garage')!.info().producers.length > 0, 10_000);
@@ -102,7 +130,8 @@ describe('RTMP limits before publish', () => {
     const spreading = await peer(rtmp.port);
     await spreading.handshake();
     // 24 whole chunks (3 072 bytes) of a 4 000-byte message on each of chunk streams 4..7: the third passes 8 KiB.
-    for (let csid = 4; csid < 8; csid++) spreading.socket.write(Buffer.concat([messageHeader(csid, COMMAND, 4000), messageBody(csid, 24 * 128)]));
+    for (let csid = 4; csid < 8; csid++)
+      spreading.socket.write(Buffer.concat([messageHeader(csid, COMMAND, 4000), messageBody(csid, 24 * 128)]));
     expect(await closesWithin(spreading, 2_000)).toBe(true);
   });
 
@@ -158,7 +187,7 @@ describe('RTMP refusals', () => {
 });
 
 describe('RTMP buffers on close', () => {
-  it('a closed connection holds none of its peer\'s bytes, even while something still refers to it', async () => {
+  it("a closed connection holds none of its peer's bytes, even while something still refers to it", async () => {
     const accepted: Socket[] = [];
     const tcp = createServer((socket) => accepted.push(socket));
     await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
@@ -167,7 +196,12 @@ describe('RTMP buffers on close', () => {
     await until(() => accepted.length === 1);
     const socket = accepted[0]!;
     socket.on('error', () => undefined);
-    const connection = new RtmpConnection(socket, 'server', { command: () => undefined, data: () => undefined, media: () => undefined, error: () => undefined }, 64 * 1024);
+    const connection = new RtmpConnection(
+      socket,
+      'server',
+      { command: () => undefined, data: () => undefined, media: () => undefined, error: () => undefined },
+      64 * 1024,
+    );
     await client.handshake();
     client.socket.write(Buffer.concat([messageHeader(3, COMMAND, 60 * 1024), messageBody(3, 50 * 1024)]));
     await until(() => connection.bufferedBytes >= 50 * 1024);

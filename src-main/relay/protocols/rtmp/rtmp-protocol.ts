@@ -1,4 +1,4 @@
-import { listenFailure } from '../../../platform/listen';
+import { listenFailure } from '@main/platform/listen';
 import type { ProtocolContext } from '../protocol-context';
 import { startRtmpServer } from './rtmp-server';
 import { dialRtmp } from './rtmp-source';

@@ -1,13 +1,30 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../test-support/free-port';
+import { freePort } from '@main/test-support/free-port';
 import { run, startRelay, type RelayUnderTest } from '../../test/relay-test-kit';
-import { waitUntil } from '../../../test-support/time';
+import { waitUntil } from '@main/test-support/time';
 
 // RTMP publishers log in with the RTSP server's login (rtsp.username/password), and only
 // streams without configured sources take them unless rtmp.allow_publish_over_sources says so.
 
-const PATTERN = ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '10', '-pix_fmt', 'yuv420p'];
+const PATTERN = [
+  '-hide_banner',
+  '-loglevel',
+  'error',
+  '-re',
+  '-f',
+  'lavfi',
+  '-i',
+  'testsrc=size=160x120:rate=10',
+  '-c:v',
+  'libx264',
+  '-preset',
+  'ultrafast',
+  '-g',
+  '10',
+  '-pix_fmt',
+  'yuv420p',
+];
 const LOGIN = '  username: pub\n  password: "s3cret&pw"\n  local_auth: true\n';
 const GOOD = 'user=pub&pass=s3cret%26pw';
 const children: ChildProcess[] = [];
@@ -28,7 +45,11 @@ const rtmpProducers = async (api: string, stream: string) => {
   return (info.producers ?? []).filter((p) => p.format_name === 'rtmp');
 };
 async function published(api: string, stream: string): Promise<void> {
-  await waitUntil(async () => (await rtmpProducers(api, stream)).length > 0, { timeout: 10_000, interval: 100, what: `${stream} to be published` });
+  await waitUntil(async () => (await rtmpProducers(api, stream)).length > 0, {
+    timeout: 10_000,
+    interval: 100,
+    what: `${stream} to be published`,
+  });
 }
 
 describe('RTMP publishing with rtsp.username set', () => {
@@ -80,7 +101,10 @@ describe('RTMP publishing with rtsp.username set', () => {
 describe('rtmp.allow_publish_over_sources', () => {
   it('lets a publisher into a stream with configured sources when true', async () => {
     const port = await freePort();
-    const relay = await startRelay('  cam: rtsp://127.0.0.1:9/camera\n', `rtmp:\n  listen: 127.0.0.1:${port}\n  allow_publish_over_sources: true\n`);
+    const relay = await startRelay(
+      '  cam: rtsp://127.0.0.1:9/camera\n',
+      `rtmp:\n  listen: 127.0.0.1:${port}\n  allow_publish_over_sources: true\n`,
+    );
     try {
       publish(`rtmp://127.0.0.1:${port}/live/cam`);
       await published(relay.api, 'cam');

@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { parseListen } from '../../../platform/config/app-settings';
-import { listen } from '../../../platform/listen';
-import type { Logger } from '../../../platform/logger';
+import { parseListen } from '@main/platform/config/app-settings';
+import { listen } from '@main/platform/listen';
+import type { Logger } from '@main/platform/logger';
 import type { StreamRegistry } from '../../core/stream-registry';
 import type { TaskRegistry } from '../../core/task-registry';
 import type { PublishLogin } from './publish-login';
@@ -45,7 +45,8 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<Runni
     if (pending >= limits.maxPendingConnections) {
       // Closed before reading a byte: a flood of half-open connections costs nothing more.
       socket.destroy();
-      if (!saidFull) logger.warn('RTMP connection refused: too many connections that have not published yet', { max: limits.maxPendingConnections });
+      if (!saidFull)
+        logger.warn('RTMP connection refused: too many connections that have not published yet', { max: limits.maxPendingConnections });
       saidFull = true;
       return;
     }
@@ -59,7 +60,10 @@ export async function startRtmpServer(options: RtmpServerOptions): Promise<Runni
       clearTimeout(setupTimer);
     };
     const setupTimer = setTimeout(() => {
-      logger.warn('RTMP connection closed: no publish within the time allowed', { remote: `${socket.remoteAddress}:${socket.remotePort}`, seconds: limits.setupTimeoutMs / 1000 });
+      logger.warn('RTMP connection closed: no publish within the time allowed', {
+        remote: `${socket.remoteAddress}:${socket.remotePort}`,
+        seconds: limits.setupTimeoutMs / 1000,
+      });
       socket.destroy();
     }, limits.setupTimeoutMs);
     const untrack = options.tasks.add('socket', `RTMP connection from ${socket.remoteAddress}:${socket.remotePort}`);

@@ -28,8 +28,15 @@ export async function dialRtmp(source: string, signal: AbortSignal): Promise<Pro
   const socket = connect({ host: target.host, port: target.port });
   socket.setNoDelay(true);
   // A server that stops sending ends the source (the stream dials again), as the RTSP client's watchdog does.
-  socket.setTimeout(DIAL_TIMEOUT_MS, () => socket.destroy(new Error(`RTMP ${target.host}:${target.port} sent nothing for ${DIAL_TIMEOUT_MS / 1000} s`)));
-  const intake = new RtmpMediaIntake({ format_name: 'rtmp', protocol: 'rtmp', remote_addr: `${target.host}:${target.port}`, url: source.replace(/\/\/[^@/]*@/, '//') });
+  socket.setTimeout(DIAL_TIMEOUT_MS, () =>
+    socket.destroy(new Error(`RTMP ${target.host}:${target.port} sent nothing for ${DIAL_TIMEOUT_MS / 1000} s`)),
+  );
+  const intake = new RtmpMediaIntake({
+    format_name: 'rtmp',
+    protocol: 'rtmp',
+    remote_addr: `${target.host}:${target.port}`,
+    url: source.replace(/\/\/[^@/]*@/, '//'),
+  });
   let fail!: (error: Error) => void;
   const failed = new Promise<never>((_, reject) => (fail = reject));
   failed.catch(() => undefined);
@@ -63,10 +70,22 @@ export async function dialRtmp(source: string, signal: AbortSignal): Promise<Pro
     intake.end();
   });
   signal.addEventListener('abort', stop, { once: true });
-  const timer = setTimeout(() => fail(new Error(`RTMP ${target.host}:${target.port}: no media within ${DIAL_TIMEOUT_MS / 1000} s`)), DIAL_TIMEOUT_MS);
+  const timer = setTimeout(
+    () => fail(new Error(`RTMP ${target.host}:${target.port}: no media within ${DIAL_TIMEOUT_MS / 1000} s`)),
+    DIAL_TIMEOUT_MS,
+  );
   try {
     await Promise.race([connection.ready, failed]);
-    connection.command('connect', 1, { app: target.app, flashVer: 'LNX 9,0,124,2', tcUrl: target.tcUrl, fpad: false, capabilities: 15, audioCodecs: 4071, videoCodecs: 252, videoFunction: 1 });
+    connection.command('connect', 1, {
+      app: target.app,
+      flashVer: 'LNX 9,0,124,2',
+      tcUrl: target.tcUrl,
+      fpad: false,
+      capabilities: 15,
+      audioCodecs: 4071,
+      videoCodecs: 252,
+      videoFunction: 1,
+    });
     const producer = await Promise.race([intake.demuxed.ready, failed]);
     return stoppingWith(producer.connection, stop);
   } catch (error) {

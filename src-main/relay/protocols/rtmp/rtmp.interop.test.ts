@@ -1,14 +1,43 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../test-support/free-port';
+import { freePort } from '@main/test-support/free-port';
 import { probe, run, startRelay, whenListening, type RelayUnderTest } from '../../test/relay-test-kit';
 import { dialRtmp } from './rtmp-source';
-import { waitUntil } from '../../../test-support/time';
+import { waitUntil } from '@main/test-support/time';
 
 // Publishers the way OBS and ffmpeg push (`-f flv rtmp://...`, app and stream key), played back
 // over RTSP and stream.mp4; and rtmp:// sources played from ffmpeg's own RTMP server.
 
-const PATTERN = ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100', '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '25', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '64k', '-t', '30'];
+const PATTERN = [
+  '-hide_banner',
+  '-loglevel',
+  'error',
+  '-re',
+  '-f',
+  'lavfi',
+  '-i',
+  'testsrc=size=320x240:rate=25',
+  '-f',
+  'lavfi',
+  '-i',
+  'sine=frequency=440:sample_rate=44100',
+  '-c:v',
+  'libx264',
+  '-preset',
+  'ultrafast',
+  '-tune',
+  'zerolatency',
+  '-g',
+  '25',
+  '-pix_fmt',
+  'yuv420p',
+  '-c:a',
+  'aac',
+  '-b:a',
+  '64k',
+  '-t',
+  '30',
+];
 const children: ChildProcess[] = [];
 const publish = (url: string, extra: string[] = []) => {
   const child = spawn('ffmpeg', [...PATTERN, '-f', 'flv', ...extra, url], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -30,7 +59,10 @@ async function published(api: string, stream: string): Promise<void> {
   );
 }
 
-const EXPECTED = [expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: 320, height: 240 }), expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' })];
+const EXPECTED = [
+  expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: 320, height: 240 }),
+  expect.objectContaining({ codec_type: 'audio', codec_name: 'aac' }),
+];
 
 describe('RTMP server', () => {
   let relay: RelayUnderTest;
@@ -46,11 +78,13 @@ describe('RTMP server', () => {
     await published(relay.api, 'obs');
     expect(await probe(relay.rtspUrl('obs'))).toEqual(EXPECTED);
     expect(await probe(`${relay.api}/api/stream.mp4?src=obs`)).toEqual(EXPECTED);
-    const { producers } = (await (await fetch(`${relay.api}/api/streams?src=obs`)).json()) as { producers: Array<{ format_name?: string; protocol?: string; bytes_recv?: number }> };
+    const { producers } = (await (await fetch(`${relay.api}/api/streams?src=obs`)).json()) as {
+      producers: Array<{ format_name?: string; protocol?: string; bytes_recv?: number }>;
+    };
     expect(producers).toContainEqual(expect.objectContaining({ format_name: 'rtmp', protocol: 'rtmp' }));
   }, 40_000);
 
-  it('takes OBS\'s form, server rtmp://host/live with the stream key as the name', async () => {
+  it("takes OBS's form, server rtmp://host/live with the stream key as the name", async () => {
     publish(`rtmp://127.0.0.1:${rtmpPort}/live/garage`);
     await published(relay.api, 'garage');
     expect(await probe(relay.rtspUrl('garage'))).toEqual(EXPECTED);
@@ -83,11 +117,15 @@ describe('rtmp:// sources', () => {
     const rtmpPort = await freePort();
     const relay = await startRelay('  cam:\n', `rtmp:\n  listen: 127.0.0.1:${rtmpPort}\n`);
     try {
-      await expect(dialRtmp(`rtmp://127.0.0.1:${rtmpPort}/live/cam`, AbortSignal.timeout(5000))).rejects.toThrow(`RTMP 127.0.0.1: NetStream.Play.Failed: this RTMP server takes publishers`);
+      await expect(dialRtmp(`rtmp://127.0.0.1:${rtmpPort}/live/cam`, AbortSignal.timeout(5000))).rejects.toThrow(
+        `RTMP 127.0.0.1: NetStream.Play.Failed: this RTMP server takes publishers`,
+      );
     } finally {
       await relay.stop();
     }
     const closed = await freePort();
-    await expect(dialRtmp(`rtmp://127.0.0.1:${closed}/live/cam`, AbortSignal.timeout(5000))).rejects.toThrow(`RTMP 127.0.0.1:${closed}: connect ECONNREFUSED`);
+    await expect(dialRtmp(`rtmp://127.0.0.1:${closed}/live/cam`, AbortSignal.timeout(5000))).rejects.toThrow(
+      `RTMP 127.0.0.1:${closed}: connect ECONNREFUSED`,
+    );
   });
 });

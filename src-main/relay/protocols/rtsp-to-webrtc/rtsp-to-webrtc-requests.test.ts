@@ -5,8 +5,14 @@ const streams = { get: (name: string) => (['door', 'back yard'].includes(name) ?
 
 describe('RTSPtoWebRTC requests', () => {
   it("reads Home Assistant's add request; the name defaults to the path's id", () => {
-    expect(parseAddRequest('{"name":"camera.door","channels":{"0":{"name":"ch1","url":"rtsp://10.0.0.2/live"}}}', 'x')).toEqual({ name: 'camera.door', source: 'rtsp://10.0.0.2/live' });
-    expect(parseAddRequest('{"channels":{"0":{"url":"rtsp://10.0.0.2/live"}}}', 'camera.door')).toEqual({ name: 'camera.door', source: 'rtsp://10.0.0.2/live' });
+    expect(parseAddRequest('{"name":"camera.door","channels":{"0":{"name":"ch1","url":"rtsp://10.0.0.2/live"}}}', 'x')).toEqual({
+      name: 'camera.door',
+      source: 'rtsp://10.0.0.2/live',
+    });
+    expect(parseAddRequest('{"channels":{"0":{"url":"rtsp://10.0.0.2/live"}}}', 'camera.door')).toEqual({
+      name: 'camera.door',
+      source: 'rtsp://10.0.0.2/live',
+    });
     expect(() => parseAddRequest('{"name":"a"}', 'a')).toThrow('channels."0".url is required');
     expect(() => parseAddRequest('name=a', 'a')).toThrow('the body is not JSON');
   });

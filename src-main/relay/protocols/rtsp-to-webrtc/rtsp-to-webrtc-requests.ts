@@ -1,4 +1,4 @@
-import { HttpError } from '../../../platform/http/http-error';
+import { HttpError } from '@main/platform/http/http-error';
 import type { StreamRegistry } from '../../core/stream-registry';
 
 /**

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import type { EngineContext } from '../../../engine/engine-context';
-import { HttpError } from '../../../platform/http/http-error';
-import type { RouteRequest } from '../../../platform/http/router';
+import type { EngineContext } from '@main/engine/engine-context';
+import { HttpError } from '@main/platform/http/http-error';
+import type { RouteRequest } from '@main/platform/http/router';
 import { SourceRejectedError, type StreamRegistry } from '../../core/stream-registry';
 import type { TaskRegistry } from '../../core/task-registry';
 import type { ProtocolContext } from '../protocol-context';
@@ -72,7 +72,15 @@ function registerRtspToWebrtcRoutes(ctx: EngineContext, deps: RtspToWebrtcDeps):
       const stream = streams.get(name);
       if (!stream) throw new HttpError(404, `stream not found: ${id}`);
       const offer = await parseOfferForm(body, req.headers['content-type'] ?? '');
-      const session = await openWebrtcSession({ stream, streamName: name, offer, peer: peerOfRequest(req), tasks: deps.tasks, ...deps.webrtc, onClosed: (closed) => sessions.delete(closed.id) });
+      const session = await openWebrtcSession({
+        stream,
+        streamName: name,
+        offer,
+        peer: peerOfRequest(req),
+        tasks: deps.tasks,
+        ...deps.webrtc,
+        onClosed: (closed) => sessions.delete(closed.id),
+      });
       sessions.set(session.id, session);
       res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
       return void res.end(Buffer.from(session.answer).toString('base64'));

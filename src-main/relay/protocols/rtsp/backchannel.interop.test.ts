@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, startRelay, type RelayUnderTest } from '../../test/relay-test-kit';
 import { startTwoWayCamera, type TwoWayCamera } from './test-support/two-way-camera';
-import { waitUntil } from '../../../test-support/time';
+import { waitUntil } from '@main/test-support/time';
 
 /** G.711 A-law → linear PCM (ITU-T G.711), to check what reached the camera's speaker. */
 function alawToLinear(value: number): number {
@@ -19,11 +19,12 @@ function alawToLinear(value: number): number {
 
 function zeroCrossings(samples: number[]): number {
   let count = 0;
-  for (let i = 1; i < samples.length; i++) if ((samples[i - 1]! < 0) !== (samples[i]! < 0)) count++;
+  for (let i = 1; i < samples.length; i++) if (samples[i - 1]! < 0 !== samples[i]! < 0) count++;
   return count;
 }
 
-const waitFor = <T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs: number, what: string) => waitUntil(check, { timeout: timeoutMs, interval: 100, what });
+const waitFor = <T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs: number, what: string) =>
+  waitUntil(check, { timeout: timeoutMs, interval: 100, what });
 
 describe('playing a source into a stream (two-way audio)', () => {
   let camera: TwoWayCamera;
@@ -38,7 +39,18 @@ describe('playing a source into a stream (two-way audio)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'backchannel-'));
     clipFile = join(dir, 'chime.wav');
-    const made = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=8000:duration=2', '-ac', '1', clipFile]);
+    const made = await run('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=8000:duration=2',
+      '-ac',
+      '1',
+      clipFile,
+    ]);
     expect(made.code).toBe(0);
     const wav = readFileSync(clipFile);
     clipServer = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'audio/wav', 'Content-Length': wav.length }).end(wav));
@@ -57,7 +69,8 @@ describe('playing a source into a stream (two-way audio)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const post = (src: string, dst: string) => fetch(`${relay.api}/api/streams?src=${encodeURIComponent(src)}&dst=${encodeURIComponent(dst)}`, { method: 'POST' });
+  const post = (src: string, dst: string) =>
+    fetch(`${relay.api}/api/streams?src=${encodeURIComponent(src)}&dst=${encodeURIComponent(dst)}`, { method: 'POST' });
 
   it('sends a clip to the camera speaker as PCMA, once, then lets the camera go', async () => {
     const response = await post(`ffmpeg:${clip}#audio=pcma#input=file`, 'door');
@@ -65,14 +78,20 @@ describe('playing a source into a stream (two-way audio)', () => {
     expect(camera.describeRequires[0]).toBe('www.onvif.org/ver20/backchannel');
 
     // While it plays, the stream lists the player as a consumer with the camera's backchannel media.
-    const streams = (await (await fetch(`${relay.api}/api/streams?src=door`)).json()) as { consumers: Array<{ format_name: string; medias: string[] }> };
+    const streams = (await (await fetch(`${relay.api}/api/streams?src=door`)).json()) as {
+      consumers: Array<{ format_name: string; medias: string[] }>;
+    };
     expect(streams.consumers.map((c) => [c.format_name, c.medias[0]])).toEqual([['backchannel', 'audio, sendonly, PCMA, PCMU']]);
 
     // The file ends after 2 s: the consumer goes away and nothing is left running.
-    await waitFor(async () => {
-      const body = (await (await fetch(`${relay.api}/api/streams?src=door`)).json()) as { consumers: unknown[] };
-      return body.consumers.length === 0 ? true : undefined;
-    }, 15_000, 'the player to finish');
+    await waitFor(
+      async () => {
+        const body = (await (await fetch(`${relay.api}/api/streams?src=door`)).json()) as { consumers: unknown[] };
+        return body.consumers.length === 0 ? true : undefined;
+      },
+      15_000,
+      'the player to finish',
+    );
     const stack = await (await fetch(`${relay.api}/api/stack`)).text();
     expect(stack).not.toContain('playing ');
 

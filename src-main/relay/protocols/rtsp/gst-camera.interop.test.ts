@@ -23,11 +23,18 @@ describe('cameras served by GStreamer', () => {
   };
 
   const producer = async (name: string) =>
-    ((await (await fetch(`${relay!.api}/api/streams?src=${name}`)).json()) as { producers: Array<{ medias?: string[]; error?: string }> }).producers[0]!;
+    ((await (await fetch(`${relay!.api}/api/streams?src=${name}`)).json()) as { producers: Array<{ medias?: string[]; error?: string }> })
+      .producers[0]!;
 
   const snapshotSize = async (name: string) => {
     const response = await fetch(`${relay!.api}/api/frame.jpeg?src=${name}`);
-    expect(response.status, await response.clone().text().catch(() => '')).toBe(200);
+    expect(
+      response.status,
+      await response
+        .clone()
+        .text()
+        .catch(() => ''),
+    ).toBe(200);
     const { width, height } = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
     return `${width}x${height}`;
   };
@@ -46,8 +53,12 @@ describe('cameras served by GStreamer', () => {
     const camera = await start({ size: '320x240', onvif: true });
     relay = await startRelay(`  door: ${camera.url}\n`);
     expect(await countFrames(relay.rtspUrl('door'), 2)).toBeGreaterThan(10);
-    const probed = (await (await fetch(`${relay.api}/api/streams?src=door&video=all&audio=all&microphone`)).json()) as { producers: Array<{ medias?: string[] }> };
-    expect(probed.producers[0]!.medias).toEqual(expect.arrayContaining([expect.stringMatching(/^video, recvonly, H264/), expect.stringMatching(/^audio, sendonly, PCMU/)]));
+    const probed = (await (await fetch(`${relay.api}/api/streams?src=door&video=all&audio=all&microphone`)).json()) as {
+      producers: Array<{ medias?: string[] }>;
+    };
+    expect(probed.producers[0]!.medias).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^video, recvonly, H264/), expect.stringMatching(/^audio, sendonly, PCMU/)]),
+    );
   }, 60_000);
 
   it('a camera restarted at another size gives snapshots of the new size', async () => {

@@ -11,7 +11,11 @@ export function requestsFromQuery(query: URLSearchParams): MediaRequest[] {
     const flac = query.get('mp4') === 'flac';
     const all = query.get('mp4') === 'all';
     if (!query.has('video')) requests.push({ kind: 'video', codecs: ['H264', 'H265'] });
-    if (!query.has('audio')) requests.push({ kind: 'audio', codecs: ['MPEG4-GENERIC', ...(flac ? ['PCMA', 'PCMU', 'L16'] : []), ...(all ? ['OPUS', 'MPA'] : [])] });
+    if (!query.has('audio'))
+      requests.push({
+        kind: 'audio',
+        codecs: ['MPEG4-GENERIC', ...(flac ? ['PCMA', 'PCMU', 'L16'] : []), ...(all ? ['OPUS', 'MPA'] : [])],
+      });
   }
   return requests;
 }

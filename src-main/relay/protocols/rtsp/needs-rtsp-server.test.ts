@@ -1,10 +1,11 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startTestEngine } from '../../../engine/test-engine';
-import { listen } from '../../../platform/listen';
+import { startTestEngine } from '@main/engine/test-engine';
+import { listen } from '@main/platform/listen';
 import { relayModule } from '../../relay-module';
 
-const streams = 'streams:\n  demo: ffmpeg:virtual?video=testsrc2&size=320x240#video=h264\n  job: exec:ffmpeg -re -i clip.mp4 -c copy -f rtsp {output}\n';
+const streams =
+  'streams:\n  demo: ffmpeg:virtual?video=testsrc2&size=320x240#video=h264\n  job: exec:ffmpeg -re -i clip.mp4 -c copy -f rtsp {output}\n';
 
 interface StreamsBody {
   [name: string]: { producers: Array<{ url: string; state?: string; error?: string }> };
@@ -12,7 +13,10 @@ interface StreamsBody {
 
 describe('ffmpeg: and exec: sources without the RTSP server', () => {
   it('stay listed, and a dial fails saying the RTSP server is needed, shown on the producer and logged once', async () => {
-    const running = await startTestEngine({ modules: [relayModule], config: `data_dir: ./data\nlog:\n  level: info\nrtsp:\n  listen: ""\n${streams}` });
+    const running = await startTestEngine({
+      modules: [relayModule],
+      config: `data_dir: ./data\nlog:\n  level: info\nrtsp:\n  listen: ""\n${streams}`,
+    });
     try {
       const url = running.engine.url;
       const before = (await (await fetch(`${url}/api/streams`)).json()) as StreamsBody;
@@ -27,7 +31,9 @@ describe('ffmpeg: and exec: sources without the RTSP server', () => {
       const after = (await (await fetch(`${url}/api/streams`)).json()) as StreamsBody;
       expect(after.demo?.producers[0]).toMatchObject({ state: 'idle', error: needed });
       // The first dial retried within its budget; the log says it once all the same.
-      expect(running.logLines.filter((line) => line.includes(needed) && line.includes('[relay]') && !line.includes('request failed'))).toHaveLength(1);
+      expect(
+        running.logLines.filter((line) => line.includes(needed) && line.includes('[relay]') && !line.includes('request failed')),
+      ).toHaveLength(1);
     } finally {
       await running.stop();
     }
@@ -37,7 +43,10 @@ describe('ffmpeg: and exec: sources without the RTSP server', () => {
     const taken = createServer();
     const port = await listen(taken, 0, '127.0.0.1');
     try {
-      const running = await startTestEngine({ modules: [relayModule], config: `data_dir: ./data\nlog:\n  level: info\nrtsp:\n  listen: 127.0.0.1:${port}\n${streams}` });
+      const running = await startTestEngine({
+        modules: [relayModule],
+        config: `data_dir: ./data\nlog:\n  level: info\nrtsp:\n  listen: 127.0.0.1:${port}\n${streams}`,
+      });
       try {
         const log = running.logLines.join('\n');
         expect(log).toContain(`RTSP server not started: 127.0.0.1:${port} is already in use by another program`);
@@ -52,6 +61,8 @@ describe('ffmpeg: and exec: sources without the RTSP server', () => {
   });
 
   it('refuses a streams section that is not a mapping', async () => {
-    await expect(startTestEngine({ modules: [relayModule], config: 'streams: hello\n' })).rejects.toThrow(/streams: expected stream names and their sources/);
+    await expect(startTestEngine({ modules: [relayModule], config: 'streams: hello\n' })).rejects.toThrow(
+      /streams: expected stream names and their sources/,
+    );
   });
 });

@@ -33,7 +33,9 @@ describe('RTSP credentials', () => {
       const streams = await probe(relay.rtspUrl('door'));
       expect(streams.find((s) => s.codec_type === 'video')).toMatchObject({ codec_name: 'h264', width: 320 });
       // Shown masked to anyone who may not read secrets (here a page of another site).
-      const listed = (await (await fetch(`${relay.api}/api/streams?src=door`, { headers: { Origin: 'https://dash.example' } })).json()) as { producers: Array<{ url: string }> };
+      const listed = (await (await fetch(`${relay.api}/api/streams?src=door`, { headers: { Origin: 'https://dash.example' } })).json()) as {
+        producers: Array<{ url: string }>;
+      };
       expect(listed.producers[0]!.url).not.toContain('s3cret');
     } finally {
       await relay.stop();

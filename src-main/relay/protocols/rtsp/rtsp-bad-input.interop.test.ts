@@ -43,14 +43,30 @@ describe('RTSP server and client under bad input', () => {
     expect(await exchange(port, [Buffer.from([0x16, 0x03, 0x01, 0x00, 0xff, 0x01])])).toMatch(/^RTSP\/1\.0 400/);
     expect(await exchange(port, ['GET / HTTP/1.1\r\nHost: x\r\n\r\n'])).toMatch(/^RTSP\/1\.0 400/);
     expect(await exchange(port, ['OPTIONS rtsp://x/cam RTSP/1.0\r\nCSeq 1\r\n\r\n'])).toMatch(/^RTSP\/1\.0 400/);
-    expect(await exchange(port, ['OPTIONS rtsp://x/cam RTSP/1.0\r\nCSeq: 1\r\nContent-Length: 99999999\r\n\r\n'])).toMatch(/^RTSP\/1\.0 400/);
+    expect(await exchange(port, ['OPTIONS rtsp://x/cam RTSP/1.0\r\nCSeq: 1\r\nContent-Length: 99999999\r\n\r\n'])).toMatch(
+      /^RTSP\/1\.0 400/,
+    );
     expect(await exchange(port, ['DESCRIBE rtsp://127.0.0.1/cam RTSP/1.0\r\nCSeq: 2\r\n'])).toBe(''); // truncated: no answer, no crash
     expect(await exchange(port, ['PLAY rtsp://127.0.0.1/cam RTSP/1.0\r\nCSeq: 3\r\n\r\n'])).toMatch(/455/);
-    expect(await exchange(port, ['SETUP rtsp://127.0.0.1/cam/trackID=0 RTSP/1.0\r\nCSeq: 4\r\nTransport: RTP/AVP;unicast;client_port=5000-5001\r\n\r\n'])).toMatch(/461/);
+    expect(
+      await exchange(port, [
+        'SETUP rtsp://127.0.0.1/cam/trackID=0 RTSP/1.0\r\nCSeq: 4\r\nTransport: RTP/AVP;unicast;client_port=5000-5001\r\n\r\n',
+      ]),
+    ).toMatch(/461/);
     const badSdp = 'this is not sdp';
-    expect(await exchange(port, [`ANNOUNCE rtsp://127.0.0.1/other RTSP/1.0\r\nCSeq: 5\r\nContent-Type: application/sdp\r\nContent-Length: ${badSdp.length}\r\n\r\n${badSdp}`])).toMatch(/^RTSP\/1\.0 400[\s\S]*not an SDP/);
-    const sdp = 'v=0\r\no=- 0 0 IN IP4 127.0.0.1\r\ns=x\r\nt=0 0\r\nm=video 0 RTP/AVP 96\r\na=rtpmap:96 H264/90000\r\na=control:trackID=0\r\n';
-    const junkRtp = Buffer.concat([Buffer.from([0x24, 0, 0, 5]), Buffer.from([1, 2, 3, 4, 5]), Buffer.from([0x24, 0, 0, 20]), Buffer.alloc(20, 0xff)]);
+    expect(
+      await exchange(port, [
+        `ANNOUNCE rtsp://127.0.0.1/other RTSP/1.0\r\nCSeq: 5\r\nContent-Type: application/sdp\r\nContent-Length: ${badSdp.length}\r\n\r\n${badSdp}`,
+      ]),
+    ).toMatch(/^RTSP\/1\.0 400[\s\S]*not an SDP/);
+    const sdp =
+      'v=0\r\no=- 0 0 IN IP4 127.0.0.1\r\ns=x\r\nt=0 0\r\nm=video 0 RTP/AVP 96\r\na=rtpmap:96 H264/90000\r\na=control:trackID=0\r\n';
+    const junkRtp = Buffer.concat([
+      Buffer.from([0x24, 0, 0, 5]),
+      Buffer.from([1, 2, 3, 4, 5]),
+      Buffer.from([0x24, 0, 0, 20]),
+      Buffer.alloc(20, 0xff),
+    ]);
     const publishJunk = await exchange(port, [
       `ANNOUNCE rtsp://127.0.0.1/other RTSP/1.0\r\nCSeq: 6\r\nContent-Length: ${sdp.length}\r\n\r\n${sdp}`,
       'SETUP rtsp://127.0.0.1/other/trackID=0 RTSP/1.0\r\nCSeq: 7\r\nTransport: RTP/AVP/TCP;unicast;interleaved=0-1;mode=record\r\n\r\n',
@@ -90,8 +106,11 @@ describe('RTSP server and client under bad input', () => {
     });
 
     it('refuses the credentials', async () => {
-      script = (socket, request) => socket.write(`RTSP/1.0 401 Unauthorized\r\nCSeq: ${cseq(request)}\r\nWWW-Authenticate: Digest realm="cam", nonce="abc"\r\n\r\n`);
-      await expect(dialRtsp(`rtsp://admin:wrong@127.0.0.1:${port}/cam`, { signal: new AbortController().signal, streamName: 'x' })).rejects.toThrow(/unauthorized/);
+      script = (socket, request) =>
+        socket.write(`RTSP/1.0 401 Unauthorized\r\nCSeq: ${cseq(request)}\r\nWWW-Authenticate: Digest realm="cam", nonce="abc"\r\n\r\n`);
+      await expect(
+        dialRtsp(`rtsp://admin:wrong@127.0.0.1:${port}/cam`, { signal: new AbortController().signal, streamName: 'x' }),
+      ).rejects.toThrow(/unauthorized/);
     });
 
     it('answers with an error status', async () => {

@@ -14,7 +14,11 @@ describe('asking cameras for their backchannel', () => {
   });
 
   const probe = async (name: string) =>
-    ((await (await fetch(`${relay!.api}/api/streams?src=${name}&video=all&audio=all&microphone`)).json()) as { producers: Array<{ medias?: string[] }> }).producers[0]!;
+    (
+      (await (await fetch(`${relay!.api}/api/streams?src=${name}&video=all&audio=all&microphone`)).json()) as {
+        producers: Array<{ medias?: string[] }>;
+      }
+    ).producers[0]!;
 
   it('asks on DESCRIBE only: SETUP and PLAY carry no Require header', async () => {
     camera = await startTwoWayCamera();

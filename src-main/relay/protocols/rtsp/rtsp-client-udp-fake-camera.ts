@@ -57,9 +57,22 @@ export async function startFakeUdpCamera(options: { refuseUdp?: boolean } = {}):
         const transport = chunk.headers.get('transport') ?? '';
         seen.push(`${chunk.method} ${transport}`.trim());
         const reply = (status: number, reason: string, headers: Record<string, string> = {}, body = '') =>
-          socket.write(formatResponse(status, reason, { CSeq: chunk.headers.get('cseq') ?? '0', Session: '87654321;timeout=60', ...headers }, body));
+          socket.write(
+            formatResponse(status, reason, { CSeq: chunk.headers.get('cseq') ?? '0', Session: '87654321;timeout=60', ...headers }, body),
+          );
         if (chunk.method === 'DESCRIBE') {
-          const sdp = ['v=0', 'o=- 1 1 IN IP4 127.0.0.1', 's=camera', 'c=IN IP4 0.0.0.0', 't=0 0', 'm=audio 0 RTP/AVP 0', 'a=rtpmap:0 PCMU/8000', 'a=control:track1', 'a=recvonly'].join('\r\n') + '\r\n';
+          const sdp =
+            [
+              'v=0',
+              'o=- 1 1 IN IP4 127.0.0.1',
+              's=camera',
+              'c=IN IP4 0.0.0.0',
+              't=0 0',
+              'm=audio 0 RTP/AVP 0',
+              'a=rtpmap:0 PCMU/8000',
+              'a=control:track1',
+              'a=recvonly',
+            ].join('\r\n') + '\r\n';
           reply(200, 'OK', { 'Content-Type': 'application/sdp', 'Content-Base': `${chunk.uri}/` }, sdp);
         } else if (chunk.method === 'SETUP' && transport.includes('interleaved=')) {
           reply(200, 'OK', { Transport: 'RTP/AVP/TCP;unicast;interleaved=0-1' });
@@ -74,7 +87,9 @@ export async function startFakeUdpCamera(options: { refuseUdp?: boolean } = {}):
             camera.sockets = sockets;
             sockets.rtp.on('message', keep(camera.rtpIn));
             sockets.rtcp.on('message', keep(camera.rtcpIn));
-            reply(200, 'OK', { Transport: `RTP/AVP;unicast;client_port=${ports[1]}-${ports[2]};server_port=${sockets.rtp.address().port}-${sockets.rtcp.address().port}` });
+            reply(200, 'OK', {
+              Transport: `RTP/AVP;unicast;client_port=${ports[1]}-${ports[2]};server_port=${sockets.rtp.address().port}-${sockets.rtcp.address().port}`,
+            });
           });
         } else {
           if (chunk.method === 'PLAY') tcpPlayer = socket;

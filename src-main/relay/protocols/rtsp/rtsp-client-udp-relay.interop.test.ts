@@ -1,7 +1,7 @@
 import { createSocket } from 'node:dgram';
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryLogger } from '../../../platform/logger';
+import { createMemoryLogger } from '@main/platform/logger';
 import { createSchemeRegistry } from '../../core/scheme-registry';
 import { createStreamRegistry } from '../../core/stream-registry';
 import { createTaskRegistry } from '../../core/task-registry';
@@ -23,7 +23,11 @@ async function startPullingRelay(source: string) {
     tasks,
     streams,
     url: `rtsp://127.0.0.1:${server.port}/door`,
-    udpLines: () => tasks.dump().split('\n').filter((line) => line.includes('rtsp client udp')),
+    udpLines: () =>
+      tasks
+        .dump()
+        .split('\n')
+        .filter((line) => line.includes('rtsp client udp')),
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -62,7 +66,11 @@ describe('RTSP client: a relay pulling a relay over UDP', () => {
     const relay = await startPullingRelay(`${camera.rtspUrl('cam')}#transport=udp`);
     cleanups.push(() => relay.stop());
 
-    const probed = await run('ffprobe', ['-v', 'error', '-rtsp_transport', 'tcp', '-show_entries', 'stream=codec_name,codec_type,width,height', '-of', 'json', relay.url], 30_000);
+    const probed = await run(
+      'ffprobe',
+      ['-v', 'error', '-rtsp_transport', 'tcp', '-show_entries', 'stream=codec_name,codec_type,width,height', '-of', 'json', relay.url],
+      30_000,
+    );
     expect(probed.code).toBe(0);
     const streams = (JSON.parse(probed.stdout) as { streams: Array<Record<string, unknown>> }).streams;
     expect(streams.find((s) => s.codec_type === 'video')).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
@@ -71,7 +79,11 @@ describe('RTSP client: a relay pulling a relay over UDP', () => {
     await waitFor(() => (relay.udpLines().length === 0 ? true : undefined), 15_000);
 
     // A viewer that stays: upstream sees a UDP viewer, downstream holds two socket pairs and the report timer.
-    const viewer = run('ffmpeg', ['-hide_banner', '-rtsp_transport', 'tcp', '-i', relay.url, '-t', '30', '-map', '0:v', '-f', 'null', '-'], 40_000);
+    const viewer = run(
+      'ffmpeg',
+      ['-hide_banner', '-rtsp_transport', 'tcp', '-i', relay.url, '-t', '30', '-map', '0:v', '-f', 'null', '-'],
+      40_000,
+    );
     const lines = await waitFor(async () => {
       const udp = relay.udpLines();
       return udp.length === 5 && (await consumerProtocols(camera, 'cam')).includes('rtsp+udp') ? udp : undefined;
@@ -83,7 +95,7 @@ describe('RTSP client: a relay pulling a relay over UDP', () => {
       const receivers = (relay.streams.get('door')!.info().producers[0]?.receivers ?? []) as Array<{ packets: number }>;
       return receivers.length === 2 && receivers.every((r) => r.packets > 0) && receivers[0]!.packets > 50 ? true : undefined;
     }, 20_000);
-    const ports = lines.flatMap((line) => [.../:(\d+) ←/.exec(line) ?? []].slice(1)).map(Number);
+    const ports = lines.flatMap((line) => [...(/:(\d+) ←/.exec(line) ?? [])].slice(1)).map(Number);
     expect(ports).toHaveLength(4);
 
     await relay.stop();

@@ -4,7 +4,15 @@ import { buildSenderReport, ntpTimestamp } from './rtsp-udp-rtcp';
 
 describe('RTCP for the RTSP client over UDP', () => {
   it('writes a receiver report block by block, then the SDES CNAME', () => {
-    const block = { ssrc: 0x0102_0304, fractionLost: 36, cumulativeLost: -2, highestSeq: 0x1_0007, jitter: 12, lastSr: 0xaabb_ccdd, delaySinceLastSr: 65_536 };
+    const block = {
+      ssrc: 0x0102_0304,
+      fractionLost: 36,
+      cumulativeLost: -2,
+      highestSeq: 0x1_0007,
+      jitter: 12,
+      lastSr: 0xaabb_ccdd,
+      delaySinceLastSr: 65_536,
+    };
     const bytes = buildReceiverReport(0xcafe_babe, [block], 'relay-abc');
     expect(bytes[0]).toBe(0x81); // V=2, one block
     expect(bytes[1]).toBe(201);

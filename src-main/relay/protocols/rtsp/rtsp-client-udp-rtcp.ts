@@ -27,7 +27,7 @@ export function buildReceiverReport(reporterSsrc: number, blocks: readonly Repor
 
 /** The sender report in a compound RTCP packet, if any: its SSRC and the middle 32 bits of its NTP time (LSR). */
 export function findSenderReport(packet: Buffer): { ssrc: number; ntpMiddle: number } | undefined {
-  for (let offset = 0; offset + 4 <= packet.length; ) {
+  for (let offset = 0; offset + 4 <= packet.length;) {
     if (packet[offset]! >> 6 !== 2) return undefined;
     const size = (packet.readUInt16BE(offset + 2) + 1) * 4;
     if (packet[offset + 1] === RTCP_SR && offset + 20 <= packet.length) {

@@ -14,7 +14,15 @@ describe('RTP receive statistics (RFC 3550 A.1, A.3, A.8)', () => {
     expect(feed(stats, [1, 2, 2, 4, 3, 5, 7])).toEqual(['new', 'new', 'duplicate', 'new', 'late', 'new', 'new']);
     expect(stats.duplicates).toBe(1);
     // Expected 1..7 = 7, received 6 (the duplicate is not counted): one lost, 1/7 of 256.
-    expect(stats.reportBlock(1_000)).toEqual({ ssrc: SSRC, fractionLost: 36, cumulativeLost: 1, highestSeq: 7, jitter: 0, lastSr: 0, delaySinceLastSr: 0 });
+    expect(stats.reportBlock(1_000)).toEqual({
+      ssrc: SSRC,
+      fractionLost: 36,
+      cumulativeLost: 1,
+      highestSeq: 7,
+      jitter: 0,
+      lastSr: 0,
+      delaySinceLastSr: 0,
+    });
     // A quiet interval loses nothing more; a late copy of a counted packet stays a duplicate.
     expect(feed(stats, [3])).toEqual(['duplicate']);
     expect(stats.reportBlock(2_000)).toMatchObject({ fractionLost: 0, cumulativeLost: 1 });

@@ -97,7 +97,8 @@ export class RtpReceiveStats {
     this.expectedPrior = expected;
     this.receivedPrior = this.received;
     const lostInterval = expectedInterval - receivedInterval;
-    const fractionLost = expectedInterval <= 0 || lostInterval <= 0 ? 0 : Math.min(255, Math.floor((lostInterval * 256) / expectedInterval));
+    const fractionLost =
+      expectedInterval <= 0 || lostInterval <= 0 ? 0 : Math.min(255, Math.floor((lostInterval * 256) / expectedInterval));
     const sr = this.lastSr?.ssrc === this.source ? this.lastSr : undefined;
     return {
       ssrc: this.source,

@@ -8,8 +8,12 @@ describe("the RTSP client's UDP Transport header", () => {
   });
 
   it("reads the server's ports, as the relay's own server and cameras write them", () => {
-    expect(parseServerUdpTransport(formatUdpTransport({ rtpPort: 50000, rtcpPort: 50001 }, { rtpPort: 6970, rtcpPort: 6971 }, 0xabc))).toEqual({ server: { rtpPort: 6970, rtcpPort: 6971 } });
-    expect(parseServerUdpTransport('RTP/AVP/UDP;unicast;client_port=50000-50001;source=10.0.0.5;server_port=8000;ssrc=1234ABCD')).toEqual({ server: { rtpPort: 8000, rtcpPort: 8001 } });
+    expect(
+      parseServerUdpTransport(formatUdpTransport({ rtpPort: 50000, rtcpPort: 50001 }, { rtpPort: 6970, rtcpPort: 6971 }, 0xabc)),
+    ).toEqual({ server: { rtpPort: 6970, rtcpPort: 6971 } });
+    expect(parseServerUdpTransport('RTP/AVP/UDP;unicast;client_port=50000-50001;source=10.0.0.5;server_port=8000;ssrc=1234ABCD')).toEqual({
+      server: { rtpPort: 8000, rtcpPort: 8001 },
+    });
     // Granted, but the server keeps its ports to itself: nothing can be sent back.
     expect(parseServerUdpTransport('RTP/AVP;unicast;client_port=50000-50001')).toEqual({});
     expect(parseServerUdpTransport('RTP/AVP;unicast;server_port=0-1')).toEqual({});

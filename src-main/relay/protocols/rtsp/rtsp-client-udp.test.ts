@@ -1,6 +1,6 @@
 import { createSocket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryLogger } from '../../../platform/logger';
+import { createMemoryLogger } from '@main/platform/logger';
 import { serializeRtpPacket, type RtpPacket } from '../../core/rtp-packet';
 import { createTaskRegistry } from '../../core/task-registry';
 import { waitFor } from '../../test/relay-test-kit';
@@ -8,20 +8,38 @@ import { createRtspDialer, dialRtsp, parseRtspSource } from './rtsp-client';
 import { startFakeUdpCamera, type FakeUdpCamera } from './rtsp-client-udp-fake-camera';
 import { startTwoWayCamera } from './test-support/two-way-camera';
 import { buildSenderReport, ntpTimestamp } from './rtsp-udp-rtcp';
-import { quietFor } from '../../../test-support/time';
+import { quietFor } from '@main/test-support/time';
 
 const CAMERA_SSRC = 0x0bad_cafe;
-const rtp = (sequenceNumber: number) => serializeRtpPacket({ marker: false, payloadType: 0, sequenceNumber, timestamp: sequenceNumber * 160, ssrc: CAMERA_SSRC, payload: new Uint8Array(160).fill(sequenceNumber) });
+const rtp = (sequenceNumber: number) =>
+  serializeRtpPacket({
+    marker: false,
+    payloadType: 0,
+    sequenceNumber,
+    timestamp: sequenceNumber * 160,
+    ssrc: CAMERA_SSRC,
+    payload: new Uint8Array(160).fill(sequenceNumber),
+  });
 const context = () => ({ signal: new AbortController().signal, streamName: 'door' });
-const udpLines = (tasks: ReturnType<typeof createTaskRegistry>) => tasks.dump().split('\n').filter((line) => line.includes('rtsp client udp'));
+const udpLines = (tasks: ReturnType<typeof createTaskRegistry>) =>
+  tasks
+    .dump()
+    .split('\n')
+    .filter((line) => line.includes('rtsp client udp'));
 
 describe('RTSP client: the #transport option', () => {
   it('reads udp and tcp next to the other options, TCP by default, and says what is wrong with anything else', () => {
     expect(parseRtspSource('rtsp://cam/live')).toEqual({ url: 'rtsp://cam/live', backchannel: true, transport: 'tcp' });
     expect(parseRtspSource('rtsp://cam/live#transport=udp')).toMatchObject({ url: 'rtsp://cam/live', transport: 'udp' });
-    expect(parseRtspSource('rtsp://cam/live#backchannel=0#transport=UDP')).toEqual({ url: 'rtsp://cam/live', backchannel: false, transport: 'udp' });
+    expect(parseRtspSource('rtsp://cam/live#backchannel=0#transport=UDP')).toEqual({
+      url: 'rtsp://cam/live',
+      backchannel: false,
+      transport: 'udp',
+    });
     expect(parseRtspSource('rtsp://cam/live#transport=tcp')).toMatchObject({ transport: 'tcp' });
-    expect(() => parseRtspSource('rtsp://cam/live#transport=sctp')).toThrow('rtsp: #transport=sctp is not known; use #transport=udp or #transport=tcp');
+    expect(() => parseRtspSource('rtsp://cam/live#transport=sctp')).toThrow(
+      'rtsp: #transport=sctp is not known; use #transport=udp or #transport=tcp',
+    );
   });
 });
 
@@ -111,7 +129,9 @@ describe('RTSP client: RTP over UDP from a camera', () => {
     const connection = await dial(`${cam.url}#transport=udp#backchannel=0`, context());
     cleanups.push(() => connection.close());
     expect(cam.requests).toHaveLength(2);
-    expect(cam.requests[0]!.filter((line) => line.startsWith('SETUP'))).toEqual([expect.stringMatching(/^SETUP RTP\/AVP;unicast;client_port=\d+-\d+$/)]);
+    expect(cam.requests[0]!.filter((line) => line.startsWith('SETUP'))).toEqual([
+      expect.stringMatching(/^SETUP RTP\/AVP;unicast;client_port=\d+-\d+$/),
+    ]);
     expect(cam.requests[1]!.filter((line) => line.startsWith('SETUP'))).toEqual(['SETUP RTP/AVP/TCP;unicast;interleaved=0-1']);
     expect(connection.info().protocol).toBe('rtsp+tcp');
     expect(udpLines(tasks)).toEqual([]);
@@ -143,7 +163,11 @@ describe('RTSP client: RTP over UDP from a camera', () => {
     connection.start(() => undefined);
     const speaker = connection.medias.findIndex((media) => media.direction === 'sendonly');
     expect(speaker).toBeGreaterThanOrEqual(0);
-    await waitFor(() => (connection.send!(speaker, { marker: false, payloadType: 8, sequenceNumber: 9, timestamp: 0, ssrc: 1, payload: new Uint8Array(160) }) ? true : undefined));
+    await waitFor(() =>
+      connection.send!(speaker, { marker: false, payloadType: 8, sequenceNumber: 9, timestamp: 0, ssrc: 1, payload: new Uint8Array(160) })
+        ? true
+        : undefined,
+    );
     await waitFor(() => (twoWay.received.some((packet) => packet.sequenceNumber === 9) ? true : undefined));
   }, 20_000);
 });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createSocket, type RemoteInfo } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { isIPv6 } from 'node:net';
-import type { Logger } from '../../../platform/logger';
+import type { Logger } from '@main/platform/logger';
 import { parseRtpPacket, serializeRtpPacket, type RtpPacket } from '../../core/rtp-packet';
 import type { TaskRegistry } from '../../core/task-registry';
 import { buildReceiverReport, findSenderReport } from './rtsp-client-udp-rtcp';
@@ -123,7 +123,14 @@ export class RtspClientUdp {
     if (this.closed || this.reportTimer) return;
     for (const track of this.tracks.values()) {
       if (!track.server) continue;
-      const punch = serializeRtpPacket({ marker: false, payloadType: track.payloadType, sequenceNumber: 0, timestamp: 0, ssrc: this.ssrc, payload: new Uint8Array(0) });
+      const punch = serializeRtpPacket({
+        marker: false,
+        payloadType: track.payloadType,
+        sequenceNumber: 0,
+        timestamp: 0,
+        ssrc: this.ssrc,
+        payload: new Uint8Array(0),
+      });
       this.sendTo(track.sockets.rtp, punch, track.server.rtpPort);
     }
     this.report();
@@ -156,7 +163,11 @@ export class RtspClientUdp {
   private fromServer(data: Buffer, from: RemoteInfo): boolean {
     if (this.closed) return false;
     if (normalizeAddress(from.address) !== this.serverAddress) {
-      if (this.ignored++ === 0) this.options.logger?.debug('rtsp client udp: dropping datagrams that are not from the server', { from: from.address, server: this.serverAddress });
+      if (this.ignored++ === 0)
+        this.options.logger?.debug('rtsp client udp: dropping datagrams that are not from the server', {
+          from: from.address,
+          server: this.serverAddress,
+        });
       return false;
     }
     this.bytesReceived += data.length;

@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../../test-support/free-port';
+import { freePort } from '@main/test-support/free-port';
 import { countFrames, probe, publishTestPattern, run, startRelay, waitForMedia } from '../../test/relay-test-kit';
-import { holdFor } from '../../../test-support/time';
+import { holdFor } from '@main/test-support/time';
 
 describe('RTSP client: pulling a camera', () => {
   const cleanups: Array<() => Promise<void> | void> = [];

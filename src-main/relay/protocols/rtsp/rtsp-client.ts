@@ -1,5 +1,5 @@
-import type { Logger } from '../../../platform/logger';
-import { redactUrlCredentials } from '../../../platform/logger';
+import type { Logger } from '@main/platform/logger';
+import { redactUrlCredentials } from '@main/platform/logger';
 import { describeMedia, type Media } from '../../core/media';
 import type { ConnectionInfo, DialContext, ProducerConnection, ProducerDialer } from '../../core/producer';
 import { parseRtpPacket, serializeRtpPacket, type RtpPacket } from '../../core/rtp-packet';
@@ -34,7 +34,8 @@ export function parseRtspSource(source: string): RtspSource {
   if (hash < 0) return { url: source, backchannel: true, transport: 'tcp' };
   const params = new URLSearchParams(source.slice(hash + 1).replaceAll('#', '&'));
   const transport = (params.get('transport') ?? 'tcp').toLowerCase();
-  if (transport !== 'tcp' && transport !== 'udp') throw new Error(`rtsp: #transport=${transport} is not known; use #transport=udp or #transport=tcp`);
+  if (transport !== 'tcp' && transport !== 'udp')
+    throw new Error(`rtsp: #transport=${transport} is not known; use #transport=udp or #transport=tcp`);
   return { url: source.slice(0, hash), backchannel: params.get('backchannel') !== '0', transport };
 }
 
@@ -76,7 +77,10 @@ export async function dialRtsp(source: string, context: DialContext, deps: RtspC
     } catch (error) {
       if (!isUnsupportedTransport(error)) throw error;
       deps.udpRefused?.add(parsed.url);
-      deps.logger?.warn('rtsp: the camera does not serve RTP over UDP; pulling it over TCP', { source: redactUrlCredentials(parsed.url), error: (error as Error).message });
+      deps.logger?.warn('rtsp: the camera does not serve RTP over UDP; pulling it over TCP', {
+        source: redactUrlCredentials(parsed.url),
+        error: (error as Error).message,
+      });
     }
   }
   return dialWith(parsed, 'tcp', context, deps);
@@ -91,18 +95,31 @@ class BackchannelStepRefused extends Error {
  * Remembers that this camera cannot serve its backchannel and dials it again without asking for
  * one: some cameras list a speaker when asked and then answer 551 or 4xx to its SETUP or to PLAY.
  */
-async function dialWith(parsed: RtspSource, transport: RtspTransport, context: DialContext, deps: RtspClientDeps): Promise<ProducerConnection> {
+async function dialWith(
+  parsed: RtspSource,
+  transport: RtspTransport,
+  context: DialContext,
+  deps: RtspClientDeps,
+): Promise<ProducerConnection> {
   try {
     return await dialOnce(parsed, transport, context, deps);
   } catch (error) {
     if (!(error instanceof BackchannelStepRefused)) throw error;
     deps.backchannelRefused?.add(parsed.url);
-    deps.logger?.warn('rtsp: the camera refused its two-way audio; pulling it without', { source: redactUrlCredentials(parsed.url), error: error.message });
+    deps.logger?.warn('rtsp: the camera refused its two-way audio; pulling it without', {
+      source: redactUrlCredentials(parsed.url),
+      error: error.message,
+    });
     return dialOnce({ ...parsed, backchannel: false }, transport, context, deps);
   }
 }
 
-async function dialOnce(parsed: RtspSource, transport: RtspTransport, context: DialContext, deps: RtspClientDeps): Promise<ProducerConnection> {
+async function dialOnce(
+  parsed: RtspSource,
+  transport: RtspTransport,
+  context: DialContext,
+  deps: RtspClientDeps,
+): Promise<ProducerConnection> {
   let connection = await RtspConnection.open(parsed.url);
   let described: RtspResponse;
   try {
@@ -174,7 +191,8 @@ async function dialOnce(parsed: RtspSource, transport: RtspTransport, context: D
         const ports = await udp.addTrack(index, codec?.clockRate ?? 0, codec?.payloadType ?? 0);
         const setup = await connection.request('SETUP', uri, { Transport: formatClientUdpTransport(ports) });
         const granted = parseServerUdpTransport(setup.headers.get('transport') ?? '');
-        if (!granted) throw new UdpNotGrantedError(`rtsp: SETUP over UDP was answered with Transport: ${setup.headers.get('transport') ?? '(none)'}`);
+        if (!granted)
+          throw new UdpNotGrantedError(`rtsp: SETUP over UDP was answered with Transport: ${setup.headers.get('transport') ?? '(none)'}`);
         udp.setServerPorts(index, granted.server);
         continue;
       }
@@ -189,7 +207,8 @@ async function dialOnce(parsed: RtspSource, transport: RtspTransport, context: D
     udp?.close(); // the connection may have closed before the sockets were bound
     connection.finish(error as Error);
     // A refused login is not the backchannel's fault: it stays a 401 for the viewer.
-    if (hasBackchannel(medias!) && error instanceof RtspResponseError && error.status !== 401) throw new BackchannelStepRefused(error.message);
+    if (hasBackchannel(medias!) && error instanceof RtspResponseError && error.status !== 401)
+      throw new BackchannelStepRefused(error.message);
     throw error;
   }
 
@@ -259,5 +278,8 @@ const hasBackchannel = (medias: Media[] | undefined): boolean => !!medias?.some(
 /** OPTIONS, then DESCRIBE: the only request that asks for the backchannel (ONVIF Streaming 5.3). */
 async function describe(connection: RtspConnection, backchannel: boolean): Promise<RtspResponse> {
   await connection.request('OPTIONS', connection.base);
-  return connection.request('DESCRIBE', connection.base, { Accept: 'application/sdp', ...(backchannel ? { Require: BACKCHANNEL_TAG } : {}) });
+  return connection.request('DESCRIBE', connection.base, {
+    Accept: 'application/sdp',
+    ...(backchannel ? { Require: BACKCHANNEL_TAG } : {}),
+  });
 }

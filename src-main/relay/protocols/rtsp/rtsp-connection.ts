@@ -131,8 +131,10 @@ export class RtspConnection {
         this.challenge = challenge;
         continue;
       }
-      if (response.status === 401) throw new RtspResponseError(`rtsp: ${method} unauthorized: check the username and password in the URL`, 401);
-      if (response.status >= 300) throw new RtspResponseError(`rtsp: ${method} answered ${response.status} ${response.reason}`, response.status);
+      if (response.status === 401)
+        throw new RtspResponseError(`rtsp: ${method} unauthorized: check the username and password in the URL`, 401);
+      if (response.status >= 300)
+        throw new RtspResponseError(`rtsp: ${method} answered ${response.status} ${response.reason}`, response.status);
       this.session ??= response.headers.get('session')?.split(';')[0];
       return response;
     }

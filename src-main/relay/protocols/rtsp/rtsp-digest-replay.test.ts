@@ -23,7 +23,12 @@ async function request(port: number, method: string, uri: string, authorization?
 describe('RTSP server Digest authentication', () => {
   let relay: RelayUnderTest;
   beforeAll(async () => {
-    relay = await startRelay('  cam1: rtsp://127.0.0.1:1/a\n  cam2: rtsp://127.0.0.1:1/b\n', '', 0, '  username: viewer\n  password: pw\n  local_auth: true\n');
+    relay = await startRelay(
+      '  cam1: rtsp://127.0.0.1:1/a\n  cam2: rtsp://127.0.0.1:1/b\n',
+      '',
+      0,
+      '  username: viewer\n  password: pw\n  local_auth: true\n',
+    );
   });
   afterAll(async () => relay?.stop());
 
@@ -42,10 +47,25 @@ describe('RTSP server Digest authentication', () => {
     // Replayed on another connection for another stream: the uri it signed is not this request's.
     expect((await request(relay.rtspPort, 'OPTIONS', relay.rtspUrl('cam2'), header)).status).toBe(401);
     // A nonce this server never issued opens nothing, however right the response is for it.
-    const forged = authorizationFor('Digest realm="Relay Console", nonce="00000000000000000000000000000000"', 'OPTIONS', relay.rtspUrl('cam2'), 'viewer', 'pw');
+    const forged = authorizationFor(
+      'Digest realm="Relay Console", nonce="00000000000000000000000000000000"',
+      'OPTIONS',
+      relay.rtspUrl('cam2'),
+      'viewer',
+      'pw',
+    );
     expect((await request(relay.rtspPort, 'OPTIONS', relay.rtspUrl('cam2'), forged)).status).toBe(401);
     // The wrong password with a fresh nonce: refused.
     const fresh = (await request(relay.rtspPort, 'OPTIONS', relay.rtspUrl('cam2'))).challenge;
-    expect((await request(relay.rtspPort, 'OPTIONS', relay.rtspUrl('cam2'), authorizationFor(fresh, 'OPTIONS', relay.rtspUrl('cam2'), 'viewer', 'nope'))).status).toBe(401);
+    expect(
+      (
+        await request(
+          relay.rtspPort,
+          'OPTIONS',
+          relay.rtspUrl('cam2'),
+          authorizationFor(fresh, 'OPTIONS', relay.rtspUrl('cam2'), 'viewer', 'nope'),
+        )
+      ).status,
+    ).toBe(401);
   });
 });

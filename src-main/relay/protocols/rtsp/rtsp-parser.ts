@@ -55,7 +55,8 @@ export class RtspParser {
       headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
     }
     const length = Number(headers.get('content-length') ?? '0');
-    if (!Number.isInteger(length) || length < 0 || length > MAX_BODY_BYTES) throw new RtspProtocolError(`bad Content-Length: ${headers.get('content-length')}`);
+    if (!Number.isInteger(length) || length < 0 || length > MAX_BODY_BYTES)
+      throw new RtspProtocolError(`bad Content-Length: ${headers.get('content-length')}`);
     if (buf.length < headerEnd + 4 + length) return undefined;
     const body = Buffer.from(buf.subarray(headerEnd + 4, headerEnd + 4 + length));
     this.buffer = buf.subarray(headerEnd + 4 + length);

@@ -1,11 +1,18 @@
-import { parseListen } from '../../../platform/config/app-settings';
-import { listenFailure } from '../../../platform/listen';
+import { parseListen } from '@main/platform/config/app-settings';
+import { listenFailure } from '@main/platform/listen';
 import type { ProtocolContext } from '../protocol-context';
 import { createRtspDialer } from './rtsp-client';
 import { startRtspServer, type RunningRtspServer } from './rtsp-server';
 
 /** rtsp:// and rtsps:// sources, and the RTSP server on `rtsp.listen`. */
-export async function registerRtsp({ ctx, schemes, streams, tasks, logger, rtsp }: ProtocolContext): Promise<RunningRtspServer | undefined> {
+export async function registerRtsp({
+  ctx,
+  schemes,
+  streams,
+  tasks,
+  logger,
+  rtsp,
+}: ProtocolContext): Promise<RunningRtspServer | undefined> {
   // One dialer for both schemes: it remembers cameras that refused UDP, and its sockets are tasks.
   const dial = createRtspDialer({ tasks, logger: logger.child('rtsp') });
   schemes.register('rtsp', { dial });

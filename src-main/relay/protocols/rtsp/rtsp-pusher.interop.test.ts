@@ -29,7 +29,9 @@ describe('sending a stream to another RTSP server (POST /api/streams?src=&dst=)'
   }, 30_000);
 
   it('says why when the destination refuses or is not a URL', async () => {
-    const missing = await fetch(`${source.api}/api/streams?src=cam&dst=${encodeURIComponent(target.rtspUrl('undeclared'))}`, { method: 'POST' });
+    const missing = await fetch(`${source.api}/api/streams?src=cam&dst=${encodeURIComponent(target.rtspUrl('undeclared'))}`, {
+      method: 'POST',
+    });
     expect(missing.status).toBe(502);
     expect(await missing.text()).toMatch(/ANNOUNCE answered 404/);
     const notUrl = await fetch(`${source.api}/api/streams?src=cam&dst=ftp://x`, { method: 'POST' });

@@ -63,7 +63,10 @@ export async function pushToRtsp(stream: Stream, destination: string, tasks: Tas
   try {
     connection = await RtspConnection.open(destination);
     const base = connection.base;
-    const sdp = buildSdp(consumer.tracks.map(({ track, codec }) => ({ kind: track.media.kind, codec })), { sessionName: stream.name });
+    const sdp = buildSdp(
+      consumer.tracks.map(({ track, codec }) => ({ kind: track.media.kind, codec })),
+      { sessionName: stream.name },
+    );
     await connection.request('ANNOUNCE', base, { 'Content-Type': 'application/sdp' }, sdp);
     for (const [index] of consumer.tracks.entries()) {
       await connection.request('SETUP', `${base.replace(/\/$/, '')}/trackID=${index}`, {

@@ -1,4 +1,4 @@
-import { safeEqual } from '../../../platform/safe-equal';
+import { safeEqual } from '@main/platform/safe-equal';
 import { digestResponse, parseChallenge } from './digest-auth';
 import type { NonceState } from './digest-nonces';
 import type { RtspMessage } from './rtsp-parser';
@@ -16,11 +16,22 @@ export function authorize(
   const { username, password, realm } = account;
   const header = request.headers.get('authorization') ?? '';
   const basic = /^Basic\s+(.+)$/i.exec(header);
-  if (basic?.[1]) return safeEqual(Buffer.from(basic[1], 'base64').toString('utf8'), `${username}:${password}`) ? { ok: true } : { ok: false };
+  if (basic?.[1])
+    return safeEqual(Buffer.from(basic[1], 'base64').toString('utf8'), `${username}:${password}`) ? { ok: true } : { ok: false };
   const { scheme, params } = parseChallenge(header);
   if (scheme !== 'digest' || params.username !== username || params.realm !== realm || !params.nonce || !params.uri) return { ok: false };
   if (!sameRequestUri(params.uri, request.uri)) return { ok: false };
-  const expected = digestResponse({ username, password, realm, nonce: params.nonce, method: request.method, uri: params.uri, qop: params.qop, nc: params.nc, cnonce: params.cnonce });
+  const expected = digestResponse({
+    username,
+    password,
+    realm,
+    nonce: params.nonce,
+    method: request.method,
+    uri: params.uri,
+    qop: params.qop,
+    nc: params.nc,
+    cnonce: params.cnonce,
+  });
   if (!safeEqual(params.response ?? '', expected)) return { ok: false };
   const state = nonceState(params.nonce);
   if (state === 'fresh') return { ok: true, nonce: params.nonce };

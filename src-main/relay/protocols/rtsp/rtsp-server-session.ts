@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import type { Logger } from '../../../platform/logger';
-import type { createRepeatFilter } from '../../../platform/repeat-filter';
+import type { Logger } from '@main/platform/logger';
+import type { createRepeatFilter } from '@main/platform/repeat-filter';
 import type { Media } from '../../core/media';
 import type { ProducerConnection } from '../../core/producer';
 import { parseRtpPacket } from '../../core/rtp-packet';
@@ -76,7 +76,8 @@ export class RtspServerSession {
     ANNOUNCE: (request, target) => this.announce(request, target),
     SETUP: (request) => this.setup(request),
     PLAY: (request) => this.play(request),
-    RECORD: (request) => (this.publisher ? this.send(200, 'OK', request, { Session: this.id }) : this.send(455, 'Method Not Valid in This State', request)),
+    RECORD: (request) =>
+      this.publisher ? this.send(200, 'OK', request, { Session: this.id }) : this.send(455, 'Method Not Valid in This State', request),
     PAUSE: (request) => this.send(200, 'OK', request, { Session: this.id }),
     TEARDOWN: (request) => this.teardown(request),
   };
@@ -106,7 +107,9 @@ export class RtspServerSession {
 
   private send(status: number, reason: string, request: RtspRequest, headers: Record<string, string | number> = {}, body = ''): void {
     if (this.closed) return;
-    this.socket.write(formatResponse(status, reason, { CSeq: request.headers.get('cseq') ?? '0', Server: 'Relay Console', ...headers }, body));
+    this.socket.write(
+      formatResponse(status, reason, { CSeq: request.headers.get('cseq') ?? '0', Server: 'Relay Console', ...headers }, body),
+    );
   }
 
   private refuseTransport(request: RtspRequest, reason: string): void {
@@ -135,10 +138,12 @@ export class RtspServerSession {
     for (const chunk of chunks) {
       if (chunk.type === 'frame') this.onFrame(chunk.channel, chunk.payload);
       else if (chunk.type === 'request') {
-        this.queue = this.queue.then(() => this.handle(chunk)).catch((error: Error) => {
-          this.logger.error('rtsp request failed', { method: chunk.method, error: error.message });
-          this.send(500, 'Internal Server Error', chunk);
-        });
+        this.queue = this.queue
+          .then(() => this.handle(chunk))
+          .catch((error: Error) => {
+            this.logger.error('rtsp request failed', { method: chunk.method, error: error.message });
+            this.send(500, 'Internal Server Error', chunk);
+          });
       }
     }
   }
@@ -190,22 +195,33 @@ export class RtspServerSession {
     const { streams, defaultQuery } = this.shared.options;
     const stream = streams.get(target.name);
     if (!stream) return this.send(404, 'Not Found', request);
-    const query = target.query.has('video') || target.query.has('audio') || target.query.has('mp4') ? target.query : new URLSearchParams(defaultQuery);
+    const query =
+      target.query.has('video') || target.query.has('audio') || target.query.has('mp4') ? target.query : new URLSearchParams(defaultQuery);
     // `source=`: the viewer is that source of this very stream (go2rtc's self-reference), never served by itself.
-    const consumer = new ViewerConsumer(requestsFromQuery(query), this.socket, request.headers.get('user-agent') ?? '', this.shared.writes, target.query.get('source') ?? undefined);
+    const consumer = new ViewerConsumer(
+      requestsFromQuery(query),
+      this.socket,
+      request.headers.get('user-agent') ?? '',
+      this.shared.writes,
+      target.query.get('source') ?? undefined,
+    );
     try {
       await stream.addConsumer(consumer);
     } catch (error) {
       const message = (error as Error).message;
       // Every viewer of a camera that is down gets the same answer: said once per cause.
-      if (this.shared.refusals.isNew(`${target.name} ${message}`)) this.logger.warn('rtsp viewer refused (said once an hour for the same cause)', { stream: target.name, error: message });
+      if (this.shared.refusals.isNew(`${target.name} ${message}`))
+        this.logger.warn('rtsp viewer refused (said once an hour for the same cause)', { stream: target.name, error: message });
       if (error instanceof CodecMismatchError) return this.send(415, 'Unsupported Media Type', request, { 'X-Error': message });
       if (error instanceof SourceUnavailableError) return this.send(503, 'Service Unavailable', request, { 'X-Error': message });
       throw error;
     }
     if (this.closed) return void stream.removeConsumer(consumer);
     this.viewer = { consumer, stream: target.name };
-    const sdp = buildSdp(consumer.tracks.map(({ track, codec }) => ({ kind: track.media.kind, codec })), { sessionName: target.name });
+    const sdp = buildSdp(
+      consumer.tracks.map(({ track, codec }) => ({ kind: track.media.kind, codec })),
+      { sessionName: target.name },
+    );
     this.send(200, 'OK', request, { 'Content-Type': 'application/sdp', 'Content-Base': request.uri.replace(/\/?$/, '/') }, sdp);
   }
 
@@ -253,12 +269,22 @@ export class RtspServerSession {
     } else {
       return this.send(455, 'Method Not Valid in This State', request);
     }
-    this.send(200, 'OK', request, { Transport: `RTP/AVP/TCP;unicast;interleaved=${channel}-${transport.rtcpChannel}`, Session: `${this.id};timeout=60` });
+    this.send(200, 'OK', request, {
+      Transport: `RTP/AVP/TCP;unicast;interleaved=${channel}-${transport.rtcpChannel}`,
+      Session: `${this.id};timeout=60`,
+    });
   }
 
-  private async setupUdp(request: RtspRequest, transport: Extract<ReturnType<typeof chooseTransport>, { kind: 'udp' }>, trackIndex: number, peerAddress: string): Promise<void> {
+  private async setupUdp(
+    request: RtspRequest,
+    transport: Extract<ReturnType<typeof chooseTransport>, { kind: 'udp' }>,
+    trackIndex: number,
+    peerAddress: string,
+  ): Promise<void> {
     if (this.publisher || transport.record) {
-      return this.send(461, 'Unsupported Transport: publish over TCP (RTP/AVP/TCP)', request, { 'X-Error': 'publishing over UDP is not supported; publish over TCP (ffmpeg: -rtsp_transport tcp)' });
+      return this.send(461, 'Unsupported Transport: publish over TCP (RTP/AVP/TCP)', request, {
+        'X-Error': 'publishing over UDP is not supported; publish over TCP (ffmpeg: -rtsp_transport tcp)',
+      });
     }
     // Without DESCRIBE there is no track to send; a client that then retries over TCP gets 455.
     if (!this.viewer) return this.refuseTransport(request, 'DESCRIBE the stream before a UDP SETUP');
@@ -291,7 +317,10 @@ export class RtspServerSession {
       return this.refuseTransport(request, `no UDP port pair: ${(error as Error).message}`);
     }
     entry.udp = output;
-    this.send(200, 'OK', request, { Transport: formatUdpTransport(output.client, output.server, output.ssrc), Session: `${this.id};timeout=${Math.round((udpSessionTimeoutMs ?? 60_000) / 1000)}` });
+    this.send(200, 'OK', request, {
+      Transport: formatUdpTransport(output.client, output.server, output.ssrc),
+      Session: `${this.id};timeout=${Math.round((udpSessionTimeoutMs ?? 60_000) / 1000)}`,
+    });
   }
 
   private play(request: RtspRequest): void {
@@ -310,7 +339,9 @@ export class RtspServerSession {
 function streamNameOf(uri: string): { name: string; query: URLSearchParams } | undefined {
   try {
     const url = new URL(uri);
-    const path = decodeURIComponent(url.pathname.replace(/^\/+/, '')).replace(/\/(trackID=\d+|streamid=\d+)$/, '').replace(/\/+$/, '');
+    const path = decodeURIComponent(url.pathname.replace(/^\/+/, ''))
+      .replace(/\/(trackID=\d+|streamid=\d+)$/, '')
+      .replace(/\/+$/, '');
     return { name: path, query: url.searchParams };
   } catch {
     return undefined;

@@ -49,8 +49,19 @@ describe('RTSP server: publish in, play out', () => {
       producers: Array<{ medias: string[]; bytes_recv: number; receivers: Array<{ codec: Record<string, unknown>; packets: number }> }>;
     };
     expect(cam.producers[0]!.medias).toEqual(['video, recvonly, H264', 'audio, recvonly, MPEG4-GENERIC']);
-    expect(cam.producers[0]!.receivers[0]!.codec).toMatchObject({ codec_name: 'h264', codec_type: 'video', width: 320, height: 240, profile: 'Constrained Baseline' }); // x264's ultrafast preset
-    expect(cam.producers[0]!.receivers[1]!.codec).toMatchObject({ codec_name: 'aac', codec_type: 'audio', sample_rate: 44100, channels: 1 });
+    expect(cam.producers[0]!.receivers[0]!.codec).toMatchObject({
+      codec_name: 'h264',
+      codec_type: 'video',
+      width: 320,
+      height: 240,
+      profile: 'Constrained Baseline',
+    }); // x264's ultrafast preset
+    expect(cam.producers[0]!.receivers[1]!.codec).toMatchObject({
+      codec_name: 'aac',
+      codec_type: 'audio',
+      sample_rate: 44100,
+      channels: 1,
+    });
     expect(cam.producers[0]!.receivers[0]!.packets).toBeGreaterThan(10);
     expect(cam.producers[0]!.bytes_recv).toBeGreaterThan(1000);
     const stack = await (await fetch(`${relay.api}/api/stack`)).text();

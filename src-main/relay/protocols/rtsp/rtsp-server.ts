@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { listen } from '../../../platform/listen';
-import { isLoopbackAddress } from '../../../platform/http/request-guard';
-import { createRepeatFilter } from '../../../platform/repeat-filter';
+import { listen } from '@main/platform/listen';
+import { isLoopbackAddress } from '@main/platform/http/request-guard';
+import { createRepeatFilter } from '@main/platform/repeat-filter';
 import type { ProducerConnection } from '../../core/producer';
 import { createDigestNonces } from './digest-nonces';
 import { RtspServerSession, type RtspServerOptions, type RtspServerShared } from './rtsp-server-session';
@@ -36,7 +36,8 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
     refusals: createRepeatFilter(),
     nonces: createDigestNonces(),
     writes: createViewerWrites(),
-    requireAuth: (socket) => !!options.username && (!!options.localAuth || !isLoopbackAddress(socket.remoteAddress?.replace(/^::ffff:/, '') ?? '')),
+    requireAuth: (socket) =>
+      !!options.username && (!!options.localAuth || !isLoopbackAddress(socket.remoteAddress?.replace(/^::ffff:/, '') ?? '')),
     realm: 'Relay Console',
   };
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, startRelay, waitForMedia, type RelayUnderTest } from '../../test/relay-test-kit';
-import { holdFor } from '../../../test-support/time';
+import { holdFor } from '@main/test-support/time';
 
 /**
  * A UDP viewer joining a stream with a long, heavy GOP: the cached GOP (megabytes, thousands of
@@ -21,10 +21,60 @@ describe('UDP viewers and the cached GOP', () => {
     // than a viewer's usual allowance of 2,048. Encoded once ahead, so the camera costs no CPU
     // while the viewer probes the burst.
     const clip = join(dir, 'heavy.mp4');
-    const encoded = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25', '-t', '10', '-c:v', 'libx264', '-preset', 'ultrafast',
-      '-g', '200', '-b:v', '8M', '-minrate', '8M', '-maxrate', '8M', '-bufsize', '1M', '-pix_fmt', 'yuv420p', clip], 30_000);
+    const encoded = await run(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=size=1280x720:rate=25',
+        '-t',
+        '10',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-g',
+        '200',
+        '-b:v',
+        '8M',
+        '-minrate',
+        '8M',
+        '-maxrate',
+        '8M',
+        '-bufsize',
+        '1M',
+        '-pix_fmt',
+        'yuv420p',
+        clip,
+      ],
+      30_000,
+    );
     expect(encoded.code, encoded.stderr).toBe(0);
-    camera = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', clip, '-c', 'copy', '-f', 'rtsp', '-rtsp_transport', 'tcp', relay.rtspUrl('heavy')], { stdio: 'ignore' });
+    camera = spawn(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-re',
+        '-stream_loop',
+        '-1',
+        '-i',
+        clip,
+        '-c',
+        'copy',
+        '-f',
+        'rtsp',
+        '-rtsp_transport',
+        'tcp',
+        relay.rtspUrl('heavy'),
+      ],
+      { stdio: 'ignore' },
+    );
     await waitForMedia(relay, 'heavy', 20_000);
     await holdFor(4_000); // the GOP cache fills up
   }, 40_000);
@@ -39,7 +89,30 @@ describe('UDP viewers and the cached GOP', () => {
     // the paced GOP takes most of a second to arrive, and on a busy 2-core machine the player
     // can stall longer than ffmpeg's default buffer covers. Sent unpaced, the GOP still
     // overruns this buffer.
-    const viewer = await run('ffmpeg', ['-hide_banner', '-v', 'warning', '-rtsp_transport', 'udp', '-buffer_size', '2000000', '-i', relay.rtspUrl('heavy'), '-t', '2', '-map', '0:v', '-c', 'copy', '-f', 'null', '-'], 40_000);
+    const viewer = await run(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-v',
+        'warning',
+        '-rtsp_transport',
+        'udp',
+        '-buffer_size',
+        '2000000',
+        '-i',
+        relay.rtspUrl('heavy'),
+        '-t',
+        '2',
+        '-map',
+        '0:v',
+        '-c',
+        'copy',
+        '-f',
+        'null',
+        '-',
+      ],
+      40_000,
+    );
     expect(viewer.code, viewer.stderr).toBe(0);
     expect(viewer.stderr).not.toMatch(/missed \d+ packets|max delay reached/);
   }, 60_000);

@@ -8,7 +8,14 @@ describe('RTCP sender report', () => {
   });
 
   it('builds an SR followed by an SDES CNAME, each with a length field that matches', () => {
-    const bytes = buildSenderReport({ ssrc: 0xdeadbeef, wallClockMs: 1_700_000_000_250, rtpTimestamp: 0x1_0000_0005, packets: 12, octets: 3400, cname: 'relay-abc' });
+    const bytes = buildSenderReport({
+      ssrc: 0xdeadbeef,
+      wallClockMs: 1_700_000_000_250,
+      rtpTimestamp: 0x1_0000_0005,
+      packets: 12,
+      octets: 3400,
+      cname: 'relay-abc',
+    });
     expect(bytes.length % 4).toBe(0);
     // SR: version 2, no report blocks, PT 200, 7 words.
     expect([bytes[0], bytes[1], bytes.readUInt16BE(2)]).toEqual([0x80, 200, 6]);

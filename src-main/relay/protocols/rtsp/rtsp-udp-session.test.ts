@@ -1,10 +1,10 @@
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryLogger } from '../../../platform/logger';
+import { createMemoryLogger } from '@main/platform/logger';
 import { createTaskRegistry } from '../../core/task-registry';
 import type { RtpPacket } from '../../core/rtp-packet';
 import { RtspUdpSession } from './rtsp-udp-session';
-import { holdFor, quietFor, waitUntil } from '../../../test-support/time';
+import { holdFor, quietFor, waitUntil } from '@main/test-support/time';
 
 async function receiver(): Promise<{ socket: UdpSocket; port: number; datagrams: Buffer[] }> {
   const socket = createSocket('udp4');
@@ -14,7 +14,14 @@ async function receiver(): Promise<{ socket: UdpSocket; port: number; datagrams:
   return { socket, port: socket.address().port, datagrams };
 }
 
-const packet = (sequenceNumber: number, size = 100): RtpPacket => ({ marker: false, payloadType: 96, sequenceNumber, timestamp: sequenceNumber * 3000, ssrc: 1, payload: new Uint8Array(size).fill(7) });
+const packet = (sequenceNumber: number, size = 100): RtpPacket => ({
+  marker: false,
+  payloadType: 96,
+  sequenceNumber,
+  timestamp: sequenceNumber * 3000,
+  ssrc: 1,
+  payload: new Uint8Array(size).fill(7),
+});
 const until = (check: () => boolean) => waitUntil(check, { interval: 20 });
 
 describe('RTSP UDP session', () => {
@@ -24,7 +31,16 @@ describe('RTSP UDP session', () => {
   async function start(options: { timeoutMs?: number; sendQueueLimit?: number } = {}) {
     const tasks = createTaskRegistry();
     let timedOut = 0;
-    const session = new RtspUdpSession({ localAddress: '::ffff:127.0.0.1', peerAddress: '::ffff:127.0.0.1', tasks, logger: createMemoryLogger('error'), onTimeout: () => timedOut++, tickMs: 50, reportIntervalMs: 200, ...options });
+    const session = new RtspUdpSession({
+      localAddress: '::ffff:127.0.0.1',
+      peerAddress: '::ffff:127.0.0.1',
+      tasks,
+      logger: createMemoryLogger('error'),
+      onTimeout: () => timedOut++,
+      tickMs: 50,
+      reportIntervalMs: 200,
+      ...options,
+    });
     const rtp = await receiver();
     const rtcp = await receiver();
     cleanups.push(() => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RemoteInfo, Socket as UdpSocket } from 'node:dgram';
-import type { Logger } from '../../../platform/logger';
+import type { Logger } from '@main/platform/logger';
 import { rtpHeader, type RtpPacket } from '../../core/rtp-packet';
 import type { TaskRegistry } from '../../core/task-registry';
 import { bindRtpPair, closeRtpPair } from './rtsp-udp-ports';
@@ -139,7 +139,14 @@ export class UdpTrackOutput {
     if (this.closed || !this.last || now - this.reportedAt < intervalMs) return;
     this.reportedAt = now;
     const elapsed = Math.round(((now - this.last.at) * this.clockRate) / 1000);
-    const report = buildSenderReport({ ssrc: this.ssrc, wallClockMs: now, rtpTimestamp: this.last.timestamp + elapsed, packets: this.packets, octets: this.octets, cname });
+    const report = buildSenderReport({
+      ssrc: this.ssrc,
+      wallClockMs: now,
+      rtpTimestamp: this.last.timestamp + elapsed,
+      packets: this.packets,
+      octets: this.octets,
+      cname,
+    });
     this.sockets.rtcp.send(report, this.client.rtcpPort, this.peerAddress, (error) => {
       if (error) this.logger.debug('rtsp udp sender report failed', { error: error.message });
     });
@@ -190,15 +197,29 @@ export class RtspUdpSession {
   async addOutput(client: UdpPorts, clockRate: number): Promise<UdpTrackOutput> {
     const local = normalizeAddress(this.options.localAddress);
     const sockets = await bindRtpPair(local);
-    const untrackRtp = this.options.tasks.add('socket', `rtsp udp rtp ${local}:${sockets.rtp.address().port} → ${this.peer}:${client.rtpPort}`);
-    const untrackRtcp = this.options.tasks.add('socket', `rtsp udp rtcp ${local}:${sockets.rtcp.address().port} → ${this.peer}:${client.rtcpPort}`);
+    const untrackRtp = this.options.tasks.add(
+      'socket',
+      `rtsp udp rtp ${local}:${sockets.rtp.address().port} → ${this.peer}:${client.rtpPort}`,
+    );
+    const untrackRtcp = this.options.tasks.add(
+      'socket',
+      `rtsp udp rtcp ${local}:${sockets.rtcp.address().port} → ${this.peer}:${client.rtcpPort}`,
+    );
     const untrack = () => {
       untrackRtp();
       untrackRtcp();
     };
     // Connected once: each send then skips Node's address lookup and the kernel's route lookup.
     await new Promise<void>((resolve) => sockets.rtp.connect(client.rtpPort, this.peer, resolve));
-    const output = new UdpTrackOutput(sockets, client, this.peer, clockRate, this.options.sendQueueLimit ?? SEND_QUEUE_LIMIT, this.options.logger, untrack);
+    const output = new UdpTrackOutput(
+      sockets,
+      client,
+      this.peer,
+      clockRate,
+      this.options.sendQueueLimit ?? SEND_QUEUE_LIMIT,
+      this.options.logger,
+      untrack,
+    );
     for (const socket of [sockets.rtp, sockets.rtcp]) {
       socket.on('message', (_data: Buffer, from: RemoteInfo) => {
         if (normalizeAddress(from.address) === this.peer) this.touch();

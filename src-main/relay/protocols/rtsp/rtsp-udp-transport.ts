@@ -33,7 +33,13 @@ function parseSpec(spec: string, peerAddress: string): TransportChoice {
     if (!part) continue;
     const equals = part.indexOf('=');
     const key = (equals < 0 ? part : part.slice(0, equals)).trim().toLowerCase();
-    const value = equals < 0 ? '' : part.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1');
+    const value =
+      equals < 0
+        ? ''
+        : part
+            .slice(equals + 1)
+            .trim()
+            .replace(/^"(.*)"$/, '$1');
     params.set(key, value);
   }
   if (/^RTP\/AVP\/TCP$/i.test(protocol)) {
@@ -42,13 +48,17 @@ function parseSpec(spec: string, peerAddress: string): TransportChoice {
     const rtpChannel = Number(channels[1]);
     return { kind: 'tcp', rtpChannel, rtcpChannel: channels[2] === undefined ? rtpChannel + 1 : Number(channels[2]) };
   }
-  if (!/^RTP\/AVP(\/UDP)?$/i.test(protocol)) return { kind: 'refused', reason: `transport ${protocol || '(none)'} is not served; use RTP/AVP (UDP) or RTP/AVP/TCP` };
+  if (!/^RTP\/AVP(\/UDP)?$/i.test(protocol))
+    return { kind: 'refused', reason: `transport ${protocol || '(none)'} is not served; use RTP/AVP (UDP) or RTP/AVP/TCP` };
   // The server only ever sends to the address the RTSP request came from, so it cannot be
   // used to flood a third party (or a multicast group) with a stream.
   if (params.has('multicast')) return { kind: 'refused', reason: 'multicast is not served; ask for unicast' };
   const destination = params.get('destination');
   if (destination && (!isIP(destination) || normalizeAddress(destination) !== normalizeAddress(peerAddress))) {
-    return { kind: 'refused', reason: `destination ${destination} is not the client's own address; RTP goes only to the address of the RTSP connection` };
+    return {
+      kind: 'refused',
+      reason: `destination ${destination} is not the client's own address; RTP goes only to the address of the RTSP connection`,
+    };
   }
   const ports = params.get('client_port');
   if (ports === undefined) return { kind: 'refused', reason: 'RTP/AVP over UDP needs client_port=<rtp>-<rtcp>' };
@@ -69,7 +79,11 @@ export function chooseTransport(header: string, peerAddress: string): TransportC
 }
 
 /** The SETUP answer for a UDP viewer. */
-export function formatUdpTransport(client: { rtpPort: number; rtcpPort: number }, server: { rtpPort: number; rtcpPort: number }, ssrc: number): string {
+export function formatUdpTransport(
+  client: { rtpPort: number; rtcpPort: number },
+  server: { rtpPort: number; rtcpPort: number },
+  ssrc: number,
+): string {
   const hex = (ssrc >>> 0).toString(16).toUpperCase().padStart(8, '0');
   return `RTP/AVP;unicast;client_port=${client.rtpPort}-${client.rtcpPort};server_port=${server.rtpPort}-${server.rtcpPort};ssrc=${hex}`;
 }

@@ -2,14 +2,14 @@ import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { connect, type Socket } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryLogger } from '../../../platform/logger';
+import { createMemoryLogger } from '@main/platform/logger';
 import { createSchemeRegistry } from '../../core/scheme-registry';
 import { createStreamRegistry } from '../../core/stream-registry';
 import { createTaskRegistry } from '../../core/task-registry';
 import { publishTestPattern, run, startRelay, waitFor, waitForMedia, type RelayUnderTest } from '../../test/relay-test-kit';
 import { dialRtsp } from './rtsp-client';
 import { startRtspServer } from './rtsp-server';
-import { holdFor, waitUntil } from '../../../test-support/time';
+import { holdFor, waitUntil } from '@main/test-support/time';
 
 /** A hand-driven RTSP client: one request at a time, answers as text. */
 class RawRtspClient {
@@ -90,7 +90,17 @@ describe('RTSP server: play over UDP', () => {
   });
 
   it('serves ffprobe over UDP: codecs and size', async () => {
-    const result = await run('ffprobe', ['-v', 'error', '-rtsp_transport', 'udp', '-show_entries', 'stream=codec_name,codec_type,width,height', '-of', 'json', relay.rtspUrl('cam')]);
+    const result = await run('ffprobe', [
+      '-v',
+      'error',
+      '-rtsp_transport',
+      'udp',
+      '-show_entries',
+      'stream=codec_name,codec_type,width,height',
+      '-of',
+      'json',
+      relay.rtspUrl('cam'),
+    ]);
     expect(result.code).toBe(0);
     const streams = (JSON.parse(result.stdout) as { streams: Array<Record<string, unknown>> }).streams;
     expect(streams.find((s) => s.codec_type === 'video')).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
@@ -99,7 +109,11 @@ describe('RTSP server: play over UDP', () => {
   }, 30_000);
 
   it('decodes 50 frames with ffmpeg over UDP, shows its sockets while it plays and none after', async () => {
-    const playing = run('ffmpeg', ['-hide_banner', '-rtsp_transport', 'udp', '-i', relay.rtspUrl('cam'), '-map', '0:v', '-frames:v', '50', '-f', 'null', '-'], 30_000);
+    const playing = run(
+      'ffmpeg',
+      ['-hide_banner', '-rtsp_transport', 'udp', '-i', relay.rtspUrl('cam'), '-map', '0:v', '-frames:v', '50', '-f', 'null', '-'],
+      30_000,
+    );
     // Two streams, an RTP and an RTCP socket each, plus the session's timer.
     const seen = await waitFor(async () => {
       const lines = await udpTasks(relay);
@@ -121,7 +135,9 @@ describe('RTSP server: play over UDP', () => {
     try {
       const base = relay.rtspUrl('cam?video');
       expect(await client.request('DESCRIBE', base)).toMatch(/^RTSP\/1\.0 200/);
-      const setup = await client.request('SETUP', `${base}/trackID=0`, { Transport: `RTP/AVP/UDP;unicast;client_port=${ports.rtp.address().port}-${ports.rtcp.address().port}` });
+      const setup = await client.request('SETUP', `${base}/trackID=0`, {
+        Transport: `RTP/AVP/UDP;unicast;client_port=${ports.rtp.address().port}-${ports.rtcp.address().port}`,
+      });
       expect(setup).toMatch(/^RTSP\/1\.0 200/);
       const transport = /Transport: (.+)\r\n/.exec(setup)![1]!;
       const [, serverRtp, serverRtcp, ssrc] = /server_port=(\d+)-(\d+);ssrc=([0-9A-F]{8})$/.exec(transport)!;
@@ -159,7 +175,11 @@ describe('RTSP server: play over UDP', () => {
       const base = relay.rtspUrl('cam');
       await client.request('DESCRIBE', base);
       for (const track of [0, 1]) {
-        expect(await client.request('SETUP', `${base}/trackID=${track}`, { Transport: `RTP/AVP;unicast;client_port=${ports.rtp.address().port}-${ports.rtcp.address().port}` })).toMatch(/^RTSP\/1\.0 200/);
+        expect(
+          await client.request('SETUP', `${base}/trackID=${track}`, {
+            Transport: `RTP/AVP;unicast;client_port=${ports.rtp.address().port}-${ports.rtcp.address().port}`,
+          }),
+        ).toMatch(/^RTSP\/1\.0 200/);
       }
       await client.request('PLAY', base);
       expect(await udpTasks(relay)).toHaveLength(5);
@@ -179,27 +199,52 @@ describe('RTSP server: play over UDP', () => {
       const base = relay.rtspUrl('cam');
       await client.request('DESCRIBE', base);
       const setup = (transport: string, track = 0) => client.request('SETUP', `${base}/trackID=${track}`, { Transport: transport });
-      expect(await setup('RTP/AVP;unicast;destination=10.1.2.3;client_port=5000-5001')).toMatch(/^RTSP\/1\.0 461[^\r]*\r\n[\s\S]*X-Error: destination 10\.1\.2\.3/);
+      expect(await setup('RTP/AVP;unicast;destination=10.1.2.3;client_port=5000-5001')).toMatch(
+        /^RTSP\/1\.0 461[^\r]*\r\n[\s\S]*X-Error: destination 10\.1\.2\.3/,
+      );
       expect(await setup('RTP/AVP;multicast;client_port=5000-5001')).toMatch(/^RTSP\/1\.0 461[\s\S]*X-Error: multicast/);
       expect(await setup('RTP/AVP;multicast;destination=224.1.2.3;port=5000-5001')).toMatch(/^RTSP\/1\.0 461/);
       expect(await setup('RTP/AVP;unicast;client_port=0-1')).toMatch(/^RTSP\/1\.0 461/);
       expect(await udpTasks(relay)).toEqual([]);
       // The client's own address as destination is fine.
       expect(await setup('RTP/AVP;unicast;destination=127.0.0.1;client_port=5000-5001')).toMatch(/^RTSP\/1\.0 200/);
-      expect(await setup('RTP/AVP/TCP;unicast;interleaved=2-3', 1)).toMatch(/^RTSP\/1\.0 461[\s\S]*X-Error: this session already plays over UDP/);
+      expect(await setup('RTP/AVP/TCP;unicast;interleaved=2-3', 1)).toMatch(
+        /^RTSP\/1\.0 461[\s\S]*X-Error: this session already plays over UDP/,
+      );
     } finally {
       client.close();
     }
     await waitFor(async () => ((await udpTasks(relay)).length === 0 ? true : undefined));
 
     // What a user sees publishing with ffmpeg over UDP only (by default ffmpeg then retries over TCP).
-    const publish = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=25:duration=1', '-c:v', 'libx264', '-preset', 'ultrafast', '-f', 'rtsp', '-rtsp_transport', 'udp', relay.rtspUrl('other')]);
+    const publish = await run('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=160x120:rate=25:duration=1',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-f',
+      'rtsp',
+      '-rtsp_transport',
+      'udp',
+      relay.rtspUrl('other'),
+    ]);
     expect(publish.code).not.toBe(0);
     expect(publish.stderr).toContain('461 Unsupported Transport: publish over TCP');
   }, 30_000);
 
   it('still plays over TCP', async () => {
-    const result = await run('ffmpeg', ['-hide_banner', '-rtsp_transport', 'tcp', '-i', relay.rtspUrl('cam'), '-map', '0:v', '-frames:v', '25', '-f', 'null', '-'], 30_000);
+    const result = await run(
+      'ffmpeg',
+      ['-hide_banner', '-rtsp_transport', 'tcp', '-i', relay.rtspUrl('cam'), '-map', '0:v', '-frames:v', '25', '-f', 'null', '-'],
+      30_000,
+    );
     expect(result.code).toBe(0);
     expect(await udpTasks(relay)).toEqual([]);
   }, 30_000);
@@ -228,14 +273,28 @@ describe('RTSP server: UDP session timeout', () => {
     const logger = createMemoryLogger('error');
     const streams = createStreamRegistry({ schemes, logger, tasks });
     streams.set('cam', [relay.rtspUrl('cam')]);
-    const server = await startRtspServer({ host: '127.0.0.1', port: 0, streams, tasks, logger, defaultQuery: 'video', udpSessionTimeoutMs: 1_500 });
+    const server = await startRtspServer({
+      host: '127.0.0.1',
+      port: 0,
+      streams,
+      tasks,
+      logger,
+      defaultQuery: 'video',
+      udpSessionTimeoutMs: 1_500,
+    });
     const client = new RawRtspClient(server.port);
     const ports = await clientPair();
-    const udpLines = () => tasks.dump().split('\n').filter((line) => line.includes('rtsp udp'));
+    const udpLines = () =>
+      tasks
+        .dump()
+        .split('\n')
+        .filter((line) => line.includes('rtsp udp'));
     try {
       const base = `rtsp://127.0.0.1:${server.port}/cam`;
       expect(await client.request('DESCRIBE', base)).toMatch(/^RTSP\/1\.0 200/);
-      const setup = await client.request('SETUP', `${base}/trackID=0`, { Transport: `RTP/AVP;unicast;client_port=${ports.rtp.address().port}-${ports.rtcp.address().port}` });
+      const setup = await client.request('SETUP', `${base}/trackID=0`, {
+        Transport: `RTP/AVP;unicast;client_port=${ports.rtp.address().port}-${ports.rtcp.address().port}`,
+      });
       expect(setup).toMatch(/Session: [0-9a-f]+;timeout=2/);
       const serverRtcp = Number(/server_port=\d+-(\d+)/.exec(setup)![1]);
       await client.request('PLAY', base);

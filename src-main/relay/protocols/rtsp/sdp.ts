@@ -30,7 +30,12 @@ export function parseSdp(text: string, direction: MediaDirection = 'recvonly', o
       let codec: Codec | undefined;
       if (map) {
         const [name, rate, channels] = map.split('/');
-        codec = { name: (name ?? '').toUpperCase(), clockRate: Number(rate) || 90000, payloadType: pt, ...(channels ? { channels: Number(channels) } : {}) };
+        codec = {
+          name: (name ?? '').toUpperCase(),
+          clockRate: Number(rate) || 90000,
+          payloadType: pt,
+          ...(channels ? { channels: Number(channels) } : {}),
+        };
       } else if (STATIC_PAYLOADS[pt]) {
         codec = { ...STATIC_PAYLOADS[pt]!, payloadType: pt };
       }
@@ -40,14 +45,20 @@ export function parseSdp(text: string, direction: MediaDirection = 'recvonly', o
       codecs.push(codec);
     }
     const mediaDirection: MediaDirection = options.backchannel && current.sendonly ? 'sendonly' : direction;
-    if (codecs.length > 0) medias.push({ kind: current.kind, direction: mediaDirection, codecs, ...(current.control ? { control: current.control } : {}) });
+    if (codecs.length > 0)
+      medias.push({ kind: current.kind, direction: mediaDirection, codecs, ...(current.control ? { control: current.control } : {}) });
   };
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
     if (line.startsWith('m=')) {
       finish();
       const [kind, , , ...payloads] = line.slice(2).split(' ');
-      current = { kind: kind ?? '', payloads: payloads.map(Number).filter((n) => Number.isInteger(n) && n >= 0 && n < 128), rtpmap: new Map(), fmtp: new Map() };
+      current = {
+        kind: kind ?? '',
+        payloads: payloads.map(Number).filter((n) => Number.isInteger(n) && n >= 0 && n < 128),
+        rtpmap: new Map(),
+        fmtp: new Map(),
+      };
     } else if (current && line.startsWith('a=rtpmap:')) {
       const match = /^a=rtpmap:(\d+) (\S+)/.exec(line);
       if (match) current.rtpmap.set(Number(match[1]), match[2]!);
@@ -67,7 +78,14 @@ export function parseSdp(text: string, direction: MediaDirection = 'recvonly', o
 
 /** An SDP for the given tracks, `a=control:trackID=<i>` each. */
 export function buildSdp(tracks: Array<{ kind: string; codec: Codec }>, options: { sessionName: string; origin?: string }): string {
-  const lines = ['v=0', `o=- 0 0 IN IP4 ${options.origin ?? '127.0.0.1'}`, `s=${options.sessionName}`, 'c=IN IP4 0.0.0.0', 't=0 0', 'a=control:*'];
+  const lines = [
+    'v=0',
+    `o=- 0 0 IN IP4 ${options.origin ?? '127.0.0.1'}`,
+    `s=${options.sessionName}`,
+    'c=IN IP4 0.0.0.0',
+    't=0 0',
+    'a=control:*',
+  ];
   tracks.forEach(({ kind, codec }, i) => {
     lines.push(`m=${kind} 0 RTP/AVP ${codec.payloadType}`);
     lines.push(`a=rtpmap:${codec.payloadType} ${codec.name}/${codec.clockRate}${codec.channels ? `/${codec.channels}` : ''}`);

@@ -2,12 +2,19 @@ import { createServer, connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseRtpPacket, type RtpPacket } from '../../core/rtp-packet';
 import { createViewerWrites } from './viewer-writes';
-import { quietFor, waitUntil } from '../../../test-support/time';
+import { quietFor, waitUntil } from '@main/test-support/time';
 
-const packet: RtpPacket = { marker: true, payloadType: 96, sequenceNumber: 513, timestamp: 90_000, ssrc: 0xdeadbeef, payload: Uint8Array.from([0x65, 1, 2, 3]) };
+const packet: RtpPacket = {
+  marker: true,
+  payloadType: 96,
+  sequenceNumber: 513,
+  timestamp: 90_000,
+  ssrc: 0xdeadbeef,
+  payload: Uint8Array.from([0x65, 1, 2, 3]),
+};
 
 describe('viewer writes', () => {
-  it('builds a packet\'s interleaved frame once for every viewer with the same channel and payload type', () => {
+  it("builds a packet's interleaved frame once for every viewer with the same channel and payload type", () => {
     const writes = createViewerWrites();
     const frame = writes.frame(packet, 0, 96);
     expect(writes.frame(packet, 0, 96)).toBe(frame);
@@ -46,7 +53,11 @@ describe('viewer writes', () => {
     const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
     /** Waits until the client end has read `bytes` more than it had, and returns what came. */
     async function receive(pair: (typeof pairs)[number], bytes: number): Promise<Buffer> {
-      await waitUntil(() => Buffer.concat(pair.received).length >= bytes, { timeout: 2000, interval: 2, what: `${bytes} bytes at the client` });
+      await waitUntil(() => Buffer.concat(pair.received).length >= bytes, {
+        timeout: 2000,
+        interval: 2,
+        what: `${bytes} bytes at the client`,
+      });
       return Buffer.concat(pair.received.splice(0));
     }
     /** Counts `socket.write` calls and keeps their buffers. */
@@ -61,9 +72,11 @@ describe('viewer writes', () => {
     }
     const output = (socket: Socket) => ({ socket, onRoom: vi.fn() });
     const framesOf = (writes: ReturnType<typeof createViewerWrites>, from: number, count: number, size = 4) =>
-      Array.from({ length: count }, (_, i) => writes.frame({ ...packet, sequenceNumber: from + i, payload: new Uint8Array(size).fill(i) }, 0, 96));
+      Array.from({ length: count }, (_, i) =>
+        writes.frame({ ...packet, sequenceNumber: from + i, payload: new Uint8Array(size).fill(i) }, 0, 96),
+      );
 
-    it('holds a turn\'s frames and sends them, in order, in one writev when the turn\'s I/O is done', async () => {
+    it("holds a turn's frames and sends them, in order, in one writev when the turn's I/O is done", async () => {
       const [pair] = pairs;
       const writes = createViewerWrites();
       const calls = spyWrites(pair!.accepted);
@@ -163,7 +176,7 @@ describe('viewer writes', () => {
       await receive(pair!, 616);
     });
 
-    it('leaves the waking to the socket\'s \'drain\' when the socket could not take the batch', async () => {
+    it("leaves the waking to the socket's 'drain' when the socket could not take the batch", async () => {
       const [pair] = pairs;
       const writes = createViewerWrites();
       const viewer = output(pair!.accepted);

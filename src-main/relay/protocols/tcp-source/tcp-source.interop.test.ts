@@ -8,7 +8,8 @@ import { dialTcp } from './tcp-source';
 
 // tcp:// sources and HTTP sources of raw elementary streams, each served by a real socket on
 // loopback that sends what ffmpeg made, looping, as a camera or a `libcamera-vid --listen` would.
-const ffmpeg = (args: string[]) => execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', ...args, '-'], { maxBuffer: 64 * 1024 * 1024 });
+const ffmpeg = (args: string[]) =>
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', ...args, '-'], { maxBuffer: 64 * 1024 * 1024 });
 let relay: RelayUnderTest;
 const servers: { close(): void }[] = [];
 
@@ -27,7 +28,11 @@ function streamer(bytes: Buffer, write: (chunk: Buffer) => boolean, done: () => 
 async function tcpServer(bytes: Buffer): Promise<number> {
   const server: Server = createServer((socket) => {
     socket.on('error', () => undefined); // the relay hangs up: that is the end of it
-    streamer(bytes, (c) => socket.write(c), () => socket.destroyed);
+    streamer(
+      bytes,
+      (c) => socket.write(c),
+      () => socket.destroyed,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   servers.push({ close: () => server.close() });
@@ -38,7 +43,11 @@ async function httpServer(bytes: Buffer, contentType: string): Promise<number> {
   const server = createHttpServer((req, res) => {
     res.on('error', () => undefined);
     res.writeHead(200, { 'Content-Type': contentType });
-    streamer(bytes, (c) => res.write(c), () => res.destroyed);
+    streamer(
+      bytes,
+      (c) => res.write(c),
+      () => res.destroyed,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   servers.push({ close: () => (server.closeAllConnections(), server.close()) });
@@ -60,17 +69,60 @@ const add = async (name: string, source: string) => {
 
 describe('tcp:// and raw HTTP sources', () => {
   it('tcp:// with MPEG-TS and with raw H.264 plays over the RTSP server', async () => {
-    const ts = ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25:duration=4', '-c:v', 'libx264', '-g', '25', '-pix_fmt', 'yuv420p', '-f', 'mpegts']);
+    const ts = ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x240:rate=25:duration=4',
+      '-c:v',
+      'libx264',
+      '-g',
+      '25',
+      '-pix_fmt',
+      'yuv420p',
+      '-f',
+      'mpegts',
+    ]);
     await add('tcpts', `tcp://127.0.0.1:${await tcpServer(ts)}`);
     expect(await probe(relay.rtspUrl('tcpts'))).toEqual([expect.objectContaining({ codec_name: 'h264', width: 320, height: 240 })]);
 
-    const h264 = ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25:duration=4', '-c:v', 'libx264', '-g', '25', '-bf', '0', '-pix_fmt', 'yuv420p', '-f', 'h264']);
+    const h264 = ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x240:rate=25:duration=4',
+      '-c:v',
+      'libx264',
+      '-g',
+      '25',
+      '-bf',
+      '0',
+      '-pix_fmt',
+      'yuv420p',
+      '-f',
+      'h264',
+    ]);
     await add('tcpraw', `tcp://127.0.0.1:${await tcpServer(h264)}`);
     expect(await probe(relay.rtspUrl('tcpraw'))).toEqual([expect.objectContaining({ codec_name: 'h264', width: 320, height: 240 })]);
   });
 
   it('HTTP sources of raw H.264 (video/h264), ADTS AAC and WAV', async () => {
-    const h264 = ffmpeg(['-f', 'lavfi', '-i', 'testsrc=size=176x144:rate=25:duration=4', '-c:v', 'libx264', '-g', '25', '-bf', '0', '-pix_fmt', 'yuv420p', '-f', 'h264']);
+    const h264 = ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=176x144:rate=25:duration=4',
+      '-c:v',
+      'libx264',
+      '-g',
+      '25',
+      '-bf',
+      '0',
+      '-pix_fmt',
+      'yuv420p',
+      '-f',
+      'h264',
+    ]);
     await add('httph264', `http://127.0.0.1:${await httpServer(h264, 'video/h264')}/video.h264`);
     expect(await probe(relay.rtspUrl('httph264'))).toEqual([expect.objectContaining({ codec_name: 'h264', width: 176, height: 144 })]);
 
@@ -99,15 +151,19 @@ describe('tcp:// and raw HTTP sources', () => {
     const server = createServer((socket) => {
       socket.on('error', () => undefined);
       socket.on('close', () => closed++);
-      streamer(Buffer.concat(Array.from({ length: 64 }, () => nullPacket)), (c) => socket.write(c), () => socket.destroyed);
+      streamer(
+        Buffer.concat(Array.from({ length: 64 }, () => nullPacket)),
+        (c) => socket.write(c),
+        () => socket.destroyed,
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     servers.push({ close: () => server.close() });
     const port = (server.address() as AddressInfo).port;
     const started = Date.now();
-    await expect(dialTcp(`tcp://127.0.0.1:${port}`, AbortSignal.timeout(10_000), { firstBytesMs: 5_000, firstMediaMs: 600 })).rejects.toThrow(
-      `no media from 127.0.0.1:${port} within 0.6 s (its bytes looked like mpegts)`,
-    );
+    await expect(
+      dialTcp(`tcp://127.0.0.1:${port}`, AbortSignal.timeout(10_000), { firstBytesMs: 5_000, firstMediaMs: 600 }),
+    ).rejects.toThrow(`no media from 127.0.0.1:${port} within 0.6 s (its bytes looked like mpegts)`);
     expect(Date.now() - started).toBeGreaterThanOrEqual(590);
     await expect.poll(() => closed).toBe(1); // the relay hung up; nothing keeps reading the socket
   });

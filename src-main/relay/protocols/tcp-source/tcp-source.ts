@@ -63,8 +63,16 @@ export async function dialTcp(url: string, signal: AbortSignal, timeouts: TcpDia
     const detected = detectFormat(null, first);
     // JPEGs one after another on a socket are MJPEG.
     const format = detected === 'jpeg' ? 'mjpeg' : detected;
-    if (!format || format === 'hls') throw new Error(`${target.host} sent bytes that are not MPEG-TS, FLV, MJPEG, raw H.264/H.265, ADTS AAC or WAV (they begin ${first.subarray(0, 4).toString('hex')})`);
-    const demuxed = createDemuxedProducer(streamDemuxer(format), { format_name: format, protocol: 'tcp', remote_addr: `${target.hostname}:${target.port}`, url: `tcp://${target.host}` });
+    if (!format || format === 'hls')
+      throw new Error(
+        `${target.host} sent bytes that are not MPEG-TS, FLV, MJPEG, raw H.264/H.265, ADTS AAC or WAV (they begin ${first.subarray(0, 4).toString('hex')})`,
+      );
+    const demuxed = createDemuxedProducer(streamDemuxer(format), {
+      format_name: format,
+      protocol: 'tcp',
+      remote_addr: `${target.hostname}:${target.port}`,
+      url: `tcp://${target.host}`,
+    });
     let ended = false;
     const end = (error?: Error) => {
       if (ended) return;
@@ -93,7 +101,11 @@ export async function dialTcp(url: string, signal: AbortSignal, timeouts: TcpDia
     });
     socket.on('error', () => undefined); // 'close' follows and ends the producer
     socket.resume();
-    const producer = await withTimeout(demuxed.ready, timeouts.firstMediaMs, `no media from ${target.host} within ${timeouts.firstMediaMs / 1000} s (its bytes looked like ${format})`);
+    const producer = await withTimeout(
+      demuxed.ready,
+      timeouts.firstMediaMs,
+      `no media from ${target.host} within ${timeouts.firstMediaMs / 1000} s (its bytes looked like ${format})`,
+    );
     return stoppingWith(producer.connection, stop);
   } catch (error) {
     stop();

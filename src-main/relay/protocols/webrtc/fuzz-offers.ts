@@ -52,9 +52,20 @@ export const VIEWER_OFFER = [
 ].join('\r\n');
 
 /** A WHIP publisher's offer (OBS, a browser): sendonly H264 and Opus. */
-export const PUBLISHER_OFFER = VIEWER_OFFER.replace(/a=recvonly/g, 'a=sendonly').replace('m=video 9 UDP/TLS/RTP/SAVPF 96 97 102 103', 'm=video 9 UDP/TLS/RTP/SAVPF 102 103');
+export const PUBLISHER_OFFER = VIEWER_OFFER.replace(/a=recvonly/g, 'a=sendonly').replace(
+  'm=video 9 UDP/TLS/RTP/SAVPF 96 97 102 103',
+  'm=video 9 UDP/TLS/RTP/SAVPF 102 103',
+);
 
-export const TRICKLE = ['a=ice-ufrag:EsAw', 'a=ice-pwd:P2uYro0UCOQ4zxjKXaWCBui1', 'm=audio 9 UDP/TLS/RTP/SAVPF 111', 'a=mid:0', 'a=candidate:1387637174 1 udp 2122260223 192.0.2.1 61764 typ host generation 0 ufrag EsAw network-id 1', 'a=end-of-candidates', ''].join('\r\n');
+export const TRICKLE = [
+  'a=ice-ufrag:EsAw',
+  'a=ice-pwd:P2uYro0UCOQ4zxjKXaWCBui1',
+  'm=audio 9 UDP/TLS/RTP/SAVPF 111',
+  'a=mid:0',
+  'a=candidate:1387637174 1 udp 2122260223 192.0.2.1 61764 typ host generation 0 ufrag EsAw network-id 1',
+  'a=end-of-candidates',
+  '',
+].join('\r\n');
 
 /** SDP is lines: besides byte damage, whole lines dropped, repeated, swapped or given odd values. */
 export function mutatedLines(sample: string): fc.Arbitrary<string> {
@@ -63,7 +74,11 @@ export function mutatedLines(sample: string): fc.Arbitrary<string> {
     fc.tuple(fc.constant('drop' as const), fc.nat(), fc.constant('')),
     fc.tuple(fc.constant('repeat' as const), fc.nat(), fc.constant('')),
     fc.tuple(fc.constant('swap' as const), fc.nat(), fc.nat().map(String)),
-    fc.tuple(fc.constant('value' as const), fc.nat(), fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('-1', '4294967296', '', ' ', '%', ':', '/', '0x7f', 'NaN'))),
+    fc.tuple(
+      fc.constant('value' as const),
+      fc.nat(),
+      fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('-1', '4294967296', '', ' ', '%', ':', '/', '0x7f', 'NaN')),
+    ),
   );
   return fc.array(edit, { maxLength: 10 }).map((edits) => {
     const out = [...lines];

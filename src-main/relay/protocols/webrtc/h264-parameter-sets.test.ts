@@ -4,8 +4,20 @@ import { createH264ParameterSetInjector } from './h264-parameter-sets';
 
 const SPS = Uint8Array.of(0x67, 0x42, 0xc0, 0x1f, 0xda);
 const PPS = Uint8Array.of(0x68, 0xce, 0x3c, 0x80);
-const codec = { name: 'H264', clockRate: 90000, payloadType: 96, fmtp: `packetization-mode=1;sprop-parameter-sets=${Buffer.from(SPS).toString('base64')},${Buffer.from(PPS).toString('base64')}` };
-const packet = (timestamp: number, payload: number[], sequenceNumber = 500): RtpPacket => ({ marker: false, payloadType: 96, sequenceNumber, timestamp, ssrc: 1, payload: Uint8Array.from(payload) });
+const codec = {
+  name: 'H264',
+  clockRate: 90000,
+  payloadType: 96,
+  fmtp: `packetization-mode=1;sprop-parameter-sets=${Buffer.from(SPS).toString('base64')},${Buffer.from(PPS).toString('base64')}`,
+};
+const packet = (timestamp: number, payload: number[], sequenceNumber = 500): RtpPacket => ({
+  marker: false,
+  payloadType: 96,
+  sequenceNumber,
+  timestamp,
+  ssrc: 1,
+  payload: Uint8Array.from(payload),
+});
 
 describe('SPS and PPS in band for browsers', () => {
   it('puts a STAP-A with the SDP sets before an IDR that comes without them, renumbering after it', () => {

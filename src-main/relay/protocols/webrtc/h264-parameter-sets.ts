@@ -42,7 +42,10 @@ export function createH264ParameterSetInjector(codec: Codec): (packet: RtpPacket
       if (nalType(unit[0]!) === 8) pps = Uint8Array.from(unit);
     }
     if (units.some((u) => nalType(u[0]!) === 7)) setsSentAt = packet.timestamp;
-    const startsIdr = type === 5 || (type === 24 && units.some((u) => nalType(u[0]!) === 5)) || (type === 28 && payload.length > 1 && (payload[1]! & 0x80) !== 0 && nalType(payload[1]!) === 5);
+    const startsIdr =
+      type === 5 ||
+      (type === 24 && units.some((u) => nalType(u[0]!) === 5)) ||
+      (type === 28 && payload.length > 1 && (payload[1]! & 0x80) !== 0 && nalType(payload[1]!) === 5);
     const out: RtpPacket[] = [];
     if (startsIdr && setsSentAt !== packet.timestamp && sps && pps) {
       out.push({ ...packet, marker: false, sequenceNumber: sequence++ & 0xffff, payload: stapA([sps, pps]) });

@@ -49,10 +49,18 @@ export function answerCodec(offered: Media, source: Codec): Codec | undefined {
   const candidates = offered.codecs.filter((c) => c.name === source.name && usable(c));
   if (source.name !== 'H264') return candidates[0];
   const profile = profileOf(sourceProfile(source));
-  return candidates.find((c) => profile !== undefined && profileOf(/profile-level-id=([0-9a-f]{6})/i.exec(c.fmtp ?? '')?.[1]) === profile) ?? candidates[0];
+  return (
+    candidates.find((c) => profile !== undefined && profileOf(/profile-level-id=([0-9a-f]{6})/i.exec(c.fmtp ?? '')?.[1]) === profile) ??
+    candidates[0]
+  );
 }
 
 /** What an offer has, for an error that says which codecs were offered: `video VP8/VP9, audio OPUS`. */
 export function describeOffer(offer: readonly Media[]): string {
-  return offer.map((m) => `${m.kind} ${[...new Set(m.codecs.map((c) => c.name))].filter((n) => !['RTX', 'RED', 'ULPFEC', 'FLEXFEC-03', 'CN', 'TELEPHONE-EVENT'].includes(n)).join('/')}`).join(', ');
+  return offer
+    .map(
+      (m) =>
+        `${m.kind} ${[...new Set(m.codecs.map((c) => c.name))].filter((n) => !['RTX', 'RED', 'ULPFEC', 'FLEXFEC-03', 'CN', 'TELEPHONE-EVENT'].includes(n)).join('/')}`,
+    )
+    .join(', ');
 }

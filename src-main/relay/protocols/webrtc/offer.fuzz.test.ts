@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../../platform/http/http-error';
-import { fuzzCases, fuzzTimeout } from '../../../test-support/fuzz-budget';
-import { damagedSample } from '../../../test-support/fuzz-inputs';
+import { HttpError } from '@main/platform/http/http-error';
+import { fuzzCases, fuzzTimeout } from '@main/test-support/fuzz-budget';
+import { damagedSample } from '@main/test-support/fuzz-inputs';
 import { mutatedLines, PUBLISHER_OFFER, TRICKLE, VIEWER_OFFER } from './fuzz-offers';
 import { iceUfrag } from './ice/answer-candidates';
 import { describeOffer, viewerRequests } from './offer-codecs';
@@ -20,34 +20,42 @@ const offers = fc.oneof(
 );
 
 describe('fuzz: WHIP/WHEP offers', () => {
-  it('an offer is read into medias or refused with a 400; what the relay says of it never throws', () => {
-    fc.assert(
-      fc.property(offers, (offer) => {
-        for (const side of ['sendonly', 'recvonly'] as const) {
-          let medias;
-          try {
-            medias = parseOffer(offer, side);
-          } catch (error) {
-            if (error instanceof HttpError && error.status === 400) continue;
-            throw error;
+  it(
+    'an offer is read into medias or refused with a 400; what the relay says of it never throws',
+    () => {
+      fc.assert(
+        fc.property(offers, (offer) => {
+          for (const side of ['sendonly', 'recvonly'] as const) {
+            let medias;
+            try {
+              medias = parseOffer(offer, side);
+            } catch (error) {
+              if (error instanceof HttpError && error.status === 400) continue;
+              throw error;
+            }
+            viewerRequests(medias);
+            expect(typeof describeOffer(medias)).toBe('string');
           }
-          viewerRequests(medias);
-          expect(typeof describeOffer(medias)).toBe('string');
-        }
-        const ufrag = iceUfrag(offer);
-        expect(ufrag === undefined || typeof ufrag === 'string').toBe(true);
-      }),
-      fuzzCases(2_000),
-    );
-  }, fuzzTimeout());
+          const ufrag = iceUfrag(offer);
+          expect(ufrag === undefined || typeof ufrag === 'string').toBe(true);
+        }),
+        fuzzCases(2_000),
+      );
+    },
+    fuzzTimeout(),
+  );
 
-  it('a trickled fragment (PATCH) is read into candidates whatever it holds', () => {
-    fc.assert(
-      fc.property(fc.oneof(mutatedLines(TRICKLE), fc.string({ maxLength: 300 })), (text) => {
-        const fragment = parseTrickleFragment(text);
-        expect(fragment.candidates.every((c) => typeof c.candidate === 'string' && c.candidate.startsWith('candidate:'))).toBe(true);
-      }),
-      fuzzCases(2_000),
-    );
-  }, fuzzTimeout());
+  it(
+    'a trickled fragment (PATCH) is read into candidates whatever it holds',
+    () => {
+      fc.assert(
+        fc.property(fc.oneof(mutatedLines(TRICKLE), fc.string({ maxLength: 300 })), (text) => {
+          const fragment = parseTrickleFragment(text);
+          expect(fragment.candidates.every((c) => typeof c.candidate === 'string' && c.candidate.startsWith('candidate:'))).toBe(true);
+        }),
+        fuzzCases(2_000),
+      );
+    },
+    fuzzTimeout(),
+  );
 });

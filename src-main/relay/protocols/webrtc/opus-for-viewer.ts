@@ -15,13 +15,19 @@ export interface OpusNeed {
  * its codecs and the stream has audio none of its codecs matched (AAC from a camera, mostly), or
  * it was matched to the transcoder another viewer started (and so holds it too).
  */
-export function opusNeed(offered: readonly Media[], consumer: Pick<WebrtcConsumer, 'tracks'>, stream: Pick<Stream, 'runnerStates'>, streamName: string): OpusNeed | undefined {
+export function opusNeed(
+  offered: readonly Media[],
+  consumer: Pick<WebrtcConsumer, 'tracks'>,
+  stream: Pick<Stream, 'runnerStates'>,
+  streamName: string,
+): OpusNeed | undefined {
   if (!offered.some((media) => media.kind === 'audio' && media.codecs.some((codec) => codec.name === 'OPUS'))) return undefined;
   const transcoderUrl = opusSourceFor(streamName);
   const runners = stream.runnerStates();
   const transcoder = runners.find((runner) => runner.pushed && runner.url === transcoderUrl);
   const own = runners.filter((runner) => runner !== transcoder);
-  const from = own.flatMap((runner) => runner.medias).find((media) => media.kind === 'audio' && media.direction !== 'sendonly')?.codecs[0]?.name;
+  const from = own.flatMap((runner) => runner.medias).find((media) => media.kind === 'audio' && media.direction !== 'sendonly')
+    ?.codecs[0]?.name;
   if (!from) return undefined;
   const audio = consumer.tracks.filter((track) => track.kind === 'audio');
   if (audio.length === 0) return { from, reattach: true };

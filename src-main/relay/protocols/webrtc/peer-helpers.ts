@@ -1,6 +1,6 @@
 import type { RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
 import { werift } from './werift-module';
-import { HttpError } from '../../../platform/http/http-error';
+import { HttpError } from '@main/platform/http/http-error';
 import type { Codec, Media } from '../../core/media';
 import { parseSdp, SdpError } from '../rtsp/sdp';
 

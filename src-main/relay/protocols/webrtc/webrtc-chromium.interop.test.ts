@@ -2,7 +2,7 @@ import { WebSocket as NodeWebSocket } from 'ws';
 import { describe, expect, it, vi } from 'vitest';
 import { relayInChromium, type PeersWindow } from '../../test/chromium-kit';
 import { waitFor } from '../../test/relay-test-kit';
-import { waitUntil } from '../../../test-support/time';
+import { waitUntil } from '@main/test-support/time';
 
 /**
  * Chromium watching a stream over WebRTC, the way go2rtc's clients ask for it: WHEP
@@ -14,19 +14,28 @@ describe('WebRTC viewers in Chromium', () => {
 
   /** Offers to receive video and audio, posts the offer as `form` says, applies the answer, plays it in a <video>. */
   const watch = (form: 'whep' | 'json') =>
-    live.page.evaluate(async ({ form, url }) => {
-      const { pc, answer, status, type, location, body } = await (window as unknown as PeersWindow).peers.offer(url, { audio: true, form, id: form });
-      await pc.setRemoteDescription({ type: 'answer', sdp: answer });
-      (window as unknown as Record<string, RTCPeerConnection>)[`pc_${form}`] = pc;
-      return { status, type, location, json: form === 'json' ? (JSON.parse(body) as { type: string }).type : undefined };
-    }, { form, url: `${live.relay.api}/api/webrtc?src=cam` });
+    live.page.evaluate(
+      async ({ form, url }) => {
+        const { pc, answer, status, type, location, body } = await (window as unknown as PeersWindow).peers.offer(url, {
+          audio: true,
+          form,
+          id: form,
+        });
+        await pc.setRemoteDescription({ type: 'answer', sdp: answer });
+        (window as unknown as Record<string, RTCPeerConnection>)[`pc_${form}`] = pc;
+        return { status, type, location, json: form === 'json' ? (JSON.parse(body) as { type: string }).type : undefined };
+      },
+      { form, url: `${live.relay.api}/api/webrtc?src=cam` },
+    );
 
   const playing = (id: string) =>
     live.page
       .waitForFunction(
         (videoId) => {
           const video = document.getElementById(videoId) as HTMLVideoElement | null;
-          return video && video.videoWidth > 0 && video.currentTime > 1 ? { width: video.videoWidth, height: video.videoHeight, time: video.currentTime } : false;
+          return video && video.videoWidth > 0 && video.currentTime > 1
+            ? { width: video.videoWidth, height: video.videoHeight, time: video.currentTime }
+            : false;
         },
         id,
         { timeout: 30_000 },
@@ -34,7 +43,11 @@ describe('WebRTC viewers in Chromium', () => {
       .then((handle) => handle.jsonValue() as Promise<{ width: number; height: number; time: number }>);
 
   const consumers = async () =>
-    ((await (await fetch(`${live.relay.api}/api/streams?src=cam`)).json()) as { consumers: Array<{ format_name: string; medias?: string[]; packets_lost?: number; packet_loss?: number }> }).consumers;
+    (
+      (await (await fetch(`${live.relay.api}/api/streams?src=cam`)).json()) as {
+        consumers: Array<{ format_name: string; medias?: string[]; packets_lost?: number; packet_loss?: number }>;
+      }
+    ).consumers;
 
   it('WHEP: 201 with the answer and a Location; the picture plays at its size and advances; DELETE ends it and leaves nothing', async () => {
     const posted = await watch('whep');
@@ -63,20 +76,34 @@ describe('WebRTC viewers in Chromium', () => {
     const senderReports = () =>
       live.page.evaluate(async () => {
         let seen = 0;
-        (await (window as unknown as Record<string, RTCPeerConnection>).pc_whep!.getStats()).forEach((report: { type: string; kind?: string }) => {
-          if (report.type === 'remote-outbound-rtp' && report.kind === 'video') seen++;
-        });
+        (await (window as unknown as Record<string, RTCPeerConnection>).pc_whep!.getStats()).forEach(
+          (report: { type: string; kind?: string }) => {
+            if (report.type === 'remote-outbound-rtp' && report.kind === 'video') seen++;
+          },
+        );
         return seen;
       });
     await vi.waitFor(async () => expect(await senderReports()).toBe(1), { timeout: 10_000, interval: 200 });
 
     // Trickle on the session resource (RFC 8840 fragments): late candidates 204, an ICE restart 501.
-    const patch = (body: string) => fetch(new URL(posted.location!, `${live.relay.api}/api/webrtc`), { method: 'PATCH', headers: { 'Content-Type': 'application/trickle-ice-sdpfrag' }, body });
-    const ufrag = await live.page.evaluate(() => /a=ice-ufrag:(\S+)/.exec((window as unknown as Record<string, RTCPeerConnection>).pc_whep!.localDescription!.sdp)![1]!);
-    const late = await patch(`a=ice-ufrag:${ufrag}\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=mid:0\r\na=candidate:1 1 udp 2122260223 127.0.0.1 9 typ host\r\na=end-of-candidates\r\n`);
+    const patch = (body: string) =>
+      fetch(new URL(posted.location!, `${live.relay.api}/api/webrtc`), {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/trickle-ice-sdpfrag' },
+        body,
+      });
+    const ufrag = await live.page.evaluate(
+      () => /a=ice-ufrag:(\S+)/.exec((window as unknown as Record<string, RTCPeerConnection>).pc_whep!.localDescription!.sdp)![1]!,
+    );
+    const late = await patch(
+      `a=ice-ufrag:${ufrag}\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=mid:0\r\na=candidate:1 1 udp 2122260223 127.0.0.1 9 typ host\r\na=end-of-candidates\r\n`,
+    );
     expect(late.status).toBe(204);
     const restart = await patch('a=ice-ufrag:NEW1\r\na=ice-pwd:aaaaaaaaaaaaaaaaaaaaaaaa\r\n');
-    expect([restart.status, await restart.text()]).toEqual([501, 'ICE restarts are not supported: end this session and POST a new offer\n']);
+    expect([restart.status, await restart.text()]).toEqual([
+      501,
+      'ICE restarts are not supported: end this session and POST a new offer\n',
+    ]);
 
     const ended = await fetch(new URL(posted.location!, `${live.relay.api}/api/webrtc`), { method: 'DELETE' });
     expect(ended.status).toBe(200);
@@ -92,45 +119,53 @@ describe('WebRTC viewers in Chromium', () => {
   }, 90_000);
 
   it("go2rtc's WebSocket API: the offer goes out at once, candidates trickle after it, the answer plays", async () => {
-    await live.page.evaluate(async (url) => {
-      const ws = new WebSocket(url);
-      await new Promise((resolve, reject) => {
-        ws.onopen = resolve;
-        ws.onerror = reject;
-      });
-      const pc = new RTCPeerConnection();
-      pc.addTransceiver('video', { direction: 'recvonly' });
-      const video = document.createElement('video');
-      video.muted = true;
-      video.autoplay = true;
-      video.id = 'ws';
-      document.body.append(video);
-      pc.ontrack = (event) => (video.srcObject = new MediaStream([event.track]));
-      const received: string[] = [];
-      const answered = new Promise<string>((resolve) => {
-        ws.onmessage = (event) => {
-          const message = JSON.parse(event.data as string) as { type: string; value: string };
-          received.push(message.type);
-          if (message.type === 'webrtc/answer') resolve(message.value);
-        };
-      });
-      // As go2rtc's player: the offer before gathering ends, each candidate as it comes.
-      pc.onicecandidate = (event) => event.candidate && ws.send(JSON.stringify({ type: 'webrtc/candidate', value: event.candidate.candidate }));
-      const offer = await pc.createOffer();
-      ws.send(JSON.stringify({ type: 'webrtc/offer', value: offer.sdp }));
-      await pc.setLocalDescription(offer);
-      await pc.setRemoteDescription({ type: 'answer', sdp: await answered });
-      ws.send(JSON.stringify({ type: 'flv' }));
-      (window as unknown as Record<string, WebSocket>).socket = ws;
-      (window as unknown as Record<string, RTCPeerConnection>).pc_ws = pc;
-      (window as unknown as Record<string, string[]>).received_ws = received;
-    }, `${live.relay.api.replace('http', 'ws')}/api/ws?src=cam`);
+    await live.page.evaluate(
+      async (url) => {
+        const ws = new WebSocket(url);
+        await new Promise((resolve, reject) => {
+          ws.onopen = resolve;
+          ws.onerror = reject;
+        });
+        const pc = new RTCPeerConnection();
+        pc.addTransceiver('video', { direction: 'recvonly' });
+        const video = document.createElement('video');
+        video.muted = true;
+        video.autoplay = true;
+        video.id = 'ws';
+        document.body.append(video);
+        pc.ontrack = (event) => (video.srcObject = new MediaStream([event.track]));
+        const received: string[] = [];
+        const answered = new Promise<string>((resolve) => {
+          ws.onmessage = (event) => {
+            const message = JSON.parse(event.data as string) as { type: string; value: string };
+            received.push(message.type);
+            if (message.type === 'webrtc/answer') resolve(message.value);
+          };
+        });
+        // As go2rtc's player: the offer before gathering ends, each candidate as it comes.
+        pc.onicecandidate = (event) =>
+          event.candidate && ws.send(JSON.stringify({ type: 'webrtc/candidate', value: event.candidate.candidate }));
+        const offer = await pc.createOffer();
+        ws.send(JSON.stringify({ type: 'webrtc/offer', value: offer.sdp }));
+        await pc.setLocalDescription(offer);
+        await pc.setRemoteDescription({ type: 'answer', sdp: await answered });
+        ws.send(JSON.stringify({ type: 'flv' }));
+        (window as unknown as Record<string, WebSocket>).socket = ws;
+        (window as unknown as Record<string, RTCPeerConnection>).pc_ws = pc;
+        (window as unknown as Record<string, string[]>).received_ws = received;
+      },
+      `${live.relay.api.replace('http', 'ws')}/api/ws?src=cam`,
+    );
     // The answer to the flv request (this socket carries WebRTC already).
     const result = await live.page
-      .waitForFunction(() => {
-        const received = (window as unknown as Record<string, string[]>).received_ws!;
-        return received.length >= 2 && received;
-      }, undefined, { timeout: 10_000 })
+      .waitForFunction(
+        () => {
+          const received = (window as unknown as Record<string, string[]>).received_ws!;
+          return received.length >= 2 && received;
+        },
+        undefined,
+        { timeout: 10_000 },
+      )
       .then((handle) => handle.jsonValue());
     expect(result).toEqual(['webrtc/answer', 'error']);
     expect(await playing('ws')).toMatchObject({ width: 320, height: 240 });
@@ -178,12 +213,17 @@ describe('WebRTC viewers in Chromium', () => {
         const answered = new Promise<{ sdp: string } | string>((resolve) => {
           ws.onmessage = (event) => {
             const message = JSON.parse(event.data as string) as { type: string; value: { type: string; sdp: string } | string };
-            messages.push({ type: message.type, value: typeof message.value === 'object' ? { type: message.value.type } : message.type === 'webrtc/answer' ? 'sdp' : message.value });
+            messages.push({
+              type: message.type,
+              value:
+                typeof message.value === 'object' ? { type: message.value.type } : message.type === 'webrtc/answer' ? 'sdp' : message.value,
+            });
             if (message.type === 'webrtc' || message.type === 'error') resolve(message.value);
             if (message.type === 'webrtc/answer') resolve({ sdp: message.value as string });
           };
         });
-        pc.onicecandidate = (event) => event.candidate && ws.send(JSON.stringify({ type: 'webrtc/candidate', value: event.candidate.candidate }));
+        pc.onicecandidate = (event) =>
+          event.candidate && ws.send(JSON.stringify({ type: 'webrtc/candidate', value: event.candidate.candidate }));
         const offer = await pc.createOffer();
         await pc.setLocalDescription(offer);
         ws.send(
@@ -215,7 +255,10 @@ describe('WebRTC viewers in Chromium', () => {
     const listed = (await (await fetch(`${live.relay.api}/api/streams`)).json()) as Record<string, unknown>;
     expect(Object.keys(listed)).toContain(live.relay.rtspUrl('cam'));
     await live.page.evaluate(() => (window as unknown as Record<string, RTCPeerConnection>)['pc_ha-url']!.close());
-    await waitUntil(async () => !Object.keys((await (await fetch(`${live.relay.api}/api/streams`)).json()) as object).includes(live.relay.rtspUrl('cam')), { timeout: 15_000, interval: 200, what: 'the temporary stream to go' });
+    await waitUntil(
+      async () => !Object.keys((await (await fetch(`${live.relay.api}/api/streams`)).json()) as object).includes(live.relay.rtspUrl('cam')),
+      { timeout: 15_000, interval: 200, what: 'the temporary stream to go' },
+    );
 
     // What HA maps to a failed offer: {"type": "error", "value": "<why>"}.
     const unknown = await watchAsHomeAssistant('nope', 'ha-nope');
@@ -241,10 +284,17 @@ describe('WebRTC viewers in Chromium', () => {
       pc.addTransceiver('video', { direction: 'recvonly' });
       const offer = await pc.createOffer();
       pc.close();
-      return offer.sdp!.split('\r\n').filter((line) => !line.startsWith('a=fmtp:')).join('\r\n');
+      return offer
+        .sdp!.split('\r\n')
+        .filter((line) => !line.startsWith('a=fmtp:'))
+        .join('\r\n');
     });
     expect(sdp).not.toContain('a=fmtp:');
-    const posted = await fetch(`${live.relay.api}/api/webrtc?src=cam`, { method: 'POST', headers: { 'Content-Type': 'application/sdp' }, body: sdp });
+    const posted = await fetch(`${live.relay.api}/api/webrtc?src=cam`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/sdp' },
+      body: sdp,
+    });
     expect(posted.status).toBe(201);
     const answer = await posted.text();
     expect(answer).toMatch(/a=rtpmap:\d+ H264\/90000/);
@@ -261,31 +311,56 @@ describe('WebRTC viewers in Chromium', () => {
       return offer.sdp!;
     });
     const source = live.relay.rtspUrl('cam');
-    const posted = await fetch(`${live.relay.api}/api/webrtc?src=${encodeURIComponent(source)}`, { method: 'POST', headers: { 'Content-Type': 'application/sdp' }, body: sdp });
+    const posted = await fetch(`${live.relay.api}/api/webrtc?src=${encodeURIComponent(source)}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/sdp' },
+      body: sdp,
+    });
     expect(posted.status).toBe(201);
     const streams = async () => Object.keys((await (await fetch(`${live.relay.api}/api/streams`)).json()) as object);
     expect(await streams()).toContain(source);
     expect((await fetch(new URL(posted.headers.get('location')!, `${live.relay.api}/api/webrtc`), { method: 'DELETE' })).status).toBe(200);
-    await waitUntil(async () => !(await streams()).includes(source), { timeout: 10_000, interval: 100, what: 'the temporary stream to go' });
+    await waitUntil(async () => !(await streams()).includes(source), {
+      timeout: 10_000,
+      interval: 100,
+      what: 'the temporary stream to go',
+    });
   });
 
   it('bad offers get a 4xx that says why, and leave nothing behind', async () => {
-    const post = (src: string, body: string, type = 'application/sdp') => fetch(`${live.relay.api}/api/webrtc?src=${src}`, { method: 'POST', headers: { 'Content-Type': type }, body });
+    const post = (src: string, body: string, type = 'application/sdp') =>
+      fetch(`${live.relay.api}/api/webrtc?src=${src}`, { method: 'POST', headers: { 'Content-Type': type }, body });
     const garbage = await post('cam', 'hello');
     expect([garbage.status, await garbage.text()]).toEqual([400, 'the offer is not a usable SDP: not an SDP: no v=0 line\n']);
     expect((await post('nope', 'v=0')).status).toBe(404);
-    const vp8 = await post('cam', ['v=0', 'o=- 1 1 IN IP4 127.0.0.1', 's=-', 't=0 0', 'm=video 9 UDP/TLS/RTP/SAVPF 96', 'a=rtpmap:96 VP8/90000', ''].join('\r\n'));
+    const vp8 = await post(
+      'cam',
+      ['v=0', 'o=- 1 1 IN IP4 127.0.0.1', 's=-', 't=0 0', 'm=video 9 UDP/TLS/RTP/SAVPF 96', 'a=rtpmap:96 VP8/90000', ''].join('\r\n'),
+    );
     expect(vp8.status).toBe(400);
     // The error names both sides: what the stream has and what the offer has.
-    expect(await vp8.text()).toBe('codecs not matched: the source has video H264; this output accepts video VP8 (the offer has video VP8)\n');
-    const g722 = await post('cam', ['v=0', 'o=- 1 1 IN IP4 127.0.0.1', 's=-', 't=0 0', 'm=audio 9 UDP/TLS/RTP/SAVPF 9', 'a=rtpmap:9 G722/8000', ''].join('\r\n'));
-    expect([g722.status, await g722.text()]).toEqual([400, 'no codec of the offer can be sent: it offers audio G722; the relay sends video H264 (packetization-mode 1), H265, VP8, VP9 or AV1, audio OPUS, PCMA or PCMU\n']);
+    expect(await vp8.text()).toBe(
+      'codecs not matched: the source has video H264; this output accepts video VP8 (the offer has video VP8)\n',
+    );
+    const g722 = await post(
+      'cam',
+      ['v=0', 'o=- 1 1 IN IP4 127.0.0.1', 's=-', 't=0 0', 'm=audio 9 UDP/TLS/RTP/SAVPF 9', 'a=rtpmap:9 G722/8000', ''].join('\r\n'),
+    );
+    expect([g722.status, await g722.text()]).toEqual([
+      400,
+      'no codec of the offer can be sent: it offers audio G722; the relay sends video H264 (packetization-mode 1), H265, VP8, VP9 or AV1, audio OPUS, PCMA or PCMU\n',
+    ]);
     const json = await post('cam', '{"type":"answer"}', 'application/json');
     expect(json.status).toBe(400);
-    expect((await fetch(`${live.relay.api}/api/webrtc?src=cam`, { method: 'POST', body: 'x', headers: { Origin: 'https://elsewhere.example' } })).status).toBe(403);
+    expect(
+      (await fetch(`${live.relay.api}/api/webrtc?src=cam`, { method: 'POST', body: 'x', headers: { Origin: 'https://elsewhere.example' } }))
+        .status,
+    ).toBe(403);
     // The WebSocket API refuses pages of other sites too, and says what is wrong with a message.
     const refused = await new Promise<number>((resolve) => {
-      const socket = new NodeWebSocket(`${live.relay.api.replace('http', 'ws')}/api/ws?src=cam`, { headers: { Origin: 'https://elsewhere.example' } });
+      const socket = new NodeWebSocket(`${live.relay.api.replace('http', 'ws')}/api/ws?src=cam`, {
+        headers: { Origin: 'https://elsewhere.example' },
+      });
       socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
       socket.on('open', () => resolve(101));
     });

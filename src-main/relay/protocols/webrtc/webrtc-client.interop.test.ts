@@ -15,8 +15,12 @@ describe('parseWebrtcSource', () => {
   });
 
   it('says what is wrong with a URL it cannot dial', () => {
-    expect(() => parseWebrtcSource('webrtc:')).toThrow('not a webrtc: source: expected webrtc:http://host/path (WHEP) or webrtc:ws://host:1984/api/ws?src=name, got (nothing)');
-    expect(() => parseWebrtcSource('webrtc:http://h/p#format=kinesis')).toThrow('webrtc: format=kinesis is not supported (WHEP and go2rtc\'s WebSocket API are)');
+    expect(() => parseWebrtcSource('webrtc:')).toThrow(
+      'not a webrtc: source: expected webrtc:http://host/path (WHEP) or webrtc:ws://host:1984/api/ws?src=name, got (nothing)',
+    );
+    expect(() => parseWebrtcSource('webrtc:http://h/p#format=kinesis')).toThrow(
+      "webrtc: format=kinesis is not supported (WHEP and go2rtc's WebSocket API are)",
+    );
     expect(() => parseWebrtcSource('webrtc:rtsp://h/p')).toThrow('webrtc: sources are http(s):// (WHEP) or ws(s):// (go2rtc), not rtsp:');
   });
 });
@@ -46,25 +50,30 @@ describe('webrtc: sources from a second relay', () => {
     await upstream?.stop();
   });
 
-  const info = async (target: RelayUnderTest, name: string) => (await (await fetch(`${target.api}/api/streams?src=${name}`)).json()) as StreamInfo;
+  const info = async (target: RelayUnderTest, name: string) =>
+    (await (await fetch(`${target.api}/api/streams?src=${name}`)).json()) as StreamInfo;
 
-  it.each(['whep', 'ws'])('%s: the pulled stream plays over RTSP with the upstream codecs and size', async (name) => {
-    const streams = await probe(relay.rtspUrl(name));
-    expect(streams.map((s) => [s.codec_type, s.codec_name])).toEqual([
-      ['video', 'h264'],
-      ['audio', 'opus'],
-    ]);
-    expect(streams[0]).toMatchObject({ width: 320, height: 240 });
-    const frames = countFrames(relay.rtspUrl(name), 4);
-    // While it is watched: the producer says how it pulls, and the upstream relay counts a WebRTC viewer.
-    const producer = await waitFor(async () => {
-      const found = (await info(relay, name)).producers[0];
-      return found?.bytes_recv && found.bytes_recv > 10_000 ? found : undefined;
-    }, 20_000);
-    expect(producer).toMatchObject({ protocol: name, medias: ['video, recvonly, H264', 'audio, recvonly, OPUS'] });
-    expect((await info(upstream, 'cam')).consumers.some((c) => c.format_name === 'webrtc')).toBe(true);
-    expect(await frames).toBeGreaterThan(50);
-  }, 60_000);
+  it.each(['whep', 'ws'])(
+    '%s: the pulled stream plays over RTSP with the upstream codecs and size',
+    async (name) => {
+      const streams = await probe(relay.rtspUrl(name));
+      expect(streams.map((s) => [s.codec_type, s.codec_name])).toEqual([
+        ['video', 'h264'],
+        ['audio', 'opus'],
+      ]);
+      expect(streams[0]).toMatchObject({ width: 320, height: 240 });
+      const frames = countFrames(relay.rtspUrl(name), 4);
+      // While it is watched: the producer says how it pulls, and the upstream relay counts a WebRTC viewer.
+      const producer = await waitFor(async () => {
+        const found = (await info(relay, name)).producers[0];
+        return found?.bytes_recv && found.bytes_recv > 10_000 ? found : undefined;
+      }, 20_000);
+      expect(producer).toMatchObject({ protocol: name, medias: ['video, recvonly, H264', 'audio, recvonly, OPUS'] });
+      expect((await info(upstream, 'cam')).consumers.some((c) => c.format_name === 'webrtc')).toBe(true);
+      expect(await frames).toBeGreaterThan(50);
+    },
+    60_000,
+  );
 
   it('a WHEP endpoint that refuses fails the dial with its status and words', async () => {
     const response = await fetch(`${relay.api}/api/frame.jpeg?src=missing`);
@@ -79,7 +88,11 @@ describe('webrtc: sources from a second relay', () => {
   }, 60_000);
 
   it('when the consumer goes, the pull ends on both relays', async () => {
-    await waitFor(async () => ((await info(relay, 'whep')).consumers.length === 0 && (await info(relay, 'ws')).consumers.length === 0 ? true : undefined), 20_000);
+    await waitFor(
+      async () =>
+        (await info(relay, 'whep')).consumers.length === 0 && (await info(relay, 'ws')).consumers.length === 0 ? true : undefined,
+      20_000,
+    );
     // The relay lets idle sources go; the upstream's viewers then end with their peer connections.
     await waitFor(async () => ((await info(upstream, 'cam')).consumers.length === 0 ? true : undefined), 40_000);
     expect(await (await fetch(`${relay.api}/api/stack`)).text()).not.toContain('webrtc source');

@@ -36,7 +36,9 @@ export function parseWebrtcSource(url: string): { target: URL; signalling: 'whep
   try {
     target = new URL(address);
   } catch {
-    throw new Error(`not a webrtc: source: expected webrtc:http://host/path (WHEP) or webrtc:ws://host:1984/api/ws?src=name, got ${address || '(nothing)'}`);
+    throw new Error(
+      `not a webrtc: source: expected webrtc:http://host/path (WHEP) or webrtc:ws://host:1984/api/ws?src=name, got ${address || '(nothing)'}`,
+    );
   }
   const format = options.find((option) => option.startsWith('format='))?.slice(7);
   if (format && format !== 'whep') throw new Error(`webrtc: format=${format} is not supported (WHEP and go2rtc's WebSocket API are)`);
@@ -57,7 +59,12 @@ async function whep(target: URL, offer: string, signal: AbortSignal): Promise<{ 
 }
 
 /** go2rtc's WebSocket API: webrtc/offer out, webrtc/answer (and candidates) in; an error message fails the dial. */
-function go2rtcSocket(target: URL, offer: string, signal: AbortSignal, onCandidate: (candidate: string) => void): Promise<{ answer: string; end(): void }> {
+function go2rtcSocket(
+  target: URL,
+  offer: string,
+  signal: AbortSignal,
+  onCandidate: (candidate: string) => void,
+): Promise<{ answer: string; end(): void }> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(target);
     const fail = (error: Error) => {
@@ -75,7 +82,8 @@ function go2rtcSocket(target: URL, offer: string, signal: AbortSignal, onCandida
       } catch {
         return;
       }
-      if (message.type === 'webrtc/answer' && typeof message.value === 'string') resolve({ answer: message.value, end: () => socket.close() });
+      if (message.type === 'webrtc/answer' && typeof message.value === 'string')
+        resolve({ answer: message.value, end: () => socket.close() });
       else if (message.type === 'webrtc/candidate' && typeof message.value === 'string') onCandidate(message.value);
       else if (message.type === 'error') fail(new Error(`the server says: ${String(message.value)}`));
     });
@@ -83,7 +91,11 @@ function go2rtcSocket(target: URL, offer: string, signal: AbortSignal, onCandida
 }
 
 /** How a dial reaches the other side: the offer out, the answer back; `end` hangs the signalling up. */
-type Signalling = (offer: string, signal: AbortSignal, onCandidate: (candidate: string) => void) => Promise<{ answer: string; end(): void }>;
+type Signalling = (
+  offer: string,
+  signal: AbortSignal,
+  onCandidate: (candidate: string) => void,
+) => Promise<{ answer: string; end(): void }>;
 
 export interface PeerDial {
   /** Names the peer in errors (`webrtc host`). */
@@ -118,13 +130,15 @@ export async function dialWebrtcPeer(tasks: TaskRegistry, context: DialContext, 
     await pc.setLocalDescription(await pc.createOffer());
     await iceGathered(pc);
     const offer = pc.localDescription!.sdp;
-    const addCandidate = (candidate: string) => void pc.addIceCandidate({ candidate: candidate.replace(/^a=/, ''), sdpMid: video.mid ?? '0' }).catch(() => undefined);
+    const addCandidate = (candidate: string) =>
+      void pc.addIceCandidate({ candidate: candidate.replace(/^a=/, ''), sdpMid: video.mid ?? '0' }).catch(() => undefined);
     const signalled = await dial.signalling(offer, abort, addCandidate);
     end = signalled.end;
     await pc.setRemoteDescription({ type: 'answer', sdp: signalled.answer });
     // A media the other side has nothing for comes back rejected (port 0) or inactive: not a track.
     const sections = signalled.answer.split(/\r?\n(?=m=)/).slice(1);
-    const answered = (kind: string) => sections.some((section) => section.startsWith(`m=${kind} `) && !/^m=\w+ 0 /.test(section) && !/^a=inactive/m.test(section));
+    const answered = (kind: string) =>
+      sections.some((section) => section.startsWith(`m=${kind} `) && !/^m=\w+ 0 /.test(section) && !/^a=inactive/m.test(section));
     const medias = parseSdp(signalled.answer, 'recvonly').filter((media) => answered(media.kind));
     if (medias.length === 0) throw new Error('the answer has no audio or video');
     await connected(pc, abort);
@@ -134,12 +148,18 @@ export async function dialWebrtcPeer(tasks: TaskRegistry, context: DialContext, 
     let finish: (error?: Error) => void = () => undefined;
     const closed = new Promise<Error | undefined>((resolve) => (finish = resolve));
     untrack = tasks.add('producer', `webrtc source ${dial.task}`);
-    const producer = new WebrtcProducer(medias, medias.map((media) => (media.kind === 'video' ? video : audio)), { remote: dial.remote, userAgent: '', protocol: dial.protocol, url: dial.url }, closed, () => {
-      finish();
-      end();
-      untrack();
-      void pc.close().catch(() => undefined);
-    });
+    const producer = new WebrtcProducer(
+      medias,
+      medias.map((media) => (media.kind === 'video' ? video : audio)),
+      { remote: dial.remote, userAgent: '', protocol: dial.protocol, url: dial.url },
+      closed,
+      () => {
+        finish();
+        end();
+        untrack();
+        void pc.close().catch(() => undefined);
+      },
+    );
     onPeerGone(pc, (why) => {
       finish(new Error(`the server's peer connection ended: ${why}`));
       untrack();
@@ -165,7 +185,8 @@ export function createWebrtcDialer(tasks: TaskRegistry) {
       remote: target.host,
       protocol: signalling,
       url,
-      signalling: (offer, signal, onCandidate) => (signalling === 'whep' ? whep(target, offer, signal) : go2rtcSocket(target, offer, signal, onCandidate)),
+      signalling: (offer, signal, onCandidate) =>
+        signalling === 'whep' ? whep(target, offer, signal) : go2rtcSocket(target, offer, signal, onCandidate),
       endOnConnect: signalling === 'ws',
     });
   };

@@ -112,7 +112,10 @@ export class WebrtcConsumer implements Consumer {
     const reports = [...this.reported.values()];
     // fraction lost is an 8-bit fixed-point fraction (RFC 3550 6.4.1).
     const worst = Math.max(...reports.map((r) => r.fractionLost));
-    return { packets_lost: reports.reduce((sum, r) => sum + Math.max(0, r.packetsLost), 0), packet_loss: Math.round((worst / 256) * 1000) / 10 };
+    return {
+      packets_lost: reports.reduce((sum, r) => sum + Math.max(0, r.packetsLost), 0),
+      packet_loss: Math.round((worst / 256) * 1000) / 10,
+    };
   }
 
   /** The stream ends the viewer (deleted, or its source gone for good). */

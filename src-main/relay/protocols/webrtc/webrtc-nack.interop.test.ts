@@ -19,7 +19,20 @@ describe('NACK retransmission to WebRTC viewers', () => {
 
   it('a NACKed packet comes again with the same payload, and the viewer shows what it asked for', async () => {
     const pc = new RTCPeerConnection({
-      codecs: { video: [codecParameters({ name: 'H264', clockRate: 90000, payloadType: 102, fmtp: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f' }, 'video')], audio: [] },
+      codecs: {
+        video: [
+          codecParameters(
+            {
+              name: 'H264',
+              clockRate: 90000,
+              payloadType: 102,
+              fmtp: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f',
+            },
+            'video',
+          ),
+        ],
+        audio: [],
+      },
       iceUseIpv6: false,
       iceAdditionalHostAddresses: ['127.0.0.1'],
     });
@@ -27,8 +40,14 @@ describe('NACK retransmission to WebRTC viewers', () => {
     const received: RtpPacket[] = [];
     video.onTrack.subscribe((track) => track.onReceiveRtp.subscribe((rtp) => received.push(rtp)));
     await pc.setLocalDescription(await pc.createOffer());
-    await new Promise<void>((resolve) => (pc.iceGatheringState === 'complete' ? resolve() : pc.iceGatheringStateChange.subscribe((state) => state === 'complete' && resolve())));
-    const response = await fetch(`${relay.api}/api/webrtc?src=cam`, { method: 'POST', headers: { 'Content-Type': 'application/sdp' }, body: pc.localDescription!.sdp });
+    await new Promise<void>((resolve) =>
+      pc.iceGatheringState === 'complete' ? resolve() : pc.iceGatheringStateChange.subscribe((state) => state === 'complete' && resolve()),
+    );
+    const response = await fetch(`${relay.api}/api/webrtc?src=cam`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/sdp' },
+      body: pc.localDescription!.sdp,
+    });
     expect(response.status).toBe(201);
     await pc.setRemoteDescription({ type: 'answer', sdp: await response.text() });
     try {
@@ -37,12 +56,23 @@ describe('NACK retransmission to WebRTC viewers', () => {
       const copy = Buffer.from(lost.payload);
       const asked = received.length;
       await video.dtlsTransport.sendRtcp([
-        new RtcpTransportLayerFeedback({ feedback: new GenericNack({ senderSsrc: video.receiver.rtcpSsrc, mediaSourceSsrc: lost.header.ssrc, lost: [lost.header.sequenceNumber] }) }),
+        new RtcpTransportLayerFeedback({
+          feedback: new GenericNack({
+            senderSsrc: video.receiver.rtcpSsrc,
+            mediaSourceSsrc: lost.header.ssrc,
+            lost: [lost.header.sequenceNumber],
+          }),
+        }),
       ]);
-      const again = await waitFor(() => received.slice(asked).find((rtp) => rtp.header.sequenceNumber === lost.header.sequenceNumber), 5_000);
+      const again = await waitFor(
+        () => received.slice(asked).find((rtp) => rtp.header.sequenceNumber === lost.header.sequenceNumber),
+        5_000,
+      );
       expect(Buffer.from(again.payload).equals(copy)).toBe(true);
       expect(again.header.timestamp).toBe(lost.header.timestamp);
-      const info = (await (await fetch(`${relay.api}/api/streams?src=cam`)).json()) as { consumers: Array<{ format_name: string; nacked_packets?: number }> };
+      const info = (await (await fetch(`${relay.api}/api/streams?src=cam`)).json()) as {
+        consumers: Array<{ format_name: string; nacked_packets?: number }>;
+      };
       expect(info.consumers.find((c) => c.format_name === 'webrtc')?.nacked_packets).toBe(1);
     } finally {
       await pc.close();

@@ -11,7 +11,9 @@ interface StreamInfo {
 describe('noteTranscodedAudio', () => {
   it('titles the audio section and nothing else', () => {
     const answer = 'v=0\r\ns=-\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=mid:0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=mid:1\r\n';
-    expect(noteTranscodedAudio(answer, 'MPEG4-GENERIC')).toBe('v=0\r\ns=-\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=mid:0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\ni=audio transcoded from AAC to Opus by ffmpeg\r\na=mid:1\r\n');
+    expect(noteTranscodedAudio(answer, 'MPEG4-GENERIC')).toBe(
+      'v=0\r\ns=-\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=mid:0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\ni=audio transcoded from AAC to Opus by ffmpeg\r\na=mid:1\r\n',
+    );
   });
 });
 
@@ -49,7 +51,11 @@ describe('AAC streams to WebRTC viewers', () => {
       stats.forEach((report: { type: string; kind?: string; packetsReceived?: number; totalAudioEnergy?: number; codecId?: string }) => {
         if (report.type === 'inbound-rtp' && report.kind === 'audio') {
           const codec = stats.get(report.codecId ?? '') as { mimeType?: string } | undefined;
-          audio = { packetsReceived: report.packetsReceived ?? 0, totalAudioEnergy: report.totalAudioEnergy ?? 0, codec: codec?.mimeType ?? '' };
+          audio = {
+            packetsReceived: report.packetsReceived ?? 0,
+            totalAudioEnergy: report.totalAudioEnergy ?? 0,
+            codec: codec?.mimeType ?? '',
+          };
         }
       });
       return audio;

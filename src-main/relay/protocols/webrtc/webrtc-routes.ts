@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { EngineContext } from '../../../engine/engine-context';
-import { HttpError } from '../../../platform/http/http-error';
+import type { EngineContext } from '@main/engine/engine-context';
+import { HttpError } from '@main/platform/http/http-error';
 import type { StreamRegistry } from '../../core/stream-registry';
 import type { TaskRegistry } from '../../core/task-registry';
 import { readBody } from '../../api/read-body';
@@ -89,7 +89,8 @@ export function registerWebrtcRoutes(ctx: EngineContext, deps: WebrtcRoutesDeps)
             throw new HttpError(400, 'the body is not JSON: send {"type": "offer", "sdp": "..."}');
           }
           const message = parsed as { type?: unknown; sdp?: unknown } | null;
-          if (message?.type !== 'offer' || typeof message.sdp !== 'string') throw new HttpError(400, 'expected {"type": "offer", "sdp": "..."}');
+          if (message?.type !== 'offer' || typeof message.sdp !== 'string')
+            throw new HttpError(400, 'expected {"type": "offer", "sdp": "..."}');
           offer = message.sdp;
         }
         // Opened once the offer is read, so a refused body leaves no temporary stream behind.
@@ -101,7 +102,16 @@ export function registerWebrtcRoutes(ctx: EngineContext, deps: WebrtcRoutesDeps)
           sessions.delete(closed.id);
           opened.release();
         };
-        const common = { stream, streamName: name, offer, peer: peerOfRequest(req), tasks: deps.tasks, network: deps.network, opus: deps.opus, onClosed };
+        const common = {
+          stream,
+          streamName: name,
+          offer,
+          peer: peerOfRequest(req),
+          tasks: deps.tasks,
+          network: deps.network,
+          opus: deps.opus,
+          onClosed,
+        };
         let session: WebrtcSession;
         try {
           session = src ? await openWebrtcSession(common) : await openWhipSession(common);
@@ -110,8 +120,10 @@ export function registerWebrtcRoutes(ctx: EngineContext, deps: WebrtcRoutesDeps)
           throw error;
         }
         sessions.set(session.id, { session, remoteUfrag: iceUfrag(offer) });
-        if (type === 'application/json') return answer(res, 200, 'application/json', JSON.stringify({ type: 'answer', sdp: session.answer }));
-        if (type === 'application/sdp') return answer(res, 201, 'application/sdp', session.answer, { Location: `webrtc?id=${session.id}`, ...links });
+        if (type === 'application/json')
+          return answer(res, 200, 'application/json', JSON.stringify({ type: 'answer', sdp: session.answer }));
+        if (type === 'application/sdp')
+          return answer(res, 201, 'application/sdp', session.answer, { Location: `webrtc?id=${session.id}`, ...links });
         return answer(res, 200, 'application/sdp', session.answer);
       },
     },

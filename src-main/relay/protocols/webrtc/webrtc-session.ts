@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { RTCPeerConnection, RTCRtpCodecParameters, RtcpRrPacket } from 'werift';
 import { werift } from './werift-module';
-import { HttpError } from '../../../platform/http/http-error';
+import { HttpError } from '@main/platform/http/http-error';
 import { CodecMismatchError, SourceUnavailableError, type Stream } from '../../core/stream';
 import type { TaskRegistry } from '../../core/task-registry';
 import { answerCodec, describeOffer, viewerRequests } from './offer-codecs';
@@ -11,7 +11,6 @@ import type { IceNetwork } from './ice/ice-network';
 import { codecParameters, CONNECT_TIMEOUT_MS, iceGathered, onPeerGone, parseOffer } from './peer-helpers';
 import { noteTranscodedAudio, opusNeed } from './opus-for-viewer';
 import type { OpusTranscoders } from './opus-transcoders';
-
 
 export interface WebrtcSession {
   readonly id: string;
@@ -38,7 +37,10 @@ export interface SessionPeer {
 }
 
 /** The peer of a session signalled over this HTTP request or WebSocket. */
-export const peerOfRequest = (request: IncomingMessage): SessionPeer => ({ remote: `${request.socket.remoteAddress}:${request.socket.remotePort}`, userAgent: request.headers['user-agent'] ?? '' });
+export const peerOfRequest = (request: IncomingMessage): SessionPeer => ({
+  remote: `${request.socket.remoteAddress}:${request.socket.remotePort}`,
+  userAgent: request.headers['user-agent'] ?? '',
+});
 
 export interface OpenSessionOptions extends WebrtcOutput {
   stream: Stream;
@@ -60,7 +62,10 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
   const offered = parseOffer(options.offer, 'sendonly');
   const requests = viewerRequests(offered);
   if (requests.length === 0) {
-    throw new HttpError(400, `no codec of the offer can be sent: it offers ${describeOffer(offered)}; the relay sends video H264 (packetization-mode 1), H265, VP8, VP9 or AV1, audio OPUS, PCMA or PCMU`);
+    throw new HttpError(
+      400,
+      `no codec of the offer can be sent: it offers ${describeOffer(offered)}; the relay sends video H264 (packetization-mode 1), H265, VP8, VP9 or AV1, audio OPUS, PCMA or PCMU`,
+    );
   }
 
   const id = randomUUID();
@@ -70,11 +75,7 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
   let release = () => undefined as void;
   let releaseOpus = () => undefined as void;
   let timer: NodeJS.Timeout | undefined;
-  const consumer = new WebrtcConsumer(
-    requests,
-    peer,
-    (reason) => session.close(reason),
-  );
+  const consumer = new WebrtcConsumer(requests, peer, (reason) => session.close(reason));
   const session: WebrtcSession = {
     id,
     answer: '',
@@ -129,10 +130,12 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
       return { track, codec: media ? answerCodec(media, track.source) : undefined };
     });
     const codecs: { video: RTCRtpCodecParameters[]; audio: RTCRtpCodecParameters[] } = { video: [], audio: [] };
-    for (const { track, codec } of chosen) if (codec && codecs[track.kind].length === 0) codecs[track.kind].push(codecParameters(codec, track.kind));
+    for (const { track, codec } of chosen)
+      if (codec && codecs[track.kind].length === 0) codecs[track.kind].push(codecParameters(codec, track.kind));
     // An offered media the stream has nothing for is still answered (werift needs a codec to
     // answer with); no track is sent on it.
-    for (const media of offered) if (codecs[media.kind].length === 0 && media.codecs[0]) codecs[media.kind].push(codecParameters(media.codecs[0], media.kind));
+    for (const media of offered)
+      if (codecs[media.kind].length === 0 && media.codecs[0]) codecs[media.kind].push(codecParameters(media.codecs[0], media.kind));
     const { RTCPeerConnection: PeerConnection, RtcpRrPacket: ReceiverReport, RtcpSrPacket: SenderReport } = werift();
     pc = new PeerConnection({ codecs, ...options.network.peerConfig() });
     for (const { track, codec } of chosen) {
@@ -159,7 +162,10 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
     const local = pc.localDescription?.sdp;
     if (!local) throw new Error('no answer was made');
     onPeerGone(pc, (why) => session.close(why));
-    const published = await options.network.publish(local, { onRemote: (remote) => consumer.viewerAt(remote), onGone: () => session.close('the viewer went silent') });
+    const published = await options.network.publish(local, {
+      onRemote: (remote) => consumer.viewerAt(remote),
+      onGone: () => session.close('the viewer went silent'),
+    });
     release = published.release;
     const answer = transcodedFrom ? noteTranscodedAudio(published.sdp, transcodedFrom) : published.sdp;
     timer = setTimeout(() => session.close('the viewer never connected'), CONNECT_TIMEOUT_MS);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listenProblem, parseListen } from '../../../platform/config/app-settings';
+import { listenProblem, parseListen } from '@main/platform/config/app-settings';
 
 /** go2rtc's defaults, so a config without `ice_servers` hands clients the same STUN servers. */
 const DEFAULT_ICE_SERVERS = [{ urls: ['stun:stun.cloudflare.com:3478', 'stun:stun.l.google.com:19302'] }];
@@ -33,7 +33,7 @@ const iceServer = z
  */
 export const webrtcSettingsSchema = z
   .object({
-    listen: listen.default('127.0.0.1:8555').describe('host:port where viewers\' media meets the relay, UDP and TCP; :8555 for the network'),
+    listen: listen.default('127.0.0.1:8555').describe("host:port where viewers' media meets the relay, UDP and TCP; :8555 for the network"),
     /** Extra host candidates: `ip:port`, `name:port`, or `stun:port` for the public address a STUN server sees. */
     candidates: z
       .array(z.string(), { error: 'expected a list such as [203.0.113.7:8555, stun:8555]' })
@@ -60,7 +60,7 @@ export const webrtcSettingsSchema = z
       .describe('which candidates to offer: networks, interfaces, ips, candidate types'),
   })
   .loose()
-  .describe('WebRTC viewers and publishers (WHEP, WHIP, go2rtc\'s WebSocket API)');
+  .describe("WebRTC viewers and publishers (WHEP, WHIP, go2rtc's WebSocket API)");
 
 export type WebrtcSettings = z.infer<typeof webrtcSettingsSchema>;
 export type IceServer = z.infer<typeof iceServer>;

@@ -29,7 +29,11 @@ describe('WHIP publishing from Chromium', () => {
         }
         await pc.setLocalDescription(await pc.createOffer());
         await (window as unknown as PeersWindow).peers.gathered(pc);
-        const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/sdp' }, body: pc.localDescription!.sdp });
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/sdp' },
+          body: pc.localDescription!.sdp,
+        });
         const answer = await response.text();
         await pc.setRemoteDescription({ type: 'answer', sdp: answer });
         await new Promise<void>((resolve) => {
@@ -37,7 +41,11 @@ describe('WHIP publishing from Chromium', () => {
           pc.addEventListener('connectionstatechange', () => pc.connectionState === 'connected' && resolve());
         });
         (window as unknown as Record<string, RTCPeerConnection>)[`publisher_${dst}`] = pc;
-        return { status: response.status, location: response.headers.get('location'), video: /^a=rtpmap:\d+ (\w+)\/90000/m.exec(answer.split('m=video')[1] ?? '')?.[1] };
+        return {
+          status: response.status,
+          location: response.headers.get('location'),
+          video: /^a=rtpmap:\d+ (\w+)\/90000/m.exec(answer.split('m=video')[1] ?? '')?.[1],
+        };
       },
       { url: `${live.relay.api}/api/webrtc?dst=${dst}`, codec, dst },
     );
@@ -64,10 +72,21 @@ describe('WHIP publishing from Chromium', () => {
       const { producers } = await streamInfo('door');
       return producers.some((p) => (p.bytes_recv ?? 0) > 0) ? producers : undefined;
     }, 15_000);
-    expect(producers).toEqual([expect.objectContaining({ format_name: 'webrtc', medias: ['audio, recvonly, OPUS', 'video, recvonly, H264'], packets_lost: expect.any(Number) })]);
+    expect(producers).toEqual([
+      expect.objectContaining({
+        format_name: 'webrtc',
+        medias: ['audio, recvonly, OPUS', 'video, recvonly, H264'],
+        packets_lost: expect.any(Number),
+      }),
+    ]);
 
     const streams = await probe(live.relay.rtspUrl('door'));
-    expect(streams).toEqual(expect.arrayContaining([expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: 640, height: 480 }), expect.objectContaining({ codec_type: 'audio', codec_name: 'opus' })]));
+    expect(streams).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: 640, height: 480 }),
+        expect.objectContaining({ codec_type: 'audio', codec_name: 'opus' }),
+      ]),
+    );
     // Frames keep coming: ffmpeg decodes most of what 2 s of a 30 fps camera sends.
     expect(await countFrames(live.relay.rtspUrl('door'), 2)).toBeGreaterThan(30);
     expect(await watch('door')).toEqual({ width: 640, height: 480, codec: 'H264' });
@@ -87,11 +106,24 @@ describe('WHIP publishing from Chromium', () => {
   }, 90_000);
 
   it('bad publishing offers: no usable codec, unknown stream, trickle to an unknown session', async () => {
-    const post = (dst: string, body: string) => fetch(`${live.relay.api}/api/webrtc?dst=${dst}`, { method: 'POST', headers: { 'Content-Type': 'application/sdp' }, body });
-    const g722 = await post('door', ['v=0', 'o=- 1 1 IN IP4 127.0.0.1', 's=-', 't=0 0', 'm=audio 9 UDP/TLS/RTP/SAVPF 9', 'a=rtpmap:9 G722/8000', 'a=sendonly', ''].join('\r\n'));
-    expect([g722.status, await g722.text()]).toEqual([400, 'no codec of the offer can be published: it offers audio G722; the relay takes video H264 (packetization-mode 1), H265, VP8, VP9 or AV1, audio OPUS, PCMA or PCMU\n']);
+    const post = (dst: string, body: string) =>
+      fetch(`${live.relay.api}/api/webrtc?dst=${dst}`, { method: 'POST', headers: { 'Content-Type': 'application/sdp' }, body });
+    const g722 = await post(
+      'door',
+      ['v=0', 'o=- 1 1 IN IP4 127.0.0.1', 's=-', 't=0 0', 'm=audio 9 UDP/TLS/RTP/SAVPF 9', 'a=rtpmap:9 G722/8000', 'a=sendonly', ''].join(
+        '\r\n',
+      ),
+    );
+    expect([g722.status, await g722.text()]).toEqual([
+      400,
+      'no codec of the offer can be published: it offers audio G722; the relay takes video H264 (packetization-mode 1), H265, VP8, VP9 or AV1, audio OPUS, PCMA or PCMU\n',
+    ]);
     expect((await post('nope', 'v=0')).status).toBe(404);
-    const patch = await fetch(`${live.relay.api}/api/webrtc?id=00000000-0000-0000-0000-000000000000`, { method: 'PATCH', headers: { 'Content-Type': 'application/trickle-ice-sdpfrag' }, body: 'a=end-of-candidates' });
+    const patch = await fetch(`${live.relay.api}/api/webrtc?id=00000000-0000-0000-0000-000000000000`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/trickle-ice-sdpfrag' },
+      body: 'a=end-of-candidates',
+    });
     expect(patch.status).toBe(404);
     expect((await streamInfo('door')).producers).toEqual([]);
   });

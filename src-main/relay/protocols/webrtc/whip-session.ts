@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RTCRtpCodecParameters } from 'werift';
 import { werift } from './werift-module';
-import { HttpError } from '../../../platform/http/http-error';
+import { HttpError } from '@main/platform/http/http-error';
 import type { Codec, Media, MediaKind } from '../../core/media';
 import { parseSdp } from '../rtsp/sdp';
 import { describeOffer } from './offer-codecs';
@@ -36,12 +36,17 @@ export async function openWhipSession(options: OpenSessionOptions): Promise<Webr
   const offered = parseOffer(options.offer, 'recvonly');
   const chosen = offered.map((media) => ({ media, codec: publishedCodec(media) }));
   if (!chosen.some(({ codec }) => codec)) {
-    throw new HttpError(400, `no codec of the offer can be published: it offers ${describeOffer(offered)}; the relay takes video H264 (packetization-mode 1), H265, VP8, VP9 or AV1, audio OPUS, PCMA or PCMU`);
+    throw new HttpError(
+      400,
+      `no codec of the offer can be published: it offers ${describeOffer(offered)}; the relay takes video H264 (packetization-mode 1), H265, VP8, VP9 or AV1, audio OPUS, PCMA or PCMU`,
+    );
   }
 
   const codecs: { video: RTCRtpCodecParameters[]; audio: RTCRtpCodecParameters[] } = { video: [], audio: [] };
-  for (const { media, codec } of chosen) if (codec && codecs[media.kind].length === 0) codecs[media.kind].push(codecParameters(codec, media.kind));
-  for (const media of offered) if (codecs[media.kind].length === 0 && media.codecs[0]) codecs[media.kind].push(codecParameters(media.codecs[0], media.kind));
+  for (const { media, codec } of chosen)
+    if (codec && codecs[media.kind].length === 0) codecs[media.kind].push(codecParameters(codec, media.kind));
+  for (const media of offered)
+    if (codecs[media.kind].length === 0 && media.codecs[0]) codecs[media.kind].push(codecParameters(media.codecs[0], media.kind));
 
   const id = randomUUID();
   const { remote } = peer;
@@ -82,8 +87,13 @@ export async function openWhipSession(options: OpenSessionOptions): Promise<Webr
     // The answer's audio/video sections, in order, are the producer's medias.
     const medias = parseSdp(local, 'recvonly');
     const transceivers = pc.getTransceivers().filter((t) => t.kind === 'audio' || t.kind === 'video');
-    const publisher = new WebrtcProducer(medias, transceivers, { remote, userAgent: peer.userAgent }, connectionClosed, () => session.close('the stream let the publisher go'));
-    const published = await options.network.publish(local, { onRemote: (address) => publisher.remoteAt(address), onGone: () => session.close('the publisher went silent') });
+    const publisher = new WebrtcProducer(medias, transceivers, { remote, userAgent: peer.userAgent }, connectionClosed, () =>
+      session.close('the stream let the publisher go'),
+    );
+    const published = await options.network.publish(local, {
+      onRemote: (address) => publisher.remoteAt(address),
+      onGone: () => session.close('the publisher went silent'),
+    });
     release = published.release;
     pc.connectionStateChange.subscribe((state) => state === 'connected' && clearTimeout(timer));
     onPeerGone(pc, (why) => session.close(why));

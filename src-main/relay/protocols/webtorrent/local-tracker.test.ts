@@ -30,7 +30,12 @@ async function peer(url: string): Promise<{ ws: WebSocket; received: TrackerMess
   return { ws, received, send: (message) => ws.send(JSON.stringify(message)) };
 }
 
-const offer = (hash: string, peerId: string, offerId: string) => ({ action: 'announce', info_hash: hash, peer_id: peerId, offers: [{ offer_id: offerId, offer: { type: 'offer', sdp: 'sealed' } }] });
+const offer = (hash: string, peerId: string, offerId: string) => ({
+  action: 'announce',
+  info_hash: hash,
+  peer_id: peerId,
+  offers: [{ offer_id: offerId, offer: { type: 'offer', sdp: 'sealed' } }],
+});
 const offersIn = (messages: TrackerMessage[]) => messages.filter((m) => m.offer).map((m) => m.offer_id);
 
 afterEach(async () => {
@@ -71,7 +76,8 @@ describe('local WebTorrent tracker', () => {
   it('a flood of offers into a bigger swarm runs out sooner and gets the socket closed', async () => {
     const url = await startTracker();
     const listeners = await Promise.all([peer(url), peer(url), peer(url)]);
-    for (const [i, listener] of listeners.entries()) listener.send({ action: 'announce', info_hash: 'h', peer_id: `listener-${i}`, offers: [] });
+    for (const [i, listener] of listeners.entries())
+      listener.send({ action: 'announce', info_hash: 'h', peer_id: `listener-${i}`, offers: [] });
     await expect.poll(() => listeners.every((l) => l.received.length === 1)).toBe(true);
 
     const flooder = await peer(url);
@@ -88,7 +94,8 @@ describe('local WebTorrent tracker', () => {
   it('takes a relay announcing all its shares at once, and refuses announces past the limit with a reason', async () => {
     const url = await startTracker();
     const relay = await peer(url);
-    for (let i = 0; i <= MAX_ANNOUNCES_PER_CONNECTION; i++) relay.send({ action: 'announce', info_hash: `share-${i}`, peer_id: 'relay', offers: [], numwant: 10 });
+    for (let i = 0; i <= MAX_ANNOUNCES_PER_CONNECTION; i++)
+      relay.send({ action: 'announce', info_hash: `share-${i}`, peer_id: 'relay', offers: [], numwant: 10 });
     await expect.poll(() => relay.received.length).toBe(MAX_ANNOUNCES_PER_CONNECTION + 1);
     expect(relay.received.slice(0, MAX_ANNOUNCES_PER_CONNECTION).every((m) => m.interval === 120 && m.incomplete === 1)).toBe(true);
     expect(relay.received.at(-1)).toEqual({
@@ -110,15 +117,22 @@ describe('local WebTorrent tracker', () => {
     const sockets = Math.ceil(MAX_SWARMS / MAX_ANNOUNCES_PER_CONNECTION);
     const crawlers = await Promise.all(Array.from({ length: sockets }, () => peer(url)));
     crawlers.forEach((crawler, c) => {
-      for (let i = 0; i < MAX_ANNOUNCES_PER_CONNECTION; i++) crawler.send({ action: 'announce', info_hash: `flood-${c}-${i}`, peer_id: `crawler-${c}`, offers: [] });
+      for (let i = 0; i < MAX_ANNOUNCES_PER_CONNECTION; i++)
+        crawler.send({ action: 'announce', info_hash: `flood-${c}-${i}`, peer_id: `crawler-${c}`, offers: [] });
     });
-    await expect.poll(() => crawlers.reduce((sum, crawler) => sum + crawler.received.length, 0), { timeout: 10_000 }).toBe(sockets * MAX_ANNOUNCES_PER_CONNECTION);
+    await expect
+      .poll(() => crawlers.reduce((sum, crawler) => sum + crawler.received.length, 0), { timeout: 10_000 })
+      .toBe(sockets * MAX_ANNOUNCES_PER_CONNECTION);
     expect(tracker.size().swarms).toBe(MAX_SWARMS);
 
     const late = await peer(url);
     late.send({ action: 'announce', info_hash: 'one-more', peer_id: 'late', offers: [] });
     await expect.poll(() => late.received.length).toBe(1);
-    expect(late.received[0]).toEqual({ action: 'announce', info_hash: 'one-more', 'failure reason': `the tracker keeps at most ${MAX_SWARMS} info hashes at once` });
+    expect(late.received[0]).toEqual({
+      action: 'announce',
+      info_hash: 'one-more',
+      'failure reason': `the tracker keeps at most ${MAX_SWARMS} info hashes at once`,
+    });
     // A swarm that exists still takes a new peer.
     late.send({ action: 'announce', info_hash: 'flood-0-0', peer_id: 'late', offers: [] });
     await expect.poll(() => tracker.size().peers).toBe(MAX_SWARMS + 1);

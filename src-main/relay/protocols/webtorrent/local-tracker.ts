@@ -54,7 +54,11 @@ export function createLocalTracker({ now = () => performance.now() }: LocalTrack
       const hash = message.info_hash;
       const key = `${hash}\n${message.peer_id}`;
       if (!joined.has(key) && joined.size >= MAX_ANNOUNCES_PER_CONNECTION) {
-        send(ws, { action: 'announce', info_hash: hash, 'failure reason': `one connection may announce at most ${MAX_ANNOUNCES_PER_CONNECTION} info hash and peer id pairs` });
+        send(ws, {
+          action: 'announce',
+          info_hash: hash,
+          'failure reason': `one connection may announce at most ${MAX_ANNOUNCES_PER_CONNECTION} info hash and peer id pairs`,
+        });
         return;
       }
       if (!swarms.has(hash) && swarms.size >= MAX_SWARMS) {
@@ -72,11 +76,25 @@ export function createLocalTracker({ now = () => performance.now() }: LocalTrack
         if (!first?.offer_id || first.offer?.type !== 'offer' || !first.offer.sdp) return;
         if (!spend(swarm.size - 1)) return;
         for (const other of swarm.values()) {
-          if (other !== ws) send(other, { action: 'announce', info_hash: hash, peer_id: message.peer_id, offer_id: first.offer_id, offer: { type: 'offer', sdp: first.offer.sdp } });
+          if (other !== ws)
+            send(other, {
+              action: 'announce',
+              info_hash: hash,
+              peer_id: message.peer_id,
+              offer_id: first.offer_id,
+              offer: { type: 'offer', sdp: first.offer.sdp },
+            });
         }
       } else if (message.answer && message.offer_id && message.to_peer_id) {
         const to = swarm.get(message.to_peer_id);
-        if (to) send(to, { action: 'announce', info_hash: hash, peer_id: message.peer_id, offer_id: message.offer_id, answer: { type: 'answer', sdp: message.answer.sdp } });
+        if (to)
+          send(to, {
+            action: 'announce',
+            info_hash: hash,
+            peer_id: message.peer_id,
+            offer_id: message.offer_id,
+            answer: { type: 'answer', sdp: message.answer.sdp },
+          });
       }
     });
     ws.once('close', () => {

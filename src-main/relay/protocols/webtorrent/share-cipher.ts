@@ -34,7 +34,8 @@ export function shareCipher(share: string, pwd: string, nonce: string, now = Dat
   const stamp = parseBase36(nonce);
   if (stamp === undefined) throw new ShareCipherError(`offer id ${nonce.slice(0, 20)} is not a base-36 time`);
   const skew = stamp - BigInt(now) * 1_000_000n;
-  if (skew > MAX_SKEW_NS || -skew > MAX_SKEW_NS) throw new ShareCipherError('offer id is more than 12 hours from now (a replay, or a clock far off)');
+  if (skew > MAX_SKEW_NS || -skew > MAX_SKEW_NS)
+    throw new ShareCipherError('offer id is more than 12 hours from now (a replay, or a clock far off)');
   const key = createHash('sha256').update(`${nonce}:${pwd}`).digest();
   const iv = createHash('sha256').update(`${share}:${nonce}`).digest().subarray(0, 12);
   const aad = Buffer.from(nonce);

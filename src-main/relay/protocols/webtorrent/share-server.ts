@@ -1,5 +1,5 @@
 import { WebSocket } from 'ws';
-import type { Logger } from '../../../platform/logger';
+import type { Logger } from '@main/platform/logger';
 import type { StreamRegistry } from '../../core/stream-registry';
 import type { TaskRegistry } from '../../core/task-registry';
 import { openWebrtcSession, type WebrtcOutput, type WebrtcSession } from '../webrtc/webrtc-session';
@@ -21,7 +21,13 @@ const RECONNECT_MS = [1000, 5000, 15_000, 60_000];
  * pwd: each becomes a WebRTC session of the shared stream, its answer sealed the same way.
  * Offers that do not open (a wrong pwd) get nothing back. Connected only while shares exist.
  */
-export function createShareServer(deps: { tracker: () => string; streams: StreamRegistry; tasks: TaskRegistry; webrtc: WebrtcOutput; logger: Logger }) {
+export function createShareServer(deps: {
+  tracker: () => string;
+  streams: StreamRegistry;
+  tasks: TaskRegistry;
+  webrtc: WebrtcOutput;
+  logger: Logger;
+}) {
   const shares = new Map<string, Share>();
   const sessions = new Set<WebrtcSession>();
   const peerId = newPeerId();
@@ -34,7 +40,8 @@ export function createShareServer(deps: { tracker: () => string; streams: Stream
   const send = (message: object) => {
     if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
   };
-  const announce = (share: Share) => send({ action: 'announce', info_hash: shareInfoHash(share.share), peer_id: peerId, offers: [], numwant: 10 });
+  const announce = (share: Share) =>
+    send({ action: 'announce', info_hash: shareInfoHash(share.share), peer_id: peerId, offers: [], numwant: 10 });
 
   async function answerOffer(message: TrackerMessage): Promise<void> {
     const share = message.info_hash ? shares.get(message.info_hash) : undefined;
@@ -64,7 +71,14 @@ export function createShareServer(deps: { tracker: () => string; streams: Stream
       onClosed: (ended) => sessions.delete(ended),
     });
     sessions.add(session);
-    send({ action: 'announce', info_hash: message.info_hash, peer_id: peerId, offer_id: message.offer_id, answer: { type: 'answer', sdp: cipher.seal(session.answer) }, to_peer_id: message.peer_id });
+    send({
+      action: 'announce',
+      info_hash: message.info_hash,
+      peer_id: peerId,
+      offer_id: message.offer_id,
+      answer: { type: 'answer', sdp: cipher.seal(session.answer) },
+      to_peer_id: message.peer_id,
+    });
   }
 
   function connect(): void {

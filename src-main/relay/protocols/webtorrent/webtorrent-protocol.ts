@@ -2,8 +2,8 @@ import { randomInt } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { isCrossSiteRequest } from '../../../platform/http/cross-origin';
-import { HttpError } from '../../../platform/http/http-error';
+import { isCrossSiteRequest } from '@main/platform/http/cross-origin';
+import { HttpError } from '@main/platform/http/http-error';
 import type { ProtocolContext } from '../protocol-context';
 import type { WebrtcOutput } from '../webrtc/webrtc-session';
 import { createLocalTracker } from './local-tracker';
@@ -43,7 +43,15 @@ export function registerWebtorrent({ ctx, schemes, streams, tasks, logger }: Pro
       const pwd = item?.pwd ?? '';
       const src = item?.src ?? '';
       if (name.length < MIN_SHARE_LENGTH || pwd.length < MIN_PWD_LENGTH || !src) {
-        log.warn('webtorrent share ignored', { share: name, why: name.length < MIN_SHARE_LENGTH ? `a share name needs ${MIN_SHARE_LENGTH} characters` : pwd.length < MIN_PWD_LENGTH ? `pwd needs ${MIN_PWD_LENGTH} characters` : 'src names no stream' });
+        log.warn('webtorrent share ignored', {
+          share: name,
+          why:
+            name.length < MIN_SHARE_LENGTH
+              ? `a share name needs ${MIN_SHARE_LENGTH} characters`
+              : pwd.length < MIN_PWD_LENGTH
+                ? `pwd needs ${MIN_PWD_LENGTH} characters`
+                : 'src names no stream',
+        });
         continue;
       }
       fromConfig.push({ share: name, pwd, src });
@@ -60,7 +68,8 @@ export function registerWebtorrent({ ctx, schemes, streams, tasks, logger }: Pro
       handler: async ({ res, url, req }) => {
         const src = url.searchParams.get('src') ?? '';
         const existing = src ? server.bySrc(src) : undefined;
-        const json = (status: number, body: unknown) => void res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+        const json = (status: number, body: unknown) =>
+          void res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
         if (req.method === 'GET') {
           if (src) {
             if (!existing) throw new HttpError(404, `no share of ${src}`);
@@ -68,7 +77,10 @@ export function registerWebtorrent({ ctx, schemes, streams, tasks, logger }: Pro
           }
           const list = server.list();
           if (list.length === 0) return void res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('no sources');
-          const entries = list.map((s) => ({ name: s.src, url: `webtorrent:?share=${encodeURIComponent(s.share)}&pwd=${encodeURIComponent(s.pwd)}` }));
+          const entries = list.map((s) => ({
+            name: s.src,
+            url: `webtorrent:?share=${encodeURIComponent(s.share)}&pwd=${encodeURIComponent(s.pwd)}`,
+          }));
           // `streams` as seed 000 shapes the share list; `sources` (with go2rtc's `id`) as go2rtc's web UI reads it.
           return json(200, { streams: entries, sources: entries.map((e) => ({ id: e.name, ...e })) });
         }
@@ -78,7 +90,11 @@ export function registerWebtorrent({ ctx, schemes, streams, tasks, logger }: Pro
           if (!streams.get(src)) throw new HttpError(404, `stream not found: ${src}`);
           const share = url.searchParams.get('share') || randomText(10);
           const pwd = url.searchParams.get('pwd') || randomText(10);
-          if (share.length < MIN_SHARE_LENGTH) throw new HttpError(400, `share must have at least ${MIN_SHARE_LENGTH} characters (it names the share to every peer of the tracker)`);
+          if (share.length < MIN_SHARE_LENGTH)
+            throw new HttpError(
+              400,
+              `share must have at least ${MIN_SHARE_LENGTH} characters (it names the share to every peer of the tracker)`,
+            );
           if (pwd.length < MIN_PWD_LENGTH) throw new HttpError(400, `pwd must have at least ${MIN_PWD_LENGTH} characters`);
           if (server.list().some((s) => s.share === share)) throw new HttpError(400, `share ${share} is in use`);
           server.add({ share, pwd, src });

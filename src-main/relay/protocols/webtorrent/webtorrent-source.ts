@@ -35,11 +35,23 @@ function trackerSignalling(tracker: string, share: string, pwd: string) {
         ws.terminate();
         reject(error);
       };
-      signal.addEventListener('abort', () => fail(new Error(`no answer from the share through ${new URL(tracker).host} (a wrong share or pwd, or the sharer is offline)`)), { once: true });
+      signal.addEventListener(
+        'abort',
+        () => fail(new Error(`no answer from the share through ${new URL(tracker).host} (a wrong share or pwd, or the sharer is offline)`)),
+        { once: true },
+      );
       ws.on('error', (error) => fail(new Error(`tracker ${tracker}: ${error.message}`)));
       ws.on('unexpected-response', (_request, response) => fail(new Error(`tracker ${tracker} answered ${response.statusCode}`)));
       ws.on('open', () =>
-        ws.send(JSON.stringify({ action: 'announce', info_hash: shareInfoHash(share), peer_id: newPeerId(), offers: [{ offer_id: nonce, offer: { type: 'offer', sdp: cipher.seal(offer) } }], numwant: 1 })),
+        ws.send(
+          JSON.stringify({
+            action: 'announce',
+            info_hash: shareInfoHash(share),
+            peer_id: newPeerId(),
+            offers: [{ offer_id: nonce, offer: { type: 'offer', sdp: cipher.seal(offer) } }],
+            numwant: 1,
+          }),
+        ),
       );
       ws.on('message', (data) => {
         const message = parseTrackerMessage(data);

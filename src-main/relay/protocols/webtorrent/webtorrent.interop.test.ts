@@ -32,7 +32,10 @@ describe('P2P shares through a tracker', () => {
     // A third relay serves the tracker, as one on a LAN would for the others.
     trackerRelay = await startRelay();
     tracker = `${trackerRelay.api.replace('http://', 'ws://')}/api/webtorrent`;
-    sharer = await startRelay('  cam: ffmpeg:virtual?video=testsrc&size=320x240#video=h264\n  other:\n', `webtorrent:\n  trackers: [${tracker}]\n`);
+    sharer = await startRelay(
+      '  cam: ffmpeg:virtual?video=testsrc&size=320x240#video=h264\n  other:\n',
+      `webtorrent:\n  trackers: [${tracker}]\n`,
+    );
   }, 60_000);
   afterAll(async () => {
     await viewer?.stop();
@@ -60,7 +63,10 @@ describe('P2P shares through a tracker', () => {
     const created = await fetch(`${sharer.api}/api/webtorrent?src=cam&share=front-yard-cam&pwd=open-sesame`, { method: 'POST' });
     expect(created.status).toBe(201);
     expect(await created.json()).toEqual({ share: 'front-yard-cam', pwd: 'open-sesame' });
-    const random = (await (await fetch(`${sharer.api}/api/webtorrent?src=other`, { method: 'POST' })).json()) as { share: string; pwd: string };
+    const random = (await (await fetch(`${sharer.api}/api/webtorrent?src=other`, { method: 'POST' })).json()) as {
+      share: string;
+      pwd: string;
+    };
     expect(random.share).toMatch(/^[0-9A-Za-z]{10}$/);
     expect(random.pwd).toMatch(/^[0-9A-Za-z]{10}$/);
     expect(await (await fetch(`${sharer.api}/api/webtorrent?src=cam`)).json()).toEqual({ share: 'front-yard-cam', pwd: 'open-sesame' });
@@ -68,7 +74,10 @@ describe('P2P shares through a tracker', () => {
       { name: 'cam', url: 'webtorrent:?share=front-yard-cam&pwd=open-sesame' },
       { name: 'other', url: `webtorrent:?share=${random.share}&pwd=${random.pwd}` },
     ];
-    expect(await (await fetch(`${sharer.api}/api/webtorrent`)).json()).toEqual({ streams: entries, sources: entries.map((e) => ({ id: e.name, ...e })) });
+    expect(await (await fetch(`${sharer.api}/api/webtorrent`)).json()).toEqual({
+      streams: entries,
+      sources: entries.map((e) => ({ id: e.name, ...e })),
+    });
     const again = await fetch(`${sharer.api}/api/webtorrent?src=cam`, { method: 'POST' });
     expect([again.status, await again.text()]).toEqual([400, 'cam is already shared (DELETE it first)\n']);
     expect((await fetch(`${sharer.api}/api/webtorrent?src=nope`, { method: 'POST' })).status).toBe(404);
@@ -82,7 +91,9 @@ describe('P2P shares through a tracker', () => {
     viewer = await startRelay('  remote: webtorrent:?share=front-yard-cam&pwd=open-sesame\n', `webtorrent:\n  trackers: [${tracker}]\n`);
     const streams = await probe(viewer.rtspUrl('remote'));
     expect(streams).toEqual([expect.objectContaining({ codec_type: 'video', codec_name: 'h264', width: 320, height: 240 })]);
-    const info = (await (await fetch(`${sharer.api}/api/streams?src=cam`)).json()) as { consumers?: Array<{ remote_addr?: string; user_agent?: string }> };
+    const info = (await (await fetch(`${sharer.api}/api/streams?src=cam`)).json()) as {
+      consumers?: Array<{ remote_addr?: string; user_agent?: string }>;
+    };
     expect(info.consumers).toContainEqual(expect.objectContaining({ user_agent: 'webtorrent' }));
   }, 40_000);
 
@@ -92,12 +103,23 @@ describe('P2P shares through a tracker', () => {
         const ws = new WebSocket(tracker);
         const nonce = offerNonce();
         const cipher = shareCipher('front-yard-cam', pwd, nonce);
-        const offer = 'v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\nc=IN IP4 0.0.0.0\r\na=mid:0\r\na=recvonly\r\na=rtpmap:96 H264/90000\r\na=fmtp:96 packetization-mode=1;profile-level-id=42e01f\r\na=ice-ufrag:abcd\r\na=ice-pwd:abcdefghijklmnopqrstuvwx\r\na=fingerprint:sha-256 00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD:EE:FF:00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD:EE:FF\r\na=setup:actpass\r\na=rtcp-mux\r\n';
+        const offer =
+          'v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\nc=IN IP4 0.0.0.0\r\na=mid:0\r\na=recvonly\r\na=rtpmap:96 H264/90000\r\na=fmtp:96 packetization-mode=1;profile-level-id=42e01f\r\na=ice-ufrag:abcd\r\na=ice-pwd:abcdefghijklmnopqrstuvwx\r\na=fingerprint:sha-256 00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD:EE:FF:00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD:EE:FF\r\na=setup:actpass\r\na=rtcp-mux\r\n';
         const timer = setTimeout(() => {
           ws.terminate();
           resolve(undefined);
         }, 3000);
-        ws.on('open', () => ws.send(JSON.stringify({ action: 'announce', info_hash: shareInfoHash('front-yard-cam'), peer_id: `probe-${pwd}`.padEnd(20, '0'), offers: [{ offer_id: nonce, offer: { type: 'offer', sdp: cipher.seal(offer) } }], numwant: 1 })));
+        ws.on('open', () =>
+          ws.send(
+            JSON.stringify({
+              action: 'announce',
+              info_hash: shareInfoHash('front-yard-cam'),
+              peer_id: `probe-${pwd}`.padEnd(20, '0'),
+              offers: [{ offer_id: nonce, offer: { type: 'offer', sdp: cipher.seal(offer) } }],
+              numwant: 1,
+            }),
+          ),
+        );
         ws.on('message', (data) => {
           const message = JSON.parse(String(data)) as { answer?: { sdp: string }; offer_id?: string };
           if (message.answer && message.offer_id === nonce) {

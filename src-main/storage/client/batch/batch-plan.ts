@@ -1,4 +1,4 @@
-import type { BatchItem, BatchRequest } from '../../../../src-shared/contract/storage';
+import type { BatchItem, BatchRequest } from '@shared/contract/storage';
 
 /** What a batch walks: a chosen file or folder, or (`contents`) everything inside a folder. */
 export interface PlannedItem extends BatchItem {
@@ -35,7 +35,11 @@ export function destinationOf(request: BatchRequest, item: PlannedItem, key: str
       return { key, toBucket: request.bucket, toKey: renamed + key.slice(item.key.length) };
     }
     default:
-      return { key, toBucket: request.toBucket, toKey: request.toPrefix + key.slice((item.contents ? item.key : containerOf(item.key)).length) };
+      return {
+        key,
+        toBucket: request.toBucket,
+        toKey: request.toPrefix + key.slice((item.contents ? item.key : containerOf(item.key)).length),
+      };
   }
 }
 
@@ -46,10 +50,12 @@ export function planProblem(request: BatchRequest): string | undefined {
     if (request.kind === 'move' || request.kind === 'copy') {
       if (request.toBucket !== request.bucket) continue;
       const from = item.contents ? item.key : containerOf(item.key);
-      if (from === request.toPrefix) return `${item.contents ? 'everything selected' : item.key} is already in ${request.toPrefix || 'the bucket root'}`;
+      if (from === request.toPrefix)
+        return `${item.contents ? 'everything selected' : item.key} is already in ${request.toPrefix || 'the bucket root'}`;
       if (item.folder && request.toPrefix.startsWith(item.key)) return `${item.key} cannot go into a folder inside itself`;
     }
-    if (request.kind === 'rename' && containerOf(item.key) + request.newName + (item.folder ? '/' : '') === item.key) return 'the new name is the same as the old one';
+    if (request.kind === 'rename' && containerOf(item.key) + request.newName + (item.folder ? '/' : '') === item.key)
+      return 'the new name is the same as the old one';
   }
   return undefined;
 }

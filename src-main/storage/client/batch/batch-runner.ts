@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { ContractFailure } from '../../../../src-shared/contract/result';
-import { batchRequestSchema, type BatchRequest, type BatchStatus, type ObjectSummary } from '../../../../src-shared/contract/storage';
-import type { Logger } from '../../../platform/logger';
+import { ContractFailure } from '@shared/contract/result';
+import { batchRequestSchema, type BatchRequest, type BatchStatus, type ObjectSummary } from '@shared/contract/storage';
+import type { Logger } from '@main/platform/logger';
 import type { IndexScope, IndexStore } from '../folder-index/index-store';
 import { BATCH_LIMIT, type BatchOperation, type KodoClient } from '../kodo-client';
 import { destinationOf, itemsOf, planProblem, titleOf, type PlannedItem, type PlannedKey } from './batch-plan';
@@ -44,14 +44,23 @@ export function createBatchRunner({ clientFor, index, onStatus, logger }: BatchR
   };
 
   /** Every key under an item with what is known of it, listed page by page. */
-  async function* keysOf(client: KodoClient, scope: IndexScope, item: PlannedItem): AsyncGenerator<{ key: string; summary?: ObjectSummary }> {
+  async function* keysOf(
+    client: KodoClient,
+    scope: IndexScope,
+    item: PlannedItem,
+  ): AsyncGenerator<{ key: string; summary?: ObjectSummary }> {
     if (!item.folder) {
       yield { key: item.key, summary: index.object(scope, item.key) };
       return;
     }
     let marker: string | undefined;
     do {
-      const page = await client.listObjects(scope.bucket, { prefix: item.key, delimiter: '', limit: BATCH_LIMIT, ...(marker ? { marker } : {}) });
+      const page = await client.listObjects(scope.bucket, {
+        prefix: item.key,
+        delimiter: '',
+        limit: BATCH_LIMIT,
+        ...(marker ? { marker } : {}),
+      });
       // Everything in a folder leaves the folder's own marker: the folder stays, emptied.
       for (const object of page.objects) if (!(item.contents && object.key === item.key)) yield { key: object.key, summary: object };
       marker = page.marker;
@@ -71,7 +80,14 @@ export function createBatchRunner({ clientFor, index, onStatus, logger }: BatchR
       const operations: BatchOperation[] = sent.map((p) =>
         request.kind === 'delete'
           ? { op: 'delete', bucket: request.bucket, key: p.key }
-          : { op: request.kind === 'copy' ? 'copy' : 'move', bucket: request.bucket, key: p.key, toBucket: p.toBucket!, toKey: p.toKey!, force: request.overwrite ?? false },
+          : {
+              op: request.kind === 'copy' ? 'copy' : 'move',
+              bucket: request.bucket,
+              key: p.key,
+              toBucket: p.toBucket!,
+              toKey: p.toKey!,
+              force: request.overwrite ?? false,
+            },
       );
       const outcomes = await client.batch(operations);
       const moved: string[] = [];
@@ -105,7 +121,18 @@ export function createBatchRunner({ clientFor, index, onStatus, logger }: BatchR
       const problem = planProblem(request);
       if (problem) throw new ContractFailure('invalid_input', problem);
       await clientFor(request.accountId);
-      const status: BatchStatus = { id: randomUUID(), kind: request.kind, accountId: request.accountId, bucket: request.bucket, title: titleOf(request), state: 'listing', done: 0, failed: 0, total: 0, errors: [] };
+      const status: BatchStatus = {
+        id: randomUUID(),
+        kind: request.kind,
+        accountId: request.accountId,
+        bucket: request.bucket,
+        title: titleOf(request),
+        state: 'listing',
+        done: 0,
+        failed: 0,
+        total: 0,
+        errors: [],
+      };
       batches.set(status.id, status);
       for (const old of [...batches.keys()].slice(0, Math.max(0, batches.size - KEPT_BATCHES))) batches.delete(old);
       const job = execute(request, status)

@@ -1,6 +1,6 @@
-import { cdnService, type CdnQuota, type CdnRequestResult } from '../../../../src-shared/contract/cdn';
-import { ContractFailure } from '../../../../src-shared/contract/result';
-import type { EngineContext } from '../../../engine/engine-context';
+import { cdnService, type CdnQuota, type CdnRequestResult } from '@shared/contract/cdn';
+import { ContractFailure } from '@shared/contract/result';
+import type { EngineContext } from '@main/engine/engine-context';
 import type { KodoClient } from '../kodo-client';
 
 const numberOr = (value: unknown) => (typeof value === 'number' ? value : undefined);
@@ -19,7 +19,12 @@ export function bindCdnService(ctx: EngineContext, clientFor: (accountId: string
   // The daily quota is reported only in answers: the last one seen, per account, for this run.
   const quotas = new Map<string, CdnQuota>();
 
-  const request = async (accountId: string, path: string, body: Record<string, unknown>, quotaOf: (data: Record<string, unknown>) => CdnQuota): Promise<CdnRequestResult> => {
+  const request = async (
+    accountId: string,
+    path: string,
+    body: Record<string, unknown>,
+    quotaOf: (data: Record<string, unknown>) => CdnQuota,
+  ): Promise<CdnRequestResult> => {
     const { status, data } = await (await clientFor(accountId)).cdnPost(path, body);
     const quota = { ...quotas.get(accountId), ...Object.fromEntries(Object.entries(quotaOf(data)).filter(([, v]) => v !== undefined)) };
     quotas.set(accountId, quota);
@@ -31,7 +36,8 @@ export function bindCdnService(ctx: EngineContext, clientFor: (accountId: string
   };
 
   ctx.services.bind(cdnService, {
-    domains: async ({ accountId }) => (await (await clientFor(accountId)).listBuckets()).flatMap((b) => b.domains.map((domain) => ({ domain, bucket: b.name }))),
+    domains: async ({ accountId }) =>
+      (await (await clientFor(accountId)).listBuckets()).flatMap((b) => b.domains.map((domain) => ({ domain, bucket: b.name }))),
     quota: async ({ accountId }) => quotas.get(accountId) ?? {},
     refresh: ({ accountId, urls, dirs }) =>
       request(accountId, '/v2/tune/refresh', { urls, dirs }, (d) => ({
@@ -41,9 +47,14 @@ export function bindCdnService(ctx: EngineContext, clientFor: (accountId: string
         dirSurplusDay: numberOr(d['dirSurplusDay']),
       })),
     prefetch: ({ accountId, urls }) =>
-      request(accountId, '/v2/tune/prefetch', { urls }, (d) => ({ prefetchQuotaDay: numberOr(d['quotaDay']), prefetchSurplusDay: numberOr(d['surplusDay']) })),
+      request(accountId, '/v2/tune/prefetch', { urls }, (d) => ({
+        prefetchQuotaDay: numberOr(d['quotaDay']),
+        prefetchSurplusDay: numberOr(d['surplusDay']),
+      })),
     traffic: async ({ accountId, kind, granularity, startDate, endDate, domains }) => {
-      const { status, data } = await (await clientFor(accountId)).cdnPost(`/v2/tune/${kind}`, { startDate, endDate, granularity, domains: domains.join(';') });
+      const { status, data } = await (
+        await clientFor(accountId)
+      ).cdnPost(`/v2/tune/${kind}`, { startDate, endDate, granularity, domains: domains.join(';') });
       if (status !== 200) throw cdnFailure(status, data);
       const perDomain = (data['data'] ?? {}) as Record<string, { china?: number[]; oversea?: number[] }>;
       const time = strings(data['time']);
@@ -59,7 +70,9 @@ export function bindCdnService(ctx: EngineContext, clientFor: (accountId: string
       const { status, data } = await (await clientFor(accountId)).cdnPost('/v2/tune/log/list', { day, domains: domains.join(';') });
       if (status !== 200) throw cdnFailure(status, data);
       const perDomain = (data['data'] ?? {}) as Record<string, Array<{ name: string; size: number; mtime: number; url: string }> | null>;
-      return Object.entries(perDomain).flatMap(([domain, files]) => (files ?? []).map((file) => ({ domain, name: file.name, size: file.size, mtime: file.mtime, url: file.url })));
+      return Object.entries(perDomain).flatMap(([domain, files]) =>
+        (files ?? []).map((file) => ({ domain, name: file.name, size: file.size, mtime: file.mtime, url: file.url })),
+      );
     },
   });
 }

@@ -1,5 +1,5 @@
-import type { IndexStatus, ListPage } from '../../../../src-shared/contract/storage';
-import type { Logger } from '../../../platform/logger';
+import type { IndexStatus, ListPage } from '@shared/contract/storage';
+import type { Logger } from '@main/platform/logger';
 import { estimateTotal } from './estimate-total';
 import type { IndexScope, IndexStore, ScanRecord } from './index-store';
 
@@ -45,7 +45,12 @@ export function createFolderIndexer({ store, listPage, onStatus, logger, now = D
         const firstKey = scan.firstKey ?? page.objects[0]?.key ?? null;
         const lastKey = page.objects.at(-1)?.key ?? firstKey ?? '';
         const listed = scan.listed + page.objects.length;
-        const estimate = estimateTotal({ listed, firstKey: (firstKey ?? '').slice(prefix.length), lastKey: lastKey.slice(prefix.length), more: Boolean(page.marker) });
+        const estimate = estimateTotal({
+          listed,
+          firstKey: (firstKey ?? '').slice(prefix.length),
+          lastKey: lastKey.slice(prefix.length),
+          more: Boolean(page.marker),
+        });
         scan = store.addPage(scope, scan, page.objects, { marker: page.marker ?? null, estimate, firstKey });
         if (!page.marker) break;
         onStatus(store.status(scope, prefix));
@@ -67,7 +72,9 @@ export function createFolderIndexer({ store, listPage, onStatus, logger, now = D
       const previous = store.scan(scope, prefix);
       // Go on from the stored position when the last listing did not finish; else list afresh.
       const resumable = previous && previous.state !== 'complete' && previous.marker !== null;
-      const scan = resumable ? store.addPage(scope, { ...previous, state: 'running', error: null }, [], previous) : store.beginScan(scope, prefix);
+      const scan = resumable
+        ? store.addPage(scope, { ...previous, state: 'running', error: null }, [], previous)
+        : store.beginScan(scope, prefix);
       const job = run(scope, prefix, scan).finally(() => running.delete(id));
       running.set(id, job);
       const started = status(scope, prefix);

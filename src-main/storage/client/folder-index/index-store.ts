@@ -1,5 +1,12 @@
 import Database from 'better-sqlite3';
-import { STORAGE_CLASSES, type FolderEntry, type IndexStatus, type ObjectSummary, type SortField, type SortedPage } from '../../../../src-shared/contract/storage';
+import {
+  STORAGE_CLASSES,
+  type FolderEntry,
+  type IndexStatus,
+  type ObjectSummary,
+  type SortField,
+  type SortedPage,
+} from '@shared/contract/storage';
 
 /** A bucket of an account: every row of the index belongs to one. */
 export interface IndexScope {
@@ -27,13 +34,26 @@ export interface IndexStore {
   /** A new listing of the prefix: rows it does not see again are dropped when it completes. */
   beginScan(scope: IndexScope, prefix: string): ScanRecord;
   /** One listed page, stored with the scan's progress in one transaction. */
-  addPage(scope: IndexScope, scan: ScanRecord, objects: readonly ObjectSummary[], progress: Pick<ScanRecord, 'marker' | 'estimate' | 'firstKey'>): ScanRecord;
+  addPage(
+    scope: IndexScope,
+    scan: ScanRecord,
+    objects: readonly ObjectSummary[],
+    progress: Pick<ScanRecord, 'marker' | 'estimate' | 'firstKey'>,
+  ): ScanRecord;
   completeScan(scope: IndexScope, scan: ScanRecord, now: number): ScanRecord;
   failScan(scope: IndexScope, scan: ScanRecord, error: string): ScanRecord;
   /** What is known of a folder: its own scan, or what a complete scan of a parent folder holds. */
   status(scope: IndexScope, prefix: string): IndexStatus;
   /** One level of a folder, sorted over everything the index holds of it; `search` keeps names that start with it. */
-  level(scope: IndexScope, prefix: string, sort: SortField, descending: boolean, offset: number, limit: number, search?: string): SortedPage;
+  level(
+    scope: IndexScope,
+    prefix: string,
+    sort: SortField,
+    descending: boolean,
+    offset: number,
+    limit: number,
+    search?: string,
+  ): SortedPage;
   /** Keeps the index true after the console's own changes (delete, move, copy, upload). */
   removeKeys(scope: IndexScope, keys: readonly string[]): void;
   /** What the index holds of one key. */
@@ -151,7 +171,9 @@ function prepareLevel(db: Database.Database, root: boolean, sort: SortField, des
     SELECT key, size, hash, mime, put_time, class FROM objects
     WHERE scope = @scope AND parent = @prefix AND key != @prefix ${range}
     ORDER BY ${FILE_ORDER[sort]} ${dir}, key ${dir} LIMIT @limit OFFSET @offset`);
-  const fileCount = db.prepare<Record<string, unknown>, { n: number }>(`SELECT count(*) AS n FROM objects WHERE scope = @scope AND parent = @prefix AND key != @prefix ${range}`);
+  const fileCount = db.prepare<Record<string, unknown>, { n: number }>(
+    `SELECT count(*) AS n FROM objects WHERE scope = @scope AND parent = @prefix AND key != @prefix ${range}`,
+  );
   return { folders, files, fileCount };
 }
 
@@ -168,7 +190,8 @@ export function openIndexStore(path: string): IndexStore {
 
   const selectScan = db.prepare<[string, string], ScanRow>('SELECT * FROM scans WHERE scope = ? AND prefix = ?');
   const selectScans = db.prepare<[string], ScanRow>('SELECT * FROM scans WHERE scope = ?');
-  const upsertScan = db.prepare(`INSERT INTO scans (scope, prefix, state, listed, estimate, bytes, generation, marker, first_key, completed_at, error)
+  const upsertScan =
+    db.prepare(`INSERT INTO scans (scope, prefix, state, listed, estimate, bytes, generation, marker, first_key, completed_at, error)
     VALUES (@scope, @prefix, @state, @listed, @estimate, @bytes, @generation, @marker, @firstKey, @completedAt, @error)
     ON CONFLICT (scope, prefix) DO UPDATE SET state = excluded.state, listed = excluded.listed, estimate = excluded.estimate, bytes = excluded.bytes,
       generation = excluded.generation, marker = excluded.marker, first_key = excluded.first_key, completed_at = excluded.completed_at, error = excluded.error`);
@@ -177,7 +200,9 @@ export function openIndexStore(path: string): IndexStore {
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (scope, key) DO UPDATE SET parent = excluded.parent, size = excluded.size, hash = excluded.hash, mime = excluded.mime,
       put_time = excluded.put_time, class = excluded.class, generation = excluded.generation`);
-  const selectObject = db.prepare<[string, string], ObjectRow>('SELECT key, size, hash, mime, put_time, class FROM objects WHERE scope = ? AND key = ?');
+  const selectObject = db.prepare<[string, string], ObjectRow>(
+    'SELECT key, size, hash, mime, put_time, class FROM objects WHERE scope = ? AND key = ?',
+  );
   const deleteObject = db.prepare('DELETE FROM objects WHERE scope = ? AND key = ?');
   const dropStaleAll = db.prepare('DELETE FROM objects WHERE scope = ? AND generation < ?');
   const dropStaleRange = db.prepare('DELETE FROM objects WHERE scope = ? AND key >= ? AND key < ? AND generation < ?');
@@ -201,14 +226,32 @@ export function openIndexStore(path: string): IndexStore {
 
   const putRows = (scope: IndexScope, objects: readonly ObjectSummary[], generation: number) => {
     const id = scopeId(scope);
-    for (const o of objects) upsertObject.run(id, o.key, parentOf(o.key), o.size, o.hash, o.mimeType, o.putTime, STORAGE_CLASSES.indexOf(o.storageClass), generation);
+    for (const o of objects)
+      upsertObject.run(
+        id,
+        o.key,
+        parentOf(o.key),
+        o.size,
+        o.hash,
+        o.mimeType,
+        o.putTime,
+        STORAGE_CLASSES.indexOf(o.storageClass),
+        generation,
+      );
   };
 
-  const addPage = db.transaction((scope: IndexScope, scan: ScanRecord, objects: readonly ObjectSummary[], progress: Pick<ScanRecord, 'marker' | 'estimate' | 'firstKey'>) => {
-    putRows(scope, objects, scan.generation);
-    const bytes = objects.reduce((sum, o) => sum + o.size, 0);
-    return save(scope, { ...scan, ...progress, listed: scan.listed + objects.length, bytes: scan.bytes + bytes });
-  });
+  const addPage = db.transaction(
+    (
+      scope: IndexScope,
+      scan: ScanRecord,
+      objects: readonly ObjectSummary[],
+      progress: Pick<ScanRecord, 'marker' | 'estimate' | 'firstKey'>,
+    ) => {
+      putRows(scope, objects, scan.generation);
+      const bytes = objects.reduce((sum, o) => sum + o.size, 0);
+      return save(scope, { ...scan, ...progress, listed: scan.listed + objects.length, bytes: scan.bytes + bytes });
+    },
+  );
 
   const completeScan = db.transaction((scope: IndexScope, scan: ScanRecord, now: number) => {
     const end = prefixEnd(scan.prefix);

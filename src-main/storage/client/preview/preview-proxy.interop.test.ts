@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TestEngine } from '../../../engine/test-engine';
+import type { TestEngine } from '@main/engine/test-engine';
 import { put, startStorage } from '../../test-support';
 
 type Ok<T> = { ok: true; value: T };
@@ -14,7 +14,10 @@ describe('previews through the console origin', () => {
   afterEach(async () => running?.stop());
 
   async function preview(key: string, view: string, bucket = 'photos', headers: Record<string, string> = {}) {
-    const link = (await running!.engine.services.call('storage', 'previewLink', { accountId: 'local', bucket, key, view })) as Ok<{ url: string; expiresAt: number }>;
+    const link = (await running!.engine.services.call('storage', 'previewLink', { accountId: 'local', bucket, key, view })) as Ok<{
+      url: string;
+      expiresAt: number;
+    }>;
     expect(link.value.url).toMatch(/^\/console\/preview\/[\w-]{24}$/);
     const response = await fetch(`${running!.engine.server.url}${link.value.url}`, { headers });
     return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
@@ -23,7 +26,9 @@ describe('previews through the console origin', () => {
   it('shows a thumbnail of an image, from public and private buckets', async () => {
     const started = await startStorage();
     running = started.running;
-    const png = await sharp({ create: { width: 2000, height: 1000, channels: 3, background: { r: 200, g: 10, b: 10 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 2000, height: 1000, channels: 3, background: { r: 200, g: 10, b: 10 } } })
+      .png()
+      .toBuffer();
     await put(started.port, 'photos', ['big.png'], () => png);
     await put(started.port, 'vault', ['secret.png'], () => png);
     for (const bucket of ['photos', 'vault']) {
@@ -37,7 +42,9 @@ describe('previews through the console origin', () => {
   it('never lets an object run as a page of the console', async () => {
     const started = await startStorage();
     running = started.running;
-    await put(started.port, 'photos', ['evil.html', 'logo.svg'], (key) => Buffer.from(key.endsWith('.svg') ? '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>' : '<script>alert(1)</script>'));
+    await put(started.port, 'photos', ['evil.html', 'logo.svg'], (key) =>
+      Buffer.from(key.endsWith('.svg') ? '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>' : '<script>alert(1)</script>'),
+    );
     for (const key of ['evil.html', 'logo.svg']) {
       const shown = await preview(key, 'original');
       expect(shown.status).toBe(200);
@@ -51,9 +58,26 @@ describe('previews through the console origin', () => {
     const started = await startStorage();
     running = started.running;
     const video = join(running.dir, 'clip.mp4');
-    await promisify(execFile)('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10:duration=1', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-y', video]);
+    await promisify(execFile)('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x240:rate=10:duration=1',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-y',
+      video,
+    ]);
     const clip = await readFile(video);
-    await put(started.port, 'photos', ['clip.mp4', 'notes.md'], (key) => (key === 'clip.mp4' ? clip : Buffer.from('# Notes\n\nsome *text*\n')));
+    await put(started.port, 'photos', ['clip.mp4', 'notes.md'], (key) =>
+      key === 'clip.mp4' ? clip : Buffer.from('# Notes\n\nsome *text*\n'),
+    );
 
     const head = await preview('notes.md', 'original', 'photos', { Range: 'bytes=0-6' });
     expect(head.status).toBe(206);

@@ -1,11 +1,11 @@
-import { HttpError } from '../../../platform/http/http-error';
-import type { RouteHandler } from '../../../platform/http/router';
+import { HttpError } from '@main/platform/http/http-error';
+import type { RouteHandler } from '@main/platform/http/router';
 import type { KodoClient } from '../kodo-client';
 import { openObjectSource } from '../object-source';
 import { UNTRUSTED_CONTENT_HEADERS } from '../untrusted-content';
 import type { PreviewTickets } from './preview-tickets';
 import { networkProblem } from '../kodo-errors';
-import { ContractFailure } from '../../../../src-shared/contract/result';
+import { ContractFailure } from '@shared/contract/result';
 
 /** GET `<path><ticket>`: the object (or its processed view) through the console's own origin. */
 export const PREVIEW_PATH = '/console/preview/';
@@ -31,20 +31,26 @@ export function createPreviewProxy(tickets: PreviewTickets, clientFor: (accountI
     const client = await clientFor(target.accountId);
     // A bucket with nothing to download from (no domain) is a state the user can change, not a
     // fault of the console: it answers 409 with the reason rather than 500.
-    const source = await client.downloadSource(target.bucket, target.key, Math.floor(Date.now() / 1000) + 600, target.fop).catch((error: unknown) => {
-      if (error instanceof ContractFailure) throw new HttpError(error.code === 'not_found' ? 404 : 409, error.message);
-      throw error;
-    });
+    const source = await client
+      .downloadSource(target.bucket, target.key, Math.floor(Date.now() / 1000) + 600, target.fop)
+      .catch((error: unknown) => {
+        if (error instanceof ContractFailure) throw new HttpError(error.code === 'not_found' ? 404 : 409, error.message);
+        throw error;
+      });
     const range = req.headers.range;
-    const upstream = await openObjectSource(source, { method: req.method, headers: range ? { Range: range } : {} }).catch((error: unknown) => {
-      throw new HttpError(502, `the storage service could not be reached: ${networkProblem(error)}`);
-    });
+    const upstream = await openObjectSource(source, { method: req.method, headers: range ? { Range: range } : {} }).catch(
+      (error: unknown) => {
+        throw new HttpError(502, `the storage service could not be reached: ${networkProblem(error)}`);
+      },
+    );
     const status = upstream.statusCode ?? 502;
     if (status >= 400) {
       upstream.resume();
       throw new HttpError(status < 500 ? status : 502, `the storage service answered HTTP ${status} for this preview`);
     }
-    const type = String(upstream.headers['content-type'] ?? '').split(';')[0]!.trim();
+    const type = String(upstream.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim();
     const headers: Record<string, string> = {
       'Content-Type': SAFE_TYPE.test(type) ? type : 'text/plain; charset=utf-8',
       ...UNTRUSTED_CONTENT_HEADERS,

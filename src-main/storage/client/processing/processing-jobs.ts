@@ -1,5 +1,5 @@
-import type { ProcessingJob } from '../../../../src-shared/contract/processing';
-import type { Logger } from '../../../platform/logger';
+import type { ProcessingJob } from '@shared/contract/processing';
+import type { Logger } from '@main/platform/logger';
 import type { KodoClient } from '../kodo-client';
 
 export interface ProcessingJobsDeps {
@@ -14,7 +14,13 @@ export interface ProcessingJobsDeps {
 }
 
 export interface ProcessingJobs {
-  start(request: { accountId: string; bucket: string; key: string; command: string; saveAs: { bucket: string; key: string } }): Promise<ProcessingJob>;
+  start(request: {
+    accountId: string;
+    bucket: string;
+    key: string;
+    command: string;
+    saveAs: { bucket: string; key: string };
+  }): Promise<ProcessingJob>;
   list(): ProcessingJob[];
   close(): void;
 }
@@ -52,7 +58,10 @@ export function createProcessingJobs(deps: ProcessingJobsDeps): ProcessingJobs {
         else follow(job);
       } catch (error) {
         // The service is unreachable for a moment: ask again, a little later.
-        deps.logger.warn('processing status could not be read', { id: job.id, error: error instanceof Error ? error.message : String(error) });
+        deps.logger.warn('processing status could not be read', {
+          id: job.id,
+          error: error instanceof Error ? error.message : String(error),
+        });
         follow(job);
       }
     }, deps.pollEveryMs ?? 1000);

@@ -2,9 +2,9 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { DOWNLOADED_FILE_PATH } from '../../../../src-shared/contract/transfers';
-import { HttpError } from '../../../platform/http/http-error';
-import type { RouteHandler } from '../../../platform/http/router';
+import { DOWNLOADED_FILE_PATH } from '@shared/contract/transfers';
+import { HttpError } from '@main/platform/http/http-error';
+import type { RouteHandler } from '@main/platform/http/router';
 import type { TransferQueue } from './transfer-queue';
 import { UNTRUSTED_CONTENT_HEADERS } from '../untrusted-content';
 

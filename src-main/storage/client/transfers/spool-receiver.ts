@@ -2,9 +2,9 @@ import { createWriteStream, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { TRANSFER_BODY_PATH } from '../../../../src-shared/contract/transfers';
-import { HttpError } from '../../../platform/http/http-error';
-import type { RouteHandler } from '../../../platform/http/router';
+import { TRANSFER_BODY_PATH } from '@shared/contract/transfers';
+import { HttpError } from '@main/platform/http/http-error';
+import type { RouteHandler } from '@main/platform/http/router';
 import type { TransferQueue } from './transfer-queue';
 
 const CONTENT_RANGE = /^bytes (\d+)-(\d+)\/(\d+)$/;
@@ -57,7 +57,8 @@ export function createSpoolReceiver(queue: TransferQueue): RouteHandler {
     let written = 0;
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
-        if (written + chunk.length > expected) return done(new HttpError(400, `the body is longer than the ${expected} bytes of its Content-Range`));
+        if (written + chunk.length > expected)
+          return done(new HttpError(400, `the body is longer than the ${expected} bytes of its Content-Range`));
         written += chunk.length;
         done(null, chunk);
       },

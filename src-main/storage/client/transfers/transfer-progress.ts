@@ -1,4 +1,4 @@
-import type { TransferStatus } from '../../../../src-shared/contract/transfers';
+import type { TransferStatus } from '@shared/contract/transfers';
 import { createRateMeter, type RateMeter } from './rate-meter';
 import type { TransferPatch, TransferRow, TransferStore } from './transfer-store';
 

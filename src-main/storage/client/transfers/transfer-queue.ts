@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ContractFailure } from '../../../../src-shared/contract/result';
-import type { TransferSettings, TransferStatus } from '../../../../src-shared/contract/transfers';
-import type { Logger } from '../../../platform/logger';
+import { ContractFailure } from '@shared/contract/result';
+import type { TransferSettings, TransferStatus } from '@shared/contract/transfers';
+import type { Logger } from '@main/platform/logger';
 import type { KodoClient } from '../kodo-client';
 import type { Uploaded } from '../kodo-transfers';
 import { createTransferProgress, type TransferProgress } from './transfer-progress';
@@ -66,10 +66,23 @@ export function createTransferQueue(deps: TransferQueueDeps): TransferQueue {
   const running = new Map<string, Running>();
   const concurrency = () => Number(store.setting('concurrency') ?? deps.defaultConcurrency ?? 3);
   const spoolPath = (id: string) => join(deps.dirs.spool, id);
-  const progress = createTransferProgress({ store, onChanged: deps.onChanged, running: () => running.keys(), ...(deps.flushEveryMs !== undefined ? { flushEveryMs: deps.flushEveryMs } : {}) });
+  const progress = createTransferProgress({
+    store,
+    onChanged: deps.onChanged,
+    running: () => running.keys(),
+    ...(deps.flushEveryMs !== undefined ? { flushEveryMs: deps.flushEveryMs } : {}),
+  });
   const { patch, statusOf } = progress;
   const worker = createTransferWorker({ clientFor: deps.clientFor, dirs: deps.dirs, spoolPath, progress: progress.progress, logger });
-  const scheduler = createTransferScheduler({ store, progress, worker, running, concurrency, ...(deps.onUploaded ? { onUploaded: deps.onUploaded } : {}), logger });
+  const scheduler = createTransferScheduler({
+    store,
+    progress,
+    worker,
+    running,
+    concurrency,
+    ...(deps.onUploaded ? { onUploaded: deps.onUploaded } : {}),
+    logger,
+  });
   const { pump } = scheduler;
 
   recoverAfterRestart(store, logger, spoolPath);
@@ -188,7 +201,11 @@ function recoverAfterRestart(store: TransferStore, logger: Logger, spoolPath: (i
 }
 
 /** The bytes of browser uploads, as the spool receiver reports them and asks about them. */
-function browserUploads(store: TransferStore, patch: TransferProgress['patch'], pump: () => void): Pick<TransferQueue, 'receiving' | 'pausedReading' | 'received'> {
+function browserUploads(
+  store: TransferStore,
+  patch: TransferProgress['patch'],
+  pump: () => void,
+): Pick<TransferQueue, 'receiving' | 'pausedReading' | 'received'> {
   return {
     receiving: (id) => {
       const row = store.get(id);

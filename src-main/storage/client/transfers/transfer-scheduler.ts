@@ -1,4 +1,4 @@
-import type { Logger } from '../../../platform/logger';
+import type { Logger } from '@main/platform/logger';
 import { TransferStopped, type Uploaded } from '../kodo-transfers';
 import type { TransferProgress } from './transfer-progress';
 import type { TransferRow, TransferStore } from './transfer-store';
@@ -65,7 +65,12 @@ export function createTransferScheduler(deps: TransferSchedulerDeps): TransferSc
       try {
         const { uploaded, etag } = await worker.run(row, controller.signal);
         progress.forgetLive(row.id);
-        const finished = progress.patch(row.id, { state: 'done', transferred: row.size, finishedAt: Date.now(), ...(etag ? { etag } : {}) });
+        const finished = progress.patch(row.id, {
+          state: 'done',
+          transferred: row.size,
+          finishedAt: Date.now(),
+          ...(etag ? { etag } : {}),
+        });
         if (finished && uploaded) deps.onUploaded?.(finished, uploaded);
       } catch (error) {
         await settleStopped(row, entry, error);

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { TransferState, TransferStatus } from '../../../../src-shared/contract/transfers';
+import type { TransferState, TransferStatus } from '@shared/contract/transfers';
 
 /** A transfer as the queue keeps it: the status the console sees, and how to carry it out. */
 export interface TransferRow extends Omit<TransferStatus, 'bytesPerSecond'> {
@@ -103,8 +103,14 @@ export function openTransferStore(path: string): TransferStore {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.exec(SCHEMA);
-  const have = new Set(db.prepare<[], { name: string }>('PRAGMA table_info(transfers)').all().map((c) => c.name));
-  for (const [column, type] of Object.entries(ADDED_COLUMNS)) if (!have.has(column)) db.exec(`ALTER TABLE transfers ADD COLUMN ${column} ${type}`);
+  const have = new Set(
+    db
+      .prepare<[], { name: string }>('PRAGMA table_info(transfers)')
+      .all()
+      .map((c) => c.name),
+  );
+  for (const [column, type] of Object.entries(ADDED_COLUMNS))
+    if (!have.has(column)) db.exec(`ALTER TABLE transfers ADD COLUMN ${column} ${type}`);
   const insert = db.prepare(
     `INSERT INTO transfers (id, kind, account_id, bucket, key, name, local_path, size, received, transferred, state, etag, error, created_at, finished_at, source, overwrite, file_name, last_modified)
      VALUES (@id, @kind, @account_id, @bucket, @key, @name, @local_path, @size, @received, @transferred, @state, @etag, @error, @created_at, @finished_at, @source, @overwrite, @file_name, @last_modified)`,
@@ -146,7 +152,9 @@ export function openTransferStore(path: string): TransferStore {
     const name = fields.join(',');
     let statement = updates.get(name);
     if (!statement) {
-      statement = db.prepare(`UPDATE transfers SET ${fields.map((field) => `${COLUMNS[field as keyof TransferPatch]} = @${field}`).join(', ')} WHERE id = @id`);
+      statement = db.prepare(
+        `UPDATE transfers SET ${fields.map((field) => `${COLUMNS[field as keyof TransferPatch]} = @${field}`).join(', ')} WHERE id = @id`,
+      );
       updates.set(name, statement);
     }
     return statement;
@@ -161,7 +169,8 @@ export function openTransferStore(path: string): TransferStore {
     list: () => listAll.all().map(fromRow),
     update(id, patch) {
       const entries = Object.entries(patch) as Array<[keyof TransferPatch, unknown]>;
-      if (entries.length > 0) updateFor(entries.map(([field]) => field)).run({ id, ...Object.fromEntries(entries.map(([f, v]) => [f, v ?? null])) });
+      if (entries.length > 0)
+        updateFor(entries.map(([field]) => field)).run({ id, ...Object.fromEntries(entries.map(([f, v]) => [f, v ?? null])) });
       const row = byId.get(id);
       return row ? fromRow(row) : undefined;
     },
@@ -169,7 +178,10 @@ export function openTransferStore(path: string): TransferStore {
     queued: (limit) => queuedFirst.all(limit).map(fromRow),
     requeueRunning: () => db.prepare("UPDATE transfers SET state = 'queued' WHERE state = 'running'").run().changes,
     setting: (name) => getSetting.get(name)?.value,
-    setSetting: (name, value) => void db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value').run(name, value),
+    setSetting: (name, value) =>
+      void db
+        .prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value')
+        .run(name, value),
     close: () => db.close(),
   };
 }

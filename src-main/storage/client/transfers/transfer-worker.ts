@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { ContractFailure } from '../../../../src-shared/contract/result';
-import type { Logger } from '../../../platform/logger';
+import { ContractFailure } from '@shared/contract/result';
+import type { Logger } from '@main/platform/logger';
 import type { KodoClient } from '../kodo-client';
 import { downloadFile, fileEtag, forgetRecord, PART_SIZE, recordedBytes, type Uploaded } from '../kodo-transfers';
 import type { TransferRow } from './transfer-store';
@@ -41,14 +41,22 @@ export function createTransferWorker(deps: TransferWorkerDeps): TransferWorker {
       const client = await deps.clientFor(row.accountId);
       await client.abortUpload({ bucket: row.bucket, key: row.key, resumeDir: deps.dirs.resume, resumeKey: row.id });
     } catch (error) {
-      deps.logger.warn('the uploaded parts of a canceled upload were not dropped on the service', { bucket: row.bucket, key: row.key, error: error instanceof Error ? error.message : String(error) });
+      deps.logger.warn('the uploaded parts of a canceled upload were not dropped on the service', {
+        bucket: row.bucket,
+        key: row.key,
+        error: error instanceof Error ? error.message : String(error),
+      });
       forgetRecord(deps.dirs.resume, row.id);
     }
   };
 
   const runUpload = async (row: TransferRow, client: KodoClient, signal: AbortSignal) => {
     const filePath = row.source === 'spool' ? spoolPath(row.id) : row.localPath!;
-    if (!existsSync(filePath)) throw new ContractFailure('not_found', `the file to upload is gone (${row.source === 'spool' ? 'its received bytes were removed' : filePath}); add it again`);
+    if (!existsSync(filePath))
+      throw new ContractFailure(
+        'not_found',
+        `the file to upload is gone (${row.source === 'spool' ? 'its received bytes were removed' : filePath}); add it again`,
+      );
     // Only resumable uploads (above one part) have a record to go on from.
     if (row.size > PART_SIZE) progress(row.id, recordedBytes(deps.dirs.resume, row.id, row.size));
     const uploaded = await client.upload({
@@ -64,7 +72,11 @@ export function createTransferWorker(deps: TransferWorkerDeps): TransferWorker {
     });
     // End to end: the service's etag must be the etag of the bytes that were meant to go up.
     const expected = await fileEtag(filePath);
-    if (uploaded.hash !== expected) throw new ContractFailure('conflict', `the service stored etag ${uploaded.hash}, but the file's etag is ${expected}; upload it again`);
+    if (uploaded.hash !== expected)
+      throw new ContractFailure(
+        'conflict',
+        `the service stored etag ${uploaded.hash}, but the file's etag is ${expected}; upload it again`,
+      );
     if (row.source === 'spool') await rm(filePath, { force: true });
     return uploaded;
   };
@@ -73,7 +85,14 @@ export function createTransferWorker(deps: TransferWorkerDeps): TransferWorker {
     const target = row.localPath!;
     const partPath = `${target}.part`;
     const { url, connectTo } = await client.downloadSource(row.bucket, row.key, Math.floor(Date.now() / 1000) + 3600);
-    await downloadFile({ url, ...(connectTo ? { connectTo } : {}), partPath, size: row.size, signal, onProgress: (bytes) => progress(row.id, bytes) });
+    await downloadFile({
+      url,
+      ...(connectTo ? { connectTo } : {}),
+      partPath,
+      size: row.size,
+      signal,
+      onProgress: (bytes) => progress(row.id, bytes),
+    });
     const size = statSync(partPath).size;
     if (size !== row.size) throw new ContractFailure('conflict', `the download holds ${size} bytes, the object ${row.size}; retry it`);
     // Only Kodo's own etag (qetag) can be computed from the bytes; others are kept as given.

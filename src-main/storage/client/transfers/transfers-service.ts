@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ContractFailure } from '../../../../src-shared/contract/result';
-import type { BatchItem } from '../../../../src-shared/contract/storage';
-import { DOWNLOADED_FILE_PATH, TRANSFER_BODY_PATH, transfersService } from '../../../../src-shared/contract/transfers';
-import type { EngineContext } from '../../../engine/engine-context';
+import { ContractFailure } from '@shared/contract/result';
+import type { BatchItem } from '@shared/contract/storage';
+import { DOWNLOADED_FILE_PATH, TRANSFER_BODY_PATH, transfersService } from '@shared/contract/transfers';
+import type { EngineContext } from '@main/engine/engine-context';
 import type { IndexStore } from '../folder-index/index-store';
 import type { KodoClient } from '../kodo-client';
 import { createDownloadedFileRoute } from './downloaded-file';
@@ -56,7 +56,17 @@ export function bindTransfersService(ctx: EngineContext, options: TransfersServi
     onRemoved: (ids) => emit('onRemoved', { ids }),
     onUploaded: (row, uploaded) =>
       // The new object shows in sorted views and counts without a new listing.
-      indexing.add({ accountId: row.accountId, bucket: row.bucket }, { key: row.key, size: uploaded.size, hash: uploaded.hash, mimeType: uploaded.mimeType, putTime: row.finishedAt ?? Date.now(), storageClass: 'standard' }),
+      indexing.add(
+        { accountId: row.accountId, bucket: row.bucket },
+        {
+          key: row.key,
+          size: uploaded.size,
+          hash: uploaded.hash,
+          mimeType: uploaded.mimeType,
+          putTime: row.finishedAt ?? Date.now(),
+          storageClass: 'standard',
+        },
+      ),
     logger: ctx.logger.child('transfers'),
   });
   ctx.onClose(async () => {
@@ -76,22 +86,28 @@ export function bindTransfersService(ctx: EngineContext, options: TransfersServi
       const fromDisk = files.some((f) => f.path !== undefined);
       // A path is read from this machine's disk: only the desktop app, whose paths come from
       // the user's own file picker or drop, may name one.
-      if (fromDisk && ctx.runtime !== 'electron') throw new ContractFailure('invalid_input', 'files on disk can be named only in the desktop app; a browser sends the file itself');
-      for (const file of files) if (file.path !== undefined && !existsSync(file.path)) throw new ContractFailure('invalid_input', `no file at ${file.path}`);
+      if (fromDisk && ctx.runtime !== 'electron')
+        throw new ContractFailure('invalid_input', 'files on disk can be named only in the desktop app; a browser sends the file itself');
+      for (const file of files)
+        if (file.path !== undefined && !existsSync(file.path)) throw new ContractFailure('invalid_input', `no file at ${file.path}`);
       const keys = new Set<string>();
       for (const file of files) {
         const key = prefix + file.relativePath;
-        if (key.length > 1024) throw new ContractFailure('invalid_input', `the key ${key.slice(0, 60)}… is longer than Kodo's 1024 characters`);
+        if (key.length > 1024)
+          throw new ContractFailure('invalid_input', `the key ${key.slice(0, 60)}… is longer than Kodo's 1024 characters`);
         if (keys.has(key)) throw new ContractFailure('invalid_input', `${file.relativePath} is in the list twice`);
         keys.add(key);
       }
       // "Keep both": each such file takes the first "name (n).ext" free in the bucket and the batch.
       const keepBoth = files.filter((f) => f.onConflict === 'keep-both').map((f) => prefix + f.relativePath);
       const client = keepBoth.length > 0 ? await options.clientFor(accountId) : undefined;
-      const renamed = client ? await keepBothKeys(keepBoth, keys, (candidates) => client.existing(bucket, candidates)) : new Map<string, string>();
+      const renamed = client
+        ? await keepBothKeys(keepBoth, keys, (candidates) => client.existing(bucket, candidates))
+        : new Map<string, string>();
       const transfers: NewTransfer[] = files.map((file) => {
         const key = renamed.get(prefix + file.relativePath) ?? prefix + file.relativePath;
-        if (key.length > 1024) throw new ContractFailure('invalid_input', `the key ${key.slice(0, 60)}… is longer than Kodo's 1024 characters`);
+        if (key.length > 1024)
+          throw new ContractFailure('invalid_input', `the key ${key.slice(0, 60)}… is longer than Kodo's 1024 characters`);
         return {
           kind: 'upload',
           accountId,
@@ -109,7 +125,10 @@ export function bindTransfersService(ctx: EngineContext, options: TransfersServi
     },
     conflicts: async ({ accountId, bucket, prefix, relativePaths }) => {
       const client = await options.clientFor(accountId);
-      const found = await client.existing(bucket, relativePaths.map((path) => prefix + path));
+      const found = await client.existing(
+        bucket,
+        relativePaths.map((path) => prefix + path),
+      );
       return { existing: relativePaths.filter((path) => found.has(prefix + path)) };
     },
     addDownloads: async ({ accountId, bucket, prefix, items, allIn }) => {
@@ -117,11 +136,24 @@ export function bindTransfersService(ctx: EngineContext, options: TransfersServi
       const objects = await expand(client, bucket, allIn !== undefined ? [{ key: allIn, folder: true }] : items);
       if (objects.length === 0) throw new ContractFailure('invalid_input', 'the chosen folders hold no files');
       // Names already taken on disk or by a queued download get " (1)", never an overwrite.
-      const planned = new Set(queue.list().flatMap((t) => (t.kind === 'download' && t.localPath && t.state !== 'done' ? [t.localPath] : [])));
+      const planned = new Set(
+        queue.list().flatMap((t) => (t.kind === 'download' && t.localPath && t.state !== 'done' ? [t.localPath] : [])),
+      );
       const transfers: NewTransfer[] = objects.map((object) => {
         const target = freeName(localTarget(options.downloadsDir, bucket, prefix, object.key), (p) => planned.has(p) || existsSync(p));
         planned.add(target);
-        return { kind: 'download', accountId, bucket, key: object.key, name: object.key.slice(prefix.length) || object.key, localPath: target, size: object.size, etag: object.hash, source: 'kodo', overwrite: false };
+        return {
+          kind: 'download',
+          accountId,
+          bucket,
+          key: object.key,
+          name: object.key.slice(prefix.length) || object.key,
+          localPath: target,
+          size: object.size,
+          etag: object.hash,
+          source: 'kodo',
+          overwrite: false,
+        };
       });
       queue.add(transfers);
       return { added: transfers.length };

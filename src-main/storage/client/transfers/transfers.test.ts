@@ -4,9 +4,9 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import qiniu from 'qiniu';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { TransferStatus } from '../../../../src-shared/contract/transfers';
-import type { TestEngine } from '../../../engine/test-engine';
-import { freePort } from '../../../test-support/free-port';
+import type { TransferStatus } from '@shared/contract/transfers';
+import type { TestEngine } from '@main/engine/test-engine';
+import { freePort } from '@main/test-support/free-port';
 import { kodoEtag } from '../../kodo-etag';
 import { downloadFile } from '../kodo-transfers';
 import { put, restartStorage, sdk, startStorage } from '../../test-support';
@@ -37,15 +37,32 @@ function transfersOf(running: TestEngine) {
 }
 
 /** Sends bytes the way the console page does: PUT with Content-Range to the console's own address. */
-async function send(running: TestEngine, id: string, body: Buffer, first: number, total: number, contentRange = `bytes ${first}-${first + body.length - 1}/${total}`) {
+async function send(
+  running: TestEngine,
+  id: string,
+  body: Buffer,
+  first: number,
+  total: number,
+  contentRange = `bytes ${first}-${first + body.length - 1}/${total}`,
+) {
   const base = running.engine.server.url;
-  const response = await fetch(`${base}/console/transfers/${id}`, { method: 'PUT', body: new Uint8Array(body), headers: { 'Content-Range': contentRange } });
-  return { status: response.status, body: (await response.json().catch(() => ({}))) as { received?: number; error?: string; paused?: boolean } };
+  const response = await fetch(`${base}/console/transfers/${id}`, {
+    method: 'PUT',
+    body: new Uint8Array(body),
+    headers: { 'Content-Range': contentRange },
+  });
+  return {
+    status: response.status,
+    body: (await response.json().catch(() => ({}))) as { received?: number; error?: string; paused?: boolean },
+  };
 }
 
 async function stat(port: number, bucket: string, key: string) {
   const { mac, config } = sdk(port);
-  const { data, resp } = (await new qiniu.rs.BucketManager(mac, config).stat(bucket, key)) as { data: { hash: string; fsize: number; mimeType: string }; resp: { statusCode: number } };
+  const { data, resp } = (await new qiniu.rs.BucketManager(mac, config).stat(bucket, key)) as {
+    data: { hash: string; fsize: number; mimeType: string };
+    resp: { statusCode: number };
+  };
   expect(resp.statusCode).toBe(200);
   return data;
 }
@@ -59,7 +76,12 @@ describe('transfers', () => {
     running = started.running;
     const transfers = transfersOf(running);
     const data = randomBytes(9 * MiB + 123);
-    const [added] = await transfers.call<TransferStatus[]>('addUploads', { accountId: 'local', bucket: 'photos', prefix: 'clips/', files: [{ relativePath: 'day1/run.mp4', size: data.length }] });
+    const [added] = await transfers.call<TransferStatus[]>('addUploads', {
+      accountId: 'local',
+      bucket: 'photos',
+      prefix: 'clips/',
+      files: [{ relativePath: 'day1/run.mp4', size: data.length }],
+    });
     expect(added).toMatchObject({ kind: 'upload', key: 'clips/day1/run.mp4', name: 'day1/run.mp4', state: 'receiving', received: 0 });
 
     // Bad ranges are refused with what was wrong, and lose nothing.
@@ -71,7 +93,10 @@ describe('transfers', () => {
     const half = 5 * MiB;
     expect(await send(running, added!.id, data.subarray(0, half), 0, data.length)).toMatchObject({ status: 200, body: { received: half } });
     expect((await transfers.call<TransferStatus[]>('list'))[0]).toMatchObject({ state: 'receiving', received: half });
-    expect(await send(running, added!.id, data.subarray(half), half, data.length)).toMatchObject({ status: 200, body: { received: data.length } });
+    expect(await send(running, added!.id, data.subarray(half), half, data.length)).toMatchObject({
+      status: 200,
+      body: { received: data.length },
+    });
 
     const done = await transfers.until(added!.id, (t) => t.state === 'done');
     expect(done).toMatchObject({ transferred: data.length, etag: kodoEtag(data) });
@@ -79,7 +104,12 @@ describe('transfers', () => {
     // The received copy is gone once the service has it.
     expect(await readdir(join(running.dir, 'data', 'storage', 'transfers', 'spool'))).toEqual([]);
     // The folder index knows the new object without a new listing.
-    const sorted = async () => (await running!.engine.services.call('storage', 'listSorted', { accountId: 'local', bucket: 'photos', prefix: 'clips/day1/' })) as Ok<{ entries: Array<{ key: string }> }>;
+    const sorted = async () =>
+      (await running!.engine.services.call('storage', 'listSorted', {
+        accountId: 'local',
+        bucket: 'photos',
+        prefix: 'clips/day1/',
+      })) as Ok<{ entries: Array<{ key: string }> }>;
     await expect.poll(async () => (await sorted()).value.entries.map((e) => e.key)).toEqual(['clips/day1/run.mp4']);
   });
 
@@ -88,7 +118,12 @@ describe('transfers', () => {
     running = started.running;
     const transfers = transfersOf(running);
     const data = randomBytes(40 * MiB);
-    const [added] = await transfers.call<TransferStatus[]>('addUploads', { accountId: 'local', bucket: 'photos', prefix: '', files: [{ relativePath: 'big.bin', size: data.length }] });
+    const [added] = await transfers.call<TransferStatus[]>('addUploads', {
+      accountId: 'local',
+      bucket: 'photos',
+      prefix: '',
+      files: [{ relativePath: 'big.bin', size: data.length }],
+    });
     await send(running, added!.id, data, 0, data.length);
     await transfers.until(added!.id, (t) => t.state === 'running' && t.transferred > 0, 20_000);
     await transfers.call('pause', { ids: [added!.id] });
@@ -112,7 +147,12 @@ describe('transfers', () => {
     running = started.running;
     const transfers = transfersOf(running);
     const data = randomBytes(48 * MiB);
-    const [added] = await transfers.call<TransferStatus[]>('addUploads', { accountId: 'local', bucket: 'photos', prefix: '', files: [{ relativePath: 'restart.bin', size: data.length }] });
+    const [added] = await transfers.call<TransferStatus[]>('addUploads', {
+      accountId: 'local',
+      bucket: 'photos',
+      prefix: '',
+      files: [{ relativePath: 'restart.bin', size: data.length }],
+    });
     await send(running, added!.id, data, 0, data.length);
     await transfers.until(added!.id, (t) => t.transferred >= 8 * MiB);
 
@@ -132,14 +172,25 @@ describe('transfers', () => {
     running = started.running;
     const transfers = transfersOf(running);
     const data = randomBytes(6 * MiB + 5);
-    const [added] = await transfers.call<TransferStatus[]>('addUploads', { accountId: 'local', bucket: 'photos', prefix: '', files: [{ relativePath: 'read.bin', size: data.length, lastModified: 1_700_000_000_000 }] });
+    const [added] = await transfers.call<TransferStatus[]>('addUploads', {
+      accountId: 'local',
+      bucket: 'photos',
+      prefix: '',
+      files: [{ relativePath: 'read.bin', size: data.length, lastModified: 1_700_000_000_000 }],
+    });
     expect(added).toMatchObject({ fileName: 'read.bin', lastModified: 1_700_000_000_000 });
     await send(running, added!.id, data.subarray(0, 2 * MiB), 0, data.length);
     await transfers.call('pause', { ids: [added!.id] });
     expect(await transfers.until(added!.id, (t) => t.state === 'paused')).toMatchObject({ received: 2 * MiB });
     // Paused is an answer, not an error: the sender keeps its file and stops; what arrived stays.
-    expect(await send(running, added!.id, data.subarray(2 * MiB), 2 * MiB, data.length)).toMatchObject({ status: 200, body: { paused: true, received: 2 * MiB } });
-    expect(await (await fetch(`${running.engine.server.url}/console/transfers/${added!.id}`)).json()).toMatchObject({ paused: true, received: 2 * MiB });
+    expect(await send(running, added!.id, data.subarray(2 * MiB), 2 * MiB, data.length)).toMatchObject({
+      status: 200,
+      body: { paused: true, received: 2 * MiB },
+    });
+    expect(await (await fetch(`${running.engine.server.url}/console/transfers/${added!.id}`)).json()).toMatchObject({
+      paused: true,
+      received: 2 * MiB,
+    });
     await transfers.call('resume', { ids: [added!.id] });
     await transfers.until(added!.id, (t) => t.state === 'receiving');
     expect(await send(running, added!.id, data.subarray(2 * MiB), 2 * MiB, data.length)).toMatchObject({ status: 200 });
@@ -151,19 +202,31 @@ describe('transfers', () => {
     running = started.running;
     const transfers = transfersOf(running);
     const data = randomBytes(40 * MiB);
-    const [added] = await transfers.call<TransferStatus[]>('addUploads', { accountId: 'local', bucket: 'photos', prefix: '', files: [{ relativePath: 'dropped.bin', size: data.length }] });
+    const [added] = await transfers.call<TransferStatus[]>('addUploads', {
+      accountId: 'local',
+      bucket: 'photos',
+      prefix: '',
+      files: [{ relativePath: 'dropped.bin', size: data.length }],
+    });
     await send(running, added!.id, data, 0, data.length);
     await transfers.until(added!.id, (t) => t.state === 'running' && t.transferred > 0);
     await transfers.call('pause', { ids: [added!.id] });
     await transfers.until(added!.id, (t) => t.state === 'paused');
     const resumeDir = join(running.dir, 'data', 'storage', 'transfers', 'resume');
     // The SDK's own record of the multipart upload (its types leave the sync reader out).
-    const recorder = () => qiniu.resume_up.createResumeRecorderSync(resumeDir) as unknown as { getSync(key: string): { uploadId: string; upDomains: string[] } | undefined };
+    const recorder = () =>
+      qiniu.resume_up.createResumeRecorderSync(resumeDir) as unknown as {
+        getSync(key: string): { uploadId: string; upDomains: string[] } | undefined;
+      };
     const record = recorder().getSync(added!.id)!;
     expect(record.uploadId).toBeTruthy();
     const { mac } = sdk(started.port);
     const token = new qiniu.rs.PutPolicy({ scope: 'photos:dropped.bin' }).uploadToken(mac);
-    const parts = () => fetch(`http://${record.upDomains[0]}/buckets/photos/objects/${qiniu.util.urlsafeBase64Encode('dropped.bin')}/uploads/${record.uploadId}`, { headers: { Authorization: `UpToken ${token}` } });
+    const parts = () =>
+      fetch(
+        `http://${record.upDomains[0]}/buckets/photos/objects/${qiniu.util.urlsafeBase64Encode('dropped.bin')}/uploads/${record.uploadId}`,
+        { headers: { Authorization: `UpToken ${token}` } },
+      );
     expect((await parts()).status).toBe(200);
 
     await transfers.call('cancel', { ids: [added!.id] });
@@ -177,7 +240,14 @@ describe('transfers', () => {
     running = started.running;
     const transfers = transfersOf(running);
     await put(started.port, 'photos', ['in/a.txt', 'in/a (1).txt', 'in/b.txt']);
-    expect(await transfers.call('conflicts', { accountId: 'local', bucket: 'photos', prefix: 'in/', relativePaths: ['a.txt', 'b.txt', 'c.txt'] })).toEqual({ existing: ['a.txt', 'b.txt'] });
+    expect(
+      await transfers.call('conflicts', {
+        accountId: 'local',
+        bucket: 'photos',
+        prefix: 'in/',
+        relativePaths: ['a.txt', 'b.txt', 'c.txt'],
+      }),
+    ).toEqual({ existing: ['a.txt', 'b.txt'] });
     const added = await transfers.call<TransferStatus[]>('addUploads', {
       accountId: 'local',
       bucket: 'photos',
@@ -202,7 +272,12 @@ describe('transfers', () => {
     const started = await startStorage();
     running = started.running;
     const transfers = transfersOf(running);
-    const [added] = await transfers.call<TransferStatus[]>('addUploads', { accountId: 'local', bucket: 'photos', prefix: '', files: [{ relativePath: 'never.bin', size: 100 }] });
+    const [added] = await transfers.call<TransferStatus[]>('addUploads', {
+      accountId: 'local',
+      bucket: 'photos',
+      prefix: '',
+      files: [{ relativePath: 'never.bin', size: 100 }],
+    });
     await send(running, added!.id, Buffer.alloc(40), 0, 100);
     await transfers.call('cancel', { ids: [added!.id] });
     expect(await transfers.until(added!.id, (t) => t.state === 'canceled')).toMatchObject({ transferred: 0 });
@@ -218,9 +293,16 @@ describe('transfers', () => {
     running = started.running;
     const transfers = transfersOf(running);
     await expect(
-      transfers.call('addUploads', { accountId: 'local', bucket: 'photos', prefix: '', files: [{ relativePath: 'passwd', size: 10, path: '/etc/passwd' }] }),
+      transfers.call('addUploads', {
+        accountId: 'local',
+        bucket: 'photos',
+        prefix: '',
+        files: [{ relativePath: 'passwd', size: 10, path: '/etc/passwd' }],
+      }),
     ).rejects.toThrow(/only in the desktop app/);
-    await expect(transfers.call('addUploads', { accountId: 'local', bucket: 'photos', prefix: '', files: [{ relativePath: '../up.txt', size: 1 }] })).rejects.toThrow(/relative path/);
+    await expect(
+      transfers.call('addUploads', { accountId: 'local', bucket: 'photos', prefix: '', files: [{ relativePath: '../up.txt', size: 1 }] }),
+    ).rejects.toThrow(/relative path/);
   });
 
   it('reads a file where it is in the desktop app, without a copy', async () => {
@@ -230,12 +312,24 @@ describe('transfers', () => {
     const data = randomBytes(6 * MiB);
     const path = join(running.dir, 'chosen.bin');
     await writeFile(path, data);
-    const [added] = await transfers.call<TransferStatus[]>('addUploads', { accountId: 'local', bucket: 'photos', prefix: 'desk/', files: [{ relativePath: 'chosen.bin', size: data.length, path }] });
+    const [added] = await transfers.call<TransferStatus[]>('addUploads', {
+      accountId: 'local',
+      bucket: 'photos',
+      prefix: 'desk/',
+      files: [{ relativePath: 'chosen.bin', size: data.length, path }],
+    });
     expect(added).toMatchObject({ state: 'queued', localPath: path });
     expect(await transfers.until(added!.id, (t) => t.state === 'done')).toMatchObject({ etag: kodoEtag(data) });
     expect(existsSync(join(running.dir, 'data', 'storage', 'transfers', 'spool', added!.id))).toBe(false);
     expect((await stat(started.port, 'photos', 'desk/chosen.bin')).hash).toBe(kodoEtag(data));
-    await expect(transfers.call('addUploads', { accountId: 'local', bucket: 'photos', prefix: '', files: [{ relativePath: 'gone.bin', size: 1, path: join(running.dir, 'nope') }] })).rejects.toThrow(/no file at/);
+    await expect(
+      transfers.call('addUploads', {
+        accountId: 'local',
+        bucket: 'photos',
+        prefix: '',
+        files: [{ relativePath: 'gone.bin', size: 1, path: join(running.dir, 'nope') }],
+      }),
+    ).rejects.toThrow(/no file at/);
   });
 
   it('downloads a folder with its sub-folders into the downloads folder and checks each etag', async () => {
@@ -249,7 +343,12 @@ describe('transfers', () => {
       ['other.txt', Buffer.from('not chosen')],
     ]);
     await put(started.port, 'vault', [...bodies.keys()], (key) => bodies.get(key)!);
-    const result = await transfers.call<{ added: number }>('addDownloads', { accountId: 'local', bucket: 'vault', prefix: '', items: [{ key: 'docs/', folder: true }] });
+    const result = await transfers.call<{ added: number }>('addDownloads', {
+      accountId: 'local',
+      bucket: 'vault',
+      prefix: '',
+      items: [{ key: 'docs/', folder: true }],
+    });
     expect(result.added).toBe(2);
     const list = await transfers.call<TransferStatus[]>('list');
     for (const t of list) await transfers.until(t.id, (s) => s.state === 'done');
@@ -266,7 +365,12 @@ describe('transfers', () => {
     expect((await fetch(`${running.engine.server.url}/console/downloads/not-a-transfer`)).status).toBe(404);
 
     // The same file again does not overwrite the first copy.
-    await transfers.call('addDownloads', { accountId: 'local', bucket: 'vault', prefix: 'docs/', items: [{ key: 'docs/a.txt', folder: false }] });
+    await transfers.call('addDownloads', {
+      accountId: 'local',
+      bucket: 'vault',
+      prefix: 'docs/',
+      items: [{ key: 'docs/a.txt', folder: false }],
+    });
     const second = (await transfers.call<TransferStatus[]>('list')).at(-1)!;
     expect(second.localPath).toBe(join(running.dir, 'data', 'downloads', 'vault', 'a.txt'));
     await transfers.until(second.id, (t) => t.state === 'done');
@@ -282,7 +386,14 @@ describe('transfers', () => {
     const seen: number[] = [];
     const { mac, config } = sdk(started.port);
     const url = new qiniu.rs.BucketManager(mac, config).publicDownloadUrl(`http://photos.test:${started.port}`, 'ranged.bin');
-    await downloadFile({ url, connectTo: `127.0.0.1:${started.port}`, partPath, size: data.length, signal: new AbortController().signal, onProgress: (n) => seen.push(n) });
+    await downloadFile({
+      url,
+      connectTo: `127.0.0.1:${started.port}`,
+      partPath,
+      size: data.length,
+      signal: new AbortController().signal,
+      onProgress: (n) => seen.push(n),
+    });
     expect((await readFile(partPath)).equals(data)).toBe(true);
     // The first progress was the bytes already there: they were not fetched again.
     expect(seen[0]).toBe(MiB);

@@ -2,9 +2,9 @@ import { ActionIcon, Drawer, Group, Stack, Table, Text, TextInput, UnstyledButto
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconChevronLeft, IconChevronRight, IconSearch } from '@tabler/icons-react';
 import { memo, useMemo, useState } from 'react';
-import type { CalendarEvent } from '../../../../src-shared/contract/directory';
-import { QueryState } from '../../../ui/QueryState';
-import { ResultError } from '../../../ui/ResultError';
+import type { CalendarEvent } from '@shared/contract/directory';
+import { QueryState } from '@renderer/ui/QueryState';
+import { ResultError } from '@renderer/ui/ResultError';
 import { eventsOfDay, weekOf } from '../model/sync-status-text';
 import { useEventSearch, useEventsInRange } from '../use-calendar-sync';
 
@@ -14,7 +14,11 @@ const whenFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', tim
 
 function EventLine({ event, onOpen }: { event: CalendarEvent; onOpen(): void }) {
   return (
-    <UnstyledButton onClick={onOpen} className="agenda-event" aria-label={`${event.subject ?? '(no subject)'}, ${whenFormat.format(Date.parse(event.start))}`}>
+    <UnstyledButton
+      onClick={onOpen}
+      className="agenda-event"
+      aria-label={`${event.subject ?? '(no subject)'}, ${whenFormat.format(Date.parse(event.start))}`}
+    >
       <Text size="sm" span fw={500}>
         {event.isAllDay ? 'All day' : `${timeFormat.format(Date.parse(event.start))}–${timeFormat.format(Date.parse(event.end))}`}
       </Text>{' '}
@@ -59,13 +63,23 @@ export const LocalCopy = memo(function LocalCopy() {
             Week of {dayFormat.format(week.start)}
           </Text>
         </Group>
-        <TextInput size="xs" w={260} leftSection={<IconSearch size={14} />} aria-label="Search events by subject" placeholder="Search by subject" value={searchText} onChange={(e) => setSearchText(e.currentTarget.value)} />
+        <TextInput
+          size="xs"
+          w={260}
+          leftSection={<IconSearch size={14} />}
+          aria-label="Search events by subject"
+          placeholder="Search by subject"
+          value={searchText}
+          onChange={(e) => setSearchText(e.currentTarget.value)}
+        />
       </Group>
       {search ? (
         <div data-testid="event-search" className="agenda" tabIndex={0} aria-label="Events found">
           {found.isError ? <ResultError error={found.error} title="The search failed" /> : null}
           {found.data && found.data.length === 0 ? <Text size="sm">No event of the local copy has “{search}” in its subject.</Text> : null}
-          {found.data?.map((event) => <EventLine key={event.id} event={event} onOpen={() => setOpen(event)} />)}
+          {found.data?.map((event) => (
+            <EventLine key={event.id} event={event} onOpen={() => setOpen(event)} />
+          ))}
         </div>
       ) : (
         <div data-testid="agenda" className="agenda" tabIndex={0} aria-label="Agenda of the week">
@@ -78,21 +92,35 @@ export const LocalCopy = memo(function LocalCopy() {
                     <Text size="sm" fw={600}>
                       {dayFormat.format(d)}
                     </Text>
-                    {ofDay.length === 0 ? <Text size="xs">Nothing</Text> : ofDay.map((event) => <EventLine key={event.id} event={event} onOpen={() => setOpen(event)} />)}
+                    {ofDay.length === 0 ? (
+                      <Text size="xs">Nothing</Text>
+                    ) : (
+                      ofDay.map((event) => <EventLine key={event.id} event={event} onOpen={() => setOpen(event)} />)
+                    )}
                   </div>
                 );
               })
             : null}
         </div>
       )}
-      <Drawer opened={open !== undefined} onClose={() => setOpen(undefined)} position="right" size="md" title={open?.subject ?? '(no subject)'}>
+      <Drawer
+        opened={open !== undefined}
+        onClose={() => setOpen(undefined)}
+        position="right"
+        size="md"
+        title={open?.subject ?? '(no subject)'}
+      >
         {open ? (
           <Stack gap="xs">
             <Table withRowBorders={false} verticalSpacing={4} data-testid="event-facts">
               <Table.Tbody>
                 <Table.Tr>
                   <Table.Th w={110}>When</Table.Th>
-                  <Table.Td>{open.isAllDay ? `${whenFormat.format(Date.parse(open.start))}, all day` : `${whenFormat.format(Date.parse(open.start))} – ${whenFormat.format(Date.parse(open.end))}`}</Table.Td>
+                  <Table.Td>
+                    {open.isAllDay
+                      ? `${whenFormat.format(Date.parse(open.start))}, all day`
+                      : `${whenFormat.format(Date.parse(open.start))} – ${whenFormat.format(Date.parse(open.end))}`}
+                  </Table.Td>
                 </Table.Tr>
                 {open.location ? (
                   <Table.Tr>

@@ -1,7 +1,7 @@
 import { Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
-import type { CalendarRound } from '../../../../src-shared/contract/directory';
-import { UplotChart } from '../../../ui/UplotChart';
+import type { CalendarRound } from '@shared/contract/directory';
+import { UplotChart } from '@renderer/ui/UplotChart';
 import { roundKindText } from '../model/sync-status-text';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' });
@@ -21,7 +21,16 @@ export function RoundHistory({ rounds }: { rounds: CalendarRound[] }) {
   if (rounds.length === 0) return <Text size="sm">No round has run yet.</Text>;
   return (
     <>
-      {rounds.length > 1 ? <UplotChart x={x} series={series} format={(v) => String(Math.round(v))} label="Events added, updated and removed per round" height={160} testId="rounds-chart" /> : null}
+      {rounds.length > 1 ? (
+        <UplotChart
+          x={x}
+          series={series}
+          format={(v) => String(Math.round(v))}
+          label="Events added, updated and removed per round"
+          height={160}
+          testId="rounds-chart"
+        />
+      ) : null}
       <Table striped data-testid="round-history">
         <Table.Thead>
           <Table.Tr>
@@ -45,7 +54,15 @@ export function RoundHistory({ rounds }: { rounds: CalendarRound[] }) {
               <Table.Td>{round.added}</Table.Td>
               <Table.Td>{round.updated}</Table.Td>
               <Table.Td>{round.removed}</Table.Td>
-              <Table.Td>{round.error ? <Text c="var(--mantine-color-error)" size="sm">{round.error}</Text> : 'done'}</Table.Td>
+              <Table.Td>
+                {round.error ? (
+                  <Text c="var(--mantine-color-error)" size="sm">
+                    {round.error}
+                  </Text>
+                ) : (
+                  'done'
+                )}
+              </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

@@ -3,7 +3,7 @@ import { DatePickerInput } from '@mantine/dates';
 import { IconCalendarEvent, IconPlayerPause, IconPlayerPlay, IconRefresh, IconRefreshAlert } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import type { CalendarSyncStatus } from '../../../../src-shared/contract/directory';
+import type { CalendarSyncStatus } from '@shared/contract/directory';
 
 type Action = { kind: 'syncNow' | 'stop' | 'resync' } | { kind: 'start'; start?: string; end?: string };
 
@@ -24,7 +24,13 @@ export function SyncControls({ status, busy, onAction }: { status: CalendarSyncS
   };
   return (
     <Group gap="xs">
-      <Button size="xs" leftSection={<IconRefresh size={16} />} disabled={!running} loading={busy && status.state === 'syncing'} onClick={() => onAction({ kind: 'syncNow' })}>
+      <Button
+        size="xs"
+        leftSection={<IconRefresh size={16} />}
+        disabled={!running}
+        loading={busy && status.state === 'syncing'}
+        onClick={() => onAction({ kind: 'syncNow' })}
+      >
         Sync now
       </Button>
       {running ? (
@@ -36,7 +42,13 @@ export function SyncControls({ status, busy, onAction }: { status: CalendarSyncS
           {status.target ? 'Resume' : 'Start syncing'}
         </Button>
       )}
-      <Button size="xs" variant="default" leftSection={<IconRefreshAlert size={16} />} disabled={!running} onClick={() => onAction({ kind: 'resync' })}>
+      <Button
+        size="xs"
+        variant="default"
+        leftSection={<IconRefreshAlert size={16} />}
+        disabled={!running}
+        onClick={() => onAction({ kind: 'resync' })}
+      >
         Full resync
       </Button>
       <Popover opened={open} onChange={setOpen} position="bottom-end" trapFocus withArrow>
@@ -47,7 +59,14 @@ export function SyncControls({ status, busy, onAction }: { status: CalendarSyncS
         </Popover.Target>
         <Popover.Dropdown>
           <Stack gap="xs" w={300}>
-            <DatePickerInput type="range" label="Days of the view (UTC)" size="xs" value={range} onChange={setRange} allowSingleDateInRange />
+            <DatePickerInput
+              type="range"
+              label="Days of the view (UTC)"
+              size="xs"
+              value={range}
+              onChange={setRange}
+              allowSingleDateInRange
+            />
             <Text size="xs">A new window starts a full synchronisation of the view.</Text>
             <Group justify="flex-end">
               <Button size="xs" disabled={!from || !to} onClick={applyWindow}>

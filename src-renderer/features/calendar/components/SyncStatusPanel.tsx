@@ -1,6 +1,6 @@
 import { Badge, Group, Progress, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import type { CalendarSyncStatus } from '../../../../src-shared/contract/directory';
+import type { CalendarSyncStatus } from '@shared/contract/directory';
 import { roundCountsText, roundKindText, stateLabel, untilText } from '../model/sync-status-text';
 
 const STATE_COLOR = { syncing: 'blue', idle: 'green', error: 'red', stopped: 'gray' } as const;
@@ -34,8 +34,8 @@ export function SyncStatusPanel({ status }: { status: CalendarSyncStatus }) {
         </Group>
         {status.target ? (
           <Text size="sm">
-            Calendar of <strong>{status.target.user}</strong> from {dayFormat.format(Date.parse(status.target.start))} to {dayFormat.format(Date.parse(status.target.end))} · every{' '}
-            {status.intervalSeconds} s · {status.pageSize} per page
+            Calendar of <strong>{status.target.user}</strong> from {dayFormat.format(Date.parse(status.target.start))} to{' '}
+            {dayFormat.format(Date.parse(status.target.end))} · every {status.intervalSeconds} s · {status.pageSize} per page
           </Text>
         ) : null}
         {current ? (
@@ -48,7 +48,8 @@ export function SyncStatusPanel({ status }: { status: CalendarSyncStatus }) {
         ) : null}
         {status.lastRound ? (
           <Text size="sm" data-testid="last-round">
-            Last round {timeFormat.format(Date.parse(status.lastRound.startedAt))} ({roundKindText(status.lastRound)}), {Math.round(status.lastRound.durationMs)} ms: {roundCountsText(status.lastRound)}
+            Last round {timeFormat.format(Date.parse(status.lastRound.startedAt))} ({roundKindText(status.lastRound)}),{' '}
+            {Math.round(status.lastRound.durationMs)} ms: {roundCountsText(status.lastRound)}
           </Text>
         ) : null}
         {status.lastError && status.state === 'error' ? (

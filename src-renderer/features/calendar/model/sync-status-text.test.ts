@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CalendarSyncStatus } from '../../../../src-shared/contract/directory';
+import type { CalendarSyncStatus } from '@shared/contract/directory';
 import { eventsOfDay, roundCountsText, roundKindText, stateLabel, untilText, weekOf } from './sync-status-text';
 
 const status = (over: Partial<CalendarSyncStatus>): CalendarSyncStatus => ({

@@ -1,6 +1,11 @@
-import type { CalendarRound, CalendarSyncStatus } from '../../../../src-shared/contract/directory';
+import type { CalendarRound, CalendarSyncStatus } from '@shared/contract/directory';
 
-const REASON_TEXT = { first: 'first synchronisation', expired: 'resync after the delta token expired (410)', resync: 'resync asked for', connection: 'resync: the directory connection changed' } as const;
+const REASON_TEXT = {
+  first: 'first synchronisation',
+  expired: 'resync after the delta token expired (410)',
+  resync: 'resync asked for',
+  connection: 'resync: the directory connection changed',
+} as const;
 
 /** The state as the badge says it. */
 export function stateLabel(status: CalendarSyncStatus): string {

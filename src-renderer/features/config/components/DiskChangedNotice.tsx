@@ -24,7 +24,19 @@ export interface DiskChangedNoticeProps {
  * "The file changed on disk": someone edited it outside the console. Apply makes the engine run
  * it (as a save would); Reload puts it in the editor. Nothing happens until the user picks.
  */
-export function DiskChangedNotice({ path, notApplied, conflict, editorDiffers, dirty, applying, connected, applyError, onApply, onReload, onKeepMine }: DiskChangedNoticeProps) {
+export function DiskChangedNotice({
+  path,
+  notApplied,
+  conflict,
+  editorDiffers,
+  dirty,
+  applying,
+  connected,
+  applyError,
+  onApply,
+  onReload,
+  onKeepMine,
+}: DiskChangedNoticeProps) {
   const [confirming, setConfirming] = useState(false);
   if (!notApplied && !conflict) return null;
   const reload = () => {
@@ -33,7 +45,12 @@ export function DiskChangedNotice({ path, notApplied, conflict, editorDiffers, d
   };
   return (
     // The title in the text colour: Mantine's yellow-on-yellow title is below AA contrast.
-    <Alert color="yellow" title="The file changed on disk" styles={{ title: { color: 'var(--mantine-color-text)' } }} data-testid="changed-on-disk">
+    <Alert
+      color="yellow"
+      title="The file changed on disk"
+      styles={{ title: { color: 'var(--mantine-color-text)' } }}
+      data-testid="changed-on-disk"
+    >
       <Stack gap="xs">
         {conflict ? <Text size="sm">Another editor or console wrote {path} while you were editing it here.</Text> : null}
         {notApplied ? (

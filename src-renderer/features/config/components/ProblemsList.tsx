@@ -2,7 +2,15 @@ import { Badge, Group, Text, UnstyledButton } from '@mantine/core';
 import { problemPlace, problemText, type ConfigProblem } from '../model/problems';
 
 /** Every problem the relay found, each a button that puts the cursor on it. */
-export function ProblemsList({ problems, checking, onJump }: { problems: ConfigProblem[]; checking: boolean; onJump(problem: ConfigProblem): void }) {
+export function ProblemsList({
+  problems,
+  checking,
+  onJump,
+}: {
+  problems: ConfigProblem[];
+  checking: boolean;
+  onJump(problem: ConfigProblem): void;
+}) {
   return (
     <section aria-labelledby="problems-title" className="config-problems" aria-live="polite">
       <Group gap="xs" mb={4}>

@@ -16,14 +16,25 @@ export interface SaveDialogProps {
 }
 
 /** What the save will change in the file, shown before it is written. */
-export function SaveDialog({ opened, restart, restartOnly = false, path, onDisk, draft, saving, error, onConfirm, onClose }: SaveDialogProps) {
+export function SaveDialog({
+  opened,
+  restart,
+  restartOnly = false,
+  path,
+  onDisk,
+  draft,
+  saving,
+  error,
+  onConfirm,
+  onClose,
+}: SaveDialogProps) {
   return (
     <Modal opened={opened} onClose={onClose} title={restart ? 'Save and restart the engine' : 'Save the config file'} size="xl">
       <Stack>
         {restartOnly ? (
           <Text size="sm">
-            The editor has what is on disk, but <code>{path}</code> was changed outside the console and the relay is not running it. The engine
-            restarts with it: every stream reconnects and viewers see a short gap.
+            The editor has what is on disk, but <code>{path}</code> was changed outside the console and the relay is not running it. The
+            engine restarts with it: every stream reconnects and viewers see a short gap.
           </Text>
         ) : (
           <Text size="sm">

@@ -6,8 +6,10 @@ import { EDITOR_PALETTES, type EditorPalette } from '../model/editor-palette';
 
 // The lint underline and gutter marks are SVG images with their colour inside, so each theme
 // draws its own (data: images are allowed by the console's CSP).
-const svgUrl = (body: string, attributes: string) => `url('data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" ${attributes}>${body}</svg>`)}')`;
-const wavy = (colour: string) => svgUrl(`<path d="m0 2.5 l2 -1.5 l1 0 l2 1.5 l1 0" stroke="${colour}" fill="none" stroke-width="1"/>`, 'width="6" height="3"');
+const svgUrl = (body: string, attributes: string) =>
+  `url('data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" ${attributes}>${body}</svg>`)}')`;
+const wavy = (colour: string) =>
+  svgUrl(`<path d="m0 2.5 l2 -1.5 l1 0 l2 1.5 l1 0" stroke="${colour}" fill="none" stroke-width="1"/>`, 'width="6" height="3"');
 const marker = (shape: string) => svgUrl(shape, 'viewBox="0 0 40 40"');
 
 function editorChrome(p: EditorPalette): Extension {
@@ -17,7 +19,9 @@ function editorChrome(p: EditorPalette): Extension {
       '.cm-scroller': { fontFamily: 'var(--mantine-font-family-monospace)' },
       '.cm-content': { caretColor: p.cursor },
       '.cm-cursor, .cm-dropCursor': { borderLeftColor: p.cursor, borderLeftWidth: '2px' },
-      '&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, .cm-content ::selection': { backgroundColor: p.selection },
+      '&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, .cm-content ::selection': {
+        backgroundColor: p.selection,
+      },
       '.cm-activeLine': { backgroundColor: p.activeLine },
       '.cm-gutters': { backgroundColor: p.gutterBackground, color: p.gutterForeground, borderRight: `1px solid ${p.tooltipBorder}` },
       '.cm-activeLineGutter': { backgroundColor: p.activeLineGutter, color: p.foreground },
@@ -33,7 +37,12 @@ function editorChrome(p: EditorPalette): Extension {
       '.cm-panels.cm-panels-top': { borderBottom: `1px solid ${p.tooltipBorder}` },
       '.cm-panels.cm-panels-bottom': { borderTop: `1px solid ${p.tooltipBorder}` },
       '.cm-textfield': { backgroundColor: p.background, color: p.foreground, border: `1px solid ${p.tooltipBorder}` },
-      '.cm-button': { backgroundImage: 'none', backgroundColor: p.gutterBackground, color: p.foreground, border: `1px solid ${p.tooltipBorder}` },
+      '.cm-button': {
+        backgroundImage: 'none',
+        backgroundColor: p.gutterBackground,
+        color: p.foreground,
+        border: `1px solid ${p.tooltipBorder}`,
+      },
       // Problems: the underline, the bar beside the message, the gutter mark and the panel's list.
       '.cm-lintRange-error': { backgroundImage: wavy(p.lint.error) },
       '.cm-lintRange-warning': { backgroundImage: wavy(p.lint.warning) },
@@ -45,7 +54,10 @@ function editorChrome(p: EditorPalette): Extension {
       '.cm-lint-marker-error': { content: marker(`<circle cx="20" cy="20" r="14" fill="${p.lint.error}"/>`) },
       '.cm-lint-marker-warning': { content: marker(`<path fill="${p.lint.warning}" d="M20 5L37 35L3 35Z"/>`) },
       '.cm-lint-marker-info': { content: marker(`<path fill="${p.lint.info}" d="M6 6L34 6L34 34L6 34Z"/>`) },
-      '.cm-panel.cm-panel-lint ul [aria-selected], .cm-panel.cm-panel-lint ul:focus [aria-selected]': { backgroundColor: p.completionSelected, color: p.tooltipForeground },
+      '.cm-panel.cm-panel-lint ul [aria-selected], .cm-panel.cm-panel-lint ul:focus [aria-selected]': {
+        backgroundColor: p.completionSelected,
+        color: p.tooltipForeground,
+      },
       // The diff before saving: added and removed lines, and the changed characters within them.
       '&.cm-merge-b .cm-changedLine, .cm-inlineChangedLine': { backgroundColor: p.merge.insertedLine },
       '.cm-deletedChunk': { backgroundColor: p.merge.deletedLine },

@@ -39,7 +39,8 @@ export const yamlScalars = ViewPlugin.fromClass(
       this.decorations = marksInView(view);
     }
     update(update: ViewUpdate) {
-      if (update.docChanged || update.viewportChanged || syntaxTree(update.startState) !== syntaxTree(update.state)) this.decorations = marksInView(update.view);
+      if (update.docChanged || update.viewportChanged || syntaxTree(update.startState) !== syntaxTree(update.state))
+        this.decorations = marksInView(update.view);
     }
   },
   { decorations: (plugin) => plugin.decorations },

@@ -1,8 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { appliedSummary, configDoc, differsFromDisk, emptyConfigDoc, isDirty, notApplied, saveDecision, type ConfigDoc, type ConfigDocEvent } from './config-doc';
+import {
+  appliedSummary,
+  configDoc,
+  differsFromDisk,
+  emptyConfigDoc,
+  isDirty,
+  notApplied,
+  saveDecision,
+  type ConfigDoc,
+  type ConfigDocEvent,
+} from './config-doc';
 
 /** A file read from disk; the engine runs `running` (the same file unless said otherwise). */
-const file = (text: string, revision: string, running = revision) => ({ path: '/etc/relay.yaml', text, revision, runningRevision: running });
+const file = (text: string, revision: string, running = revision) => ({
+  path: '/etc/relay.yaml',
+  text,
+  revision,
+  runningRevision: running,
+});
 const run = (...events: ConfigDocEvent[]): ConfigDoc => events.reduce(configDoc, emptyConfigDoc);
 
 describe('config document', () => {
@@ -28,14 +43,22 @@ describe('config document', () => {
   });
 
   it('takes its own save coming back from the watcher quietly', () => {
-    const doc = run({ type: 'loaded', file: file('a: 1\n', 'r1') }, { type: 'edited', text: 'a: 2\n' }, { type: 'disk-changed', file: file('a: 2\n', 'r2') });
+    const doc = run(
+      { type: 'loaded', file: file('a: 1\n', 'r1') },
+      { type: 'edited', text: 'a: 2\n' },
+      { type: 'disk-changed', file: file('a: 2\n', 'r2') },
+    );
     expect(doc).toMatchObject({ draft: 'a: 2\n', base: { revision: 'r2' }, replaced: 1 });
     expect(doc.newerOnDisk).toBeUndefined();
     expect(configDoc(doc, { type: 'disk-changed', file: file('a: 2\n', 'r2') })).toBe(doc);
   });
 
   it('offers a newer file instead of dropping unsaved work; reload or keep mine', () => {
-    const conflicted = run({ type: 'loaded', file: file('a: 1\n', 'r1') }, { type: 'edited', text: 'a: 2\n' }, { type: 'disk-changed', file: file('b: 1\n', 'r3') });
+    const conflicted = run(
+      { type: 'loaded', file: file('a: 1\n', 'r1') },
+      { type: 'edited', text: 'a: 2\n' },
+      { type: 'disk-changed', file: file('b: 1\n', 'r3') },
+    );
     expect(conflicted).toMatchObject({ draft: 'a: 2\n', base: { revision: 'r1' }, newerOnDisk: { revision: 'r3' } });
     const taken = configDoc(conflicted, { type: 'take-disk' });
     expect(taken).toMatchObject({ draft: 'b: 1\n', base: { revision: 'r3' }, replaced: 2 });
@@ -66,7 +89,11 @@ describe('config document', () => {
   });
 
   it('notices a change on disk that is not applied even with unsaved work, and reloads only when asked', () => {
-    const conflicted = run({ type: 'loaded', file: file('a: 1\n', 'r1') }, { type: 'edited', text: 'a: 2\n' }, { type: 'disk-changed', file: file('b: 1\n', 'r3', 'r1') });
+    const conflicted = run(
+      { type: 'loaded', file: file('a: 1\n', 'r1') },
+      { type: 'edited', text: 'a: 2\n' },
+      { type: 'disk-changed', file: file('b: 1\n', 'r3', 'r1') },
+    );
     expect(notApplied(conflicted)).toBe(true);
     expect(differsFromDisk(conflicted)).toBe(true);
     expect(conflicted.draft).toBe('a: 2\n');
@@ -80,19 +107,43 @@ describe('config document', () => {
   it.each<{ name: string; events: ConfigDocEvent[]; errors: number; restart: boolean; expected: ReturnType<typeof saveDecision> }>([
     { name: 'nothing edited, nothing pending', events: [], errors: 0, restart: true, expected: { kind: 'nothing', notApplied: false } },
     { name: 'an edit', events: [{ type: 'edited', text: 'a: 2\n' }], errors: 0, restart: false, expected: { kind: 'write' } },
-    { name: 'an edit with errors', events: [{ type: 'edited', text: 'a: [\n' }], errors: 1, restart: true, expected: { kind: 'errors', count: 1 } },
-    { name: 'restart with a file changed on disk', events: [{ type: 'disk-changed', file: file('a: 3\n', 'r3', 'r1') }], errors: 0, restart: true, expected: { kind: 'restart-only' } },
-    { name: 'restart with a broken file on disk', events: [{ type: 'disk-changed', file: file('a: [\n', 'r3', 'r1') }], errors: 1, restart: true, expected: { kind: 'errors', count: 1 } },
-    { name: 'save with a file changed on disk', events: [{ type: 'disk-changed', file: file('a: 3\n', 'r3', 'r1') }], errors: 0, restart: false, expected: { kind: 'nothing', notApplied: true } },
+    {
+      name: 'an edit with errors',
+      events: [{ type: 'edited', text: 'a: [\n' }],
+      errors: 1,
+      restart: true,
+      expected: { kind: 'errors', count: 1 },
+    },
+    {
+      name: 'restart with a file changed on disk',
+      events: [{ type: 'disk-changed', file: file('a: 3\n', 'r3', 'r1') }],
+      errors: 0,
+      restart: true,
+      expected: { kind: 'restart-only' },
+    },
+    {
+      name: 'restart with a broken file on disk',
+      events: [{ type: 'disk-changed', file: file('a: [\n', 'r3', 'r1') }],
+      errors: 1,
+      restart: true,
+      expected: { kind: 'errors', count: 1 },
+    },
+    {
+      name: 'save with a file changed on disk',
+      events: [{ type: 'disk-changed', file: file('a: 3\n', 'r3', 'r1') }],
+      errors: 0,
+      restart: false,
+      expected: { kind: 'nothing', notApplied: true },
+    },
   ])('save decision: $name', ({ events, errors, restart, expected }) => {
     const doc = run({ type: 'loaded', file: file('a: 1\n', 'r1') }, ...events);
     expect(saveDecision(doc, errors, restart)).toEqual(expected);
   });
 
   it('says what an apply did and what waits for a restart', () => {
-    expect(appliedSummary({ revision: 'r', streams: { added: ['yard', 'gate'], changed: ['door'], removed: ['old'] }, restartNeeded: [] })).toEqual([
-      'Streams added yard, gate; changed door; removed old.',
-    ]);
+    expect(
+      appliedSummary({ revision: 'r', streams: { added: ['yard', 'gate'], changed: ['door'], removed: ['old'] }, restartNeeded: [] }),
+    ).toEqual(['Streams added yard, gate; changed door; removed old.']);
     expect(appliedSummary({ revision: 'r', streams: { added: [], changed: [], removed: [] }, restartNeeded: ['api', 'log'] })).toEqual([
       'No stream changed.',
       'Changes to api, log take effect after a restart: use Save and restart.',

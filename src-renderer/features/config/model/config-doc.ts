@@ -1,4 +1,4 @@
-import type { ConfigApplied, ConfigFile } from '../../../../src-shared/contract/relay';
+import type { ConfigApplied, ConfigFile } from '@shared/contract/relay';
 
 /**
  * The config being edited against the file on disk. `base` is the file the draft started from

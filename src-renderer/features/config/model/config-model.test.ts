@@ -9,10 +9,31 @@ import { yamlPathAt } from './yaml-path-at';
 const schema: JsonSchemaNode = {
   type: 'object',
   properties: {
-    api: { type: 'object', description: 'HTTP API', properties: { listen: { type: 'string', default: '127.0.0.1:1984', description: 'host:port of the API' }, origin: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] } } },
-    log: { type: 'object', properties: { level: { type: 'string', enum: ['debug', 'info', 'warn'], default: 'info', description: 'how much the engine logs' } } },
+    api: {
+      type: 'object',
+      description: 'HTTP API',
+      properties: {
+        listen: { type: 'string', default: '127.0.0.1:1984', description: 'host:port of the API' },
+        origin: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+      },
+    },
+    log: {
+      type: 'object',
+      properties: { level: { type: 'string', enum: ['debug', 'info', 'warn'], default: 'info', description: 'how much the engine logs' } },
+    },
     rtsp: { type: 'object', properties: { local_auth: { type: 'boolean', default: false }, listen: { type: 'string' } } },
-    webrtc: { type: 'object', properties: { ice_servers: { type: 'array', items: { type: 'object', properties: { urls: { type: 'string', description: 'stun: or turn: URL' }, username: { type: 'string' } } } } } },
+    webrtc: {
+      type: 'object',
+      properties: {
+        ice_servers: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { urls: { type: 'string', description: 'stun: or turn: URL' }, username: { type: 'string' } },
+          },
+        },
+      },
+    },
     streams: { type: 'object', additionalProperties: {} },
   },
 };
@@ -34,7 +55,11 @@ describe('yamlPathAt', () => {
   });
 
   it('steps into list items', () => {
-    expect(at('webrtc:\n  ice_servers:\n    - urls: stun:x\n      user|')).toMatchObject({ path: ['webrtc', 'ice_servers', '[]'], kind: 'key', prefix: 'user' });
+    expect(at('webrtc:\n  ice_servers:\n    - urls: stun:x\n      user|')).toMatchObject({
+      path: ['webrtc', 'ice_servers', '[]'],
+      kind: 'key',
+      prefix: 'user',
+    });
     expect(at('webrtc:\n  ice_servers:\n    - ur|')).toMatchObject({ path: ['webrtc', 'ice_servers', '[]'], kind: 'key', prefix: 'ur' });
   });
 });
@@ -42,7 +67,9 @@ describe('yamlPathAt', () => {
 describe('schema completion and hover', () => {
   it('offers the keys of the mapping, minus the ones already written', () => {
     const keys = schemaCompletions(schema, at('api:\n  |'), ['origin']);
-    expect(keys).toEqual([{ label: 'listen', apply: 'listen: ', type: 'property', detail: 'string (default "127.0.0.1:1984")', info: 'host:port of the API' }]);
+    expect(keys).toEqual([
+      { label: 'listen', apply: 'listen: ', type: 'property', detail: 'string (default "127.0.0.1:1984")', info: 'host:port of the API' },
+    ]);
     expect(schemaCompletions(schema, at('l|')).map((c) => c.label)).toEqual(['log']);
     expect(schemaCompletions(schema, at('a|'))[0]!.apply).toBe('api:\n');
     expect(schemaCompletions(schema, at('webrtc:\n  ice_servers:\n    - |')).map((c) => c.label)).toEqual(['urls', 'username']);
@@ -62,7 +89,13 @@ describe('schema completion and hover', () => {
 
   it('explains the key under the pointer', () => {
     const text = 'log:\n  level: info\napi:\n  listen: 1\n';
-    expect(schemaHover(schema, text, text.indexOf('level') + 2)).toEqual({ path: 'log.level', type: '"debug" | "info" | "warn" (default "info")', description: 'how much the engine logs', from: 7, to: 12 });
+    expect(schemaHover(schema, text, text.indexOf('level') + 2)).toEqual({
+      path: 'log.level',
+      type: '"debug" | "info" | "warn" (default "info")',
+      description: 'how much the engine logs',
+      from: 7,
+      to: 12,
+    });
     expect(schemaHover(schema, text, text.indexOf('info') + 1)).toBeUndefined();
     expect(schemaHover(schema, 'api:\n  nope: 1\n', 8)).toBeUndefined();
     expect(describeType(schemaAt(schema, ['api', 'origin'])!)).toBe('string or array');
@@ -71,7 +104,12 @@ describe('schema completion and hover', () => {
 
 describe('problems', () => {
   it('say where they are once', () => {
-    const problem = { message: 'invalid YAML: Nested mappings are not allowed (line 17, column 6)', severity: 'error' as const, line: 17, column: 6 };
+    const problem = {
+      message: 'invalid YAML: Nested mappings are not allowed (line 17, column 6)',
+      severity: 'error' as const,
+      line: 17,
+      column: 6,
+    };
     expect(problemPlace(problem)).toBe('line 17, column 6');
     expect(problemText(problem)).toBe('invalid YAML: Nested mappings are not allowed');
     expect(problemPlace({ message: 'x', severity: 'warning' })).toBe('whole file');

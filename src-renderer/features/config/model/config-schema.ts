@@ -35,7 +35,14 @@ export function schemaAt(root: JsonSchemaNode, path: readonly string[]): JsonSch
 /** One line on what a key takes: its type, allowed values and default. */
 export function describeType(node: JsonSchemaNode): string {
   const options = node.anyOf ?? node.oneOf;
-  const type = node.enum ? node.enum.map((v) => JSON.stringify(v)).join(' | ') : options ? options.map((o) => o.type ?? 'any').join(' or ') : [node.type ?? 'any'].flat().join(' or ');
-  const fallback = node.default !== undefined && !(typeof node.default === 'object' && node.default !== null) ? ` (default ${JSON.stringify(node.default)})` : '';
+  const type = node.enum
+    ? node.enum.map((v) => JSON.stringify(v)).join(' | ')
+    : options
+      ? options.map((o) => o.type ?? 'any').join(' or ')
+      : [node.type ?? 'any'].flat().join(' or ');
+  const fallback =
+    node.default !== undefined && !(typeof node.default === 'object' && node.default !== null)
+      ? ` (default ${JSON.stringify(node.default)})`
+      : '';
   return `${type}${fallback}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contrastRatio } from '../../../ui/color/contrast';
+import { contrastRatio } from '@renderer/ui/color/contrast';
 import { EDITOR_PALETTES } from './editor-palette';
 
 const AA_TEXT = 4.5;

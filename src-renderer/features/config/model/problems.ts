@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { configProblemSchema } from '../../../../src-shared/contract/relay';
+import type { configProblemSchema } from '@shared/contract/relay';
 
 export type ConfigProblem = z.output<typeof configProblemSchema>;
 

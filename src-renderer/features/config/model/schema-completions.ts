@@ -34,7 +34,13 @@ export function schemaCompletions(schema: JsonSchemaNode, at: YamlPosition, exis
   return values
     .map((value) => String(value))
     .filter((value) => value.startsWith(at.prefix))
-    .map((value) => ({ label: value, apply: value, type: node.enum ? ('enum' as const) : ('keyword' as const), detail: describeType(node), ...(node.description ? { info: node.description } : {}) }));
+    .map((value) => ({
+      label: value,
+      apply: value,
+      type: node.enum ? ('enum' as const) : ('keyword' as const),
+      detail: describeType(node),
+      ...(node.description ? { info: node.description } : {}),
+    }));
 }
 
 /** Keys already written in the mapping the cursor is in, so completion does not offer them twice. */

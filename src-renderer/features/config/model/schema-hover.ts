@@ -24,5 +24,11 @@ export function schemaHover(schema: JsonSchemaNode, text: string, offset: number
   const path = [...at.path, match[2]!.trim()];
   const node = schemaAt(schema, path);
   if (!node) return undefined;
-  return { path: path.filter((step) => step !== '[]').join('.'), type: describeType(node), ...(node.description ? { description: node.description } : {}), from, to };
+  return {
+    path: path.filter((step) => step !== '[]').join('.'),
+    type: describeType(node),
+    ...(node.description ? { description: node.description } : {}),
+    from,
+    to,
+  };
 }

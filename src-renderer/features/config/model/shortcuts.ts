@@ -1,4 +1,4 @@
-import type { ShortcutGroup } from '../../../ui/keyboard/shortcut';
+import type { ShortcutGroup } from '@renderer/ui/keyboard/shortcut';
 
 /**
  * The config editor's keys: its own Save (ConfigEditor) and the CodeMirror bindings it keeps

@@ -3,9 +3,9 @@ import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core'
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import type { ScopedRoleMemberView } from '../../../../src-shared/contract/directory';
-import type { DirectoryUser } from '../../../../src-shared/contract/directory-people';
-import { newScopedRoleMemberSchema, type NewScopedRoleMember } from '../../../../src-shared/directory/scoped-roles';
+import type { ScopedRoleMemberView } from '@shared/contract/directory';
+import type { DirectoryUser } from '@shared/contract/directory-people';
+import { newScopedRoleMemberSchema, type NewScopedRoleMember } from '@shared/directory/scoped-roles';
 import { addRefusalSentence, heldMembership, personName, roleChoices } from '../model/scoped-members';
 import { useAddScopedMember, useScopableRoles } from '../use-directory';
 import { PersonPicker } from './PersonPicker';
@@ -27,10 +27,21 @@ export function AddRoleMemberDialog({ opened, unit, members, onClose }: AddRoleM
   );
 }
 
-function AddRoleMemberForm({ unit, members, onDone }: { unit: AddRoleMemberDialogProps['unit']; members: readonly ScopedRoleMemberView[]; onDone(): void }) {
+function AddRoleMemberForm({
+  unit,
+  members,
+  onDone,
+}: {
+  unit: AddRoleMemberDialogProps['unit'];
+  members: readonly ScopedRoleMemberView[];
+  onDone(): void;
+}) {
   const roles = useScopableRoles(true);
   const add = useAddScopedMember(unit.id);
-  const form = useForm<NewScopedRoleMember>({ resolver: zodResolver(newScopedRoleMemberSchema), defaultValues: { roleId: '', memberId: '' } });
+  const form = useForm<NewScopedRoleMember>({
+    resolver: zodResolver(newScopedRoleMemberSchema),
+    defaultValues: { roleId: '', memberId: '' },
+  });
   const [person, setPerson] = useState<DirectoryUser | null>(null);
   const roleId = form.watch('roleId');
   const memberId = form.watch('memberId');
@@ -43,7 +54,11 @@ function AddRoleMemberForm({ unit, members, onDone }: { unit: AddRoleMemberDialo
   const submit = form.handleSubmit((values) =>
     add.mutate(values, {
       onSuccess: () => {
-        notifications.show({ color: 'green', title: 'Role assigned', message: `${names.person} now has ${names.role} in ${unit.displayName}.` });
+        notifications.show({
+          color: 'green',
+          title: 'Role assigned',
+          message: `${names.person} now has ${names.role} in ${unit.displayName}.`,
+        });
         onDone();
       },
     }),
@@ -86,7 +101,15 @@ function AddRoleMemberForm({ unit, members, onDone }: { unit: AddRoleMemberDialo
                 </Stack>
               )}
               description={role?.description ?? undefined}
-              nothingFoundMessage={roles.isPending ? 'Reading roles…' : roles.isError ? 'The roles could not be read' : roles.data.length === 0 ? 'This directory has no active role that a unit can scope.' : 'No role has that name'}
+              nothingFoundMessage={
+                roles.isPending
+                  ? 'Reading roles…'
+                  : roles.isError
+                    ? 'The roles could not be read'
+                    : roles.data.length === 0
+                      ? 'This directory has no active role that a unit can scope.'
+                      : 'No role has that name'
+              }
               error={fieldState.error?.message ?? (roles.isError ? `The roles could not be read: ${roles.error.message}` : undefined)}
               allowDeselect={false}
               comboboxProps={{ withinPortal: true }}

@@ -1,8 +1,8 @@
 import { Anchor, Badge, Code, Drawer, Stack, Text, Title } from '@mantine/core';
-import { printRoute } from '../../../app/routes';
-import { useUi } from '../../../app/ui-store-context';
-import { formatDateTime } from '../../../ui/format';
-import { QueryState } from '../../../ui/QueryState';
+import { printRoute } from '@renderer/app/routes';
+import { useUi } from '@renderer/app/ui-store-context';
+import { formatDateTime } from '@renderer/ui/format';
+import { QueryState } from '@renderer/ui/QueryState';
 import { ASSIGNMENT_STATE_LABELS, scheduleText, targetText } from '../model/assignment-cells';
 import { targetScopeLabel } from '../model/policy-summary';
 import { useAssignment } from '../use-directory';
@@ -19,7 +19,13 @@ export function AssignmentDetails({ assignmentId }: { assignmentId: string | und
   const pkg = (a?.accessPackage ?? {}) as Loose;
   const policy = (a?.assignmentPolicy ?? {}) as Loose;
   return (
-    <Drawer opened={assignmentId !== undefined} onClose={() => navigate({ section: 'directory', view: 'assignments' })} position="right" size="lg" title="Assignment">
+    <Drawer
+      opened={assignmentId !== undefined}
+      onClose={() => navigate({ section: 'directory', view: 'assignments' })}
+      position="right"
+      size="lg"
+      title="Assignment"
+    >
       <QueryState query={assignment} loading="Reading the assignment…" errorTitle="The assignment could not be read" />
       {a ? (
         <Stack gap="md" data-testid="assignment-details">
@@ -40,7 +46,11 @@ export function AssignmentDetails({ assignmentId }: { assignmentId: string | und
             <dd>{str(target.objectId ?? target.id)}</dd>
             <dt>Access package</dt>
             <dd data-testid="assignment-package">
-              {typeof pkg.id === 'string' ? <Anchor href={printRoute({ section: 'directory', view: 'packages', packageId: pkg.id })}>{str(pkg.displayName)}</Anchor> : '—'}
+              {typeof pkg.id === 'string' ? (
+                <Anchor href={printRoute({ section: 'directory', view: 'packages', packageId: pkg.id })}>{str(pkg.displayName)}</Anchor>
+              ) : (
+                '—'
+              )}
               {typeof pkg.description === 'string' && pkg.description ? (
                 <Text size="xs" c="dimmed">
                   {pkg.description}
@@ -49,7 +59,11 @@ export function AssignmentDetails({ assignmentId }: { assignmentId: string | und
             </dd>
             <dt>Policy</dt>
             <dd data-testid="assignment-policy">
-              {typeof policy.id === 'string' ? <Anchor href={printRoute({ section: 'directory', view: 'policy', policyId: policy.id })}>{str(policy.displayName)}</Anchor> : '—'}
+              {typeof policy.id === 'string' ? (
+                <Anchor href={printRoute({ section: 'directory', view: 'policy', policyId: policy.id })}>{str(policy.displayName)}</Anchor>
+              ) : (
+                '—'
+              )}
               {typeof policy.allowedTargetScope === 'string' ? (
                 <Text size="xs" c="dimmed">
                   Who can request: {targetScopeLabel(policy.allowedTargetScope)}

@@ -1,13 +1,20 @@
 import { Anchor, Badge, Table } from '@mantine/core';
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
 import { useMemo } from 'react';
-import type { Assignment, AssignmentColumn } from '../../../../src-shared/contract/directory';
-import { printRoute } from '../../../app/routes';
-import { formatDateTime } from '../../../ui/format';
+import type { Assignment, AssignmentColumn } from '@shared/contract/directory';
+import { printRoute } from '@renderer/app/routes';
+import { formatDateTime } from '@renderer/ui/format';
 import { ASSIGNMENT_COLUMN_LABELS, ASSIGNMENT_STATE_LABELS, scheduleText, targetText } from '../model/assignment-cells';
 
-const STATE_COLOR: Record<string, string> = { delivered: 'teal', expired: 'gray', deliveryFailed: 'red', delivering: 'blue', partiallyDelivered: 'orange' };
-const name = (value: unknown) => ((value ?? {}) as { displayName?: string | null; id?: string }).displayName ?? ((value ?? {}) as { id?: string }).id ?? '—';
+const STATE_COLOR: Record<string, string> = {
+  delivered: 'teal',
+  expired: 'gray',
+  deliveryFailed: 'red',
+  delivering: 'blue',
+  partiallyDelivered: 'orange',
+};
+const name = (value: unknown) =>
+  ((value ?? {}) as { displayName?: string | null; id?: string }).displayName ?? ((value ?? {}) as { id?: string }).id ?? '—';
 
 const CELLS: Record<AssignmentColumn, (a: Assignment) => React.ReactNode> = {
   target: (a) => (
@@ -28,7 +35,15 @@ const CELLS: Record<AssignmentColumn, (a: Assignment) => React.ReactNode> = {
 };
 
 /** One page of assignments with the chosen columns; the first cell opens the assignment. */
-export function AssignmentTable({ items, columns, selectedId }: { items: Assignment[]; columns: AssignmentColumn[]; selectedId: string | undefined }) {
+export function AssignmentTable({
+  items,
+  columns,
+  selectedId,
+}: {
+  items: Assignment[];
+  columns: AssignmentColumn[];
+  selectedId: string | undefined;
+}) {
   const defs = useMemo<ColumnDef<Assignment>[]>(
     () =>
       columns.map((column, index) => ({
@@ -37,7 +52,9 @@ export function AssignmentTable({ items, columns, selectedId }: { items: Assignm
         // Without the target column, the first one carries the link to the details.
         cell: ({ row }) =>
           index === 0 && column !== 'target' ? (
-            <Anchor href={printRoute({ section: 'directory', view: 'assignments', assignmentId: row.original.id })}>{CELLS[column](row.original)}</Anchor>
+            <Anchor href={printRoute({ section: 'directory', view: 'assignments', assignmentId: row.original.id })}>
+              {CELLS[column](row.original)}
+            </Anchor>
           ) : (
             CELLS[column](row.original)
           ),

@@ -1,7 +1,7 @@
 import { Button, Checkbox, Popover, Stack } from '@mantine/core';
 import { IconColumns } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { assignmentColumns, type AssignmentColumn } from '../../../../src-shared/contract/directory';
+import { assignmentColumns, type AssignmentColumn } from '@shared/contract/directory';
 import { ASSIGNMENT_COLUMN_LABELS } from '../model/assignment-cells';
 
 /** Which columns the assignment list shows; Graph is then asked for those properties only ($select/$expand). */
@@ -23,11 +23,7 @@ export function ColumnChooser({ columns, onChange }: { columns: AssignmentColumn
         </Button>
       </Popover.Target>
       <Popover.Dropdown>
-        <Checkbox.Group
-          label="Columns shown"
-          value={checked}
-          onChange={choose}
-        >
+        <Checkbox.Group label="Columns shown" value={checked} onChange={choose}>
           <Stack gap={6} mt="xs">
             {assignmentColumns.map((column) => (
               <Checkbox key={column} value={column} label={ASSIGNMENT_COLUMN_LABELS[column]} />

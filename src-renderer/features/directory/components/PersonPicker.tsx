@@ -1,7 +1,7 @@
 import { Select, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState, type Ref } from 'react';
-import type { DirectoryUser } from '../../../../src-shared/contract/directory-people';
+import type { DirectoryUser } from '@shared/contract/directory-people';
 import { personName } from '../model/scoped-members';
 import { useUserSearch } from '../use-directory';
 

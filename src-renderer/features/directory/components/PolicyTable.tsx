@@ -1,10 +1,10 @@
 import { ActionIcon, Anchor, Group, Table, Text, Tooltip } from '@mantine/core';
 import { IconCopy, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import type { AssignmentPolicy } from '../../../../src-shared/contract/directory';
-import { printRoute } from '../../../app/routes';
-import { formatDateTime } from '../../../ui/format';
-import { ResultError } from '../../../ui/ResultError';
+import type { AssignmentPolicy } from '@shared/contract/directory';
+import { printRoute } from '@renderer/app/routes';
+import { formatDateTime } from '@renderer/ui/format';
+import { ResultError } from '@renderer/ui/ResultError';
 import { approvalSummary, expirationSummary, targetScopeLabel } from '../model/policy-summary';
 import { useDeletePolicy } from '../use-directory';
 import { DeletePolicyDialog } from './DeletePolicyDialog';
@@ -48,12 +48,22 @@ export function PolicyTable({ packageId, policies }: { packageId: string; polici
               <Table.Td>
                 <Group gap={4} justify="flex-end" wrap="nowrap">
                   <Tooltip label="Duplicate">
-                    <ActionIcon component="a" variant="subtle" href={printRoute({ section: 'directory', view: 'newPolicy', packageId, copyOf: policy.id })} aria-label={`Duplicate ${policy.displayName ?? 'policy'}`}>
+                    <ActionIcon
+                      component="a"
+                      variant="subtle"
+                      href={printRoute({ section: 'directory', view: 'newPolicy', packageId, copyOf: policy.id })}
+                      aria-label={`Duplicate ${policy.displayName ?? 'policy'}`}
+                    >
                       <IconCopy size={18} />
                     </ActionIcon>
                   </Tooltip>
                   <Tooltip label="Delete">
-                    <ActionIcon variant="subtle" color="red" aria-label={`Delete ${policy.displayName ?? 'policy'}`} onClick={() => setDeleting(policy)}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={`Delete ${policy.displayName ?? 'policy'}`}
+                      onClick={() => setDeleting(policy)}
+                    >
                       <IconTrash size={18} />
                     </ActionIcon>
                   </Tooltip>

@@ -1,11 +1,19 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import type { ScopedRoleMemberView } from '../../../../src-shared/contract/directory';
+import type { ScopedRoleMemberView } from '@shared/contract/directory';
 import { memberNames, removeRefusalSentence } from '../model/scoped-members';
 import { useRemoveScopedMember } from '../use-directory';
 
 /** Asks before a person's role in a unit is taken away, naming both. */
-export function RemoveRoleMemberDialog({ unit, member, onClose }: { unit: { id: string; displayName: string }; member: ScopedRoleMemberView | null; onClose(): void }) {
+export function RemoveRoleMemberDialog({
+  unit,
+  member,
+  onClose,
+}: {
+  unit: { id: string; displayName: string };
+  member: ScopedRoleMemberView | null;
+  onClose(): void;
+}) {
   const remove = useRemoveScopedMember(unit.id);
   const names = member ? memberNames(member) : null;
   const close = () => {
@@ -36,7 +44,10 @@ export function RemoveRoleMemberDialog({ unit, member, onClose }: { unit: { id: 
               onClick={() =>
                 remove.mutate(member.id, {
                   onSuccess: () => {
-                    notifications.show({ title: 'Role removed', message: `${names.person} no longer has ${names.role} in ${unit.displayName}.` });
+                    notifications.show({
+                      title: 'Role removed',
+                      message: `${names.person} no longer has ${names.role} in ${unit.displayName}.`,
+                    });
                     close();
                   },
                 })

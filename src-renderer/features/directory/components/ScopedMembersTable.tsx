@@ -1,11 +1,17 @@
 import { Button, Table, Text, VisuallyHidden } from '@mantine/core';
-import type { ScopedRoleMemberView } from '../../../../src-shared/contract/directory';
+import type { ScopedRoleMemberView } from '@shared/contract/directory';
 import { memberNames } from '../model/scoped-members';
 
 const KIND_LABELS = { user: 'User', group: 'Group', servicePrincipal: 'Service principal', unknown: 'Unknown' } as const;
 
 /** A unit's role members: role, person, sign-in name, kind, and a Remove button per row. */
-export function ScopedMembersTable({ members, onRemove }: { members: readonly ScopedRoleMemberView[]; onRemove(member: ScopedRoleMemberView): void }) {
+export function ScopedMembersTable({
+  members,
+  onRemove,
+}: {
+  members: readonly ScopedRoleMemberView[];
+  onRemove(member: ScopedRoleMemberView): void;
+}) {
   return (
     <Table verticalSpacing="sm" data-testid="scoped-members">
       <Table.Thead>
@@ -38,7 +44,13 @@ export function ScopedMembersTable({ members, onRemove }: { members: readonly Sc
               <Table.Td>{member.memberPrincipalName ?? '—'}</Table.Td>
               <Table.Td>{KIND_LABELS[member.memberKind]}</Table.Td>
               <Table.Td ta="right">
-                <Button variant="subtle" color="red" size="xs" aria-label={`Remove ${names.role} from ${names.person}`} onClick={() => onRemove(member)}>
+                <Button
+                  variant="subtle"
+                  color="red"
+                  size="xs"
+                  aria-label={`Remove ${names.role} from ${names.person}`}
+                  onClick={() => onRemove(member)}
+                >
                   Remove
                 </Button>
               </Table.Td>

@@ -9,7 +9,10 @@ export function UserFilter({ value, onChange }: { value: string | undefined; onC
   const [debounced] = useDebouncedValue(search, 200);
   const users = useUserSearch(debounced);
   const [chosenLabel, setChosenLabel] = useState<{ value: string; label: string } | null>(null);
-  const options = (users.data ?? []).map((u) => ({ value: u.id, label: `${u.displayName ?? u.id}${u.userPrincipalName ? ` (${u.userPrincipalName})` : ''}` }));
+  const options = (users.data ?? []).map((u) => ({
+    value: u.id,
+    label: `${u.displayName ?? u.id}${u.userPrincipalName ? ` (${u.userPrincipalName})` : ''}`,
+  }));
   // The chosen user stays an option while other names are searched.
   const data = chosenLabel && !options.some((o) => o.value === chosenLabel.value) ? [chosenLabel, ...options] : options;
   return (

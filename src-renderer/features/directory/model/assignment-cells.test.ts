@@ -11,8 +11,15 @@ describe('assignment cells', () => {
 
   it('says when access started and ends', () => {
     const day = (iso: string) => iso.slice(0, 10);
-    expect(scheduleText({ startDateTime: '2026-03-01T10:00:00Z', expiration: { type: 'afterDuration', duration: 'P365D' } }, day)).toBe('From 2026-03-01 · ends after 365 days');
-    expect(scheduleText({ startDateTime: '2026-03-01T10:00:00Z', expiration: { type: 'afterDateTime', endDateTime: '2026-06-01T00:00:00Z' } }, day)).toBe('From 2026-03-01 · ends 2026-06-01');
+    expect(scheduleText({ startDateTime: '2026-03-01T10:00:00Z', expiration: { type: 'afterDuration', duration: 'P365D' } }, day)).toBe(
+      'From 2026-03-01 · ends after 365 days',
+    );
+    expect(
+      scheduleText(
+        { startDateTime: '2026-03-01T10:00:00Z', expiration: { type: 'afterDateTime', endDateTime: '2026-06-01T00:00:00Z' } },
+        day,
+      ),
+    ).toBe('From 2026-03-01 · ends 2026-06-01');
     expect(scheduleText({ expiration: { type: 'noExpiration' } }, day)).toBe('no end');
     expect(scheduleText(undefined, day)).toBe('—');
   });

@@ -1,4 +1,4 @@
-import type { Assignment, AssignmentColumn } from '../../../../src-shared/contract/directory';
+import type { Assignment, AssignmentColumn } from '@shared/contract/directory';
 import { durationText } from './policy-summary';
 
 // What each assignment column shows, as text: the table, the column chooser and the detail
@@ -40,8 +40,10 @@ export function scheduleText(schedule: Assignment['schedule'], formatDate: (iso:
   const expiration = (s.expiration ?? {}) as Loose;
   const start = text(s.startDateTime);
   const parts = [start ? `From ${formatDate(start)}` : undefined];
-  if (expiration.type === 'afterDuration' && text(expiration.duration)) parts.push(`ends after ${durationText(expiration.duration as string)}`);
-  else if (expiration.type === 'afterDateTime' && text(expiration.endDateTime)) parts.push(`ends ${formatDate(expiration.endDateTime as string)}`);
+  if (expiration.type === 'afterDuration' && text(expiration.duration))
+    parts.push(`ends after ${durationText(expiration.duration as string)}`);
+  else if (expiration.type === 'afterDateTime' && text(expiration.endDateTime))
+    parts.push(`ends ${formatDate(expiration.endDateTime as string)}`);
   else if (expiration.type === 'noExpiration') parts.push('no end');
   return parts.filter(Boolean).join(' · ') || '—';
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { questionSchema, subjectSetSchema } from '../../../../src-shared/contract/directory';
+import { questionSchema, subjectSetSchema } from '@shared/contract/directory';
 
 // A question or an approver can change kind in the form (text → multiple choice, a user → the
 // requestor's manager). Fields of the old kind may linger in the form's values for a moment

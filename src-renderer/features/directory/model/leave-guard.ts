@@ -1,4 +1,4 @@
-import { parseRoute, printRoute } from '../../../app/routes';
+import { parseRoute, printRoute } from '@renderer/app/routes';
 
 // Whether a change of address leaves the page being edited. Two spellings of one place
 // (`#/directory/policies/a` and `#directory/policies/a`, a trailing query) are not leaving it.

@@ -21,7 +21,9 @@ describe('policyDiff', () => {
 
   it('treats missing and null as the same (a PUT reads a missing property as null)', () => {
     expect(policyDiff({ reviewSettings: null, a: undefined }, { b: null })).toEqual([]);
-    expect(policyDiff({ reviewSettings: null }, { reviewSettings: { isEnabled: true } })).toEqual([{ path: 'reviewSettings', kind: 'added', after: { isEnabled: true } }]);
+    expect(policyDiff({ reviewSettings: null }, { reviewSettings: { isEnabled: true } })).toEqual([
+      { path: 'reviewSettings', kind: 'added', after: { isEnabled: true } },
+    ]);
     expect(policyDiff({ flag: false }, { flag: true })).toEqual([{ path: 'flag', kind: 'changed', before: false, after: true }]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AssignmentPolicy } from '../../../../src-shared/contract/directory';
-import { validatePolicyBody } from '../../../../src-shared/directory/policy-validation';
-import { GRAPH_DOCS_UPDATE_BODY_TEXT } from '../../../../src-shared/directory/policy-fixtures';
+import type { AssignmentPolicy } from '@shared/contract/directory';
+import { validatePolicyBody } from '@shared/directory/policy-validation';
+import { GRAPH_DOCS_UPDATE_BODY_TEXT } from '@shared/directory/policy-fixtures';
 import { policyDiff } from './policy-diff';
 import { duplicatePolicyValues, newPolicyValues, policyFormValues } from './policy-form-values';
 import { bodyToSend } from './policy-resolver';
@@ -19,7 +19,9 @@ const read: AssignmentPolicy = {
   requestApprovalSettings: null,
   reviewSettings: null,
   questions: [{ '@odata.type': '#microsoft.graph.accessPackageTextInputQuestion', id: 'q1', text: 'Why?', sequence: 0 }],
-  customExtensionStageSettings: [{ id: 's1', stage: 'assignmentRequestCreated', customExtension: { id: 'e1', displayName: 'Ticket', endpointConfiguration: {} } }],
+  customExtensionStageSettings: [
+    { id: 's1', stage: 'assignmentRequestCreated', customExtension: { id: 'e1', displayName: 'Ticket', endpointConfiguration: {} } },
+  ],
   accessPackage: { id: 'pkg', displayName: 'Marketing' },
 };
 
@@ -45,7 +47,9 @@ describe('policy form values', () => {
     const sent = bodyToSend(edited) as Record<string, unknown>;
     expect(sent).not.toHaveProperty('reviewSettings');
     expect(sent).not.toHaveProperty('questions');
-    expect(policyDiff(bodyToSend(values), sent)).toEqual([{ path: 'description', kind: 'changed', before: documented.description, after: 'Everyone in the directory may ask.' }]);
+    expect(policyDiff(bodyToSend(values), sent)).toEqual([
+      { path: 'description', kind: 'changed', before: documented.description, after: 'Everyone in the directory may ask.' },
+    ]);
     // A copy of it has no questions to strip of their ids either.
     expect(duplicatePolicyValues(documented)).not.toHaveProperty('questions');
   });

@@ -1,4 +1,4 @@
-import type { AssignmentPolicy, AssignmentPolicyBody } from '../../../../src-shared/contract/directory';
+import type { AssignmentPolicy, AssignmentPolicyBody } from '@shared/contract/directory';
 
 // The editor edits the body a PUT sends, never the policy as read: Graph answers with read-only
 // and expanded parts (timestamps, the package's name, each extension's details) that a PUT does
@@ -52,7 +52,11 @@ export function policyFormValues(policy: AssignmentPolicy): AssignmentPolicyBody
       duration: (expiration.duration as string | null | undefined) ?? null,
       endDateTime: (expiration.endDateTime as string | null | undefined) ?? null,
     },
-    requestorSettings: { ...REQUESTOR_DEFAULTS, ...requestor, onBehalfRequestors: list(requestor.onBehalfRequestors) } as AssignmentPolicyBody['requestorSettings'],
+    requestorSettings: {
+      ...REQUESTOR_DEFAULTS,
+      ...requestor,
+      onBehalfRequestors: list(requestor.onBehalfRequestors),
+    } as AssignmentPolicyBody['requestorSettings'],
     requestApprovalSettings: approval
       ? ({
           isApprovalRequiredForAdd: Boolean(approval.isApprovalRequiredForAdd),
@@ -64,7 +68,9 @@ export function policyFormValues(policy: AssignmentPolicy): AssignmentPolicyBody
     // Optional in Graph (its own update example sends none of them): a policy read without them
     // is edited and saved without them, not with parts the person never set.
     ...(policy.reviewSettings !== undefined ? { reviewSettings: policy.reviewSettings as AssignmentPolicyBody['reviewSettings'] } : {}),
-    ...(policy.notificationSettings !== undefined ? { notificationSettings: policy.notificationSettings as AssignmentPolicyBody['notificationSettings'] } : {}),
+    ...(policy.notificationSettings !== undefined
+      ? { notificationSettings: policy.notificationSettings as AssignmentPolicyBody['notificationSettings'] }
+      : {}),
     ...(Array.isArray(policy.questions) ? { questions: policy.questions as AssignmentPolicyBody['questions'] } : {}),
     customExtensionStageSettings: list<Loose>(policy.customExtensionStageSettings).map((setting) => ({
       ...(typeof setting.id === 'string' ? { id: setting.id } : {}),
@@ -84,8 +90,18 @@ export function newPolicyValues(accessPackageId: string): AssignmentPolicyBody {
     specificAllowedTargets: [],
     automaticRequestSettings: null,
     expiration: { type: 'afterDuration', duration: 'P365D', endDateTime: null },
-    requestorSettings: { ...REQUESTOR_DEFAULTS, enableTargetsToSelfAddAccess: true, enableTargetsToSelfRemoveAccess: true, onBehalfRequestors: [] },
-    requestApprovalSettings: { isApprovalRequiredForAdd: false, isApprovalRequiredForUpdate: false, isRequestorJustificationRequired: false, stages: [] },
+    requestorSettings: {
+      ...REQUESTOR_DEFAULTS,
+      enableTargetsToSelfAddAccess: true,
+      enableTargetsToSelfRemoveAccess: true,
+      onBehalfRequestors: [],
+    },
+    requestApprovalSettings: {
+      isApprovalRequiredForAdd: false,
+      isApprovalRequiredForUpdate: false,
+      isRequestorJustificationRequired: false,
+      stages: [],
+    },
     reviewSettings: null,
     notificationSettings: null,
     questions: [],
@@ -100,7 +116,9 @@ export function duplicatePolicyValues(policy: AssignmentPolicy): AssignmentPolic
   return {
     ...values,
     displayName: `${values.displayName} (copy)`.slice(0, 256),
-    ...(values.questions ? { questions: values.questions.map(({ id: _questionId, ...question }) => question) as AssignmentPolicyBody['questions'] } : {}),
+    ...(values.questions
+      ? { questions: values.questions.map(({ id: _questionId, ...question }) => question) as AssignmentPolicyBody['questions'] }
+      : {}),
     customExtensionStageSettings: (values.customExtensionStageSettings ?? []).map(({ id: _settingId, ...setting }) => setting),
   };
 }

@@ -11,14 +11,30 @@ describe('policy problems', () => {
     ]);
     expect(errors).toEqual({
       displayName: { type: 'required', message: 'Must not be empty' },
-      requestApprovalSettings: { stages: { 0: { primaryApprovers: { type: 'required', message: 'stage 1 needs an approver' } }, type: 'tooBig', message: 'at most 3' } },
+      requestApprovalSettings: {
+        stages: {
+          0: { primaryApprovers: { type: 'required', message: 'stage 1 needs an approver' } },
+          type: 'tooBig',
+          message: 'at most 3',
+        },
+      },
     });
-    expect(errorPaths(errors).sort()).toEqual(['displayName', 'requestApprovalSettings.stages', 'requestApprovalSettings.stages.0.primaryApprovers']);
+    expect(errorPaths(errors).sort()).toEqual([
+      'displayName',
+      'requestApprovalSettings.stages',
+      'requestApprovalSettings.stages.0.primaryApprovers',
+    ]);
   });
 
   it('does not repeat the field’s path under the field', () => {
-    expect(problemsToErrors([{ path: 'expiration.duration', code: 'required', message: 'expiration.duration is required' }])).toEqual({ expiration: { duration: { type: 'required', message: 'Is required' } } });
-    expect(problemsToErrors([{ path: 'expiration.duration', code: 'required', message: 'expiration type afterDuration needs a duration, e.g. P365D' }])).toEqual({
+    expect(problemsToErrors([{ path: 'expiration.duration', code: 'required', message: 'expiration.duration is required' }])).toEqual({
+      expiration: { duration: { type: 'required', message: 'Is required' } },
+    });
+    expect(
+      problemsToErrors([
+        { path: 'expiration.duration', code: 'required', message: 'expiration type afterDuration needs a duration, e.g. P365D' },
+      ]),
+    ).toEqual({
       expiration: { duration: { type: 'required', message: 'expiration type afterDuration needs a duration, e.g. P365D' } },
     });
   });

@@ -1,4 +1,4 @@
-import type { PolicyProblem } from '../../../../src-shared/contract/directory';
+import type { PolicyProblem } from '@shared/contract/directory';
 
 // Problems with a policy, from the shared validation in the form or from Graph after a save,
 // placed where the person can fix them: at a field of the form, in the tab that holds it.
@@ -27,8 +27,19 @@ export function tabOfPath(path: string): PolicyTab {
   if (p.startsWith('questions')) return 'questions';
   if (p.startsWith('reviewSettings')) return 'reviews';
   if (p.startsWith('customExtensionStageSettings')) return 'extensions';
-  if (p.startsWith('expiration') || p === 'requestorSettings.enableTargetsToSelfUpdateAccess' || p === 'requestorSettings.allowCustomAssignmentSchedule') return 'lifecycle';
-  if (p.startsWith('allowedTargetScope') || p.startsWith('specificAllowedTargets') || p.startsWith('automaticRequestSettings') || p.startsWith('requestorSettings')) return 'requests';
+  if (
+    p.startsWith('expiration') ||
+    p === 'requestorSettings.enableTargetsToSelfUpdateAccess' ||
+    p === 'requestorSettings.allowCustomAssignmentSchedule'
+  )
+    return 'lifecycle';
+  if (
+    p.startsWith('allowedTargetScope') ||
+    p.startsWith('specificAllowedTargets') ||
+    p.startsWith('automaticRequestSettings') ||
+    p.startsWith('requestorSettings')
+  )
+    return 'requests';
   return 'basics';
 }
 

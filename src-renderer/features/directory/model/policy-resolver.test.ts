@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AssignmentPolicyBody } from '../../../../src-shared/contract/directory';
+import type { AssignmentPolicyBody } from '@shared/contract/directory';
 import { newPolicyValues } from './policy-form-values';
 import { bodyToSend, policyResolver } from './policy-resolver';
 
@@ -14,7 +14,11 @@ describe('policyResolver', () => {
   it('puts the shared rules’ messages at the fields they are about', async () => {
     const values = newPolicyValues('pkg');
     const stage = { primaryApprovers: [], isEscalationEnabled: true, escalationApprovers: [] };
-    const result = await resolve({ ...values, displayName: 'x', requestApprovalSettings: { isApprovalRequiredForAdd: true, stages: [stage] } });
+    const result = await resolve({
+      ...values,
+      displayName: 'x',
+      requestApprovalSettings: { isApprovalRequiredForAdd: true, stages: [stage] },
+    });
     expect(result.values).toEqual({});
     expect(result.errors).toMatchObject({
       requestApprovalSettings: {

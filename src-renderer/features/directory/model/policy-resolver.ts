@@ -1,6 +1,6 @@
 import type { FieldErrors, Resolver } from 'react-hook-form';
-import type { AssignmentPolicyBody } from '../../../../src-shared/contract/directory';
-import { validatePolicyBody } from '../../../../src-shared/directory/policy-validation';
+import type { AssignmentPolicyBody } from '@shared/contract/directory';
+import { validatePolicyBody } from '@shared/directory/policy-validation';
 import { withoutOtherKindFields } from './kind-fields';
 import { problemsToErrors } from './policy-problems';
 

@@ -1,4 +1,4 @@
-import type { AssignmentPolicy } from '../../../../src-shared/contract/directory';
+import type { AssignmentPolicy } from '@shared/contract/directory';
 import { durationParts } from './iso-duration-parts';
 
 // One-line descriptions of a policy for the policy table, in the admin center's words.
@@ -25,7 +25,8 @@ export function durationText(iso: string | null | undefined): string {
 }
 
 export function approvalSummary(policy: Pick<AssignmentPolicy, 'requestApprovalSettings'>): string {
-  const approval = policy.requestApprovalSettings as { isApprovalRequiredForAdd?: boolean | null; stages?: unknown[] | null } | null | undefined;
+  const approval = policy.requestApprovalSettings as
+    { isApprovalRequiredForAdd?: boolean | null; stages?: unknown[] | null } | null | undefined;
   if (!approval?.isApprovalRequiredForAdd) return 'No approval';
   const stages = approval.stages?.length ?? 0;
   return stages === 1 ? '1 stage' : `${stages} stages`;

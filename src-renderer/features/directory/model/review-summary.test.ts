@@ -1,9 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { anyOf, expirationText, extensionStageText, questionText, recurrenceText, reviewSummary, stageText, subjectText, userIdsIn, valueText } from './review-summary';
+import {
+  anyOf,
+  expirationText,
+  extensionStageText,
+  questionText,
+  recurrenceText,
+  reviewSummary,
+  stageText,
+  subjectText,
+  userIdsIn,
+  valueText,
+} from './review-summary';
 
 const manager = { '@odata.type': '#microsoft.graph.requestorManager', managerLevel: 1 };
 const ada = { '@odata.type': '#microsoft.graph.singleUser', userId: 'AAAA-1', description: null };
-const names = new Map([['aaaa-1', 'Ada Lovelace'], ['ext-1', 'Notify HR']]);
+const names = new Map([
+  ['aaaa-1', 'Ada Lovelace'],
+  ['ext-1', 'Notify HR'],
+]);
 const review = {
   isEnabled: true,
   expirationBehavior: 'removeAccess',
@@ -12,7 +26,11 @@ const review = {
   isSelfReview: false,
   primaryReviewers: [manager],
   fallbackReviewers: [],
-  schedule: { startDateTime: '2026-12-04T00:00:00Z', expiration: { type: 'afterDuration', duration: 'P14D' }, recurrence: { pattern: { type: 'absoluteMonthly', interval: 3 }, range: { type: 'noEnd' } } },
+  schedule: {
+    startDateTime: '2026-12-04T00:00:00Z',
+    expiration: { type: 'afterDuration', duration: 'P14D' },
+    recurrence: { pattern: { type: 'absoluteMonthly', interval: 3 }, range: { type: 'noEnd' } },
+  },
 };
 
 describe('the Review tab in words', () => {
@@ -20,10 +38,22 @@ describe('the Review tab in words', () => {
     expect(reviewSummary(review)).toBe(
       "Reviewed every quarter by the requestor's manager; if nobody decides, access is removed. The first review starts on 2026-12-04; each review is open for 14 days; reviewers see recommendations and they must give a reason.",
     );
-    expect(reviewSummary({ ...review, isSelfReview: true, expirationBehavior: 'keepAccess', isRecommendationEnabled: false, isReviewerJustificationRequired: false, schedule: { ...review.schedule, startDateTime: null, expiration: null } })).toBe(
-      'Reviewed every quarter by each person themselves; if nobody decides, access is kept.',
-    );
-    expect(reviewSummary({ ...review, primaryReviewers: [ada], fallbackReviewers: [manager], expirationBehavior: 'acceptAccessRecommendation' }, names)).toMatch(
+    expect(
+      reviewSummary({
+        ...review,
+        isSelfReview: true,
+        expirationBehavior: 'keepAccess',
+        isRecommendationEnabled: false,
+        isReviewerJustificationRequired: false,
+        schedule: { ...review.schedule, startDateTime: null, expiration: null },
+      }),
+    ).toBe('Reviewed every quarter by each person themselves; if nobody decides, access is kept.');
+    expect(
+      reviewSummary(
+        { ...review, primaryReviewers: [ada], fallbackReviewers: [manager], expirationBehavior: 'acceptAccessRecommendation' },
+        names,
+      ),
+    ).toMatch(
       /^Reviewed every quarter by Ada Lovelace \(or else the requestor's manager\); if nobody decides, the recommendation is applied\./,
     );
     expect(reviewSummary(null)).toBe('Access is not reviewed.');
@@ -44,7 +74,9 @@ describe('the Review tab in words', () => {
   it('names who, by name where the directory told it', () => {
     expect(subjectText(ada, names)).toBe('Ada Lovelace');
     expect(subjectText(ada)).toBe('the user AAAA-1');
-    expect(subjectText({ '@odata.type': '#microsoft.graph.requestorManager', managerLevel: 2 })).toBe("the requestor's second-level manager");
+    expect(subjectText({ '@odata.type': '#microsoft.graph.requestorManager', managerLevel: 2 })).toBe(
+      "the requestor's second-level manager",
+    );
     expect(subjectText({ '@odata.type': '#microsoft.graph.groupMembers', groupId: 'g1', description: 'Sales' })).toBe('members of Sales');
     expect(anyOf(['a', 'b', 'c'])).toBe('a, b or c');
   });
@@ -53,17 +85,43 @@ describe('the Review tab in words', () => {
     expect(expirationText({ type: 'afterDuration', duration: 'P365D' })).toBe('Ends after 365 days');
     expect(expirationText({ type: 'afterDateTime', endDateTime: '2027-01-31T23:59:59Z' })).toBe('Ends on 2027-01-31');
     expect(expirationText({ type: 'noExpiration' })).toBe('Never ends');
-    expect(stageText({ primaryApprovers: [manager], fallbackPrimaryApprovers: [ada], durationBeforeAutomaticDenial: 'P3D', isEscalationEnabled: true, durationBeforeEscalation: 'P2D', escalationApprovers: [ada], isApproverJustificationRequired: true }, names)).toBe(
+    expect(
+      stageText(
+        {
+          primaryApprovers: [manager],
+          fallbackPrimaryApprovers: [ada],
+          durationBeforeAutomaticDenial: 'P3D',
+          isEscalationEnabled: true,
+          durationBeforeEscalation: 'P2D',
+          escalationApprovers: [ada],
+          isApproverJustificationRequired: true,
+        },
+        names,
+      ),
+    ).toBe(
       "Approved by the requestor's manager (or else Ada Lovelace), denied if undecided after 3 days; escalated to Ada Lovelace after 2 days; approvers must give a reason.",
     );
-    expect(questionText({ '@odata.type': '#microsoft.graph.accessPackageMultipleChoiceQuestion', text: 'Region?', isRequired: true, isMultipleSelectionAllowed: true, choices: [{ actualValue: 'eu', text: 'Europe' }, { actualValue: 'apac', text: 'Asia' }] })).toBe(
-      '“Region?”, pick any of: Europe, Asia, required',
+    expect(
+      questionText({
+        '@odata.type': '#microsoft.graph.accessPackageMultipleChoiceQuestion',
+        text: 'Region?',
+        isRequired: true,
+        isMultipleSelectionAllowed: true,
+        choices: [
+          { actualValue: 'eu', text: 'Europe' },
+          { actualValue: 'apac', text: 'Asia' },
+        ],
+      }),
+    ).toBe('“Region?”, pick any of: Europe, Asia, required');
+    expect(extensionStageText({ stage: 'assignmentRequestCreated', customExtension: { id: 'EXT-1' } }, names)).toBe(
+      'Request is created: calls Notify HR',
     );
-    expect(extensionStageText({ stage: 'assignmentRequestCreated', customExtension: { id: 'EXT-1' } }, names)).toBe('Request is created: calls Notify HR');
   });
 
   it('turns each diff value into words, nested or not', () => {
-    expect(valueText('reviewSettings', review)).toMatch(/^Reviewed every quarter by the requestor's manager; if nobody decides, access is removed\./);
+    expect(valueText('reviewSettings', review)).toMatch(
+      /^Reviewed every quarter by the requestor's manager; if nobody decides, access is removed\./,
+    );
     expect(valueText('reviewSettings.expirationBehavior', 'removeAccess')).toBe('removeAccess');
     expect(valueText('reviewSettings.primaryReviewers', [manager, ada], names)).toBe("The requestor's manager or Ada Lovelace");
     expect(valueText('reviewSettings.primaryReviewers[1]', ada, names)).toBe('Ada Lovelace');

@@ -1,4 +1,4 @@
-import { durationWords } from '../../../../src-shared/directory/duration-limits';
+import { durationWords } from '@shared/directory/duration-limits';
 
 // The Review tab in words: what a changed part of a policy does, said as the admin center says
 // it ("Reviewed every quarter by the requestor's manager; if nobody decides, access is
@@ -18,7 +18,12 @@ export function anyOf(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
 }
 
-const managerOf = (whose: string, level: unknown) => (level === 2 ? `${whose} second-level manager` : typeof level === 'number' && level > 2 ? `${whose} level-${level} manager` : `${whose} manager`);
+const managerOf = (whose: string, level: unknown) =>
+  level === 2
+    ? `${whose} second-level manager`
+    : typeof level === 'number' && level > 2
+      ? `${whose} level-${level} manager`
+      : `${whose} manager`;
 
 /** One "who" of a policy (a subject set) as words. */
 export function subjectText(subject: unknown, names: Names = NO_NAMES): string {
@@ -61,7 +66,14 @@ function subjectsText(subjects: unknown, names: Names = NO_NAMES): string {
 }
 
 const EVERY_MONTHS: Record<number, string> = { 1: 'every month', 3: 'every quarter', 6: 'every six months', 12: 'every year' };
-const UNIT: Record<string, string> = { daily: 'day', weekly: 'week', absoluteMonthly: 'month', relativeMonthly: 'month', absoluteYearly: 'year', relativeYearly: 'year' };
+const UNIT: Record<string, string> = {
+  daily: 'day',
+  weekly: 'week',
+  absoluteMonthly: 'month',
+  relativeMonthly: 'month',
+  absoluteYearly: 'year',
+  relativeYearly: 'year',
+};
 
 /** `{pattern: {type: absoluteMonthly, interval: 3}}` → "every quarter" */
 export function recurrenceText(recurrence: unknown): string {
@@ -87,7 +99,10 @@ export function reviewSummary(review: unknown, names: Names = NO_NAMES): string 
   if (r.isEnabled === false) return 'Access reviews are set up but turned off.';
   const schedule = obj(r.schedule);
   const who = r.isSelfReview ? 'each person themselves' : subjectsText(r.primaryReviewers, names);
-  const fallback = !r.isSelfReview && Array.isArray(r.fallbackReviewers) && r.fallbackReviewers.length > 0 ? ` (or else ${subjectsText(r.fallbackReviewers, names)})` : '';
+  const fallback =
+    !r.isSelfReview && Array.isArray(r.fallbackReviewers) && r.fallbackReviewers.length > 0
+      ? ` (or else ${subjectsText(r.fallbackReviewers, names)})`
+      : '';
   const end = AT_THE_END[String(r.expirationBehavior ?? 'keepAccess')] ?? `${String(r.expirationBehavior)} applies`;
   const first = `Reviewed ${recurrenceText(schedule?.recurrence)} by ${who}${fallback}; if nobody decides, ${end}.`;
   const details: string[] = [];
@@ -95,7 +110,10 @@ export function reviewSummary(review: unknown, names: Names = NO_NAMES): string 
   if (start) details.push(`The first review starts on ${start.slice(0, 10)}`);
   const lasts = str(obj(schedule?.expiration)?.duration);
   if (lasts) details.push(`${details.length ? 'each' : 'Each'} review is open for ${durationWords(lasts)}`);
-  const helps = [r.isRecommendationEnabled ? 'reviewers see recommendations' : null, r.isReviewerJustificationRequired ? 'they must give a reason' : null].filter(Boolean);
+  const helps = [
+    r.isRecommendationEnabled ? 'reviewers see recommendations' : null,
+    r.isReviewerJustificationRequired ? 'they must give a reason' : null,
+  ].filter(Boolean);
   if (helps.length) details.push(helps.join(' and '));
   return details.length ? `${first} ${capital(details.join('; '))}.` : first;
 }
@@ -121,9 +139,14 @@ export function expirationText(expiration: unknown): string {
 export function stageText(stage: unknown, names: Names = NO_NAMES): string {
   const s = obj(stage) ?? {};
   const parts = [`Approved by ${subjectsText(s.primaryApprovers, names)}`];
-  if (Array.isArray(s.fallbackPrimaryApprovers) && s.fallbackPrimaryApprovers.length) parts[0] += ` (or else ${subjectsText(s.fallbackPrimaryApprovers, names)})`;
-  if (str(s.durationBeforeAutomaticDenial)) parts[0] += `, denied if undecided after ${durationWords(String(s.durationBeforeAutomaticDenial))}`;
-  if (s.isEscalationEnabled) parts.push(`escalated to ${subjectsText(s.escalationApprovers, names)}${str(s.durationBeforeEscalation) ? ` after ${durationWords(String(s.durationBeforeEscalation))}` : ''}`);
+  if (Array.isArray(s.fallbackPrimaryApprovers) && s.fallbackPrimaryApprovers.length)
+    parts[0] += ` (or else ${subjectsText(s.fallbackPrimaryApprovers, names)})`;
+  if (str(s.durationBeforeAutomaticDenial))
+    parts[0] += `, denied if undecided after ${durationWords(String(s.durationBeforeAutomaticDenial))}`;
+  if (s.isEscalationEnabled)
+    parts.push(
+      `escalated to ${subjectsText(s.escalationApprovers, names)}${str(s.durationBeforeEscalation) ? ` after ${durationWords(String(s.durationBeforeEscalation))}` : ''}`,
+    );
   if (s.isApproverJustificationRequired) parts.push('approvers must give a reason');
   return `${parts.join('; ')}.`;
 }
@@ -132,8 +155,14 @@ export function stageText(stage: unknown, names: Names = NO_NAMES): string {
 export function questionText(question: unknown): string {
   const q = obj(question) ?? {};
   const text = str(q.text) ? `“${String(q.text)}”` : 'A question with no text yet';
-  const choices = Array.isArray(q.choices) ? q.choices.map((c) => str(obj(c)?.text) ?? String(obj(c)?.actualValue ?? '')).filter(Boolean) : null;
-  const kind = String(q['@odata.type'] ?? '').endsWith('MultipleChoiceQuestion') ? `${q.isMultipleSelectionAllowed ? 'pick any of' : 'pick one of'}: ${choices?.join(', ') || 'no choices yet'}` : q.isSingleLineQuestion === false ? 'answered in a paragraph' : 'answered in a line';
+  const choices = Array.isArray(q.choices)
+    ? q.choices.map((c) => str(obj(c)?.text) ?? String(obj(c)?.actualValue ?? '')).filter(Boolean)
+    : null;
+  const kind = String(q['@odata.type'] ?? '').endsWith('MultipleChoiceQuestion')
+    ? `${q.isMultipleSelectionAllowed ? 'pick any of' : 'pick one of'}: ${choices?.join(', ') || 'no choices yet'}`
+    : q.isSingleLineQuestion === false
+      ? 'answered in a paragraph'
+      : 'answered in a line';
   return `${text}, ${kind}${q.isRequired ? ', required' : ', optional'}`;
 }
 
@@ -154,9 +183,18 @@ export function extensionStageText(setting: unknown, names: Names = NO_NAMES): s
   return `${EXTENSION_STAGE_LABELS[String(s.stage)] ?? String(s.stage)}: calls ${which}`;
 }
 
-const isSubject = (value: unknown) => typeof obj(value)?.['@odata.type'] === 'string' && !String(obj(value)!['@odata.type']).includes('Question') && !String(obj(value)!['@odata.type']).includes('Extension');
+const isSubject = (value: unknown) =>
+  typeof obj(value)?.['@odata.type'] === 'string' &&
+  !String(obj(value)!['@odata.type']).includes('Question') &&
+  !String(obj(value)!['@odata.type']).includes('Extension');
 /** `reviewSettings.primaryReviewers` → "Primary reviewers" */
-const words = (key: string) => capital(key.replace(/^(is|enable)(?=[A-Z])/, '').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase());
+const words = (key: string) =>
+  capital(
+    key
+      .replace(/^(is|enable)(?=[A-Z])/, '')
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toLowerCase(),
+  );
 
 /**
  * A value of the Review tab's diff, at its path, as words: the nested parts people know
@@ -167,7 +205,8 @@ export function valueText(path: string, value: unknown, names: Names = NO_NAMES)
   if (/(^|\.)reviewSettings$/.test(path)) return reviewSummary(value, names);
   if (/(^|\.)expiration$/.test(path)) return expirationText(value);
   if (/stages\[\d+\]$/.test(path)) return stageText(value, names);
-  if (/stages$/.test(path) && Array.isArray(value)) return value.length ? value.map((stage, i) => `Stage ${i + 1}: ${stageText(stage, names)}`).join(' ') : 'No approval stages';
+  if (/stages$/.test(path) && Array.isArray(value))
+    return value.length ? value.map((stage, i) => `Stage ${i + 1}: ${stageText(stage, names)}`).join(' ') : 'No approval stages';
   if (/^questions\[\d+\]$/.test(path)) return questionText(value);
   if (/^customExtensionStageSettings\[\d+\]$/.test(path)) return extensionStageText(value, names);
   if (Array.isArray(value)) {

@@ -1,19 +1,27 @@
-import type { DirectoryRoleInfo, ScopedRoleMemberView } from '../../../../src-shared/contract/directory';
-import type { DirectoryUser } from '../../../../src-shared/contract/directory-people';
-import { ContractFailure } from '../../../../src-shared/contract/result';
-import { scopedRoleRefusalSchema, type ScopedRoleRefusal } from '../../../../src-shared/directory/scoped-roles';
+import type { DirectoryRoleInfo, ScopedRoleMemberView } from '@shared/contract/directory';
+import type { DirectoryUser } from '@shared/contract/directory-people';
+import { ContractFailure } from '@shared/contract/result';
+import { scopedRoleRefusalSchema, type ScopedRoleRefusal } from '@shared/directory/scoped-roles';
 
 // Adding and removing role members of an administrative unit: which roles a person can still be
 // given, and what to tell the person at the console when Graph says no.
 
 /** A person as the picker and the sentences name them: display name, else sign-in name, else id. */
-export const personName = (user: Pick<DirectoryUser, 'id' | 'displayName' | 'userPrincipalName'>): string => user.displayName ?? user.userPrincipalName ?? user.id;
+export const personName = (user: Pick<DirectoryUser, 'id' | 'displayName' | 'userPrincipalName'>): string =>
+  user.displayName ?? user.userPrincipalName ?? user.id;
 
 /** What a member row names: the person and the role, in words. */
-export const memberNames = (member: ScopedRoleMemberView): MembershipNames => ({ person: member.memberName ?? member.memberPrincipalName ?? member.memberId, role: member.roleName ?? 'this role' });
+export const memberNames = (member: ScopedRoleMemberView): MembershipNames => ({
+  person: member.memberName ?? member.memberPrincipalName ?? member.memberId,
+  role: member.roleName ?? 'this role',
+});
 
 /** The unit's membership giving this person this role, if there is one. */
-export function heldMembership(members: readonly ScopedRoleMemberView[], roleId: string, memberId: string): ScopedRoleMemberView | undefined {
+export function heldMembership(
+  members: readonly ScopedRoleMemberView[],
+  roleId: string,
+  memberId: string,
+): ScopedRoleMemberView | undefined {
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
   return members.find((m) => same(m.roleId, roleId) && same(m.memberId, memberId));
 }
@@ -56,7 +64,8 @@ const codeOf = (error: unknown): string | null => (error instanceof ContractFail
 /** Sentences both actions share: permissions, and a unit that went away. */
 function commonSentence(error: unknown, refusal: ScopedRoleRefusal | null): string | null {
   if (refusal === 'unitGone') return 'This administrative unit no longer exists: someone deleted it. Choose another unit.';
-  if (codeOf(error) === 'forbidden') return 'You are not allowed to change who holds roles in this unit. It takes a Privileged Role Administrator, and the app needs the RoleManagement.ReadWrite.Directory permission.';
+  if (codeOf(error) === 'forbidden')
+    return 'You are not allowed to change who holds roles in this unit. It takes a Privileged Role Administrator, and the app needs the RoleManagement.ReadWrite.Directory permission.';
   return null;
 }
 

@@ -1,4 +1,4 @@
-import type { ShortcutGroup } from '../../../ui/keyboard/shortcut';
+import type { ShortcutGroup } from '@renderer/ui/keyboard/shortcut';
 
 /** The directory's keys: the policy editor's save (PolicyForm's hotkey handler). */
 export const DIRECTORY_SHORTCUTS: readonly ShortcutGroup[] = [

@@ -1,4 +1,4 @@
-import type { SubjectSet } from '../../../../src-shared/contract/directory';
+import type { SubjectSet } from '@shared/contract/directory';
 
 // The kinds of "who" a policy names (allowed requestors, approvers, reviewers), in the admin
 // center's words, and which kinds each place of the policy accepts.
@@ -52,4 +52,3 @@ export function blankSubject(kind: SubjectKind): SubjectSet {
       return { '@odata.type': type } as SubjectSet;
   }
 }
-

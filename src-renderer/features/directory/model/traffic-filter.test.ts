@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GraphExchange } from '../../../../src-shared/contract/graph-traffic';
+import type { GraphExchange } from '@shared/contract/graph-traffic';
 import { trafficShown } from './traffic-filter';
 
 const exchange = (seq: number, status: number, source: GraphExchange['source']): GraphExchange => ({

@@ -1,7 +1,7 @@
 import { Anchor, Breadcrumbs, Stack, Title } from '@mantine/core';
-import { printRoute } from '../../../app/routes';
-import { LoadingLine } from '../../../ui/LoadingLine';
-import { ResultError } from '../../../ui/ResultError';
+import { printRoute } from '@renderer/app/routes';
+import { LoadingLine } from '@renderer/ui/LoadingLine';
+import { ResultError } from '@renderer/ui/ResultError';
 import { duplicatePolicyValues, newPolicyValues, policyFormValues } from '../model/policy-form-values';
 import { usePackages, usePolicy } from '../use-directory';
 import { PolicyForm } from './PolicyForm';
@@ -14,7 +14,8 @@ export function PolicyEditorView({ mode }: { mode: EditorMode }) {
   const packages = usePackages();
   const packageId = mode.kind === 'new' ? mode.packageId : (policy.data?.accessPackage?.id ?? undefined);
   const pkg = packages.data?.find((p) => p.id === packageId);
-  const packageName = pkg?.displayName ?? (policy.data?.accessPackage as { displayName?: string } | undefined)?.displayName ?? packageId ?? '';
+  const packageName =
+    pkg?.displayName ?? (policy.data?.accessPackage as { displayName?: string } | undefined)?.displayName ?? packageId ?? '';
 
   const needsPolicy = mode.kind === 'edit' || mode.copyOf !== undefined;
   if (needsPolicy && policy.isPending) return <LoadingLine>Reading the policy…</LoadingLine>;
@@ -28,8 +29,18 @@ export function PolicyEditorView({ mode }: { mode: EditorMode }) {
   }
   if (mode.kind === 'new' && packages.isPending) return <LoadingLine>Reading the access package…</LoadingLine>;
 
-  const title = mode.kind === 'edit' ? (policy.data?.displayName ?? 'Policy') : mode.copyOf ? `Copy of ${policy.data?.displayName ?? 'a policy'}` : 'New assignment policy';
-  const initial = mode.kind === 'edit' ? policyFormValues(policy.data!) : mode.copyOf ? { ...duplicatePolicyValues(policy.data!), accessPackage: { id: mode.packageId } } : newPolicyValues(mode.packageId);
+  const title =
+    mode.kind === 'edit'
+      ? (policy.data?.displayName ?? 'Policy')
+      : mode.copyOf
+        ? `Copy of ${policy.data?.displayName ?? 'a policy'}`
+        : 'New assignment policy';
+  const initial =
+    mode.kind === 'edit'
+      ? policyFormValues(policy.data!)
+      : mode.copyOf
+        ? { ...duplicatePolicyValues(policy.data!), accessPackage: { id: mode.packageId } }
+        : newPolicyValues(mode.packageId);
   return (
     <Stack gap="sm">
       <Breadcrumbs>
@@ -40,7 +51,12 @@ export function PolicyEditorView({ mode }: { mode: EditorMode }) {
       <Title order={2} size="h3">
         {title}
       </Title>
-      <PolicyForm policyId={mode.kind === 'edit' ? mode.policyId : undefined} initial={initial} saved={mode.kind === 'edit' ? policyFormValues(policy.data!) : null} packageName={packageName} />
+      <PolicyForm
+        policyId={mode.kind === 'edit' ? mode.policyId : undefined}
+        initial={initial}
+        saved={mode.kind === 'edit' ? policyFormValues(policy.data!) : null}
+        packageName={packageName}
+      />
     </Stack>
   );
 }

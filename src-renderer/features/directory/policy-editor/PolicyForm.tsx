@@ -4,11 +4,11 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { FormProvider, useForm, type FieldPath } from 'react-hook-form';
-import type { AssignmentPolicy, AssignmentPolicyBody, PolicyProblem } from '../../../../src-shared/contract/directory';
-import { ContractFailure } from '../../../../src-shared/contract/result';
-import { useApi } from '../../../api/api-context';
-import { callService, serviceKey } from '../../../api/service-query';
-import { useUi } from '../../../app/ui-store-context';
+import type { AssignmentPolicy, AssignmentPolicyBody, PolicyProblem } from '@shared/contract/directory';
+import { ContractFailure } from '@shared/contract/result';
+import { useApi } from '@renderer/api/api-context';
+import { callService, serviceKey } from '@renderer/api/service-query';
+import { useUi } from '@renderer/app/ui-store-context';
 import { DeletePolicyDialog } from '../components/DeletePolicyDialog';
 import { DiscardChangesDialog } from '../components/DiscardChangesDialog';
 import { SaveAttemptContext } from './fields/save-attempt';
@@ -40,7 +40,12 @@ export function PolicyForm({ policyId, initial, saved, packageName }: PolicyForm
   const navigate = useUi((s) => s.navigate);
   // Checked when saving, then as the person fixes things: a message appearing when a field
   // loses focus would move the Save button from under the click that blurred it.
-  const form = useForm<AssignmentPolicyBody>({ defaultValues: initial, resolver: policyResolver, mode: 'onSubmit', reValidateMode: 'onChange' });
+  const form = useForm<AssignmentPolicyBody>({
+    defaultValues: initial,
+    resolver: policyResolver,
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
   const [tab, setTab] = useState<PolicyTab>('basics');
   const [focusPath, setFocusPath] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
@@ -51,7 +56,9 @@ export function PolicyForm({ policyId, initial, saved, packageName }: PolicyForm
 
   const save = useMutation({
     mutationFn: (body: AssignmentPolicyBody): Promise<AssignmentPolicy> =>
-      policyId ? callService(api, 'directoryPolicies', 'update', { policyId, policy: body }) : callService(api, 'directoryPolicies', 'create', { policy: body }),
+      policyId
+        ? callService(api, 'directoryPolicies', 'update', { policyId, policy: body })
+        : callService(api, 'directoryPolicies', 'create', { policy: body }),
   });
 
   // A field in another tab is focused once its tab is shown (hidden fields cannot take focus).
@@ -71,7 +78,8 @@ export function PolicyForm({ policyId, initial, saved, packageName }: PolicyForm
     const message = error instanceof Error ? error.message : String(error);
     const problems = error instanceof ContractFailure ? (error.details as { problems?: PolicyProblem[] } | undefined)?.problems : undefined;
     if (problems?.length) {
-      for (const problem of problems) form.setError(fieldPath(problem.path) as FieldPath<AssignmentPolicyBody>, { type: problem.code, message: problem.message });
+      for (const problem of problems)
+        form.setError(fieldPath(problem.path) as FieldPath<AssignmentPolicyBody>, { type: problem.code, message: problem.message });
       showProblemAt(problems[0]!.path);
       return;
     }
@@ -91,7 +99,11 @@ export function PolicyForm({ policyId, initial, saved, packageName }: PolicyForm
       try {
         const result = await save.mutateAsync(body);
         await queryClient.invalidateQueries(packageReads());
-        notifications.show({ color: 'green', title: 'Policy saved', message: `“${result.displayName ?? body.displayName}” is saved in the directory.` });
+        notifications.show({
+          color: 'green',
+          title: 'Policy saved',
+          message: `“${result.displayName ?? body.displayName}” is saved in the directory.`,
+        });
         if (policyId) {
           queryClient.setQueryData(serviceKey('directoryPolicies', 'get', { policyId }), result);
           form.reset(policyFormValues(result));
@@ -119,32 +131,37 @@ export function PolicyForm({ policyId, initial, saved, packageName }: PolicyForm
   return (
     <FormProvider {...form}>
       <SaveAttemptContext.Provider value={saveAttempted}>
-      <form onSubmit={submit} noValidate aria-label={policyId ? 'Edit assignment policy' : 'New assignment policy'} onKeyDown={getHotkeyHandler([['mod+S', () => void submit()]])}>
-        <Stack gap="md">
-          <PolicyTabs tab={tab} onTab={setTab} perTab={perTab} packageName={packageName} saved={saved} policyId={policyId} />
-          <ProblemList onOpen={showProblemAt} />
-          {formError ? (
-            <Alert color="red" role="alert" title="The service did not save the policy">
-              {formError}
-            </Alert>
-          ) : null}
-          <PolicySaveBar
-            policyId={policyId}
-            packageId={packageId}
-            saving={save.isPending}
-            dirty={dirty}
-            reviewing={tab === 'review'}
-            onDiscard={() => (form.reset(), setFormError(null), setSaveAttempted(false))}
-            onReview={() => setTab('review')}
-            onDelete={() => setDeleting(true)}
-          />
-          {remove.isError ? (
-            <Alert color="red" role="alert" title="The policy was not deleted">
-              {remove.error.message}
-            </Alert>
-          ) : null}
-        </Stack>
-      </form>
+        <form
+          onSubmit={submit}
+          noValidate
+          aria-label={policyId ? 'Edit assignment policy' : 'New assignment policy'}
+          onKeyDown={getHotkeyHandler([['mod+S', () => void submit()]])}
+        >
+          <Stack gap="md">
+            <PolicyTabs tab={tab} onTab={setTab} perTab={perTab} packageName={packageName} saved={saved} policyId={policyId} />
+            <ProblemList onOpen={showProblemAt} />
+            {formError ? (
+              <Alert color="red" role="alert" title="The service did not save the policy">
+                {formError}
+              </Alert>
+            ) : null}
+            <PolicySaveBar
+              policyId={policyId}
+              packageId={packageId}
+              saving={save.isPending}
+              dirty={dirty}
+              reviewing={tab === 'review'}
+              onDiscard={() => (form.reset(), setFormError(null), setSaveAttempted(false))}
+              onReview={() => setTab('review')}
+              onDelete={() => setDeleting(true)}
+            />
+            {remove.isError ? (
+              <Alert color="red" role="alert" title="The policy was not deleted">
+                {remove.error.message}
+              </Alert>
+            ) : null}
+          </Stack>
+        </form>
       </SaveAttemptContext.Provider>
       <DiscardChangesDialog opened={leave.asking} onKeepEditing={leave.keepEditing} onDiscard={leave.discard} />
       <DeletePolicyDialog
@@ -152,13 +169,16 @@ export function PolicyForm({ policyId, initial, saved, packageName }: PolicyForm
         busy={remove.isPending}
         onCancel={() => setDeleting(false)}
         onConfirm={(policy) =>
-          remove.mutate({ policyId: policy.id }, {
-            onSuccess: () => {
-              leave.allowLeaving();
-              navigate({ section: 'directory', view: 'packages', packageId });
+          remove.mutate(
+            { policyId: policy.id },
+            {
+              onSuccess: () => {
+                leave.allowLeaving();
+                navigate({ section: 'directory', view: 'packages', packageId });
+              },
+              onSettled: () => setDeleting(false),
             },
-            onSettled: () => setDeleting(false),
-          })
+          )
         }
       />
     </FormProvider>

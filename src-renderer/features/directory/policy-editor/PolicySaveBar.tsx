@@ -1,6 +1,6 @@
 import { Button, Group, Text } from '@mantine/core';
 import { IconCopy, IconDeviceFloppy, IconTrash } from '@tabler/icons-react';
-import { printRoute } from '../../../app/routes';
+import { printRoute } from '@renderer/app/routes';
 
 export interface PolicySaveBarProps {
   /** The policy being edited, or undefined for a new one. */
@@ -37,7 +37,12 @@ export function PolicySaveBar({ policyId, packageId, saving, dirty, reviewing, o
       </Group>
       {policyId ? (
         <Group gap="xs">
-          <Button component="a" variant="subtle" leftSection={<IconCopy size={16} />} href={printRoute({ section: 'directory', view: 'newPolicy', packageId, copyOf: policyId })}>
+          <Button
+            component="a"
+            variant="subtle"
+            leftSection={<IconCopy size={16} />}
+            href={printRoute({ section: 'directory', view: 'newPolicy', packageId, copyOf: policyId })}
+          >
             Duplicate
           </Button>
           <Button variant="subtle" color="red" leftSection={<IconTrash size={16} />} onClick={onDelete}>

@@ -1,5 +1,5 @@
 import { Badge, Tabs } from '@mantine/core';
-import type { AssignmentPolicyBody } from '../../../../src-shared/contract/directory';
+import type { AssignmentPolicyBody } from '@shared/contract/directory';
 import { POLICY_TAB_LABELS, POLICY_TABS, type PolicyTab } from '../model/policy-problems';
 import { ApprovalTab } from './tabs/ApprovalTab';
 import { BasicsTab } from './tabs/BasicsTab';
@@ -39,7 +39,17 @@ export function PolicyTabs({ tab, onTab, perTab, packageName, saved, policyId }:
     <Tabs value={tab} onChange={(value) => onTab((value as PolicyTab) ?? 'basics')} keepMounted>
       <Tabs.List aria-label="Policy settings">
         {POLICY_TABS.map((value) => (
-          <Tabs.Tab key={value} value={value} rightSection={perTab[value] ? <Badge color="red" size="sm" circle aria-label={`${perTab[value]} ${perTab[value] === 1 ? 'problem' : 'problems'}`}>{perTab[value]}</Badge> : null}>
+          <Tabs.Tab
+            key={value}
+            value={value}
+            rightSection={
+              perTab[value] ? (
+                <Badge color="red" size="sm" circle aria-label={`${perTab[value]} ${perTab[value] === 1 ? 'problem' : 'problems'}`}>
+                  {perTab[value]}
+                </Badge>
+              ) : null
+            }
+          >
             {POLICY_TAB_LABELS[value]}
           </Tabs.Tab>
         ))}
@@ -50,7 +60,9 @@ export function PolicyTabs({ tab, onTab, perTab, packageName, saved, policyId }:
         </Tabs.Panel>
       ))}
       <Tabs.Panel value="review" pt="md">
-        {tab === 'review' ? <ReviewTab saved={saved} requestLine={policyId ? `PUT ${POLICIES_PATH}/${policyId}` : `POST ${POLICIES_PATH}`} /> : null}
+        {tab === 'review' ? (
+          <ReviewTab saved={saved} requestLine={policyId ? `PUT ${POLICIES_PATH}/${policyId}` : `POST ${POLICIES_PATH}`} />
+        ) : null}
       </Tabs.Panel>
     </Tabs>
   );

@@ -15,7 +15,13 @@ export function ProblemList({ onOpen }: { onOpen(path: string): void }) {
   const attempted = useSaveAttempted();
   if (!attempted || paths.length === 0) return null;
   return (
-    <Alert color="red" title={paths.length === 1 ? 'One problem keeps this policy from being saved' : `${paths.length} problems keep this policy from being saved`} data-testid="policy-problems">
+    <Alert
+      color="red"
+      title={
+        paths.length === 1 ? 'One problem keeps this policy from being saved' : `${paths.length} problems keep this policy from being saved`
+      }
+      data-testid="policy-problems"
+    >
       <List size="sm" spacing={2}>
         {paths.slice(0, MAX_SHOWN).map((path) => (
           <List.Item key={path} data-path={path}>

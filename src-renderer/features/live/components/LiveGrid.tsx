@@ -1,6 +1,6 @@
 import { DndContext, KeyboardSensor, PointerSensor, closestCenter, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core';
 import { SortableContext, rectSortingStrategy, sortableKeyboardCoordinates } from '@dnd-kit/sortable';
-import type { LiveLayout } from '../../../../src-shared/contract/preferences';
+import type { LiveLayout } from '@shared/contract/preferences';
 import { gridColumns } from '../model/grid-layout';
 import type { PlayerMode } from '../player/player-types';
 import { Tile } from './Tile';

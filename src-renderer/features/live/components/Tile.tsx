@@ -24,7 +24,8 @@ export interface TileProps {
   elementRef(element: HTMLElement | null): void;
 }
 
-export const snapshotUrl = (base: string | undefined, stream: string) => (base ? `${base}/api/frame.jpeg?src=${encodeURIComponent(stream)}` : undefined);
+export const snapshotUrl = (base: string | undefined, stream: string) =>
+  base ? `${base}/api/frame.jpeg?src=${encodeURIComponent(stream)}` : undefined;
 
 /** One camera in the grid: its player, caption and actions, draggable by its handle. */
 export function Tile(props: TileProps) {
@@ -54,7 +55,11 @@ export function Tile(props: TileProps) {
       tabIndex={0}
       onFocusCapture={props.onSelect}
       onPointerDown={props.onSelect}
-      style={{ transform: CSS.Transform.toString(sortable.transform), transition: sortable.transition, zIndex: sortable.isDragging ? 2 : undefined }}
+      style={{
+        transform: CSS.Transform.toString(sortable.transform),
+        transition: sortable.transition,
+        zIndex: sortable.isDragging ? 2 : undefined,
+      }}
     >
       <Player
         stream={stream}

@@ -24,7 +24,12 @@ export function TileActions({ stream, snapshotUrl, audible, forced, onFullscreen
         </ActionIcon>
       </Tooltip>
       <Tooltip label={audible ? 'Mute (m)' : 'Unmute (m)'}>
-        <ActionIcon variant="subtle" onClick={onToggleSound} aria-label={audible ? `Mute ${stream}` : `Unmute ${stream}`} aria-pressed={audible}>
+        <ActionIcon
+          variant="subtle"
+          onClick={onToggleSound}
+          aria-label={audible ? `Mute ${stream}` : `Unmute ${stream}`}
+          aria-pressed={audible}
+        >
           {audible ? <IconVolume size={18} /> : <IconVolumeOff size={18} />}
         </ActionIcon>
       </Tooltip>

@@ -1,4 +1,4 @@
-export { formatResolution } from '../../../ui/format';
+export { formatResolution } from '@renderer/ui/format';
 
 /** `2.1 Mbit/s`, `640 kbit/s`. */
 export function formatBitrate(bitsPerSecond?: number): string | undefined {

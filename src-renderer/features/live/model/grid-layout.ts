@@ -1,4 +1,4 @@
-import type { LiveLayout } from '../../../../src-shared/contract/preferences';
+import type { LiveLayout } from '@shared/contract/preferences';
 
 export const LAYOUT_LABEL: Record<LiveLayout, string> = { '1': '1', '2x2': '2×2', '3x3': '3×3', '4x4': '4×4', auto: 'Auto' };
 

@@ -7,8 +7,16 @@ import { moveTile, orderTiles } from './tile-order';
 describe('orderTiles', () => {
   it.each<[string[], string[], string[]]>([
     [['b', 'a', 'c'], [], ['a', 'b', 'c']],
-    [['a', 'b', 'c'], ['c', 'a'], ['c', 'a', 'b']],
-    [['a', 'b'], ['gone', 'b', 'b'], ['b', 'a']],
+    [
+      ['a', 'b', 'c'],
+      ['c', 'a'],
+      ['c', 'a', 'b'],
+    ],
+    [
+      ['a', 'b'],
+      ['gone', 'b', 'b'],
+      ['b', 'a'],
+    ],
     [[], ['x'], []],
   ])('%j with saved %j → %j', (streams, saved, order) => {
     expect(orderTiles(streams, saved)).toEqual(order);
@@ -39,7 +47,16 @@ describe('shortcuts', () => {
     shortcutFor({ key: k, ctrlKey: false, metaKey: false, altKey: false, targetIsEditable: false, ...over });
   it('maps keys to actions except in fields or with modifiers', () => {
     // `?` is the shell's (app/shortcuts): it opens the shortcuts dialog in every section.
-    expect([key('ArrowRight'), key('n'), key('p'), key('f'), key('s'), key('m'), key('?'), key('x')]).toEqual(['next', 'next', 'previous', 'fullscreen', 'snapshot', 'mute', undefined, undefined]);
+    expect([key('ArrowRight'), key('n'), key('p'), key('f'), key('s'), key('m'), key('?'), key('x')]).toEqual([
+      'next',
+      'next',
+      'previous',
+      'fullscreen',
+      'snapshot',
+      'mute',
+      undefined,
+      undefined,
+    ]);
     expect(key('s', { ctrlKey: true })).toBeUndefined();
     expect(key('f', { targetIsEditable: true })).toBeUndefined();
   });

@@ -1,4 +1,4 @@
-import type { Shortcut } from '../../../ui/keyboard/shortcut';
+import type { Shortcut } from '@renderer/ui/keyboard/shortcut';
 
 /**
  * What a key does in the live view. `help` is no key's any more: `?` opens the console's
@@ -26,7 +26,13 @@ const BY_KEY: Record<string, ShortcutAction> = {
 };
 
 /** The action of a key press, unless it is typed into a field or held with a modifier (browser shortcuts stay the browser's). */
-export function shortcutFor(event: { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean; targetIsEditable: boolean }): ShortcutAction | undefined {
+export function shortcutFor(event: {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+  targetIsEditable: boolean;
+}): ShortcutAction | undefined {
   if (event.ctrlKey || event.metaKey || event.altKey || event.targetIsEditable) return undefined;
   return BY_KEY[event.key];
 }

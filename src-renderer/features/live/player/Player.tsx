@@ -26,22 +26,30 @@ export function Player({ stream, base, active, videoCodecs, forced, muted, capti
   return (
     <div className="player">
       <div className="player-stage">
-      <video ref={setVideo} className="player-media" muted={muted} autoPlay playsInline hidden={mode === 'mjpeg'} aria-label={`Live video of ${stream}`} />
-      <img ref={setImage} className="player-media" alt={`Live picture of ${stream}`} hidden={mode !== 'mjpeg'} />
-      {state.status !== 'live' ? (
-        <div className="player-overlay" role="status">
-          {busy(state) ? <Loader size="sm" aria-hidden /> : null}
-          <span>
-            {stateSentence(state)}
-            {/* The relay's own sentence under the short cause: the details a support ticket needs. */}
-            {state.status === 'unavailable' ? (
-              <Text component="span" size="xs" display="block" opacity={0.8}>
-                {describeFailure(state.failure)}
-              </Text>
-            ) : null}
-          </span>
-        </div>
-      ) : null}
+        <video
+          ref={setVideo}
+          className="player-media"
+          muted={muted}
+          autoPlay
+          playsInline
+          hidden={mode === 'mjpeg'}
+          aria-label={`Live video of ${stream}`}
+        />
+        <img ref={setImage} className="player-media" alt={`Live picture of ${stream}`} hidden={mode !== 'mjpeg'} />
+        {state.status !== 'live' ? (
+          <div className="player-overlay" role="status">
+            {busy(state) ? <Loader size="sm" aria-hidden /> : null}
+            <span>
+              {stateSentence(state)}
+              {/* The relay's own sentence under the short cause: the details a support ticket needs. */}
+              {state.status === 'unavailable' ? (
+                <Text component="span" size="xs" display="block" opacity={0.8}>
+                  {describeFailure(state.failure)}
+                </Text>
+              ) : null}
+            </span>
+          </div>
+        ) : null}
       </div>
       {caption?.(state, stats)}
     </div>
@@ -71,4 +79,8 @@ function stateSentence(state: PlayerState): string {
 }
 
 /** A spinner while something is on its way. */
-const busy = (state: PlayerState) => state.status === 'connecting' || state.status === 'reconnecting' || state.status === 'stalled' || (state.status === 'unavailable' && state.trying);
+const busy = (state: PlayerState) =>
+  state.status === 'connecting' ||
+  state.status === 'reconnecting' ||
+  state.status === 'stalled' ||
+  (state.status === 'unavailable' && state.trying);

@@ -17,5 +17,7 @@ export function readCapabilities(): Capabilities {
 
 /** The codecs go2rtc's WebSocket MSE mode is told this browser takes (its player sends the same list). */
 export function mseCodecs(): string {
-  return ['avc1.640029', 'avc1.64002A', 'avc1.640033', 'hvc1.1.6.L153.B0', 'mp4a.40.2', 'mp4a.40.5', 'flac', 'opus'].filter(mseSupports).join(',');
+  return ['avc1.640029', 'avc1.64002A', 'avc1.640033', 'hvc1.1.6.L153.B0', 'mp4a.40.2', 'mp4a.40.5', 'flac', 'opus']
+    .filter(mseSupports)
+    .join(',');
 }

@@ -13,8 +13,27 @@ describe('chooseMode', () => {
     ['H.264 in Chrome: WebRTC first', {}, 'webrtc'],
     ['codecs not known yet: still WebRTC', { videoCodecs: [] }, 'webrtc'],
     ['WebRTC failed: MSE next', { failed: [{ mode: 'webrtc', reason: 'endpoint' }] }, 'mse'],
-    ['WebRTC and MSE failed: HLS', { failed: [{ mode: 'webrtc', reason: 'connection' }, { mode: 'mse', reason: 'decode' }] }, 'hls'],
-    ['all video modes failed: MJPEG', { failed: [{ mode: 'webrtc', reason: 'timeout' }, { mode: 'mse', reason: 'stalled' }, { mode: 'hls', reason: 'endpoint' }] }, 'mjpeg'],
+    [
+      'WebRTC and MSE failed: HLS',
+      {
+        failed: [
+          { mode: 'webrtc', reason: 'connection' },
+          { mode: 'mse', reason: 'decode' },
+        ],
+      },
+      'hls',
+    ],
+    [
+      'all video modes failed: MJPEG',
+      {
+        failed: [
+          { mode: 'webrtc', reason: 'timeout' },
+          { mode: 'mse', reason: 'stalled' },
+          { mode: 'hls', reason: 'endpoint' },
+        ],
+      },
+      'mjpeg',
+    ],
     ['no WebRTC in the browser: MSE first', { capabilities: NO_WEBRTC }, 'mse'],
     ['iOS without MSE, WebRTC failed: native HLS', { capabilities: SAFARI_IOS, failed: [{ mode: 'webrtc', reason: 'connection' }] }, 'hls'],
     ['an old browser: MJPEG', { capabilities: OLD }, 'mjpeg'],
@@ -39,6 +58,9 @@ describe('chooseMode', () => {
         { mode: 'hls', why: 'HLS does not carry JPEG video' },
       ],
     });
-    expect(chooseMode(input({ forced: 'webrtc', capabilities: OLD }))).toEqual({ mode: undefined, why: 'webrtc: this browser has no WebRTC' });
+    expect(chooseMode(input({ forced: 'webrtc', capabilities: OLD }))).toEqual({
+      mode: undefined,
+      why: 'webrtc: this browser has no WebRTC',
+    });
   });
 });

@@ -37,7 +37,9 @@ const SOURCE_CAUSES: ReadonlyArray<readonly [RegExp, string]> = [
  * must be the relay blaming the source.
  */
 export function failureOwner(failure: PlayerFailure): FailureOwner {
-  const answered = (failure.reason === 'endpoint' && (failure.status === undefined || [400, 404, 500, 502, 503, 504].includes(failure.status))) || failure.reason === 'offline';
+  const answered =
+    (failure.reason === 'endpoint' && (failure.status === undefined || [400, 404, 500, 502, 503, 504].includes(failure.status))) ||
+    failure.reason === 'offline';
   if (!answered || !SOURCE_BLAMED.test(failure.detail)) return { owner: 'mode' };
   // "codecs not matched" names the source too, but another mode may take the codecs it has.
   if (/codecs? not matched|not supported|unsupported/i.test(failure.detail)) return { owner: 'mode' };

@@ -12,7 +12,11 @@ export function startHls(target: AdapterTarget, events: AdapterEvents): PlayerAd
 
   if (!Hls.isSupported()) {
     video.src = url;
-    video.addEventListener('error', () => !stopped && events.onFailure({ reason: 'decode', detail: video.error?.message || 'HLS playback failed' }), { once: true });
+    video.addEventListener(
+      'error',
+      () => !stopped && events.onFailure({ reason: 'decode', detail: video.error?.message || 'HLS playback failed' }),
+      { once: true },
+    );
     void video.play().catch(() => undefined);
     return {
       bytes: () => bytes,
@@ -41,7 +45,10 @@ export function startHls(target: AdapterTarget, events: AdapterEvents): PlayerAd
     if (!data.fatal || stopped) return;
     const status = data.response?.code;
     // hls.js keeps only the status line; the relay's sentence (why the source is down) is the body.
-    const body = data.networkDetails instanceof XMLHttpRequest && typeof data.networkDetails.response === 'string' ? data.networkDetails.responseText.trim().slice(0, 200) : '';
+    const body =
+      data.networkDetails instanceof XMLHttpRequest && typeof data.networkDetails.response === 'string'
+        ? data.networkDetails.responseText.trim().slice(0, 200)
+        : '';
     events.onFailure(
       status && status >= 400
         ? { reason: 'endpoint', status, detail: body || `${data.details} (${data.response?.text?.slice(0, 120) ?? ''})` }

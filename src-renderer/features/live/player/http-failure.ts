@@ -6,4 +6,7 @@ export async function endpointFailure(response: Response): Promise<PlayerFailure
   return { reason: 'endpoint', status: response.status, detail: text || response.statusText || 'request refused' };
 }
 
-export const connectionFailure = (error: unknown): PlayerFailure => ({ reason: 'connection', detail: (error as Error).message || 'connection failed' });
+export const connectionFailure = (error: unknown): PlayerFailure => ({
+  reason: 'connection',
+  detail: (error as Error).message || 'connection failed',
+});

@@ -8,7 +8,15 @@ describe('catchUpTarget', () => {
     ['close to live', [[0, 5]], 4.5, undefined],
     ['behind by seconds', [[0, 9]], 2, 8.7],
     ['before the first range (a gap at start)', [[3.2, 4]], 0, 3.7],
-    ['a later range after a gap', [[0, 2], [5, 9]], 1.9, 8.7],
+    [
+      'a later range after a gap',
+      [
+        [0, 2],
+        [5, 9],
+      ],
+      1.9,
+      8.7,
+    ],
   ])('%s', (_name, ranges, time, target) => {
     const got = catchUpTarget(ranges, time);
     if (target === undefined) expect(got).toBeUndefined();

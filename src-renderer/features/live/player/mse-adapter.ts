@@ -38,7 +38,9 @@ export function startMse(target: AdapterTarget, events: AdapterEvents): PlayerAd
 
   video.src = objectUrl;
   video.addEventListener('playing', () => !stopped && events.onLive(), { once: true });
-  video.addEventListener('error', () => fail(video.error?.message || 'the video element could not decode the stream', 'decode'), { once: true });
+  video.addEventListener('error', () => fail(video.error?.message || 'the video element could not decode the stream', 'decode'), {
+    once: true,
+  });
   // The request goes once both ends are ready, whichever is first; a second one is an error.
   let asked = false;
   const ask = () => {

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { createMultipartJpegReader } from './multipart-jpeg';
 
 const encoder = new TextEncoder();
-const part = (bytes: number[]) => [...encoder.encode(`--frame\r\nContent-Type: image/jpeg\r\nContent-Length: ${bytes.length}\r\n\r\n`), ...bytes, 13, 10];
+const part = (bytes: number[]) => [
+  ...encoder.encode(`--frame\r\nContent-Type: image/jpeg\r\nContent-Length: ${bytes.length}\r\n\r\n`),
+  ...bytes,
+  13,
+  10,
+];
 
 describe('createMultipartJpegReader', () => {
   const body = new Uint8Array([...part([0xff, 0xd8, 1, 2, 0xff, 0xd9]), ...part([0xff, 0xd8, 3, 0xff, 0xd9])]);
@@ -20,7 +25,9 @@ describe('createMultipartJpegReader', () => {
   });
 
   it('refuses an answer that is not MJPEG', () => {
-    expect(() => createMultipartJpegReader().push(encoder.encode('--frame\r\nContent-Type: image/jpeg\r\n\r\nxx'))).toThrow(/Content-Length/);
+    expect(() => createMultipartJpegReader().push(encoder.encode('--frame\r\nContent-Type: image/jpeg\r\n\r\nxx'))).toThrow(
+      /Content-Length/,
+    );
     expect(() => createMultipartJpegReader().push(new Uint8Array(5000))).toThrow(/no part header/);
   });
 });

@@ -1,4 +1,4 @@
-import { PLAYER_MODES } from '../../../../src-shared/contract/preferences';
+import { PLAYER_MODES } from '@shared/contract/preferences';
 
 // The modes are part of the preferences contract: main keeps the one a user forced per stream.
 export { PLAYER_MODES };

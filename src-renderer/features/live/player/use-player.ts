@@ -71,12 +71,19 @@ export function usePlayer(options: PlayerOptions): { state: PlayerState; stats: 
     const later = (ms: number, run: () => void) => timers.push(setTimeout(run, ms));
 
     /** `retry`: the same mode again after the source failed; the tile keeps saying why meanwhile. */
-    const begin = (after?: { mode: PlayerMode; failure: PlayerFailure }, retry?: { mode: PlayerMode; failure: PlayerFailure; cause: string; inMs: number }) => {
+    const begin = (
+      after?: { mode: PlayerMode; failure: PlayerFailure },
+      retry?: { mode: PlayerMode; failure: PlayerFailure; cause: string; inMs: number },
+    ) => {
       clearTimers();
       const decision = retry ? { mode: retry.mode } : chooseMode({ capabilities, videoCodecs: codecs.current, forced, failed });
       if (!decision.mode) {
         const inMs = backoffMs(attempt++);
-        setState({ status: 'error', failure: lastFailure ?? { reason: 'unsupported', detail: 'why' in decision ? decision.why : 'no mode left' }, inMs });
+        setState({
+          status: 'error',
+          failure: lastFailure ?? { reason: 'unsupported', detail: 'why' in decision ? decision.why : 'no mode left' },
+          inMs,
+        });
         later(inMs, () => {
           failed = [];
           begin();
@@ -115,23 +122,31 @@ export function usePlayer(options: PlayerOptions): { state: PlayerState; stats: 
       };
 
       later(FIRST_PICTURE_MS, () => onFailure({ reason: 'timeout', detail: `no picture within ${FIRST_PICTURE_MS / 1000} s` }));
-      adapter = ADAPTERS[mode]({ base, stream, video, image }, {
-        onLive: () => {
-          if (settled || closed) return;
-          live = true;
-          attempt = 0;
-          failed = [];
-          clearTimers();
-          setState({ status: 'live', mode, ...(after ? { after } : {}) });
-          watch(mode, after, () => adapter, onFailure);
+      adapter = ADAPTERS[mode](
+        { base, stream, video, image },
+        {
+          onLive: () => {
+            if (settled || closed) return;
+            live = true;
+            attempt = 0;
+            failed = [];
+            clearTimers();
+            setState({ status: 'live', mode, ...(after ? { after } : {}) });
+            watch(mode, after, () => adapter, onFailure);
+          },
+          onFailure,
         },
-        onFailure,
-      });
+      );
     };
 
     // Checks the picture four times a second (a stall shows at once) and samples the caption
     // figures once a second.
-    const watch = (mode: PlayerMode, after: { mode: PlayerMode; failure: PlayerFailure } | undefined, current: () => PlayerAdapter | undefined, onFailure: (failure: PlayerFailure) => void) => {
+    const watch = (
+      mode: PlayerMode,
+      after: { mode: PlayerMode; failure: PlayerFailure } | undefined,
+      current: () => PlayerAdapter | undefined,
+      onFailure: (failure: PlayerFailure) => void,
+    ) => {
       const counter = countFrames(mode, video, current);
       frameCounter = counter;
       let progress = startProgress(counter.frames(), performance.now());
@@ -142,7 +157,8 @@ export function usePlayer(options: PlayerOptions): { state: PlayerState; stats: 
         const frames = counter.frames();
         progress = observeFrames(progress, frames, now);
         const verdict = stallVerdict(progress, now);
-        if (verdict === 'lost') return onFailure({ reason: 'stalled', detail: `no new picture for ${Math.round((now - progress.lastFrameAt) / 1000)} s` });
+        if (verdict === 'lost')
+          return onFailure({ reason: 'stalled', detail: `no new picture for ${Math.round((now - progress.lastFrameAt) / 1000)} s` });
         if (verdict !== shown) {
           shown = verdict;
           setState({ status: verdict === 'stalled' ? 'stalled' : 'live', mode, ...(after ? { after } : {}) });

@@ -1,8 +1,8 @@
 import { Radio, Stack, Text, Title } from '@mantine/core';
-import { COLOR_SCHEMES } from '../../../../src-shared/contract/preferences';
-import { COLOR_SCHEME_DESCRIPTION, COLOR_SCHEME_LABEL, isColorSchemePreference } from '../../../app/color-scheme/color-scheme';
-import { useColorSchemePreference } from '../../../app/color-scheme/use-color-scheme-preference';
-import { ResultError } from '../../../ui/ResultError';
+import { COLOR_SCHEMES } from '@shared/contract/preferences';
+import { COLOR_SCHEME_DESCRIPTION, COLOR_SCHEME_LABEL, isColorSchemePreference } from '@renderer/app/color-scheme/color-scheme';
+import { useColorSchemePreference } from '@renderer/app/color-scheme/use-color-scheme-preference';
+import { ResultError } from '@renderer/ui/ResultError';
 
 /** The console's colour theme, kept by main for the desktop window and every browser alike. */
 export function AppearancePanel() {
@@ -20,7 +20,13 @@ export function AppearancePanel() {
       >
         <Stack gap="xs" mt="xs">
           {COLOR_SCHEMES.map((value) => (
-            <Radio key={value} value={value} label={COLOR_SCHEME_LABEL[value]} description={COLOR_SCHEME_DESCRIPTION[value]} disabled={theme.disabled} />
+            <Radio
+              key={value}
+              value={value}
+              label={COLOR_SCHEME_LABEL[value]}
+              description={COLOR_SCHEME_DESCRIPTION[value]}
+              disabled={theme.disabled}
+            />
           ))}
         </Stack>
       </Radio.Group>

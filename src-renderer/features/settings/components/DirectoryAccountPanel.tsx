@@ -1,8 +1,8 @@
 import { Alert, Anchor, Badge, Button, Code, CopyButton, Group, Stack, Text, Title } from '@mantine/core';
 import { IconLogin, IconLogout } from '@tabler/icons-react';
-import { formatDateTime } from '../../../ui/format';
-import { QueryState } from '../../../ui/QueryState';
-import { ResultError } from '../../../ui/ResultError';
+import { formatDateTime } from '@renderer/ui/format';
+import { QueryState } from '@renderer/ui/QueryState';
+import { ResultError } from '@renderer/ui/ResultError';
 import { expiresInText, SIGN_IN_LABELS, signInSummary } from '../model/sign-in-text';
 import { useDirectoryAccount } from '../use-directory-account';
 
@@ -66,11 +66,21 @@ export function DirectoryAccountPanel() {
             <Alert variant="outline" color="blue" title="Sign in on another device" data-testid="device-code">
               <Stack gap={4}>
                 <Text size="sm">
-                  Open <Anchor href={status.data.deviceCode.verificationUri} target="_blank" rel="noreferrer">{status.data.deviceCode.verificationUri}</Anchor> and enter the code
+                  Open{' '}
+                  <Anchor href={status.data.deviceCode.verificationUri} target="_blank" rel="noreferrer">
+                    {status.data.deviceCode.verificationUri}
+                  </Anchor>{' '}
+                  and enter the code
                 </Text>
                 <Group gap="xs">
                   <Code fz="lg">{status.data.deviceCode.userCode}</Code>
-                  <CopyButton value={status.data.deviceCode.userCode}>{({ copied, copy }) => <Button size="xs" variant="default" onClick={copy}>{copied ? 'Copied' : 'Copy code'}</Button>}</CopyButton>
+                  <CopyButton value={status.data.deviceCode.userCode}>
+                    {({ copied, copy }) => (
+                      <Button size="xs" variant="default" onClick={copy}>
+                        {copied ? 'Copied' : 'Copy code'}
+                      </Button>
+                    )}
+                  </CopyButton>
                 </Group>
                 <Text size="xs">The code works until {formatDateTime(status.data.deviceCode.expiresAt)}.</Text>
               </Stack>
@@ -79,29 +89,48 @@ export function DirectoryAccountPanel() {
           {status.data.signInUrl && status.data.state === 'signingIn' ? (
             <Alert variant="outline" color="blue" title="Finish signing in in the browser">
               <Text size="sm">
-                If no browser window opened, <Anchor href={status.data.signInUrl} target="_blank" rel="noreferrer">open the sign-in page</Anchor> on this computer.
+                If no browser window opened,{' '}
+                <Anchor href={status.data.signInUrl} target="_blank" rel="noreferrer">
+                  open the sign-in page
+                </Anchor>{' '}
+                on this computer.
               </Text>
             </Alert>
           ) : null}
           {status.data.error ? (
-            <Alert color="red" role="alert" title={status.data.state === 'error' ? 'The directory cannot be reached' : 'The last sign-in failed'}>
+            <Alert
+              color="red"
+              role="alert"
+              title={status.data.state === 'error' ? 'The directory cannot be reached' : 'The last sign-in failed'}
+            >
               {status.data.error}
             </Alert>
           ) : null}
           {act.isError ? <ResultError error={act.error} title="That did not work" /> : null}
           <Group>
             {status.data.state === 'signedIn' ? (
-              <Button variant="default" leftSection={<IconLogout size={16} />} loading={act.isPending} onClick={() => act.mutate('signOut')}>
+              <Button
+                variant="default"
+                leftSection={<IconLogout size={16} />}
+                loading={act.isPending}
+                onClick={() => act.mutate('signOut')}
+              >
                 Sign out
               </Button>
             ) : (
-              <Button leftSection={<IconLogin size={16} />} loading={act.isPending || status.data.state === 'signingIn'} disabled={!status.data.connection} onClick={() => act.mutate('signIn')}>
+              <Button
+                leftSection={<IconLogin size={16} />}
+                loading={act.isPending || status.data.state === 'signingIn'}
+                disabled={!status.data.connection}
+                onClick={() => act.mutate('signIn')}
+              >
                 Sign in
               </Button>
             )}
           </Group>
           <Text size="xs" c="dimmed">
-            This is the connection in use (chosen under Directory connections). Tokens and secrets stay in the console’s engine; a browser or device-code sign-in is kept in an encrypted cache, which signing out clears.
+            This is the connection in use (chosen under Directory connections). Tokens and secrets stay in the console’s engine; a browser
+            or device-code sign-in is kept in an encrypted cache, which signing out clears.
           </Text>
         </Stack>
       ) : null}

@@ -1,10 +1,10 @@
 import { ActionIcon, Badge, Button, Group, Table, Text, Title, Tooltip } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import type { DirectoryConnectionEntry } from '../../../../src-shared/contract/directory-accounts';
-import { ConfirmDialog } from '../../../ui/ConfirmDialog';
-import { QueryState } from '../../../ui/QueryState';
-import { ResultError } from '../../../ui/ResultError';
+import type { DirectoryConnectionEntry } from '@shared/contract/directory-accounts';
+import { ConfirmDialog } from '@renderer/ui/ConfirmDialog';
+import { QueryState } from '@renderer/ui/QueryState';
+import { ResultError } from '@renderer/ui/ResultError';
 import { SIGN_IN_LABELS } from '../model/sign-in-text';
 import { useDirectoryConnections } from '../use-directory-connections';
 import { TenantForm } from './TenantForm';
@@ -74,13 +74,24 @@ export function DirectoryConnectionsPanel() {
                 <Table.Td>
                   <Group gap="xs" justify="flex-end" wrap="nowrap">
                     {entry.active ? null : (
-                      <Button size="xs" variant="default" loading={use.isPending && use.variables.id === entry.id} onClick={() => use.mutate({ id: entry.id })} aria-label={`Use ${entry.name}`}>
+                      <Button
+                        size="xs"
+                        variant="default"
+                        loading={use.isPending && use.variables.id === entry.id}
+                        onClick={() => use.mutate({ id: entry.id })}
+                        aria-label={`Use ${entry.name}`}
+                      >
                         Use
                       </Button>
                     )}
                     {entry.source === 'added' ? (
                       <Tooltip label="Remove">
-                        <ActionIcon variant="subtle" color="red" aria-label={`Remove ${entry.name}`} onClick={() => (remove.reset(), setRemoving(entry))}>
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={`Remove ${entry.name}`}
+                          onClick={() => (remove.reset(), setRemoving(entry))}
+                        >
                           <IconTrash size={18} />
                         </ActionIcon>
                       </Tooltip>
@@ -97,7 +108,13 @@ export function DirectoryConnectionsPanel() {
           No tenants added yet. Add one to manage a real Microsoft Entra directory; the built-in emulator stays in the list.
         </Text>
       ) : null}
-      <TenantForm opened={adding} onClose={() => setAdding(false)} add={(tenant) => add.mutateAsync(tenant)} error={add.error} onAdded={() => setAdding(false)} />
+      <TenantForm
+        opened={adding}
+        onClose={() => setAdding(false)}
+        add={(tenant) => add.mutateAsync(tenant)}
+        error={add.error}
+        onAdded={() => setAdding(false)}
+      />
       <ConfirmDialog
         opened={Boolean(removing)}
         title={`Remove ${removing?.name ?? ''}?`}

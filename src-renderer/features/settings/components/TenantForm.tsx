@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Anchor, Button, Group, List, Modal, PasswordInput, Radio, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { newTenantSchema, type DirectoryConnectionEntry, type NewTenant, type TenantSignInKind } from '../../../../src-shared/contract/directory-accounts';
+import { newTenantSchema, type DirectoryConnectionEntry, type NewTenant, type TenantSignInKind } from '@shared/contract/directory-accounts';
 import { EMPTY_TENANT, registrationNeeds, TENANT_SIGN_IN_CHOICES, tenantFieldErrors, tenantToSend } from '../model/tenant-form';
 
 interface TenantFormProps {
@@ -21,7 +21,12 @@ interface TenantFormProps {
  * goes to main, is sealed there and never comes back.
  */
 export function TenantForm({ opened, onClose, add, error, onAdded }: TenantFormProps) {
-  const form = useForm<NewTenant>({ resolver: zodResolver(newTenantSchema), defaultValues: EMPTY_TENANT, mode: 'onSubmit', reValidateMode: 'onChange' });
+  const form = useForm<NewTenant>({
+    resolver: zodResolver(newTenantSchema),
+    defaultValues: EMPTY_TENANT,
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
   const [advanced, setAdvanced] = useState(false);
   const { reset } = form;
   useEffect(() => {
@@ -49,8 +54,24 @@ export function TenantForm({ opened, onClose, add, error, onAdded }: TenantFormP
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <SimpleGrid cols={2}>
-            <TextInput label="Tenant" description="Directory (tenant) id or a domain" placeholder="contoso.onmicrosoft.com" required spellCheck={false} autoComplete="off" error={errors.tenant?.message} {...form.register('tenant')} data-autofocus />
-            <TextInput label="Name" description="Optional; shown in the list" placeholder="Contoso" error={errors.name?.message} {...form.register('name')} />
+            <TextInput
+              label="Tenant"
+              description="Directory (tenant) id or a domain"
+              placeholder="contoso.onmicrosoft.com"
+              required
+              spellCheck={false}
+              autoComplete="off"
+              error={errors.tenant?.message}
+              {...form.register('tenant')}
+              data-autofocus
+            />
+            <TextInput
+              label="Name"
+              description="Optional; shown in the list"
+              placeholder="Contoso"
+              error={errors.name?.message}
+              {...form.register('name')}
+            />
           </SimpleGrid>
           <TextInput
             label="Application (client) id"
@@ -75,7 +96,16 @@ export function TenantForm({ opened, onClose, add, error, onAdded }: TenantFormP
               </Radio.Group>
             )}
           />
-          {signIn === 'clientCredentials' ? <PasswordInput label="Client secret" description="Its value, sealed on this computer and never shown again" required autoComplete="off" error={errors.clientSecret?.message} {...form.register('clientSecret')} /> : null}
+          {signIn === 'clientCredentials' ? (
+            <PasswordInput
+              label="Client secret"
+              description="Its value, sealed on this computer and never shown again"
+              required
+              autoComplete="off"
+              error={errors.clientSecret?.message}
+              {...form.register('clientSecret')}
+            />
+          ) : null}
           <Alert variant="outline" color="gray" title="The app registration needs" role="note">
             <List size="sm" spacing={2}>
               {registrationNeeds(signIn).map((need) => (
@@ -89,8 +119,20 @@ export function TenantForm({ opened, onClose, add, error, onAdded }: TenantFormP
           {advanced ? (
             <>
               <SimpleGrid cols={2}>
-                <TextInput label="Sign-in address" description="Entra's login host" spellCheck={false} error={errors.authorityHost?.message} {...form.register('authorityHost')} />
-                <TextInput label="Graph address" description="Microsoft Graph v1.0" spellCheck={false} error={errors.graphBaseUrl?.message} {...form.register('graphBaseUrl')} />
+                <TextInput
+                  label="Sign-in address"
+                  description="Entra's login host"
+                  spellCheck={false}
+                  error={errors.authorityHost?.message}
+                  {...form.register('authorityHost')}
+                />
+                <TextInput
+                  label="Graph address"
+                  description="Microsoft Graph v1.0"
+                  spellCheck={false}
+                  error={errors.graphBaseUrl?.message}
+                  {...form.register('graphBaseUrl')}
+                />
               </SimpleGrid>
               <TextInput
                 label="CA certificate file"
@@ -109,7 +151,8 @@ export function TenantForm({ opened, onClose, add, error, onAdded }: TenantFormP
             </Alert>
           ) : null}
           <Text size="xs" c="dimmed">
-            The new tenant becomes the connection the directory pages and the calendar sync use{signIn === 'clientCredentials' ? '; its secret is tried first' : '; sign in to it below'}.
+            The new tenant becomes the connection the directory pages and the calendar sync use
+            {signIn === 'clientCredentials' ? '; its secret is tried first' : '; sign in to it below'}.
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

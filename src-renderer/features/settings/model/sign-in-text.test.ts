@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SignInStatus } from '../../../../src-shared/contract/directory-accounts';
+import type { SignInStatus } from '@shared/contract/directory-accounts';
 import { expiresInText, signInSummary } from './sign-in-text';
 
 const status = (over: Partial<SignInStatus>): SignInStatus => ({
@@ -17,10 +17,16 @@ const status = (over: Partial<SignInStatus>): SignInStatus => ({
 
 describe('sign-in text', () => {
   it('names who is signed in, or says the app acts alone', () => {
-    expect(signInSummary(status({ user: { displayName: 'Alex', userPrincipalName: 'alex@contoso.com' } }))).toBe('Signed in as Alex (alex@contoso.com)');
-    expect(signInSummary(status({ user: { displayName: null, userPrincipalName: 'alex@contoso.com' } }))).toBe('Signed in as alex@contoso.com');
+    expect(signInSummary(status({ user: { displayName: 'Alex', userPrincipalName: 'alex@contoso.com' } }))).toBe(
+      'Signed in as Alex (alex@contoso.com)',
+    );
+    expect(signInSummary(status({ user: { displayName: null, userPrincipalName: 'alex@contoso.com' } }))).toBe(
+      'Signed in as alex@contoso.com',
+    );
     expect(signInSummary(status({ appOnly: true }))).toMatch(/^App-only access/);
-    expect(signInSummary(status({ state: 'signingIn', deviceCode: { userCode: 'X', verificationUri: 'u', message: 'm', expiresAt: 'e' } }))).toBe('Waiting for the code to be entered');
+    expect(
+      signInSummary(status({ state: 'signingIn', deviceCode: { userCode: 'X', verificationUri: 'u', message: 'm', expiresAt: 'e' } })),
+    ).toBe('Waiting for the code to be entered');
     expect(signInSummary(status({ state: 'signedOut' }))).toMatch(/^Signed out/);
   });
 

@@ -1,4 +1,4 @@
-import type { SignInStatus } from '../../../../src-shared/contract/directory-accounts';
+import type { SignInStatus } from '@shared/contract/directory-accounts';
 
 // The directory connection in words, as the Settings page shows it.
 
@@ -16,7 +16,11 @@ export function signInSummary(status: SignInStatus): string {
       if (status.appOnly || !status.user) return 'App-only access: the app acts as itself, no person is signed in';
       return `Signed in as ${status.user.displayName ?? status.user.userPrincipalName ?? 'an unnamed user'}${status.user.displayName && status.user.userPrincipalName ? ` (${status.user.userPrincipalName})` : ''}`;
     case 'signingIn':
-      return status.deviceCode ? 'Waiting for the code to be entered' : status.signInUrl ? 'Waiting for the sign-in in the browser' : 'Signing in…';
+      return status.deviceCode
+        ? 'Waiting for the code to be entered'
+        : status.signInUrl
+          ? 'Waiting for the sign-in in the browser'
+          : 'Signing in…';
     case 'signedOut':
       return 'Signed out: the directory pages and the calendar sync wait for a sign-in';
     default:

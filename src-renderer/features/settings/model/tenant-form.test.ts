@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newTenantSchema } from '../../../../src-shared/contract/directory-accounts';
-import { ContractFailure } from '../../../../src-shared/contract/result';
+import { newTenantSchema } from '@shared/contract/directory-accounts';
+import { ContractFailure } from '@shared/contract/result';
 import { EMPTY_TENANT, registrationNeeds, tenantFieldErrors, tenantToSend } from './tenant-form';
 
 const valid = { ...EMPTY_TENANT, tenant: 'contoso.onmicrosoft.com', clientId: '11111111-2222-3333-4444-555555555555' };
@@ -42,10 +42,14 @@ describe('tenant form', () => {
   });
 
   it('places main’s refusal of a CA file at that field, and leaves other refusals to the banner', () => {
-    const refused = new ContractFailure('invalid_input', 'the tenant was not added: cannot read /x.pem: no such file', { problems: [{ path: 'caFile', code: 'unreadable', message: 'cannot read /x.pem: no such file' }] });
+    const refused = new ContractFailure('invalid_input', 'the tenant was not added: cannot read /x.pem: no such file', {
+      problems: [{ path: 'caFile', code: 'unreadable', message: 'cannot read /x.pem: no such file' }],
+    });
     expect(tenantFieldErrors(refused)).toEqual([{ field: 'caFile', message: 'cannot read /x.pem: no such file' }]);
     expect(tenantFieldErrors(new ContractFailure('invalid_input', 'the tenant was not added: no app-only token'))).toEqual([]);
-    expect(tenantFieldErrors(new ContractFailure('invalid_input', 'odd', { problems: [{ path: 'somethingElse', message: 'x' }] }))).toEqual([]);
+    expect(tenantFieldErrors(new ContractFailure('invalid_input', 'odd', { problems: [{ path: 'somethingElse', message: 'x' }] }))).toEqual(
+      [],
+    );
     expect(tenantFieldErrors(new Error('network'))).toEqual([]);
   });
 

@@ -3,9 +3,9 @@ import { Alert, Button, Group, Modal, PasswordInput, SegmentedControl, Select, S
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { KODO_REGIONS, newAccountSchema, type NewAccount, type StorageAccount } from '../../../../src-shared/contract/storage';
-import { serviceFilter } from '../../../api/service-query';
-import { useServiceMutation } from '../../../api/use-service-query';
+import { KODO_REGIONS, newAccountSchema, type NewAccount, type StorageAccount } from '@shared/contract/storage';
+import { serviceFilter } from '@renderer/api/service-query';
+import { useServiceMutation } from '@renderer/api/use-service-query';
 
 type Where = 'region' | 'endpoints';
 const ENDPOINTS = ['uc', 'rs', 'rsf', 'api', 'up', 'io'] as const;
@@ -19,7 +19,9 @@ export function AccountForm({ opened, onClose, onAdded }: { opened: boolean; onC
   const queryClient = useQueryClient();
   const [where, setWhere] = useState<Where>('region');
   const form = useForm<NewAccount>({ resolver: zodResolver(newAccountSchema), defaultValues: EMPTY, mode: 'onTouched' });
-  const add = useServiceMutation('storage', 'addAccount', { onSuccess: () => queryClient.invalidateQueries(serviceFilter('storage', 'listAccounts')) });
+  const add = useServiceMutation('storage', 'addAccount', {
+    onSuccess: () => queryClient.invalidateQueries(serviceFilter('storage', 'listAccounts')),
+  });
   const { reset } = form;
   const { reset: resetAdd } = add;
   useEffect(() => {
@@ -43,7 +45,11 @@ export function AccountForm({ opened, onClose, onAdded }: { opened: boolean; onC
 
   const submit = form.handleSubmit(async (values) => {
     const endpoints = values.endpoints ? Object.fromEntries(Object.entries(values.endpoints).filter(([, url]) => url)) : undefined;
-    const account = { ...values, name: values.name || undefined, ...(endpoints ? { endpoints: endpoints as NewAccount['endpoints'] } : {}) };
+    const account = {
+      ...values,
+      name: values.name || undefined,
+      ...(endpoints ? { endpoints: endpoints as NewAccount['endpoints'] } : {}),
+    };
     await add.mutateAsync(account).then(onAdded, () => undefined);
   });
   const errors = form.formState.errors;
@@ -53,12 +59,33 @@ export function AccountForm({ opened, onClose, onAdded }: { opened: boolean; onC
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <Text size="sm" c="dimmed">
-            The keys are checked by listing the account's buckets before they are kept. The SecretKey is encrypted on this computer and never shown again.
+            The keys are checked by listing the account's buckets before they are kept. The SecretKey is encrypted on this computer and
+            never shown again.
           </Text>
-          <TextInput label="Name" description="Optional; shown in the account list" placeholder="Production" error={errors.name?.message} {...form.register('name')} />
+          <TextInput
+            label="Name"
+            description="Optional; shown in the account list"
+            placeholder="Production"
+            error={errors.name?.message}
+            {...form.register('name')}
+          />
           <SimpleGrid cols={2}>
-            <TextInput label="AccessKey" required autoComplete="off" spellCheck={false} error={errors.accessKey?.message} {...form.register('accessKey')} data-autofocus />
-            <PasswordInput label="SecretKey" required autoComplete="off" error={errors.secretKey?.message} {...form.register('secretKey')} />
+            <TextInput
+              label="AccessKey"
+              required
+              autoComplete="off"
+              spellCheck={false}
+              error={errors.accessKey?.message}
+              {...form.register('accessKey')}
+              data-autofocus
+            />
+            <PasswordInput
+              label="SecretKey"
+              required
+              autoComplete="off"
+              error={errors.secretKey?.message}
+              {...form.register('secretKey')}
+            />
           </SimpleGrid>
           <SegmentedControl
             aria-label="Where the account lives"
@@ -90,7 +117,9 @@ export function AccountForm({ opened, onClose, onAdded }: { opened: boolean; onC
                   required={service === 'uc'}
                   error={errors.endpoints?.[service]?.message ?? (service === 'uc' ? errors.region?.message : undefined)}
                   // An empty optional address is no address, not an invalid URL.
-                  {...form.register(`endpoints.${service}`, { setValueAs: (value: string) => (value === '' && service !== 'uc' ? undefined : value) })}
+                  {...form.register(`endpoints.${service}`, {
+                    setValueAs: (value: string) => (value === '' && service !== 'uc' ? undefined : value),
+                  })}
                 />
               ))}
             </SimpleGrid>

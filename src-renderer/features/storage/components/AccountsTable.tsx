@@ -1,10 +1,14 @@
 import { ActionIcon, Anchor, Badge, Table, Text } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
-import { KODO_REGIONS, type StorageAccount } from '../../../../src-shared/contract/storage';
-import { printRoute } from '../../../app/routes';
+import { KODO_REGIONS, type StorageAccount } from '@shared/contract/storage';
+import { printRoute } from '@renderer/app/routes';
 
 const whereOf = (account: StorageAccount) =>
-  account.kind === 'emulator' ? 'On this computer' : account.region ? `${KODO_REGIONS[account.region]} (${account.region})` : (account.endpoints?.uc ?? '');
+  account.kind === 'emulator'
+    ? 'On this computer'
+    : account.region
+      ? `${KODO_REGIONS[account.region]} (${account.region})`
+      : (account.endpoints?.uc ?? '');
 
 /** The storage accounts: the built-in local one first, then the user's Kodo accounts. */
 export function AccountsTable({ accounts, onRemove }: { accounts: StorageAccount[]; onRemove(account: StorageAccount): void }) {

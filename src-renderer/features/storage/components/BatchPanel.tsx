@@ -1,5 +1,5 @@
 import { Group, Progress, Stack, Text } from '@mantine/core';
-import type { BatchStatus } from '../../../../src-shared/contract/storage';
+import type { BatchStatus } from '@shared/contract/storage';
 
 const STATE_TEXT = { listing: 'Listing…', running: 'Working…', done: 'Done', failed: 'Finished with errors' } as const;
 
@@ -24,7 +24,12 @@ export function BatchPanel({ batches }: { batches: BatchStatus[] }) {
                   {batch.failed > 0 ? ` · ${batch.failed.toLocaleString('en-US')} failed` : ''}
                 </Text>
               </Group>
-              <Progress value={percent} size="sm" color={batch.state === 'failed' ? 'red' : undefined} aria-label={`${batch.title}: progress`} />
+              <Progress
+                value={percent}
+                size="sm"
+                color={batch.state === 'failed' ? 'red' : undefined}
+                aria-label={`${batch.title}: progress`}
+              />
               {batch.errors.slice(0, 3).map((error) => (
                 <Text key={error.key + error.message} size="xs" c="var(--mantine-color-error)">
                   {error.key ? `${error.key}: ` : ''}

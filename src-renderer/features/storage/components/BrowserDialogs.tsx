@@ -1,4 +1,4 @@
-import type { BatchRequest } from '../../../../src-shared/contract/storage';
+import type { BatchRequest } from '@shared/contract/storage';
 import { nameOf } from '../model/kodo-address';
 import { nameProblem, type BrowserDialog } from '../model/browser-dialog';
 import { describeTarget, type ObjectCount } from '../model/selection';
@@ -28,7 +28,18 @@ export interface BrowserDialogsProps {
 }
 
 /** The bucket browser's dialogs: delete, rename, new folder, move and copy (one open at a time). */
-export function BrowserDialogs({ dialog, accountId, bucket, prefix, objectCount, batch, folder, onClose, onBatch, onCreateFolder }: BrowserDialogsProps) {
+export function BrowserDialogs({
+  dialog,
+  accountId,
+  bucket,
+  prefix,
+  objectCount,
+  batch,
+  folder,
+  onClose,
+  onBatch,
+  onCreateFolder,
+}: BrowserDialogsProps) {
   const buckets = useBuckets(accountId);
   const bucketNames = (buckets.data ?? []).map((b) => b.name);
   return (
@@ -53,7 +64,9 @@ export function BrowserDialogs({ dialog, accountId, bucket, prefix, objectCount,
         busy={batch.busy}
         error={batch.error}
         onCancel={onClose}
-        onSubmit={(newName, overwrite) => dialog?.kind === 'rename' && onBatch({ kind: 'rename', accountId, bucket, item: dialog.item, newName, overwrite })}
+        onSubmit={(newName, overwrite) =>
+          dialog?.kind === 'rename' && onBatch({ kind: 'rename', accountId, bucket, item: dialog.item, newName, overwrite })
+        }
       />
       <NameDialog
         opened={dialog?.kind === 'folder'}
@@ -76,7 +89,10 @@ export function BrowserDialogs({ dialog, accountId, bucket, prefix, objectCount,
         busy={batch.busy}
         error={batch.error}
         onCancel={onClose}
-        onSubmit={(place) => (dialog?.kind === 'move' || dialog?.kind === 'copy') && onBatch({ kind: dialog.kind, accountId, bucket, ...dialog.target, ...place })}
+        onSubmit={(place) =>
+          (dialog?.kind === 'move' || dialog?.kind === 'copy') &&
+          onBatch({ kind: dialog.kind, accountId, bucket, ...dialog.target, ...place })
+        }
       />
     </>
   );

@@ -1,10 +1,20 @@
 import { ActionIcon, Anchor, Badge, Group, Table, Text } from '@mantine/core';
 import { IconSettings, IconTrash } from '@tabler/icons-react';
-import type { BucketSummary } from '../../../../src-shared/contract/storage';
-import { printRoute } from '../../../app/routes';
+import type { BucketSummary } from '@shared/contract/storage';
+import { printRoute } from '@renderer/app/routes';
 
 /** An account's buckets: region, access and domains, each opening the bucket's browser, with its settings and delete. */
-export function BucketsTable({ accountId, buckets, onSettings, onDelete }: { accountId: string; buckets: BucketSummary[]; onSettings(bucket: string): void; onDelete(bucket: string): void }) {
+export function BucketsTable({
+  accountId,
+  buckets,
+  onSettings,
+  onDelete,
+}: {
+  accountId: string;
+  buckets: BucketSummary[];
+  onSettings(bucket: string): void;
+  onDelete(bucket: string): void;
+}) {
   return (
     <Table highlightOnHover verticalSpacing="sm" data-testid="buckets-table">
       <Table.Thead>
@@ -43,7 +53,12 @@ export function BucketsTable({ accountId, buckets, onSettings, onDelete }: { acc
             </Table.Td>
             <Table.Td ta="right">
               <Group gap={4} justify="flex-end" wrap="nowrap">
-                <ActionIcon variant="subtle" color="gray" aria-label={`Settings of bucket ${bucket.name}`} onClick={() => onSettings(bucket.name)}>
+                <ActionIcon
+                  variant="subtle"
+                  color="gray"
+                  aria-label={`Settings of bucket ${bucket.name}`}
+                  onClick={() => onSettings(bucket.name)}
+                >
                   <IconSettings size={18} />
                 </ActionIcon>
                 <ActionIcon variant="subtle" color="red" aria-label={`Delete bucket ${bucket.name}`} onClick={() => onDelete(bucket.name)}>

@@ -2,8 +2,8 @@ import { Anchor, Group, Stack, Table, Text } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { formatBytes } from '../../../ui/format';
-import { QueryState } from '../../../ui/QueryState';
+import { formatBytes } from '@renderer/ui/format';
+import { QueryState } from '@renderer/ui/QueryState';
 import { useCdnLogs } from '../use-cdn';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -19,7 +19,11 @@ export function CdnLogsPanel({ accountId, domains }: { accountId: string; domain
           <DatePickerInput label="Logs of (UTC)" size="xs" w={180} value={date} onChange={setDate} maxDate={new Date()} />
         </Group>
         <QueryState query={logs} loading="Listing the logs…" errorTitle="The log list could not be read" />
-        {logs.data && logs.data.length === 0 ? <Text size="sm" c="dimmed">No access logs for this day.</Text> : null}
+        {logs.data && logs.data.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No access logs for this day.
+          </Text>
+        ) : null}
         {logs.data && logs.data.length > 0 ? (
           <Table data-testid="cdn-logs" striped>
             <Table.Thead>

@@ -1,8 +1,8 @@
 import { Alert, Button, Group, SegmentedControl, Stack, Text, Textarea } from '@mantine/core';
 import { IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
-import { CDN_LIMITS } from '../../../../src-shared/contract/cdn';
-import { ResultError } from '../../../ui/ResultError';
+import { CDN_LIMITS } from '@shared/contract/cdn';
+import { ResultError } from '@renderer/ui/ResultError';
 import { planCdnRequest, type CdnAction } from '../model/cdn-request';
 import { useCdnQuota, useCdnRequest } from '../use-cdn';
 
@@ -38,7 +38,8 @@ export function CdnRequestPanel({ accountId }: { accountId: string }) {
             ]}
           />
           <Text size="sm" c="dimmed" data-testid="cdn-limits">
-            Per request: up to {CDN_LIMITS.urlsPerRequest} URLs{action === 'refresh' ? ` and ${CDN_LIMITS.dirsPerRequest} folders (ending in /)` : ''}. {daily}
+            Per request: up to {CDN_LIMITS.urlsPerRequest} URLs
+            {action === 'refresh' ? ` and ${CDN_LIMITS.dirsPerRequest} folders (ending in /)` : ''}. {daily}
           </Text>
         </Group>
         <Textarea
@@ -53,7 +54,13 @@ export function CdnRequestPanel({ accountId }: { accountId: string }) {
           className="mono-input"
         />
         <Group>
-          <Button size="xs" leftSection={<IconSend size={16} />} disabled={count === 0 || plan.problems.length > 0} loading={send.isPending} onClick={() => send.mutate({ action, urls: plan.urls, dirs: plan.dirs })}>
+          <Button
+            size="xs"
+            leftSection={<IconSend size={16} />}
+            disabled={count === 0 || plan.problems.length > 0}
+            loading={send.isPending}
+            onClick={() => send.mutate({ action, urls: plan.urls, dirs: plan.dirs })}
+          >
             {action === 'refresh' ? 'Refresh' : 'Prefetch'} {count > 0 ? count : ''}
           </Button>
         </Group>

@@ -7,7 +7,15 @@ export function ChooseFileAgain({ name, onChosen, busy }: { name: string; onChos
   const input = useRef<HTMLInputElement>(null);
   return (
     <>
-      <Button size="compact-sm" variant="light" mr={4} leftSection={<IconFileUpload size={14} />} loading={busy} onClick={() => input.current?.click()} aria-label={`Choose the file again for ${name}`}>
+      <Button
+        size="compact-sm"
+        variant="light"
+        mr={4}
+        leftSection={<IconFileUpload size={14} />}
+        loading={busy}
+        onClick={() => input.current?.click()}
+        aria-label={`Choose the file again for ${name}`}
+      >
         Choose the file again
       </Button>
       <input

@@ -1,13 +1,23 @@
 import { Button, Checkbox, Group, Modal, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import type { ConflictChoice } from '../../../../src-shared/contract/transfers';
+import type { ConflictChoice } from '@shared/contract/transfers';
 import type { ConflictQuestion } from '../use-transfers';
 
 /**
  * "This name is taken": overwrite, skip, or keep both (the upload takes "name (1).ext"), asked
  * once per conflict or once for every conflict left in the batch.
  */
-export function ConflictDialog({ question, where, onAnswer, onCancel }: { question: ConflictQuestion | undefined; where: string; onAnswer(choice: ConflictChoice, applyToAll: boolean): void; onCancel(): void }) {
+export function ConflictDialog({
+  question,
+  where,
+  onAnswer,
+  onCancel,
+}: {
+  question: ConflictQuestion | undefined;
+  where: string;
+  onAnswer(choice: ConflictChoice, applyToAll: boolean): void;
+  onCancel(): void;
+}) {
   const [applyToAll, setApplyToAll] = useState(false);
   // A new batch starts unticked; the answer to one conflict never silently covers the next batch.
   const total = question?.total;
@@ -26,10 +36,16 @@ export function ConflictDialog({ question, where, onAnswer, onCancel }: { questi
             </Text>
           ) : null}
           <Text size="sm" mt="sm">
-            Overwrite replaces the stored object, Skip leaves it and does not upload this file, Keep both uploads this file under the first free name like “name (1).ext”.
+            Overwrite replaces the stored object, Skip leaves it and does not upload this file, Keep both uploads this file under the first
+            free name like “name (1).ext”.
           </Text>
           {question.left > 1 ? (
-            <Checkbox mt="md" label={`Apply to all ${question.left.toLocaleString('en-US')} conflicts left`} checked={applyToAll} onChange={(event) => setApplyToAll(event.currentTarget.checked)} />
+            <Checkbox
+              mt="md"
+              label={`Apply to all ${question.left.toLocaleString('en-US')} conflicts left`}
+              checked={applyToAll}
+              onChange={(event) => setApplyToAll(event.currentTarget.checked)}
+            />
           ) : null}
           <Group justify="space-between" mt="lg">
             <Button variant="subtle" color="gray" onClick={onCancel}>

@@ -5,7 +5,23 @@ import type { BatchTarget } from '../model/selection';
  * Asks before anything is deleted; folders are named as folders, with everything in them, and
  * "everything in the folder" as such (main lists it; it is never sent key by key).
  */
-export function DeleteDialog({ target, what, bucket, onCancel, onConfirm, busy, error }: { target: BatchTarget | undefined; what: string; bucket: string; onCancel(): void; onConfirm(): void; busy: boolean; error?: string | undefined }) {
+export function DeleteDialog({
+  target,
+  what,
+  bucket,
+  onCancel,
+  onConfirm,
+  busy,
+  error,
+}: {
+  target: BatchTarget | undefined;
+  what: string;
+  bucket: string;
+  onCancel(): void;
+  onConfirm(): void;
+  busy: boolean;
+  error?: string | undefined;
+}) {
   const items = target && 'items' in target ? target.items : [];
   const folders = items.filter((i) => i.folder).length;
   const all = target !== undefined && 'allIn' in target;
@@ -15,7 +31,10 @@ export function DeleteDialog({ target, what, bucket, onCancel, onConfirm, busy, 
         <>
           <Text size="sm">
             {all ? `${what.charAt(0).toUpperCase()}${what.slice(1)}, sub-folders included,` : what}
-            {folders > 0 ? ` ${folders === 1 && items.length === 1 ? 'and every object in it' : `(${folders} ${folders === 1 ? 'folder' : 'folders'} with every object in them)`}` : ''} will be deleted. This cannot be undone.
+            {folders > 0
+              ? ` ${folders === 1 && items.length === 1 ? 'and every object in it' : `(${folders} ${folders === 1 ? 'folder' : 'folders'} with every object in them)`}`
+              : ''}{' '}
+            will be deleted. This cannot be undone.
           </Text>
           {!all ? (
             <List size="sm" mt="sm" spacing={2} className="dialog-list">

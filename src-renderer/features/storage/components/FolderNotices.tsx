@@ -1,6 +1,6 @@
-import { EmptyState } from '../../../ui/EmptyState';
-import { LoadingLine } from '../../../ui/LoadingLine';
-import { ResultError } from '../../../ui/ResultError';
+import { EmptyState } from '@renderer/ui/EmptyState';
+import { LoadingLine } from '@renderer/ui/LoadingLine';
+import { ResultError } from '@renderer/ui/ResultError';
 import type { BrowserRows } from '../use-browser-rows';
 
 /** Above the object table: why the folder shows nothing yet, or nothing at all. */
@@ -14,7 +14,11 @@ export function FolderNotices({ rows, bucket, prefix, search }: { rows: BrowserR
       {sortedMode && sortedTotal === undefined && !error ? <LoadingLine>Reading the index…</LoadingLine> : null}
       {count === 0 && ((!sortedMode && listing.isSuccess) || (sortedMode && sortedTotal === 0)) ? (
         <EmptyState testId="folder-empty">
-          {search ? `Nothing in this folder starts with “${search}”.` : index.data?.state === 'running' ? 'Nothing indexed here yet.' : 'This folder is empty. Make a folder, or upload files into it.'}
+          {search
+            ? `Nothing in this folder starts with “${search}”.`
+            : index.data?.state === 'running'
+              ? 'Nothing indexed here yet.'
+              : 'This folder is empty. Make a folder, or upload files into it.'}
         </EmptyState>
       ) : null}
     </>

@@ -1,6 +1,6 @@
 import { Button, Group, Progress, Text } from '@mantine/core';
 import { IconRefresh, IconSum } from '@tabler/icons-react';
-import type { IndexStatus } from '../../../../src-shared/contract/storage';
+import type { IndexStatus } from '@shared/contract/storage';
 import { describeIndex } from '../model/index-progress';
 
 /** The folder's real counts from the local index, with its progress while the listing runs. */

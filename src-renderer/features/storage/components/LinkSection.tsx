@@ -1,9 +1,9 @@
 import { Button, Group, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useApi } from '../../../api/api-context';
-import { callService } from '../../../api/service-query';
-import { CopyField } from '../../../ui/CopyField';
+import { useApi } from '@renderer/api/api-context';
+import { callService } from '@renderer/api/service-query';
+import { CopyField } from '@renderer/ui/CopyField';
 import { LINK_PRESETS, parseExpiry } from '../model/link-expiry';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
@@ -15,7 +15,8 @@ export function LinkSection({ accountId, bucket, objectKey }: { accountId: strin
   const [custom, setCustom] = useState('15m');
   const expiry = parseExpiry(choice === 'custom' ? custom : choice);
   const link = useMutation({
-    mutationFn: (seconds: number) => callService(api, 'storage', 'downloadLink', { accountId, bucket, key: objectKey, expiresInSeconds: seconds }),
+    mutationFn: (seconds: number) =>
+      callService(api, 'storage', 'downloadLink', { accountId, bucket, key: objectKey, expiresInSeconds: seconds }),
   });
   return (
     <Stack gap="xs">
@@ -37,7 +38,12 @@ export function LinkSection({ accountId, bucket, objectKey }: { accountId: strin
         />
       ) : null}
       <Group>
-        <Button size="xs" disabled={'error' in expiry} loading={link.isPending} onClick={() => 'seconds' in expiry && link.mutate(expiry.seconds)}>
+        <Button
+          size="xs"
+          disabled={'error' in expiry}
+          loading={link.isPending}
+          onClick={() => 'seconds' in expiry && link.mutate(expiry.seconds)}
+        >
           Create link
         </Button>
       </Group>

@@ -36,9 +36,29 @@ export function MoveDialog({ kind, what, bucket, prefix, buckets, onCancel, onSu
           onSubmit({ toBucket, toPrefix, overwrite });
         }}
       >
-        <Select label="To bucket" data={buckets} value={toBucket} onChange={(value) => setToBucket(value ?? bucket)} allowDeselect={false} />
-        <TextInput mt="sm" label="To folder" description="Empty for the bucket's root; missing folders are made" value={toFolder} onChange={(event) => setToFolder(event.currentTarget.value)} error={error} spellCheck={false} data-autofocus />
-        <Checkbox mt="sm" label="Replace files that already exist there" checked={overwrite} onChange={(event) => setOverwrite(event.currentTarget.checked)} />
+        <Select
+          label="To bucket"
+          data={buckets}
+          value={toBucket}
+          onChange={(value) => setToBucket(value ?? bucket)}
+          allowDeselect={false}
+        />
+        <TextInput
+          mt="sm"
+          label="To folder"
+          description="Empty for the bucket's root; missing folders are made"
+          value={toFolder}
+          onChange={(event) => setToFolder(event.currentTarget.value)}
+          error={error}
+          spellCheck={false}
+          data-autofocus
+        />
+        <Checkbox
+          mt="sm"
+          label="Replace files that already exist there"
+          checked={overwrite}
+          onChange={(event) => setOverwrite(event.currentTarget.checked)}
+        />
         <Text size="xs" c="dimmed" mt="xs">
           Folders go as batches of at most 1000 objects; progress shows under the table.
         </Text>

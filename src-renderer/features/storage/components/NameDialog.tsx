@@ -19,7 +19,19 @@ export interface NameDialogProps {
 }
 
 /** One name typed and checked: a new folder, or the new name of a file or folder. */
-export function NameDialog({ opened, title, label, initial, submitLabel, withOverwrite, validate, onCancel, onSubmit, busy, error }: NameDialogProps) {
+export function NameDialog({
+  opened,
+  title,
+  label,
+  initial,
+  submitLabel,
+  withOverwrite,
+  validate,
+  onCancel,
+  onSubmit,
+  busy,
+  error,
+}: NameDialogProps) {
   const [name, setName] = useState(initial);
   const [overwrite, setOverwrite] = useState(false);
   const [touched, setTouched] = useState(false);
@@ -42,8 +54,22 @@ export function NameDialog({ opened, title, label, initial, submitLabel, withOve
           submit();
         }}
       >
-        <TextInput label={label} value={name} onChange={(event) => (setName(event.currentTarget.value), setTouched(true))} error={(touched && problem) || error} data-autofocus spellCheck={false} />
-        {withOverwrite ? <Checkbox mt="sm" label="Replace a file that already has this name" checked={overwrite} onChange={(event) => setOverwrite(event.currentTarget.checked)} /> : null}
+        <TextInput
+          label={label}
+          value={name}
+          onChange={(event) => (setName(event.currentTarget.value), setTouched(true))}
+          error={(touched && problem) || error}
+          data-autofocus
+          spellCheck={false}
+        />
+        {withOverwrite ? (
+          <Checkbox
+            mt="sm"
+            label="Replace a file that already has this name"
+            checked={overwrite}
+            onChange={(event) => setOverwrite(event.currentTarget.checked)}
+          />
+        ) : null}
         <Group justify="flex-end" mt="lg">
           <Button variant="default" onClick={onCancel}>
             Cancel

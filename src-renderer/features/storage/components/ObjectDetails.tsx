@@ -1,18 +1,24 @@
 import { Button, Divider, Drawer, Group, NumberInput, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { STORAGE_CLASSES, type ObjectDetails as Details, type StorageClass } from '../../../../src-shared/contract/storage';
-import { useApi } from '../../../api/api-context';
-import { callService } from '../../../api/service-query';
-import { useServiceQuery } from '../../../api/use-service-query';
-import { formatBytes } from '../../../ui/format';
-import { QueryState } from '../../../ui/QueryState';
+import { STORAGE_CLASSES, type ObjectDetails as Details, type StorageClass } from '@shared/contract/storage';
+import { useApi } from '@renderer/api/api-context';
+import { callService } from '@renderer/api/service-query';
+import { useServiceQuery } from '@renderer/api/use-service-query';
+import { formatBytes } from '@renderer/ui/format';
+import { QueryState } from '@renderer/ui/QueryState';
 import { useBucketMutation } from '../use-storage';
 import { LinkSection } from './LinkSection';
 import { ObjectPreview } from './ObjectPreview';
 import { ProcessSection } from './ProcessSection';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-const CLASS_LABEL: Record<StorageClass, string> = { standard: 'Standard', infrequent: 'Infrequent access', archive: 'Archive', 'deep-archive': 'Deep archive', 'archive-ir': 'Archive (instant retrieval)' };
+const CLASS_LABEL: Record<StorageClass, string> = {
+  standard: 'Standard',
+  infrequent: 'Infrequent access',
+  archive: 'Archive',
+  'deep-archive': 'Deep archive',
+  'archive-ir': 'Archive (instant retrieval)',
+};
 
 export interface ObjectDetailsProps {
   accountId: string;
@@ -56,10 +62,15 @@ export function ObjectDetails({ accountId, bucket, objectKey, onClose, onRename,
   const api = useApi();
   const key = objectKey ?? '';
   const stat = useServiceQuery('storage', 'statObject', { accountId, bucket, key }, { enabled: Boolean(objectKey) });
-  const update = useBucketMutation(accountId, bucket, (change: { mimeType?: string; storageClass?: StorageClass; deleteAfterDays?: number }) =>
-    callService(api, 'storage', 'updateObject', { accountId, bucket, key, ...change }),
+  const update = useBucketMutation(
+    accountId,
+    bucket,
+    (change: { mimeType?: string; storageClass?: StorageClass; deleteAfterDays?: number }) =>
+      callService(api, 'storage', 'updateObject', { accountId, bucket, key, ...change }),
   );
-  const restore = useBucketMutation(accountId, bucket, (days: number) => callService(api, 'storage', 'restoreObject', { accountId, bucket, key, days }));
+  const restore = useBucketMutation(accountId, bucket, (days: number) =>
+    callService(api, 'storage', 'restoreObject', { accountId, bucket, key, days }),
+  );
   const [mime, setMime] = useState('');
   const [days, setDays] = useState<number | string>(30);
   useEffect(() => setMime(stat.data?.mimeType ?? ''), [stat.data?.mimeType]);
@@ -92,8 +103,21 @@ export function ObjectDetails({ accountId, bucket, objectKey, onClose, onRename,
             </Text>
           ) : null}
           <Group align="flex-end" gap="xs">
-            <TextInput size="xs" label="MIME type" value={mime} onChange={(event) => setMime(event.currentTarget.value)} style={{ flex: 1 }} spellCheck={false} />
-            <Button size="xs" variant="default" disabled={mime === stat.data.mimeType} loading={update.isPending && update.variables?.mimeType !== undefined} onClick={() => update.mutate({ mimeType: mime.trim() })}>
+            <TextInput
+              size="xs"
+              label="MIME type"
+              value={mime}
+              onChange={(event) => setMime(event.currentTarget.value)}
+              style={{ flex: 1 }}
+              spellCheck={false}
+            />
+            <Button
+              size="xs"
+              variant="default"
+              disabled={mime === stat.data.mimeType}
+              loading={update.isPending && update.variables?.mimeType !== undefined}
+              onClick={() => update.mutate({ mimeType: mime.trim() })}
+            >
               Save type
             </Button>
           </Group>
@@ -106,8 +130,22 @@ export function ObjectDetails({ accountId, bucket, objectKey, onClose, onRename,
             onChange={(value) => value && value !== stat.data.storageClass && update.mutate({ storageClass: value as StorageClass })}
           />
           <Group align="flex-end" gap="xs">
-            <NumberInput size="xs" label="Delete after days" description="0 cancels a scheduled deletion" min={0} max={36500} value={days} onChange={setDays} style={{ flex: 1 }} />
-            <Button size="xs" variant="default" onClick={() => update.mutate({ deleteAfterDays: Number(days) })} disabled={typeof days !== 'number'}>
+            <NumberInput
+              size="xs"
+              label="Delete after days"
+              description="0 cancels a scheduled deletion"
+              min={0}
+              max={36500}
+              value={days}
+              onChange={setDays}
+              style={{ flex: 1 }}
+            />
+            <Button
+              size="xs"
+              variant="default"
+              onClick={() => update.mutate({ deleteAfterDays: Number(days) })}
+              disabled={typeof days !== 'number'}
+            >
               Schedule
             </Button>
           </Group>

@@ -3,12 +3,12 @@ import { IconPlayerPlay } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import Markdown from 'react-markdown';
-import type { PreviewView } from '../../../../src-shared/contract/storage';
-import { useMediaBase } from '../../../api/use-media-base';
-import { useServiceQuery } from '../../../api/use-service-query';
-import { formatBytes } from '../../../ui/format';
-import { LoadingLine } from '../../../ui/LoadingLine';
-import { ResultError } from '../../../ui/ResultError';
+import type { PreviewView } from '@shared/contract/storage';
+import { useMediaBase } from '@renderer/api/use-media-base';
+import { useServiceQuery } from '@renderer/api/use-service-query';
+import { formatBytes } from '@renderer/ui/format';
+import { LoadingLine } from '@renderer/ui/LoadingLine';
+import { ResultError } from '@renderer/ui/ResultError';
 import { prettyJson, previewKind, TEXT_PREVIEW_BYTES } from '../model/preview-kind';
 
 interface Target {
@@ -37,8 +37,25 @@ function ImagePreview({ target }: { target: Target }) {
   const [failed, setFailed] = useState(false);
   if (url.isError) return <ResultError error={url.error} title="No preview" />;
   if (!url.data) return <LoadingLine>Making a thumbnail…</LoadingLine>;
-  if (failed) return <Text size="sm" c="dimmed">The service could not make a thumbnail of this image.</Text>;
-  return <Image src={url.data} alt={`Preview of ${target.objectKey}`} radius="sm" w="auto" maw="100%" mah={360} fit="contain" onError={() => setFailed(true)} data-testid="image-preview" />;
+  if (failed)
+    return (
+      <Text size="sm" c="dimmed">
+        The service could not make a thumbnail of this image.
+      </Text>
+    );
+  return (
+    <Image
+      src={url.data}
+      alt={`Preview of ${target.objectKey}`}
+      radius="sm"
+      w="auto"
+      maw="100%"
+      mah={360}
+      fit="contain"
+      onError={() => setFailed(true)}
+      data-testid="image-preview"
+    />
+  );
 }
 
 function VideoPreview({ target }: { target: Target }) {
@@ -47,11 +64,34 @@ function VideoPreview({ target }: { target: Target }) {
   const original = usePreviewUrl(target, 'original', playing);
   if (poster.isError) return <ResultError error={poster.error} title="No preview" />;
   if (playing && original.data) {
-    return <video src={original.data} poster={poster.data} controls autoPlay className="object-video" aria-label={`Video ${target.objectKey}`} data-testid="video-preview" />;
+    return (
+      <video
+        src={original.data}
+        poster={poster.data}
+        controls
+        autoPlay
+        className="object-video"
+        aria-label={`Video ${target.objectKey}`}
+        data-testid="video-preview"
+      />
+    );
   }
   return (
     <Stack gap={6} align="flex-start">
-      {poster.data ? <Image src={poster.data} alt={`First frame of ${target.objectKey}`} radius="sm" w="auto" maw="100%" mah={300} fit="contain" data-testid="poster-preview" /> : <LoadingLine>Taking a frame…</LoadingLine>}
+      {poster.data ? (
+        <Image
+          src={poster.data}
+          alt={`First frame of ${target.objectKey}`}
+          radius="sm"
+          w="auto"
+          maw="100%"
+          mah={300}
+          fit="contain"
+          data-testid="poster-preview"
+        />
+      ) : (
+        <LoadingLine>Taking a frame…</LoadingLine>
+      )}
       <Button size="xs" variant="default" leftSection={<IconPlayerPlay size={16} />} onClick={() => setPlaying(true)}>
         Play
       </Button>

@@ -2,10 +2,10 @@ import { Checkbox, Group, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconChevronUp, IconFile, IconFolder, IconSelector } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, type KeyboardEvent } from 'react';
-import type { SortField } from '../../../../src-shared/contract/storage';
-import { formatBytes } from '../../../ui/format';
+import type { SortField } from '@shared/contract/storage';
+import { formatBytes } from '@renderer/ui/format';
 import type { BrowserRow } from '../model/browser-rows';
-import { isTyping } from '../../../ui/keyboard/is-typing';
+import { isTyping } from '@renderer/ui/keyboard/is-typing';
 import { isEmpty, isSelected, type Selection } from '../model/selection';
 
 export interface ObjectTableProps {
@@ -44,8 +44,18 @@ function Cells({ row }: { row: BrowserRow }) {
   if (row.kind === 'folder') {
     return (
       <>
-        <td>{row.bytes === undefined ? <Text span c="dimmed">—</Text> : formatBytes(row.bytes)}</td>
-        <td>{row.files === undefined ? 'Folder' : `Folder · ${row.files.toLocaleString('en-US')} ${row.files === 1 ? 'file' : 'files'}`}</td>
+        <td>
+          {row.bytes === undefined ? (
+            <Text span c="dimmed">
+              —
+            </Text>
+          ) : (
+            formatBytes(row.bytes)
+          )}
+        </td>
+        <td>
+          {row.files === undefined ? 'Folder' : `Folder · ${row.files.toLocaleString('en-US')} ${row.files === 1 ? 'file' : 'files'}`}
+        </td>
         <td />
         <td>{row.putTime ? timeFormat.format(row.putTime) : ''}</td>
       </>
@@ -62,19 +72,34 @@ function Cells({ row }: { row: BrowserRow }) {
 }
 
 /** The column headings: the select-all box, and a sort button for each column that sorts. */
-function HeaderRow({ sort, descending, onSort, selection, onToggleAll }: Pick<ObjectTableProps, 'sort' | 'descending' | 'onSort' | 'selection' | 'onToggleAll'>) {
+function HeaderRow({
+  sort,
+  descending,
+  onSort,
+  selection,
+  onToggleAll,
+}: Pick<ObjectTableProps, 'sort' | 'descending' | 'onSort' | 'selection' | 'onToggleAll'>) {
   const allSelected = selection.kind === 'all';
   return (
     <thead>
       <tr>
         <th style={{ width: 44 }}>
-          <Checkbox aria-label={isEmpty(selection) ? 'Select all in this folder' : 'Clear the selection'} checked={allSelected} indeterminate={!isEmpty(selection) && !allSelected} onChange={onToggleAll} />
+          <Checkbox
+            aria-label={isEmpty(selection) ? 'Select all in this folder' : 'Clear the selection'}
+            checked={allSelected}
+            indeterminate={!isEmpty(selection) && !allSelected}
+            onChange={onToggleAll}
+          />
         </th>
         {COLUMNS.map((column) => {
           const active = column.field === sort;
           const Icon = SORT_ICON[active ? (descending ? 'desc' : 'asc') : 'none'];
           return (
-            <th key={column.label} style={column.width ? { width: column.width } : undefined} aria-sort={active ? (descending ? 'descending' : 'ascending') : undefined}>
+            <th
+              key={column.label}
+              style={column.width ? { width: column.width } : undefined}
+              aria-sort={active ? (descending ? 'descending' : 'ascending') : undefined}
+            >
               {column.field ? (
                 <UnstyledButton className="sort-button" onClick={() => onSort(column.field!)}>
                   {column.label}
@@ -96,7 +121,8 @@ function HeaderRow({ sort, descending, onSort, selection, onToggleAll }: Pick<Ob
  * 100k rows scroll as smoothly as 100. Arrow keys move between rows, Enter opens, Space selects.
  */
 export function ObjectTable(props: ObjectTableProps) {
-  const { count, rowAt, sort, descending, onSort, selection, onToggle, onToggleAll, onOpen, onVisible, onKey, focusIndex, onFocusIndex } = props;
+  const { count, rowAt, sort, descending, onSort, selection, onToggle, onToggleAll, onOpen, onVisible, onKey, focusIndex, onFocusIndex } =
+    props;
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
   const items = virtualizer.getVirtualItems();
@@ -125,7 +151,14 @@ export function ObjectTable(props: ObjectTableProps) {
   const onKeyDown = (event: KeyboardEvent) => {
     const row = rowAt(focusIndex);
     const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
-    const jumps: Record<string, number> = { ArrowDown: focusIndex + 1, ArrowUp: focusIndex - 1, PageDown: focusIndex + page, PageUp: focusIndex - page, Home: 0, End: count - 1 };
+    const jumps: Record<string, number> = {
+      ArrowDown: focusIndex + 1,
+      ArrowUp: focusIndex - 1,
+      PageDown: focusIndex + page,
+      PageUp: focusIndex - page,
+      Home: 0,
+      End: count - 1,
+    };
     if (event.key in jumps && !event.altKey && !isTyping(event.target)) {
       event.preventDefault();
       move(jumps[event.key]!);
@@ -167,7 +200,12 @@ export function ObjectTable(props: ObjectTableProps) {
                 {row ? (
                   <>
                     <td>
-                      <Checkbox aria-label={`Select ${row.name}`} checked={isSelected(selection, row.key)} onChange={() => onToggle(row.key)} tabIndex={-1} />
+                      <Checkbox
+                        aria-label={`Select ${row.name}`}
+                        checked={isSelected(selection, row.key)}
+                        onChange={() => onToggle(row.key)}
+                        tabIndex={-1}
+                      />
                     </td>
                     <td className="cell-ellipsis">
                       <UnstyledButton
@@ -178,7 +216,11 @@ export function ObjectTable(props: ObjectTableProps) {
                         title={row.key}
                       >
                         <Group gap={8} wrap="nowrap">
-                          {row.kind === 'folder' ? <IconFolder size={18} aria-hidden="true" className="folder-icon" /> : <IconFile size={18} aria-hidden="true" className="file-icon" />}
+                          {row.kind === 'folder' ? (
+                            <IconFolder size={18} aria-hidden="true" className="folder-icon" />
+                          ) : (
+                            <IconFile size={18} aria-hidden="true" className="file-icon" />
+                          )}
                           <span className="row-name">{row.name || '(no name)'}</span>
                         </Group>
                       </UnstyledButton>

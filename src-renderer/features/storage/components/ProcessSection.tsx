@@ -1,8 +1,8 @@
 import { Badge, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlayerPlay } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { keyStem, processingCommand, PROCESSING_PRESETS } from '../../../../src-shared/contract/processing';
-import { ResultError } from '../../../ui/ResultError';
+import { keyStem, processingCommand, PROCESSING_PRESETS } from '@shared/contract/processing';
+import { ResultError } from '@renderer/ui/ResultError';
 import { useProcessingJobs, useStartProcessing } from '../use-processing';
 
 const CUSTOM = 'custom';
@@ -28,14 +28,29 @@ function formFor(choice: string, objectKey: string): ProcessForm {
  * result is saved as, and the jobs of this object followed until they end. The form belongs to
  * one object: the caller keys it by the object, so another object starts a fresh one.
  */
-export function ProcessSection({ accountId, bucket, objectKey, mimeType, onOpen }: { accountId: string; bucket: string; objectKey: string; mimeType: string; onOpen(key: string): void }) {
+export function ProcessSection({
+  accountId,
+  bucket,
+  objectKey,
+  mimeType,
+  onOpen,
+}: {
+  accountId: string;
+  bucket: string;
+  objectKey: string;
+  mimeType: string;
+  onOpen(key: string): void;
+}) {
   const video = mimeType.startsWith('video/');
   const [form, setForm] = useState(() => formFor(video ? 'mp4' : CUSTOM, objectKey));
   const { choice, command, saveAs, touched } = form;
   const change = (fields: Partial<ProcessForm>) => setForm((old) => ({ ...old, ...fields }));
   const start = useStartProcessing();
   const jobs = useProcessingJobs();
-  const mine = useMemo(() => (jobs.data ?? []).filter((j) => j.accountId === accountId && j.bucket === bucket && j.key === objectKey), [jobs.data, accountId, bucket, objectKey]);
+  const mine = useMemo(
+    () => (jobs.data ?? []).filter((j) => j.accountId === accountId && j.bucket === bucket && j.key === objectKey),
+    [jobs.data, accountId, bucket, objectKey],
+  );
   const checked = processingCommand.safeParse(command);
   const commandError = touched && !checked.success ? checked.error.issues[0]?.message : undefined;
   const saveAsError = touched && saveAs.trim() === '' ? 'name the result' : undefined;
@@ -55,7 +70,10 @@ export function ProcessSection({ accountId, bucket, objectKey, mimeType, onOpen 
           allowDeselect={false}
           value={choice}
           onChange={(value) => value && value !== choice && setForm(formFor(value, objectKey))}
-          data={[...(video ? PROCESSING_PRESETS.map((p) => ({ value: p.id, label: p.label })) : []), { value: CUSTOM, label: 'Custom command…' }]}
+          data={[
+            ...(video ? PROCESSING_PRESETS.map((p) => ({ value: p.id, label: p.label })) : []),
+            { value: CUSTOM, label: 'Custom command…' },
+          ]}
         />
         <TextInput
           label="Command"
@@ -67,7 +85,13 @@ export function ProcessSection({ accountId, bucket, objectKey, mimeType, onOpen 
           onChange={(event) => change({ command: event.currentTarget.value })}
           className="mono-input"
         />
-        <TextInput label={`Save as (in ${bucket})`} size="xs" value={saveAs} error={saveAsError} onChange={(event) => change({ saveAs: event.currentTarget.value })} />
+        <TextInput
+          label={`Save as (in ${bucket})`}
+          size="xs"
+          value={saveAs}
+          error={saveAsError}
+          onChange={(event) => change({ saveAs: event.currentTarget.value })}
+        />
         <Group>
           <Button size="xs" leftSection={<IconPlayerPlay size={16} />} loading={start.isPending} onClick={run}>
             Run

@@ -2,12 +2,12 @@ import { Group, MultiSelect, SegmentedControl, Select, Stack, Text } from '@mant
 import { DatePickerInput } from '@mantine/dates';
 import dayjs from 'dayjs';
 import { useEffect, useMemo, useState } from 'react';
-import { CDN_GRANULARITIES, type CdnGranularity } from '../../../../src-shared/contract/cdn';
-import { formatBytes } from '../../../ui/format';
-import { QueryState } from '../../../ui/QueryState';
+import { CDN_GRANULARITIES, type CdnGranularity } from '@shared/contract/cdn';
+import { formatBytes } from '@renderer/ui/format';
+import { QueryState } from '@renderer/ui/QueryState';
 import { formatBitrate, slotSeconds, trafficSummary } from '../model/traffic-summary';
 import { useTraffic } from '../use-cdn';
-import { UplotChart } from '../../../ui/UplotChart';
+import { UplotChart } from '@renderer/ui/UplotChart';
 
 const GRANULARITY_LABEL: Record<CdnGranularity, string> = { '5min': '5 minutes', hour: 'Hour', day: 'Day' };
 const day = (date: Date | string | null) => (date ? dayjs(date).format('YYYY-MM-DD') : '');
@@ -40,8 +40,25 @@ export function TrafficPanel({ accountId, domains }: { accountId: string; domain
               { value: 'bandwidth', label: 'Bandwidth' },
             ]}
           />
-          <Select label="Granularity" size="xs" w={130} allowDeselect={false} value={granularity} onChange={(v) => v && setGranularity(v as CdnGranularity)} data={CDN_GRANULARITIES.map((g) => ({ value: g, label: GRANULARITY_LABEL[g] }))} />
-          <DatePickerInput type="range" label="Dates (UTC)" size="xs" w={310} value={range} onChange={setRange} maxDate={new Date()} allowSingleDateInRange />
+          <Select
+            label="Granularity"
+            size="xs"
+            w={130}
+            allowDeselect={false}
+            value={granularity}
+            onChange={(v) => v && setGranularity(v as CdnGranularity)}
+            data={CDN_GRANULARITIES.map((g) => ({ value: g, label: GRANULARITY_LABEL[g] }))}
+          />
+          <DatePickerInput
+            type="range"
+            label="Dates (UTC)"
+            size="xs"
+            w={310}
+            value={range}
+            onChange={setRange}
+            maxDate={new Date()}
+            allowSingleDateInRange
+          />
           <MultiSelect
             label="Domains"
             size="xs"
@@ -54,7 +71,11 @@ export function TrafficPanel({ accountId, domains }: { accountId: string; domain
           />
         </Group>
         <QueryState query={traffic} loading="Reading the traffic…" errorTitle="The traffic could not be read" />
-        {chosen.length === 0 ? <Text size="sm" c="dimmed">Choose at least one domain.</Text> : null}
+        {chosen.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            Choose at least one domain.
+          </Text>
+        ) : null}
         {traffic.data && summary ? (
           <>
             <Text size="sm" data-testid="traffic-summary">
@@ -64,7 +85,14 @@ export function TrafficPanel({ accountId, domains }: { accountId: string; domain
                   ? `Peak ${formatBitrate(summary.peak)} at ${summary.peakAt} UTC on ${summary.peakDomain}`
                   : 'No traffic in this range'}
             </Text>
-            <UplotChart utc testId="traffic-chart" x={x} series={series} format={format} label={`${kind === 'flux' ? 'Flux' : 'Bandwidth'} per ${GRANULARITY_LABEL[granularity].toLowerCase()} of ${chosen.join(', ')}`} />
+            <UplotChart
+              utc
+              testId="traffic-chart"
+              x={x}
+              series={series}
+              format={format}
+              label={`${kind === 'flux' ? 'Flux' : 'Bandwidth'} per ${GRANULARITY_LABEL[granularity].toLowerCase()} of ${chosen.join(', ')}`}
+            />
           </>
         ) : null}
       </Stack>

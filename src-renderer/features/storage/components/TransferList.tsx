@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
-import type { TransferStatus } from '../../../../src-shared/contract/transfers';
+import type { TransferStatus } from '@shared/contract/transfers';
 import { needsFile } from '../model/resume-upload';
 import { TransferRow, type TransferAction } from './TransferRow';
 
@@ -20,14 +20,22 @@ export interface TransferListProps {
 
 export function TransferList({ transfers, onAction, saveUrlOf, held, onChooseAgain, choosingId }: TransferListProps) {
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: transfers.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
+  const virtualizer = useVirtualizer({
+    count: transfers.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+  });
   return (
     <div ref={scroller} className="transfer-list" role="list" aria-label="Transfers" tabIndex={-1}>
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((item) => {
           const transfer = transfers[item.index]!;
           return (
-            <div key={transfer.id} style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}>
+            <div
+              key={transfer.id}
+              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+            >
               <TransferRow
                 transfer={transfer}
                 onAction={(action) => onAction(transfer.id, action)}

@@ -1,8 +1,8 @@
 import { ActionIcon, Anchor, Badge, Group, Progress, Text, Tooltip } from '@mantine/core';
 import { useState } from 'react';
 import { IconDownload, IconPlayerPause, IconPlayerPlay, IconRefresh, IconUpload, IconX } from '@tabler/icons-react';
-import type { TransferState, TransferStatus } from '../../../../src-shared/contract/transfers';
-import { formatBytes, formatDuration } from '../../../ui/format';
+import type { TransferState, TransferStatus } from '@shared/contract/transfers';
+import { formatBytes, formatDuration } from '@renderer/ui/format';
 import { matchChosenFile } from '../model/resume-upload';
 import { etaOf, progressOf } from '../model/transfer-totals';
 import { ChooseFileAgain } from './ChooseFileAgain';
@@ -27,7 +27,8 @@ function detailOf(t: TransferStatus, needsFile: boolean): string {
   if (t.state === 'done') return `${formatBytes(t.size)} ${where}${t.etag ? ` · etag ${t.etag}` : ''}`;
   if (t.state === 'receiving') return `${formatBytes(t.received)} of ${formatBytes(t.size)} read by the console · ${where}`;
   const eta = etaOf(t);
-  const speed = t.state === 'running' ? ` · ${formatBytes(t.bytesPerSecond)}/s${eta !== undefined ? ` · ${formatDuration(eta)} left` : ''}` : '';
+  const speed =
+    t.state === 'running' ? ` · ${formatBytes(t.bytesPerSecond)}/s${eta !== undefined ? ` · ${formatDuration(eta)} left` : ''}` : '';
   return `${formatBytes(t.transferred)} of ${formatBytes(t.size)}${speed} · ${where}`;
 }
 
@@ -50,9 +51,11 @@ export function TransferRow({ transfer: t, onAction, saveUrl, needsFile = false,
   const [refusal, setRefusal] = useState<string>();
   const percent = Math.round(progressOf(t) * 1000) / 10;
   const actions: Array<{ action: TransferAction; label: string; icon: typeof IconX }> = [];
-  if (!needsFile && (t.state === 'running' || t.state === 'queued' || t.state === 'receiving')) actions.push({ action: 'pause', label: 'Pause', icon: IconPlayerPause });
+  if (!needsFile && (t.state === 'running' || t.state === 'queued' || t.state === 'receiving'))
+    actions.push({ action: 'pause', label: 'Pause', icon: IconPlayerPause });
   if (!needsFile && t.state === 'paused') actions.push({ action: 'resume', label: 'Resume', icon: IconPlayerPlay });
-  if (t.state === 'failed' || (t.state === 'canceled' && t.kind === 'download')) actions.push({ action: 'retry', label: 'Retry', icon: IconRefresh });
+  if (t.state === 'failed' || (t.state === 'canceled' && t.kind === 'download'))
+    actions.push({ action: 'retry', label: 'Retry', icon: IconRefresh });
   if (t.state !== 'done' && t.state !== 'canceled') actions.push({ action: 'cancel', label: 'Cancel', icon: IconX });
   const Direction = t.kind === 'upload' ? IconUpload : IconDownload;
 
@@ -69,7 +72,14 @@ export function TransferRow({ transfer: t, onAction, saveUrl, needsFile = false,
               {needsFile ? 'Needs the file' : STATE_TEXT[t.state]}
             </Badge>
           </Group>
-          <Progress value={percent} size="sm" mt={4} mb={4} color={t.state === 'failed' ? 'red' : t.state === 'done' ? 'green' : undefined} aria-label={`Progress of ${t.name}`} />
+          <Progress
+            value={percent}
+            size="sm"
+            mt={4}
+            mb={4}
+            color={t.state === 'failed' ? 'red' : t.state === 'done' ? 'green' : undefined}
+            aria-label={`Progress of ${t.name}`}
+          />
           <Text size="xs" c="dimmed" className="cell-ellipsis" data-testid="transfer-detail">
             {detailOf(t, needsFile)}
           </Text>

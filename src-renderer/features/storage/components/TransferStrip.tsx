@@ -1,7 +1,7 @@
 import { Anchor, Group, Progress, Text } from '@mantine/core';
-import type { TransferStatus } from '../../../../src-shared/contract/transfers';
-import { printRoute } from '../../../app/routes';
-import { formatBytes } from '../../../ui/format';
+import type { TransferStatus } from '@shared/contract/transfers';
+import { printRoute } from '@renderer/app/routes';
+import { formatBytes } from '@renderer/ui/format';
 import { rateText, totalsOf } from '../model/transfer-totals';
 
 /** Under the folder: the transfers of this bucket still going, in one line, with a way to all of them. */
@@ -14,10 +14,14 @@ export function TransferStrip({ transfers, held }: { transfers: TransferStatus[]
     <div className="batch-panel" role="status" aria-label="Transfers of this bucket" data-testid="transfer-strip">
       <Group justify="space-between" gap="xs" wrap="nowrap">
         <Text size="sm">
-          {going > 0 ? `${going} ${going === 1 ? 'transfer' : 'transfers'} · ${formatBytes(totals.bytesDone)} of ${formatBytes(totals.bytesTotal)}` : ''}
+          {going > 0
+            ? `${going} ${going === 1 ? 'transfer' : 'transfers'} · ${formatBytes(totals.bytesDone)} of ${formatBytes(totals.bytesTotal)}`
+            : ''}
           {rateText(totals)}
           {totals.failed > 0 ? `${going > 0 ? ' · ' : ''}${totals.failed} failed` : ''}
-          {totals.needFile > 0 ? `${going + totals.failed > 0 ? ' · ' : ''}${totals.needFile} ${totals.needFile === 1 ? 'upload needs its file' : 'uploads need their file'} chosen again` : ''}
+          {totals.needFile > 0
+            ? `${going + totals.failed > 0 ? ' · ' : ''}${totals.needFile} ${totals.needFile === 1 ? 'upload needs its file' : 'uploads need their file'} chosen again`
+            : ''}
         </Text>
         <Anchor size="sm" href={printRoute({ section: 'transfers' })}>
           View transfers

@@ -1,5 +1,5 @@
 import { Group, Progress, Text } from '@mantine/core';
-import { formatBytes } from '../../../ui/format';
+import { formatBytes } from '@renderer/ui/format';
 import { countsText, rateText, type TransferTotals } from '../model/transfer-totals';
 
 /** All transfers not finished yet as one bar: bytes, speed, time left and how many are where. */

@@ -29,8 +29,26 @@ export function UploadMenu({ onFiles, busy }: { onFiles(files: File[]): void; bu
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>
-      <input ref={filesInput} type="file" multiple hidden aria-hidden tabIndex={-1} onChange={(event) => take(event.currentTarget)} data-testid="upload-files-input" />
-      <input ref={folderInput} type="file" hidden aria-hidden tabIndex={-1} {...{ webkitdirectory: '' }} onChange={(event) => take(event.currentTarget)} data-testid="upload-folder-input" />
+      <input
+        ref={filesInput}
+        type="file"
+        multiple
+        hidden
+        aria-hidden
+        tabIndex={-1}
+        onChange={(event) => take(event.currentTarget)}
+        data-testid="upload-files-input"
+      />
+      <input
+        ref={folderInput}
+        type="file"
+        hidden
+        aria-hidden
+        tabIndex={-1}
+        {...{ webkitdirectory: '' }}
+        onChange={(event) => take(event.currentTarget)}
+        data-testid="upload-folder-input"
+      />
     </>
   );
 }

@@ -1,5 +1,5 @@
 import type { KeyboardEvent } from 'react';
-import { isTyping } from '../../../ui/keyboard/is-typing';
+import { isTyping } from '@renderer/ui/keyboard/is-typing';
 import type { BrowserDialog } from './browser-dialog';
 import { itemOf } from './browser-dialog';
 import type { BrowserRow } from './browser-rows';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ListPage } from '../../../../src-shared/contract/storage';
+import type { ListPage } from '@shared/contract/storage';
 import { needsIndex, rowFromEntry, rowsFromListing } from './browser-rows';
 
 const file = (key: string) => ({ key, size: 1, hash: 'h', mimeType: 'text/plain', putTime: 5, storageClass: 'standard' as const });
@@ -14,7 +14,14 @@ describe('browser rows', () => {
   });
 
   it('carries index totals into folder rows', () => {
-    expect(rowFromEntry({ kind: 'folder', key: 'a/b/', files: 3, bytes: 30, putTime: 9 })).toEqual({ kind: 'folder', key: 'a/b/', name: 'b', files: 3, bytes: 30, putTime: 9 });
+    expect(rowFromEntry({ kind: 'folder', key: 'a/b/', files: 3, bytes: 30, putTime: 9 })).toEqual({
+      kind: 'folder',
+      key: 'a/b/',
+      name: 'b',
+      files: 3,
+      bytes: 30,
+      putTime: 9,
+    });
     expect(rowFromEntry({ kind: 'file', ...file('a/z.txt') })).toMatchObject({ kind: 'file', name: 'z.txt', size: 1 });
   });
 

@@ -1,4 +1,4 @@
-import type { FolderEntry, ListPage, StorageClass } from '../../../../src-shared/contract/storage';
+import type { FolderEntry, ListPage, StorageClass } from '@shared/contract/storage';
 import { nameOf } from './kodo-address';
 
 /** One row of the object table: a folder (totals when the index knows them) or a file. */
@@ -17,7 +17,16 @@ export function rowsFromListing(pages: readonly ListPage[], prefix: string): Bro
     for (const folder of page.folders) folders.add(folder);
     for (const o of page.objects) {
       if (o.key === prefix) continue;
-      files.push({ kind: 'file', key: o.key, name: nameOf(o.key), size: o.size, mimeType: o.mimeType, storageClass: o.storageClass, putTime: o.putTime, hash: o.hash });
+      files.push({
+        kind: 'file',
+        key: o.key,
+        name: nameOf(o.key),
+        size: o.size,
+        mimeType: o.mimeType,
+        storageClass: o.storageClass,
+        putTime: o.putTime,
+        hash: o.hash,
+      });
     }
   }
   const folderRows: BrowserRow[] = [...folders].sort().map((key) => ({ kind: 'folder', key, name: nameOf(key) }));
@@ -25,8 +34,18 @@ export function rowsFromListing(pages: readonly ListPage[], prefix: string): Bro
 }
 
 export function rowFromEntry(entry: FolderEntry): BrowserRow {
-  if (entry.kind === 'folder') return { kind: 'folder', key: entry.key, name: nameOf(entry.key), files: entry.files, bytes: entry.bytes, putTime: entry.putTime };
-  return { kind: 'file', key: entry.key, name: nameOf(entry.key), size: entry.size, mimeType: entry.mimeType, storageClass: entry.storageClass, putTime: entry.putTime, hash: entry.hash };
+  if (entry.kind === 'folder')
+    return { kind: 'folder', key: entry.key, name: nameOf(entry.key), files: entry.files, bytes: entry.bytes, putTime: entry.putTime };
+  return {
+    kind: 'file',
+    key: entry.key,
+    name: nameOf(entry.key),
+    size: entry.size,
+    mimeType: entry.mimeType,
+    storageClass: entry.storageClass,
+    putTime: entry.putTime,
+    hash: entry.hash,
+  };
 }
 
 /** Whether a sort needs the local index: the service lists by name, ascending, only. */

@@ -1,4 +1,4 @@
-import type { CorsRule, LifecycleRule } from '../../../../src-shared/contract/storage';
+import type { CorsRule, LifecycleRule } from '@shared/contract/storage';
 
 /** Kodo's own rule for a new bucket's name (mkbucketv3): 3-63 letters, digits, - and _. */
 export function newBucketNameProblem(name: string): string | undefined {
@@ -10,7 +10,14 @@ export function newBucketNameProblem(name: string): string | undefined {
 
 /** A list typed one per line or comma-separated (origins, headers, referer patterns): trimmed, without blanks or repeats. */
 export function parseList(text: string): string[] {
-  return [...new Set(text.split(/[\n,;]/).map((part) => part.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(/[\n,;]/)
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** A lifecycle rule in one line: "tmp/ · to Infrequent after 30 days · deleted after 365 days". */

@@ -3,12 +3,21 @@ import { planCdnRequest } from './cdn-request';
 
 describe('CDN request from typed lines', () => {
   it('splits files from folders, drops blanks and repeats', () => {
-    const plan = planCdnRequest('https://cdn.example.com/a.jpg\n\n https://cdn.example.com/clips/ \nhttps://cdn.example.com/a.jpg\r\nhttp://cdn.example.com/b.png', 'refresh');
-    expect(plan).toEqual({ urls: ['https://cdn.example.com/a.jpg', 'http://cdn.example.com/b.png'], dirs: ['https://cdn.example.com/clips/'], problems: [] });
+    const plan = planCdnRequest(
+      'https://cdn.example.com/a.jpg\n\n https://cdn.example.com/clips/ \nhttps://cdn.example.com/a.jpg\r\nhttp://cdn.example.com/b.png',
+      'refresh',
+    );
+    expect(plan).toEqual({
+      urls: ['https://cdn.example.com/a.jpg', 'http://cdn.example.com/b.png'],
+      dirs: ['https://cdn.example.com/clips/'],
+      problems: [],
+    });
   });
 
   it('names lines that are not URLs', () => {
-    expect(planCdnRequest('cdn.example.com/a.jpg\nftp://x/y', 'refresh').problems).toEqual(['2 lines are not an http(s) URL: cdn.example.com/a.jpg, ftp://x/y']);
+    expect(planCdnRequest('cdn.example.com/a.jpg\nftp://x/y', 'refresh').problems).toEqual([
+      '2 lines are not an http(s) URL: cdn.example.com/a.jpg, ftp://x/y',
+    ]);
   });
 
   it('holds the service limits before anything is sent', () => {

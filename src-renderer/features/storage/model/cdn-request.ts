@@ -1,4 +1,4 @@
-import { CDN_LIMITS } from '../../../../src-shared/contract/cdn';
+import { CDN_LIMITS } from '@shared/contract/cdn';
 
 export type CdnAction = 'refresh' | 'prefetch';
 
@@ -24,15 +24,26 @@ const isHttpUrl = (text: string) => {
  * dropped; a line ending in `/` is a folder. Says what breaks the service's limits before sending.
  */
 export function planCdnRequest(text: string, action: CdnAction): CdnRequestPlan {
-  const lines = [...new Set(text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean))];
+  const lines = [
+    ...new Set(
+      text
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter(Boolean),
+    ),
+  ];
   const bad = lines.filter((line) => !isHttpUrl(line));
   const good = lines.filter(isHttpUrl);
   const dirs = good.filter((line) => line.endsWith('/'));
   const urls = good.filter((line) => !line.endsWith('/'));
   const problems: string[] = [];
-  if (bad.length > 0) problems.push(`${bad.length === 1 ? 'This line is' : `${bad.length} lines are`} not an http(s) URL: ${bad.slice(0, 2).join(', ')}${bad.length > 2 ? '…' : ''}`);
+  if (bad.length > 0)
+    problems.push(
+      `${bad.length === 1 ? 'This line is' : `${bad.length} lines are`} not an http(s) URL: ${bad.slice(0, 2).join(', ')}${bad.length > 2 ? '…' : ''}`,
+    );
   if (urls.length > CDN_LIMITS.urlsPerRequest) problems.push(`${urls.length} URLs: at most ${CDN_LIMITS.urlsPerRequest} go in one request`);
   if (action === 'prefetch' && dirs.length > 0) problems.push('Folders cannot be prefetched: name each file');
-  if (action === 'refresh' && dirs.length > CDN_LIMITS.dirsPerRequest) problems.push(`${dirs.length} folders: at most ${CDN_LIMITS.dirsPerRequest} go in one request`);
+  if (action === 'refresh' && dirs.length > CDN_LIMITS.dirsPerRequest)
+    problems.push(`${dirs.length} folders: at most ${CDN_LIMITS.dirsPerRequest} go in one request`);
   return { urls, dirs, problems };
 }

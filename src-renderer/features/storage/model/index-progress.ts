@@ -1,5 +1,5 @@
-import type { IndexStatus } from '../../../../src-shared/contract/storage';
-import { formatBytes } from '../../../ui/format';
+import type { IndexStatus } from '@shared/contract/storage';
+import { formatBytes } from '@renderer/ui/format';
 
 const count = (n: number) => n.toLocaleString('en-US');
 
@@ -12,9 +12,14 @@ export function describeIndex(status: IndexStatus | undefined): { text: string; 
       return { text: `${files} · ${formatBytes(status.bytes)} including sub-folders` };
     case 'running': {
       const estimate = Math.max(status.estimate, status.listed);
-      return { text: `Indexed ${count(status.listed)} of about ${count(estimate)} · ${formatBytes(status.bytes)} so far`, percent: estimate > 0 ? Math.min(99, (status.listed / estimate) * 100) : 0 };
+      return {
+        text: `Indexed ${count(status.listed)} of about ${count(estimate)} · ${formatBytes(status.bytes)} so far`,
+        percent: estimate > 0 ? Math.min(99, (status.listed / estimate) * 100) : 0,
+      };
     }
     case 'failed':
-      return { text: `Stopped at ${count(status.listed)} of about ${count(Math.max(status.estimate, status.listed))}: ${status.error ?? 'the listing failed'}` };
+      return {
+        text: `Stopped at ${count(status.listed)} of about ${count(Math.max(status.estimate, status.listed))}: ${status.error ?? 'the listing failed'}`,
+      };
   }
 }

@@ -16,7 +16,10 @@ export function printAddress({ bucket, prefix }: FolderLocation): string {
  * A path names a folder, so a missing trailing `/` is added.
  */
 export function parseAddress(text: string): FolderLocation | { error: string } {
-  const trimmed = text.trim().replace(/^kodo:\/\//i, '').replace(/^\/+/, '');
+  const trimmed = text
+    .trim()
+    .replace(/^kodo:\/\//i, '')
+    .replace(/^\/+/, '');
   if (trimmed === '') return { error: 'type a bucket name, e.g. kodo://photos/' };
   const slash = trimmed.indexOf('/');
   const bucket = slash < 0 ? trimmed : trimmed.slice(0, slash);

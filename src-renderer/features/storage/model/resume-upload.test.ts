@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { TransferStatus } from '../../../../src-shared/contract/transfers';
+import type { TransferStatus } from '@shared/contract/transfers';
 import { matchChosenFile, needsFile } from './resume-upload';
 
 const MiB = 1024 * 1024;
-const upload = (over: Partial<TransferStatus> = {}) => ({ id: 't1', kind: 'upload' as const, state: 'receiving' as const, size: 50 * MiB, received: 22 * MiB, ...over });
+const upload = (over: Partial<TransferStatus> = {}) => ({
+  id: 't1',
+  kind: 'upload' as const,
+  state: 'receiving' as const,
+  size: 50 * MiB,
+  received: 22 * MiB,
+  ...over,
+});
 
 describe('an upload that needs its file again', () => {
   it.each<[string, Parameters<typeof needsFile>[0], string[], boolean]>([
@@ -25,9 +32,21 @@ describe('matching the file chosen again', () => {
   const t = { name: 'day1/clip.mp4', size: 50 * MiB, fileName: 'clip.mp4', lastModified: 1_700_000_000_000 };
   it.each<[string, Parameters<typeof matchChosenFile>[1], RegExp | undefined]>([
     ['the same file', { name: 'clip.mp4', size: 50 * MiB, lastModified: 1_700_000_000_000 }, undefined],
-    ['another name', { name: 'other.mp4', size: 50 * MiB, lastModified: 1_700_000_000_000 }, /That is “other.mp4”; this upload needs “clip.mp4”/],
-    ['another size', { name: 'clip.mp4', size: 49 * MiB, lastModified: 1_700_000_000_000 }, /“clip.mp4” has 49 MiB; the upload started with 50 MiB\. Choose the same file, or cancel this upload\./],
-    ['a size that rounds the same', { name: 'clip.mp4', size: 50 * MiB + 1, lastModified: 1_700_000_000_000 }, /has 52,428,801 bytes; the upload started with 52,428,800 bytes/],
+    [
+      'another name',
+      { name: 'other.mp4', size: 50 * MiB, lastModified: 1_700_000_000_000 },
+      /That is “other.mp4”; this upload needs “clip.mp4”/,
+    ],
+    [
+      'another size',
+      { name: 'clip.mp4', size: 49 * MiB, lastModified: 1_700_000_000_000 },
+      /“clip.mp4” has 49 MiB; the upload started with 50 MiB\. Choose the same file, or cancel this upload\./,
+    ],
+    [
+      'a size that rounds the same',
+      { name: 'clip.mp4', size: 50 * MiB + 1, lastModified: 1_700_000_000_000 },
+      /has 52,428,801 bytes; the upload started with 52,428,800 bytes/,
+    ],
     ['changed since', { name: 'clip.mp4', size: 50 * MiB, lastModified: 1_700_000_500_000 }, /was changed after the upload started/],
   ])('%s', (_case, chosen, problem) => {
     const result = matchChosenFile(t, chosen);

@@ -1,5 +1,5 @@
-import type { TransferStatus } from '../../../../src-shared/contract/transfers';
-import { formatBytes } from '../../../ui/format';
+import type { TransferStatus } from '@shared/contract/transfers';
+import { formatBytes } from '@renderer/ui/format';
 
 type Upload = Pick<TransferStatus, 'id' | 'kind' | 'state' | 'size' | 'received' | 'localPath'>;
 
@@ -9,7 +9,13 @@ type Upload = Pick<TransferStatus, 'id' | 'kind' | 'state' | 'size' | 'received'
  * the user chooses the file again. Desktop uploads (`localPath`) are read by main and never wait.
  */
 export function needsFile(t: Upload, held: ReadonlySet<string>): boolean {
-  return t.kind === 'upload' && t.localPath === undefined && (t.state === 'receiving' || t.state === 'paused') && t.received < t.size && !held.has(t.id);
+  return (
+    t.kind === 'upload' &&
+    t.localPath === undefined &&
+    (t.state === 'receiving' || t.state === 'paused') &&
+    t.received < t.size &&
+    !held.has(t.id)
+  );
 }
 
 export interface ChosenAgain {
@@ -27,14 +33,22 @@ export type MatchResult = { ok: true } | { ok: false; problem: string };
  */
 export function matchChosenFile(t: Pick<TransferStatus, 'name' | 'size' | 'fileName' | 'lastModified'>, chosen: ChosenAgain): MatchResult {
   const expectedName = t.fileName ?? t.name.slice(t.name.lastIndexOf('/') + 1);
-  if (chosen.name !== expectedName) return { ok: false, problem: `That is “${chosen.name}”; this upload needs “${expectedName}”. Choose that file.` };
+  if (chosen.name !== expectedName)
+    return { ok: false, problem: `That is “${chosen.name}”; this upload needs “${expectedName}”. Choose that file.` };
   if (chosen.size !== t.size) {
     // Bytes only when the rounded sizes read the same: "20 MiB" against "20 MiB" says nothing.
-    const sizeOf = (n: number) => (formatBytes(chosen.size) === formatBytes(t.size) ? `${n.toLocaleString('en-US')} bytes` : formatBytes(n));
-    return { ok: false, problem: `“${chosen.name}” has ${sizeOf(chosen.size)}; the upload started with ${sizeOf(t.size)}. Choose the same file, or cancel this upload.` };
+    const sizeOf = (n: number) =>
+      formatBytes(chosen.size) === formatBytes(t.size) ? `${n.toLocaleString('en-US')} bytes` : formatBytes(n);
+    return {
+      ok: false,
+      problem: `“${chosen.name}” has ${sizeOf(chosen.size)}; the upload started with ${sizeOf(t.size)}. Choose the same file, or cancel this upload.`,
+    };
   }
   if (t.lastModified !== undefined && chosen.lastModified !== t.lastModified) {
-    return { ok: false, problem: `“${chosen.name}” was changed after the upload started (${new Date(chosen.lastModified).toLocaleString()}). Cancel this upload and upload it anew.` };
+    return {
+      ok: false,
+      problem: `“${chosen.name}” was changed after the upload started (${new Date(chosen.lastModified).toLocaleString()}). Cancel this upload and upload it anew.`,
+    };
   }
   return { ok: true };
 }

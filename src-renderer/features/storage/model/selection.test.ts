@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { describeTarget, EVERYTHING, everythingSentence, isSelected, NOTHING, targetOf, toggleAll, toggleKey, type Selection } from './selection';
+import {
+  describeTarget,
+  EVERYTHING,
+  everythingSentence,
+  isSelected,
+  NOTHING,
+  targetOf,
+  toggleAll,
+  toggleKey,
+  type Selection,
+} from './selection';
 
 const keys = (...k: string[]): Selection => ({ kind: 'keys', keys: new Set(k) });
 const loaded = () => ['a.jpg', 'b.jpg', 'sub/'];
@@ -23,7 +33,16 @@ describe('selection in a folder', () => {
 
   it.each<[Selection, string | undefined, ReturnType<typeof targetOf>]>([
     [EVERYTHING, 'a.jpg', { allIn: 'photos/' }],
-    [keys('a.jpg', 'sub/'), undefined, { items: [{ key: 'a.jpg', folder: false }, { key: 'sub/', folder: true }] }],
+    [
+      keys('a.jpg', 'sub/'),
+      undefined,
+      {
+        items: [
+          { key: 'a.jpg', folder: false },
+          { key: 'sub/', folder: true },
+        ],
+      },
+    ],
     [NOTHING, 'b.jpg', { items: [{ key: 'b.jpg', folder: false }] }],
     [NOTHING, undefined, { items: [] }],
   ])('acts on %j (focus %s)', (selection, focused, target) => {
@@ -34,7 +53,11 @@ describe('selection in a folder', () => {
     [{ state: 'counting' } as const, 'photos/', 'All objects in photos/ are selected · counting them…'],
     [{ state: 'counted', objects: 1234 } as const, 'photos/', 'All 1,234 objects in photos/ are selected, sub-folders included'],
     [{ state: 'counted', objects: 1 } as const, '', 'The only object in the bucket root is selected, sub-folders included'],
-    [{ state: 'failed', error: 'Kodo 631: no such bucket' } as const, 'a/', 'All objects in a/ are selected (they could not be counted: Kodo 631: no such bucket)'],
+    [
+      { state: 'failed', error: 'Kodo 631: no such bucket' } as const,
+      'a/',
+      'All objects in a/ are selected (they could not be counted: Kodo 631: no such bucket)',
+    ],
   ])('says what is selected: %j', (count, prefix, sentence) => {
     expect(everythingSentence(prefix, count)).toBe(sentence);
   });
@@ -44,6 +67,17 @@ describe('selection in a folder', () => {
     expect(describeTarget({ allIn: 'photos/' }, 'photos/', { state: 'counting' })).toBe('all objects in photos/');
     expect(describeTarget({ items: [{ key: 'a', folder: false }] }, '', { state: 'counting' })).toBe('“a”');
     expect(describeTarget({ items: [{ key: 'archive/2026/trip/', folder: true }] }, 'archive/2026/', { state: 'counting' })).toBe('“trip”');
-    expect(describeTarget({ items: [{ key: 'a', folder: false }, { key: 'b', folder: false }] }, '', { state: 'counting' })).toBe('2 items');
+    expect(
+      describeTarget(
+        {
+          items: [
+            { key: 'a', folder: false },
+            { key: 'b', folder: false },
+          ],
+        },
+        '',
+        { state: 'counting' },
+      ),
+    ).toBe('2 items');
   });
 });

@@ -1,4 +1,4 @@
-import type { BatchItem } from '../../../../src-shared/contract/storage';
+import type { BatchItem } from '@shared/contract/storage';
 import { nameOf } from './kodo-address';
 
 /**
@@ -67,7 +67,9 @@ export function everythingSentence(prefix: string, count: ObjectCount): string {
 /** How a dialog names what it acts on: "“a.jpg”" (its name, not its path), "3 items", "all 1,234 objects in photos/". */
 export function describeTarget(target: BatchTarget, prefix: string, count: ObjectCount): string {
   if ('allIn' in target) {
-    return count.state === 'counted' ? `all ${count.objects.toLocaleString('en-US')} ${count.objects === 1 ? 'object' : 'objects'} in ${folderName(prefix)}` : `all objects in ${folderName(prefix)}`;
+    return count.state === 'counted'
+      ? `all ${count.objects.toLocaleString('en-US')} ${count.objects === 1 ? 'object' : 'objects'} in ${folderName(prefix)}`
+      : `all objects in ${folderName(prefix)}`;
   }
   if (target.items.length === 1) return `“${nameOf(target.items[0]!.key)}”`;
   return `${target.items.length.toLocaleString('en-US')} items`;

@@ -1,4 +1,4 @@
-import type { ShortcutGroup } from '../../../ui/keyboard/shortcut';
+import type { ShortcutGroup } from '@renderer/ui/keyboard/shortcut';
 
 /**
  * The keys of the bucket browser, as BrowserView, ObjectTable and AddressBar handle them: listed

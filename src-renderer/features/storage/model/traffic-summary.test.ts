@@ -14,7 +14,11 @@ describe('traffic summary', () => {
   });
 
   it('has no peak in an empty range', () => {
-    expect(trafficSummary({ time: ['2026-11-25 00:00:00'], series: [{ domain: 'a', values: [0] }] })).toMatchObject({ total: 0, peak: 0, peakAt: undefined });
+    expect(trafficSummary({ time: ['2026-11-25 00:00:00'], series: [{ domain: 'a', values: [0] }] })).toMatchObject({
+      total: 0,
+      peak: 0,
+      peakAt: undefined,
+    });
   });
 
   it('writes bandwidth in decimal bits', () => {

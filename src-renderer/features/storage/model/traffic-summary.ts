@@ -1,5 +1,5 @@
-import type { Traffic } from '../../../../src-shared/contract/cdn';
-import { scaleToUnit } from '../../../ui/format';
+import type { Traffic } from '@shared/contract/cdn';
+import { scaleToUnit } from '@renderer/ui/format';
 
 /** `1.5 Mbit/s`: bandwidth in decimal bits, as CDN bills and dashboards show it. */
 export function formatBitrate(bitsPerSecond: number): string {
@@ -8,7 +8,12 @@ export function formatBitrate(bitsPerSecond: number): string {
 }
 
 /** Flux adds up over the range; bandwidth has a peak (when, and on which domain). */
-export function trafficSummary(traffic: Traffic): { total: number; peak: number; peakAt: string | undefined; peakDomain: string | undefined } {
+export function trafficSummary(traffic: Traffic): {
+  total: number;
+  peak: number;
+  peakAt: string | undefined;
+  peakDomain: string | undefined;
+} {
   let total = 0;
   let peak = 0;
   let peakAt: string | undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TransferStatus } from '../../../../src-shared/contract/transfers';
+import type { TransferStatus } from '@shared/contract/transfers';
 import { countsText, etaOf, filterTransfers, mergeTransfers, progressOf, rateText, totalsOf } from './transfer-totals';
 
 const transfer = (over: Partial<TransferStatus>): TransferStatus => ({
@@ -44,14 +44,17 @@ describe('transfer totals', () => {
   });
 
   it('sums what is left and the speed of what runs into one ETA', () => {
-    const totals = totalsOf([
-      transfer({ id: 'a', state: 'running', transferred: 400, bytesPerSecond: 100 }),
-      transfer({ id: 'b', state: 'running', transferred: 0, bytesPerSecond: 100 }),
-      transfer({ id: 'c', state: 'queued' }),
-      transfer({ id: 'd', state: 'done', transferred: 1000 }),
-      transfer({ id: 'e', state: 'failed', error: 'Kodo 614' }),
-      transfer({ id: 'f', kind: 'upload', state: 'receiving', received: 900 }),
-    ], new Set(['f']));
+    const totals = totalsOf(
+      [
+        transfer({ id: 'a', state: 'running', transferred: 400, bytesPerSecond: 100 }),
+        transfer({ id: 'b', state: 'running', transferred: 0, bytesPerSecond: 100 }),
+        transfer({ id: 'c', state: 'queued' }),
+        transfer({ id: 'd', state: 'done', transferred: 1000 }),
+        transfer({ id: 'e', state: 'failed', error: 'Kodo 614' }),
+        transfer({ id: 'f', kind: 'upload', state: 'receiving', received: 900 }),
+      ],
+      new Set(['f']),
+    );
     expect(totals).toMatchObject({ running: 2, waiting: 2, failed: 1, done: 1, bytesDone: 400, bytesTotal: 4000, bytesPerSecond: 200 });
     expect(totals.etaSeconds).toBe(18);
     expect(totalsOf([transfer({ state: 'paused', transferred: 10 })], new Set()).etaSeconds).toBeUndefined();
@@ -64,7 +67,12 @@ describe('transfer totals', () => {
   });
 
   it('filters by what the user looks for', () => {
-    const list = [transfer({ id: 'a', state: 'running' }), transfer({ id: 'b', state: 'failed' }), transfer({ id: 'c', state: 'canceled' }), transfer({ id: 'd', state: 'paused' })];
+    const list = [
+      transfer({ id: 'a', state: 'running' }),
+      transfer({ id: 'b', state: 'failed' }),
+      transfer({ id: 'c', state: 'canceled' }),
+      transfer({ id: 'd', state: 'paused' }),
+    ];
     expect(filterTransfers(list, 'active').map((t) => t.id)).toEqual(['a', 'd']);
     expect(filterTransfers(list, 'failed').map((t) => t.id)).toEqual(['b']);
     expect(filterTransfers(list, 'done').map((t) => t.id)).toEqual(['c']);

@@ -1,5 +1,5 @@
-import type { TransferStatus } from '../../../../src-shared/contract/transfers';
-import { formatBytes, formatDuration } from '../../../ui/format';
+import type { TransferStatus } from '@shared/contract/transfers';
+import { formatBytes, formatDuration } from '@renderer/ui/format';
 import { needsFile } from './resume-upload';
 
 const UNFINISHED = new Set(['receiving', 'queued', 'running', 'paused']);
@@ -28,7 +28,8 @@ export function progressOf(t: TransferStatus): number {
   if (t.state === 'done') return 1;
   if (t.size === 0) return 0;
   // Paused (or waiting for its file again) before the console had all of it: the reading leg.
-  if (t.state === 'receiving' || (t.kind === 'upload' && t.state === 'paused' && t.received < t.size && t.transferred === 0)) return t.received / t.size;
+  if (t.state === 'receiving' || (t.kind === 'upload' && t.state === 'paused' && t.received < t.size && t.transferred === 0))
+    return t.received / t.size;
   return t.transferred / t.size;
 }
 
@@ -39,7 +40,18 @@ export function etaOf(t: Pick<TransferStatus, 'size' | 'transferred' | 'bytesPer
 
 /** `held`: the uploads whose file this page holds (the rest of those being read need it again). */
 export function totalsOf(transfers: readonly TransferStatus[], held: ReadonlySet<string>): TransferTotals {
-  const totals: TransferTotals = { running: 0, waiting: 0, paused: 0, failed: 0, done: 0, needFile: 0, bytesDone: 0, bytesTotal: 0, bytesPerSecond: 0, etaSeconds: undefined };
+  const totals: TransferTotals = {
+    running: 0,
+    waiting: 0,
+    paused: 0,
+    failed: 0,
+    done: 0,
+    needFile: 0,
+    bytesDone: 0,
+    bytesTotal: 0,
+    bytesPerSecond: 0,
+    etaSeconds: undefined,
+  };
   for (const t of transfers) {
     if (needsFile(t, held)) totals.needFile++;
     else if (t.state === 'running') totals.running++;

@@ -1,4 +1,4 @@
-import type { ConflictChoice } from '../../../../src-shared/contract/transfers';
+import type { ConflictChoice } from '@shared/contract/transfers';
 
 /**
  * The user's answers to "this name is taken" for one batch of uploads, asked one conflict at a
@@ -43,7 +43,10 @@ export interface PlannedUpload<T> {
  * What goes up once every conflict is answered: skipped files are left out (and named), the
  * others carry their answer for main (`overwrite`, or `keep-both` to take a free numbered name).
  */
-export function applyDecisions<T>(files: ReadonlyArray<PlannedUpload<T>>, round: ConflictRound): { files: Array<PlannedUpload<T> & { onConflict?: 'overwrite' | 'keep-both' }>; skipped: string[] } {
+export function applyDecisions<T>(
+  files: ReadonlyArray<PlannedUpload<T>>,
+  round: ConflictRound,
+): { files: Array<PlannedUpload<T> & { onConflict?: 'overwrite' | 'keep-both' }>; skipped: string[] } {
   const skipped: string[] = [];
   const kept: Array<PlannedUpload<T> & { onConflict?: 'overwrite' | 'keep-both' }> = [];
   for (const planned of files) {

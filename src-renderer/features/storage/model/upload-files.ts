@@ -23,7 +23,9 @@ export function relativePathOf(file: ChosenFile): string {
 }
 
 /** Files that would land on the same key: the second of each is left out, and named. */
-export function uploadPlan<T extends ChosenFile>(files: readonly T[]): { files: Array<{ file: T; relativePath: string }>; duplicates: string[] } {
+export function uploadPlan<T extends ChosenFile>(
+  files: readonly T[],
+): { files: Array<{ file: T; relativePath: string }>; duplicates: string[] } {
   const seen = new Set<string>();
   const duplicates: string[] = [];
   const planned: Array<{ file: T; relativePath: string }> = [];

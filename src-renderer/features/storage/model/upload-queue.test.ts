@@ -42,7 +42,10 @@ describe('upload queue', () => {
       return { status: 200, json: async () => ({ received: 10 }) };
     };
     const queue = createUploadQueue({ fetch, path: '/t/', concurrency: 1 });
-    queue.add([{ id: 'keep', file: file(10) }, { id: 'drop', file: file(10) }]);
+    queue.add([
+      { id: 'keep', file: file(10) },
+      { id: 'drop', file: file(10) },
+    ]);
     queue.drop('drop');
     await expect.poll(() => queue.holding()).toBe(0);
     expect(urls.every((u) => u === '/t/keep')).toBe(true);

@@ -33,7 +33,9 @@ describe('sending a file to the console', () => {
   it('sends it in ordered ranges', async () => {
     const console = fakeConsole(25);
     const sent: number[] = [];
-    expect(await sendFileBytes(file(25), { fetch: console.fetch, url: '/t/1', chunkBytes: 10, onSent: (n) => sent.push(n), ...noWait })).toBe('sent');
+    expect(
+      await sendFileBytes(file(25), { fetch: console.fetch, url: '/t/1', chunkBytes: 10, onSent: (n) => sent.push(n), ...noWait }),
+    ).toBe('sent');
     expect(console.requests).toEqual(['GET', 'PUT 0-9', 'PUT 10-19', 'PUT 20-24']);
     expect(sent).toEqual([10, 20, 25]);
   });
@@ -53,7 +55,9 @@ describe('sending a file to the console', () => {
 
   it('gives up after its retries with the last error', async () => {
     const console = fakeConsole(20, { downFor: 100 });
-    await expect(sendFileBytes(file(20), { fetch: console.fetch, url: '/t/1', retryDelaysMs: [1, 1], ...noWait })).rejects.toThrow('Failed to fetch');
+    await expect(sendFileBytes(file(20), { fetch: console.fetch, url: '/t/1', retryDelaysMs: [1, 1], ...noWait })).rejects.toThrow(
+      'Failed to fetch',
+    );
   });
 
   it('stops when the console no longer waits for the file', async () => {
@@ -77,6 +81,8 @@ describe('sending a file to the console', () => {
   it('stops when aborted', async () => {
     const controller = new AbortController();
     controller.abort();
-    expect(await sendFileBytes(file(20), { fetch: fakeConsole(20).fetch, url: '/t/1', signal: controller.signal, ...noWait })).toBe('aborted');
+    expect(await sendFileBytes(file(20), { fetch: fakeConsole(20).fetch, url: '/t/1', signal: controller.signal, ...noWait })).toBe(
+      'aborted',
+    );
   });
 });

@@ -46,7 +46,11 @@ export async function sendFileBytes(file: ByteSource, options: SendOptions): Pro
     if (options.signal?.aborted) return 'aborted';
     try {
       if (offset === undefined) {
-        const answer = await options.fetch(options.url, { method: 'GET', cache: 'no-store', ...(options.signal ? { signal: options.signal } : {}) });
+        const answer = await options.fetch(options.url, {
+          method: 'GET',
+          cache: 'no-store',
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
         if (answer.status === 404) return 'gone';
         if (answer.status !== 200) throw new Error(`HTTP ${answer.status}`);
         const where = (await answer.json()) as Progress;

@@ -1,10 +1,18 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useConnected } from '../../../app/use-connection';
+import { useConnected } from '@renderer/app/use-connection';
 import { useStreamActions } from '../use-stream-actions';
 import { NotConnectedAlert } from './NotConnectedAlert';
 
 /** Asks before a stream goes: it leaves the config file and its viewers are cut off. */
-export function DeleteStreamDialog({ name, onClose, onDeleted }: { name: string | undefined; onClose(): void; onDeleted(name: string): void }) {
+export function DeleteStreamDialog({
+  name,
+  onClose,
+  onDeleted,
+}: {
+  name: string | undefined;
+  onClose(): void;
+  onDeleted(name: string): void;
+}) {
   const { remove } = useStreamActions();
   const connected = useConnected();
   return (
@@ -21,7 +29,12 @@ export function DeleteStreamDialog({ name, onClose, onDeleted }: { name: string 
           <Button variant="default" onClick={onClose} data-autofocus>
             Cancel
           </Button>
-          <Button color="red" loading={remove.isPending} disabled={!connected} onClick={() => name && remove.mutate({ name }, { onSuccess: () => onDeleted(name) })}>
+          <Button
+            color="red"
+            loading={remove.isPending}
+            disabled={!connected}
+            onClick={() => name && remove.mutate({ name }, { onSuccess: () => onDeleted(name) })}
+          >
             Delete stream
           </Button>
         </Group>

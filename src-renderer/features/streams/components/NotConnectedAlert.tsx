@@ -1,5 +1,5 @@
 import { Alert } from '@mantine/core';
-import { NOT_CONNECTED_MESSAGE } from '../../../api/transport-websocket';
+import { NOT_CONNECTED_MESSAGE } from '@renderer/api/transport-websocket';
 
 /** Said in the form itself, next to the button that cannot work now, not only in the page banner. */
 export function NotConnectedAlert() {

@@ -1,5 +1,5 @@
 import { Alert, List } from '@mantine/core';
-import type { ProbeResult as Probe } from '../../../../src-shared/contract/relay';
+import type { ProbeResult as Probe } from '@shared/contract/relay';
 import { describeCodec } from '../model/stream-rows';
 
 /** What a probe found: the codecs and sizes the source offers, or why it could not be read. */

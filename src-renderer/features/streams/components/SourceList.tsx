@@ -1,5 +1,14 @@
 import { Button, Group, Input, Stack } from '@mantine/core';
-import { DndContext, KeyboardSensor, PointerSensor, closestCenter, useSensor, useSensors, type Announcements, type DragEndEvent } from '@dnd-kit/core';
+import {
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  closestCenter,
+  useSensor,
+  useSensors,
+  type Announcements,
+  type DragEndEvent,
+} from '@dnd-kit/core';
 import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { IconPlus } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
@@ -29,8 +38,12 @@ export function SourceList({ ids, description, error, canAdd, onAdd, onMove, row
   const position = (id: string | number | undefined) => sourceLabel(ids.indexOf(String(id)));
   const announcements: Announcements = {
     onDragStart: ({ active }) => `Picked up ${position(active.id)}. Arrow keys move it, Space drops it, Escape cancels.`,
-    onDragOver: ({ active, over }) => (over ? `${position(active.id)} is over position ${ids.indexOf(String(over.id)) + 1} of ${ids.length}.` : undefined),
-    onDragEnd: ({ active, over }) => (over ? `${position(active.id)} dropped at position ${ids.indexOf(String(over.id)) + 1} of ${ids.length}.` : `${position(active.id)} dropped.`),
+    onDragOver: ({ active, over }) =>
+      over ? `${position(active.id)} is over position ${ids.indexOf(String(over.id)) + 1} of ${ids.length}.` : undefined,
+    onDragEnd: ({ active, over }) =>
+      over
+        ? `${position(active.id)} dropped at position ${ids.indexOf(String(over.id)) + 1} of ${ids.length}.`
+        : `${position(active.id)} dropped.`,
     onDragCancel: ({ active }) => `Moving ${position(active.id)} cancelled.`,
   };
   const onDragEnd = ({ active, over }: DragEndEvent) => {

@@ -29,7 +29,12 @@ export function SourceRow({ id, index, alone, error, field, probing, probeDisabl
       align="flex-start"
       wrap="nowrap"
       role="listitem"
-      style={{ transform: CSS.Transform.toString(sortable.transform), transition: sortable.transition, position: 'relative', zIndex: sortable.isDragging ? 2 : undefined }}
+      style={{
+        transform: CSS.Transform.toString(sortable.transform),
+        transition: sortable.transition,
+        position: 'relative',
+        zIndex: sortable.isDragging ? 2 : undefined,
+      }}
     >
       {alone ? null : (
         // No tooltip on the handle: its pointer handlers would compete with the drag's.
@@ -45,7 +50,13 @@ export function SourceRow({ id, index, alone, error, field, probing, probeDisabl
           <IconGripVertical size={18} />
         </ActionIcon>
       )}
-      <TextInput aria-label={label} placeholder="rtsp://user:password@192.168.1.20:554/stream1" error={error} style={{ flex: 1 }} {...field} />
+      <TextInput
+        aria-label={label}
+        placeholder="rtsp://user:password@192.168.1.20:554/stream1"
+        error={error}
+        style={{ flex: 1 }}
+        {...field}
+      />
       <Tooltip label="Probe: dial this source once, without saving">
         <ActionIcon variant="subtle" mt={4} onClick={onProbe} loading={probing} disabled={probeDisabled} aria-label={`Probe ${label}`}>
           <IconPlayerPlay size={18} />

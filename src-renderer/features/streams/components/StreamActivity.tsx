@@ -1,6 +1,6 @@
 import { Stack, Table, Text, Title } from '@mantine/core';
-import type { StreamSummary } from '../../../../src-shared/contract/relay';
-import { formatBytes } from '../../../ui/format';
+import type { StreamSummary } from '@shared/contract/relay';
+import { formatBytes } from '@renderer/ui/format';
 import { describeCodec } from '../model/stream-rows';
 import { StateBadge } from './StateBadge';
 

@@ -1,8 +1,8 @@
 import { Anchor, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconExternalLink, IconPencil, IconTrash } from '@tabler/icons-react';
-import type { StreamSummary } from '../../../../src-shared/contract/relay';
-import { printRoute, type StreamTab } from '../../../app/routes';
-import { useUi } from '../../../app/ui-store-context';
+import type { StreamSummary } from '@shared/contract/relay';
+import { printRoute, type StreamTab } from '@renderer/app/routes';
+import { useUi } from '@renderer/app/ui-store-context';
 import { streamState } from '../model/stream-rows';
 import { StateBadge } from './StateBadge';
 import { StreamActivity } from './StreamActivity';
@@ -49,7 +49,13 @@ export function StreamDetail({ name, stream, tab, onEdit, onDelete }: StreamDeta
           <StateBadge state={streamState(stream).state} />
         </Group>
         <Group gap="xs">
-          <Button component="a" href={printRoute({ section: 'camera', stream: name })} target="_blank" variant="default" leftSection={<IconExternalLink size={16} />}>
+          <Button
+            component="a"
+            href={printRoute({ section: 'camera', stream: name })}
+            target="_blank"
+            variant="default"
+            leftSection={<IconExternalLink size={16} />}
+          >
             Watch
           </Button>
           <Button variant="default" leftSection={<IconPencil size={16} />} onClick={onEdit}>
@@ -60,7 +66,11 @@ export function StreamDetail({ name, stream, tab, onEdit, onDelete }: StreamDeta
           </Button>
         </Group>
       </Group>
-      <Tabs value={tab} onChange={(value) => navigate({ section: 'streams', stream: name, tab: (value as StreamTab) ?? 'overview' })} keepMounted={false}>
+      <Tabs
+        value={tab}
+        onChange={(value) => navigate({ section: 'streams', stream: name, tab: (value as StreamTab) ?? 'overview' })}
+        keepMounted={false}
+      >
         <Tabs.List>
           <Tabs.Tab value="overview">Activity</Tabs.Tab>
           <Tabs.Tab value="links">Links</Tabs.Tab>

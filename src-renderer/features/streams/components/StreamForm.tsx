@@ -2,9 +2,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
-import { MAX_SOURCES, streamFormSchema, type StreamFormValues } from '../../../../src-shared/contract/relay';
-import { sourceHintText } from '../../../../src-shared/relay/source-schemes';
-import { useConnected } from '../../../app/use-connection';
+import { MAX_SOURCES, streamFormSchema, type StreamFormValues } from '@shared/contract/relay';
+import { sourceHintText } from '@shared/relay/source-schemes';
+import { useConnected } from '@renderer/app/use-connection';
 import { initialValues, nameProblem, sourceLabel, toSave, type EditedStream } from '../model/stream-form';
 import { useStreamActions } from '../use-stream-actions';
 import { NotConnectedAlert } from './NotConnectedAlert';
@@ -73,7 +73,10 @@ export function StreamForm({ editing, existingNames, opened, onClose, onSaved }:
     const verdicts = await Promise.all(values.sources.map((source, index) => checkSource(index, source.url)));
     if (verdicts.includes(false)) return;
     const input = toSave(values, editing?.name);
-    await save.mutateAsync(input).then(() => onSaved(values.name), () => undefined);
+    await save.mutateAsync(input).then(
+      () => onSaved(values.name),
+      () => undefined,
+    );
   });
 
   const probe = async (index: number) => {
@@ -117,7 +120,9 @@ export function StreamForm({ editing, existingNames, opened, onClose, onSaved }:
                 index={index}
                 alone={sources.fields.length === 1}
                 error={errors.sources?.[index]?.url?.message}
-                field={form.register(`sources.${index}.url`, { onBlur: (event: { target: HTMLInputElement }) => void checkSource(index, event.target.value) })}
+                field={form.register(`sources.${index}.url`, {
+                  onBlur: (event: { target: HTMLInputElement }) => void checkSource(index, event.target.value),
+                })}
                 probing={actions.probe.isPending && probed === index}
                 probeDisabled={!connected}
                 onProbe={() => void probe(index)}
@@ -125,7 +130,9 @@ export function StreamForm({ editing, existingNames, opened, onClose, onSaved }:
               />
             )}
           />
-          {actions.probe.data ? <ProbeResult result={actions.probe.data} title={probed === undefined ? undefined : sourceLabel(probed)} /> : null}
+          {actions.probe.data ? (
+            <ProbeResult result={actions.probe.data} title={probed === undefined ? undefined : sourceLabel(probed)} />
+          ) : null}
           {actions.probe.isError ? (
             <Alert color="red" title="Probe failed" data-testid="probe-result">
               {actions.probe.error.message}

@@ -1,16 +1,19 @@
 import { Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { useMemo } from 'react';
-import { useMediaBase } from '../../../api/use-media-base';
-import { ResultError } from '../../../ui/ResultError';
+import { useMediaBase } from '@renderer/api/use-media-base';
+import { ResultError } from '@renderer/ui/ResultError';
 import { playerSnippets, streamLinks } from '../model/stream-links';
 import { useRelayEndpoints } from '../use-stream-actions';
-import { CopyField } from '../../../ui/CopyField';
+import { CopyField } from '@renderer/ui/CopyField';
 
 /** Every output URL of a stream, each copyable, with who plays it, and lines for ffplay and VLC. */
 export function StreamLinks({ stream }: { stream: string }) {
   const base = useMediaBase();
   const endpoints = useRelayEndpoints();
-  const links = useMemo(() => (base && endpoints.data ? streamLinks(base, stream, endpoints.data) : undefined), [base, endpoints.data, stream]);
+  const links = useMemo(
+    () => (base && endpoints.data ? streamLinks(base, stream, endpoints.data) : undefined),
+    [base, endpoints.data, stream],
+  );
   if (endpoints.isError) return <ResultError error={endpoints.error} />;
   if (!links) return <Loader size="sm" aria-label="Loading links" />;
   return (

@@ -2,8 +2,8 @@ import { ActionIcon, Anchor, Group, Table, Text, UnstyledButton } from '@mantine
 import { IconChevronDown, IconChevronUp, IconLink, IconPencil, IconSelector, IconTrash } from '@tabler/icons-react';
 import { flexRender, getCoreRowModel, getSortedRowModel, useReactTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
 import { useState } from 'react';
-import { printRoute } from '../../../app/routes';
-import { formatBytes } from '../../../ui/format';
+import { printRoute } from '@renderer/app/routes';
+import { formatBytes } from '@renderer/ui/format';
 import type { StreamRow } from '../model/stream-rows';
 import { StateBadge } from './StateBadge';
 
@@ -39,7 +39,16 @@ function columns({ onEdit, onDelete }: Omit<StreamsTableProps, 'rows'>): ColumnD
       sortingFn: (a, b) => STATE_ORDER[a.original.state] - STATE_ORDER[b.original.state],
       cell: ({ row }) => <StateBadge state={row.original.state} />,
     },
-    { accessorKey: 'codecs', header: 'Codecs', cell: ({ getValue }) => (getValue() as string) || <Text span c="dimmed">not dialed yet</Text> },
+    {
+      accessorKey: 'codecs',
+      header: 'Codecs',
+      cell: ({ getValue }) =>
+        (getValue() as string) || (
+          <Text span c="dimmed">
+            not dialed yet
+          </Text>
+        ),
+    },
     { accessorKey: 'consumers', header: 'Viewers' },
     { accessorKey: 'bytesIn', header: 'Received', cell: ({ getValue }) => formatBytes(getValue() as number) },
     { accessorKey: 'bytesOut', header: 'Sent', cell: ({ getValue }) => formatBytes(getValue() as number) },
@@ -51,7 +60,12 @@ function columns({ onEdit, onDelete }: Omit<StreamsTableProps, 'rows'>): ColumnD
         const name = row.original.name;
         return (
           <Group gap={2} wrap="nowrap" justify="flex-end">
-            <ActionIcon component="a" href={printRoute({ section: 'streams', stream: name, tab: 'links' })} variant="subtle" aria-label={`Links of ${name}`}>
+            <ActionIcon
+              component="a"
+              href={printRoute({ section: 'streams', stream: name, tab: 'links' })}
+              variant="subtle"
+              aria-label={`Links of ${name}`}
+            >
               <IconLink size={18} />
             </ActionIcon>
             <ActionIcon variant="subtle" onClick={() => onEdit(name)} aria-label={`Edit ${name}`}>

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { streamFormSchema, type StreamFormValues } from '../../../../src-shared/contract/relay';
+import { streamFormSchema, type StreamFormValues } from '@shared/contract/relay';
 import { dropMove, initialValues, nameProblem, sourceLabel, toSave } from './stream-form';
 
 describe('initialValues', () => {
   it.each([
     ['a new stream', undefined, { name: '', sources: [{ url: '' }] }],
-    ['a stream with two sources, in order', { name: 'door', sources: ['rtsp://***@cam/main', 'ffmpeg:door#audio=opus'] }, { name: 'door', sources: [{ url: 'rtsp://***@cam/main' }, { url: 'ffmpeg:door#audio=opus' }] }],
+    [
+      'a stream with two sources, in order',
+      { name: 'door', sources: ['rtsp://***@cam/main', 'ffmpeg:door#audio=opus'] },
+      { name: 'door', sources: [{ url: 'rtsp://***@cam/main' }, { url: 'ffmpeg:door#audio=opus' }] },
+    ],
     ['a publish target (no source)', { name: 'push', sources: [] }, { name: 'push', sources: [{ url: '' }] }],
   ])('%s', (_case, editing, expected) => {
     expect(initialValues(editing)).toEqual(expected);
@@ -28,7 +32,12 @@ describe('toSave', () => {
   it.each([
     ['adds', values('door', ' rtsp://cam/1 '), undefined, { name: 'door', sources: ['rtsp://cam/1'] }],
     ['edits in the listed order', values('door', 'b', 'a'), 'door', { name: 'door', sources: ['b', 'a'] }],
-    ['renames', values('porch', 'rtsp://cam/1', 'ffmpeg:porch#audio=opus'), 'door', { name: 'door', newName: 'porch', sources: ['rtsp://cam/1', 'ffmpeg:porch#audio=opus'] }],
+    [
+      'renames',
+      values('porch', 'rtsp://cam/1', 'ffmpeg:porch#audio=opus'),
+      'door',
+      { name: 'door', newName: 'porch', sources: ['rtsp://cam/1', 'ffmpeg:porch#audio=opus'] },
+    ],
   ])('%s', (_case, form, original, expected) => {
     expect(toSave(form, original)).toEqual(expected);
   });
@@ -48,7 +57,8 @@ describe('dropMove', () => {
 });
 
 describe('streamFormSchema', () => {
-  const parse = (sources: string[], kept: string[] = []) => streamFormSchema(kept).safeParse({ name: 'door', sources: sources.map((url) => ({ url })) });
+  const parse = (sources: string[], kept: string[] = []) =>
+    streamFormSchema(kept).safeParse({ name: 'door', sources: sources.map((url) => ({ url })) });
   const messages = (result: ReturnType<typeof parse>) => (result.success ? [] : result.error.issues.map((issue) => issue.message));
   it.each([
     ['two sources', ['rtsp://cam/1', 'ffmpeg:door#audio=opus'], [], []],

@@ -1,4 +1,4 @@
-import type { StreamFormValues } from '../../../../src-shared/contract/relay';
+import type { StreamFormValues } from '@shared/contract/relay';
 
 /** The stream being edited as the form starts from it (its sources as the console shows them). */
 export interface EditedStream {

@@ -28,9 +28,13 @@ describe('stream links', () => {
 
   it('fills a wildcard RTSP host with the address the console reached the engine by', () => {
     expect(rtspUrl('a', { rtsp: { host: '', port: 8554, needsLogin: false } }, '192.168.1.5')).toBe('rtsp://192.168.1.5:8554/a');
-    expect(rtspUrl('a', { rtsp: { host: '0.0.0.0', port: 8554, needsLogin: true } }, 'nvr.local')).toBe('rtsp://user:password@nvr.local:8554/a');
+    expect(rtspUrl('a', { rtsp: { host: '0.0.0.0', port: 8554, needsLogin: true } }, 'nvr.local')).toBe(
+      'rtsp://user:password@nvr.local:8554/a',
+    );
     expect(rtspUrl('a', { rtsp: { host: '::1', port: 9000, needsLogin: false } }, 'x')).toBe('rtsp://[::1]:9000/a');
-    expect(streamLinks('http://[::1]:1984/', 'a', { rtsp: { host: '::', port: 8554, needsLogin: false } }).find((l) => l.id === 'rtsp')!.url).toBe('rtsp://[::1]:8554/a');
+    expect(
+      streamLinks('http://[::1]:1984/', 'a', { rtsp: { host: '::', port: 8554, needsLogin: false } }).find((l) => l.id === 'rtsp')!.url,
+    ).toBe('rtsp://[::1]:8554/a');
   });
 
   it('gives ffplay and VLC lines for RTSP, or for MP4 when the RTSP server is off', () => {

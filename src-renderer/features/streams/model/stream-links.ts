@@ -1,4 +1,4 @@
-import type { RelayEndpoints } from '../../../../src-shared/contract/relay';
+import type { RelayEndpoints } from '@shared/contract/relay';
 
 /** Every output the relay gives a stream, in the order go2rtc's links page lists them. */
 const LINK_IDS = ['webrtc', 'ws', 'hls', 'hls-fmp4', 'mp4', 'mjpeg', 'rtsp', 'frame-jpeg', 'frame-mp4'] as const;
@@ -14,11 +14,17 @@ export interface StreamLink {
 
 const NOTES: Record<LinkId, { label: string; note: string }> = {
   webrtc: { label: 'WebRTC (WHEP)', note: 'POST an SDP offer here: OBS, GStreamer whepsrc, Home Assistant WebRTC cards; lowest delay.' },
-  ws: { label: 'MSE / WebRTC over WebSocket', note: "go2rtc's video-stream.js player and Frigate's live view; needs Media Source Extensions." },
+  ws: {
+    label: 'MSE / WebRTC over WebSocket',
+    note: "go2rtc's video-stream.js player and Frigate's live view; needs Media Source Extensions.",
+  },
   hls: { label: 'HLS (MPEG-TS)', note: 'Safari, iOS, smart TVs, VLC and hls.js; a few seconds behind live.' },
   'hls-fmp4': { label: 'HLS (fMP4)', note: 'Safari and hls.js; carries H.265 to Apple devices.' },
   mp4: { label: 'MP4 stream', note: 'A <video> tag in Chrome or Firefox, VLC, ffplay: fragmented MP4 over one HTTP response.' },
-  mjpeg: { label: 'MJPEG', note: 'Any <img> tag, Home Assistant MJPEG cameras, old NVRs; JPEG frames, re-encoded when the camera sends H.264.' },
+  mjpeg: {
+    label: 'MJPEG',
+    note: 'Any <img> tag, Home Assistant MJPEG cameras, old NVRs; JPEG frames, re-encoded when the camera sends H.264.',
+  },
   rtsp: { label: 'RTSP', note: 'VLC, ffplay, Frigate, Home Assistant generic cameras and NVRs.' },
   'frame-jpeg': { label: 'Snapshot (JPEG)', note: 'One picture now: Home Assistant still images, notifications, scripts.' },
   'frame-mp4': { label: 'Snapshot (MP4)', note: 'One keyframe as a short MP4, without re-encoding.' },

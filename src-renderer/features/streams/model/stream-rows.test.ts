@@ -1,10 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import type { StreamSummary } from '../../../../src-shared/contract/relay';
+import type { StreamSummary } from '@shared/contract/relay';
 import { describeCodec, matchesFilter, streamRow, streamState } from './stream-rows';
 
 type Producer = StreamSummary['producers'][number];
-const producer = (over: Partial<Producer>): Producer => ({ url: 'rtsp://cam/1', state: 'idle', medias: [], codecs: [], bytesReceived: 0, ...over });
-const stream = (producers: Producer[], consumers: StreamSummary['consumers'] = []): StreamSummary => ({ name: 'door', sources: producers.map((p) => p.url), producers, consumers });
+const producer = (over: Partial<Producer>): Producer => ({
+  url: 'rtsp://cam/1',
+  state: 'idle',
+  medias: [],
+  codecs: [],
+  bytesReceived: 0,
+  ...over,
+});
+const stream = (producers: Producer[], consumers: StreamSummary['consumers'] = []): StreamSummary => ({
+  name: 'door',
+  sources: producers.map((p) => p.url),
+  producers,
+  consumers,
+});
 
 describe('stream rows', () => {
   it('describes codecs the way a camera datasheet does', () => {
@@ -17,15 +29,23 @@ describe('stream rows', () => {
     expect(streamState(stream([]))).toEqual({ state: 'no source' });
     expect(streamState(stream([producer({})]))).toEqual({ state: 'on demand' });
     expect(streamState(stream([producer({ state: 'dialing' })]))).toEqual({ state: 'connecting' });
-    expect(streamState(stream([producer({ state: 'waiting', error: 'dial tcp: refused' })]))).toEqual({ state: 'error', problem: 'dial tcp: refused' });
-    expect(streamState(stream([producer({ error: 'timeout' }), producer({ state: 'running', medias: ['video'] })]))).toEqual({ state: 'live' });
+    expect(streamState(stream([producer({ state: 'waiting', error: 'dial tcp: refused' })]))).toEqual({
+      state: 'error',
+      problem: 'dial tcp: refused',
+    });
+    expect(streamState(stream([producer({ error: 'timeout' }), producer({ state: 'running', medias: ['video'] })]))).toEqual({
+      state: 'live',
+    });
   });
 
   it('sums bytes and lists each codec once', () => {
     const h264 = { kind: 'video' as const, name: 'h264', width: 320, height: 240 };
     const row = streamRow(
       stream(
-        [producer({ state: 'running', medias: ['video'], codecs: [h264], bytesReceived: 1000 }), producer({ codecs: [h264], bytesReceived: 24 })],
+        [
+          producer({ state: 'running', medias: ['video'], codecs: [h264], bytesReceived: 1000 }),
+          producer({ codecs: [h264], bytesReceived: 24 }),
+        ],
         [
           { protocol: 'rtsp', remote: '127.0.0.1:5000', medias: [], bytesSent: 10, drops: 0 },
           { protocol: 'mse', remote: '127.0.0.1:5001', medias: [], bytesSent: 5, drops: 2 },

@@ -1,5 +1,5 @@
-import type { CodecInfo, StreamSummary } from '../../../../src-shared/contract/relay';
-import { formatResolution } from '../../../ui/format';
+import type { CodecInfo, StreamSummary } from '@shared/contract/relay';
+import { formatResolution } from '@renderer/ui/format';
 
 /** What a stream is doing, as the list shows it: one word and a colour, the reason on hover. */
 export type StreamState = 'live' | 'connecting' | 'error' | 'on demand' | 'no source';
@@ -37,7 +37,8 @@ export function streamState(stream: StreamSummary): { state: StreamState; proble
   if (producers.length === 0) return { state: 'no source' };
   if (producers.some((p) => p.state === 'running' && p.medias.length > 0)) return { state: 'live' };
   const problem = producers.find((p) => p.error)?.error;
-  if (producers.some((p) => p.state === 'dialing' || (p.state === 'waiting' && !p.error))) return { state: 'connecting', ...(problem ? { problem } : {}) };
+  if (producers.some((p) => p.state === 'dialing' || (p.state === 'waiting' && !p.error)))
+    return { state: 'connecting', ...(problem ? { problem } : {}) };
   if (problem) return { state: 'error', problem };
   return { state: 'on demand' };
 }

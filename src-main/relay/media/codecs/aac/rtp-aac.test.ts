@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseRtpPacket } from '../../../core/rtp-packet';
-import { adtsFrames, fixture, rtpCapture } from '../../../test/media-fixtures';
+import { parseRtpPacket } from '@main/relay/core/rtp-packet';
+import { adtsFrames, fixture, rtpCapture } from '@main/relay/test/media-fixtures';
 import { createAacDepacketizer, packetizeAac, parseAudioSpecificConfig } from './rtp-aac';
 
 describe('AAC over RTP (MPEG4-GENERIC, AAC-hbr)', () => {
@@ -9,7 +9,9 @@ describe('AAC over RTP (MPEG4-GENERIC, AAC-hbr)', () => {
     const { frames } = adtsFrames(fixture('aac-48000-stereo-1s.aac'));
     expect(frames.length).toBeGreaterThanOrEqual(46); // 1 s at 48 kHz / 1024
     const depay = createAacDepacketizer();
-    const out = frames.flatMap((frame, i) => depay.push({ marker: true, payloadType: 97, sequenceNumber: i, timestamp: i * 1024, ssrc: 1, payload: packetizeAac(frame) }));
+    const out = frames.flatMap((frame, i) =>
+      depay.push({ marker: true, payloadType: 97, sequenceNumber: i, timestamp: i * 1024, ssrc: 1, payload: packetizeAac(frame) }),
+    );
     expect(out.map((f) => Buffer.from(f.data).toString('hex'))).toEqual(frames.map((f) => Buffer.from(f).toString('hex')));
     expect(depay.stats.errors).toBe(0);
   });
@@ -26,7 +28,16 @@ describe('AAC over RTP (MPEG4-GENERIC, AAC-hbr)', () => {
     const config = /config=([0-9a-fA-F]+)/.exec(sdp)?.[1] ?? '';
     expect(parseAudioSpecificConfig(config)).toEqual({ objectType: 2, sampleRate: 44100, channels: 1 });
     const errors = depay.stats.errors;
-    expect(depay.push({ marker: true, payloadType: 97, sequenceNumber: 1, timestamp: 0, ssrc: 1, payload: new Uint8Array([0, 16, 0xff, 0xff, 1]) })).toEqual([]);
+    expect(
+      depay.push({
+        marker: true,
+        payloadType: 97,
+        sequenceNumber: 1,
+        timestamp: 0,
+        ssrc: 1,
+        payload: new Uint8Array([0, 16, 0xff, 0xff, 1]),
+      }),
+    ).toEqual([]);
     expect(depay.stats.errors).toBe(errors + 1);
   });
 });

@@ -1,5 +1,5 @@
-import type { MediaFrame } from '../../../core/media';
-import type { RtpPacket } from '../../../core/rtp-packet';
+import type { MediaFrame } from '@main/relay/core/media';
+import type { RtpPacket } from '@main/relay/core/rtp-packet';
 
 /**
  * RTP → AAC frames for `MPEG4-GENERIC` in AAC-hbr mode (RFC 3640): a 16-bit AU-headers length
@@ -32,7 +32,12 @@ export function createAacDepacketizer() {
           stats.errors++;
           break;
         }
-        frames.push({ codec: 'MPEG4-GENERIC', timestamp: (packet.timestamp + i * 1024) >>> 0, keyframe: true, data: p.subarray(offset, offset + size) });
+        frames.push({
+          codec: 'MPEG4-GENERIC',
+          timestamp: (packet.timestamp + i * 1024) >>> 0,
+          keyframe: true,
+          data: p.subarray(offset, offset + size),
+        });
         offset += size;
       }
       stats.frames += frames.length;

@@ -13,7 +13,8 @@ const BITS_PER_SAMPLE = 16;
 export const FLAC_MAX_BLOCK = 4608;
 
 function checkFormat({ sampleRate, channels }: FlacFormat): void {
-  if (!Number.isInteger(sampleRate) || sampleRate < 1 || sampleRate > 655350) throw new RangeError(`FLAC cannot carry a sample rate of ${sampleRate} Hz`);
+  if (!Number.isInteger(sampleRate) || sampleRate < 1 || sampleRate > 655350)
+    throw new RangeError(`FLAC cannot carry a sample rate of ${sampleRate} Hz`);
   if (!Number.isInteger(channels) || channels < 1 || channels > 8) throw new RangeError(`FLAC carries 1 to 8 channels, not ${channels}`);
 }
 
@@ -56,7 +57,8 @@ export function flacFile(format: FlacFormat, frames: readonly Uint8Array[]): Uin
 export function encodeFlacFrame(channels: readonly Int32Array[], format: FlacFormat, firstSample: number): Uint8Array {
   checkFormat(format);
   const blockSize = channels[0]?.length ?? 0;
-  if (channels.length !== format.channels) throw new RangeError(`FLAC frame has ${channels.length} channels, the stream ${format.channels}`);
+  if (channels.length !== format.channels)
+    throw new RangeError(`FLAC frame has ${channels.length} channels, the stream ${format.channels}`);
   if (blockSize < 1 || blockSize > FLAC_MAX_BLOCK) throw new RangeError(`FLAC block of ${blockSize} samples: 1 to ${FLAC_MAX_BLOCK} fit`);
   if (channels.some((c) => c.length !== blockSize)) throw new RangeError('FLAC channels of one frame must have the same length');
   const w = new BitWriter(64 + blockSize * channels.length * 3);
@@ -79,7 +81,19 @@ function blockSizeCode(size: number): { code: number; extra?: { value: number; b
   return size <= 256 ? { code: 6, extra: { value: size - 1, bits: 8 } } : { code: 7, extra: { value: size - 1, bits: 16 } };
 }
 
-const RATE_CODES: Record<number, number> = { 88200: 1, 176400: 2, 192000: 3, 8000: 4, 16000: 5, 22050: 6, 24000: 7, 32000: 8, 44100: 9, 48000: 10, 96000: 11 };
+const RATE_CODES: Record<number, number> = {
+  88200: 1,
+  176400: 2,
+  192000: 3,
+  8000: 4,
+  16000: 5,
+  22050: 6,
+  24000: 7,
+  32000: 8,
+  44100: 9,
+  48000: 10,
+  96000: 11,
+};
 
 function sampleRateCode(rate: number): { code: number; extra?: { value: number; bits: number } } {
   const code = RATE_CODES[rate];

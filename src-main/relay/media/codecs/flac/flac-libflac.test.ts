@@ -1,7 +1,7 @@
 import { FLACDecoder } from '@wasm-audio-decoders/flac';
 import { describe, expect, it, vi } from 'vitest';
-import type { MediaFrame } from '../../../core/media';
-import { fixture } from '../../../test/media-fixtures';
+import type { MediaFrame } from '@main/relay/core/media';
+import { fixture } from '@main/relay/test/media-fixtures';
 import { crc16, crc8 } from './crc';
 import { encodeFlacFrame, flacFile, type FlacFormat } from './flac-encoder';
 import { decodePcm, type PcmCodecName } from './pcm-input';
@@ -13,7 +13,10 @@ import { createPcmToFlac } from './pcm-to-flac';
 // in flac.interop.test.ts.
 
 /** libFLAC's decoding of a stream: the `.flac` head (marker and STREAMINFO), then `frames`. */
-async function libflac(format: FlacFormat, frames: readonly Uint8Array[]): Promise<{ channels: Int16Array[]; sampleRate: number; errors: string[] }> {
+async function libflac(
+  format: FlacFormat,
+  frames: readonly Uint8Array[],
+): Promise<{ channels: Int16Array[]; sampleRate: number; errors: string[] }> {
   const decoder = new FLACDecoder();
   await decoder.ready;
   try {
@@ -75,7 +78,13 @@ describe('FLAC encoder, decoded by libFLAC', () => {
   it('carries 16-bit stereo (two recorded sounds as left and right) channel for channel', async () => {
     const left = s16le('alaw-8000-2s.s16le').subarray(0, 8000);
     const right = s16le('ulaw-16000-0.5s.s16le').subarray(0, 8000);
-    const frames = [0, 4000].map((start, i) => encodeFlacFrame([Int32Array.from(left.subarray(start, start + 4000)), Int32Array.from(right.subarray(start, start + 4000))], { sampleRate: 8000, channels: 2 }, i * 4000));
+    const frames = [0, 4000].map((start, i) =>
+      encodeFlacFrame(
+        [Int32Array.from(left.subarray(start, start + 4000)), Int32Array.from(right.subarray(start, start + 4000))],
+        { sampleRate: 8000, channels: 2 },
+        i * 4000,
+      ),
+    );
     const decoded = await libflac({ sampleRate: 8000, channels: 2 }, frames);
     expect(decoded.errors).toEqual([]);
     expect(decoded.channels).toEqual([left, right]);

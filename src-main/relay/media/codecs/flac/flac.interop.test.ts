@@ -37,7 +37,9 @@ function roundTrip(codec: 'PCMA' | 'PCMU' | 'L16', rate: number, channels: numbe
   const encoded = encodedTestSound(format, rate, channels);
   const reference = decodeWithFfmpeg(encoded, format, rate, channels);
   const converter = createPcmToFlac({ name: codec, clockRate: rate, channels, payloadType: 0 });
-  const frames = packets(encoded, sizes).flatMap((p, i) => converter.convert({ codec, timestamp: i, keyframe: true, data: p }).map((f) => f.data));
+  const frames = packets(encoded, sizes).flatMap((p, i) =>
+    converter.convert({ codec, timestamp: i, keyframe: true, data: p }).map((f) => f.data),
+  );
   const file = join(dir, `${codec}-${rate}-${channels}.flac`);
   writeFileSync(file, flacFile({ sampleRate: rate, channels }, frames));
   // crccheck: ffmpeg verifies every frame's CRC-16 too (the header's CRC-8 it always checks).

@@ -1,4 +1,4 @@
-import type { Codec, MediaFrame } from '../../../core/media';
+import type { Codec, MediaFrame } from '@main/relay/core/media';
 import { encodeFlacFrame, FLAC_MAX_BLOCK, flacStreamInfo, type FlacFormat } from './flac-encoder';
 import { decodePcm, isPcmCodec } from './pcm-input';
 
@@ -11,7 +11,13 @@ export interface PcmToFlac {
 
 /** The FLAC codec description: STREAMINFO travels as hex in fmtp, since FLAC has no SDP form. */
 function flacCodec(format: FlacFormat): Codec {
-  return { name: 'FLAC', clockRate: format.sampleRate, channels: format.channels, payloadType: 0, fmtp: `streaminfo=${Buffer.from(flacStreamInfo(format)).toString('hex')}` };
+  return {
+    name: 'FLAC',
+    clockRate: format.sampleRate,
+    channels: format.channels,
+    payloadType: 0,
+    fmtp: `streaminfo=${Buffer.from(flacStreamInfo(format)).toString('hex')}`,
+  };
 }
 
 /**
@@ -32,7 +38,12 @@ export function createPcmToFlac(source: Codec): PcmToFlac {
       const out: MediaFrame[] = [];
       for (let start = 0; start < length; start += FLAC_MAX_BLOCK) {
         const block = channels.map((c) => c.subarray(start, Math.min(length, start + FLAC_MAX_BLOCK)));
-        out.push({ codec: 'FLAC', timestamp: (frame.timestamp + start) >>> 0, keyframe: true, data: encodeFlacFrame(block, format, sampleNumber % 2 ** 36) });
+        out.push({
+          codec: 'FLAC',
+          timestamp: (frame.timestamp + start) >>> 0,
+          keyframe: true,
+          data: encodeFlacFrame(block, format, sampleNumber % 2 ** 36),
+        });
         sampleNumber += block[0]!.length;
       }
       return out;

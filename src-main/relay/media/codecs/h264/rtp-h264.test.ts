@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseRtpPacket, type RtpPacket } from '../../../core/rtp-packet';
-import { fixture, rtpCapture } from '../../../test/media-fixtures';
+import { parseRtpPacket, type RtpPacket } from '@main/relay/core/rtp-packet';
+import { fixture, rtpCapture } from '@main/relay/test/media-fixtures';
 import { fromAvcc, h264NalType, splitAnnexB, toAvcc } from './nal';
 import { createH264Depacketizer, packetizeH264 } from './rtp-h264';
 
@@ -28,7 +28,14 @@ function accessUnits(units: Uint8Array[]): Uint8Array[][] {
 const toPackets = (aus: Uint8Array[][], mtu: number): RtpPacket[] => {
   let seq = 65530; // wraps during the clip
   return aus.flatMap((au, i) =>
-    packetizeH264(au, mtu).map(({ payload, marker }) => ({ marker, payload, payloadType: 96, ssrc: 7, sequenceNumber: seq++ & 0xffff, timestamp: (4294960000 + i * 3600) >>> 0 })),
+    packetizeH264(au, mtu).map(({ payload, marker }) => ({
+      marker,
+      payload,
+      payloadType: 96,
+      ssrc: 7,
+      sequenceNumber: seq++ & 0xffff,
+      timestamp: (4294960000 + i * 3600) >>> 0,
+    })),
   );
 };
 

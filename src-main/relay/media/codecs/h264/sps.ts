@@ -90,7 +90,7 @@ export function parseH264Sps(nal: Uint8Array): H264Sps {
     return {
       profileIdc,
       levelIdc,
-      profile: constrained ? 'Constrained Baseline' : PROFILES[profileIdc] ?? `profile ${profileIdc}`,
+      profile: constrained ? 'Constrained Baseline' : (PROFILES[profileIdc] ?? `profile ${profileIdc}`),
       level: levelIdc === 9 ? '1b' : (levelIdc / 10).toFixed(1).replace(/\.0$/, ''),
       width,
       height,

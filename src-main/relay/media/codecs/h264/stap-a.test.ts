@@ -19,7 +19,9 @@ describe('H.264 NAL units in RTP payloads', () => {
     expect(first).toBe('packetization-mode=1;profile-level-id=42e01f;sprop-parameter-sets=Z0LAH4w=,aM48gA==');
     expect(learnParameterSets(first, stap(sps, pps), seen)).toBeUndefined();
     const bigger = Uint8Array.from([0x67, 0x42, 0xc0, 0x28, 0x8c]);
-    expect(learnParameterSets(first, bigger, seen)).toBe('packetization-mode=1;profile-level-id=42e01f;sprop-parameter-sets=Z0LAKIw=,aM48gA==');
+    expect(learnParameterSets(first, bigger, seen)).toBe(
+      'packetization-mode=1;profile-level-id=42e01f;sprop-parameter-sets=Z0LAKIw=,aM48gA==',
+    );
     expect(learnParameterSets(undefined, Uint8Array.from([0x65, 0x88]), {})).toBeUndefined();
   });
 });

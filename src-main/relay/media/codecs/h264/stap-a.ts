@@ -23,7 +23,11 @@ export function wholeUnits(payload: Uint8Array): Uint8Array[] {
  * viewers then get them in DESCRIBE, as from a camera. ffmpeg drops the first RTP packet it
  * reads, which is where the in-band ones would be. Returns the new fmtp, undefined when unchanged.
  */
-export function learnParameterSets(fmtp: string | undefined, payload: Uint8Array, seen: { sps?: Uint8Array; pps?: Uint8Array }): string | undefined {
+export function learnParameterSets(
+  fmtp: string | undefined,
+  payload: Uint8Array,
+  seen: { sps?: Uint8Array; pps?: Uint8Array },
+): string | undefined {
   const units = wholeUnits(payload);
   if (!units.some((unit) => (unit[0]! & 0x1f) === 7 || (unit[0]! & 0x1f) === 8)) return undefined;
   for (const unit of units) {

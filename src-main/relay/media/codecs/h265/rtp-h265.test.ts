@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RtpPacket } from '../../../core/rtp-packet';
-import { fixture } from '../../../test/media-fixtures';
+import type { RtpPacket } from '@main/relay/core/rtp-packet';
+import { fixture } from '@main/relay/test/media-fixtures';
 import { splitAnnexB, toAvcc } from '../h264/nal';
 import { createH265Depacketizer, h265NalType, packetizeH265 } from './rtp-h265';
 
@@ -31,7 +31,14 @@ describe('H.265 over RTP', () => {
     expect(aus).toHaveLength(25);
     let seq = 0;
     const packets: RtpPacket[] = aus.flatMap((au, i) =>
-      packetizeH265(au, 400).map(({ payload, marker }) => ({ payload, marker, payloadType: 96, ssrc: 1, sequenceNumber: seq++, timestamp: i * 3600 })),
+      packetizeH265(au, 400).map(({ payload, marker }) => ({
+        payload,
+        marker,
+        payloadType: 96,
+        ssrc: 1,
+        sequenceNumber: seq++,
+        timestamp: i * 3600,
+      })),
     );
     expect(packets.some((p) => h265NalType(p.payload) === 49)).toBe(true);
     const depay = createH265Depacketizer();

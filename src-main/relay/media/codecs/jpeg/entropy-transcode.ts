@@ -33,8 +33,17 @@ function decodePlanes(jpeg: ParsedJpeg): Plane[] {
   const mcusY = Math.ceil(jpeg.height / (8 * vMax));
   const layout = jpeg.scan.components.map((sc) => {
     const component = jpeg.components.find((c) => c.id === sc.id)!;
-    const plane: Plane = { blocksWide: mcusX * component.h, blocksHigh: mcusY * component.v, coefficients: new Int16Array(mcusX * component.h * mcusY * component.v * 64) };
-    return { component, plane, dc: decoder(jpeg.huffmanTables.get(`dc${sc.td}`), `DC table ${sc.td}`), ac: decoder(jpeg.huffmanTables.get(`ac${sc.ta}`), `AC table ${sc.ta}`) };
+    const plane: Plane = {
+      blocksWide: mcusX * component.h,
+      blocksHigh: mcusY * component.v,
+      coefficients: new Int16Array(mcusX * component.h * mcusY * component.v * 64),
+    };
+    return {
+      component,
+      plane,
+      dc: decoder(jpeg.huffmanTables.get(`dc${sc.td}`), `DC table ${sc.td}`),
+      ac: decoder(jpeg.huffmanTables.get(`ac${sc.ta}`), `AC table ${sc.ta}`),
+    };
   });
   const reader = new BitReader(jpeg.entropy);
   const predictors = new Int32Array(layout.length);
@@ -53,7 +62,7 @@ function decodePlanes(jpeg: ParsedJpeg): Plane[] {
           const size = dc(reader);
           predictors[index] += extend(reader.read(size), size);
           plane.coefficients[block] = predictors[index]!;
-          for (let k = 1; k < 64; ) {
+          for (let k = 1; k < 64;) {
             const symbol = ac(reader);
             const run = symbol >> 4;
             const bits = symbol & 0x0f;
@@ -83,7 +92,10 @@ function encodePlanes(planes: Plane[], width: number, height: number, target: Ta
       throw new JpegError('JPEG scan does not cover the picture in the layout RTP JPEG needs');
     }
   });
-  const encoders = planes.map((_, i) => ({ dc: encoder(i === 0 ? STANDARD_DC_LUMA : STANDARD_DC_CHROMA), ac: encoder(i === 0 ? STANDARD_AC_LUMA : STANDARD_AC_CHROMA) }));
+  const encoders = planes.map((_, i) => ({
+    dc: encoder(i === 0 ? STANDARD_DC_LUMA : STANDARD_DC_CHROMA),
+    ac: encoder(i === 0 ? STANDARD_AC_LUMA : STANDARD_AC_CHROMA),
+  }));
   const total = planes.reduce((n, p) => n + p.coefficients.length, 0);
   const writer = new BitWriter(total / 4);
   const predictors = new Int32Array(planes.length);
@@ -245,7 +257,8 @@ class BitReader {
     this.buffer = 0;
     while (this.data[this.position] === 0xff && this.data[this.position + 1] === 0xff) this.position++;
     const marker = this.data[this.position + 1] ?? 0;
-    if (this.data[this.position] !== 0xff || marker < 0xd0 || marker > 0xd7) throw new JpegError('JPEG scan lacks a restart marker where its restart interval needs one');
+    if (this.data[this.position] !== 0xff || marker < 0xd0 || marker > 0xd7)
+      throw new JpegError('JPEG scan lacks a restart marker where its restart interval needs one');
     this.position += 2;
   }
 

@@ -29,11 +29,22 @@ export function jfifHeaders(frame: JfifFrame): Uint8Array {
     frame.width >> 8,
     frame.width & 0xff,
     3,
-    1, frame.type === 0 ? 0x21 : 0x22, 0, // Y: 2x1 (4:2:2) or 2x2 (4:2:0), table 0
-    2, 0x11, 1, // Cb: 1x1, table 1
-    3, 0x11, 1, // Cr: 1x1, table 1
+    1,
+    frame.type === 0 ? 0x21 : 0x22,
+    0, // Y: 2x1 (4:2:2) or 2x2 (4:2:0), table 0
+    2,
+    0x11,
+    1, // Cb: 1x1, table 1
+    3,
+    0x11,
+    1, // Cr: 1x1, table 1
   ]);
-  segment(parts, 0xc4, [...huffman(0x00, STANDARD_DC_LUMA), ...huffman(0x10, STANDARD_AC_LUMA), ...huffman(0x01, STANDARD_DC_CHROMA), ...huffman(0x11, STANDARD_AC_CHROMA)]);
+  segment(parts, 0xc4, [
+    ...huffman(0x00, STANDARD_DC_LUMA),
+    ...huffman(0x10, STANDARD_AC_LUMA),
+    ...huffman(0x01, STANDARD_DC_CHROMA),
+    ...huffman(0x11, STANDARD_AC_CHROMA),
+  ]);
   if (frame.restartInterval > 0) segment(parts, 0xdd, [frame.restartInterval >> 8, frame.restartInterval & 0xff]);
   segment(parts, 0xda, [3, 1, 0x00, 2, 0x11, 3, 0x11, 0, 63, 0]);
   return Uint8Array.from(parts);

@@ -1,4 +1,4 @@
-import type { MediaFrame } from '../../../core/media';
+import type { MediaFrame } from '@main/relay/core/media';
 import { packetizeJpeg } from './rtp-jpeg';
 
 /** The JPEG packetizer in the shape frame producers take (uploads and HTTP sources of MJPEG). */

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { parseRtpPacket } from '../../../core/rtp-packet';
-import { fixture, rtpCapture } from '../../../test/media-fixtures';
+import { parseRtpPacket } from '@main/relay/core/rtp-packet';
+import { fixture, rtpCapture } from '@main/relay/test/media-fixtures';
 import { createJpegDepacketizer, packetizeJpeg } from './rtp-jpeg';
 
 /**
@@ -18,7 +18,11 @@ export const JPEG_CASES = [
 export const jpegFixture = (file: string): Uint8Array => new Uint8Array(fixture(file));
 
 /** Packetizes a JPEG and depacketizes it again: one keyframe at `timestamp` must come back. */
-export function roundTrip(jpeg: Uint8Array, mtu = 1200, timestamp = 90000): { packets: Array<{ payload: Uint8Array; marker: boolean }>; out: Uint8Array } {
+export function roundTrip(
+  jpeg: Uint8Array,
+  mtu = 1200,
+  timestamp = 90000,
+): { packets: Array<{ payload: Uint8Array; marker: boolean }>; out: Uint8Array } {
   const packets = packetizeJpeg(jpeg, mtu);
   const depay = createJpegDepacketizer();
   const frames = packets.flatMap((p, i) => depay.push({ ...p, payloadType: 26, sequenceNumber: 100 + i, timestamp, ssrc: 1 }));
@@ -38,10 +42,24 @@ export function picturesFromQ() {
   const scan = first!.payload.subarray(8 + 4 + 128);
   const depay = createJpegDepacketizer();
   const withQ = (q: number, tables: Uint8Array) => Uint8Array.from([0, 0, 0, 0, 1, q, 40, 30, ...tables, ...scan]);
-  const [fromQ] = depay.push({ payloadType: 26, marker: true, sequenceNumber: 1, timestamp: 0, ssrc: 1, payload: withQ(50, new Uint8Array(0)) });
+  const [fromQ] = depay.push({
+    payloadType: 26,
+    marker: true,
+    sequenceNumber: 1,
+    timestamp: 0,
+    ssrc: 1,
+    payload: withQ(50, new Uint8Array(0)),
+  });
   const tableHeader = first!.payload.subarray(8, 8 + 4 + 128);
   const [a] = depay.push({ payloadType: 26, marker: true, sequenceNumber: 2, timestamp: 1, ssrc: 1, payload: withQ(200, tableHeader) });
-  const [b] = depay.push({ payloadType: 26, marker: true, sequenceNumber: 3, timestamp: 2, ssrc: 1, payload: withQ(200, Uint8Array.from([0, 0, 0, 0])) });
+  const [b] = depay.push({
+    payloadType: 26,
+    marker: true,
+    sequenceNumber: 3,
+    timestamp: 2,
+    ssrc: 1,
+    payload: withQ(200, Uint8Array.from([0, 0, 0, 0])),
+  });
   return { jpeg, rest, fromQ, a, b };
 }
 

@@ -5,14 +5,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freeUdpPortPair } from '../../../../test-support/free-udp-port-pair';
-import { serializeRtpPacket } from '../../../core/rtp-packet';
+import { freeUdpPortPair } from '@main/test-support/free-udp-port-pair';
+import { serializeRtpPacket } from '@main/relay/core/rtp-packet';
 import { ffmpegRtpJpeg, JPEG_CASES, jpegFixture, picturesFromQ, roundTrip } from './jpeg-test-cases';
 import { packetizeJpeg } from './rtp-jpeg';
 
 /** ffmpeg's own decoding of a JPEG to raw planes (in the JPEG's own pixel format, so nothing is converted). */
 function decode(jpeg: Uint8Array): { pixels: Buffer; width: number; height: number } {
-  const info = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=width,height', '-of', 'json', '-f', 'mjpeg', '-'], { input: jpeg }).toString()) as {
+  const info = JSON.parse(
+    execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=width,height', '-of', 'json', '-f', 'mjpeg', '-'], {
+      input: jpeg,
+    }).toString(),
+  ) as {
     streams: Array<{ width: number; height: number }>;
   };
   const pixels = execFileSync('ffmpeg', ['-v', 'error', '-f', 'mjpeg', '-i', '-', '-f', 'rawvideo', '-'], { input: jpeg });
@@ -33,7 +37,9 @@ describe('JPEG over RTP (RFC 2435), decoded by ffmpeg', () => {
   }
 
   it('takes the JPEGs libjpeg-style encoders write (sharp/mozjpeg, 4:2:0 with optimized tables): ffmpeg decodes them', async () => {
-    const jpeg = await sharp({ create: { width: 100, height: 60, channels: 3, background: '#c63' } }).jpeg({ quality: 80 }).toBuffer();
+    const jpeg = await sharp({ create: { width: 100, height: 60, channels: 3, background: '#c63' } })
+      .jpeg({ quality: 80 })
+      .toBuffer();
     const { out } = roundTrip(jpeg);
     const rebuilt = decode(out);
     expect([rebuilt.width, rebuilt.height]).toEqual([104, 64]); // RFC 2435 sizes are multiples of 8
@@ -61,7 +67,11 @@ describe('JPEG over RTP (RFC 2435), decoded by ffmpeg', () => {
     const port = await freeUdpPortPair();
     const sdp = join(dir, 'in.sdp');
     writeFileSync(sdp, `v=0\r\no=- 0 0 IN IP4 127.0.0.1\r\ns=test\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=video ${port} RTP/AVP 26\r\n`);
-    const ffmpeg = spawn('ffmpeg', ['-v', 'error', '-protocol_whitelist', 'file,udp,rtp', '-i', sdp, '-frames:v', '3', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const ffmpeg = spawn(
+      'ffmpeg',
+      ['-v', 'error', '-protocol_whitelist', 'file,udp,rtp', '-i', sdp, '-frames:v', '3', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let bytes = 0;
     let stderr = '';
     ffmpeg.stdout.on('data', (d: Buffer) => (bytes += d.length));
@@ -70,7 +80,13 @@ describe('JPEG over RTP (RFC 2435), decoded by ffmpeg', () => {
     let frame = 0;
     const timer = setInterval(() => {
       frame++;
-      packetizeJpeg(jpeg).forEach((p, i) => sender.send(serializeRtpPacket({ ...p, payloadType: 26, sequenceNumber: (frame * 100 + i) & 0xffff, timestamp: frame * 3600, ssrc: 9 }), port, '127.0.0.1'));
+      packetizeJpeg(jpeg).forEach((p, i) =>
+        sender.send(
+          serializeRtpPacket({ ...p, payloadType: 26, sequenceNumber: (frame * 100 + i) & 0xffff, timestamp: frame * 3600, ssrc: 9 }),
+          port,
+          '127.0.0.1',
+        ),
+      );
     }, 40);
     const kill = setTimeout(() => ffmpeg.kill('SIGKILL'), 15_000);
     const code = await new Promise<number | null>((resolve) => ffmpeg.on('close', resolve));

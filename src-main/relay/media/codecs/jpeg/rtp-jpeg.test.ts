@@ -57,7 +57,9 @@ describe('JPEG over RTP (RFC 2435)', () => {
   });
 
   it('takes the JPEGs libjpeg-style encoders write (sharp/mozjpeg, 4:2:0 with optimized tables) as type 1', async () => {
-    const jpeg = await sharp({ create: { width: 100, height: 60, channels: 3, background: '#c63' } }).jpeg({ quality: 80 }).toBuffer();
+    const jpeg = await sharp({ create: { width: 100, height: 60, channels: 3, background: '#c63' } })
+      .jpeg({ quality: 80 })
+      .toBuffer();
     const { packets } = roundTrip(jpeg);
     expect(packets[0]!.payload[4]).toBe(1);
   });
@@ -67,7 +69,13 @@ describe('JPEG over RTP (RFC 2435)', () => {
     const depay = createJpegDepacketizer();
     const send = (list: typeof packets, ts: number, seq: number) =>
       list.flatMap((p, i) => depay.push({ ...p, payloadType: 26, sequenceNumber: seq + i, timestamp: ts, ssrc: 1 }));
-    expect(send(packets.filter((_, i) => i !== 2), 0, 0)).toHaveLength(0);
+    expect(
+      send(
+        packets.filter((_, i) => i !== 2),
+        0,
+        0,
+      ),
+    ).toHaveLength(0);
     expect(send(packets, 3600, 100)).toHaveLength(1);
     expect(depay.stats).toMatchObject({ frames: 1, errors: 1 });
     expect(depay.stats.lost).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 import { concatBytes } from '../bytes';
-import type { MediaFrame } from '../../../core/media';
-import type { RtpPacket } from '../../../core/rtp-packet';
+import type { MediaFrame } from '@main/relay/core/media';
+import type { RtpPacket } from '@main/relay/core/rtp-packet';
 import { transcodeScan } from './entropy-transcode';
 import { jfifHeaders } from './jfif-headers';
 import { JpegError, parseJpeg, type ParsedJpeg, type QuantTable } from './jpeg-parse';
@@ -41,7 +41,15 @@ export function packetizeJpeg(jpeg: Uint8Array, mtu = 1200): Array<{ payload: Ui
   // F=1, L=1, count 0x3FFF: restart intervals may span packets; the receiver reassembles the frame.
   const restartHeader = restart ? Uint8Array.from([restartInterval >> 8, restartInterval & 0xff, 0xff, 0xff]) : new Uint8Array(0);
   const tables = concatBytes([lumaTable, chromaTable]);
-  const quantHeader = concatBytes([Uint8Array.from([0, (lumaTable.length === 128 ? 1 : 0) | (chromaTable.length === 128 ? 2 : 0), tables.length >> 8, tables.length & 0xff]), tables]);
+  const quantHeader = concatBytes([
+    Uint8Array.from([
+      0,
+      (lumaTable.length === 128 ? 1 : 0) | (chromaTable.length === 128 ? 2 : 0),
+      tables.length >> 8,
+      tables.length & 0xff,
+    ]),
+    tables,
+  ]);
 
   const out: Array<{ payload: Uint8Array; marker: boolean }> = [];
   let offset = 0;
@@ -62,12 +70,15 @@ export function packetizeJpeg(jpeg: Uint8Array, mtu = 1200): Array<{ payload: Ui
 
 function checkCarriable(jpeg: ParsedJpeg): { type: 0 | 1; lumaTable: Uint8Array; chromaTable: Uint8Array; nativeLayout: boolean } {
   const refuse = (what: string) => new JpegError(`RTP JPEG (RFC 2435) cannot carry this JPEG: ${what}`);
-  if (jpeg.sofType !== 0 && jpeg.sofType !== 1) throw refuse(`it is ${SOF_NAMES[jpeg.sofType] ?? `SOF${jpeg.sofType}`}, only baseline sequential JPEG can be sent`);
+  if (jpeg.sofType !== 0 && jpeg.sofType !== 1)
+    throw refuse(`it is ${SOF_NAMES[jpeg.sofType] ?? `SOF${jpeg.sofType}`}, only baseline sequential JPEG can be sent`);
   if (jpeg.precision !== 8) throw refuse(`it has ${jpeg.precision}-bit samples, only 8-bit can be sent`);
   if (jpeg.width === 0 || jpeg.height === 0) throw refuse('its size is not in its frame header');
-  if (jpeg.width > MAX_DIMENSION || jpeg.height > MAX_DIMENSION) throw refuse(`it is ${jpeg.width}x${jpeg.height}, the largest is ${MAX_DIMENSION}x${MAX_DIMENSION}`);
+  if (jpeg.width > MAX_DIMENSION || jpeg.height > MAX_DIMENSION)
+    throw refuse(`it is ${jpeg.width}x${jpeg.height}, the largest is ${MAX_DIMENSION}x${MAX_DIMENSION}`);
   const [y, cb, cr] = jpeg.components;
-  if (jpeg.components.length !== 3 || !y || !cb || !cr) throw refuse(`it has ${jpeg.components.length} color component(s), only YCbCr (3) can be sent`);
+  if (jpeg.components.length !== 3 || !y || !cb || !cr)
+    throw refuse(`it has ${jpeg.components.length} color component(s), only YCbCr (3) can be sent`);
   const factors = `Y ${y.h}x${y.v}, Cb ${cb.h}x${cb.v}, Cr ${cr.h}x${cr.v}`;
   const sameChroma = cb.h === cr.h && cb.v === cr.v;
   const hRatio = y.h / cb.h;
@@ -92,7 +103,12 @@ function checkCarriable(jpeg: ParsedJpeg): { type: 0 | 1; lumaTable: Uint8Array;
   return { type, lumaTable: table(y.tq), chromaTable: table(cb.tq), nativeLayout };
 }
 
-const SOF_NAMES: Record<number, string> = { 2: 'progressive JPEG', 3: 'lossless JPEG', 9: 'arithmetic-coded JPEG', 10: 'progressive arithmetic-coded JPEG' };
+const SOF_NAMES: Record<number, string> = {
+  2: 'progressive JPEG',
+  3: 'lossless JPEG',
+  9: 'arithmetic-coded JPEG',
+  10: 'progressive arithmetic-coded JPEG',
+};
 
 function quantBytes(table: QuantTable): Uint8Array {
   if (table.precision === 0) return Uint8Array.from(table.values);
@@ -188,7 +204,14 @@ export function createJpegDepacketizer() {
     const width = p[6]! * 8;
     const height = p[7]! * 8;
     if (!tables || width === 0 || height === 0) return undefined;
-    const headers = jfifHeaders({ type: type as 0 | 1, width, height, lumaTable: tables.luma, chromaTable: tables.chroma, restartInterval });
+    const headers = jfifHeaders({
+      type: type as 0 | 1,
+      width,
+      height,
+      lumaTable: tables.luma,
+      chromaTable: tables.chroma,
+      restartInterval,
+    });
     return { timestamp: packet.timestamp, headers, chunks: [p.subarray(at)], expectedOffset: p.length - at, broken: false };
   };
 

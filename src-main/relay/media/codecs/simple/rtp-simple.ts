@@ -1,5 +1,5 @@
-import type { MediaFrame } from '../../../core/media';
-import type { RtpPacket } from '../../../core/rtp-packet';
+import type { MediaFrame } from '@main/relay/core/media';
+import type { RtpPacket } from '@main/relay/core/rtp-packet';
 
 /**
  * Codecs whose RTP payload is the frame itself: Opus (RFC 7587), G.711 PCMA/PCMU (RFC 3551; a

@@ -20,7 +20,8 @@ export function createAdtsDemuxer(sink: DemuxSink): Demuxer {
       for (;;) {
         const header = queue.peek(7);
         if (!header) return;
-        if (header[0] !== 0xff || (header[1]! & 0xf6) !== 0xf0) throw new DemuxError(`ADTS: lost sync (0x${header.subarray(0, 2).toString('hex')} where a frame header should start)`);
+        if (header[0] !== 0xff || (header[1]! & 0xf6) !== 0xf0)
+          throw new DemuxError(`ADTS: lost sync (0x${header.subarray(0, 2).toString('hex')} where a frame header should start)`);
         const length = ((header[3]! & 0x03) << 11) | (header[4]! << 3) | (header[5]! >> 5);
         const headerLength = header[1]! & 0x01 ? 7 : 9;
         if (length <= headerLength) throw new DemuxError(`ADTS: frame length ${length} is shorter than its header`);

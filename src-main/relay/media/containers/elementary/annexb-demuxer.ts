@@ -79,7 +79,9 @@ export function createAnnexBDemuxer(sink: DemuxSink, options: { now?: () => numb
       const ready = codec === 'H264' ? sets.sps && sets.pps : sets.vps && sets.sps && sets.pps;
       if (!ready) return;
       announced = true;
-      sink.tracks([{ kind: 'video', codec: codec === 'H264' ? h264Codec(sets.sps!, sets.pps!) : h265Codec(sets.vps!, sets.sps!, sets.pps!) }]);
+      sink.tracks([
+        { kind: 'video', codec: codec === 'H264' ? h264Codec(sets.sps!, sets.pps!) : h265Codec(sets.vps!, sets.sps!, sets.pps!) },
+      ]);
     }
     if (!started && !keyframe) return;
     started = true;

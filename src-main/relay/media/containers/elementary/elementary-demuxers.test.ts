@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { MediaFrame } from '../../../core/media';
-import { fixture } from '../../../test/media-fixtures';
+import type { MediaFrame } from '@main/relay/core/media';
+import { fixture } from '@main/relay/test/media-fixtures';
 import type { DemuxedTrack, Demuxer, DemuxSink } from '../demuxer';
 import { createAdtsDemuxer } from './adts-demuxer';
 import { createAnnexBDemuxer } from './annexb-demuxer';
@@ -11,7 +11,8 @@ import { createWavDemuxer } from './wav-demuxer';
 function run(make: (sink: DemuxSink) => Demuxer, bytes: Buffer): { tracks: DemuxedTrack[]; frames: MediaFrame[] } {
   const out = { tracks: [] as DemuxedTrack[], frames: [] as MediaFrame[] };
   const demuxer = make({ tracks: (t) => (out.tracks = t), frame: (_i, f) => out.frames.push(f) });
-  for (let at = 0, step = 1; at < bytes.length; at += step, step = (step * 7 + 13) % 4093 + 1) demuxer.push(bytes.subarray(at, at + step));
+  for (let at = 0, step = 1; at < bytes.length; at += step, step = ((step * 7 + 13) % 4093) + 1)
+    demuxer.push(bytes.subarray(at, at + step));
   demuxer.end();
   return out;
 }
@@ -29,7 +30,7 @@ describe('elementary stream demuxers', () => {
 
   it('WAV: 16-bit PCM as big-endian L16 in packet-sized frames; A-law as PCMA', () => {
     const wav = fixture('s16le-16000-1s.wav');
-    const pcm = fixture('s16be-16000-1s.pcm') // the same sound as ffmpeg writes it big-endian;
+    const pcm = fixture('s16be-16000-1s.pcm'); // the same sound as ffmpeg writes it big-endian;
     const { tracks, frames } = run(createWavDemuxer, wav);
     expect(tracks[0]!.codec).toMatchObject({ name: 'L16', clockRate: 16000, channels: 1 });
     expect(Buffer.concat(frames.map((f) => f.data))).toEqual(pcm);
@@ -41,10 +42,13 @@ describe('elementary stream demuxers', () => {
   });
 
   it('Annex B H.264: access units from start codes, announced with their parameter sets, stamped as they arrive', () => {
-    const h264 = fixture('h264-320x240-2s.h264') // 2 s of x264, a keyframe a second;
+    const h264 = fixture('h264-320x240-2s.h264'); // 2 s of x264, a keyframe a second;
     let clock = 1000;
     const out = { tracks: [] as DemuxedTrack[], frames: [] as MediaFrame[] };
-    const demuxer = createAnnexBDemuxer({ tracks: (t) => (out.tracks = t), frame: (_i, f) => out.frames.push(f) }, { now: () => (clock += 40) });
+    const demuxer = createAnnexBDemuxer(
+      { tracks: (t) => (out.tracks = t), frame: (_i, f) => out.frames.push(f) },
+      { now: () => (clock += 40) },
+    );
     demuxer.push(h264);
     demuxer.end();
     expect(out.tracks[0]!.codec.name).toBe('H264');
@@ -56,7 +60,7 @@ describe('elementary stream demuxers', () => {
   });
 
   it('Annex B H.265 is told from H.264 by its NAL headers', () => {
-    const hevc = fixture('h265-320x240-1s.hevc') // 1 s of x265;
+    const hevc = fixture('h265-320x240-1s.hevc'); // 1 s of x265;
     const { tracks, frames } = run((sink) => createAnnexBDemuxer(sink), hevc);
     expect(tracks[0]!.codec.name).toBe('H265');
     expect(tracks[0]!.codec.fmtp).toMatch(/sprop-vps=.+;sprop-sps=.+;sprop-pps=/);

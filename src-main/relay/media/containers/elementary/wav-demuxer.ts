@@ -1,4 +1,4 @@
-import type { Codec } from '../../../core/media';
+import type { Codec } from '@main/relay/core/media';
 import { ByteQueue, DemuxError, type Demuxer, type DemuxSink } from '../demuxer';
 
 /** Payload bytes per frame at most, so one frame is one RTP packet under a typical MTU. */
@@ -21,8 +21,19 @@ function formatOf(fmt: Buffer): WavFormat {
   const rate = fmt.readUInt32LE(4);
   const blockAlign = fmt.readUInt16LE(12);
   const bits = fmt.readUInt16LE(14);
-  if (channels < 1 || rate < 1 || blockAlign !== (channels * bits) / 8) throw new DemuxError(`WAV: inconsistent format (${channels} channels, ${rate} Hz, ${bits} bits, block ${blockAlign})`);
-  if (audioFormat === 1 && bits === 16) return { codec: { name: 'L16', clockRate: rate, channels, payloadType: channels === 2 && rate === 44100 ? 10 : channels === 1 && rate === 44100 ? 11 : 98 }, blockAlign, swap: true };
+  if (channels < 1 || rate < 1 || blockAlign !== (channels * bits) / 8)
+    throw new DemuxError(`WAV: inconsistent format (${channels} channels, ${rate} Hz, ${bits} bits, block ${blockAlign})`);
+  if (audioFormat === 1 && bits === 16)
+    return {
+      codec: {
+        name: 'L16',
+        clockRate: rate,
+        channels,
+        payloadType: channels === 2 && rate === 44100 ? 10 : channels === 1 && rate === 44100 ? 11 : 98,
+      },
+      blockAlign,
+      swap: true,
+    };
   if ((audioFormat === 6 || audioFormat === 7) && bits === 8) {
     const name = audioFormat === 6 ? 'PCMA' : 'PCMU';
     const payloadType = rate === 8000 && channels === 1 ? (name === 'PCMA' ? 8 : 0) : 98;
@@ -58,7 +69,8 @@ export function createWavDemuxer(sink: DemuxSink): Demuxer {
         if (stage === 'riff') {
           const head = queue.take(12);
           if (!head) return;
-          if (head.toString('latin1', 0, 4) !== 'RIFF' || head.toString('latin1', 8, 12) !== 'WAVE') throw new DemuxError('WAV: not a RIFF/WAVE stream');
+          if (head.toString('latin1', 0, 4) !== 'RIFF' || head.toString('latin1', 8, 12) !== 'WAVE')
+            throw new DemuxError('WAV: not a RIFF/WAVE stream');
           stage = 'chunks';
         }
         if (stage === 'chunks') {

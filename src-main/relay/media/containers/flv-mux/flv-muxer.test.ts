@@ -4,9 +4,16 @@ import { createFlvMuxer } from './flv-muxer';
 
 const SPS = Uint8Array.of(0x67, 0x42, 0xc0, 0x1e, 0xd9, 0x00, 0xa0, 0x47, 0xfe, 0xc8);
 const PPS = Uint8Array.of(0x68, 0xce, 0x3c, 0x80);
-const avcc = (...units: Uint8Array[]) => Uint8Array.from(units.flatMap((u) => [...new Uint8Array(new Uint32Array([u.length]).buffer).reverse(), ...u]));
+const avcc = (...units: Uint8Array[]) =>
+  Uint8Array.from(units.flatMap((u) => [...new Uint8Array(new Uint32Array([u.length]).buffer).reverse(), ...u]));
 const h264 = { name: 'H264', clockRate: 90000, payloadType: 96, fmtp: 'packetization-mode=1' };
-const aac = { name: 'MPEG4-GENERIC', clockRate: 44100, payloadType: 97, channels: 1, fmtp: 'streamtype=5;profile-level-id=1;mode=AAC-hbr;config=1208;sizelength=13;indexlength=3;indexdeltalength=3' };
+const aac = {
+  name: 'MPEG4-GENERIC',
+  clockRate: 44100,
+  payloadType: 97,
+  channels: 1,
+  fmtp: 'streamtype=5;profile-level-id=1;mode=AAC-hbr;config=1208;sizelength=13;indexlength=3;indexdeltalength=3',
+};
 
 describe('FLV muxer', () => {
   it('writes what the FLV demuxer (the ingest side) reads back: sequence headers, frames, times', () => {
@@ -34,7 +41,9 @@ describe('FLV muxer', () => {
   });
 
   it('refuses codecs FLV has no standard place for', () => {
-    expect(() => createFlvMuxer([{ name: 'H265', clockRate: 90000, payloadType: 96 }])).toThrow('FLV output carries H264 and AAC (MPEG4-GENERIC), not H265');
+    expect(() => createFlvMuxer([{ name: 'H265', clockRate: 90000, payloadType: 96 }])).toThrow(
+      'FLV output carries H264 and AAC (MPEG4-GENERIC), not H265',
+    );
     expect(() => createFlvMuxer([{ ...aac, fmtp: 'mode=AAC-hbr' }])).toThrow(/AudioSpecificConfig/);
   });
 });

@@ -1,4 +1,4 @@
-import type { Codec, MediaFrame } from '../../../core/media';
+import type { Codec, MediaFrame } from '@main/relay/core/media';
 import { createDecodeTimeline, type DecodeTimeline } from '../../frames/decode-timeline';
 import { avcCBox } from '../fmp4/avc-config';
 import { parameterSetsFromAccessUnit, parameterSetsFromFmtp, type ParameterSets } from '../fmp4/parameter-sets';
@@ -83,7 +83,16 @@ export function createFlvMuxer(codecs: readonly Codec[]): FlvMuxer {
         const ticks = timeline.time(index, frame.timestamp, codecs[video]!.clockRate, decoder.delay);
         const { pts, dts } = decoder.next(ticks, frame.keyframe);
         const composition = Math.round((pts - dts) / 90);
-        const body = concat([Uint8Array.of(((frame.keyframe ? 1 : 2) << 4) | CODEC_AVC, 1, (composition >> 16) & 0xff, (composition >> 8) & 0xff, composition & 0xff), frame.data]);
+        const body = concat([
+          Uint8Array.of(
+            ((frame.keyframe ? 1 : 2) << 4) | CODEC_AVC,
+            1,
+            (composition >> 16) & 0xff,
+            (composition >> 8) & 0xff,
+            composition & 0xff,
+          ),
+          frame.data,
+        ]);
         const header = frame.keyframe ? sequenceHeader(dts / 90) : undefined;
         const tag = flvTag(TAG_VIDEO, dts / 90, body);
         return header ? concat([header, tag]) : tag;

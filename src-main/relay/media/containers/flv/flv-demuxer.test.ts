@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseH264Sps, spsFromFmtp } from '../../codecs/h264/sps';
 import { fromAvcc } from '../../codecs/h264/nal';
-import { fixture } from '../../../test/media-fixtures';
+import { fixture } from '@main/relay/test/media-fixtures';
 import { demuxAll } from '../test-media';
 import { createFlvDemuxer } from './flv-demuxer';
 
@@ -10,7 +10,10 @@ describe('FLV demuxer', () => {
     const flv = fixture('h264-aac-320x240-2s.flv'); // 2 s of 320x240 25 fps x264 with 44.1 kHz AAC
     for (const chunk of [7, 4096]) {
       const { tracks, frames } = demuxAll(createFlvDemuxer, flv, chunk);
-      expect(tracks.map((t) => [t.kind, t.codec.name, t.codec.clockRate])).toEqual([['video', 'H264', 90000], ['audio', 'MPEG4-GENERIC', 44100]]);
+      expect(tracks.map((t) => [t.kind, t.codec.name, t.codec.clockRate])).toEqual([
+        ['video', 'H264', 90000],
+        ['audio', 'MPEG4-GENERIC', 44100],
+      ]);
       expect(parseH264Sps(spsFromFmtp(tracks[0]!.codec.fmtp)!)).toMatchObject({ width: 320, height: 240 });
       const video = frames.filter((f) => f.track === 0).map((f) => f.frame);
       const audio = frames.filter((f) => f.track === 1).map((f) => f.frame);
@@ -18,7 +21,11 @@ describe('FLV demuxer', () => {
       expect(video.filter((f) => f.keyframe).length).toBe(2);
       expect(video[0]!.keyframe).toBe(true);
       // The keyframe carries its parameter sets, so a viewer can start there.
-      expect(fromAvcc(video[0]!.data).map((u) => u[0]! & 0x1f).slice(0, 2)).toEqual([7, 8]);
+      expect(
+        fromAvcc(video[0]!.data)
+          .map((u) => u[0]! & 0x1f)
+          .slice(0, 2),
+      ).toEqual([7, 8]);
       // 25 fps → 3600 ticks apart in presentation order.
       const times = video.map((f) => f.timestamp).sort((a, b) => a - b);
       expect(times[10]! - times[9]!).toBe(3600);

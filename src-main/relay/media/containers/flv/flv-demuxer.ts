@@ -72,7 +72,7 @@ export function createFlvDemuxer(sink: DemuxSink): Demuxer {
     if (codecId !== CODEC_AVC) fail(`video codec id ${codecId} is not H.264 (7); FLV carries only H.264 here`);
     if (body.length < 5) fail('truncated AVC video tag');
     const packetType = body[1]!;
-    const composition = ((body.readUIntBE(2, 3) << 8) >> 8); // signed 24-bit
+    const composition = (body.readUIntBE(2, 3) << 8) >> 8; // signed 24-bit
     const payload = body.subarray(5);
     if (packetType === 0) {
       avc = parseAvcConfig(payload, fail);
@@ -110,7 +110,9 @@ export function createFlvDemuxer(sink: DemuxSink): Demuxer {
     const timestamp = nextAudioTimestamp % 2 ** 32;
     nextAudioTimestamp += 1024;
     const data = Uint8Array.from(payload);
-    whenAnnounced(() => trackIndex!.audio !== undefined && sink.frame(trackIndex!.audio, { codec: 'MPEG4-GENERIC', timestamp, keyframe: true, data }));
+    whenAnnounced(
+      () => trackIndex!.audio !== undefined && sink.frame(trackIndex!.audio, { codec: 'MPEG4-GENERIC', timestamp, keyframe: true, data }),
+    );
   }
 
   function readTags(): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Codec, MediaFrame } from '../../../core/media';
-import { fixture } from '../../../test/media-fixtures';
+import type { Codec, MediaFrame } from '@main/relay/core/media';
+import { fixture } from '@main/relay/test/media-fixtures';
 import { flacStreamInfo } from '../../codecs/flac/flac-encoder';
 import { fmp4AudioForm, pcmCodecsFor, QUERY_CLIENT, type ClientAudio } from './audio-form';
 import { findBoxes, readBoxes, readFragments } from './box-reader';
@@ -17,7 +17,13 @@ function sampleEntry(init: Uint8Array) {
   const [entry] = readBoxes(stsd.body, 8);
   const view = new DataView(entry!.body.buffer, entry!.body.byteOffset, entry!.body.byteLength);
   // AudioSampleEntry: 6 reserved, data reference index, 8 reserved, channels, sample size, 4 reserved, rate 16.16.
-  return { type: entry!.type, channels: view.getUint16(16), sampleSize: view.getUint16(18), rate: view.getUint32(24) / 0x10000, children: readBoxes(entry!.body, 28) };
+  return {
+    type: entry!.type,
+    channels: view.getUint16(16),
+    sampleSize: view.getUint16(18),
+    rate: view.getUint32(24) / 0x10000,
+    children: readBoxes(entry!.body, 28),
+  };
 }
 
 describe('how fMP4 outputs write audio for a client', () => {
@@ -59,11 +65,17 @@ describe('how fMP4 outputs write audio for a client', () => {
     const frame: MediaFrame = { codec: 'PCMA', timestamp: 0, keyframe: true, data: Uint8Array.of(0xd5) };
     expect(alaw!.codec).toBe(PCMA);
     expect(alaw!.convert(frame)).toEqual([frame]);
-    expect(() => fmp4OutputTracks([{ kind: 'audio', codec: { name: 'L16', clockRate: 16000, payloadType: 96 } }], { ...none, alaw: true })).toThrow(/MP4 cannot carry audio L16/);
+    expect(() =>
+      fmp4OutputTracks([{ kind: 'audio', codec: { name: 'L16', clockRate: 16000, payloadType: 96 } }], { ...none, alaw: true }),
+    ).toThrow(/MP4 cannot carry audio L16/);
   });
 
   it('describes FLAC in the init segment: an fLaC sample entry with the source rate and channels, and dfLa holding STREAMINFO', () => {
-    for (const source of [PCMA, { name: 'PCMU', clockRate: 16000, payloadType: 0 }, { name: 'L16', clockRate: 16000, channels: 2, payloadType: 96 }]) {
+    for (const source of [
+      PCMA,
+      { name: 'PCMU', clockRate: 16000, payloadType: 0 },
+      { name: 'L16', clockRate: 16000, channels: 2, payloadType: 96 },
+    ]) {
       const tracks = fmp4OutputTracks([{ kind: 'audio', codec: source }], QUERY_CLIENT);
       const muxer = createFmp4Muxer(tracks);
       expect(muxer.contentType()).toBe('video/mp4; codecs="flac"');
@@ -82,7 +94,9 @@ describe('how fMP4 outputs write audio for a client', () => {
     const tracks = fmp4OutputTracks([{ kind: 'audio', codec: PCMA }], QUERY_CLIENT);
     const muxer = createFmp4Muxer(tracks);
     const alaw = fixture('alaw-8000-2s.alaw');
-    const frames = [0, 160, 400].flatMap((start, i) => tracks[0]!.convert({ codec: 'PCMA', timestamp: start, keyframe: true, data: alaw.subarray(start, start + [160, 240, 80][i]!) }));
+    const frames = [0, 160, 400].flatMap((start, i) =>
+      tracks[0]!.convert({ codec: 'PCMA', timestamp: start, keyframe: true, data: alaw.subarray(start, start + [160, 240, 80][i]!) }),
+    );
     const [fragment] = readFragments(muxer.fragment(frames.map((frame) => ({ track: 0, frame }))));
     expect(fragment!.tracks[0]!.samples.map((s) => s.duration)).toEqual([160, 240, 80]);
   });

@@ -20,7 +20,12 @@ export function avcCBox(spsList: readonly Uint8Array[], ppsList: readonly Uint8A
   const sps = checkSps(spsList[0]);
   if (ppsList.length === 0) throw new Error('H264 track needs a PPS (NAL type 8) in its parameter sets');
   const sets = (units: readonly Uint8Array[]) => concat(units.flatMap((u) => [u16(u.length), u]));
-  const parts = [Uint8Array.of(1, sps[1]!, sps[2]!, sps[3]!, 0xff, 0xe0 | spsList.length), sets(spsList), u8(ppsList.length), sets(ppsList)];
+  const parts = [
+    Uint8Array.of(1, sps[1]!, sps[2]!, sps[3]!, 0xff, 0xe0 | spsList.length),
+    sets(spsList),
+    u8(ppsList.length),
+    sets(ppsList),
+  ];
   if (HIGH_PROFILES.has(sps[1]!)) {
     const { chromaFormatIdc, bitDepthLumaMinus8, bitDepthChromaMinus8 } = readChromaAndDepth(sps);
     parts.push(Uint8Array.of(0xfc | chromaFormatIdc, 0xf8 | bitDepthLumaMinus8, 0xf8 | bitDepthChromaMinus8, 0));

@@ -36,7 +36,11 @@ export function findBoxes(bytes: Uint8Array, path: readonly string[]): BoxView[]
 
 export interface FragmentView {
   sequence: number;
-  tracks: Array<{ trackId: number; baseTime: number; samples: Array<{ duration: number; size: number; flags: number; compositionOffset: number }> }>;
+  tracks: Array<{
+    trackId: number;
+    baseTime: number;
+    samples: Array<{ duration: number; size: number; flags: number; compositionOffset: number }>;
+  }>;
 }
 
 export function readFragments(bytes: Uint8Array): FragmentView[] {
@@ -61,7 +65,12 @@ export function readFragments(bytes: Uint8Array): FragmentView[] {
           const samples = Array.from({ length: count }, (_, i) => {
             const at = 12 + i * entry;
             const raw = withOffsets ? u32(trun, at + 12) : 0;
-            return { duration: u32(trun, at), size: u32(trun, at + 4), flags: u32(trun, at + 8), compositionOffset: version === 1 ? raw | 0 : raw };
+            return {
+              duration: u32(trun, at),
+              size: u32(trun, at + 4),
+              flags: u32(trun, at + 8),
+              compositionOffset: version === 1 ? raw | 0 : raw,
+            };
           });
           return { trackId: u32(tfhd, 4), baseTime: u32(tfdt, 4) * 2 ** 32 + u32(tfdt, 8), samples };
         }),

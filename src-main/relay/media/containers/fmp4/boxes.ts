@@ -48,4 +48,14 @@ export function u64(n: number): Uint8Array {
 export const zeros = (count: number): Uint8Array => new Uint8Array(count);
 
 /** The unity transformation matrix of mvhd/tkhd (16.16 and 2.30 fixed point). */
-export const UNITY_MATRIX = concatBytes([u32(0x00010000), u32(0), u32(0), u32(0), u32(0x00010000), u32(0), u32(0), u32(0), u32(0x40000000)]);
+export const UNITY_MATRIX = concatBytes([
+  u32(0x00010000),
+  u32(0),
+  u32(0),
+  u32(0),
+  u32(0x00010000),
+  u32(0),
+  u32(0),
+  u32(0),
+  u32(0x40000000),
+]);

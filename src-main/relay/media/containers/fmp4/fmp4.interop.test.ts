@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { MediaFrame } from '../../../core/media';
+import type { MediaFrame } from '@main/relay/core/media';
 import { decodePcm } from '../../codecs/flac/pcm-input';
 import { decodeOrderProblems, readVideo } from '../mpegts-mux/test-media';
 import { alawFiles, bFramesGops, bFramesLearned, bFramesLive, h264AacLive, h264Gops, h265File, opusFile } from './test-files';
@@ -20,14 +20,28 @@ function tool(command: 'ffmpeg' | 'ffprobe', args: string[]): Buffer {
 }
 
 interface Probed {
-  streams: Array<{ codec_name: string; codec_type: string; width?: number; height?: number; nb_read_frames?: string; sample_rate?: string }>;
+  streams: Array<{
+    codec_name: string;
+    codec_type: string;
+    width?: number;
+    height?: number;
+    nb_read_frames?: string;
+    sample_rate?: string;
+  }>;
   format: { duration: string };
 }
 
 function probeFile(bytes: Uint8Array, name: string): Probed {
   const file = join(dir, name);
   writeFileSync(file, bytes);
-  const out = tool('ffprobe', ['-count_frames', '-show_entries', 'stream=codec_name,codec_type,width,height,nb_read_frames,sample_rate:format=duration', '-of', 'json', file]);
+  const out = tool('ffprobe', [
+    '-count_frames',
+    '-show_entries',
+    'stream=codec_name,codec_type,width,height,nb_read_frames,sample_rate:format=duration',
+    '-of',
+    'json',
+    file,
+  ]);
   tool('ffmpeg', ['-err_detect', 'crccheck', '-i', file, '-f', 'null', '-']); // decodes without a single error
   return JSON.parse(out.toString()) as Probed;
 }
@@ -35,7 +49,10 @@ function probeFile(bytes: Uint8Array, name: string): Probed {
 describe('fragmented MP4 muxer, checked with ffprobe and ffmpeg', () => {
   it('H.264 (parameter sets from the first keyframe) with AAC: codecs, size, every frame, the length', () => {
     const probed = probeFile(h264AacLive(), 'h264-aac.mp4');
-    expect(probed.streams.map((s) => [s.codec_type, s.codec_name])).toEqual([['video', 'h264'], ['audio', 'aac']]);
+    expect(probed.streams.map((s) => [s.codec_type, s.codec_name])).toEqual([
+      ['video', 'h264'],
+      ['audio', 'aac'],
+    ]);
     expect(probed.streams[0]).toMatchObject({ width: 320, height: 240, nb_read_frames: '50' });
     expect(Number(probed.format.duration)).toBeCloseTo(2, 0);
   });
@@ -45,7 +62,12 @@ describe('fragmented MP4 muxer, checked with ffprobe and ffmpeg', () => {
   });
 
   it('H.265 as hvc1 with VPS, SPS and PPS', () => {
-    expect(probeFile(h265File().file, 'h265.mp4').streams[0]).toMatchObject({ codec_name: 'hevc', width: 320, height: 240, nb_read_frames: '50' });
+    expect(probeFile(h265File().file, 'h265.mp4').streams[0]).toMatchObject({
+      codec_name: 'hevc',
+      width: 320,
+      height: 240,
+      nb_read_frames: '50',
+    });
   });
 
   it('G.711 as alaw, and as FLAC (dfLa) that decodes to the same PCM', () => {
@@ -72,10 +94,14 @@ describe('B-frames (x264 and x265 -bf 2, as a pushed MPEG-TS brings them), decod
     expect(decodeOrderProblems(video, 3600)).toEqual([]);
   }
 
-  it.each(['H264', 'H265'] as const)('%s live: a fragment per frame as it comes, frames shown in order', async (codec) => {
-    const { frames, file } = bFramesLive(codec);
-    await checkDecoding(file, `bframes-live-${codec}.mp4`, frames);
-  }, 30_000);
+  it.each(['H264', 'H265'] as const)(
+    '%s live: a fragment per frame as it comes, frames shown in order',
+    async (codec) => {
+      const { frames, file } = bFramesLive(codec);
+      await checkDecoding(file, `bframes-live-${codec}.mp4`, frames);
+    },
+    30_000,
+  );
 
   it('a GOP per fragment (HLS segments)', async () => {
     const { frames, file } = bFramesGops();

@@ -1,13 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import type { MediaFrame } from '../../../core/media';
+import type { MediaFrame } from '@main/relay/core/media';
 import { toAvcc } from '../../codecs/h264/nal';
 import { aacCodec } from '../../frames/codec-description';
-import { isKeyframe, timed, videoAccessUnits } from '../../../test/media-fixtures';
+import { isKeyframe, timed, videoAccessUnits } from '@main/relay/test/media-fixtures';
 import { createFmp4Muxer } from './muxer';
 import { createFmp4LiveWriter } from './live-writer';
 import { findBoxes, readFragments } from './box-reader';
 import { SYNC_SAMPLE } from './fragment';
-import { aac, alawFiles, bFramesGops, bFramesLearned, bFramesLive, h264, h264AacLive, h264Gops, h265File, opusFile, sampleTimes } from './test-files';
+import {
+  aac,
+  alawFiles,
+  bFramesGops,
+  bFramesLearned,
+  bFramesLive,
+  h264,
+  h264AacLive,
+  h264Gops,
+  h265File,
+  opusFile,
+  sampleTimes,
+} from './test-files';
 
 // The files are made of recorded media (test-files.ts); fmp4.interop.test.ts has ffprobe and
 // ffmpeg read the same files.
@@ -20,7 +32,10 @@ describe('fragmented MP4 muxer', () => {
   });
 
   it('names the codecs as RFC 6381 does, and answers init only once the parameter sets are known', () => {
-    const muxer = createFmp4Muxer([{ kind: 'video', codec: { name: 'H264', clockRate: 90000, payloadType: 96 } }, { kind: 'audio', codec: aacCodec(aac().asc) }]);
+    const muxer = createFmp4Muxer([
+      { kind: 'video', codec: { name: 'H264', clockRate: 90000, payloadType: 96 } },
+      { kind: 'audio', codec: aacCodec(aac().asc) },
+    ]);
     expect(muxer.init()).toBeUndefined();
     expect(muxer.codecs()).toBe('avc1,mp4a.40.2');
     muxer.learn(0, h264()[0]!);
@@ -32,7 +47,10 @@ describe('fragmented MP4 muxer', () => {
     const { init, file } = h264Gops();
     expect(findBoxes(init, ['moov', 'trak', 'mdia', 'minf', 'stbl', 'stsd'])).toHaveLength(1);
     const fragments = readFragments(file);
-    expect(fragments.map((f) => [f.tracks[0]!.baseTime, f.tracks[0]!.samples.length])).toEqual([[0, 25], [90000, 25]]);
+    expect(fragments.map((f) => [f.tracks[0]!.baseTime, f.tracks[0]!.samples.length])).toEqual([
+      [0, 25],
+      [90000, 25],
+    ]);
     expect(fragments.flatMap((f) => f.tracks[0]!.samples.map((s) => s.duration))).toEqual(new Array(50).fill(3600));
   });
 
@@ -53,16 +71,28 @@ describe('fragmented MP4 muxer', () => {
   });
 
   it('refuses a codec MP4 does not carry, naming it and what it takes', () => {
-    expect(() => createFmp4Muxer([{ kind: 'video', codec: { name: 'JPEG', clockRate: 90000, payloadType: 26 } }])).toThrow(/MP4 cannot carry video JPEG: it takes H264, H265/);
-    expect(() => createFmp4Muxer([{ kind: 'audio', codec: { name: 'MPEG4-GENERIC', clockRate: 44100, payloadType: 97 } }])).toThrow(/config=/);
+    expect(() => createFmp4Muxer([{ kind: 'video', codec: { name: 'JPEG', clockRate: 90000, payloadType: 26 } }])).toThrow(
+      /MP4 cannot carry video JPEG: it takes H264, H265/,
+    );
+    expect(() => createFmp4Muxer([{ kind: 'audio', codec: { name: 'MPEG4-GENERIC', clockRate: 44100, payloadType: 97 } }])).toThrow(
+      /config=/,
+    );
   });
 });
 
 describe('live writer', () => {
   // x264 zerolatency's SPS (High, 320x240): it declares no reordering, as these frames have none.
-  const video = { kind: 'video' as const, codec: { name: 'H264', clockRate: 90000, payloadType: 96, fmtp: 'sprop-parameter-sets=Z2QADay0Cg/YCIAAAAMAgAAAGUeKFVA=,aO8Pyw==' } };
+  const video = {
+    kind: 'video' as const,
+    codec: { name: 'H264', clockRate: 90000, payloadType: 96, fmtp: 'sprop-parameter-sets=Z2QADay0Cg/YCIAAAAMAgAAAGUeKFVA=,aO8Pyw==' },
+  };
   const audio = { kind: 'audio' as const, codec: aacCodec(Uint8Array.of(0x12, 0x10)) };
-  const frame = (timestamp: number, keyframe = false): MediaFrame => ({ codec: 'H264', timestamp, keyframe, data: toAvcc([Uint8Array.of(keyframe ? 0x65 : 0x41, 1, 2, 3)]) });
+  const frame = (timestamp: number, keyframe = false): MediaFrame => ({
+    codec: 'H264',
+    timestamp,
+    keyframe,
+    data: toAvcc([Uint8Array.of(keyframe ? 0x65 : 0x41, 1, 2, 3)]),
+  });
   const sound = (timestamp: number): MediaFrame => ({ codec: 'MPEG4-GENERIC', timestamp, keyframe: true, data: Uint8Array.of(1, 2, 3) });
 
   it('starts at a keyframe, and places audio against the cached GOP by arrival time', () => {

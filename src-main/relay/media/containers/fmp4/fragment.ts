@@ -32,12 +32,24 @@ const TRUN_COMPOSITION_OFFSETS = 0x000800;
  */
 function trackFragment(run: TrackRun, dataOffset: number): Uint8Array {
   const offsets = run.samples.some((s) => (s.compositionOffset ?? 0) !== 0);
-  const entries = run.samples.flatMap((s) => [u32(s.duration), u32(s.data.length), u32(s.flags), ...(offsets ? [i32(s.compositionOffset ?? 0)] : [])]);
+  const entries = run.samples.flatMap((s) => [
+    u32(s.duration),
+    u32(s.data.length),
+    u32(s.flags),
+    ...(offsets ? [i32(s.compositionOffset ?? 0)] : []),
+  ]);
   return box(
     'traf',
     fullBox('tfhd', 0, TFHD_DEFAULT_BASE_IS_MOOF, u32(run.trackId)),
     fullBox('tfdt', 1, 0, u64(run.baseTime)),
-    fullBox('trun', offsets ? 1 : 0, TRUN_FLAGS | (offsets ? TRUN_COMPOSITION_OFFSETS : 0), u32(run.samples.length), u32(dataOffset), ...entries),
+    fullBox(
+      'trun',
+      offsets ? 1 : 0,
+      TRUN_FLAGS | (offsets ? TRUN_COMPOSITION_OFFSETS : 0),
+      u32(run.samples.length),
+      u32(dataOffset),
+      ...entries,
+    ),
   );
 }
 
@@ -46,7 +58,8 @@ function trackFragment(run: TrackRun, dataOffset: number): Uint8Array {
  * Offsets are known only once the moof's size is, so the trafs are built twice (they are small).
  */
 export function movieFragment(sequence: number, runs: readonly TrackRun[]): Uint8Array {
-  const build = (offsets: readonly number[]) => box('moof', fullBox('mfhd', 0, 0, u32(sequence)), ...runs.map((run, i) => trackFragment(run, offsets[i]!)));
+  const build = (offsets: readonly number[]) =>
+    box('moof', fullBox('mfhd', 0, 0, u32(sequence)), ...runs.map((run, i) => trackFragment(run, offsets[i]!)));
   const moofSize = build(runs.map(() => 0)).length;
   const offsets: number[] = [];
   let offset = moofSize + 8; // past the mdat header

@@ -50,7 +50,7 @@ function readSps(sps: Uint8Array | undefined): HevcSpsFields {
 /** Reverses the 32 bits: the codec string lists compatibility flag 0 as the least significant bit. */
 function reverseBits32(value: number): number {
   let out = 0;
-  for (let i = 0; i < 32; i++) out = (out * 2) + ((value >>> i) & 1);
+  for (let i = 0; i < 32; i++) out = out * 2 + ((value >>> i) & 1);
   return out >>> 0;
 }
 
@@ -62,7 +62,13 @@ export function hevcCodecString(sps: Uint8Array): string {
   const compat = new DataView(ptl.buffer, ptl.byteOffset + 1, 4).getUint32(0);
   const constraints = [...ptl.subarray(5, 11)];
   while (constraints.length > 0 && constraints[constraints.length - 1] === 0) constraints.pop();
-  return ['hvc1', `${space}${ptl[0]! & 0x1f}`, reverseBits32(compat).toString(16).toUpperCase(), `${tier}${ptl[11]!}`, ...constraints.map((b) => b.toString(16).toUpperCase())].join('.');
+  return [
+    'hvc1',
+    `${space}${ptl[0]! & 0x1f}`,
+    reverseBits32(compat).toString(16).toUpperCase(),
+    `${tier}${ptl[11]!}`,
+    ...constraints.map((b) => b.toString(16).toUpperCase()),
+  ].join('.');
 }
 
 /** HEVCDecoderConfigurationRecord (ISO 14496-15 8.3.3) in an `hvcC` box, 4-byte NAL lengths. */

@@ -10,20 +10,67 @@ function fileType(): Uint8Array {
 }
 
 function movieHeader(nextTrackId: number): Uint8Array {
-  return fullBox('mvhd', 0, 0, u32(0), u32(0), u32(MOVIE_TIMESCALE), u32(0), u32(0x00010000), u16(0x0100), zeros(10), UNITY_MATRIX, zeros(24), u32(nextTrackId));
+  return fullBox(
+    'mvhd',
+    0,
+    0,
+    u32(0),
+    u32(0),
+    u32(MOVIE_TIMESCALE),
+    u32(0),
+    u32(0x00010000),
+    u16(0x0100),
+    zeros(10),
+    UNITY_MATRIX,
+    zeros(24),
+    u32(nextTrackId),
+  );
 }
 
 function track(trackId: number, t: TrackDescription): Uint8Array {
   const audio = t.handler === 'soun';
   // enabled | in movie; duration 0: a fragmented file has its samples in the fragments.
-  const tkhd = fullBox('tkhd', 0, 3, u32(0), u32(0), u32(trackId), u32(0), u32(0), zeros(8), u16(0), u16(0), u16(audio ? 0x0100 : 0), u16(0), t.rotate ? rotationMatrix(t.rotate) : UNITY_MATRIX, u32(t.width * 0x10000), u32(t.height * 0x10000));
+  const tkhd = fullBox(
+    'tkhd',
+    0,
+    3,
+    u32(0),
+    u32(0),
+    u32(trackId),
+    u32(0),
+    u32(0),
+    zeros(8),
+    u16(0),
+    u16(0),
+    u16(audio ? 0x0100 : 0),
+    u16(0),
+    t.rotate ? rotationMatrix(t.rotate) : UNITY_MATRIX,
+    u32(t.width * 0x10000),
+    u32(t.height * 0x10000),
+  );
   const mdhd = fullBox('mdhd', 0, 0, u32(0), u32(0), u32(t.timescale), u32(0), u16(0x55c4 /* und */), u16(0));
   const name = audio ? 'SoundHandler' : 'VideoHandler';
-  const hdlr = fullBox('hdlr', 0, 0, u32(0), fourcc(t.handler), zeros(12), Uint8Array.from(name, (c) => c.charCodeAt(0)), u8(0));
+  const hdlr = fullBox(
+    'hdlr',
+    0,
+    0,
+    u32(0),
+    fourcc(t.handler),
+    zeros(12),
+    Uint8Array.from(name, (c) => c.charCodeAt(0)),
+    u8(0),
+  );
   const mediaHeader = audio ? fullBox('smhd', 0, 0, u16(0), u16(0)) : fullBox('vmhd', 0, 1, zeros(8));
   const dinf = box('dinf', fullBox('dref', 0, 0, u32(1), fullBox('url ', 0, 1)));
   const empty = (type: string) => fullBox(type, 0, 0, u32(0));
-  const stbl = box('stbl', fullBox('stsd', 0, 0, u32(1), t.sampleEntry), empty('stts'), empty('stsc'), fullBox('stsz', 0, 0, u32(0), u32(0)), empty('stco'));
+  const stbl = box(
+    'stbl',
+    fullBox('stsd', 0, 0, u32(1), t.sampleEntry),
+    empty('stts'),
+    empty('stsc'),
+    fullBox('stsz', 0, 0, u32(0), u32(0)),
+    empty('stco'),
+  );
   return box('trak', tkhd, box('mdia', mdhd, hdlr, box('minf', mediaHeader, dinf, stbl)));
 }
 

@@ -1,4 +1,4 @@
-import type { MediaFrame } from '../../../core/media';
+import type { MediaFrame } from '@main/relay/core/media';
 import { createFmp4Muxer, type Fmp4Muxer, type Fmp4Sample, type Fmp4TrackInput } from './muxer';
 
 export interface Fmp4LiveWriterOptions {
@@ -45,7 +45,10 @@ export function createFmp4LiveWriter(options: Fmp4LiveWriterOptions): Fmp4LiveWr
   const muxer = createFmp4Muxer(options.tracks);
   const now = options.now ?? Date.now;
   const tracks = options.tracks;
-  const lead = Math.max(0, tracks.findIndex((t) => t.kind === 'video'));
+  const lead = Math.max(
+    0,
+    tracks.findIndex((t) => t.kind === 'video'),
+  );
   const hasVideo = tracks.some((t) => t.kind === 'video');
   const audioBatch = hasVideo ? AUDIO_WAIT_FOR_VIDEO : (options.audioBatch ?? 0.1);
   let started = false;
@@ -116,7 +119,8 @@ export function createFmp4LiveWriter(options: Fmp4LiveWriterOptions): Fmp4LiveWr
       const time = muxer.seconds(track, frame.timestamp);
       // With B-frames the newest frame in decode order is not always the latest in time (a jump
       // back of more than a second is the source's clock starting over, though).
-      if (track === lead && (!leadLatest || time >= leadLatest.seconds || time < leadLatest.seconds - 1)) leadLatest = { seconds: time, at };
+      if (track === lead && (!leadLatest || time >= leadLatest.seconds || time < leadLatest.seconds - 1))
+        leadLatest = { seconds: time, at };
       if (options.duration !== undefined && time - startSeconds >= options.duration) {
         // The leader decides when the file is long enough; other tracks just stop there.
         if (track !== lead) return out;

@@ -1,4 +1,4 @@
-import type { Codec, MediaFrame, MediaKind } from '../../../core/media';
+import type { Codec, MediaFrame, MediaKind } from '@main/relay/core/media';
 import { createDecodeTimeline, type DecodeTimeline } from '../../frames/decode-timeline';
 import { movieFragment, NON_SYNC_SAMPLE, SYNC_SAMPLE, type FragmentSample, type TrackRun } from './fragment';
 import { initSegment } from './init-segment';
@@ -6,7 +6,14 @@ import { hasParameterSets, parameterSetsFromAccessUnit, parameterSetsFromFmtp, t
 import { intrinsicDuration } from './sample-duration';
 import { reorderHintFromSps } from './reorder-hint';
 import type { Rotation } from './rotation';
-import { describeTrack, provisionalCodecString, UnsupportedCodecError, fmp4Carries, FMP4_CODECS, type TrackDescription } from './sample-entry';
+import {
+  describeTrack,
+  provisionalCodecString,
+  UnsupportedCodecError,
+  fmp4Carries,
+  FMP4_CODECS,
+  type TrackDescription,
+} from './sample-entry';
 import { TrackTimeline } from './track-timeline';
 
 export interface Fmp4TrackInput {
@@ -58,7 +65,8 @@ const DEFAULT_VIDEO_FPS = 25;
 export function createFmp4Muxer(tracks: ReadonlyArray<Fmp4TrackInput>): Fmp4Muxer {
   if (tracks.length === 0) throw new UnsupportedCodecError('an MP4 needs at least one track');
   for (const t of tracks) {
-    if (!fmp4Carries(t.codec.name)) throw new UnsupportedCodecError(`MP4 cannot carry ${t.kind} ${t.codec.name}: it takes ${FMP4_CODECS.join(', ')}`);
+    if (!fmp4Carries(t.codec.name))
+      throw new UnsupportedCodecError(`MP4 cannot carry ${t.kind} ${t.codec.name}: it takes ${FMP4_CODECS.join(', ')}`);
   }
   const sets: ParameterSets[] = tracks.map((t) => parameterSetsFromFmtp(t.codec.name, t.codec.fmtp));
   const needsSets = (i: number) => tracks[i]!.kind === 'video';
@@ -72,7 +80,8 @@ export function createFmp4Muxer(tracks: ReadonlyArray<Fmp4TrackInput>): Fmp4Muxe
   const audioDescriptions = tracks.map((t, i) => (needsSets(i) ? undefined : describeTrack(t.kind, t.codec, sets[i]!, i + 1)));
 
   const checkTrack = (track: number) => {
-    if (!Number.isInteger(track) || track < 0 || track >= tracks.length) throw new RangeError(`no track ${track}: the muxer has ${tracks.length}`);
+    if (!Number.isInteger(track) || track < 0 || track >= tracks.length)
+      throw new RangeError(`no track ${track}: the muxer has ${tracks.length}`);
   };
 
   function learn(track: number, frame: MediaFrame): void {
@@ -81,7 +90,8 @@ export function createFmp4Muxer(tracks: ReadonlyArray<Fmp4TrackInput>): Fmp4Muxe
     const found = parameterSetsFromAccessUnit(tracks[track]!.codec.name, frame.data);
     const current = sets[track]!;
     // Sets from the stream replace those of the SDP, which cameras sometimes get wrong.
-    if (hasParameterSets(tracks[track]!.codec.name, found)) sets[track] = { vps: found.vps.length ? found.vps : current.vps, sps: found.sps, pps: found.pps };
+    if (hasParameterSets(tracks[track]!.codec.name, found))
+      sets[track] = { vps: found.vps.length ? found.vps : current.vps, sps: found.sps, pps: found.pps };
   }
 
   /**
@@ -93,7 +103,10 @@ export function createFmp4Muxer(tracks: ReadonlyArray<Fmp4TrackInput>): Fmp4Muxe
     const hint = sps ? reorderHintFromSps(tracks[track]!.codec.name, sps) : undefined;
     const toTimescale = (ticks: number) => Math.round((ticks * timescale) / 90000);
     return createDecodeTimeline({
-      hint: hint && { reorderDepth: hint.reorderDepth, frameDuration: hint.frameDuration === undefined ? undefined : toTimescale(hint.frameDuration) },
+      hint: hint && {
+        reorderDepth: hint.reorderDepth,
+        frameDuration: hint.frameDuration === undefined ? undefined : toTimescale(hint.frameDuration),
+      },
       defaultFrameDuration: Math.round(timescale / DEFAULT_VIDEO_FPS),
     });
   }

@@ -1,4 +1,4 @@
-import type { Codec, MediaFrame, MediaKind } from '../../../core/media';
+import type { Codec, MediaFrame, MediaKind } from '@main/relay/core/media';
 import { createPcmToFlac } from '../../codecs/flac/pcm-to-flac';
 import { fmp4AudioForm, type ClientAudio } from './audio-form';
 import { FMP4_CODECS, UnsupportedCodecError } from './sample-entry';
@@ -23,7 +23,9 @@ export function fmp4OutputTracks(tracks: ReadonlyArray<{ kind: MediaKind; codec:
       return { kind, codec: flac.codec, convert: (frame) => flac.convert(frame) };
     }
     if (form === undefined) {
-      throw new UnsupportedCodecError(`MP4 cannot carry ${kind} ${codec.name}: it takes ${FMP4_CODECS.join(', ')}, and PCMA, PCMU, L16 as FLAC`);
+      throw new UnsupportedCodecError(
+        `MP4 cannot carry ${kind} ${codec.name}: it takes ${FMP4_CODECS.join(', ')}, and PCMA, PCMU, L16 as FLAC`,
+      );
     }
     return { kind, codec, convert: (frame) => [frame] };
   });

@@ -25,7 +25,11 @@ export function parameterSetsFromFmtp(codecName: string, fmtp: string | undefine
     return { vps: [], sps: units.filter((u) => (u[0]! & 0x1f) === 7), pps: units.filter((u) => (u[0]! & 0x1f) === 8) };
   }
   if (codecName === 'H265') {
-    return { vps: base64List(fmtpValue(fmtp, 'sprop-vps')), sps: base64List(fmtpValue(fmtp, 'sprop-sps')), pps: base64List(fmtpValue(fmtp, 'sprop-pps')) };
+    return {
+      vps: base64List(fmtpValue(fmtp, 'sprop-vps')),
+      sps: base64List(fmtpValue(fmtp, 'sprop-sps')),
+      pps: base64List(fmtpValue(fmtp, 'sprop-pps')),
+    };
   }
   return { vps: [], sps: [], pps: [] };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { splitAnnexB, toAvcc } from '../../codecs/h264/nal';
-import { fixture } from '../../../test/media-fixtures';
+import { fixture } from '@main/relay/test/media-fixtures';
 import { reorderHint, reorderHintFromSps } from './reorder-hint';
 
 /** The first SPS of a stream ffmpeg's encoder wrote (recorded: see the fixtures' README for the options). */

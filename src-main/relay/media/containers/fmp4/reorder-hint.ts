@@ -42,6 +42,7 @@ export function reorderHintFromSps(codecName: string, sps: Uint8Array): DecodeTi
  * timelines are made when a track's first keyframe is written, so the stream's own SPS wins.
  */
 export function reorderHint(codecName: string, fmtp: string | undefined, keyframe: Uint8Array | undefined): DecodeTimelineHint | undefined {
-  const sps = (keyframe ? parameterSetsFromAccessUnit(codecName, keyframe).sps[0] : undefined) ?? parameterSetsFromFmtp(codecName, fmtp).sps[0];
+  const sps =
+    (keyframe ? parameterSetsFromAccessUnit(codecName, keyframe).sps[0] : undefined) ?? parameterSetsFromFmtp(codecName, fmtp).sps[0];
   return sps ? reorderHintFromSps(codecName, sps) : undefined;
 }

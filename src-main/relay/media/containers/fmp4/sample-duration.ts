@@ -1,4 +1,4 @@
-import type { Codec, MediaFrame } from '../../../core/media';
+import type { Codec, MediaFrame } from '@main/relay/core/media';
 
 /** Opus frame lengths by TOC config (RFC 6716 3.1), in 1/400 s: SILK 10/20/40/60 ms, hybrid 10/20, CELT 2.5/5/10/20. */
 function opusFrameQuarterMs(config: number): number {

@@ -1,4 +1,4 @@
-import type { Codec, MediaKind } from '../../../core/media';
+import type { Codec, MediaKind } from '@main/relay/core/media';
 import { parseH264Sps } from '../../codecs/h264/sps';
 import { parseH265Sps } from '../../codecs/h265/sps';
 import { flacStreamInfo } from '../../codecs/flac/flac-encoder';
@@ -56,7 +56,17 @@ function visualEntry(type: string, width: number, height: number, config: Uint8A
 
 /** AudioSampleEntry (ISO 14496-12 12.2.3); the rate field is 16.16 and holds rates below 65536. */
 function audioEntry(type: string, channels: number, sampleRate: number, ...config: Uint8Array[]): Uint8Array {
-  return box(type, zeros(6), u16(1), zeros(8), u16(channels), u16(16), zeros(4), u32(sampleRate < 0x10000 ? sampleRate * 0x10000 : 0), ...config);
+  return box(
+    type,
+    zeros(6),
+    u16(1),
+    zeros(8),
+    u16(channels),
+    u16(16),
+    zeros(4),
+    u32(sampleRate < 0x10000 ? sampleRate * 0x10000 : 0),
+    ...config,
+  );
 }
 
 function fmtpValue(fmtp: string | undefined, key: string): string | undefined {
@@ -78,13 +88,27 @@ export function describeTrack(kind: MediaKind, codec: Codec, sets: ParameterSets
     case 'H264': {
       const sps = sets.sps[0]!;
       const { width, height } = parseH264Sps(sps);
-      return { handler: 'vide', timescale: codec.clockRate, width, height, sampleEntry: visualEntry('avc1', width, height, avcCBox(sets.sps, sets.pps)), codecString: avcCodecString(sps) };
+      return {
+        handler: 'vide',
+        timescale: codec.clockRate,
+        width,
+        height,
+        sampleEntry: visualEntry('avc1', width, height, avcCBox(sets.sps, sets.pps)),
+        codecString: avcCodecString(sps),
+      };
     }
     case 'H265': {
       const sps = sets.sps[0]!;
       const { width, height } = parseH265Sps(sps);
       const config = hvcCBox([...sets.vps, ...sets.sps, ...sets.pps]);
-      return { handler: 'vide', timescale: codec.clockRate, width, height, sampleEntry: visualEntry('hvc1', width, height, config), codecString: hevcCodecString(sps) };
+      return {
+        handler: 'vide',
+        timescale: codec.clockRate,
+        width,
+        height,
+        sampleEntry: visualEntry('hvc1', width, height, config),
+        codecString: hevcCodecString(sps),
+      };
     }
     case 'MPEG4-GENERIC': {
       const asc = hexBytes(fmtpValue(codec.fmtp, 'config'), 'AAC track: the SDP config= (AudioSpecificConfig)');
@@ -93,17 +117,38 @@ export function describeTrack(kind: MediaKind, codec: Codec, sets: ParameterSets
     }
     case 'OPUS': {
       const opusChannels = codec.channels ?? 2;
-      return { handler: 'soun', timescale: 48000, width: 0, height: 0, sampleEntry: audioEntry('Opus', opusChannels, 48000, dOpsBox(opusChannels)), codecString: 'opus' };
+      return {
+        handler: 'soun',
+        timescale: 48000,
+        width: 0,
+        height: 0,
+        sampleEntry: audioEntry('Opus', opusChannels, 48000, dOpsBox(opusChannels)),
+        codecString: 'opus',
+      };
     }
     case 'PCMA':
     case 'PCMU': {
       const type = codec.name === 'PCMA' ? 'alaw' : 'ulaw';
-      return { handler: 'soun', timescale: codec.clockRate, width: 0, height: 0, sampleEntry: audioEntry(type, channels, codec.clockRate), codecString: type };
+      return {
+        handler: 'soun',
+        timescale: codec.clockRate,
+        width: 0,
+        height: 0,
+        sampleEntry: audioEntry(type, channels, codec.clockRate),
+        codecString: type,
+      };
     }
     case 'FLAC': {
       const given = fmtpValue(codec.fmtp, 'streaminfo');
       const info = given ? hexBytes(given, 'FLAC track: streaminfo=') : flacStreamInfo({ sampleRate: codec.clockRate, channels });
-      return { handler: 'soun', timescale: codec.clockRate, width: 0, height: 0, sampleEntry: audioEntry('fLaC', channels, codec.clockRate, dfLaBox(info)), codecString: 'flac' };
+      return {
+        handler: 'soun',
+        timescale: codec.clockRate,
+        width: 0,
+        height: 0,
+        sampleEntry: audioEntry('fLaC', channels, codec.clockRate, dfLaBox(info)),
+        codecString: 'flac',
+      };
     }
     default:
       throw new UnsupportedCodecError(`MP4 cannot carry ${kind} ${codec.name}: it takes ${FMP4_CODECS.join(', ')}`);
@@ -114,4 +159,3 @@ export function describeTrack(kind: MediaKind, codec: Codec, sets: ParameterSets
 export function provisionalCodecString(codec: Codec): string {
   return codec.name === 'H265' ? 'hvc1' : codec.name === 'H264' ? 'avc1' : codec.name.toLowerCase();
 }
-

@@ -1,8 +1,8 @@
-import type { MediaFrame } from '../../../core/media';
+import type { MediaFrame } from '@main/relay/core/media';
 import { fromAvcc, toAvcc } from '../../codecs/h264/nal';
 import { aacCodec, h264Codec } from '../../frames/codec-description';
 import { createPcmToFlac } from '../../codecs/flac/pcm-to-flac';
-import { aac44100, bFrameSource, fixture, isKeyframe, timed, videoAccessUnits } from '../../../test/media-fixtures';
+import { aac44100, bFrameSource, fixture, isKeyframe, timed, videoAccessUnits } from '@main/relay/test/media-fixtures';
 import { createFmp4Muxer, type Fmp4TrackInput } from './muxer';
 import { createFmp4LiveWriter } from './live-writer';
 import { readFragments } from './box-reader';
@@ -17,7 +17,7 @@ import { readFragments } from './box-reader';
 function oggOpusPackets(stream: Buffer): Uint8Array[] {
   const packets: Uint8Array[] = [];
   let current: Uint8Array[] = [];
-  for (let offset = 0; offset + 27 <= stream.length; ) {
+  for (let offset = 0; offset + 27 <= stream.length;) {
     const segments = stream[offset + 26]!;
     const table = stream.subarray(offset + 27, offset + 27 + segments);
     let at = offset + 27 + segments;
@@ -58,8 +58,14 @@ function writeLive(tracks: Fmp4TrackInput[], perTrack: Array<{ frames: MediaFram
 /** H.264 (parameter sets from the first keyframe) with AAC, written live. */
 export function h264AacLive(): Uint8Array {
   const sound = aac();
-  const tracks: Fmp4TrackInput[] = [{ kind: 'video', codec: { name: 'H264', clockRate: 90000, payloadType: 96 } }, { kind: 'audio', codec: aacCodec(sound.asc) }];
-  return writeLive(tracks, [{ frames: h264(), seconds: 0.04 }, { frames: sound.frames, seconds: 1024 / 44100 }]);
+  const tracks: Fmp4TrackInput[] = [
+    { kind: 'video', codec: { name: 'H264', clockRate: 90000, payloadType: 96 } },
+    { kind: 'audio', codec: aacCodec(sound.asc) },
+  ];
+  return writeLive(tracks, [
+    { frames: h264(), seconds: 0.04 },
+    { frames: sound.frames, seconds: 1024 / 44100 },
+  ]);
 }
 
 /** H.264 with its parameter sets from the SDP, a GOP per fragment. */
@@ -84,7 +90,12 @@ export function h265File(): { codecs: string; file: Uint8Array } {
 /** 2 s of G.711 A-law in 20 ms packets, written live as alaw and as FLAC. */
 export function alawFiles(): { alaw: Buffer; packets: MediaFrame[]; asAlaw: Uint8Array; asFlac: Uint8Array } {
   const alaw = fixture('alaw-8000-2s.alaw');
-  const packets = Array.from({ length: alaw.length / 160 }, (_, i) => ({ codec: 'PCMA', timestamp: i * 160, keyframe: true, data: alaw.subarray(i * 160, (i + 1) * 160) }));
+  const packets = Array.from({ length: alaw.length / 160 }, (_, i) => ({
+    codec: 'PCMA',
+    timestamp: i * 160,
+    keyframe: true,
+    data: alaw.subarray(i * 160, (i + 1) * 160),
+  }));
   const pcma = { name: 'PCMA', clockRate: 8000, payloadType: 8 };
   const asAlaw = writeLive([{ kind: 'audio', codec: pcma }], [{ frames: packets, seconds: 0.02 }]);
   const flac = createPcmToFlac(pcma);
@@ -94,7 +105,12 @@ export function alawFiles(): { alaw: Buffer; packets: MediaFrame[]; asAlaw: Uint
 
 /** 2 s of 48 kHz Opus in one fragment. */
 export function opusFile(): { codecs: string; file: Uint8Array } {
-  const frames = oggOpusPackets(fixture('opus-48000-2s.opus')).map((data, i) => ({ codec: 'OPUS', timestamp: i * 960, keyframe: true, data }));
+  const frames = oggOpusPackets(fixture('opus-48000-2s.opus')).map((data, i) => ({
+    codec: 'OPUS',
+    timestamp: i * 960,
+    keyframe: true,
+    data,
+  }));
   const muxer = createFmp4Muxer([{ kind: 'audio', codec: { name: 'OPUS', clockRate: 48000, channels: 2, payloadType: 111 } }]);
   return { codecs: muxer.codecs(), file: Buffer.concat([muxer.init()!, muxer.fragment(frames.map((frame) => ({ track: 0, frame })))]) };
 }
@@ -110,7 +126,11 @@ export function bFramesGops(): { frames: MediaFrame[]; gops: MediaFrame[][]; fil
   const source = bFrameSource('H264');
   const muxer = createFmp4Muxer([{ kind: 'video', codec: source.codec }]);
   const gops = [source.frames.slice(0, 25), source.frames.slice(25)];
-  return { frames: source.frames, gops, file: Buffer.concat([muxer.init()!, ...gops.map((gop) => muxer.fragment(gop.map((frame) => ({ track: 0, frame }))))]) };
+  return {
+    frames: source.frames,
+    gops,
+    file: Buffer.concat([muxer.init()!, ...gops.map((gop) => muxer.fragment(gop.map((frame) => ({ track: 0, frame }))))]),
+  };
 }
 
 /**

@@ -54,7 +54,9 @@ export class TrackTimeline {
   take(timestamp: number, keyframe = false): DecodedTime {
     if (!this.origin) this.anchor(timestamp, 0);
     const time = this.position(timestamp);
-    const taken = this.decode ? this.decode.next(time, keyframe) : { pts: Math.max(time, this.last ?? 0), dts: Math.max(time, this.last ?? 0) };
+    const taken = this.decode
+      ? this.decode.next(time, keyframe)
+      : { pts: Math.max(time, this.last ?? 0), dts: Math.max(time, this.last ?? 0) };
     if (this.last !== undefined && taken.dts > this.last) this.lastDelta = taken.dts - this.last;
     this.last = taken.dts;
     return taken;

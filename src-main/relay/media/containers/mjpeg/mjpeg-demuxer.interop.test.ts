@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { fixture } from '../../../test/media-fixtures';
+import { fixture } from '@main/relay/test/media-fixtures';
 import { demuxAll } from '../test-media';
 import { createMjpegDemuxer } from './mjpeg-demuxer';
 

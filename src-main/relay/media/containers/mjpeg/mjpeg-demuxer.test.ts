@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseJpeg } from '../../codecs/jpeg/jpeg-parse';
-import { fixture } from '../../../test/media-fixtures';
+import { fixture } from '@main/relay/test/media-fixtures';
 import { demuxAll } from '../test-media';
 import { findJpegEnd } from './jpeg-boundaries';
 import { createMjpegDemuxer } from './mjpeg-demuxer';
@@ -26,7 +26,9 @@ describe('MJPEG demuxer', () => {
   it('reads parts without Content-Length and a boundary given without dashes, as cameras send them', () => {
     const { frames: all } = demuxAll((sink) => createMjpegDemuxer(sink), fixture('jpeg-320x240-10f.mjpeg'));
     const pictures = all.slice(0, 3);
-    const body = Buffer.concat(pictures.flatMap(({ frame }) => [Buffer.from('\r\n--myboundary\r\nContent-Type: image/jpeg\r\n\r\n'), Buffer.from(frame.data)]));
+    const body = Buffer.concat(
+      pictures.flatMap(({ frame }) => [Buffer.from('\r\n--myboundary\r\nContent-Type: image/jpeg\r\n\r\n'), Buffer.from(frame.data)]),
+    );
     const { frames } = demuxAll((sink) => createMjpegDemuxer(sink, { boundary: 'myboundary' }), body, 100);
     expect(frames.map((f) => f.frame.data.length)).toEqual(pictures.map((p) => p.frame.data.length));
   });

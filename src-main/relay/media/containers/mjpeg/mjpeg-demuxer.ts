@@ -103,7 +103,8 @@ export function createMjpegDemuxer(sink: DemuxSink, options: MjpegDemuxerOptions
         next = found;
       }
       let picture = bytes.subarray(bodyStart, bodyEnd);
-      while (picture.length > 0 && (picture[picture.length - 1] === 0x0a || picture[picture.length - 1] === 0x0d)) picture = picture.subarray(0, -1);
+      while (picture.length > 0 && (picture[picture.length - 1] === 0x0a || picture[picture.length - 1] === 0x0d))
+        picture = picture.subarray(0, -1);
       deliver(picture);
       queue.take(next);
       consumed += next;
@@ -115,7 +116,7 @@ export function createMjpegDemuxer(sink: DemuxSink, options: MjpegDemuxerOptions
     push(chunk) {
       queue.append(chunk);
       if (!mode) {
-          // Some cameras open with an empty line before the first boundary.
+        // Some cameras open with an empty line before the first boundary.
         skipLineBreaks();
         const head = queue.peek(2);
         if (!head) return;

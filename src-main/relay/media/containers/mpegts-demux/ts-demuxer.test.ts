@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseH264Sps, spsFromFmtp } from '../../codecs/h264/sps';
-import { fixture } from '../../../test/media-fixtures';
+import { fixture } from '@main/relay/test/media-fixtures';
 import { demuxAll } from '../test-media';
 import { DemuxError } from '../demuxer';
 import { createTsDemuxer } from './ts-demuxer';
@@ -10,7 +10,10 @@ describe('MPEG-TS demuxer', () => {
     const ts = fixture('h264-aac-320x240-2s.mpegts'); // 2 s of 320x240 25 fps x264 with 44.1 kHz AAC
     for (const chunk of [100, 188 * 20]) {
       const { tracks, frames } = demuxAll(createTsDemuxer, ts, chunk);
-      expect(tracks.map((t) => [t.kind, t.codec.name, t.codec.clockRate])).toEqual([['video', 'H264', 90000], ['audio', 'MPEG4-GENERIC', 44100]]);
+      expect(tracks.map((t) => [t.kind, t.codec.name, t.codec.clockRate])).toEqual([
+        ['video', 'H264', 90000],
+        ['audio', 'MPEG4-GENERIC', 44100],
+      ]);
       expect(parseH264Sps(spsFromFmtp(tracks[0]!.codec.fmtp)!)).toMatchObject({ width: 320, height: 240 });
       const video = frames.filter((f) => f.track === 0).map((f) => f.frame);
       expect(video.length).toBe(50);

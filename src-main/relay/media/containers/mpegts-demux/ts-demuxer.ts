@@ -1,4 +1,4 @@
-import type { Codec, MediaFrame } from '../../../core/media';
+import type { Codec, MediaFrame } from '@main/relay/core/media';
 import { splitAnnexB, toAvcc } from '../../codecs/h264/nal';
 import { aacCodec, audioSpecificConfigFromAdts } from '../../frames/codec-description';
 import { isKeyframeUnits, videoCodecFromUnits } from '../../frames/video-codec-from-units';
@@ -90,11 +90,13 @@ export function createTsDemuxer(sink: DemuxSink): Demuxer {
     let at = 0;
     let index = 0;
     while (at + 7 <= data.length) {
-      if (data[at] !== 0xff || (data[at + 1]! & 0xf6) !== 0xf0) throw new DemuxError(`MPEG-TS: AAC stream on PID ${stream.pid} is not ADTS`);
+      if (data[at] !== 0xff || (data[at + 1]! & 0xf6) !== 0xf0)
+        throw new DemuxError(`MPEG-TS: AAC stream on PID ${stream.pid} is not ADTS`);
       const protectionAbsent = data[at + 1]! & 0x01;
       const length = ((data[at + 3]! & 0x03) << 11) | (data[at + 4]! << 3) | (data[at + 5]! >> 5);
       const headerLength = protectionAbsent ? 7 : 9;
-      if (length < headerLength || at + length > data.length) throw new DemuxError(`MPEG-TS: ADTS frame of ${length} bytes runs past its PES`);
+      if (length < headerLength || at + length > data.length)
+        throw new DemuxError(`MPEG-TS: ADTS frame of ${length} bytes runs past its PES`);
       if (!stream.codec) {
         // A damaged header can name a sample rate AAC does not have: a demux error, not a crash.
         try {
@@ -106,7 +108,12 @@ export function createTsDemuxer(sink: DemuxSink): Demuxer {
       const rate = stream.codec.clockRate;
       // PES time is 90 kHz; the track's clock is the sample rate, 1024 samples per frame.
       const timestamp = (Math.round((pts * rate) / 90000) + index * 1024) % 2 ** 32;
-      emit(stream, { codec: 'MPEG4-GENERIC', timestamp, keyframe: true, data: Uint8Array.from(data.subarray(at + headerLength, at + length)) });
+      emit(stream, {
+        codec: 'MPEG4-GENERIC',
+        timestamp,
+        keyframe: true,
+        data: Uint8Array.from(data.subarray(at + headerLength, at + length)),
+      });
       at += length;
       index++;
     }
@@ -150,7 +157,8 @@ export function createTsDemuxer(sink: DemuxSink): Demuxer {
       for (;;) {
         const head = queue.peek(1);
         if (!head) break;
-        if (head[0] !== SYNC_BYTE) throw new DemuxError(`MPEG-TS: lost sync at byte ${offset} (0x${head[0]!.toString(16)} instead of 0x47)`);
+        if (head[0] !== SYNC_BYTE)
+          throw new DemuxError(`MPEG-TS: lost sync at byte ${offset} (0x${head[0]!.toString(16)} instead of 0x47)`);
         const packet = queue.take(TS_PACKET_SIZE);
         if (!packet) break;
         readPacket(packet);
@@ -161,7 +169,10 @@ export function createTsDemuxer(sink: DemuxSink): Demuxer {
     },
     end() {
       if (streams) for (const s of streams) flushPes(s);
-      if (!streams) throw new DemuxError(bytesReceived === 0 ? 'MPEG-TS: the body is empty' : `MPEG-TS: no program table (PAT/PMT) in the ${bytesReceived} bytes received`);
+      if (!streams)
+        throw new DemuxError(
+          bytesReceived === 0 ? 'MPEG-TS: the body is empty' : `MPEG-TS: no program table (PAT/PMT) in the ${bytesReceived} bytes received`,
+        );
       announce(true);
     },
   };

@@ -12,7 +12,8 @@ export interface TsPacket {
 
 /** One 188-byte transport packet → PID, flags and the payload after any adaptation field. */
 export function parseTsPacket(packet: Uint8Array, offset: number): TsPacket {
-  if (packet[0] !== SYNC_BYTE) throw new DemuxError(`MPEG-TS: lost sync at byte ${offset} (0x${(packet[0] ?? 0).toString(16)} instead of 0x47)`);
+  if (packet[0] !== SYNC_BYTE)
+    throw new DemuxError(`MPEG-TS: lost sync at byte ${offset} (0x${(packet[0] ?? 0).toString(16)} instead of 0x47)`);
   const pid = ((packet[1]! & 0x1f) << 8) | packet[2]!;
   const payloadStart = (packet[1]! & 0x40) !== 0;
   const control = (packet[3]! >> 4) & 0x03;
@@ -33,7 +34,8 @@ function section(payload: Uint8Array, what: string): Uint8Array {
   const body = payload.subarray(1 + pointer);
   if (body.length < 8) throw new DemuxError(`MPEG-TS: ${what} section truncated`);
   const length = ((body[1]! & 0x0f) << 8) | body[2]!;
-  if (3 + length > body.length) throw new DemuxError(`MPEG-TS: ${what} section longer than its packet (sections over several packets are not supported)`);
+  if (3 + length > body.length)
+    throw new DemuxError(`MPEG-TS: ${what} section longer than its packet (sections over several packets are not supported)`);
   return body.subarray(0, 3 + length - 4); // without the CRC
 }
 
@@ -52,7 +54,7 @@ export function parsePmt(payload: Uint8Array): PmtStream[] {
   const pmt = section(payload, 'PMT');
   const infoLength = ((pmt[10]! & 0x0f) << 8) | pmt[11]!;
   const streams: PmtStream[] = [];
-  for (let at = 12 + infoLength; at + 5 <= pmt.length; ) {
+  for (let at = 12 + infoLength; at + 5 <= pmt.length;) {
     const streamType = pmt[at]!;
     const pid = ((pmt[at + 1]! & 0x1f) << 8) | pmt[at + 2]!;
     const esInfo = ((pmt[at + 3]! & 0x0f) << 8) | pmt[at + 4]!;

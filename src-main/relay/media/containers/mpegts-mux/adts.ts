@@ -17,7 +17,8 @@ export function createAdtsFramer(fmtp: string | undefined): AdtsFramer {
   if (!hex) throw new Error('AAC without an AudioSpecificConfig (fmtp config=): MPEG-TS needs it for the ADTS headers');
   const { objectType, sampleRate, channels } = parseAudioSpecificConfig(hex);
   const rateIndex = SAMPLE_RATES.indexOf(sampleRate);
-  if (objectType < 1 || objectType > 4) throw new Error(`AAC object type ${objectType} cannot be carried in ADTS (only 1-4, e.g. AAC-LC = 2)`);
+  if (objectType < 1 || objectType > 4)
+    throw new Error(`AAC object type ${objectType} cannot be carried in ADTS (only 1-4, e.g. AAC-LC = 2)`);
   if (channels > 7) throw new Error(`AAC channel configuration ${channels} cannot be carried in ADTS`);
   const profile = objectType - 1;
   return (frame) => {

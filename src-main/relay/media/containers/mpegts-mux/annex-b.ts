@@ -58,13 +58,24 @@ const fromBase64 = (b64: string) => Uint8Array.from(Buffer.from(b64, 'base64'));
 /** `sprop-parameter-sets=<SPS>,<PPS>[,...]` of an H.264 fmtp. */
 function h264SetsFromFmtp(fmtp: string | undefined): Uint8Array[] {
   const list = /sprop-parameter-sets=([^;\s]+)/.exec(fmtp ?? '')?.[1];
-  return list ? list.split(',').filter(Boolean).map(fromBase64).filter((u) => u.length > 0) : [];
+  return list
+    ? list
+        .split(',')
+        .filter(Boolean)
+        .map(fromBase64)
+        .filter((u) => u.length > 0)
+    : [];
 }
 
 /** `sprop-vps`, `sprop-sps`, `sprop-pps` of an H.265 fmtp, in that order. */
 function h265SetsFromFmtp(fmtp: string | undefined): Uint8Array[] {
   return ['vps', 'sps', 'pps'].flatMap((name) => {
     const b64 = new RegExp(`sprop-${name}=([^;\\s]+)`).exec(fmtp ?? '')?.[1];
-    return b64 ? b64.split(',').map(fromBase64).filter((u) => u.length > 0) : [];
+    return b64
+      ? b64
+          .split(',')
+          .map(fromBase64)
+          .filter((u) => u.length > 0)
+      : [];
   });
 }

@@ -19,13 +19,36 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 async function probeFile(bytes: Uint8Array, name: string) {
   const file = join(dir, name);
   await writeFile(file, bytes);
-  const probe = await run('ffprobe', ['-v', 'error', '-count_frames', '-show_entries', 'stream=codec_name,codec_type,width,height,nb_read_frames,sample_rate', '-of', 'json', file]);
+  const probe = await run('ffprobe', [
+    '-v',
+    'error',
+    '-count_frames',
+    '-show_entries',
+    'stream=codec_name,codec_type,width,height,nb_read_frames,sample_rate',
+    '-of',
+    'json',
+    file,
+  ]);
   const decode = await run('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-']);
-  const packets = await run('ffprobe', ['-v', 'error', '-select_streams', 'v', '-show_entries', 'packet=pts,flags', '-of', 'csv=p=0', file]);
+  const packets = await run('ffprobe', [
+    '-v',
+    'error',
+    '-select_streams',
+    'v',
+    '-show_entries',
+    'packet=pts,flags',
+    '-of',
+    'csv=p=0',
+    file,
+  ]);
   return {
     streams: (JSON.parse(probe.stdout) as { streams: Array<Record<string, string | number>> }).streams,
     decodeErrors: decode.stderr,
-    videoPackets: packets.stdout.trim().split('\n').filter(Boolean).map((l) => ({ pts: Number(l.split(',')[0]), key: l.split(',')[1]!.startsWith('K') })),
+    videoPackets: packets.stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => ({ pts: Number(l.split(',')[0]), key: l.split(',')[1]!.startsWith('K') })),
   };
 }
 
@@ -35,7 +58,12 @@ describe('MPEG-TS muxer, read by ffprobe and ffmpeg', () => {
     expect(decodeErrors).toBe('');
     expect(streams).toEqual([
       expect.objectContaining({ codec_name: 'h264', codec_type: 'video', width: 320, height: 240, nb_read_frames: '50' }),
-      expect.objectContaining({ codec_name: 'aac', codec_type: 'audio', sample_rate: '44100', nb_read_frames: String(aac().frames.length) }),
+      expect.objectContaining({
+        codec_name: 'aac',
+        codec_type: 'audio',
+        sample_rate: '44100',
+        nb_read_frames: String(aac().frames.length),
+      }),
     ]);
     const steps = videoPackets.slice(1).map((p, i) => p.pts - videoPackets[i]!.pts);
     expect(new Set(steps)).toEqual(new Set([3600]));

@@ -59,8 +59,11 @@ describe('MPEG-TS muxer', () => {
     expect(muxer.write(0, { codec: 'H264', timestamp: 0, keyframe: false, data: h264[1]! })).toBeUndefined();
     expect(muxer.write(0, { codec: 'H264', timestamp: 3600, keyframe: true, data: h264[0]! })?.time).toBe(0);
     expect(muxer.stats.skipped).toBe(2);
-    expect(() => createMpegTsMuxer([{ name: 'OPUS', clockRate: 48000, payloadType: 111 }])).toThrow('MPEG-TS output carries H264, H265, MPEG4-GENERIC (AAC), not OPUS');
-    expect(() => createMpegTsMuxer([{ name: 'MPEG4-GENERIC', clockRate: 44100, payloadType: 97, fmtp: 'mode=AAC-hbr' }])).toThrow(/AudioSpecificConfig \(fmtp config=\)/);
+    expect(() => createMpegTsMuxer([{ name: 'OPUS', clockRate: 48000, payloadType: 111 }])).toThrow(
+      'MPEG-TS output carries H264, H265, MPEG4-GENERIC (AAC), not OPUS',
+    );
+    expect(() => createMpegTsMuxer([{ name: 'MPEG4-GENERIC', clockRate: 44100, payloadType: 97, fmtp: 'mode=AAC-hbr' }])).toThrow(
+      /AudioSpecificConfig \(fmtp config=\)/,
+    );
   });
-
 });

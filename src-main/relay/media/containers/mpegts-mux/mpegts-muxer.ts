@@ -1,4 +1,4 @@
-import type { Codec, MediaFrame, MediaKind } from '../../../core/media';
+import type { Codec, MediaFrame, MediaKind } from '@main/relay/core/media';
 import { createDecodeTimeline, type DecodeTimeline } from '../../frames/decode-timeline';
 import { reorderHint } from '../fmp4/reorder-hint';
 import { createAdtsFramer } from './adts';
@@ -91,7 +91,10 @@ export function createMpegTsMuxer(codecs: readonly Codec[]): MpegTsMuxer {
   const timeline = createTrackTimeline();
   const patCounter: ContinuityCounter = { value: 0 };
   const pmtCounter: ContinuityCounter = { value: 0 };
-  const pmt = pmtSection(pcrTrack.pid, tracks.map((t) => ({ streamType: t.streamType, pid: t.pid })));
+  const pmt = pmtSection(
+    pcrTrack.pid,
+    tracks.map((t) => ({ streamType: t.streamType, pid: t.pid })),
+  );
   const stats = { frames: 0, bytes: 0, skipped: 0 };
   const decoders = new Map<number, DecodeTimeline>();
   let started = !hasVideo;
@@ -125,7 +128,12 @@ export function createMpegTsMuxer(codecs: readonly Codec[]): MpegTsMuxer {
       const { pts, dts } = times(index, track, frame);
       const keyframe = track.kind === 'audio' || frame.keyframe;
       // DTS only when it differs (B-frames); the PCR follows decode times, which only grow.
-      const pes = pesPacket(track.kind === 'video' ? STREAM_ID_VIDEO : STREAM_ID_AUDIO, track.payload(frame), pts + PTS_AHEAD_OF_PCR, dts + PTS_AHEAD_OF_PCR);
+      const pes = pesPacket(
+        track.kind === 'video' ? STREAM_ID_VIDEO : STREAM_ID_AUDIO,
+        track.payload(frame),
+        pts + PTS_AHEAD_OF_PCR,
+        dts + PTS_AHEAD_OF_PCR,
+      );
       const data = packetize(track.pid, track.counter, pes, { pcr: track === pcrTrack ? dts : undefined, randomAccess: keyframe });
       stats.frames++;
       stats.bytes += data.length;

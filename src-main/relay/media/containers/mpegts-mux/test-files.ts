@@ -1,7 +1,7 @@
-import type { MediaFrame } from '../../../core/media';
+import type { MediaFrame } from '@main/relay/core/media';
 import { aacCodec, h264Codec, h265Codec } from '../../frames/codec-description';
 import { fromAvcc, toAvcc } from '../../codecs/h264/nal';
-import { aac44100, bFrameSource, isKeyframe, timed, videoAccessUnits } from '../../../test/media-fixtures';
+import { aac44100, bFrameSource, isKeyframe, timed, videoAccessUnits } from '@main/relay/test/media-fixtures';
 import { createMpegTsMuxer } from './mpegts-muxer';
 
 /**
@@ -18,14 +18,15 @@ export const aac = aac44100;
 
 export function h264Track() {
   const units = fromAvcc(h264()[0]!);
-  return h264Codec(units.find((u) => (u[0]! & 0x1f) === 7)!, units.find((u) => (u[0]! & 0x1f) === 8)!);
+  return h264Codec(
+    units.find((u) => (u[0]! & 0x1f) === 7)!,
+    units.find((u) => (u[0]! & 0x1f) === 8)!,
+  );
 }
 
 /** Frames of all tracks in the order a live source would deliver them (by time). */
 function interleave(...tracks: Array<{ index: number; frames: MediaFrame[]; seconds: (i: number) => number }>) {
-  return tracks
-    .flatMap((t) => t.frames.map((frame, i) => ({ index: t.index, frame, at: t.seconds(i) })))
-    .sort((a, b) => a.at - b.at);
+  return tracks.flatMap((t) => t.frames.map((frame, i) => ({ index: t.index, frame, at: t.seconds(i) }))).sort((a, b) => a.at - b.at);
 }
 
 /** H.264 + AAC as they come live, with RTP timestamps across the wrap. */

@@ -19,15 +19,37 @@ export async function readVideo(input: string, seconds?: number): Promise<VideoR
   const limit = seconds === undefined ? [] : ['-t', String(seconds)];
   const interval = seconds === undefined ? [] : ['-read_intervals', `%+${seconds}`];
   const [decode, probe] = await Promise.all([
-    run('ffmpeg', ['-hide_banner', '-v', 'error', '-stats', '-i', input, ...limit, '-map', '0:v:0', '-f', 'null', '-'], { maxBuffer: 16 << 20 }),
-    run('ffprobe', ['-v', 'error', ...interval, '-select_streams', 'v:0', '-show_entries', 'packet=pts,dts:frame=best_effort_timestamp', '-of', 'json', input], { maxBuffer: 64 << 20 }),
+    run('ffmpeg', ['-hide_banner', '-v', 'error', '-stats', '-i', input, ...limit, '-map', '0:v:0', '-f', 'null', '-'], {
+      maxBuffer: 16 << 20,
+    }),
+    run(
+      'ffprobe',
+      [
+        '-v',
+        'error',
+        ...interval,
+        '-select_streams',
+        'v:0',
+        '-show_entries',
+        'packet=pts,dts:frame=best_effort_timestamp',
+        '-of',
+        'json',
+        input,
+      ],
+      { maxBuffer: 64 << 20 },
+    ),
   ]);
   const counts = [...decode.stderr.matchAll(/frame=\s*(\d+)/g)].map((m) => Number(m[1]));
   // Asked for both, ffprobe lists packets and frames in one list, as it read and decoded them.
-  const parsed = JSON.parse(probe.stdout) as { packets_and_frames?: Array<{ type: string; pts?: number; dts?: number; best_effort_timestamp?: number }> };
+  const parsed = JSON.parse(probe.stdout) as {
+    packets_and_frames?: Array<{ type: string; pts?: number; dts?: number; best_effort_timestamp?: number }>;
+  };
   const entries = parsed.packets_and_frames ?? [];
   return {
-    errors: decode.stderr.replace(/^frame=.*$/gm, '').replace(/\r/g, '').trim(),
+    errors: decode.stderr
+      .replace(/^frame=.*$/gm, '')
+      .replace(/\r/g, '')
+      .trim(),
     decoded: counts.at(-1) ?? 0,
     packets: entries.filter((e) => e.type === 'packet').map((p) => ({ pts: Number(p.pts), dts: Number(p.dts) })),
     shown: entries.filter((e) => e.type === 'frame').map((f) => Number(f.best_effort_timestamp)),
@@ -47,7 +69,8 @@ export function decodeOrderProblems(reading: VideoReading, step?: number): strin
     if (!(p.dts <= p.pts)) problems.push(`packet ${i}: dts ${p.dts} after pts ${p.pts}`);
     if (i > 0 && !(p.dts > packets[i - 1]!.dts)) problems.push(`packet ${i}: dts ${p.dts} not above ${packets[i - 1]!.dts}`);
   });
-  if (!packets.some((p, i) => i > 0 && p.pts < packets[i - 1]!.pts)) problems.push('no packet is shown before the one decoded ahead of it: no B-frames');
+  if (!packets.some((p, i) => i > 0 && p.pts < packets[i - 1]!.pts))
+    problems.push('no packet is shown before the one decoded ahead of it: no B-frames');
   shown.forEach((t, i) => {
     if (i === 0) return;
     const gap = t - shown[i - 1]!;
@@ -64,8 +87,39 @@ export function decodeOrderProblems(reading: VideoReading, step?: number): strin
 export function publishWithBFrames(url: string, seconds = 120): ChildProcess {
   return spawn(
     'ffmpeg',
-    ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', `testsrc=size=320x240:rate=25:duration=${seconds}`, '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${seconds}`,
-      '-c:v', 'libx264', '-preset', 'veryfast', '-bf', '2', '-g', '25', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '64k', '-f', 'rtsp', '-rtsp_transport', 'tcp', url],
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc=size=320x240:rate=25:duration=${seconds}`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=440:sample_rate=44100:duration=${seconds}`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-bf',
+      '2',
+      '-g',
+      '25',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '64k',
+      '-f',
+      'rtsp',
+      '-rtsp_transport',
+      'tcp',
+      url,
+    ],
     { stdio: 'ignore' },
   );
 }

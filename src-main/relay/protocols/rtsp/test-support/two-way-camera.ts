@@ -1,5 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { parseRtpPacket, type RtpPacket } from '../../../core/rtp-packet';
+import { parseRtpPacket, type RtpPacket } from '@main/relay/core/rtp-packet';
 import { formatResponse, RtspParser } from '../rtsp-parser';
 
 export interface TwoWayCamera {
@@ -20,7 +20,9 @@ export interface TwoWayCamera {
  * with 551, as many cameras do, unless `acceptsPlainDescribe`. With `refusesBackchannelSetup` it
  * lists the speaker and then refuses to set it up, as some firmware does.
  */
-export async function startTwoWayCamera(options: { acceptsPlainDescribe?: boolean; refusesBackchannelSetup?: boolean } = {}): Promise<TwoWayCamera> {
+export async function startTwoWayCamera(
+  options: { acceptsPlainDescribe?: boolean; refusesBackchannelSetup?: boolean } = {},
+): Promise<TwoWayCamera> {
   const received: RtpPacket[] = [];
   const describeRequires: string[] = [];
   const laterRequests: string[] = [];
@@ -55,11 +57,21 @@ export async function startTwoWayCamera(options: { acceptsPlainDescribe?: boolea
               reply(551, 'Option not supported', { Unsupported: require });
               break;
             }
-            const sdp = [
-              'v=0', 'o=- 1 1 IN IP4 127.0.0.1', 's=camera', 'c=IN IP4 0.0.0.0', 't=0 0',
-              'm=audio 0 RTP/AVP 0', 'a=rtpmap:0 PCMU/8000', 'a=control:track1', 'a=recvonly',
-              ...(twoWay ? ['m=audio 0 RTP/AVP 8 0', 'a=rtpmap:8 PCMA/8000', 'a=rtpmap:0 PCMU/8000', 'a=control:track2', 'a=sendonly'] : []),
-            ].join('\r\n') + '\r\n';
+            const sdp =
+              [
+                'v=0',
+                'o=- 1 1 IN IP4 127.0.0.1',
+                's=camera',
+                'c=IN IP4 0.0.0.0',
+                't=0 0',
+                'm=audio 0 RTP/AVP 0',
+                'a=rtpmap:0 PCMU/8000',
+                'a=control:track1',
+                'a=recvonly',
+                ...(twoWay
+                  ? ['m=audio 0 RTP/AVP 8 0', 'a=rtpmap:8 PCMA/8000', 'a=rtpmap:0 PCMU/8000', 'a=control:track2', 'a=sendonly']
+                  : []),
+              ].join('\r\n') + '\r\n';
             reply(200, 'OK', { 'Content-Type': 'application/sdp', 'Content-Base': `${chunk.uri}/` }, sdp);
             break;
           }

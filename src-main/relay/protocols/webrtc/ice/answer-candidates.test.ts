@@ -2,7 +2,14 @@ import type { NetworkInterfaceInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { candidateLines, hostAddresses, iceUfrag, loopbackPort, withCandidates } from './answer-candidates';
 
-const nic = (address: string, internal = false): NetworkInterfaceInfo => ({ address, family: 'IPv4', internal, netmask: '255.255.255.0', mac: '00:00:00:00:00:00', cidr: null });
+const nic = (address: string, internal = false): NetworkInterfaceInfo => ({
+  address,
+  family: 'IPv4',
+  internal,
+  netmask: '255.255.255.0',
+  mac: '00:00:00:00:00:00',
+  cidr: null,
+});
 const interfaces = {
   lo: [nic('127.0.0.1', true)],
   eth0: [nic('192.168.1.20'), { ...nic('fe80::1'), family: 'IPv6' as const, scopeid: 2 }],
@@ -24,14 +31,23 @@ describe('host candidates as go2rtc users filter them', () => {
   });
 
   it('lines: UDP before TCP, earlier addresses first, networks filter by transport', () => {
-    const lines = candidateLines([{ ip: '192.168.1.20', port: 8555 }, { ip: '203.0.113.7', port: 443 }], ['udp', 'tcp'], {});
+    const lines = candidateLines(
+      [
+        { ip: '192.168.1.20', port: 8555 },
+        { ip: '203.0.113.7', port: 443 },
+      ],
+      ['udp', 'tcp'],
+      {},
+    );
     expect(lines).toEqual([
       'candidate:11 1 udp 2130706431 192.168.1.20 8555 typ host',
       'candidate:12 1 tcp 2122317823 192.168.1.20 8555 typ host tcptype passive',
       'candidate:21 1 udp 2130706175 203.0.113.7 443 typ host',
       'candidate:22 1 tcp 2122317567 203.0.113.7 443 typ host tcptype passive',
     ]);
-    expect(candidateLines([{ ip: '192.168.1.20', port: 8555 }], ['udp', 'tcp'], { networks: ['tcp4'] })).toEqual(['candidate:12 1 tcp 2122317823 192.168.1.20 8555 typ host tcptype passive']);
+    expect(candidateLines([{ ip: '192.168.1.20', port: 8555 }], ['udp', 'tcp'], { networks: ['tcp4'] })).toEqual([
+      'candidate:12 1 tcp 2122317823 192.168.1.20 8555 typ host tcptype passive',
+    ]);
   });
 });
 
@@ -59,7 +75,9 @@ describe("the answer's candidates", () => {
 
   it("werift's candidates give way to the shared port's, in every media section, each closed", () => {
     const sdp = withCandidates(werift, () => false, ['candidate:11 1 udp 2130706431 192.168.1.20 8555 typ host']);
-    expect(sdp.split('\r\n').filter((line) => line.startsWith('a=candidate') || line.startsWith('m=') || line === 'a=end-of-candidates')).toEqual([
+    expect(
+      sdp.split('\r\n').filter((line) => line.startsWith('a=candidate') || line.startsWith('m=') || line === 'a=end-of-candidates'),
+    ).toEqual([
       'm=video 9 UDP/TLS/RTP/SAVPF 96',
       'a=candidate:11 1 udp 2130706431 192.168.1.20 8555 typ host',
       'a=end-of-candidates',

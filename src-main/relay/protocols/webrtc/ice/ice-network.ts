@@ -2,8 +2,8 @@ import { lookup } from 'node:dns/promises';
 import { isIPv4 } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import type { RTCPeerConnection } from 'werift';
-import type { Logger } from '../../../../platform/logger';
-import { listenFailure } from '../../../../platform/listen';
+import type { Logger } from '@main/platform/logger';
+import { listenFailure } from '@main/platform/listen';
 import { parseWebrtcListen, type IceServer, type WebrtcListen, type WebrtcSettings } from '../webrtc-settings';
 import { candidateLines, hostAddresses, iceUfrag, loopbackPort, networkAllowed, withCandidates, type Transport } from './answer-candidates';
 import type { MuxTarget } from './mux-targets';
@@ -97,7 +97,8 @@ export async function openIceNetwork(settings: WebrtcSettings, logger: Logger): 
         if (!udp || ip) break;
         ip = await udp.discover(server, bindingRequest(), STUN_TIMEOUT_MS).then(
           (found) => found.address,
-          (error: Error) => void logger.warn('public address not found through STUN', { server: `${server.host}:${server.port}`, error: error.message }),
+          (error: Error) =>
+            void logger.warn('public address not found through STUN', { server: `${server.host}:${server.port}`, error: error.message }),
         );
       }
       if (!udp) logger.warn(`candidate ${entry} needs the UDP port of webrtc.listen to ask a STUN server from`);
@@ -122,9 +123,21 @@ export async function openIceNetwork(settings: WebrtcSettings, logger: Logger): 
     iceServers: settings.ice_servers,
     peerConfig() {
       if (udp) {
-        return { iceLite: true, iceUseIpv4: false, iceUseIpv6: false, iceAdditionalHostAddresses: ['127.0.0.1'], iceInterfaceAddresses: { udp4: '127.0.0.1' }, iceUseTcp: Boolean(tcp) };
+        return {
+          iceLite: true,
+          iceUseIpv4: false,
+          iceUseIpv6: false,
+          iceAdditionalHostAddresses: ['127.0.0.1'],
+          iceInterfaceAddresses: { udp4: '127.0.0.1' },
+          iceUseTcp: Boolean(tcp),
+        };
       }
-      return { iceUseIpv6: false, iceAdditionalHostAddresses: ['127.0.0.1'], iceUseTcp: Boolean(tcp), ...(filters.udp_ports ? { icePortRange: filters.udp_ports } : {}) };
+      return {
+        iceUseIpv6: false,
+        iceAdditionalHostAddresses: ['127.0.0.1'],
+        iceUseTcp: Boolean(tcp),
+        ...(filters.udp_ports ? { icePortRange: filters.udp_ports } : {}),
+      };
     },
     async publish(localSdp, events) {
       const allowedHosts = new Set([...hostAddresses('0.0.0.0', networkInterfaces(), filters), '127.0.0.1']);

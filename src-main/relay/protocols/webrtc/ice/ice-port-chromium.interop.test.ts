@@ -1,15 +1,17 @@
 import { createSocket, type Socket } from 'node:dgram';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRelayPage, type PeersWindow } from '../../../test/chromium-kit';
-import { startRelay, type RelayUnderTest } from '../../../test/relay-test-kit';
+import { openRelayPage, type PeersWindow } from '@main/relay/test/chromium-kit';
+import { startRelay, type RelayUnderTest } from '@main/relay/test/relay-test-kit';
 import { bindingSuccess, readStunHeader } from './stun';
 
 /** WHEP in Chromium; resolves with the answer's candidates and, once playing, the remote end of Chromium's chosen pair. */
 async function watchOverWhep(page: Page, url: string) {
   return page.evaluate(async (url) => {
     const shownRemotes = async () =>
-      (((await (await fetch(url.replace('webrtc', 'streams'))).json()) as { consumers?: Array<{ remote_addr?: string }> }).consumers ?? []).map((c) => c.remote_addr);
+      (
+        ((await (await fetch(url.replace('webrtc', 'streams'))).json()) as { consumers?: Array<{ remote_addr?: string }> }).consumers ?? []
+      ).map((c) => c.remote_addr);
     const { peers } = window as unknown as PeersWindow;
     const { pc, video, answer, status } = await peers.offer(url);
     const remotesBefore = await shownRemotes();
@@ -18,9 +20,11 @@ async function watchOverWhep(page: Page, url: string) {
     // The pair Chromium chose, and its remote end: where the relay's media came from.
     const stats = await pc.getStats();
     let pair: { remoteCandidateId?: string; localCandidateId?: string } = {};
-    stats.forEach((report: { type: string; nominated?: boolean; state?: string; remoteCandidateId?: string; localCandidateId?: string }) => {
-      if (report.type === 'candidate-pair' && report.nominated && report.state === 'succeeded') pair = report;
-    });
+    stats.forEach(
+      (report: { type: string; nominated?: boolean; state?: string; remoteCandidateId?: string; localCandidateId?: string }) => {
+        if (report.type === 'candidate-pair' && report.nominated && report.state === 'succeeded') pair = report;
+      },
+    );
     const remote = stats.get(pair.remoteCandidateId ?? '') as { port?: number; protocol?: string } | undefined;
     // What the relay reports as this viewer's address: Chromium's end of the media, not its HTTP request.
     const shown = await shownRemotes();
@@ -60,7 +64,10 @@ describe('ICE on the shared WebRTC port (webrtc.listen)', () => {
       expect(viewer.playing.time).toBeGreaterThan(0.5);
     }
     const port = Number(/ 127\.0\.0\.1 (\d+) typ host$/.exec(first.candidates[0]!)?.[1]);
-    expect(first.candidates).toEqual([`a=candidate:11 1 udp 2130706431 127.0.0.1 ${port} typ host`, `a=candidate:12 1 tcp 2122317823 127.0.0.1 ${port} typ host tcptype passive`]);
+    expect(first.candidates).toEqual([
+      `a=candidate:11 1 udp 2130706431 127.0.0.1 ${port} typ host`,
+      `a=candidate:12 1 tcp 2122317823 127.0.0.1 ${port} typ host tcptype passive`,
+    ]);
     expect(second.candidates).toEqual(first.candidates);
     expect(first.remote).toEqual({ port, protocol: 'udp' });
     expect(second.remote).toEqual({ port, protocol: 'udp' });
@@ -68,7 +75,9 @@ describe('ICE on the shared WebRTC port (webrtc.listen)', () => {
     const added = second.remotesBefore.filter((remote) => !first.shownRemotes.includes(remote));
     expect(added).toHaveLength(1);
     expect(second.shownRemotes).not.toContain(added[0]);
-    expect(second.shownRemotes.filter((remote) => !second.remotesBefore.includes(remote))).toEqual([expect.stringMatching(/^\d+\.\d+\.\d+\.\d+:\d+$/)]);
+    expect(second.shownRemotes.filter((remote) => !second.remotesBefore.includes(remote))).toEqual([
+      expect.stringMatching(/^\d+\.\d+\.\d+\.\d+:\d+$/),
+    ]);
   }, 90_000);
 
   it('with networks: [tcp4] the answer offers ICE-TCP only, on the same port, and the picture comes over it', async () => {

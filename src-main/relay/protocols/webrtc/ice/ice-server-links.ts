@@ -9,7 +9,10 @@ const quoted = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`;
 export function iceServerLinks(servers: IceServer[]): string | undefined {
   const links = servers.flatMap((server) =>
     (Array.isArray(server.urls) ? server.urls : [server.urls]).map((url) => {
-      const credentials = server.username !== undefined && server.credential !== undefined ? `; username=${quoted(server.username)}; credential=${quoted(server.credential)}; credential-type="password"` : '';
+      const credentials =
+        server.username !== undefined && server.credential !== undefined
+          ? `; username=${quoted(server.username)}; credential=${quoted(server.credential)}; credential-type="password"`
+          : '';
       return `<${url}>; rel="ice-server"${credentials}`;
     }),
   );

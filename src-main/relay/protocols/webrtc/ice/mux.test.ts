@@ -5,7 +5,7 @@ import type { MuxTarget } from './mux-targets';
 import { withLiveness } from './session-liveness';
 import { TcpMux } from './tcp-mux';
 import { UdpMux } from './udp-mux';
-import { holdFor } from '../../../../test-support/time';
+import { holdFor } from '@main/test-support/time';
 
 /** A connectivity check as a browser sends it: a binding request whose USERNAME names the session. */
 function check(username: string): Buffer {
@@ -44,9 +44,17 @@ describe('the shared ICE port routes each viewer to its session by ufrag', () =>
     const viewer = await udp();
     const stranger = await udp();
     const events: string[] = [];
-    const targets = new Map<string, MuxTarget>([['cf73', { udpPort: agent.address().port, onRemote: (address) => events.push(`remote ${address}`), onGone: () => events.push('gone') }]]);
+    const targets = new Map<string, MuxTarget>([
+      [
+        'cf73',
+        { udpPort: agent.address().port, onRemote: (address) => events.push(`remote ${address}`), onGone: () => events.push('gone') },
+      ],
+    ]);
     const mux = await UdpMux.open('127.0.0.1', 0, targets, 400);
-    closers.push(() => [agent, viewer, stranger].forEach((s) => s.close()), () => mux.close());
+    closers.push(
+      () => [agent, viewer, stranger].forEach((s) => s.close()),
+      () => mux.close(),
+    );
 
     const atAgent = nextMessage(agent);
     viewer.send(check('cf73:hhK8'), mux.port, '127.0.0.1');
@@ -80,16 +88,26 @@ describe('the shared ICE port routes each viewer to its session by ufrag', () =>
     });
     await new Promise<void>((resolve) => agent.listen(0, '127.0.0.1', resolve));
     const events: string[] = [];
-    const targets = new Map<string, MuxTarget>([['cf73', { tcpPort: (agent.address() as AddressInfo).port, onRemote: () => events.push('remote'), onGone: () => events.push('gone') }]]);
+    const targets = new Map<string, MuxTarget>([
+      [
+        'cf73',
+        { tcpPort: (agent.address() as AddressInfo).port, onRemote: () => events.push('remote'), onGone: () => events.push('gone') },
+      ],
+    ]);
     const mux = await TcpMux.open('127.0.0.1', 0, targets);
-    closers.push(() => agent.close(), () => mux.close());
+    closers.push(
+      () => agent.close(),
+      () => mux.close(),
+    );
 
     const frame = (bytes: Buffer) => Buffer.concat([Buffer.from([bytes.length >> 8, bytes.length & 0xff]), bytes]);
     const viewer = connect(mux.port, '127.0.0.1');
     const back: Buffer[] = [];
     viewer.on('data', (chunk) => back.push(chunk));
     viewer.write(Buffer.concat([frame(check('cf73:hhK8')), frame(Buffer.from('more'))]));
-    await vi.waitFor(() => expect(Buffer.concat(received).equals(Buffer.concat([frame(check('cf73:hhK8')), frame(Buffer.from('more'))]))).toBe(true));
+    await vi.waitFor(() =>
+      expect(Buffer.concat(received).equals(Buffer.concat([frame(check('cf73:hhK8')), frame(Buffer.from('more'))]))).toBe(true),
+    );
     agentSide!.write('answer');
     await vi.waitFor(() => expect(Buffer.concat(back).toString()).toBe('answer'));
     expect(events).toEqual(['remote']);
@@ -112,12 +130,23 @@ describe('the shared ICE port routes each viewer to its session by ufrag', () =>
     await new Promise<void>((resolve) => agentTcp.listen(0, '127.0.0.1', resolve));
     const events: string[] = [];
     const targets = new Map<string, MuxTarget>([
-      ['cf73', withLiveness({ udpPort: agentUdp.address().port, tcpPort: (agentTcp.address() as AddressInfo).port }, { onRemote: (_a, transport) => events.push(`remote ${transport}`), onGone: () => events.push('gone') })],
+      [
+        'cf73',
+        withLiveness(
+          { udpPort: agentUdp.address().port, tcpPort: (agentTcp.address() as AddressInfo).port },
+          { onRemote: (_a, transport) => events.push(`remote ${transport}`), onGone: () => events.push('gone') },
+        ),
+      ],
     ]);
     const udpMux = await UdpMux.open('127.0.0.1', 0, targets, 600);
     const tcpMux = await TcpMux.open('127.0.0.1', 0, targets);
     const viewer = await udp();
-    closers.push(() => [agentUdp, viewer].forEach((s) => s.close()), () => agentTcp.close(), () => udpMux.close(), () => tcpMux.close());
+    closers.push(
+      () => [agentUdp, viewer].forEach((s) => s.close()),
+      () => agentTcp.close(),
+      () => udpMux.close(),
+      () => tcpMux.close(),
+    );
 
     // The browser checks both pairs.
     const checked = nextMessage(agentUdp);

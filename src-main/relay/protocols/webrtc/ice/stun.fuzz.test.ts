@@ -1,35 +1,45 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fuzzBudget, fuzzTimeout } from '../../../../test-support/fuzz-budget';
+import { fuzzBudget, fuzzTimeout } from '@main/test-support/fuzz-budget';
 import { bindingRequestUsername, bindingSuccess, mappedAddress, readStunHeader } from './stun';
 
 describe('fuzz: STUN on the shared ICE port', () => {
-  it('any datagram (or a STUN header with any attributes after it) is read without an exception', () => {
-    const stunLike = fc.tuple(fc.integer({ min: 0, max: 0x3fff }), fc.uint8Array({ minLength: 12, maxLength: 12 }), fc.uint8Array({ maxLength: 600 })).map(([type, id, body]) => {
-      const header = Buffer.alloc(20);
-      header.writeUInt16BE(type, 0);
-      header.writeUInt16BE(body.length - (body.length % 4), 2);
-      header.writeUInt32BE(0x2112a442, 4);
-      Buffer.from(id).copy(header, 8);
-      return new Uint8Array(Buffer.concat([header, body]));
-    });
-    fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 1500 }), stunLike), (bytes) => {
-        readStunHeader(bytes);
-        const username = bindingRequestUsername(bytes);
-        if (username !== undefined) expect(Buffer.byteLength(username)).toBeLessThanOrEqual(bytes.length);
-        mappedAddress(bytes);
-      }),
-      fuzzBudget(),
-    );
-  }, fuzzTimeout());
+  it(
+    'any datagram (or a STUN header with any attributes after it) is read without an exception',
+    () => {
+      const stunLike = fc
+        .tuple(fc.integer({ min: 0, max: 0x3fff }), fc.uint8Array({ minLength: 12, maxLength: 12 }), fc.uint8Array({ maxLength: 600 }))
+        .map(([type, id, body]) => {
+          const header = Buffer.alloc(20);
+          header.writeUInt16BE(type, 0);
+          header.writeUInt16BE(body.length - (body.length % 4), 2);
+          header.writeUInt32BE(0x2112a442, 4);
+          Buffer.from(id).copy(header, 8);
+          return new Uint8Array(Buffer.concat([header, body]));
+        });
+      fc.assert(
+        fc.property(fc.oneof(fc.uint8Array({ maxLength: 1500 }), stunLike), (bytes) => {
+          readStunHeader(bytes);
+          const username = bindingRequestUsername(bytes);
+          if (username !== undefined) expect(Buffer.byteLength(username)).toBeLessThanOrEqual(bytes.length);
+          mappedAddress(bytes);
+        }),
+        fuzzBudget(),
+      );
+    },
+    fuzzTimeout(),
+  );
 
-  it('every IPv4 address and port a server reports is read back as it was', () => {
-    fc.assert(
-      fc.property(fc.ipV4(), fc.integer({ min: 1, max: 65535 }), fc.uint8Array({ minLength: 12, maxLength: 12 }), (address, port, id) => {
-        expect(mappedAddress(bindingSuccess(Buffer.from(id).toString('hex'), { address, port }))).toEqual({ address, port });
-      }),
-      fuzzBudget(),
-    );
-  }, fuzzTimeout());
+  it(
+    'every IPv4 address and port a server reports is read back as it was',
+    () => {
+      fc.assert(
+        fc.property(fc.ipV4(), fc.integer({ min: 1, max: 65535 }), fc.uint8Array({ minLength: 12, maxLength: 12 }), (address, port, id) => {
+          expect(mappedAddress(bindingSuccess(Buffer.from(id).toString('hex'), { address, port }))).toEqual({ address, port });
+        }),
+        fuzzBudget(),
+      );
+    },
+    fuzzTimeout(),
+  );
 });

@@ -1,5 +1,5 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { listen } from '../../../../platform/listen';
+import { listen } from '@main/platform/listen';
 import { bindingRequestUsername } from './stun';
 import type { MuxTargets } from './mux-targets';
 

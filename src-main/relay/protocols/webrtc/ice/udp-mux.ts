@@ -124,7 +124,11 @@ export class UdpMux {
    * The address a STUN server sees this port as (the public side of a NAT that forwards the
    * port), asked from the shared port itself so the mapping is the one viewers will reach.
    */
-  discover(server: { host: string; port: number }, request: { bytes: Buffer; transactionId: string }, timeoutMs: number): Promise<{ address: string; port: number }> {
+  discover(
+    server: { host: string; port: number },
+    request: { bytes: Buffer; transactionId: string },
+    timeoutMs: number,
+  ): Promise<{ address: string; port: number }> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.discoveries.delete(request.transactionId);

@@ -21,11 +21,24 @@ export function ExtensionIdInput({ name, label }: { name: string; label: string 
       : catalogId
         ? 'Reading the catalog’s custom extensions…'
         : 'Enter the custom extension’s id.';
-    return <TextInput label={label} description={description} spellCheck={false} style={{ flex: 1 }} error={error} value={value} onChange={(event) => field.onChange(event.currentTarget.value)} onBlur={field.onBlur} ref={field.ref} />;
+    return (
+      <TextInput
+        label={label}
+        description={description}
+        spellCheck={false}
+        style={{ flex: 1 }}
+        error={error}
+        value={value}
+        onChange={(event) => field.onChange(event.currentTarget.value)}
+        onBlur={field.onBlur}
+        ref={field.ref}
+      />
+    );
   }
   const options = extensions.data.map((extension) => ({ value: extension.id, label: extension.displayName ?? extension.id }));
   // An id the catalog does not list (removed since, or typed elsewhere) stays visible as it is.
-  if (value && !options.some((option) => option.value.toLowerCase() === value.toLowerCase())) options.push({ value, label: `${value} (not in this catalog)` });
+  if (value && !options.some((option) => option.value.toLowerCase() === value.toLowerCase()))
+    options.push({ value, label: `${value} (not in this catalog)` });
   return (
     <Select
       label={label}

@@ -10,22 +10,50 @@ export function LocalizationsField({ name, label }: { name: string; label: strin
   return (
     <Stack gap={4} role="group" aria-label={`${label} translations`}>
       {fields.map((field, index) => (
-        <LocalizationRow key={field.id} at={`${name}.${index}`} label={`${label} translation ${index + 1}`} register={register} onRemove={() => remove(index)} />
+        <LocalizationRow
+          key={field.id}
+          at={`${name}.${index}`}
+          label={`${label} translation ${index + 1}`}
+          register={register}
+          onRemove={() => remove(index)}
+        />
       ))}
-      <Button size="xs" variant="subtle" leftSection={<IconLanguage size={14} />} w="fit-content" onClick={() => append({ languageCode: '', text: '' } as never)}>
+      <Button
+        size="xs"
+        variant="subtle"
+        leftSection={<IconLanguage size={14} />}
+        w="fit-content"
+        onClick={() => append({ languageCode: '', text: '' } as never)}
+      >
         Add a translation of {label.toLowerCase()}
       </Button>
     </Stack>
   );
 }
 
-function LocalizationRow({ at, label, register, onRemove }: { at: string; label: string; register: ReturnType<typeof useFormContext>['register']; onRemove(): void }) {
+function LocalizationRow({
+  at,
+  label,
+  register,
+  onRemove,
+}: {
+  at: string;
+  label: string;
+  register: ReturnType<typeof useFormContext>['register'];
+  onRemove(): void;
+}) {
   const codeError = useFieldError(`${at}.languageCode`);
   const textError = useFieldError(`${at}.text`);
   return (
     <Group gap="xs" align="flex-start" wrap="nowrap">
       <TextInput aria-label={`${label}: language`} placeholder="fr-FR" w={110} error={codeError} {...register(`${at}.languageCode`)} />
-      <TextInput aria-label={`${label}: text`} placeholder="Translated text" style={{ flex: 1 }} error={textError} {...register(`${at}.text`)} />
+      <TextInput
+        aria-label={`${label}: text`}
+        placeholder="Translated text"
+        style={{ flex: 1 }}
+        error={textError}
+        {...register(`${at}.text`)}
+      />
       <ActionIcon variant="subtle" color="red" mt={4} aria-label={`Remove ${label}`} onClick={onRemove}>
         <IconTrash size={16} />
       </ActionIcon>

@@ -1,8 +1,15 @@
 import { ActionIcon, Button, Group, Menu, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { Controller, useFieldArray, useFormContext, useWatch } from 'react-hook-form';
-import type { SubjectSet } from '../../../../../src-shared/contract/directory';
-import { blankSubject, kindOf, SUBJECT_KIND_LABELS, SUBJECT_KINDS_BY_PLACE, type SubjectKind, type SubjectPlace } from '../../model/subject-kinds';
+import type { SubjectSet } from '@shared/contract/directory';
+import {
+  blankSubject,
+  kindOf,
+  SUBJECT_KIND_LABELS,
+  SUBJECT_KINDS_BY_PLACE,
+  type SubjectKind,
+  type SubjectPlace,
+} from '../../model/subject-kinds';
 import { useFieldError } from './use-field-error';
 import { UserIdInput } from './UserIdInput';
 
@@ -10,7 +17,17 @@ import { UserIdInput } from './UserIdInput';
  * A list of "who": allowed requestors, approvers or reviewers. Each entry is one subject set
  * kind with its own fields; the kinds offered are the ones Graph accepts at this place.
  */
-export function SubjectSetField({ name, label, place, description }: { name: string; label: string; place: SubjectPlace; description?: string }) {
+export function SubjectSetField({
+  name,
+  label,
+  place,
+  description,
+}: {
+  name: string;
+  label: string;
+  place: SubjectPlace;
+  description?: string;
+}) {
   const { control } = useFormContext();
   const { fields, append, remove, update } = useFieldArray({ control, name: name as never });
   const items = (useWatch({ control, name: name as never }) as SubjectSet[] | undefined) ?? [];
@@ -128,7 +145,13 @@ function SubjectFields({ at, kind, label }: { at: string; kind: SubjectKind; lab
     case 'attributeRuleMembers':
       return (
         <Group grow style={{ flex: 1 }} align="flex-start">
-          <TextInput label="Membership rule" placeholder='(user.department -eq "Sales")' spellCheck={false} error={ruleError} {...register(`${at}.membershipRule`)} />
+          <TextInput
+            label="Membership rule"
+            placeholder='(user.department -eq "Sales")'
+            spellCheck={false}
+            error={ruleError}
+            {...register(`${at}.membershipRule`)}
+          />
           <TextInput label="Shown as" placeholder="Optional description" {...register(`${at}.description`)} />
         </Group>
       );
@@ -141,5 +164,14 @@ function SubjectFields({ at, kind, label }: { at: string; kind: SubjectKind; lab
   }
 }
 
-const ID_FIELD: Partial<Record<SubjectKind, string>> = { groupMembers: 'groupId', connectedOrganizationMembers: 'connectedOrganizationId', singleServicePrincipal: 'servicePrincipalId', singleUser: 'userId' };
-const ID_LABEL: Partial<Record<SubjectKind, string>> = { groupMembers: 'Group object id', connectedOrganizationMembers: 'Connected organization id', singleServicePrincipal: 'Service principal object id' };
+const ID_FIELD: Partial<Record<SubjectKind, string>> = {
+  groupMembers: 'groupId',
+  connectedOrganizationMembers: 'connectedOrganizationId',
+  singleServicePrincipal: 'servicePrincipalId',
+  singleUser: 'userId',
+};
+const ID_LABEL: Partial<Record<SubjectKind, string>> = {
+  groupMembers: 'Group object id',
+  connectedOrganizationMembers: 'Connected organization id',
+  singleServicePrincipal: 'Service principal object id',
+};

@@ -2,12 +2,13 @@ import { Autocomplete, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { useController } from 'react-hook-form';
-import type { DirectoryUser } from '../../../../../src-shared/contract/directory-people';
+import type { DirectoryUser } from '@shared/contract/directory-people';
 import { useUserNames, useUserSearch } from '../../use-directory';
 import { useFieldError } from './use-field-error';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const userLabel = (u: DirectoryUser) => `${u.displayName ?? u.userPrincipalName ?? u.id}${u.userPrincipalName && u.displayName ? ` (${u.userPrincipalName})` : ''}`;
+const userLabel = (u: DirectoryUser) =>
+  `${u.displayName ?? u.userPrincipalName ?? u.id}${u.userPrincipalName && u.displayName ? ` (${u.userPrincipalName})` : ''}`;
 
 /**
  * A user, picked by typing the start of their name (the directory is searched) or by pasting

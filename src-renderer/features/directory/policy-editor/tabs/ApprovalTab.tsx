@@ -1,7 +1,7 @@
 import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
-import type { AssignmentPolicyBody } from '../../../../../src-shared/contract/directory';
+import type { AssignmentPolicyBody } from '@shared/contract/directory';
 import { newApprovalStage } from '../../model/policy-form-values';
 import { DurationField } from '../fields/DurationField';
 import { SubjectSetField } from '../fields/SubjectSetField';
@@ -23,7 +23,18 @@ export function ApprovalTab() {
         <Button
           variant="light"
           w="fit-content"
-          onClick={() => setValue('requestApprovalSettings', { isApprovalRequiredForAdd: true, isApprovalRequiredForUpdate: false, isRequestorJustificationRequired: false, stages: [newApprovalStage([{ '@odata.type': '#microsoft.graph.requestorManager', managerLevel: 1 }])] }, { shouldDirty: true })}
+          onClick={() =>
+            setValue(
+              'requestApprovalSettings',
+              {
+                isApprovalRequiredForAdd: true,
+                isApprovalRequiredForUpdate: false,
+                isRequestorJustificationRequired: false,
+                stages: [newApprovalStage([{ '@odata.type': '#microsoft.graph.requestorManager', managerLevel: 1 }])],
+              },
+              { shouldDirty: true },
+            )
+          }
         >
           Require approval
         </Button>
@@ -43,7 +54,13 @@ export function ApprovalTab() {
           {stagesError}
         </Text>
       ) : null}
-      <Button variant="light" leftSection={<IconPlus size={16} />} w="fit-content" disabled={fields.length >= MAX_STAGES} onClick={() => append(newApprovalStage() as never)}>
+      <Button
+        variant="light"
+        leftSection={<IconPlus size={16} />}
+        w="fit-content"
+        disabled={fields.length >= MAX_STAGES}
+        onClick={() => append(newApprovalStage() as never)}
+      >
         Add approval stage
       </Button>
     </Stack>
@@ -65,7 +82,12 @@ function ApprovalStage({ index, onRemove }: { index: number; onRemove(): void })
           </Button>
         </Group>
         <SubjectSetField name={`${at}.primaryApprovers`} label={`Stage ${index + 1} approvers`} place="approvers" />
-        <SubjectSetField name={`${at}.fallbackPrimaryApprovers`} label={`Stage ${index + 1} backup approvers`} place="approvers" description="Used when the approvers cannot be resolved (e.g. no manager)." />
+        <SubjectSetField
+          name={`${at}.fallbackPrimaryApprovers`}
+          label={`Stage ${index + 1} backup approvers`}
+          place="approvers"
+          description="Used when the approvers cannot be resolved (e.g. no manager)."
+        />
         <DurationField name={`${at}.durationBeforeAutomaticDenial`} label={`Stage ${index + 1}: deny if not decided within`} />
         <SwitchField name={`${at}.isApproverJustificationRequired`} label="Approvers must give a justification" />
         <SwitchField name={`${at}.isEscalationEnabled`} label="Escalate when the approvers do not decide" />
@@ -73,7 +95,11 @@ function ApprovalStage({ index, onRemove }: { index: number; onRemove(): void })
           <>
             <DurationField name={`${at}.durationBeforeEscalation`} label={`Stage ${index + 1}: escalate after`} />
             <SubjectSetField name={`${at}.escalationApprovers`} label={`Stage ${index + 1} escalation approvers`} place="approvers" />
-            <SubjectSetField name={`${at}.fallbackEscalationApprovers`} label={`Stage ${index + 1} backup escalation approvers`} place="approvers" />
+            <SubjectSetField
+              name={`${at}.fallbackEscalationApprovers`}
+              label={`Stage ${index + 1} backup escalation approvers`}
+              place="approvers"
+            />
           </>
         ) : null}
       </Stack>

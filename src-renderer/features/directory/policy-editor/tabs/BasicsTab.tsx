@@ -1,7 +1,7 @@
 import { Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { Controller, useFormContext } from 'react-hook-form';
 import { Switch } from '@mantine/core';
-import type { AssignmentPolicyBody } from '../../../../../src-shared/contract/directory';
+import type { AssignmentPolicyBody } from '@shared/contract/directory';
 import { useFieldError } from '../fields/use-field-error';
 
 /** Name, description and the package the policy belongs to (fixed once the policy exists). */
@@ -12,7 +12,15 @@ export function BasicsTab({ packageName }: { packageName: string }) {
   return (
     <Stack gap="md" maw={720}>
       <TextInput label="Name" required maxLength={256} error={nameError} {...register('displayName')} data-autofocus />
-      <Textarea label="Description" description="Shown to requestors in the My Access portal." autosize minRows={2} maxRows={6} error={descriptionError} {...register('description')} />
+      <Textarea
+        label="Description"
+        description="Shown to requestors in the My Access portal."
+        autosize
+        minRows={2}
+        maxRows={6}
+        error={descriptionError}
+        {...register('description')}
+      />
       <div>
         <Text size="sm" fw={500}>
           Access package

@@ -1,7 +1,7 @@
 import { ActionIcon, Button, Group, Select, Stack, Text } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { Controller, useFieldArray, useFormContext } from 'react-hook-form';
-import { customExtensionStageSchema, type AssignmentPolicyBody } from '../../../../../src-shared/contract/directory';
+import { customExtensionStageSchema, type AssignmentPolicyBody } from '@shared/contract/directory';
 import { ExtensionIdInput } from '../fields/ExtensionIdInput';
 import { useFieldError } from '../fields/use-field-error';
 import { EXTENSION_STAGE_LABELS } from '../../model/review-summary';
@@ -19,7 +19,12 @@ export function ExtensionsTab() {
         <ExtensionRow key={field.id} index={index} onRemove={() => remove(index)} />
       ))}
       {fields.length === 0 ? <Text size="sm">No custom extensions are called.</Text> : null}
-      <Button variant="light" leftSection={<IconPlus size={16} />} w="fit-content" onClick={() => append({ stage: 'assignmentRequestCreated', customExtension: { id: '' } })}>
+      <Button
+        variant="light"
+        leftSection={<IconPlus size={16} />}
+        w="fit-content"
+        onClick={() => append({ stage: 'assignmentRequestCreated', customExtension: { id: '' } })}
+      >
         Add custom extension
       </Button>
     </Stack>

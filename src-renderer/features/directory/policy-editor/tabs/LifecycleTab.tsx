@@ -1,7 +1,7 @@
 import { SegmentedControl, Stack, Text } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
-import type { AssignmentPolicyBody } from '../../../../../src-shared/contract/directory';
+import type { AssignmentPolicyBody } from '@shared/contract/directory';
 import { DurationField } from '../fields/DurationField';
 import { SwitchField } from '../fields/SwitchField';
 import { useFieldError } from '../fields/use-field-error';
@@ -15,7 +15,11 @@ export function LifecycleTab() {
   const endError = useFieldError('expiration.endDateTime');
   const choose = (next: ExpirationType) => {
     // Only the part that goes with the kind is kept: Graph reads the others as set.
-    setValue('expiration', { type: next, duration: next === 'afterDuration' ? 'P365D' : null, endDateTime: null }, { shouldDirty: true, shouldValidate: true });
+    setValue(
+      'expiration',
+      { type: next, duration: next === 'afterDuration' ? 'P365D' : null, endDateTime: null },
+      { shouldDirty: true, shouldValidate: true },
+    );
   };
   return (
     <Stack gap="md" maw={720}>
@@ -50,7 +54,11 @@ export function LifecycleTab() {
           )}
         />
       ) : null}
-      <SwitchField name="requestorSettings.enableTargetsToSelfUpdateAccess" label="People can ask to extend their access" description="An extension goes through the same approval as a new request, if the Approval tab requires it." />
+      <SwitchField
+        name="requestorSettings.enableTargetsToSelfUpdateAccess"
+        label="People can ask to extend their access"
+        description="An extension goes through the same approval as a new request, if the Approval tab requires it."
+      />
       <SwitchField name="requestorSettings.allowCustomAssignmentSchedule" label="Requestors may choose their own start and end" />
     </Stack>
   );

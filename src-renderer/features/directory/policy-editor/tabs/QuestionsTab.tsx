@@ -1,7 +1,7 @@
 import { ActionIcon, Button, Card, Group, SegmentedControl, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { Controller, useFieldArray, useFormContext, useWatch } from 'react-hook-form';
-import type { AssignmentPolicyBody, PolicyQuestion } from '../../../../../src-shared/contract/directory';
+import type { AssignmentPolicyBody, PolicyQuestion } from '@shared/contract/directory';
 import { LocalizationsField } from '../fields/LocalizationsField';
 import { SwitchField } from '../fields/SwitchField';
 import { useFieldError } from '../fields/use-field-error';
@@ -11,8 +11,26 @@ const CHOICE = '#microsoft.graph.accessPackageMultipleChoiceQuestion';
 
 function blankQuestion(kind: typeof TEXT | typeof CHOICE, sequence: number, text = ''): PolicyQuestion {
   return kind === TEXT
-    ? { '@odata.type': TEXT, text, sequence, isRequired: true, isAnswerEditable: true, isSingleLineQuestion: true, regexPattern: null, localizations: [] }
-    : { '@odata.type': CHOICE, text, sequence, isRequired: true, isAnswerEditable: true, isMultipleSelectionAllowed: false, choices: [{ actualValue: '', text: '', localizations: [] }], localizations: [] };
+    ? {
+        '@odata.type': TEXT,
+        text,
+        sequence,
+        isRequired: true,
+        isAnswerEditable: true,
+        isSingleLineQuestion: true,
+        regexPattern: null,
+        localizations: [],
+      }
+    : {
+        '@odata.type': CHOICE,
+        text,
+        sequence,
+        isRequired: true,
+        isAnswerEditable: true,
+        isMultipleSelectionAllowed: false,
+        choices: [{ actualValue: '', text: '', localizations: [] }],
+        localizations: [],
+      };
 }
 
 /** Questions requestors answer (text, or a choice of options), in order; answers are shown to approvers. */
@@ -21,7 +39,8 @@ export function QuestionsTab() {
   const { fields, append, remove, update } = useFieldArray({ control, name: 'questions' });
   const questions = useWatch({ control, name: 'questions' }) ?? [];
   // Fields of the old format that linger are dropped before checking (model/kind-fields.ts).
-  const changeKind = (index: number, kind: typeof TEXT | typeof CHOICE) => update(index, blankQuestion(kind, questions[index]?.sequence ?? index, questions[index]?.text ?? ''));
+  const changeKind = (index: number, kind: typeof TEXT | typeof CHOICE) =>
+    update(index, blankQuestion(kind, questions[index]?.sequence ?? index, questions[index]?.text ?? ''));
   return (
     <Stack gap="md" maw={1000}>
       <Text size="sm" c="dimmed">
@@ -37,8 +56,15 @@ export function QuestionsTab() {
           onRemove={() => remove(index)}
         />
       ))}
-      {fields.length === 0 ? <Text size="sm">No questions: requestors only give a justification, if the Approval tab asks for one.</Text> : null}
-      <Button variant="light" leftSection={<IconPlus size={16} />} w="fit-content" onClick={() => append(blankQuestion(TEXT, nextSequence(questions)))}>
+      {fields.length === 0 ? (
+        <Text size="sm">No questions: requestors only give a justification, if the Approval tab asks for one.</Text>
+      ) : null}
+      <Button
+        variant="light"
+        leftSection={<IconPlus size={16} />}
+        w="fit-content"
+        onClick={() => append(blankQuestion(TEXT, nextSequence(questions)))}
+      >
         Add question
       </Button>
     </Stack>
@@ -47,7 +73,17 @@ export function QuestionsTab() {
 
 const nextSequence = (questions: readonly PolicyQuestion[]) => questions.reduce((max, q) => Math.max(max, (q.sequence ?? -1) + 1), 0);
 
-function QuestionCard({ index, question, onKind, onRemove }: { index: number; question: PolicyQuestion | undefined; onKind(kind: typeof TEXT | typeof CHOICE): void; onRemove(): void }) {
+function QuestionCard({
+  index,
+  question,
+  onKind,
+  onRemove,
+}: {
+  index: number;
+  question: PolicyQuestion | undefined;
+  onKind(kind: typeof TEXT | typeof CHOICE): void;
+  onRemove(): void;
+}) {
   const { register } = useFormContext();
   const at = `questions.${index}`;
   const textError = useFieldError(`${at}.text`);
@@ -85,7 +121,13 @@ function QuestionCard({ index, question, onKind, onRemove }: { index: number; qu
           <>
             <Controller
               name={`${at}.isSingleLineQuestion`}
-              render={({ field }) => <Switch label="Multi-line answer" checked={field.value === false} onChange={(event) => field.onChange(!event.currentTarget.checked)} />}
+              render={({ field }) => (
+                <Switch
+                  label="Multi-line answer"
+                  checked={field.value === false}
+                  onChange={(event) => field.onChange(!event.currentTarget.checked)}
+                />
+              )}
             />
             <TextInput
               label="Answer must match (regular expression)"
@@ -111,14 +153,25 @@ function ChoicesField({ at, questionNumber }: { at: string; questionNumber: numb
     <Stack gap="xs" role="group" aria-label={`Question ${questionNumber} choices`}>
       <SwitchField name={`${at}.isMultipleSelectionAllowed`} label="Requestors may pick more than one" />
       {fields.map((field, index) => (
-        <ChoiceRow key={field.id} at={`${at}.choices.${index}`} label={`Question ${questionNumber} choice ${index + 1}`} onRemove={() => remove(index)} />
+        <ChoiceRow
+          key={field.id}
+          at={`${at}.choices.${index}`}
+          label={`Question ${questionNumber} choice ${index + 1}`}
+          onRemove={() => remove(index)}
+        />
       ))}
       {choicesError ? (
         <Text size="sm" c="red" role="alert">
           {choicesError}
         </Text>
       ) : null}
-      <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} w="fit-content" onClick={() => append({ actualValue: '', text: '', localizations: [] } as never)}>
+      <Button
+        size="xs"
+        variant="light"
+        leftSection={<IconPlus size={14} />}
+        w="fit-content"
+        onClick={() => append({ actualValue: '', text: '', localizations: [] } as never)}
+      >
         Add choice
       </Button>
     </Stack>
@@ -133,7 +186,13 @@ function ChoiceRow({ at, label, onRemove }: { at: string; label: string; onRemov
       <Stack gap={4}>
         <Group gap="xs" align="flex-start" wrap="nowrap">
           <TextInput label={`${label}: shown text`} style={{ flex: 1 }} {...register(`${at}.text`)} />
-          <TextInput label={`${label}: stored value`} style={{ flex: 1 }} spellCheck={false} error={valueError} {...register(`${at}.actualValue`)} />
+          <TextInput
+            label={`${label}: stored value`}
+            style={{ flex: 1 }}
+            spellCheck={false}
+            error={valueError}
+            {...register(`${at}.actualValue`)}
+          />
           <ActionIcon variant="subtle" color="red" mt={26} aria-label={`Remove ${label}`} onClick={onRemove}>
             <IconTrash size={16} />
           </ActionIcon>

@@ -1,6 +1,6 @@
 import { Select, Stack, Title } from '@mantine/core';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
-import { allowedTargetScopeSchema, type AssignmentPolicyBody } from '../../../../../src-shared/contract/directory';
+import { allowedTargetScopeSchema, type AssignmentPolicyBody } from '@shared/contract/directory';
 import { TARGET_SCOPE_LABELS } from '../../model/policy-summary';
 import { SubjectSetField } from '../fields/SubjectSetField';
 import { SwitchField } from '../fields/SwitchField';
@@ -30,17 +30,38 @@ export function RequestsTab() {
           />
         )}
       />
-      {scope.startsWith('specific') ? <SubjectSetField name="specificAllowedTargets" label="Allowed requestors" place="allowedTargets" description="Users, groups or organizations who may request." /> : null}
+      {scope.startsWith('specific') ? (
+        <SubjectSetField
+          name="specificAllowedTargets"
+          label="Allowed requestors"
+          place="allowedTargets"
+          description="Users, groups or organizations who may request."
+        />
+      ) : null}
       <Title order={3} size="h5">
         Requests
       </Title>
-      <SwitchField name="requestorSettings.enableTargetsToSelfAddAccess" label="Enable new requests" description="People in scope can request the package for themselves." />
+      <SwitchField
+        name="requestorSettings.enableTargetsToSelfAddAccess"
+        label="Enable new requests"
+        description="People in scope can request the package for themselves."
+      />
       <SwitchField name="requestorSettings.enableTargetsToSelfRemoveAccess" label="Requestors can remove their own access" />
-      <SwitchField name="requestorSettings.enableOnBehalfRequestorsToAddAccess" label="Allow requests on behalf of others" description="Managers or named people request for someone else." />
+      <SwitchField
+        name="requestorSettings.enableOnBehalfRequestorsToAddAccess"
+        label="Allow requests on behalf of others"
+        description="Managers or named people request for someone else."
+      />
       {onBehalf ? (
         <>
-          <SwitchField name="requestorSettings.enableOnBehalfRequestorsToUpdateAccess" label="They can also extend access on behalf of others" />
-          <SwitchField name="requestorSettings.enableOnBehalfRequestorsToRemoveAccess" label="They can also remove access on behalf of others" />
+          <SwitchField
+            name="requestorSettings.enableOnBehalfRequestorsToUpdateAccess"
+            label="They can also extend access on behalf of others"
+          />
+          <SwitchField
+            name="requestorSettings.enableOnBehalfRequestorsToRemoveAccess"
+            label="They can also remove access on behalf of others"
+          />
           <SubjectSetField name="requestorSettings.onBehalfRequestors" label="On-behalf requestors" place="onBehalfRequestors" />
         </>
       ) : null}

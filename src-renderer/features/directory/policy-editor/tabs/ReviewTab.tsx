@@ -1,7 +1,7 @@
 import { Badge, Button, Code, List, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
-import type { AssignmentPolicyBody } from '../../../../../src-shared/contract/directory';
+import type { AssignmentPolicyBody } from '@shared/contract/directory';
 import { policyDiff, type PolicyChange } from '../../model/policy-diff';
 import { bodyToSend } from '../../model/policy-resolver';
 import { expirationText, reviewSummary, stageText, userIdsIn, valueText } from '../../model/review-summary';
@@ -27,7 +27,8 @@ export function ReviewTab({ saved, requestLine }: { saved: AssignmentPolicyBody 
     ...(users.data ?? []).map((u) => [u.id.toLowerCase(), u.displayName ?? u.userPrincipalName ?? u.id] as const),
     ...(extensions.data ?? []).map((e) => [e.id.toLowerCase(), e.displayName ?? e.id] as const),
   ]);
-  const cell = (change: PolicyChange, value: unknown) => (showJson ? <Code block>{json(value)}</Code> : valueText(change.path, value, names));
+  const cell = (change: PolicyChange, value: unknown) =>
+    showJson ? <Code block>{json(value)}</Code> : valueText(change.path, value, names);
   const stages = values.requestApprovalSettings?.stages ?? [];
   return (
     <Stack gap="sm">
@@ -37,7 +38,10 @@ export function ReviewTab({ saved, requestLine }: { saved: AssignmentPolicyBody 
       <List size="sm" spacing={2} data-testid="review-summary" aria-label="The policy after saving">
         <List.Item>Access: {expirationText(values.expiration)}.</List.Item>
         <List.Item>
-          Approval: {values.requestApprovalSettings?.isApprovalRequiredForAdd && stages.length ? stages.map((stage, i) => `${stages.length > 1 ? `Stage ${i + 1}: ` : ''}${stageText(stage, names)}`).join(' ') : 'Not needed.'}
+          Approval:{' '}
+          {values.requestApprovalSettings?.isApprovalRequiredForAdd && stages.length
+            ? stages.map((stage, i) => `${stages.length > 1 ? `Stage ${i + 1}: ` : ''}${stageText(stage, names)}`).join(' ')
+            : 'Not needed.'}
         </List.Item>
         <List.Item>Access reviews: {reviewSummary(values.reviewSettings, names)}</List.Item>
       </List>
@@ -64,8 +68,12 @@ export function ReviewTab({ saved, requestLine }: { saved: AssignmentPolicyBody 
                     {change.kind}
                   </Badge>
                 </Table.Td>
-                <Table.Td className={change.kind === 'added' ? undefined : 'diff-before'}>{change.kind === 'added' ? '—' : cell(change, change.before)}</Table.Td>
-                <Table.Td className={change.kind === 'removed' ? undefined : 'diff-after'}>{change.kind === 'removed' ? '—' : cell(change, change.after)}</Table.Td>
+                <Table.Td className={change.kind === 'added' ? undefined : 'diff-before'}>
+                  {change.kind === 'added' ? '—' : cell(change, change.before)}
+                </Table.Td>
+                <Table.Td className={change.kind === 'removed' ? undefined : 'diff-after'}>
+                  {change.kind === 'removed' ? '—' : cell(change, change.after)}
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -1,7 +1,7 @@
 import { Button, Group, NumberInput, Select, Stack, Text } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
-import type { AssignmentPolicyBody } from '../../../../../src-shared/contract/directory';
+import type { AssignmentPolicyBody } from '@shared/contract/directory';
 import { DurationField } from '../fields/DurationField';
 import { SubjectSetField } from '../fields/SubjectSetField';
 import { SwitchField } from '../fields/SwitchField';
@@ -29,7 +29,11 @@ function firstReview(): NonNullable<AssignmentPolicyBody['reviewSettings']> {
     isSelfReview: false,
     primaryReviewers: [{ '@odata.type': '#microsoft.graph.requestorManager', managerLevel: 1 }],
     fallbackReviewers: [],
-    schedule: { startDateTime: `${start}T00:00:00Z`, expiration: { type: 'afterDuration', duration: 'P14D', endDateTime: null }, recurrence: { pattern: { type: 'absoluteMonthly', interval: 3 }, range: { type: 'noEnd' } } },
+    schedule: {
+      startDateTime: `${start}T00:00:00Z`,
+      expiration: { type: 'afterDuration', duration: 'P14D', endDateTime: null },
+      recurrence: { pattern: { type: 'absoluteMonthly', interval: 3 }, range: { type: 'noEnd' } },
+    },
   };
 }
 
@@ -56,25 +60,65 @@ export function ReviewsTab() {
         <Controller
           name="reviewSettings.schedule.startDateTime"
           render={({ field }) => (
-            <DatePickerInput label="First review (UTC)" value={typeof field.value === 'string' ? field.value.slice(0, 10) : null} onChange={(value) => field.onChange(value ? `${String(value).slice(0, 10)}T00:00:00Z` : null)} error={startError} w={220} />
+            <DatePickerInput
+              label="First review (UTC)"
+              value={typeof field.value === 'string' ? field.value.slice(0, 10) : null}
+              onChange={(value) => field.onChange(value ? `${String(value).slice(0, 10)}T00:00:00Z` : null)}
+              error={startError}
+              w={220}
+            />
           )}
         />
         <Controller
           name="reviewSettings.schedule.recurrence.pattern.type"
-          render={({ field }) => <Select label="Repeats" data={RECURRENCES} value={(field.value as string) ?? null} onChange={(value) => field.onChange(value)} allowDeselect={false} error={recurrenceError} w={160} />}
+          render={({ field }) => (
+            <Select
+              label="Repeats"
+              data={RECURRENCES}
+              value={(field.value as string) ?? null}
+              onChange={(value) => field.onChange(value)}
+              allowDeselect={false}
+              error={recurrenceError}
+              w={160}
+            />
+          )}
         />
         <Controller
           name="reviewSettings.schedule.recurrence.pattern.interval"
-          render={({ field }) => <NumberInput label="Every" min={1} max={99} allowDecimal={false} value={(field.value as number) ?? 1} onChange={(value) => field.onChange(typeof value === 'number' ? value : 1)} w={100} />}
+          render={({ field }) => (
+            <NumberInput
+              label="Every"
+              min={1}
+              max={99}
+              allowDecimal={false}
+              value={(field.value as number) ?? 1}
+              onChange={(value) => field.onChange(typeof value === 'number' ? value : 1)}
+              w={100}
+            />
+          )}
         />
       </Group>
       <DurationField name="reviewSettings.schedule.expiration.duration" label="Each review lasts" />
       <SwitchField name="reviewSettings.isSelfReview" label="People review their own access" />
       <SubjectSetField name="reviewSettings.primaryReviewers" label="Reviewers" place="reviewers" />
-      <SubjectSetField name="reviewSettings.fallbackReviewers" label="Fallback reviewers" place="reviewers" description="Used when the reviewers cannot be resolved." />
+      <SubjectSetField
+        name="reviewSettings.fallbackReviewers"
+        label="Fallback reviewers"
+        place="reviewers"
+        description="Used when the reviewers cannot be resolved."
+      />
       <Controller
         name="reviewSettings.expirationBehavior"
-        render={({ field }) => <Select label="If reviewers do not respond" data={DEFAULTS} value={(field.value as string) ?? null} onChange={(value) => field.onChange(value)} allowDeselect={false} w={280} />}
+        render={({ field }) => (
+          <Select
+            label="If reviewers do not respond"
+            data={DEFAULTS}
+            value={(field.value as string) ?? null}
+            onChange={(value) => field.onChange(value)}
+            allowDeselect={false}
+            w={280}
+          />
+        )}
       />
       <SwitchField name="reviewSettings.isRecommendationEnabled" label="Show recommendations to reviewers" />
       <SwitchField name="reviewSettings.isReviewerJustificationRequired" label="Reviewers must give a justification" />

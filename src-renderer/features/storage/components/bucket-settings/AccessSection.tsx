@@ -3,7 +3,17 @@ import { useEffect, useState } from 'react';
 import { SectionError } from './SectionError';
 
 /** Private or public, changed at once (Kodo's `private` API). */
-export function AccessSection({ isPrivate, busy, error, onChange }: { isPrivate: boolean; busy: boolean; error?: string | undefined; onChange(isPrivate: boolean): void }) {
+export function AccessSection({
+  isPrivate,
+  busy,
+  error,
+  onChange,
+}: {
+  isPrivate: boolean;
+  busy: boolean;
+  error?: string | undefined;
+  onChange(isPrivate: boolean): void;
+}) {
   // The choice shows at once; the service's answer (or its refusal) sets it back to what it holds.
   const [chosen, setChosen] = useState(isPrivate);
   useEffect(() => setChosen(isPrivate), [isPrivate, error]);

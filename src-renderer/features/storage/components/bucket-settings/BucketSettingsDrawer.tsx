@@ -1,7 +1,7 @@
 import { Badge, Divider, Drawer, Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { KODO_REGIONS } from '../../../../../src-shared/contract/storage';
-import { QueryState } from '../../../../ui/QueryState';
+import { KODO_REGIONS } from '@shared/contract/storage';
+import { QueryState } from '@renderer/ui/QueryState';
 import { useBucketSettings } from '../../use-bucket-settings';
 import { AccessSection } from './AccessSection';
 import { CorsSection } from './CorsSection';
@@ -23,7 +23,17 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 }
 
 /** A bucket's settings: access, domains, lifecycle, CORS and referer rules, each saved on its own. */
-export function BucketSettingsDrawer({ accountId, bucket, opened, onClose }: { accountId: string; bucket: string; opened: boolean; onClose(): void }) {
+export function BucketSettingsDrawer({
+  accountId,
+  bucket,
+  opened,
+  onClose,
+}: {
+  accountId: string;
+  bucket: string;
+  opened: boolean;
+  onClose(): void;
+}) {
   const s = useBucketSettings(accountId, bucket, opened);
   const data = s.settings.data;
   return (
@@ -38,7 +48,12 @@ export function BucketSettingsDrawer({ accountId, bucket, opened, onClose }: { a
             </Badge>
           </Group>
           <Section title="Access">
-            <AccessSection isPrivate={data.private} busy={s.setAccess.isPending} error={s.setAccess.error?.message} onChange={(value) => s.setAccess.mutate(value)} />
+            <AccessSection
+              isPrivate={data.private}
+              busy={s.setAccess.isPending}
+              error={s.setAccess.error?.message}
+              onChange={(value) => s.setAccess.mutate(value)}
+            />
           </Section>
           <Divider />
           <Section title="Domains">
@@ -62,11 +77,21 @@ export function BucketSettingsDrawer({ accountId, bucket, opened, onClose }: { a
           </Section>
           <Divider />
           <Section title="CORS rules">
-            <CorsSection rules={data.cors} busy={s.setCors.isPending} error={s.setCors.error?.message} onChange={(rules) => s.setCors.mutate(rules)} />
+            <CorsSection
+              rules={data.cors}
+              busy={s.setCors.isPending}
+              error={s.setCors.error?.message}
+              onChange={(rules) => s.setCors.mutate(rules)}
+            />
           </Section>
           <Divider />
           <Section title="Referer rules">
-            <RefererSection referer={data.referer} busy={s.setReferer.isPending} error={s.setReferer.error?.message} onSave={(rule) => s.setReferer.mutate(rule)} />
+            <RefererSection
+              referer={data.referer}
+              busy={s.setReferer.isPending}
+              error={s.setReferer.error?.message}
+              onSave={(rule) => s.setReferer.mutate(rule)}
+            />
           </Section>
         </Stack>
       ) : null}

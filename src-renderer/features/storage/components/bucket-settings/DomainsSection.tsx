@@ -1,13 +1,25 @@
 import { ActionIcon, Badge, Button, Group, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconLinkOff } from '@tabler/icons-react';
 import { useState } from 'react';
-import type { BucketSettings } from '../../../../../src-shared/contract/storage';
+import type { BucketSettings } from '@shared/contract/storage';
 import { SectionError } from './SectionError';
 
 const DOMAIN = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** The bucket's download domains: the test domain it was given, and the user's own, bound and unbound here. */
-export function DomainsSection({ domains, busy, error, onBind, onUnbind }: { domains: BucketSettings['domains']; busy: boolean; error?: string | undefined; onBind(domain: string): void; onUnbind(domain: string): void }) {
+export function DomainsSection({
+  domains,
+  busy,
+  error,
+  onBind,
+  onUnbind,
+}: {
+  domains: BucketSettings['domains'];
+  busy: boolean;
+  error?: string | undefined;
+  onBind(domain: string): void;
+  onUnbind(domain: string): void;
+}) {
   const [domain, setDomain] = useState('');
   const typed = domain.trim().toLowerCase();
   const problem = typed !== '' && !DOMAIN.test(typed) ? 'a domain looks like cdn.example.com' : undefined;
@@ -19,10 +31,21 @@ export function DomainsSection({ domains, busy, error, onBind, onUnbind }: { dom
             {domains.map((d) => (
               <Table.Tr key={d.domain} data-domain={d.domain}>
                 <Table.Td>
-                  <code>{d.domain}</code> {d.test ? <Badge size="xs" variant="light">Test domain</Badge> : null}
+                  <code>{d.domain}</code>{' '}
+                  {d.test ? (
+                    <Badge size="xs" variant="light">
+                      Test domain
+                    </Badge>
+                  ) : null}
                 </Table.Td>
                 <Table.Td ta="right">
-                  <ActionIcon variant="subtle" color="red" aria-label={`Unbind ${d.domain}`} disabled={busy} onClick={() => onUnbind(d.domain)}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={`Unbind ${d.domain}`}
+                    disabled={busy}
+                    onClick={() => onUnbind(d.domain)}
+                  >
                     <IconLinkOff size={16} />
                   </ActionIcon>
                 </Table.Td>
@@ -43,7 +66,15 @@ export function DomainsSection({ domains, busy, error, onBind, onUnbind }: { dom
         }}
       >
         <Group align="flex-start" gap="xs">
-          <TextInput label="Domain to bind" placeholder="cdn.example.com" value={domain} onChange={(event) => setDomain(event.currentTarget.value)} error={problem} spellCheck={false} style={{ flex: 1 }} />
+          <TextInput
+            label="Domain to bind"
+            placeholder="cdn.example.com"
+            value={domain}
+            onChange={(event) => setDomain(event.currentTarget.value)}
+            error={problem}
+            spellCheck={false}
+            style={{ flex: 1 }}
+          />
           <Button type="submit" mt={25} loading={busy} disabled={typed === ''}>
             Bind
           </Button>

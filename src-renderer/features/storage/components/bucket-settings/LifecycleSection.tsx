@@ -1,6 +1,6 @@
 import { Button, Group, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import type { LifecycleRule } from '../../../../../src-shared/contract/storage';
+import type { LifecycleRule } from '@shared/contract/storage';
 import { lifecycleProblem, lifecycleSummary } from '../../model/bucket-settings-form';
 import { RuleTable } from './RuleTable';
 import { SectionError } from './SectionError';
@@ -9,7 +9,19 @@ const EMPTY: LifecycleRule = { name: '', prefix: '', toInfrequentAfterDays: 0, t
 const days = (value: string | number) => (typeof value === 'number' ? Math.max(0, Math.floor(value)) : 0);
 
 /** Lifecycle rules: listed with what they do; one added (or replaced, by name) from the form. */
-export function LifecycleSection({ rules, busy, error, onSave, onDelete }: { rules: LifecycleRule[]; busy: boolean; error?: string | undefined; onSave(rule: LifecycleRule): void; onDelete(name: string): void }) {
+export function LifecycleSection({
+  rules,
+  busy,
+  error,
+  onSave,
+  onDelete,
+}: {
+  rules: LifecycleRule[];
+  busy: boolean;
+  error?: string | undefined;
+  onSave(rule: LifecycleRule): void;
+  onDelete(name: string): void;
+}) {
   const [rule, setRule] = useState<LifecycleRule>(EMPTY);
   const [touched, setTouched] = useState(false);
   const problem = lifecycleProblem(rule);
@@ -50,13 +62,39 @@ export function LifecycleSection({ rules, busy, error, onSave, onDelete }: { rul
       >
         <Stack gap={6}>
           <Group grow gap="xs">
-            <TextInput label="Rule name" value={rule.name} onChange={(event) => set({ name: event.currentTarget.value })} spellCheck={false} />
-            <TextInput label="Key prefix" placeholder="every object" value={rule.prefix} onChange={(event) => set({ prefix: event.currentTarget.value })} spellCheck={false} />
+            <TextInput
+              label="Rule name"
+              value={rule.name}
+              onChange={(event) => set({ name: event.currentTarget.value })}
+              spellCheck={false}
+            />
+            <TextInput
+              label="Key prefix"
+              placeholder="every object"
+              value={rule.prefix}
+              onChange={(event) => set({ prefix: event.currentTarget.value })}
+              spellCheck={false}
+            />
           </Group>
           <Group grow gap="xs">
-            <NumberInput label="To Infrequent after (days)" min={0} value={rule.toInfrequentAfterDays} onChange={(value) => set({ toInfrequentAfterDays: days(value) })} />
-            <NumberInput label="To Archive after (days)" min={0} value={rule.toArchiveAfterDays} onChange={(value) => set({ toArchiveAfterDays: days(value) })} />
-            <NumberInput label="Delete after (days)" min={0} value={rule.deleteAfterDays} onChange={(value) => set({ deleteAfterDays: days(value) })} />
+            <NumberInput
+              label="To Infrequent after (days)"
+              min={0}
+              value={rule.toInfrequentAfterDays}
+              onChange={(value) => set({ toInfrequentAfterDays: days(value) })}
+            />
+            <NumberInput
+              label="To Archive after (days)"
+              min={0}
+              value={rule.toArchiveAfterDays}
+              onChange={(value) => set({ toArchiveAfterDays: days(value) })}
+            />
+            <NumberInput
+              label="Delete after (days)"
+              min={0}
+              value={rule.deleteAfterDays}
+              onChange={(value) => set({ deleteAfterDays: days(value) })}
+            />
           </Group>
           {touched && problem ? (
             <Text c="red" size="sm" role="alert">

@@ -1,11 +1,21 @@
 import { Button, Checkbox, Group, Radio, Stack, Text, Textarea } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import type { RefererRule } from '../../../../../src-shared/contract/storage';
+import type { RefererRule } from '@shared/contract/storage';
 import { parseList } from '../../model/bucket-settings-form';
 import { SectionError } from './SectionError';
 
 /** Referer anti-leech: off, an allow list or a deny list of hosts; saved as a whole. */
-export function RefererSection({ referer, busy, error, onSave }: { referer: RefererRule; busy: boolean; error?: string | undefined; onSave(rule: RefererRule): void }) {
+export function RefererSection({
+  referer,
+  busy,
+  error,
+  onSave,
+}: {
+  referer: RefererRule;
+  busy: boolean;
+  error?: string | undefined;
+  onSave(rule: RefererRule): void;
+}) {
   const [mode, setMode] = useState(referer.mode);
   const [patterns, setPatterns] = useState(referer.patterns.join('\n'));
   const [allowEmpty, setAllowEmpty] = useState(referer.allowEmpty);
@@ -35,8 +45,21 @@ export function RefererSection({ referer, busy, error, onSave }: { referer: Refe
         </Radio.Group>
         {mode !== 'off' ? (
           <>
-            <Textarea label="Referer patterns" description="One per line: example.com, *.example.com or *" autosize minRows={2} value={patterns} onChange={(event) => setPatterns(event.currentTarget.value)} error={problem} spellCheck={false} />
-            <Checkbox label="Allow requests without a Referer" checked={allowEmpty} onChange={(event) => setAllowEmpty(event.currentTarget.checked)} />
+            <Textarea
+              label="Referer patterns"
+              description="One per line: example.com, *.example.com or *"
+              autosize
+              minRows={2}
+              value={patterns}
+              onChange={(event) => setPatterns(event.currentTarget.value)}
+              error={problem}
+              spellCheck={false}
+            />
+            <Checkbox
+              label="Allow requests without a Referer"
+              checked={allowEmpty}
+              onChange={(event) => setAllowEmpty(event.currentTarget.checked)}
+            />
           </>
         ) : (
           <Text size="sm" c="dimmed">
