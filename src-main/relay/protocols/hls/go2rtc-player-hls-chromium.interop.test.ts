@@ -105,7 +105,8 @@ describe.skipIf(!present)(
         error: 'PipelineStatus::DEMUXER_ERROR_COULD_NOT_PARSE',
         src: 'data:',
       });
-      await expect.poll(() => seen.mediaErrors.join()).toContain('HlsDemuxerStatus::Network read stopped');
+      // The media log's events arrive after the element's error; a loaded machine takes a while.
+      await expect.poll(() => seen.mediaErrors.join(), { timeout: 10_000 }).toContain('HlsDemuxerStatus::Network read stopped');
       expect(seen.playlists).toBe(0);
       await page.close();
     }, 40_000);
