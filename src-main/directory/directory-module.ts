@@ -8,6 +8,7 @@ import type { GraphClient, GraphRequest } from './client/graph-client';
 import { calendarClient } from './calendar/calendar-graph-client';
 import { join } from 'node:path';
 import { bindCalendarSync, type CalendarSyncBinding } from './calendar/calendar-sync-service';
+import { directoryCalendar } from './calendar/calendar-capability';
 import { isGraphError } from './client/graph-error';
 import { directoryAccountService, type SignInStatus } from '../../src-shared/contract/directory-accounts';
 import { createConnectionMethods } from './account/connection-methods';
@@ -204,6 +205,8 @@ export function createDirectoryModule(options: DirectoryModuleOptions = {}): Eng
         databasePath: connections.calendarPathOf(await connections.activeId()),
         logger: ctx.logger.child('calendar-sync'),
       });
+      // Lent only when a calendar can be reached: recordings then say why they stay idle.
+      if (settings.graph || settings.emulator.enabled) ctx.capabilities.provide(directoryCalendar, calendar.lent);
     },
   };
 }

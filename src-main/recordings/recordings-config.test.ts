@@ -17,6 +17,7 @@ describe('recordings: config', () => {
         schedule: { kind: 'always' },
         pre_roll: 0,
         post_roll: 0,
+        calendar_interval: 60_000,
         spool_max: 1_000_000_000,
       },
     ]);
@@ -33,6 +34,7 @@ describe('recordings: config', () => {
         retain_days: 30,
         pre_roll: '5s',
         post_roll: 10,
+        calendar_interval: '30s',
         spool_max: '512MB',
       },
     });
@@ -44,6 +46,7 @@ describe('recordings: config', () => {
       retain_days: 30,
       pre_roll: 5000,
       post_roll: 10_000,
+      calendar_interval: 30_000,
       spool_max: 512_000_000,
     });
     expect(settings[0]!.schedule).toMatchObject({ kind: 'weekly', text: ['mon-fri 08:00-18:00', 'sat 10:00-14:00'] });

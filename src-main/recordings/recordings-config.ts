@@ -69,6 +69,11 @@ const recordingEntrySchema = z
       .default(0)
       .describe("recording starts this long before a window opens (the stream's GOP cache adds what it holds)"),
     post_roll: duration('post_roll', 0, 600_000).default(0).describe('recording goes on this long after a window closes'),
+    calendar_interval: duration('calendar_interval', 1_000, 3_600_000)
+      .default(60_000)
+      .describe(
+        'schedule: calendar: the round interval of the calendar sync when a recording starts it (a moved meeting shows within one)',
+      ),
     spool_max: z
       .union([z.string(), z.number()])
       .transform((value, ctx) => {

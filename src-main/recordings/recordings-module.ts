@@ -3,9 +3,11 @@ import { z } from 'zod';
 import { recordingsService, type RecordedSegmentInfo, type RecordingStatus } from '../../src-shared/contract/recordings';
 import { ContractFailure } from '../../src-shared/contract/result';
 import type { EngineContext, EngineModule } from '../engine/engine-context';
+import { directoryCalendar } from '../directory/calendar/calendar-capability';
 import { relayStreams, type RelayStreams } from '../relay/relay-capability';
 import { storageAccounts, type StorageAccounts } from '../storage/client/storage-capability';
 import { prepareBucket } from './bucket-setup';
+import { createCalendarFeed } from './calendar-feed';
 import { readRecordingsSection, recordingsSectionSchema, type RecordingSettings } from './recordings-config';
 import { recordingsRoutes } from './recordings-routes';
 import { createSegmentCatalog, type SegmentPlace } from './segment-catalog';
@@ -31,7 +33,8 @@ const sameSettings = (a: RecordingSettings, b: RecordingSettings) => {
  * Cameras recorded into Kodo buckets: per stream in `recordings:`, a recorder that follows its
  * schedule and writes segments into the spool in `data_dir/recordings`, an uploader that
  * empties the spool into the bucket, and the recordings API on the relay's HTTP API. Needs the
- * relay and the storage client, listed before it in modules.ts.
+ * relay and the storage client, listed before it in modules.ts; `schedule: calendar` follows
+ * the directory module's calendar sync (listed before it too, optional).
  */
 export const recordingsModule: EngineModule = {
   name: 'recordings',
@@ -69,6 +72,7 @@ async function startRecordings(
   const prepared = new Set<string>();
 
   const { accountOf, clientFor, placeOf } = storagePlaces(storage);
+  const calendar = createCalendarFeed(ctx.capabilities.get(directoryCalendar), log);
 
   let statusTimer: NodeJS.Timeout | undefined;
   const statuses = (): RecordingStatus[] =>
@@ -123,6 +127,7 @@ async function startRecordings(
     spool,
     logger: log,
     timeZone: systemTimeZone(),
+    ...(settings.schedule.kind === 'calendar' ? { calendar } : {}),
     onSpooled: () => {
       uploader.kick(settings.stream);
       void uploader.trim(settings.stream, settings.spool_max);
@@ -139,6 +144,9 @@ async function startRecordings(
       recorders.delete(stream);
       await recorder.stop();
     }
+    // The calendar sync starts (when stopped) for the first calendar recording, at the shortest interval asked.
+    const intervals = wanted.filter((s) => s.schedule.kind === 'calendar').map((s) => s.calendar_interval);
+    if (intervals.length > 0) calendar.want(Math.min(...intervals));
     for (const settings of wanted) {
       if (recorders.has(settings.stream)) continue;
       log.info('recording configured', {

@@ -10,6 +10,8 @@ import { fromAvcc } from '../relay/media/codecs/h264/nal';
 import { h264Codec } from '../relay/media/frames/codec-description';
 import { createFrameProducer } from '../relay/media/frames/frame-producer';
 import { segmentParts } from './fmp4-parts';
+import { createCalendarFeed, type CalendarFeed } from './calendar-feed';
+import { recordingWindows, type WindowEvent } from './calendar-windows';
 import { readRecordingsSection } from './recordings-config';
 import { openSpool, type Spool } from './spool';
 import { createStreamRecorder } from './stream-recorder';
@@ -23,7 +25,7 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
 });
 
-async function setup(recording: Record<string, unknown>) {
+async function setup(recording: Record<string, unknown>, calendar?: CalendarFeed) {
   const dir = await mkdtemp(join(tmpdir(), 'stream-recorder-'));
   dirs.push(dir);
   const logger = createMemoryLogger('warn');
@@ -38,12 +40,15 @@ async function setup(recording: Record<string, unknown>) {
     spool,
     logger,
     timeZone: 'UTC',
+    calendar,
     onSpooled: (entry) => spooled.push(entry.target.key),
     onChange: () => undefined,
     retryMs: 50,
   });
   return { streams, tasks, spool, recorder, spooled, logger };
 }
+
+const logger0 = () => createMemoryLogger('warn');
 
 /** A pushed source with the fixture camera's H.264 (its SPS and PPS in the SDP) and no audio. */
 function pushedCamera(streams: ReturnType<typeof createStreamRegistry>) {
@@ -93,13 +98,42 @@ describe('stream recorder', () => {
     }
   });
 
-  it('runs no calendar schedule yet, and says so', async () => {
-    const { recorder, logger } = await setup({ schedule: 'calendar' });
-    expect(recorder.status()).toMatchObject({
+  it('with no calendar to follow, a calendar schedule is inactive: the status says why, the log says it once', async () => {
+    const { recorder, logger } = await setup({ schedule: 'calendar' }, createCalendarFeed(undefined, logger0()));
+    expect(recorder.status()).toEqual({
       state: 'inactive',
-      message: expect.stringMatching(/calendar is not active in this version/),
+      message: expect.stringMatching(/^schedule: calendar needs the synced calendar, and there is none: .*directory\.graph/),
     });
-    expect(logger.lines.join('\n')).toMatch(/recordings\.cam\.schedule: calendar is not active/);
+    expect(logger.lines.filter((line) => line.includes('needs the synced calendar'))).toHaveLength(1);
     await recorder.stop();
+  });
+
+  it('follows the calendar: records during a meeting naming the stream, and stops when a round cancels it', async () => {
+    const now = Date.now();
+    let events: WindowEvent[] = [
+      { id: 'm', subject: 'Board', location: 'Room CAM', startMs: now - 1_000, endMs: now + 60_000, isCancelled: false },
+    ];
+    const rounds = new Set<() => void>();
+    const feed: CalendarFeed = {
+      read: (stream, rolls) => ({ windows: recordingWindows(events, stream, rolls) }),
+      onChange: (listener) => (rounds.add(listener), () => rounds.delete(listener)),
+      want: () => undefined,
+    };
+    const { streams, recorder } = await setup({ schedule: 'calendar', post_roll: '2s' }, feed);
+    const { producer } = pushedCamera(streams);
+    await vi.waitFor(() => expect(recorder.status().state).toBe('recording'), { timeout: 10_000, interval: 50 });
+    expect(recorder.status()).toMatchObject({
+      nextChangeMs: now + 62_000,
+      calendarWindow: { current: true, untilMs: now + 62_000, meetings: [{ subject: 'Board' }] },
+    });
+    expect(streams.get('cam')!.info().consumers).toHaveLength(1);
+    // The meeting is cancelled: the next round's end stops the recording at once.
+    events = [{ ...events[0]!, isCancelled: true }];
+    for (const listener of rounds) listener();
+    expect(recorder.status()).toEqual({ state: 'off', message: expect.stringMatching(/^no meeting ahead names cam/) });
+    expect(streams.get('cam')!.info().consumers).toEqual([]);
+    await recorder.stop();
+    expect(rounds.size).toBe(0);
+    producer.end();
   });
 });

@@ -5,8 +5,10 @@ import type { Stream } from '../relay/core/stream';
 import type { TaskRegistry } from '../relay/core/task-registry';
 import { createFrameConsumer, type FrameConsumer } from '../relay/media/frames/frame-consumer';
 import { createRecordingRun, type RecordingRun } from './recording-run';
+import type { RecordingWindowStatus } from '@shared/contract/recordings';
+import type { CalendarFeed } from './calendar-feed';
+import { planAt } from './recorder-plan';
 import type { RecordingSettings } from './recordings-config';
-import { scheduleAt } from './schedule-timeline';
 import type { SpoolEntry, Spool } from './spool';
 
 /** What a recording takes as it comes: H.264/H.265 video, AAC/Opus audio, G.711 (kept as FLAC, as stream.mp4 does). */
@@ -18,7 +20,7 @@ const RECORDING_REQUESTS: MediaRequest[] = [
 /**
  * `off`: outside the schedule; `waiting`: wanted, but the stream or its source is not there
  * (tried again); `recording`: attached to the stream; `error`: cannot record as configured;
- * `inactive`: a schedule this version does not run.
+ * `inactive`: a schedule that cannot run (`calendar` with no calendar to follow).
  */
 type RecorderState = 'off' | 'waiting' | 'recording' | 'error' | 'inactive';
 
@@ -27,6 +29,8 @@ interface RecorderStatus {
   message?: string;
   /** When the schedule changes the state next (ms). */
   nextChangeMs?: number;
+  /** `schedule: calendar`: the window recording now or the next one. */
+  calendarWindow?: RecordingWindowStatus;
 }
 
 export interface StreamRecorderDeps {
@@ -35,6 +39,8 @@ export interface StreamRecorderDeps {
   spool: Spool;
   logger: Logger;
   timeZone: string;
+  /** The synced calendar, for `schedule: calendar` (undefined: there is none, the stream stays inactive). */
+  calendar?: CalendarFeed;
   onSpooled(entry: SpoolEntry): void;
   onChange(): void;
   /** How long before trying again when the stream or its source is away (default 5 s). */
@@ -47,6 +53,14 @@ export interface StreamRecorder {
   /** Closes the open segment (into the spool) and lets go of the stream. */
   stop(): Promise<void>;
 }
+
+/** The schedule's part of the status. */
+type Planned = Pick<RecorderStatus, 'nextChangeMs' | 'calendarWindow'>;
+
+const plannedOf = (plan: { until?: number; window?: RecordingWindowStatus }): Planned => ({
+  ...(plan.until !== undefined ? { nextChangeMs: plan.until } : {}),
+  ...(plan.window ? { calendarWindow: plan.window } : {}),
+});
 
 /** Tried again this long after the stream was missing, its source down, or the relay closed us. */
 const RETRY_MS = 5_000;
@@ -63,8 +77,8 @@ const LONGEST_WAIT_MS = 3_600_000;
 export function createStreamRecorder(settings: RecordingSettings, deps: StreamRecorderDeps): StreamRecorder {
   const name = settings.stream;
   const log = deps.logger;
-  let status: Omit<RecorderStatus, 'nextChangeMs'> = { state: 'off' };
-  let nextChangeMs: number | undefined;
+  let status: Omit<RecorderStatus, keyof Planned> = { state: 'off' };
+  let planned: Planned = {};
   let wanted = false;
   let stopped = false;
   let scheduleTimer: NodeJS.Timeout | undefined;
@@ -74,7 +88,7 @@ export function createStreamRecorder(settings: RecordingSettings, deps: StreamRe
   let run: RecordingRun | undefined;
   let ending: Promise<void> = Promise.resolve();
 
-  const set = (next: Omit<RecorderStatus, 'nextChangeMs'>) => {
+  const set = (next: Omit<RecorderStatus, keyof Planned>) => {
     status = next;
     deps.onChange();
   };
@@ -168,47 +182,47 @@ export function createStreamRecorder(settings: RecordingSettings, deps: StreamRe
   function evaluate(): void {
     clearTimeout(scheduleTimer);
     if (stopped) return;
-    const schedule = settings.schedule;
-    if (schedule.kind === 'calendar') {
-      const message = 'schedule: calendar is not active in this version: the stream is not recorded (use always or weekly windows)';
-      if (status.state !== 'inactive') log.warn(`recordings.${name}.${message}`, { stream: name });
-      set({ state: 'inactive', message });
+    const now = Date.now();
+    const plan = planAt(settings, now, { timeZone: deps.timeZone, calendar: deps.calendar });
+    if ('inactive' in plan) {
+      // Said once in the log; the status keeps saying it.
+      if (status.state !== 'inactive') log.warn(`recordings.${name}: ${plan.inactive}`, { stream: name });
+      wanted = false;
+      planned = {};
+      detach();
+      if (status.message !== plan.inactive) set({ state: 'inactive', message: plan.inactive });
       return;
     }
-    const now = Date.now();
-    const state =
-      schedule.kind === 'always'
-        ? { recording: true }
-        : scheduleAt(schedule.windows, now, { timeZone: deps.timeZone, preRollMs: settings.pre_roll, postRollMs: settings.post_roll });
-    const next = 'until' in state ? state.until : undefined;
-    nextChangeMs = next;
-    if (state.recording !== wanted) {
-      wanted = state.recording;
-      log.info(wanted ? 'recording starts' : 'recording stops: outside its schedule', {
-        stream: name,
-        bucket: settings.bucket,
-        prefix: settings.prefix,
-      });
-      if (wanted) void attach();
-      else {
+    planned = plannedOf(plan);
+    if (plan.recording !== wanted) {
+      wanted = plan.recording;
+      if (wanted) {
+        log.info('recording starts', { stream: name, bucket: settings.bucket, prefix: settings.prefix });
+        void attach();
+      } else {
+        log.info('recording stops: outside its schedule', { stream: name });
         detach();
-        set({ state: 'off' });
       }
     }
-    if (next !== undefined) {
-      scheduleTimer = setTimeout(evaluate, Math.max(0, Math.min(LONGEST_WAIT_MS, next - now)));
+    if (!wanted && (status.state !== 'off' || status.message !== plan.offMessage))
+      set({ state: 'off', ...(plan.offMessage ? { message: plan.offMessage } : {}) });
+    else if (settings.schedule.kind === 'calendar') deps.onChange(); // a meeting may have moved: the status shows it
+    if (plan.until !== undefined) {
+      scheduleTimer = setTimeout(evaluate, Math.max(0, Math.min(LONGEST_WAIT_MS, plan.until - now)));
       scheduleTimer.unref();
     }
   }
 
+  const unfollow = settings.schedule.kind === 'calendar' ? deps.calendar?.onChange(evaluate) : undefined;
   evaluate();
   if (!wanted && status.state === 'off') deps.onChange();
 
   return {
     settings,
-    status: () => ({ ...status, ...(nextChangeMs !== undefined ? { nextChangeMs } : {}) }),
+    status: () => ({ ...status, ...planned }),
     async stop() {
       stopped = true;
+      unfollow?.();
       wanted = false;
       clearTimeout(scheduleTimer);
       clearTimeout(retryTimer);

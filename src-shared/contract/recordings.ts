@@ -13,12 +13,24 @@ const recordedSegmentSchema = z.object({
 });
 export type RecordedSegmentInfo = z.infer<typeof recordedSegmentSchema>;
 
+/** A span a `schedule: calendar` stream records: its meetings, widened by pre_roll and post_roll, merged where they touch. */
+const recordingWindowSchema = z.object({
+  /** Recording now (false: the next window). */
+  current: z.boolean(),
+  /** Recording starts (start - pre_roll) and stops (end + post_roll), ms since the epoch. */
+  fromMs: z.number(),
+  untilMs: z.number(),
+  /** The calendar's meetings in it, by start time. */
+  meetings: z.array(z.object({ subject: z.string().nullable(), startMs: z.number(), endMs: z.number() })),
+});
+export type RecordingWindowStatus = z.infer<typeof recordingWindowSchema>;
+
 const RECORDER_STATES = ['off', 'waiting', 'recording', 'error', 'inactive'] as const;
 
 /** How one stream's recording stands: the schedule's state, where it goes, and its uploads. */
 const recordingStatusSchema = z.object({
   stream: z.string(),
-  /** `off` outside the schedule, `waiting` for the stream or its source, `inactive` for a schedule this version does not run. */
+  /** `off` outside the schedule, `waiting` for the stream or its source, `inactive` for a schedule that cannot run (no calendar). */
   state: z.enum(RECORDER_STATES),
   message: z.string().optional(),
   schedule: z.enum(['always', 'calendar', 'weekly']),
@@ -27,6 +39,8 @@ const recordingStatusSchema = z.object({
   prefix: z.string(),
   /** When the schedule turns recording on or off next. */
   nextChangeMs: z.number().optional(),
+  /** `schedule: calendar`: the window recording now, or the next one (absent when no meeting ahead names the stream). */
+  calendarWindow: recordingWindowSchema.optional(),
   /** Finished segments waiting in the local spool for their upload. */
   spooled: z.number().int(),
   spooledBytes: z.number(),

@@ -9,7 +9,7 @@ import type { Result } from '@shared/contract/result';
 import { createMemoryLogger } from '../../platform/logger';
 import { createServiceHost, type ServiceHost } from '../../transport/service-host';
 import { startTestDirectoryEmulator, type TestDirectoryEmulator } from '../emulator/test-support';
-import { bindCalendarSync } from './calendar-sync-service';
+import { bindCalendarSync, type CalendarSyncBinding } from './calendar-sync-service';
 import { calendarWriter, recordingClient } from './emulator-test-client';
 
 describe('calendarSync service', () => {
@@ -17,6 +17,7 @@ describe('calendarSync service', () => {
   let dir: string;
   let host: ServiceHost;
   let closers: (() => void | Promise<void>)[];
+  let binding: CalendarSyncBinding;
 
   beforeEach(async () => {
     emu = await startTestDirectoryEmulator();
@@ -25,7 +26,7 @@ describe('calendarSync service', () => {
     const logger = createMemoryLogger('warn');
     host = createServiceHost(logger);
     const { client } = recordingClient(emu);
-    bindCalendarSync({
+    binding = bindCalendarSync({
       ctx: { services: host, onClose: (close) => void closers.push(close) },
       client,
       databasePath: join(dir, 'data', 'directory', 'calendar.sqlite'),
@@ -62,6 +63,31 @@ describe('calendarSync service', () => {
       error: { code: 'invalid_input' },
     });
     expect(await call('status')).toMatchObject({ ok: true, value: { state: 'stopped', target: null, rounds: 0 } });
+  });
+
+  it('lends the copy to other modules: starts a stopped sync, tells of each round, serves events in range', async () => {
+    const writer = calendarWriter(recordingClient(emu).client, emu.user.id);
+    const lent = binding.lent;
+    expect(lent.eventsInRange(0, Date.now())).toEqual([]);
+    let rounds = 0;
+    const firstRound = new Promise<void>((resolve) =>
+      lent.onRound(() => {
+        rounds++;
+        resolve();
+      }),
+    );
+    const now = Date.now();
+    const at = (ms: number) => new Date(ms).toISOString().slice(0, 19);
+    await writer.create({ subject: 'Stand-up', start: at(now + 3_600_000), end: at(now + 5_400_000) });
+    expect(await lent.ensureRunning(7)).toMatchObject({ intervalSeconds: 7 });
+    await firstRound;
+    expect(rounds).toBe(1);
+    expect(lent.status()).toMatchObject({ state: 'idle', rounds: 1 });
+    expect(lent.eventsInRange(now, now + 86_400_000).map((e) => e.subject)).toEqual(['Stand-up']);
+    // A sync already running keeps its interval.
+    expect(await lent.ensureRunning(60)).toMatchObject({ intervalSeconds: 7 });
+    await call('syncNow');
+    expect(rounds).toBe(2);
   });
 
   it('synchronises, pushes onStatus and serves the events of a range', async () => {

@@ -5,6 +5,7 @@ import { ContractFailure } from '@shared/contract/result';
 import type { EngineContext } from '../../engine/engine-context';
 import type { Logger } from '../../platform/logger';
 import type { GraphClient, RetryInfo } from '../client/graph-client';
+import type { DirectoryCalendar } from './calendar-capability';
 import { CalendarStore } from './calendar-store';
 import { CalendarSyncNotStartedError, createCalendarSyncEngine, type CalendarSyncEngine } from './calendar-sync-engine';
 import { CalendarSyncInputError, type CalendarSyncDefaults } from './sync-target';
@@ -37,11 +38,15 @@ export interface CalendarSyncBinding {
    * connection changes there, so no round of either copy reaches the other's tenant).
    */
   switchTo(databasePath: string, between?: () => Promise<void>): Promise<void>;
+  /** The copy in use, for the engine's other modules (`directoryCalendar`). */
+  readonly lent: DirectoryCalendar;
 }
 
 interface OpenCopy {
   store: CalendarStore;
   sync: CalendarSyncEngine;
+  /** The view left running, started again (settled either way). */
+  resumed: Promise<unknown>;
 }
 
 /**
@@ -51,16 +56,27 @@ interface OpenCopy {
 export function bindCalendarSync(options: BindCalendarSyncOptions): CalendarSyncBinding {
   const { ctx, logger } = options;
   let emit: (event: 'onStatus', status: CalendarSyncStatus) => void = () => undefined;
+  const roundListeners = new Set<() => void>();
+  const roundEnded = () => {
+    for (const listener of roundListeners) listener();
+  };
 
   const open = (databasePath: string): OpenCopy => {
     mkdirSync(dirname(databasePath), { recursive: true });
     const store = new CalendarStore(databasePath);
     const sync = createCalendarSyncEngine({ client: options.client, store, logger, defaults: options.defaults });
-    sync.subscribe((status) => emit('onStatus', status));
-    if (options.resume !== false) {
-      sync.resume().catch((error: unknown) => logger.warn('calendar sync could not resume', { error: (error as Error).message }));
-    }
-    return { store, sync };
+    let syncing = false;
+    sync.subscribe((status) => {
+      emit('onStatus', status);
+      // A round ends when the state leaves `syncing` (idle after it completed, error after it failed).
+      if (syncing && status.state !== 'syncing') roundEnded();
+      syncing = status.state === 'syncing';
+    });
+    const resumed =
+      options.resume === false
+        ? Promise.resolve()
+        : sync.resume().catch((error: unknown) => logger.warn('calendar sync could not resume', { error: (error as Error).message }));
+    return { store, sync, resumed };
   };
   const close = async (copy: OpenCopy) => {
     await copy.sync.close();
@@ -94,11 +110,37 @@ export function bindCalendarSync(options: BindCalendarSyncOptions): CalendarSync
     },
   });
   ctx.onClose(async () => {
+    roundListeners.clear();
     await switching;
     await close(current);
   });
 
+  const lent: DirectoryCalendar = {
+    async ensureRunning(intervalSeconds) {
+      await switching;
+      await current.resumed;
+      const sync = current.sync;
+      if (sync.status().state !== 'stopped') return sync.status();
+      return sync.start({ intervalSeconds }).catch(asContractFailure);
+    },
+    status: () => current.sync.status(),
+    eventsInRange(startMs, endMs) {
+      try {
+        return current.sync.eventsInRange(new Date(startMs).toISOString(), new Date(endMs).toISOString());
+      } catch (error) {
+        // A copy closed by a switch under way: its successor answers after the switch's round.
+        logger.debug('calendar copy not readable now', { error: (error as Error).message });
+        return [];
+      }
+    },
+    onRound(listener) {
+      roundListeners.add(listener);
+      return () => roundListeners.delete(listener);
+    },
+  };
+
   return {
+    lent,
     recordRetry: (info) => current.sync.recordRetry(info),
     switchTo(databasePath, between) {
       const next = switching.then(async () => {
@@ -115,6 +157,7 @@ export function bindCalendarSync(options: BindCalendarSyncOptions): CalendarSync
           currentPath = path;
         }
         emit('onStatus', current.sync.status());
+        roundEnded();
       });
       // A failed switch is the caller's to report; the calls after it still get an answer.
       switching = next.catch(() => undefined);
