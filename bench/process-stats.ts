@@ -14,6 +14,14 @@ export function rssMiB(pid: number): number {
   return Number(line.replace(/\D/g, '')) / 1024;
 }
 
+/**
+ * Proportional memory of a process, in MiB: its private pages plus its share of those it shares
+ * (libraries mapped by several ffmpeg processes count once over all of them, not once each).
+ */
+export function pssMiB(pid: number): number {
+  return Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? NaN) / 1024;
+}
+
 /** Every live descendant of a process (children, their children, ...), from /proc. */
 export function descendants(pid: number): number[] {
   const parentOf = new Map<number, number>();
