@@ -1,5 +1,6 @@
 import type { MediaFrame } from '../../core/media';
 import type { RtpPacket } from '../../core/rtp-packet';
+import { concatBytes } from './bytes';
 import { toAvcc } from './h264/nal';
 
 /** What a codec's payload reader reports for one RTP payload. */
@@ -34,7 +35,8 @@ interface DepacketizerStats {
 export function createAccessUnitDepacketizer(codec: AccessUnitCodec) {
   const stats: DepacketizerStats = { packets: 0, frames: 0, lost: 0, errors: 0 };
   let units: Uint8Array[] = [];
-  let fragment: number[] | undefined;
+  /** The pieces of the fragmented unit being read: views of the packets, joined once at its end. */
+  let fragment: Uint8Array[] | undefined;
   let broken = false;
   let timestamp: number | undefined;
   let lastSeq: number | undefined;
@@ -50,14 +52,15 @@ export function createAccessUnitDepacketizer(codec: AccessUnitCodec) {
   const sink: PayloadSink = {
     unit: (nal) => void units.push(nal),
     fragmentStart: (header, body) => {
-      fragment = [...header, ...body];
+      // Views, not copies: a unit's pieces live as long as the unit's single NALs above do.
+      fragment = [Uint8Array.from(header), body];
       broken = false;
     },
     fragmentPart: (body) => {
-      if (fragment) for (const byte of body) fragment.push(byte);
+      fragment?.push(body);
     },
     fragmentEnd: () => {
-      if (fragment && !broken) units.push(Uint8Array.from(fragment));
+      if (fragment && !broken) units.push(concatBytes(fragment));
       fragment = undefined;
     },
     error: () => void stats.errors++,
