@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
+import { crc32 } from 'node:zlib';
 import type qiniu from 'qiniu';
 import { qiniuSdk } from './qiniu-sdk';
 import { ContractFailure } from '@shared/contract/result';
@@ -135,7 +136,16 @@ export async function uploadFile(mac: qiniu.auth.digest.Mac, config: qiniu.conf.
   let answer: Answer;
   try {
     if (job.size <= PART_SIZE) {
-      const extra = new qiniu.form_up.PutExtra(fname, undefined, job.mimeType, undefined, undefined, job.metadata);
+      // The SDK checks every form upload's CRC-32 and, given none, works it out in JavaScript
+      // byte by byte: zlib's is the same number for a fraction of the time.
+      const extra = new qiniu.form_up.PutExtra(
+        fname,
+        undefined,
+        job.mimeType,
+        String(await fileCrc32(job.filePath)),
+        undefined,
+        job.metadata,
+      );
       answer = (await new qiniu.form_up.FormUploader(config).putFile(token, job.key, job.filePath, extra)) as Answer;
       job.onProgress(job.size);
     } else {
@@ -211,4 +221,11 @@ export async function downloadFile(job: DownloadJob): Promise<void> {
       `the download broke off at ${transferred} bytes: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+}
+
+/** A file's CRC-32 (unsigned), read in chunks. */
+async function fileCrc32(path: string): Promise<number> {
+  let value = 0;
+  for await (const chunk of createReadStream(path)) value = crc32(chunk as Buffer, value);
+  return value;
 }
