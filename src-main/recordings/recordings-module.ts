@@ -1,11 +1,13 @@
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { recordingsService, type RecordedSegmentInfo, type RecordingStatus } from '../../src-shared/contract/recordings';
 import { ContractFailure } from '../../src-shared/contract/result';
 import type { EngineContext, EngineModule } from '../engine/engine-context';
 import { relayStreams, type RelayStreams } from '../relay/relay-capability';
-import { storageAccounts, type StorageAccounts } from '../storage/client/storage-capability';
+import { storageAccounts, transferUploads, type StorageAccounts } from '../storage/client/storage-capability';
 import { prepareBucket } from './bucket-setup';
+import { liveToBucket } from './live-to-bucket';
 import { readRecordingsSection, recordingsSectionSchema, type RecordingSettings } from './recordings-config';
 import { recordingsRoutes } from './recordings-routes';
 import { createSegmentCatalog, type SegmentPlace } from './segment-catalog';
@@ -13,6 +15,10 @@ import { createSegmentUploader, type SegmentUploader } from './segment-uploader'
 import { openSpool } from './spool';
 import { createStreamRecorder, type StreamRecorder } from './stream-recorder';
 import { systemTimeZone } from './zone-time';
+
+const unavailable = async (): Promise<never> => {
+  throw new ContractFailure('unavailable', 'recordings need the relay and the storage client');
+};
 
 /** A clean stop waits this long for the last segments to reach the bucket. */
 const DRAIN_ON_CLOSE_MS = 3_000;
@@ -45,9 +51,10 @@ export const recordingsModule: EngineModule = {
       if (read.settings.length > 0) log.error('recordings need the relay and the storage client; nothing is recorded');
       ctx.services.bind(recordingsService, {
         status: async () => [],
-        list: async () => {
-          throw new ContractFailure('unavailable', 'recordings need the relay and the storage client');
-        },
+        list: unavailable,
+        liveBuffer: unavailable,
+        snapshotToBucket: unavailable,
+        clipToBucket: unavailable,
       });
       return;
     }
@@ -63,6 +70,8 @@ async function startRecordings(
   const { relay, storage, log } = deps;
   const dir = join(ctx.settings.dataDir, 'recordings');
   const spool = await openSpool(join(dir, 'spool'));
+  // A snapshot or clip left by a crash before the transfer queue took it: nobody will upload it.
+  await rm(join(dir, 'outbox'), { recursive: true, force: true });
   const catalog = createSegmentCatalog();
   const recorders = new Map<string, StreamRecorder>();
   const lastSegments = new Map<string, RecordedSegmentInfo>();
@@ -173,6 +182,19 @@ async function startRecordings(
     }),
   );
 
+  const live = liveToBucket({
+    relay,
+    storage,
+    uploads: ctx.capabilities.get(transferUploads),
+    snapshots: { apiUrl: ctx.server.url, ...apiCredentials(ctx) },
+    settingsOf: (stream) => recorders.get(stream)?.settings,
+    placeOf,
+    accountIdOf: async (account) => (await accountOf(account)).id,
+    catalog,
+    spool,
+    outbox: join(dir, 'outbox'),
+  });
+
   const emit = ctx.services.bind(recordingsService, {
     status: async () => statuses(),
     list: async ({ stream, startMs, endMs }) => {
@@ -190,6 +212,7 @@ async function startRecordings(
         })),
       };
     },
+    ...live,
   });
 
   ctx.onClose(async () => {
@@ -203,6 +226,12 @@ async function startRecordings(
     await uploader.drain(DRAIN_ON_CLOSE_MS);
     await uploader.close();
   });
+}
+
+/** The API's login, for asking the relay's own API (a snapshot is what /api/frame.jpeg answers). */
+function apiCredentials(ctx: EngineContext) {
+  const { username, password } = ctx.settings.api;
+  return username ? { credentials: { username, password: password ?? '' } } : {};
 }
 
 /** Where a recording's segments live: its storage account (by id or name), a client, the bucket and prefix. */
