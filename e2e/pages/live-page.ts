@@ -38,7 +38,7 @@ export class LivePage {
 
   async forceMode(stream: string, label: 'WebRTC' | 'MSE' | 'HLS' | 'MJPEG' | 'Automatic'): Promise<void> {
     await this.tile(stream)
-      .getByRole('button', { name: `Playback mode of ${stream}` })
+      .getByRole('button', { name: `Menu of ${stream}` })
       .click();
     await this.page.getByRole('menuitem', { name: label === 'Automatic' ? /^Automatic/ : `${label} only` }).click();
   }
@@ -89,7 +89,7 @@ export class CameraWindowPage {
   }
 
   menuButton(): Locator {
-    return this.window().getByRole('button', { name: `Playback mode of ${this.stream}` });
+    return this.window().getByRole('button', { name: `Menu of ${this.stream}` });
   }
 
   action(name: 'Snapshot' | 'Fullscreen' | 'Unmute' | 'Mute'): Locator {

@@ -60,6 +60,11 @@ export function createPreferencesModule(options: PreferencesModuleOptions = {}):
           emit('onPreferences', next);
           return next;
         },
+        setLiveToBucket: async (liveToBucket) => {
+          const next = await store.update((p) => ({ ...p, liveToBucket }));
+          emit('onPreferences', next);
+          return next;
+        },
         openPopout: async ({ stream }) => {
           if (!windows) return { opened: false };
           const known = store.get().popouts.find((p) => p.stream === stream);

@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { recordingsService, type RecordedSegmentInfo, type RecordingStatus } from '../../src-shared/contract/recordings';
@@ -5,16 +6,21 @@ import { ContractFailure } from '../../src-shared/contract/result';
 import type { EngineContext, EngineModule } from '../engine/engine-context';
 import { directoryCalendar } from '../directory/calendar/calendar-capability';
 import { relayStreams, type RelayStreams } from '../relay/relay-capability';
-import { storageAccounts, type StorageAccounts } from '../storage/client/storage-capability';
+import { storageAccounts, transferUploads, type StorageAccounts } from '../storage/client/storage-capability';
 import { prepareBucket } from './bucket-setup';
 import { createCalendarFeed } from './calendar-feed';
+import { liveToBucket } from './live-to-bucket';
 import { readRecordingsSection, recordingsSectionSchema, type RecordingSettings } from './recordings-config';
 import { recordingsRoutes } from './recordings-routes';
 import { createSegmentCatalog, type SegmentPlace } from './segment-catalog';
-import { createSegmentUploader, type SegmentUploader } from './segment-uploader';
+import { createSegmentUploader, type SegmentUploader, type UploaderDeps } from './segment-uploader';
 import { openSpool } from './spool';
 import { createStreamRecorder, type StreamRecorder } from './stream-recorder';
 import { systemTimeZone } from './zone-time';
+
+const unavailable = async (): Promise<never> => {
+  throw new ContractFailure('unavailable', 'recordings need the relay and the storage client');
+};
 
 /** A clean stop waits this long for the last segments to reach the bucket. */
 const DRAIN_ON_CLOSE_MS = 3_000;
@@ -48,9 +54,10 @@ export const recordingsModule: EngineModule = {
       if (read.settings.length > 0) log.error('recordings need the relay and the storage client; nothing is recorded');
       ctx.services.bind(recordingsService, {
         status: async () => [],
-        list: async () => {
-          throw new ContractFailure('unavailable', 'recordings need the relay and the storage client');
-        },
+        list: unavailable,
+        liveBuffer: unavailable,
+        snapshotToBucket: unavailable,
+        clipToBucket: unavailable,
       });
       return;
     }
@@ -66,10 +73,11 @@ async function startRecordings(
   const { relay, storage, log } = deps;
   const dir = join(ctx.settings.dataDir, 'recordings');
   const spool = await openSpool(join(dir, 'spool'));
+  // A snapshot or clip left by a crash before the transfer queue took it: nobody will upload it.
+  await rm(join(dir, 'outbox'), { recursive: true, force: true });
   const catalog = createSegmentCatalog();
   const recorders = new Map<string, StreamRecorder>();
   const lastSegments = new Map<string, RecordedSegmentInfo>();
-  const prepared = new Set<string>();
 
   const { accountOf, clientFor, placeOf } = storagePlaces(storage);
   const calendar = createCalendarFeed(ctx.capabilities.get(directoryCalendar), log);
@@ -89,23 +97,7 @@ async function startRecordings(
     spool,
     clientFor,
     resumeDir: join(dir, 'resume'),
-    prepare: async (target, client) => {
-      const current = recorders.get(target.stream)?.settings;
-      const same = current && current.account === target.account && current.bucket === target.bucket;
-      const wanted = {
-        stream: target.stream,
-        account: target.account,
-        bucket: target.bucket,
-        prefix: current?.prefix ?? '',
-        retain_days: same ? current.retain_days : undefined,
-      };
-      // Once per bucket and retention as the config says them now: a changed retain_days is saved again.
-      const key = JSON.stringify(wanted);
-      if (prepared.has(key)) return;
-      const account = await accountOf(target.account);
-      await prepareBucket(client, wanted, { local: account.kind === 'emulator', logger: log });
-      prepared.add(key);
-    },
+    prepare: bucketPreparer((stream) => recorders.get(stream)?.settings, accountOf, log),
     onUploaded: ({ target, bytes }) => {
       catalog.remember({ account: target.account, bucket: target.bucket }, target.key, target);
       lastSegments.set(target.stream, {
@@ -181,6 +173,19 @@ async function startRecordings(
     }),
   );
 
+  const live = liveToBucket({
+    relay,
+    storage,
+    uploads: ctx.capabilities.get(transferUploads),
+    snapshots: { apiUrl: ctx.server.url, ...apiCredentials(ctx) },
+    settingsOf: (stream) => recorders.get(stream)?.settings,
+    placeOf,
+    accountIdOf: async (account) => (await accountOf(account)).id,
+    catalog,
+    spool,
+    outbox: join(dir, 'outbox'),
+  });
+
   const emit = ctx.services.bind(recordingsService, {
     status: async () => statuses(),
     list: async ({ stream, startMs, endMs }) => {
@@ -198,6 +203,7 @@ async function startRecordings(
         })),
       };
     },
+    ...live,
   });
 
   ctx.onClose(async () => {
@@ -211,6 +217,12 @@ async function startRecordings(
     await uploader.drain(DRAIN_ON_CLOSE_MS);
     await uploader.close();
   });
+}
+
+/** The API's login, for asking the relay's own API (a snapshot is what /api/frame.jpeg answers). */
+function apiCredentials(ctx: EngineContext) {
+  const { username, password } = ctx.settings.api;
+  return username ? { credentials: { username, password: password ?? '' } } : {};
 }
 
 /** Where a recording's segments live: its storage account (by id or name), a client, the bucket and prefix. */
@@ -252,5 +264,36 @@ function statusOf(recorder: StreamRecorder, uploader: SegmentUploader, last: Rec
     dropped: uploads.dropped,
     ...(uploads.error ? { uploadError: uploads.error, failingSinceMs: uploads.failingSince } : {}),
     ...(last ? { lastSegment: last } : {}),
+  };
+}
+
+type UploadTarget = Parameters<UploaderDeps['prepare']>[0];
+
+/**
+ * Readies a recording's bucket before its first upload (created in the local emulator, the
+ * retention rule on the prefix): once per bucket and retention as the config says them now, so
+ * a changed retain_days is saved again.
+ */
+function bucketPreparer(
+  settingsOf: (stream: string) => RecordingSettings | undefined,
+  accountOf: ReturnType<typeof storagePlaces>['accountOf'],
+  log: ReturnType<EngineContext['logger']['child']>,
+): UploaderDeps['prepare'] {
+  const prepared = new Set<string>();
+  return async (target: UploadTarget, client) => {
+    const current = settingsOf(target.stream);
+    const same = current && current.account === target.account && current.bucket === target.bucket;
+    const wanted = {
+      stream: target.stream,
+      account: target.account,
+      bucket: target.bucket,
+      prefix: current?.prefix ?? '',
+      retain_days: same ? current.retain_days : undefined,
+    };
+    const key = JSON.stringify(wanted);
+    if (prepared.has(key)) return;
+    const account = await accountOf(target.account);
+    await prepareBucket(client, wanted, { local: account.kind === 'emulator', logger: log });
+    prepared.add(key);
   };
 }

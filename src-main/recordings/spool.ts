@@ -42,6 +42,11 @@ export interface Spool {
   entries(stream: string): SpoolEntry[];
   /** Every stream with spooled segments (after a restart: those of the last run, whatever the config says now). */
   streams(): string[];
+  /**
+   * Files of a stream's segments begun and not yet entries (`<id>.part`), oldest first: the one
+   * being written, and one being finished at a cut. A clip reads their whole fragments.
+   */
+  writing(stream: string): string[];
   remove(entry: SpoolEntry): Promise<void>;
 }
 
@@ -57,6 +62,7 @@ export async function openSpool(dir: string): Promise<Spool> {
   const byStream = new Map<string, SpoolEntry[]>();
   for (const folder of await readdir(dir).catch(() => [] as string[])) await recoverFolder(join(dir, folder), byStream);
   let counter = 0;
+  const writing = new Map<string, Set<string>>();
   const folderOf = (stream: string) => join(dir, createHash('sha256').update(stream).digest('hex').slice(0, 24));
   const listOf = (stream: string) => {
     let list = byStream.get(stream);
@@ -72,6 +78,9 @@ export async function openSpool(dir: string): Promise<Spool> {
       const id = `${String(Date.now()).padStart(15, '0')}-${String(counter++ % 1e6).padStart(6, '0')}`;
       const part = join(folder, `${id}.part`);
       let bytes = 0;
+      const parts = writing.get(stream) ?? new Set<string>();
+      writing.set(stream, parts.add(part));
+      const done = () => void parts.delete(part);
       let chain: Promise<FileHandle> = mkdir(folder, { recursive: true }).then(() => open(part, 'w'));
       const settled = () => chain.catch(() => undefined);
       return {
@@ -91,15 +100,18 @@ export async function openSpool(dir: string): Promise<Spool> {
           await rename(part, file);
           const entry = { id, file, bytes, target };
           listOf(stream).push(entry);
+          done();
           return entry;
         },
         async abandon() {
+          done();
           const handle = await settled();
           await handle?.close().catch(() => undefined);
           await rm(part, { force: true });
         },
       };
     },
+    writing: (stream) => [...(writing.get(stream) ?? [])],
     entries: (stream) => [...(byStream.get(stream) ?? [])],
     streams: () => [...byStream].filter(([, list]) => list.length > 0).map(([stream]) => stream),
     async remove(entry) {

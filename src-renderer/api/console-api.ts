@@ -18,6 +18,7 @@ import { directoryAccountService } from '../../src-shared/contract/directory-acc
 import { directoryPackagesService } from '../../src-shared/contract/directory-packages';
 import { directoryPeopleService } from '../../src-shared/contract/directory-people';
 import { graphTrafficService } from '../../src-shared/contract/graph-traffic';
+import { recordingsService } from '../../src-shared/contract/recordings';
 
 /** Every service of the contract, typed, over whichever transport this window has. */
 export interface ConsoleApi {
@@ -36,6 +37,7 @@ export interface ConsoleApi {
   directoryPeople: ServiceClient<typeof directoryPeopleService>;
   graphTraffic: ServiceClient<typeof graphTrafficService>;
   directoryAccount: ServiceClient<typeof directoryAccountService>;
+  recordings: ServiceClient<typeof recordingsService>;
 }
 
 export function createConsoleApi(transport: ClientTransport): ConsoleApi {
@@ -55,5 +57,6 @@ export function createConsoleApi(transport: ClientTransport): ConsoleApi {
     directoryPeople: createServiceClient(directoryPeopleService, transport),
     graphTraffic: createServiceClient(graphTrafficService, transport),
     directoryAccount: createServiceClient(directoryAccountService, transport),
+    recordings: createServiceClient(recordingsService, transport),
   };
 }

@@ -60,11 +60,15 @@ const appearanceSchema = z.object({
 });
 export type AppearancePreferences = z.infer<typeof appearanceSchema>;
 
+/** The bucket snapshots and clips of a live stream that is not recorded went into last (the dialog's default). */
+const liveToBucketSchema = z.object({ accountId: z.string().min(1).max(256), bucket: z.string().min(1).max(63) });
+
 export const preferencesSchema = z.object({
   appearance: appearanceSchema.prefault({}),
   live: liveViewSchema.prefault({}),
   directory: directoryViewSchema.prefault({}),
   popouts: z.array(popoutSchema).max(64).default([]),
+  liveToBucket: liveToBucketSchema.optional(),
 });
 export type Preferences = z.infer<typeof preferencesSchema>;
 
@@ -83,6 +87,8 @@ export const preferencesService = defineService({
     setDirectoryView: method(directoryViewSchema, preferencesSchema),
     /** The colour theme of every console window (the desktop app's and browsers'). */
     setAppearance: method(appearanceSchema, preferencesSchema),
+    /** Remembers the bucket a live snapshot or clip went into. */
+    setLiveToBucket: method(liveToBucketSchema, preferencesSchema),
     /** Opens a camera in its own window (desktop); the headless console opens a browser window itself. */
     openPopout: method(z.object({ stream: z.string().min(1).max(128) }), z.object({ opened: z.boolean() })),
   },

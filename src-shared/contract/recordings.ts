@@ -55,6 +55,37 @@ const recordingStatusSchema = z.object({
 });
 export type RecordingStatus = z.infer<typeof recordingStatusSchema>;
 
+/** A clip of a live stream is 1 s to 10 min long. */
+export const CLIP_SECONDS = { min: 1, max: 600 } as const;
+
+const streamName = z.string().min(1, 'a stream name is required').max(256);
+
+/**
+ * Where a snapshot or clip of a live stream goes. A recorded stream's go into its recording's
+ * bucket and account (these are then ignored); any other's into the bucket named here, of
+ * `accountId` (`local`, the embedded emulator, by default). Keys: `<prefix>snapshots/<stream>/<UTC>.jpg`
+ * and `<prefix>clips/<stream>/<UTC>.mp4`; `prefix` defaults to the recording's, else the bucket's root.
+ */
+const liveToBucketSchema = z.object({
+  stream: streamName,
+  accountId: z.string().min(1).max(256).default('local'),
+  bucket: z.string().min(1).max(63).optional(),
+  prefix: z
+    .string()
+    .max(512)
+    .refine((p) => p === '' || p.endsWith('/'), 'a folder prefix ends with /')
+    .optional(),
+});
+
+/** The upload that carries a snapshot or clip: it is listed by the transfers service like any other. */
+const liveUploadSchema = z.object({
+  transferId: z.string(),
+  accountId: z.string(),
+  bucket: z.string(),
+  key: z.string(),
+  bytes: z.number().int().nonnegative(),
+});
+
 /** At most this many days listed in one call. */
 const LIST_RANGE_LIMIT_MS = 31 * 86_400_000;
 
@@ -73,6 +104,34 @@ export const recordingsService = defineService({
         .refine((r) => r.endMs > r.startMs, 'endMs must be after startMs')
         .refine((r) => r.endMs - r.startMs <= LIST_RANGE_LIMIT_MS, 'list at most 31 days at once'),
       z.object({ segments: z.array(recordedSegmentSchema) }),
+    ),
+    /**
+     * What a clip of a live stream can be made of: the recording (its bucket) when the stream is
+     * recorded, and how many seconds of it the relay holds in memory (its GOP cache, the current
+     * GOP: 0 while no source is connected).
+     */
+    liveBuffer: method(
+      z.object({ stream: streamName }),
+      z.object({
+        recording: z.object({ account: z.string(), bucket: z.string(), prefix: z.string() }).optional(),
+        memorySeconds: z.number().nonnegative(),
+      }),
+    ),
+    /** The current picture (as `/api/frame.jpeg` makes it) uploaded as a JPEG through the transfer queue. */
+    snapshotToBucket: method(liveToBucketSchema, liveUploadSchema),
+    /**
+     * The last `seconds` of a stream as one MP4, cut at keyframes, no transcoding: the recording's
+     * segments (bucket, spool, the one being written) when it is recorded, else what the relay
+     * holds in memory (shorter when it holds less: `seconds` of the answer says how long).
+     */
+    clipToBucket: method(
+      liveToBucketSchema.extend({
+        seconds: z
+          .number()
+          .min(CLIP_SECONDS.min, `a clip is at least ${CLIP_SECONDS.min} s`)
+          .max(CLIP_SECONDS.max, `a clip is at most ${CLIP_SECONDS.max} s`),
+      }),
+      liveUploadSchema.extend({ seconds: z.number().nonnegative() }),
     ),
   },
   events: {

@@ -1,6 +1,8 @@
 import type { StorageAccount } from '@shared/contract/storage';
+import type { TransferStatus } from '@shared/contract/transfers';
 import { capability } from '../../engine/engine-context';
 import type { KodoClient } from './kodo-client';
+import type { FileUpload } from './transfers/transfer-queue';
 
 /**
  * What the storage client lends the engine's other modules (recordings): the accounts (the
@@ -14,3 +16,14 @@ export interface StorageAccounts {
 }
 
 export const storageAccounts = capability<StorageAccounts>('storage.accounts');
+
+/**
+ * The transfer queue, for uploads other modules make (a camera's snapshot or clip): they show in
+ * the transfer panel with their progress like the user's own uploads.
+ */
+export interface TransferUploads {
+  /** Moves `file` (in data_dir) into the queue, which uploads it to `key` and then removes it. */
+  uploadFile(upload: FileUpload): Promise<TransferStatus>;
+}
+
+export const transferUploads = capability<TransferUploads>('storage.transfer-uploads');

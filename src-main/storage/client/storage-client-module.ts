@@ -19,7 +19,7 @@ import { bindProcessingService } from './processing/processing-service';
 import { createPreviewTickets } from './preview/preview-tickets';
 import { countUnder } from './prefix-listing';
 import { bindTransfersService } from './transfers/transfers-service';
-import { storageAccounts } from './storage-capability';
+import { storageAccounts, transferUploads } from './storage-capability';
 
 /** The processing behind each preview: a bounded thumbnail (never enlarged), a video's first frame. */
 const PREVIEW_FOPS: Record<PreviewView, string | undefined> = {
@@ -70,7 +70,8 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
       const downloadsDir =
         options.downloadsDir ??
         (ctx.runtime === 'electron' ? join(homedir(), 'Downloads', 'Relay Console') : join(ctx.settings.dataDir, 'downloads'));
-      bindTransfersService(ctx, { dir, downloadsDir, clientFor, index });
+      const transfers = bindTransfersService(ctx, { dir, downloadsDir, clientFor, index });
+      ctx.capabilities.provide(transferUploads, { uploadFile: (upload) => transfers.addFile(upload) });
       bindProcessingService(
         ctx,
         clientFor,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
+import { mkdir, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ContractFailure } from '@shared/contract/result';
 import type { TransferSettings, TransferStatus } from '@shared/contract/transfers';
@@ -28,9 +29,17 @@ export interface TransferQueueDeps {
 
 export type NewTransfer = Omit<TransferRow, 'id' | 'state' | 'received' | 'transferred' | 'createdAt'> & { received?: number };
 
+export type FileUpload = Pick<TransferRow, 'accountId' | 'bucket' | 'key' | 'name'> & { file: string };
+
 export interface TransferQueue {
   list(): TransferStatus[];
   add(transfers: readonly NewTransfer[]): TransferStatus[];
+  /**
+   * An upload of a file main made (a snapshot, a clip), moved into the queue's spool: the queue
+   * then owns it, as a browser upload's bytes (removed once uploaded, canceled or cleared).
+   * The file must be on the same disk as data_dir.
+   */
+  addFile(upload: FileUpload): Promise<TransferStatus>;
   pause(ids: readonly string[]): void;
   resume(ids: readonly string[]): void;
   cancel(ids: readonly string[]): Promise<void>;
@@ -106,6 +115,17 @@ export function createTransferQueue(deps: TransferQueueDeps): TransferQueue {
       const statuses = rows.map((row) => statusOf(row, now));
       deps.onChanged(statuses);
       return statuses;
+    },
+    async addFile({ file, ...target }) {
+      const size = (await stat(file)).size;
+      const row = newRow({ ...target, kind: 'upload', size, received: size, source: 'spool', overwrite: false }, Date.now());
+      await mkdir(deps.dirs.spool, { recursive: true });
+      await rename(file, spoolPath(row.id));
+      store.insert([row]);
+      queueMicrotask(pump);
+      const status = statusOf(row, row.createdAt);
+      deps.onChanged([status]);
+      return status;
     },
     pause(ids) {
       each(ids, (row) => {

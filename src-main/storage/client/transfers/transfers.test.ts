@@ -9,6 +9,7 @@ import type { TestEngine } from '@main/engine/test-engine';
 import { freePort } from '@main/test-support/free-port';
 import { kodoEtag } from '../../kodo-etag';
 import { downloadFile } from '../kodo-transfers';
+import { transferUploads } from '../storage-capability';
 import { put, restartStorage, sdk, startStorage } from '../../test-support';
 
 type Ok<T> = { ok: true; value: T };
@@ -330,6 +331,29 @@ describe('transfers', () => {
         files: [{ relativePath: 'gone.bin', size: 1, path: join(running.dir, 'nope') }],
       }),
     ).rejects.toThrow(/no file at/);
+  });
+
+  it("takes a file main made (a camera's clip) as its own: listed like any upload, then removed once up", async () => {
+    const started = await startStorage(0);
+    running = started.running;
+    const transfers = transfersOf(running);
+    const data = randomBytes(5 * MiB);
+    const made = join(running.dir, 'data', 'clip.mp4');
+    await writeFile(made, data);
+    const uploads = running.engine.context.capabilities.get(transferUploads)!;
+    const added = await uploads.uploadFile({
+      accountId: 'local',
+      bucket: 'photos',
+      key: 'clips/cam/a.mp4',
+      name: 'clips/cam/a.mp4',
+      file: made,
+    });
+    expect(added).toMatchObject({ kind: 'upload', state: 'queued', size: data.length, received: data.length, name: 'clips/cam/a.mp4' });
+    expect(existsSync(made)).toBe(false);
+    expect(transfers.seen.some((t) => t.id === added.id)).toBe(true);
+    expect(await transfers.until(added.id, (t) => t.state === 'done')).toMatchObject({ etag: kodoEtag(data), transferred: data.length });
+    expect(existsSync(join(running.dir, 'data', 'storage', 'transfers', 'spool', added.id))).toBe(false);
+    expect((await stat(started.port, 'photos', 'clips/cam/a.mp4')).hash).toBe(kodoEtag(data));
   });
 
   it('downloads a folder with its sub-folders into the downloads folder and checks each etag', async () => {

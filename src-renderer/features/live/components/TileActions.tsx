@@ -1,6 +1,17 @@
 import { ActionIcon, Group, Menu, Tooltip } from '@mantine/core';
-import { IconCamera, IconDotsVertical, IconExternalLink, IconMaximize, IconVolume, IconVolumeOff } from '@tabler/icons-react';
+import {
+  IconCamera,
+  IconCloudUpload,
+  IconDotsVertical,
+  IconExternalLink,
+  IconMaximize,
+  IconMovie,
+  IconVolume,
+  IconVolumeOff,
+} from '@tabler/icons-react';
+import { useState } from 'react';
 import { MODE_LABEL, PLAYER_MODES, type PlayerMode } from '../player/player-types';
+import { LiveToBucketDialog, type LiveToBucketKind } from './LiveToBucketDialog';
 
 export interface TileActionsProps {
   stream: string;
@@ -14,8 +25,12 @@ export interface TileActionsProps {
   onForce(mode: PlayerMode | undefined): void;
 }
 
-/** Snapshot, fullscreen, pop-out, sound and the playback mode of one tile (or of a pop-out window). */
+/**
+ * Snapshot, fullscreen, pop-out, sound, the playback mode of one tile (or of a pop-out window),
+ * and its snapshot or last seconds sent into a bucket.
+ */
 export function TileActions({ stream, snapshotUrl, audible, forced, onFullscreen, onPopout, onToggleSound, onForce }: TileActionsProps) {
+  const [toBucket, setToBucket] = useState<LiveToBucketKind | undefined>();
   return (
     <Group gap={2} wrap="nowrap">
       <Tooltip label="Snapshot (s)">
@@ -47,7 +62,7 @@ export function TileActions({ stream, snapshotUrl, audible, forced, onFullscreen
       ) : null}
       <Menu position="bottom-end" withinPortal>
         <Menu.Target>
-          <ActionIcon variant="subtle" aria-label={`Playback mode of ${stream}`}>
+          <ActionIcon variant="subtle" aria-label={`Menu of ${stream}`}>
             <IconDotsVertical size={18} />
           </ActionIcon>
         </Menu.Target>
@@ -61,8 +76,17 @@ export function TileActions({ stream, snapshotUrl, audible, forced, onFullscreen
               {MODE_LABEL[mode]} only
             </Menu.Item>
           ))}
+          <Menu.Divider />
+          <Menu.Label>Into a bucket</Menu.Label>
+          <Menu.Item leftSection={<IconCloudUpload size={16} />} onClick={() => setToBucket('snapshot')}>
+            Snapshot to bucket…
+          </Menu.Item>
+          <Menu.Item leftSection={<IconMovie size={16} />} onClick={() => setToBucket('clip')}>
+            Clip the last N seconds to bucket…
+          </Menu.Item>
         </Menu.Dropdown>
       </Menu>
+      {toBucket ? <LiveToBucketDialog stream={stream} kind={toBucket} onClose={() => setToBucket(undefined)} /> : null}
     </Group>
   );
 }
