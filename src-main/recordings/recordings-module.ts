@@ -7,7 +7,9 @@ import { relayStreams, type RelayStreams } from '../relay/relay-capability';
 import { storageAccounts, type StorageAccounts } from '../storage/client/storage-capability';
 import { prepareBucket } from './bucket-setup';
 import { readRecordingsSection, recordingsSectionSchema, type RecordingSettings } from './recordings-config';
+import { recordingsReads } from './recordings-reads';
 import { recordingsRoutes } from './recordings-routes';
+import { createPlaybackTickets } from './playback-tickets';
 import { createSegmentCatalog, type SegmentPlace } from './segment-catalog';
 import { createSegmentUploader, type SegmentUploader } from './segment-uploader';
 import { openSpool } from './spool';
@@ -45,14 +47,18 @@ export const recordingsModule: EngineModule = {
       if (read.settings.length > 0) log.error('recordings need the relay and the storage client; nothing is recorded');
       ctx.services.bind(recordingsService, {
         status: async () => [],
-        list: async () => {
-          throw new ContractFailure('unavailable', 'recordings need the relay and the storage client');
-        },
+        list: unavailable,
+        playbackTicket: unavailable,
+        usage: unavailable,
       });
       return;
     }
     await startRecordings(ctx, read.settings, { relay, storage, log });
   },
+};
+
+const unavailable = async (): Promise<never> => {
+  throw new ContractFailure('unavailable', 'recordings need the relay and the storage client');
 };
 
 async function startRecordings(
@@ -164,32 +170,19 @@ async function startRecordings(
     syncing = syncing.then(() => sync(read.settings));
   });
 
+  const tickets = createPlaybackTickets();
   ctx.http.add(
     recordingsRoutes({
       settingsOf: (stream) => recorders.get(stream)?.settings,
       placeOf,
       catalog,
       allowedOrigins: ctx.settings.api.origins,
+      ticketStream: (ticket) => tickets.streamOf(ticket),
     }),
   );
-
   const emit = ctx.services.bind(recordingsService, {
     status: async () => statuses(),
-    list: async ({ stream, startMs, endMs }) => {
-      const settings = recorders.get(stream)?.settings;
-      if (!settings) throw new ContractFailure('not_found', `stream ${stream} has no recordings: add it under recordings: in the config`);
-      const segments = await catalog.list(await placeOf(settings), { startMs, endMs });
-      return {
-        segments: segments.map((s) => ({
-          key: s.key,
-          startMs: s.startMs,
-          endMs: s.endMs,
-          durationMs: s.durationMs,
-          bytes: s.bytes,
-          codecs: s.codecs,
-        })),
-      };
-    },
+    ...recordingsReads({ settingsOf: (stream) => recorders.get(stream)?.settings, placeOf, catalog, tickets }),
   });
 
   ctx.onClose(async () => {

@@ -8,6 +8,7 @@ import type { ClientTransport } from '../../src-shared/contract/transport';
 import { transfersService } from '../../src-shared/contract/transfers';
 import { processingService } from '../../src-shared/contract/processing';
 import { cdnService } from '../../src-shared/contract/cdn';
+import { recordingsService } from '../../src-shared/contract/recordings';
 import {
   calendarSyncService,
   directoryAssignmentsService,
@@ -28,6 +29,7 @@ export interface ConsoleApi {
   transfers: ServiceClient<typeof transfersService>;
   processing: ServiceClient<typeof processingService>;
   cdn: ServiceClient<typeof cdnService>;
+  recordings: ServiceClient<typeof recordingsService>;
   calendarSync: ServiceClient<typeof calendarSyncService>;
   directoryPackages: ServiceClient<typeof directoryPackagesService>;
   directoryPolicies: ServiceClient<typeof directoryPoliciesService>;
@@ -47,6 +49,7 @@ export function createConsoleApi(transport: ClientTransport): ConsoleApi {
     transfers: createServiceClient(transfersService, transport),
     processing: createServiceClient(processingService, transport),
     cdn: createServiceClient(cdnService, transport),
+    recordings: createServiceClient(recordingsService, transport),
     calendarSync: createServiceClient(calendarSyncService, transport),
     directoryPackages: createServiceClient(directoryPackagesService, transport),
     directoryPolicies: createServiceClient(directoryPoliciesService, transport),
