@@ -224,4 +224,56 @@ describe('recordings API', () => {
       error: { code: 'invalid_input' },
     });
   });
+
+  it("opens one stream's playback and export to the console's page of any site through a ticket", async () => {
+    const answer = await running.engine.services.call('recordings', 'playbackTicket', { stream: 'cam' });
+    if (!answer.ok) throw new Error(answer.error.message);
+    const ticket = { value: answer.value as { path: string } };
+    expect(ticket.value.path).toMatch(/^\/console\/recordings\/[\w-]{24}\/$/);
+    // The desktop window's page (app://console) is another site to the API: the ticket lets it in.
+    const desktop = { 'Sec-Fetch-Site': 'cross-site', Origin: 'app://console' };
+    const range = `start=${iso(T0)}&end=${iso(T0 + 8_000)}`;
+    const playlist = await get(`${ticket.value.path}recordings.m3u8?src=cam&${range}`, desktop);
+    expect(playlist.status).toBe(200);
+    expect(playlist.headers.get('access-control-allow-origin')).toBe('app://console');
+    // The playlist's parts are relative: they resolve under the ticket's path, and play from there.
+    const parts = [...(await playlist.text()).matchAll(/(?:URI="|^)(recordings\/[^"\n]+)/gm)].map((m) => m[1]!);
+    expect(parts.length).toBe(3);
+    for (const part of parts) {
+      const answer = await get(`${ticket.value.path}${part}`, desktop);
+      expect([part, answer.status, answer.headers.get('content-type')]).toEqual([part, 200, 'video/mp4']);
+    }
+    const download = await get(`${ticket.value.path}recordings.mp4?src=cam&${range}`, desktop);
+    expect(download.status).toBe(200);
+    expect(
+      Buffer.from(await download.arrayBuffer())
+        .subarray(4, 8)
+        .toString(),
+    ).toBe('ftyp');
+    // Another stream, a guessed ticket, or a ticket for a stream that is not recorded: refused.
+    expect((await get(`${ticket.value.path}recordings?src=safe`, desktop)).status).toBe(403);
+    expect((await get(`/console/recordings/guessed/recordings?src=cam`, desktop)).status).toBe(404);
+    expect(await running.engine.services.call('recordings', 'playbackTicket', { stream: 'nobody' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+  });
+
+  it('counts the bytes in the bucket per day for the storage chart', async () => {
+    const day = Date.UTC(2026, 10, 27);
+    const usage = await running.engine.services.call('recordings', 'usage', {
+      stream: 'cam',
+      dayStartsMs: [day - 86_400_000, day, day + 86_400_000],
+    });
+    const bytes = segments.reduce((sum, s) => sum + s.bytes.length, 0);
+    expect(usage).toEqual({
+      ok: true,
+      value: {
+        days: [
+          { startMs: day - 86_400_000, bytes: 0, segments: 0 },
+          { startMs: day, bytes, segments: 3 },
+        ],
+      },
+    });
+  });
 });

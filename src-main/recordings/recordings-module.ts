@@ -11,7 +11,9 @@ import { prepareBucket } from './bucket-setup';
 import { createCalendarFeed } from './calendar-feed';
 import { liveToBucket } from './live-to-bucket';
 import { readRecordingsSection, recordingsSectionSchema, type RecordingSettings } from './recordings-config';
+import { recordingsReads } from './recordings-reads';
 import { recordingsRoutes } from './recordings-routes';
+import { createPlaybackTickets } from './playback-tickets';
 import { createSegmentCatalog, type SegmentPlace } from './segment-catalog';
 import { createSegmentUploader, type SegmentUploader, type UploaderDeps } from './segment-uploader';
 import { openSpool } from './spool';
@@ -58,6 +60,8 @@ export const recordingsModule: EngineModule = {
         liveBuffer: unavailable,
         snapshotToBucket: unavailable,
         clipToBucket: unavailable,
+        playbackTicket: unavailable,
+        usage: unavailable,
       });
       return;
     }
@@ -164,15 +168,16 @@ async function startRecordings(
     syncing = syncing.then(() => sync(read.settings));
   });
 
+  const tickets = createPlaybackTickets();
   ctx.http.add(
     recordingsRoutes({
       settingsOf: (stream) => recorders.get(stream)?.settings,
       placeOf,
       catalog,
       allowedOrigins: ctx.settings.api.origins,
+      ticketStream: (ticket) => tickets.streamOf(ticket),
     }),
   );
-
   const live = liveToBucket({
     relay,
     storage,
@@ -188,21 +193,7 @@ async function startRecordings(
 
   const emit = ctx.services.bind(recordingsService, {
     status: async () => statuses(),
-    list: async ({ stream, startMs, endMs }) => {
-      const settings = recorders.get(stream)?.settings;
-      if (!settings) throw new ContractFailure('not_found', `stream ${stream} has no recordings: add it under recordings: in the config`);
-      const segments = await catalog.list(await placeOf(settings), { startMs, endMs });
-      return {
-        segments: segments.map((s) => ({
-          key: s.key,
-          startMs: s.startMs,
-          endMs: s.endMs,
-          durationMs: s.durationMs,
-          bytes: s.bytes,
-          codecs: s.codecs,
-        })),
-      };
-    },
+    ...recordingsReads({ settingsOf: (stream) => recorders.get(stream)?.settings, placeOf, catalog, tickets }),
     ...live,
   });
 

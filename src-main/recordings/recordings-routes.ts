@@ -4,6 +4,7 @@ import { allowedOriginFor, crossSiteCaller, isCrossSiteRequest, type AllowedOrig
 import { HttpError } from '../platform/http/http-error';
 import type { HttpRoute, RouteRequest } from '../platform/http/router';
 import { contentDisposition } from '../relay/protocols/mp4/mp4-query';
+import { RECORDINGS_TICKET_PATH } from '../../src-shared/contract/recordings';
 import { Fmp4PartsError, retimedFragments, segmentParts } from './fmp4-parts';
 import type { RecordingSettings } from './recordings-config';
 import { parseOffsetMs, parseRecordingsQuery, RecordingsQueryError, type QueryRules } from './recordings-query';
@@ -20,14 +21,17 @@ export interface RecordingsApiDeps {
   catalog: SegmentCatalog;
   /** `api.origin`: other sites whose pages may read the API's answers. */
   allowedOrigins: AllowedOrigins;
+  /** The console's tickets: `RECORDINGS_TICKET_PATH<ticket>/recordings.m3u8` and the rest, for its stream only. */
+  ticketStream(ticket: string): string | undefined;
 }
 
+/** The API's paths; under a console ticket the same names follow `RECORDINGS_TICKET_PATH<ticket>/`. */
 const RECORDINGS_PATHS = {
-  list: '/api/recordings',
-  playlist: '/api/recordings.m3u8',
-  download: '/api/recordings.mp4',
-  init: '/api/recordings/init.mp4',
-  media: '/api/recordings/segment.m4s',
+  list: 'recordings',
+  playlist: 'recordings.m3u8',
+  download: 'recordings.mp4',
+  init: 'recordings/init.mp4',
+  media: 'recordings/segment.m4s',
 } as const;
 
 const HOUR = 3_600_000;
@@ -46,13 +50,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * `api.origin` lets that site read.
  */
 export function recordingsRoutes(deps: RecordingsApiDeps): HttpRoute[] {
-  const guarded = (handler: (request: RouteRequest) => Promise<void>) => async (request: RouteRequest) => {
-    if (isCrossSiteRequest(request.req) && !allowedOriginFor(request.req, deps.allowedOrigins)) {
-      throw new HttpError(
-        403,
-        `${crossSiteCaller(request.req)} may not read recordings: only the console, tools and sites listed in api.origin may`,
-      );
-    }
+  const answered = async (request: RouteRequest, handler: (request: RouteRequest) => Promise<void>) => {
     try {
       await handler(request);
     } catch (error) {
@@ -63,6 +61,30 @@ export function recordingsRoutes(deps: RecordingsApiDeps): HttpRoute[] {
       if (error instanceof ContractFailure) throw new HttpError(error.code === 'not_found' ? 404 : 502, error.message);
       throw error;
     }
+  };
+  const guarded = (handler: (request: RouteRequest) => Promise<void>) => async (request: RouteRequest) => {
+    if (isCrossSiteRequest(request.req) && !allowedOriginFor(request.req, deps.allowedOrigins)) {
+      throw new HttpError(
+        403,
+        `${crossSiteCaller(request.req)} may not read recordings: only the console, tools and sites listed in api.origin may`,
+      );
+    }
+    await answered(request, handler);
+  };
+  // The console's own way in, whatever site its page is: a live ticket, and only for its stream.
+  const ticketed = (handler: (request: RouteRequest) => Promise<void>) => async (request: RouteRequest) => {
+    const stream = deps.ticketStream(request.params.ticket ?? '');
+    if (stream === undefined) throw new HttpError(404, 'this recordings address expired or never existed; open the recording again');
+    if (request.url.searchParams.get('src')?.trim() !== stream)
+      throw new HttpError(403, `this address opens the recordings of ${stream} only`);
+    // hls.js and an export read these with fetch from the desktop window's origin: the ticket,
+    // not the origin, is what lets a reader in.
+    const origin = request.req.headers.origin;
+    if (origin) {
+      request.res.setHeader('Access-Control-Allow-Origin', origin);
+      request.res.setHeader('Vary', 'Origin');
+    }
+    await answered(request, handler);
   };
   const method = ['GET', 'HEAD'];
 
@@ -102,20 +124,18 @@ export function recordingsRoutes(deps: RecordingsApiDeps): HttpRoute[] {
     return { place, key, bytes: await segmentBytes(place.client, place.bucket, key) };
   }
 
-  return [
-    {
-      method,
-      path: RECORDINGS_PATHS.list,
-      handler: guarded(async ({ req, res, url }) => {
+  const handlers: Array<[string, (request: RouteRequest) => Promise<void>]> = [
+    [
+      RECORDINGS_PATHS.list,
+      async ({ req, res, url }) => {
         const { segments } = await segmentsOf(req, url, { startRequired: false, maxRangeMs: LIST_RANGE_MS });
         const body = { segments: segments.map((s) => ({ key: s.key, start: iso(s.startMs), end: iso(s.endMs), bytes: s.bytes })) };
         sendText(res, 200, 'application/json', JSON.stringify(body));
-      }),
-    },
-    {
-      method,
-      path: RECORDINGS_PATHS.playlist,
-      handler: guarded(async ({ req, res, url }) => {
+      },
+    ],
+    [
+      RECORDINGS_PATHS.playlist,
+      async ({ req, res, url }) => {
         const { settings, segments, range } = await segmentsOf(req, url, { startRequired: true, maxRangeMs: PLAYLIST_RANGE_MS });
         if (segments.length === 0)
           throw new JoinError(`nothing of ${settings.stream} was recorded between ${iso(range!.startMs)} and ${iso(range!.endMs)}`);
@@ -125,36 +145,37 @@ export function recordingsRoutes(deps: RecordingsApiDeps): HttpRoute[] {
           media: (key, offsetMs) => `recordings/segment.m4s?src=${src}&key=${encodeURIComponent(key)}&t=${offsetMs}`,
         });
         sendText(res, 200, 'application/vnd.apple.mpegurl', playlist);
-      }),
-    },
-    {
-      method,
-      path: RECORDINGS_PATHS.init,
-      handler: guarded(async ({ res, url }) => {
+      },
+    ],
+    [
+      RECORDINGS_PATHS.init,
+      async ({ res, url }) => {
         const { bytes } = await partOf(url);
         sendSegmentPart(res, bytes.subarray(0, segmentParts(bytes).initEnd));
-      }),
-    },
-    {
-      method,
-      path: RECORDINGS_PATHS.media,
-      handler: guarded(async ({ res, url }) => {
+      },
+    ],
+    [
+      RECORDINGS_PATHS.media,
+      async ({ res, url }) => {
         const offsetMs = parseOffsetMs(url.searchParams.get('t'));
         const { bytes } = await partOf(url);
         const parts = segmentParts(bytes);
         // Sequence numbers keep rising across segments: one a 10 ms of the playlist's timeline.
         sendSegmentPart(res, retimedFragments(bytes, parts, parts.fragments, offsetMs / 1000, Math.floor(offsetMs / 10) + 1));
-      }),
-    },
-    {
-      method,
-      path: RECORDINGS_PATHS.download,
-      handler: guarded(async ({ req, res, url }) => {
+      },
+    ],
+    [
+      RECORDINGS_PATHS.download,
+      async ({ req, res, url }) => {
         const { settings, place, segments, range } = await segmentsOf(req, url, { startRequired: true, maxRangeMs: DOWNLOAD_RANGE_MS });
         await sendJoined(req, res, { settings, place, segments, range: range! });
-      }),
-    },
+      },
+    ],
   ];
+  return handlers.flatMap(([path, handler]) => [
+    { method, path: `/api/${path}`, handler: guarded(handler) },
+    { method, path: `${RECORDINGS_TICKET_PATH}:ticket/${path}`, handler: ticketed(handler) },
+  ]);
 }
 
 /** One MP4 of the range: the first segment's init segment, then every segment's fragments laid end to end. */

@@ -8,6 +8,7 @@ import type { ClientTransport } from '../../src-shared/contract/transport';
 import { transfersService } from '../../src-shared/contract/transfers';
 import { processingService } from '../../src-shared/contract/processing';
 import { cdnService } from '../../src-shared/contract/cdn';
+import { recordingsService } from '../../src-shared/contract/recordings';
 import {
   calendarSyncService,
   directoryAssignmentsService,
@@ -18,7 +19,6 @@ import { directoryAccountService } from '../../src-shared/contract/directory-acc
 import { directoryPackagesService } from '../../src-shared/contract/directory-packages';
 import { directoryPeopleService } from '../../src-shared/contract/directory-people';
 import { graphTrafficService } from '../../src-shared/contract/graph-traffic';
-import { recordingsService } from '../../src-shared/contract/recordings';
 
 /** Every service of the contract, typed, over whichever transport this window has. */
 export interface ConsoleApi {
@@ -29,6 +29,7 @@ export interface ConsoleApi {
   transfers: ServiceClient<typeof transfersService>;
   processing: ServiceClient<typeof processingService>;
   cdn: ServiceClient<typeof cdnService>;
+  recordings: ServiceClient<typeof recordingsService>;
   calendarSync: ServiceClient<typeof calendarSyncService>;
   directoryPackages: ServiceClient<typeof directoryPackagesService>;
   directoryPolicies: ServiceClient<typeof directoryPoliciesService>;
@@ -37,7 +38,6 @@ export interface ConsoleApi {
   directoryPeople: ServiceClient<typeof directoryPeopleService>;
   graphTraffic: ServiceClient<typeof graphTrafficService>;
   directoryAccount: ServiceClient<typeof directoryAccountService>;
-  recordings: ServiceClient<typeof recordingsService>;
 }
 
 export function createConsoleApi(transport: ClientTransport): ConsoleApi {
@@ -49,6 +49,7 @@ export function createConsoleApi(transport: ClientTransport): ConsoleApi {
     transfers: createServiceClient(transfersService, transport),
     processing: createServiceClient(processingService, transport),
     cdn: createServiceClient(cdnService, transport),
+    recordings: createServiceClient(recordingsService, transport),
     calendarSync: createServiceClient(calendarSyncService, transport),
     directoryPackages: createServiceClient(directoryPackagesService, transport),
     directoryPolicies: createServiceClient(directoryPoliciesService, transport),
@@ -57,6 +58,5 @@ export function createConsoleApi(transport: ClientTransport): ConsoleApi {
     directoryPeople: createServiceClient(directoryPeopleService, transport),
     graphTraffic: createServiceClient(graphTrafficService, transport),
     directoryAccount: createServiceClient(directoryAccountService, transport),
-    recordings: createServiceClient(recordingsService, transport),
   };
 }

@@ -6,6 +6,7 @@ import { CalendarView } from '../features/calendar/CalendarView';
 import { DirectoryView } from '../features/directory/DirectoryView';
 import { CameraView } from '../features/live/CameraView';
 import { LiveView } from '../features/live/LiveView';
+import { RecordingsView } from '../features/recordings/RecordingsView';
 import { SettingsView } from '../features/settings/SettingsView';
 import { StorageView } from '../features/storage/StorageView';
 import { TransfersView } from '../features/storage/TransfersView';
@@ -36,6 +37,8 @@ function SectionView({ route }: { route: Route }) {
           <ConfigView />
         </Suspense>
       );
+    case 'recordings':
+      return <RecordingsView route={route} />;
     case 'storage':
       return <StorageView route={route} />;
     case 'transfers':

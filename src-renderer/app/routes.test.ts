@@ -27,6 +27,9 @@ describe('routes', () => {
     ['#/directory/units', { section: 'directory', view: 'units' }],
     ['#/directory/units/u1', { section: 'directory', view: 'units', unitId: 'u1' }],
     ['#/directory/traffic', { section: 'directory', view: 'traffic' }],
+    ['#/recordings', { section: 'recordings' }],
+    ['#/recordings/front%20door', { section: 'recordings', stream: 'front door' }],
+    ['#/recordings/cam?day=2026-11-27', { section: 'recordings', stream: 'cam', day: '2026-11-27' }],
   ];
 
   it.each(routes)('%s parses and prints back the same', (hash, route) => {
@@ -46,6 +49,10 @@ describe('routes', () => {
     ['#/storage/local/photos/%E0%A4%A/', { section: 'storage', account: 'local', bucket: 'photos' }],
     ['#/directory/nope', { section: 'directory', view: 'packages' }],
     ['#/directory/policies', { section: 'directory', view: 'packages' }],
+    ['#/recordings/cam?day=yesterday', { section: 'recordings', stream: 'cam' }],
+    ['#/recordings/cam?x=1&day=2026-11-27', { section: 'recordings', stream: 'cam', day: '2026-11-27' }],
+    ['#/recordings?day=2026-11-27', { section: 'recordings' }],
+    ['#/recordings/%E0%A4%A', { section: 'recordings' }],
   ])('%s lands somewhere sensible', (hash, route) => {
     expect(parseRoute(hash)).toEqual(route);
   });

@@ -9,8 +9,14 @@ export type Route =
   | { section: 'streams'; stream?: string; tab?: StreamTab }
   | StorageRoute
   | DirectoryRoute
+  | RecordingsRoute
   | { section: 'transfers' }
-  | { section: Exclude<SectionId, 'streams' | 'storage' | 'directory'> };
+  | { section: Exclude<SectionId, 'streams' | 'storage' | 'directory' | 'recordings'> };
+
+/** `#/recordings` (the recorded cameras), `#/recordings/<stream>?day=YYYY-MM-DD` (a camera's day, local). */
+export type RecordingsRoute = { section: 'recordings'; stream?: string; day?: string };
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * `#/storage` (accounts), `#/storage/<account>` (its buckets), `#/storage/<account>/<bucket>/<prefix>`
@@ -45,7 +51,8 @@ const decode = (part: string): string | undefined => {
 
 /** `#/streams/door/links` → `{section: 'streams', stream: 'door', tab: 'links'}`; unknown → Live. */
 export function parseRoute(hash: string): Route {
-  const [head = '', ...rest] = hash.replace(/^#\/?/, '').split('?')[0]!.split('/');
+  const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?');
+  const [head = '', ...rest] = path.split('/');
   const first = rest[0] ? decode(rest[0]) : undefined;
   if (head === 'camera' && first) return { section: 'camera', stream: first };
   if (head === 'streams') {
@@ -56,8 +63,14 @@ export function parseRoute(hash: string): Route {
   if (head === 'storage') return parseStorage(rest);
   if (head === 'directory') return parseDirectory(rest.map(decode));
   if (head === 'transfers') return { section: 'transfers' };
+  if (head === 'recordings') return parseRecordings(first, new URLSearchParams(query).get('day'));
   if (head !== 'camera' && isSectionId(head)) return { section: head } as Route;
   return { section: 'live' };
+}
+
+function parseRecordings(stream: string | undefined, day: string | null): RecordingsRoute {
+  if (!stream) return { section: 'recordings' };
+  return day && DAY.test(day) ? { section: 'recordings', stream, day } : { section: 'recordings', stream };
 }
 
 function parseStorage(parts: string[]): StorageRoute {
@@ -121,6 +134,9 @@ export function printRoute(route: Route): string {
       return printStorage(route);
     case 'directory':
       return printDirectory(route);
+    case 'recordings':
+      if (!route.stream) return '#/recordings';
+      return `#/recordings/${encodeURIComponent(route.stream)}${route.day ? `?day=${route.day}` : ''}`;
     default:
       return `#/${route.section}`;
   }

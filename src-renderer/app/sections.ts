@@ -1,5 +1,5 @@
 /** The console's sections, in navigation order. A closed union so links cannot drift. */
-export const SECTION_IDS = ['live', 'streams', 'config', 'storage', 'directory', 'calendar', 'settings', 'about'] as const;
+export const SECTION_IDS = ['live', 'streams', 'recordings', 'config', 'storage', 'directory', 'calendar', 'settings', 'about'] as const;
 export type SectionId = (typeof SECTION_IDS)[number];
 
 export interface SectionInfo {
@@ -14,6 +14,12 @@ export interface SectionInfo {
 export const SECTIONS: Record<SectionId, SectionInfo> = {
   live: { id: 'live', title: 'Live', summary: 'Watch every stream as a tile; pop a camera out into its own window.', inNav: true },
   streams: { id: 'streams', title: 'Streams', summary: 'Sources, consumers and output links of each relay stream.', inNav: true },
+  recordings: {
+    id: 'recordings',
+    title: 'Recordings',
+    summary: 'Recorded cameras by day: play a moment back, export a range, see what the bucket holds.',
+    inNav: true,
+  },
   config: { id: 'config', title: 'Config', summary: 'Edit the relay configuration file with validation before it is saved.', inNav: true },
   storage: { id: 'storage', title: 'Storage', summary: 'Browse buckets, upload and manage objects, refresh the CDN.', inNav: true },
   directory: {

@@ -90,6 +90,20 @@ const liveUploadSchema = z.object({
 const LIST_RANGE_LIMIT_MS = 31 * 86_400_000;
 
 /**
+ * Where the console's player and exports read a stream's recordings: `<path>recordings.m3u8`,
+ * `<path>recordings.mp4` (the queries of `/api/recordings.m3u8` and `.mp4`), on the API's
+ * origin. The path holds a ticket: a page of `app://console` is another site to the API, and a
+ * `<video>` cannot send the session token.
+ */
+export const RECORDINGS_TICKET_PATH = '/console/recordings/';
+
+const dayStarts = z
+  .array(z.number())
+  .min(2, 'at least one day: its start and the start of the next')
+  .max(32, 'at most 31 days')
+  .refine((starts) => starts.every((start, i) => i === 0 || start > starts[i - 1]!), 'day starts must rise');
+
+/**
  * The streams recorded into Kodo buckets (`recordings:` of the config): their state, and the
  * segments of a time range as the bucket lists them. Playback is HLS on the relay's API
  * (`/api/recordings.m3u8`), see src-main/recordings/README.md.
@@ -132,6 +146,16 @@ export const recordingsService = defineService({
           .max(CLIP_SECONDS.max, `a clip is at most ${CLIP_SECONDS.max} s`),
       }),
       liveUploadSchema.extend({ seconds: z.number().nonnegative() }),
+    ),
+    /** A ticket for the stream's playback and export paths (RECORDINGS_TICKET_PATH), for a while. */
+    playbackTicket: method(z.object({ stream: z.string().min(1).max(256) }), z.object({ path: z.string(), expiresAtMs: z.number() })),
+    /**
+     * Bytes in the bucket per day: `dayStartsMs` are the viewer's local midnights, the last one
+     * the end of the last day; each segment counts in the day its start falls in.
+     */
+    usage: method(
+      z.object({ stream: z.string().min(1).max(256), dayStartsMs: dayStarts }),
+      z.object({ days: z.array(z.object({ startMs: z.number(), bytes: z.number(), segments: z.number().int() })) }),
     ),
   },
   events: {

@@ -43,6 +43,7 @@ describe('the shortcuts registry', () => {
     ['storage', 'Select every loaded row'],
     ['config', 'Save the file (checks it first)'],
     ['directory', 'Save the assignment policy'],
+    ['recordings', 'Play from the cursor'],
   ] as const)('%s lists "%s"', (section, description) => {
     expect(SECTION_SHORTCUTS[section].flatMap((g) => g.shortcuts.map((s) => s.description))).toContain(description);
   });

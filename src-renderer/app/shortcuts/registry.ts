@@ -1,6 +1,7 @@
 import { CONFIG_SHORTCUTS } from '../../features/config/model/shortcuts';
 import { DIRECTORY_SHORTCUTS } from '../../features/directory/model/shortcuts';
 import { SHORTCUTS as LIVE_SHORTCUTS } from '../../features/live/model/shortcuts';
+import { RECORDINGS_SHORTCUTS } from '../../features/recordings/model/shortcuts';
 import { STORAGE_SHORTCUTS } from '../../features/storage/model/shortcuts';
 import type { ShortcutGroup } from '../../ui/keyboard/shortcut';
 import { SECTIONS, type SectionId } from '../sections';
@@ -21,6 +22,7 @@ export const GLOBAL_SHORTCUTS: ShortcutGroup = {
 export const SECTION_SHORTCUTS: Readonly<Record<SectionId, readonly ShortcutGroup[]>> = {
   live: [{ title: 'Tiles', shortcuts: LIVE_SHORTCUTS }],
   streams: [],
+  recordings: RECORDINGS_SHORTCUTS,
   config: CONFIG_SHORTCUTS,
   storage: STORAGE_SHORTCUTS,
   directory: DIRECTORY_SHORTCUTS,
