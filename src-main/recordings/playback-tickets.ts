@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createTicketStore } from '../platform/ticket-store';
 
 export interface PlaybackTickets {
   issue(stream: string, now?: number): { ticket: string; expiresAtMs: number };
@@ -13,20 +13,6 @@ export interface PlaybackTickets {
  * the API. A ticket gives no more than the page already has; it expires, at most `limit` are kept.
  */
 export function createPlaybackTickets(ttlMs = 6 * 3_600_000, limit = 500): PlaybackTickets {
-  const tickets = new Map<string, { stream: string; expiresAtMs: number }>();
-  return {
-    issue(stream, now = Date.now()) {
-      for (const [id, entry] of tickets) if (entry.expiresAtMs <= now) tickets.delete(id);
-      // Oldest first out: a Map iterates in insertion order.
-      while (tickets.size >= limit) tickets.delete(tickets.keys().next().value!);
-      const ticket = randomBytes(18).toString('base64url');
-      const expiresAtMs = now + ttlMs;
-      tickets.set(ticket, { stream, expiresAtMs });
-      return { ticket, expiresAtMs };
-    },
-    streamOf(ticket, now = Date.now()) {
-      const entry = tickets.get(ticket);
-      return entry && entry.expiresAtMs > now ? entry.stream : undefined;
-    },
-  };
+  const store = createTicketStore<string>(ttlMs, limit);
+  return { issue: (stream, now) => store.issue(stream, now), streamOf: (ticket, now) => store.find(ticket, now) };
 }

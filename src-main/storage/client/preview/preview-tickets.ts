@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createTicketStore } from '@main/platform/ticket-store';
 
 /** What the console may show through one preview address. */
 interface PreviewTarget {
@@ -21,21 +21,12 @@ export interface PreviewTickets {
  * console page that asked for it already has; it expires, and at most `limit` are kept.
  */
 export function createPreviewTickets(ttlMs = 15 * 60_000, limit = 2000): PreviewTickets {
-  const tickets = new Map<string, { target: PreviewTarget; expiresAt: number }>();
+  const store = createTicketStore<PreviewTarget>(ttlMs, limit);
   return {
-    issue(target, now = Date.now()) {
-      for (const [id, entry] of tickets) if (entry.expiresAt <= now) tickets.delete(id);
-      // Oldest first out: a Map iterates in insertion order.
-      while (tickets.size >= limit) tickets.delete(tickets.keys().next().value!);
-      const ticket = randomBytes(18).toString('base64url');
-      const expiresAt = now + ttlMs;
-      tickets.set(ticket, { target, expiresAt });
-      return { ticket, expiresAt };
+    issue(target, now) {
+      const { ticket, expiresAtMs } = store.issue(target, now);
+      return { ticket, expiresAt: expiresAtMs };
     },
-    find(ticket, now = Date.now()) {
-      const entry = tickets.get(ticket);
-      if (!entry || entry.expiresAt <= now) return undefined;
-      return entry.target;
-    },
+    find: (ticket, now) => store.find(ticket, now),
   };
 }
