@@ -1,19 +1,31 @@
 import type { Codec, MediaFrame } from '../../core/media';
 import { fromAvcc, h264NalType, toAvcc } from '../codecs/h264/nal';
 import { h265NalType } from '../codecs/h265/rtp-h265';
+import { parseH264Sps } from '../codecs/h264/sps';
+import { parseH265Sps } from '../codecs/h265/sps';
 import { parameterSetsFromFmtp } from '../containers/fmp4/parameter-sets';
 
 const isH265ParameterSet = (type: number) => type >= 32 && type <= 34;
 
 /**
- * The SPS (and VPS) bytes of a video keyframe, or undefined when it carries none. Where they
- * change, so may the picture size: a decoder or an MP4 init segment made for the old ones no
- * longer fits.
+ * What a video keyframe's SPS says of the picture (its profile and size), or undefined when it
+ * carries none. Where that changes, a decoder or an MP4 init segment made for the old one no
+ * longer fits. The bytes themselves are not compared: a camera may send in-band an SPS that
+ * differs from its SDP's only in timing or colour fields (GStreamer's x264 does), and the
+ * relay puts the SDP's before a keyframe that comes without one, so the bytes can alternate
+ * from one keyframe to the next on a picture that never changed. An SPS that does not parse is
+ * compared by its bytes.
  */
 export function parameterSetKey(codecName: string, data: Uint8Array): string | undefined {
   if (codecName !== 'H264' && codecName !== 'H265') return undefined;
-  const sets = fromAvcc(data).filter((unit) => (codecName === 'H264' ? h264NalType(unit) === 7 : [32, 33].includes(h265NalType(unit))));
-  return sets.length > 0 ? sets.map((unit) => Buffer.from(unit).toString('hex')).join('.') : undefined;
+  const sps = fromAvcc(data).find((unit) => (codecName === 'H264' ? h264NalType(unit) === 7 : h265NalType(unit) === 33));
+  if (!sps) return undefined;
+  try {
+    const picture = codecName === 'H264' ? parseH264Sps(sps) : parseH265Sps(sps);
+    return `${codecName} ${picture.profile} ${picture.width}x${picture.height}`;
+  } catch {
+    return Buffer.from(sps).toString('hex');
+  }
 }
 
 /**

@@ -14,7 +14,7 @@ const DURATION_GRACE_MS = 5_000;
 /**
  * GET /api/stream.mp4?src=: fragmented MP4 for as long as the client stays (or `duration`
  * seconds of media). The first fragment is the cached keyframe, at once; then a fragment per
- * video frame. A keyframe with another SPS (the camera came back at another size) ends the
+ * video frame. A keyframe whose SPS names another picture (the camera came back at another size) ends the
  * response: one init segment only ever describes frames of one picture size. Errors
  * (400/404/503, a 400 for codecs MP4 cannot carry) come before any byte of the body; a client
  * that leaves lets go of the stream at once. HEAD answers the same headers. Browsers play it
