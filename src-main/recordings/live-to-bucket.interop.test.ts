@@ -24,11 +24,6 @@ let camera: GstCamera;
 let running: TestEngine;
 let emulator: string;
 const viewer = new AbortController();
-/**
- * The watching response is held here for the whole file: undici cancels the body of a Response
- * that has been garbage-collected, even one still being read, and the viewer would then leave.
- */
-let watching: Response | undefined;
 
 const call = async <T>(service: string, method: string, input: unknown): Promise<T> => {
   const result = (await running.engine.services.call(service, method, input)) as Result<T>;
@@ -89,7 +84,7 @@ beforeAll(async () => {
     ].join('\n'),
   });
   emulator = running.engine.context.addresses.get('storage-emulator')!;
-  watching = await fetch(`${running.engine.url}/api/stream.mp4?src=door`, { signal: viewer.signal });
+  const watching = await fetch(`${running.engine.url}/api/stream.mp4?src=door`, { signal: viewer.signal });
   void watching.body?.pipeTo(new WritableStream()).catch(() => undefined);
   // 12 s of `cam` in the bucket: a clip of the last 10 s has more than enough to come from.
   await waitUntil(
