@@ -8,7 +8,7 @@ import { KodoError } from './kodo-error';
 import type { BlockRow, MetadataStore } from './metadata-store';
 import { completeUpload } from './upload-completion';
 import { authorizeUpload, drain, sendReply, upToken } from './upload-kit';
-import type { UploadRouteDeps } from './upload-route-deps';
+import { beginAppend, type UploadRouteDeps } from './upload-route-deps';
 
 const CTX_TTL_MS = 7 * 86_400_000;
 
@@ -106,7 +106,7 @@ export async function handleBput(deps: UploadRouteDeps, req: IncomingMessage, re
     throw error;
   }
   const received = receivedOf(block);
-  deps.assembling.add(block.file);
+  const appended = beginAppend(deps.assembling, block.file);
   try {
     const staged = await stageChunk(deps, req, block.file, received, block.size - received);
     const next: BlockRow = {
@@ -120,7 +120,7 @@ export async function handleBput(deps: UploadRouteDeps, req: IncomingMessage, re
     if (!deps.db.advanceBlock(ctx, next)) throw unknownCtx();
     sendJson(res, 200, chunkReply(deps, req, next));
   } finally {
-    deps.assembling.delete(block.file);
+    appended();
   }
 }
 

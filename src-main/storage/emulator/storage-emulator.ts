@@ -97,7 +97,7 @@ export async function createStorageEmulator(options: StorageEmulatorOptions): Pr
     accounts,
     workflows,
     publicUrl: originOf,
-    assembling: new Set(),
+    assembling: new Map(),
     finishingParts: new Map(),
   };
   const downloadDeps: DownloadDeps = { db, blobs, objects, accounts, clock, logger };

@@ -11,12 +11,14 @@ import { boundaryOf, readAll, readMultipart } from './multipart-reader';
 import { sweepBlocks } from './resumable-v1';
 import { completeUpload, type UploadReply } from './upload-completion';
 import { authorizeUpload, drain, sendReply, upToken } from './upload-kit';
-import type { UploadRouteDeps } from './upload-route-deps';
+import { appendSettled, beginAppend, type UploadRouteDeps } from './upload-route-deps';
 
 export type { UploadRouteDeps } from './upload-route-deps';
 
 const CTX_TTL_MS = 7 * 86_400_000;
 const MAX_PART = 1024 * 1024 * 1024;
+/** How long completion (or a part sent again) waits for a part still being appended. */
+const APPEND_WAIT_MS = 30_000;
 
 /** POST / multipart: token, key, x:*, x-qn-meta-*, file, then crc32. */
 export async function handleFormUpload(deps: UploadRouteDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -156,6 +158,8 @@ export async function handleMultipart(deps: UploadRouteDeps, req: IncomingMessag
     throw new KodoError(400, 'complete body is not JSON');
   }
   const listed = request.parts ?? [];
+  if (!(await appendSettled(deps.assembling, uploadId, APPEND_WAIT_MS)))
+    throw new KodoError(400, 'a part of this upload is still being written');
   const stored = new Map(deps.db.parts(uploadId).map((p) => [p.part_number, p]));
   let last = 0;
   const chosen = listed.map((p) => {
@@ -166,7 +170,6 @@ export async function handleMultipart(deps: UploadRouteDeps, req: IncomingMessag
     if (part.etag !== p.etag) throw new KodoError(400, `part ${p.partNumber} etag does not match`);
     return part;
   });
-  if (deps.assembling.has(uploadId)) throw new KodoError(400, 'a part of this upload is still being written');
   const assembly = deps.blobs.partPath(`asm-${uploadId}`);
   // The common case (parts sent in order, all of them listed): the assembly file is the object,
   // and its etag follows from the parts' block hashes once they are all recorded.
@@ -226,7 +229,7 @@ async function putPart(
   if (previous && previous.offset !== null) await detachAssembly(deps, upload, partNumber);
   const name = inOrder ? '' : `part-${uploadId}-${partNumber}-${deps.blobs.newId()}`;
   const target = inOrder ? { path: deps.blobs.partPath(`asm-${uploadId}`), position: upload.asm_size } : deps.blobs.partPath(name);
-  if (inOrder) deps.assembling.add(uploadId);
+  const appended = inOrder ? beginAppend(deps.assembling, uploadId) : undefined;
   try {
     let staged: StagedFile;
     try {
@@ -259,7 +262,7 @@ async function putPart(
     finishPartLater(deps, uploadId, partNumber, etag, staged.blockHashes!, staged.path);
     sendJson(res, 200, { etag, md5: staged.md5 });
   } finally {
-    if (inOrder) deps.assembling.delete(uploadId);
+    appended?.();
   }
 }
 
@@ -300,7 +303,8 @@ function finishPartLater(
 
 /** A part inside the assembly is sent again: parts from it on move to files of their own. */
 async function detachAssembly(deps: UploadRouteDeps, upload: UploadRow, fromPart: number): Promise<void> {
-  if (deps.assembling.has(upload.id)) throw new KodoError(400, 'a part of this upload is still being written');
+  if (!(await appendSettled(deps.assembling, upload.id, APPEND_WAIT_MS)))
+    throw new KodoError(400, 'a part of this upload is still being written');
   const assembly = deps.blobs.partPath(`asm-${upload.id}`);
   const moved = deps.db.parts(upload.id).filter((p) => p.offset !== null && p.part_number > fromPart);
   for (const part of moved) {
