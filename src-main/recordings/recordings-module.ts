@@ -16,7 +16,7 @@ import { recordingsRoutes } from './recordings-routes';
 import { createPlaybackTickets } from './playback-tickets';
 import { createSegmentCatalog, type SegmentPlace } from './segment-catalog';
 import { createSegmentUploader, type SegmentUploader, type UploaderDeps } from './segment-uploader';
-import { openSpool } from './spool';
+import { openSpool, type UploadTarget } from './spool';
 import { createStreamRecorder, type StreamRecorder } from './stream-recorder';
 import { systemTimeZone } from './zone-time';
 
@@ -257,8 +257,6 @@ function statusOf(recorder: StreamRecorder, uploader: SegmentUploader, last: Rec
     ...(last ? { lastSegment: last } : {}),
   };
 }
-
-type UploadTarget = Parameters<UploaderDeps['prepare']>[0];
 
 /**
  * Readies a recording's bucket before its first upload (created in the local emulator, the
