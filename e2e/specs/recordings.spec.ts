@@ -62,6 +62,8 @@ test('a recorded camera: spans on the timeline, played from a click at 1× and 2
   await expect.poll(async () => (await listed()).length, { timeout: 40_000, message: 'four segments uploaded' }).toBeGreaterThanOrEqual(4);
   await expect(recordings.spans()).toHaveCount(1);
   await recordings.zoom('10 min').click();
+  // The span grows as segments reach the bucket: wait until it is wide enough to click into.
+  await expect.poll(async () => (await recordings.spans().first().boundingBox())?.width ?? 0, { timeout: 20_000 }).toBeGreaterThan(8);
   const span = await recordings.spans().first().boundingBox();
   expect(span!.width).toBeGreaterThan(8);
 
