@@ -56,8 +56,15 @@ export function startHls(target: AdapterTarget, events: AdapterEvents): PlayerAd
     );
   });
   hls.loadSource(url);
-  hls.attachMedia(video);
-  hls.on(Hls.Events.MANIFEST_PARSED, () => void video.play().catch(() => undefined));
+  // The element gets its MediaSource only once the relay has a playlist. A camera that is down
+  // answers the manifest at once; had the element been attached, tearing hls.js down could revoke
+  // the MediaSource's blob: URL before the element had read it, and the element would then fetch
+  // the revoked URL (net::ERR_FILE_NOT_FOUND) on every retry.
+  hls.once(Hls.Events.MANIFEST_PARSED, () => {
+    if (stopped) return;
+    hls.attachMedia(video);
+    void video.play().catch(() => undefined);
+  });
   return {
     bytes: () => bytes,
     bitrate: () => mediaBitrate(received),
