@@ -9,6 +9,7 @@ import { transfersService } from '../../src-shared/contract/transfers';
 import { processingService } from '../../src-shared/contract/processing';
 import { cdnService } from '../../src-shared/contract/cdn';
 import { recordingsService } from '../../src-shared/contract/recordings';
+import { relaysService } from '../../src-shared/contract/relays';
 import {
   calendarSyncService,
   directoryAssignmentsService,
@@ -30,6 +31,7 @@ export interface ConsoleApi {
   processing: ServiceClient<typeof processingService>;
   cdn: ServiceClient<typeof cdnService>;
   recordings: ServiceClient<typeof recordingsService>;
+  relays: ServiceClient<typeof relaysService>;
   calendarSync: ServiceClient<typeof calendarSyncService>;
   directoryPackages: ServiceClient<typeof directoryPackagesService>;
   directoryPolicies: ServiceClient<typeof directoryPoliciesService>;
@@ -50,6 +52,7 @@ export function createConsoleApi(transport: ClientTransport): ConsoleApi {
     processing: createServiceClient(processingService, transport),
     cdn: createServiceClient(cdnService, transport),
     recordings: createServiceClient(recordingsService, transport),
+    relays: createServiceClient(relaysService, transport),
     calendarSync: createServiceClient(calendarSyncService, transport),
     directoryPackages: createServiceClient(directoryPackagesService, transport),
     directoryPolicies: createServiceClient(directoryPoliciesService, transport),

@@ -32,7 +32,7 @@ const consumerSummarySchema = z.object({
   drops: z.number().nonnegative(),
 });
 
-const streamSummarySchema = z.object({
+export const streamSummarySchema = z.object({
   name: z.string(),
   /** The sources the stream is configured with, in order, credentials masked (publishers are only producers). */
   sources: z.array(z.string()).default([]),
@@ -41,7 +41,7 @@ const streamSummarySchema = z.object({
 });
 export type StreamSummary = z.infer<typeof streamSummarySchema>;
 
-const streamName = z
+export const streamName = z
   .string()
   .min(1, 'a stream needs a name')
   .max(128)
@@ -52,7 +52,7 @@ const source = streamSource;
 /** go2rtc's `name: [src1, src2]`: the relay asks the sources in this order for each viewer's codecs. */
 export const MAX_SOURCES = 16;
 const listedOnce = (sources: readonly string[]) => new Set(sources).size === sources.length;
-const streamSources = z
+export const streamSources = z
   .array(streamSource)
   .min(1, 'a stream needs at least one source')
   .max(MAX_SOURCES, `a stream takes at most ${MAX_SOURCES} sources`)
