@@ -13,7 +13,7 @@
 // RSS of the relay and of the eight ffmpeg processes together, the ratio, segments finished
 // (the relay's also uploaded) and their bytes, and the machine's load average.
 //
-//   npm run bench:recordings [-- --seconds 60 --cameras 8 --warmup 5]
+//   npm run bench:recordings [-- --seconds 60 --cameras 8 --warmup 5 --rounds 1]
 //   RELAY_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the relay's process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -38,12 +38,15 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '60' },
     cameras: { type: 'string', default: '8' },
     warmup: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '1' },
   },
 });
 const seconds = Number(values.seconds);
 const cameraCount = Number(values.cameras);
 const warmupSeconds = Number(values.warmup);
-if (!(seconds > 0) || !Number.isInteger(cameraCount) || cameraCount < 1) throw new Error('--seconds > 0 and --cameras >= 1');
+const rounds = Number(values.rounds);
+if (!(seconds > 0) || !Number.isInteger(cameraCount) || cameraCount < 1 || !Number.isInteger(rounds) || rounds < 1)
+  throw new Error('--seconds > 0, --cameras >= 1 and --rounds >= 1');
 const CLIP_SECONDS = 30;
 const SEGMENT_SECONDS = 10;
 const AK = 'bench-rec-ak';
@@ -305,11 +308,23 @@ async function measureWindow(relay: number, peers: number[], emulator: number): 
   };
 }
 
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/** Each figure's median over the windows (the ratio printed is of the medians). */
+function medianWindow(windows: Window[]): Window {
+  const keys = Object.keys(windows[0]!) as (keyof Window)[];
+  return Object.fromEntries(keys.map((key) => [key, median(windows.map((w) => w[key]))])) as unknown as Window;
+}
+
 function report(clipMbps: number, loads: number[][], window: Window, relay: Segments, peer: Segments): void {
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
   const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
   console.log(
-    `\nrecordings: ${cameraCount} cameras, 1280x720 H264 25 fps + AAC at ${clipMbps.toFixed(2)} Mbit/s each (GOP 2 s), ${SEGMENT_SECONDS} s segments, ${seconds} s measured after ${warmupSeconds} s of warm-up; ${process.platform}, ${cpus().length} cores, ${cpus()[0]?.model ?? ''}`,
+    `\nrecordings: ${cameraCount} cameras, 1280x720 H264 25 fps + AAC at ${clipMbps.toFixed(2)} Mbit/s each (GOP 2 s), ${SEGMENT_SECONDS} s segments, ${rounds > 1 ? `medians of ${rounds} windows of ${seconds} s` : `${seconds} s`} measured after ${warmupSeconds} s of warm-up; ${process.platform}, ${cpus().length} cores, ${cpus()[0]?.model ?? ''}`,
   );
   console.log(`load average (1, 5, 15 min): ${load(loads[0]!)} at the start, ${load(loads[1]!)} at the end`);
   console.log(
@@ -345,11 +360,22 @@ async function main(): Promise<void> {
     await waitForRecording(dir, peers.folders);
     await sleep(warmupSeconds * 1000);
     const loads = [loadavg()];
-    const window = await measureWindow(
-      relay.child.pid!,
-      peers.children.map((c) => c.pid!),
-      emulator.child.pid!,
-    );
+    // Both sides record at once, so each window measures them under the same load; several
+    // windows in a row give medians that one busy moment of the machine does not sway.
+    const windows: Window[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      const window = await measureWindow(
+        relay.child.pid!,
+        peers.children.map((c) => c.pid!),
+        emulator.child.pid!,
+      );
+      windows.push(window);
+      if (rounds > 1)
+        console.log(
+          `round ${round}: relay ${window.relayCpu.toFixed(1)} %, peer ${window.peerCpu.toFixed(1)} %, ratio ${(window.relayCpu / window.peerCpu).toFixed(2)}`,
+        );
+    }
+    const window = medianWindow(windows);
     loads.push(loadavg());
     const [relaySegs, peerSegs] = await Promise.all([relaySegments(relay.api, dir), peerSegments(peers.folders)]);
     await Promise.all(peers.children.map((c) => stopChild(c, 'SIGINT')));

@@ -91,7 +91,7 @@ export function createSegmentUploader(deps: UploaderDeps): SegmentUploader {
       signal: stop.signal,
       onProgress: () => undefined,
     });
-    const expected = await fileEtag(entry.file);
+    const expected = uploaded.sentHash ?? (await fileEtag(entry.file));
     if (uploaded.hash !== expected)
       throw new ContractFailure(
         'conflict',

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
@@ -7,7 +7,7 @@ import { crc32 } from 'node:zlib';
 import type qiniu from 'qiniu';
 import { qiniuSdk } from './qiniu-sdk';
 import { ContractFailure } from '@shared/contract/result';
-import { EtagHasher, KODO_BLOCK } from '../kodo-etag';
+import { EtagHasher, KODO_BLOCK, kodoEtag } from '../kodo-etag';
 import { kodoFailure, unreachable } from './kodo-errors';
 import { openObjectSource, type ObjectSource } from './object-source';
 
@@ -52,6 +52,8 @@ export interface Uploaded {
   hash: string;
   size: number;
   mimeType: string;
+  /** The etag of the bytes sent, where the upload read them whole (a form upload). */
+  sentHash?: string;
 }
 
 interface Answer {
@@ -134,20 +136,18 @@ export async function uploadFile(mac: qiniu.auth.digest.Mac, config: qiniu.conf.
   const fname = basename(job.key);
   if (job.signal.aborted) throw new TransferStopped();
   let answer: Answer;
+  let sentHash: string | undefined;
   try {
     if (job.size <= PART_SIZE) {
       // The SDK checks every form upload's CRC-32 and, given none, works it out in JavaScript
       // byte by byte: zlib's is the same number for a fraction of the time.
-      const extra = new qiniu.form_up.PutExtra(
-        fname,
-        undefined,
-        job.mimeType,
-        String(await fileCrc32(job.filePath)),
-        undefined,
-        job.metadata,
-      );
-      answer = (await new qiniu.form_up.FormUploader(config).putFile(token, job.key, job.filePath, extra)) as Answer;
-      job.onProgress(job.size);
+      // One read of the whole file serves the CRC, the etag to check against and the body: a
+      // file handed to the SDK by path is read again by it, in 64 KiB pieces.
+      const body = await readFile(job.filePath);
+      const extra = new qiniu.form_up.PutExtra(fname, undefined, job.mimeType, String(crc32(body)), undefined, job.metadata);
+      sentHash = kodoEtag(body);
+      answer = (await new qiniu.form_up.FormUploader(config).put(token, job.key, body, extra)) as Answer;
+      job.onProgress(body.length);
     } else {
       mkdirSync(job.resumeDir, { recursive: true });
       const recorder = qiniu.resume_up.createResumeRecorderSync(job.resumeDir);
@@ -176,7 +176,12 @@ export async function uploadFile(mac: qiniu.auth.digest.Mac, config: qiniu.conf.
   }
   const status = answer.resp.statusCode ?? 0;
   if (status !== 200 || !answer.data?.hash) throw kodoFailure(status, answer.data);
-  return { hash: answer.data.hash, size: answer.data.fsize ?? job.size, mimeType: answer.data.mimeType ?? 'application/octet-stream' };
+  return {
+    hash: answer.data.hash,
+    size: answer.data.fsize ?? job.size,
+    mimeType: answer.data.mimeType ?? 'application/octet-stream',
+    ...(sentHash ? { sentHash } : {}),
+  };
 }
 
 /**
@@ -221,11 +226,4 @@ export async function downloadFile(job: DownloadJob): Promise<void> {
       `the download broke off at ${transferred} bytes: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-}
-
-/** A file's CRC-32 (unsigned), read in chunks. */
-async function fileCrc32(path: string): Promise<number> {
-  let value = 0;
-  for await (const chunk of createReadStream(path)) value = crc32(chunk as Buffer, value);
-  return value;
 }

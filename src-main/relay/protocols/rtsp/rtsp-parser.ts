@@ -20,8 +20,27 @@ export class RtspParser {
   private buffer: Buffer = Buffer.alloc(0);
 
   push(data: Buffer): RtspChunk[] {
-    this.buffer = this.buffer.length === 0 ? data : Buffer.concat([this.buffer, data]);
     const out: RtspChunk[] = [];
+    const rest = this.buffer;
+    if (rest.length === 0) this.buffer = data;
+    else if (rest[0] === 0x24) {
+      // An interleaved frame cut by the read: join only the bytes it still needs, and parse the
+      // rest of the read where it lies. Joining the whole read to the leftover copied nearly
+      // every byte a camera sends once more, in a fresh allocation each read.
+      const header = rest.length >= 4 ? rest : Buffer.concat([rest, data.subarray(0, 4 - rest.length)]);
+      if (header.length < 4) {
+        this.buffer = header;
+        return out;
+      }
+      const need = 4 + header.readUInt16BE(2) - rest.length;
+      if (need > data.length) {
+        this.buffer = Buffer.concat([rest, data]);
+        return out;
+      }
+      const whole = Buffer.concat([rest, data.subarray(0, need)]);
+      out.push({ type: 'frame', channel: whole[1]!, payload: whole.subarray(4) });
+      this.buffer = data.subarray(need);
+    } else this.buffer = Buffer.concat([rest, data]);
     for (;;) {
       const chunk = this.next();
       if (!chunk) return out;
