@@ -12,6 +12,8 @@ import { createDirectoryModule, type DirectoryModuleOptions } from '../directory
 import { directorySectionSchema as directoryClientSectionSchema } from '../directory/directory-connection';
 import { createPreferencesModule, type CameraWindowHost } from '../preferences/preferences-module';
 import { recordingsConfigSchema, recordingsModule } from '../recordings/recordings-module';
+import { createRelaysModule } from '../relays/relays-module';
+import { relaysConfigSchema } from '../relays/relays-config';
 import type { EngineModule } from './engine-context';
 
 /** What only the desktop runtime gives the engine: the OS browser and keychain, camera windows. */
@@ -34,6 +36,7 @@ export function engineModules(console: ConsoleModuleOptions, desktop: DesktopOpt
     createStorageClientModule({ safeStorage: desktop.safeStorage }),
     directoryEmulatorModule,
     createDirectoryModule(desktop),
+    createRelaysModule({ safeStorage: desktop.safeStorage }),
     recordingsModule,
   ];
 }
@@ -49,4 +52,5 @@ export const configSchemas: readonly z.core.$ZodType[] = [
   z.object({ directory: directoryClientSectionSchema }),
   z.object({ directory: directoryEmulatorSectionSchema }),
   recordingsConfigSchema,
+  relaysConfigSchema,
 ];

@@ -21,6 +21,7 @@ import { registerTcpSource } from './protocols/tcp-source/tcp-source';
 import { registerDiscovery } from './protocols/discovery/discovery-routes';
 import { registerRtmp } from './protocols/rtmp/rtmp-protocol';
 import { registerWebtorrent } from './protocols/webtorrent/webtorrent-protocol';
+import { registerRelaySource } from './protocols/relay-source/relay-source';
 
 /** Every protocol of the relay joins here, one line each; the core never changes for one. */
 export async function registerProtocols(protocols: ProtocolContext): Promise<void> {
@@ -46,4 +47,5 @@ export async function registerProtocols(protocols: ProtocolContext): Promise<voi
   registerDiscovery(protocols);
   await registerRtmp(protocols);
   registerWebtorrent(protocols, webrtc);
+  registerRelaySource(protocols);
 }
