@@ -5,6 +5,7 @@ import { AboutView } from '../features/about/AboutView';
 import { CalendarView } from '../features/calendar/CalendarView';
 import { DirectoryView } from '../features/directory/DirectoryView';
 import { CameraView } from '../features/live/CameraView';
+import { tileLabel, tileOfId } from '../features/live/model/relay-tiles';
 import { LiveView } from '../features/live/LiveView';
 import { RecordingsView } from '../features/recordings/RecordingsView';
 import { SettingsView } from '../features/settings/SettingsView';
@@ -76,7 +77,9 @@ export function Shell() {
   }, [syncFromLocation]);
 
   useEffect(() => {
-    document.title = route.section === 'camera' ? `${route.stream} · Relay Console` : `${SECTIONS[section].title} · Relay Console`;
+    // A remote relay's camera is titled by its name and relay ("yard on north"), not its relay:// source.
+    document.title =
+      route.section === 'camera' ? `${tileLabel(tileOfId(route.stream))} · Relay Console` : `${SECTIONS[section].title} · Relay Console`;
   }, [route, section]);
 
   // A pop-out shows its camera alone: no navigation, the whole window for the picture.

@@ -1,5 +1,7 @@
-import { Alert, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { Alert, Select, Stack, Text } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import { LOCAL_RELAY } from '@shared/contract/relays';
+import { useRelays } from '@renderer/api/use-relays';
 import { SECTIONS } from '../../app/sections';
 import { useConnected, useReconnects } from '../../app/use-connection';
 import { PageHeader } from '../../ui/PageHeader';
@@ -7,6 +9,7 @@ import { QueryState } from '../../ui/QueryState';
 import { ResultError } from '../../ui/ResultError';
 import { ConfigEditor, type ConfigEditorProps } from './components/ConfigEditor';
 import { ProblemsList } from './components/ProblemsList';
+import { RemoteConfig } from './components/RemoteConfig';
 import { DiskChangedNotice } from './components/DiskChangedNotice';
 import { FileLine } from './components/FileLine';
 import { SaveActions } from './components/SaveActions';
@@ -15,8 +18,33 @@ import { appliedSummary, differsFromDisk, isDirty, notApplied, saveDecision } fr
 import { countErrors } from './model/problems';
 import { useConfigFile } from './use-config-file';
 
-/** The config file in an editor that knows its schema, checks it as you type, and shows the diff before it writes. */
+/**
+ * The config in an editor that checks it as you type and shows the diff before it writes: this
+ * console's own file, or (picked above the editor) a remote relay's through its API.
+ */
 export function ConfigView() {
+  const relays = useRelays();
+  const [relay, setRelay] = useState(LOCAL_RELAY);
+  const list = relays.data ?? [];
+  const picked = list.find((r) => r.name === relay);
+  const picker =
+    list.length > 0 ? (
+      <Select
+        label="Relay"
+        value={picked ? relay : LOCAL_RELAY}
+        onChange={(value) => setRelay(value ?? LOCAL_RELAY)}
+        data={[{ value: LOCAL_RELAY, label: 'This console (local)' }, ...list.map((r) => ({ value: r.name, label: r.name }))]}
+        allowDeselect={false}
+        w={240}
+        mb="sm"
+      />
+    ) : null;
+  // Each relay's editor is its own: a switch starts from that relay's file, never from another's draft.
+  return picked ? <RemoteConfig key={picked.name} relay={picked} picker={picker} /> : <LocalConfig picker={picker} />;
+}
+
+/** This console's own file, with Apply and Save and restart. */
+function LocalConfig({ picker }: { picker: ReactNode }) {
   const { file, schema, doc, dispatch, problems, checking, validate, save, apply } = useConfigFile();
   const [saving, setSaving] = useState<{ restart: boolean; restartOnly: boolean }>();
   const [blocked, setBlocked] = useState<string>();
@@ -62,6 +90,7 @@ export function ConfigView() {
   return (
     <section aria-labelledby="config-title" data-testid="section-config">
       <PageHeader titleId="config-title" title={SECTIONS.config.title} summary={SECTIONS.config.summary} actions={actions} />
+      {picker}
       <QueryState query={file} loading="Reading the config file…" />
       {schema.isError ? <ResultError error={schema.error} /> : null}
       {doc.base ? (

@@ -1,49 +1,69 @@
 import { useState } from 'react';
+import { parseRemoteStreamSource } from '@shared/contract/relays';
+import { useRelayStreams, useRelays } from '@renderer/api/use-relays';
 import { useMediaBase } from '../../api/use-media-base';
 import { useStreams } from '../../api/use-streams';
 import { LoadingLine } from '../../ui/LoadingLine';
 import { ResultError } from '../../ui/ResultError';
+import { RelayAwayTile } from './components/RelayAwayTile';
 import { snapshotUrl } from './components/Tile';
 import { TileActions } from './components/TileActions';
 import { TileCaption } from './components/TileCaption';
+import { liveTiles, tileLabel, tileOfId, type LiveTile } from './model/relay-tiles';
 import { Player } from './player/Player';
 import { useLivePreferences } from './use-live-preferences';
-import { videoCodecsOf } from './video-codecs';
 
 /**
  * A pop-out: one camera filling its own window, sound off until asked for, with the tile's own
- * actions. It plays in the mode forced for the stream (kept by main, shared with its tile).
+ * actions. It plays in the mode forced for the stream (kept by main, shared with its tile). A
+ * remote relay's camera (`#/camera/relay://north/yard`) plays through the embedded relay, and
+ * says so while its relay is unreachable.
  */
 export function CameraView({ stream }: { stream: string }) {
   const base = useMediaBase();
+  const remote = parseRemoteStreamSource(stream) !== undefined;
   const streams = useStreams();
+  const relays = useRelays(remote);
+  const relayStreams = useRelayStreams(remote);
   const { preferences, force } = useLivePreferences();
   const [audible, setAudible] = useState(false);
   const [element, setElement] = useState<HTMLElement | null>(null);
   const forced = preferences.data?.live.modes[stream];
+  const tile: LiveTile = liveTiles(streams.data ?? [], relayStreams.data ?? [], relays.data ?? [], [stream]).find(
+    (t) => t.id === stream,
+  ) ?? {
+    ...tileOfId(stream),
+    videoCodecs: [],
+  };
+  const label = tileLabel(tile);
+  const relay = remote ? tile.relay : undefined;
   return (
-    <main ref={setElement} className="camera-window" aria-label={`Camera ${stream}`}>
-      <h1 className="visually-hidden">{stream}</h1>
+    <main ref={setElement} className="camera-window" aria-label={`Camera ${label}`}>
+      <h1 className="visually-hidden">{label}</h1>
       {/* The mode is known before the first connection, so the camera is not dialed twice. */}
-      {preferences.isPending ? <LoadingLine>{`Loading ${stream}…`}</LoadingLine> : null}
+      {preferences.isPending ? <LoadingLine>{`Loading ${label}…`}</LoadingLine> : null}
       {preferences.isError ? <ResultError error={preferences.error} /> : null}
       {force.isError ? <ResultError error={force.error} /> : null}
-      {preferences.isPending ? null : (
+      {tile.unreachable ? <RelayAwayTile tile={tile} away={tile.unreachable} relay={relay} /> : null}
+      {preferences.isPending || tile.unreachable ? null : (
         <Player
           stream={stream}
+          label={label}
           base={base}
           active
-          videoCodecs={videoCodecsOf(streams.data ?? [], stream)}
+          videoCodecs={tile.videoCodecs}
           forced={forced}
           muted={!audible}
           caption={(state, stats) => (
             <TileCaption
-              stream={stream}
+              stream={tile.name}
+              relay={relay}
               state={state}
               stats={stats}
               trailing={
                 <TileActions
                   stream={stream}
+                  label={label}
                   snapshotUrl={snapshotUrl(base, stream)}
                   audible={audible}
                   forced={forced}

@@ -1,60 +1,61 @@
-import { Button, Group, SegmentedControl } from '@mantine/core';
+import { Button, Group, SegmentedControl, Stack, Title } from '@mantine/core';
 import { IconKeyboard } from '@tabler/icons-react';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { LIVE_LAYOUTS, type LiveLayout } from '@shared/contract/preferences';
 import { useMediaBase } from '../../api/use-media-base';
-import { useStreams } from '../../api/use-streams';
 import { SECTIONS } from '../../app/sections';
 import { PageHeader } from '../../ui/PageHeader';
 import { LoadingLine } from '../../ui/LoadingLine';
 import { ResultError } from '../../ui/ResultError';
 import { FirstRun } from './components/FirstRun';
 import { LiveGrid } from './components/LiveGrid';
+import { RelayTileControls } from './components/RelayTileControls';
 import { ShortcutsOverlay } from './components/ShortcutsOverlay';
 import { snapshotUrl } from './components/Tile';
 import { createLiveStore } from './live-store';
 import { LAYOUT_LABEL } from './model/grid-layout';
+import { ALL_RELAYS, groupTiles, tileLabel, tileOfId, type LiveTile } from './model/relay-tiles';
 import type { ShortcutAction } from './model/shortcuts';
 import type { PlayerMode } from './player/player-types';
 import { stepSelection } from './model/shortcuts';
-import { moveTile, orderTiles } from './model/tile-order';
+import { moveTile } from './model/tile-order';
 import { useLivePreferences } from './use-live-preferences';
 import { useLiveShortcuts } from './use-live-shortcuts';
+import { useLiveTiles } from './use-live-tiles';
 import { usePopout } from './use-popout';
-import { videoCodecsOf } from './video-codecs';
 
 const NO_MODES: Record<string, PlayerMode> = {};
 
-/** Every stream as a live tile, in the layout and order the user chose (kept by main). */
+/**
+ * Every stream as a live tile, the embedded relay's and each remote relay's, in the layout and
+ * order the user chose (kept by main), filtered or grouped by relay.
+ */
 export function LiveView() {
   const [useLive] = useState(createLiveStore);
   const live = useLive();
-  const streams = useStreams();
   const { preferences, save, force } = useLivePreferences();
+  const { streams, byId, order, relayNames, hasRemote, relaysError } = useLiveTiles(preferences.data?.live.order);
   const base = useMediaBase();
   const popout = usePopout();
   const tiles = useRef(new Map<string, HTMLElement>());
 
   const layout = preferences.data?.live.layout ?? 'auto';
-  const savedOrder = preferences.data?.live.order;
   const forced = preferences.data?.live.modes ?? NO_MODES;
-  const order = useMemo(
-    () =>
-      orderTiles(
-        (streams.data ?? []).map((s) => s.name),
-        savedOrder ?? [],
-      ),
-    [streams.data, savedOrder],
+  // A relay that left the list takes its filter with it.
+  const filter = relayNames.includes(live.relayFilter) ? live.relayFilter : ALL_RELAYS;
+  const groups = useMemo(
+    () => groupTiles(order, { filter, grouped: live.grouped && hasRemote, relays: relayNames }),
+    [order, filter, live.grouped, hasRemote, relayNames],
   );
-  const codecsOf = useCallback((stream: string) => videoCodecsOf(streams.data ?? [], stream), [streams.data]);
+  const shown = useMemo(() => groups.flatMap((group) => group.ids), [groups]);
 
   useLiveShortcuts((action: ShortcutAction) => {
-    const stream = order[live.selected];
+    const stream = shown[live.selected];
     if (action === 'help') return live.setHelpOpen(true);
     if (action === 'next' || action === 'previous') {
-      const next = stepSelection(live.selected, order.length, action);
+      const next = stepSelection(live.selected, shown.length, action);
       live.select(next);
-      return tiles.current.get(order[next] ?? '')?.focus();
+      return tiles.current.get(shown[next] ?? '')?.focus();
     }
     if (!stream) return;
     if (action === 'fullscreen') void tiles.current.get(stream)?.requestFullscreen();
@@ -62,13 +63,22 @@ export function LiveView() {
     if (action === 'snapshot') {
       const link = document.createElement('a');
       link.href = snapshotUrl(base, stream) ?? '';
-      link.download = `${stream}.jpeg`;
+      link.download = `${tileLabel(tileOfId(stream)).replace(/ /g, '_')}.jpeg`;
       link.click();
     }
   });
 
   const actions = (
     <Group gap="sm">
+      {hasRemote ? (
+        <RelayTileControls
+          relays={relayNames}
+          filter={filter}
+          grouped={live.grouped}
+          onFilter={live.setRelayFilter}
+          onGrouped={live.setGrouped}
+        />
+      ) : null}
       <SegmentedControl
         aria-label="Layout"
         value={layout}
@@ -81,6 +91,28 @@ export function LiveView() {
     </Group>
   );
 
+  const grid = (ids: string[], offset: number, label: string) => (
+    <LiveGrid
+      tiles={ids.map((id) => byId.get(id)).filter((tile): tile is LiveTile => tile !== undefined)}
+      label={label}
+      offset={offset}
+      showRelay={hasRemote}
+      layout={layout}
+      base={base}
+      selected={live.selected}
+      audible={live.audible}
+      forced={forced}
+      onSelect={live.select}
+      onMove={(from, to) => save.mutate({ layout, order: moveTile(order, from, to) })}
+      onPopout={(stream) => void popout(stream)}
+      onToggleSound={live.toggleSound}
+      onForce={(stream, mode) => force.mutate({ stream, mode })}
+      tileRef={(stream, element) => (element ? tiles.current.set(stream, element) : tiles.current.delete(stream))}
+    />
+  );
+  const ready = streams.data && preferences.data;
+  const offsets = groups.map((_, i) => groups.slice(0, i).reduce((sum, group) => sum + group.ids.length, 0));
+
   return (
     <section aria-labelledby="live-title" data-testid="section-live">
       <PageHeader
@@ -91,26 +123,26 @@ export function LiveView() {
       />
       {streams.isPending || preferences.isPending ? <LoadingLine>Loading streams…</LoadingLine> : null}
       {streams.isError ? <ResultError error={streams.error} /> : null}
+      {relaysError ? <ResultError error={relaysError} title="The remote relays’ streams could not be read" /> : null}
       {preferences.isError ? <ResultError error={preferences.error} /> : null}
       {save.isError ? <ResultError error={save.error} /> : null}
       {force.isError ? <ResultError error={force.error} /> : null}
-      {streams.data && preferences.data && order.length === 0 ? <FirstRun /> : null}
-      {streams.data && preferences.data && order.length > 0 ? (
-        <LiveGrid
-          order={order}
-          layout={layout}
-          base={base}
-          codecsOf={codecsOf}
-          selected={live.selected}
-          audible={live.audible}
-          forced={forced}
-          onSelect={live.select}
-          onMove={(from, to) => save.mutate({ layout, order: moveTile(order, from, to) })}
-          onPopout={(stream) => void popout(stream)}
-          onToggleSound={live.toggleSound}
-          onForce={(stream, mode) => force.mutate({ stream, mode })}
-          tileRef={(stream, element) => (element ? tiles.current.set(stream, element) : tiles.current.delete(stream))}
-        />
+      {ready && order.length === 0 ? <FirstRun /> : null}
+      {ready && order.length > 0 ? (
+        <Stack gap="md">
+          {groups.map((group, i) =>
+            group.relay ? (
+              <section key={group.relay} aria-label={`Relay ${group.relay}`}>
+                <Title order={2} size="h5" mb={6}>
+                  {group.relay}
+                </Title>
+                {grid(group.ids, offsets[i]!, `Cameras on ${group.relay}`)}
+              </section>
+            ) : (
+              <div key="all">{grid(group.ids, 0, 'Cameras')}</div>
+            ),
+          )}
+        </Stack>
       ) : null}
       <ShortcutsOverlay opened={live.helpOpen} onClose={() => live.setHelpOpen(false)} />
     </section>

@@ -2,6 +2,7 @@ import { useServiceQuery } from '../../api/use-service-query';
 import { hashOf, SECTIONS } from '../../app/sections';
 import { PageHeader } from '../../ui/PageHeader';
 import { ResultError } from '../../ui/ResultError';
+import { RelaysPanel } from '../relays/RelaysPanel';
 import { AppearancePanel } from './components/AppearancePanel';
 import { DirectoryAccountPanel } from './components/DirectoryAccountPanel';
 import { DirectoryConnectionsPanel } from './components/DirectoryConnectionsPanel';
@@ -23,6 +24,7 @@ export function SettingsView() {
           <a href={hashOf('about')}>About Relay Console</a>
         </p>
       </div>
+      <RelaysPanel />
       <DirectoryConnectionsPanel />
       <DirectoryAccountPanel />
     </section>

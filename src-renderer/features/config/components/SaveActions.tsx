@@ -6,12 +6,14 @@ export interface SaveActionsProps {
   dirty: boolean;
   /** A file was read and main is in reach: saving can be asked for. */
   canSave: boolean;
+  /** Offers Save and restart (the embedded relay's file; a remote relay is not restarted from here). */
+  canRestart?: boolean;
   onRevert(): void;
   onSave(restart: boolean): void;
 }
 
 /** The page header's buttons: Revert, Save… and Save and restart… (each save is confirmed in a dialog). */
-export function SaveActions({ dirty, canSave, onRevert, onSave }: SaveActionsProps) {
+export function SaveActions({ dirty, canSave, canRestart = true, onRevert, onSave }: SaveActionsProps) {
   return (
     <Group gap="sm">
       <Button variant="subtle" disabled={!dirty} onClick={onRevert}>
@@ -20,9 +22,11 @@ export function SaveActions({ dirty, canSave, onRevert, onSave }: SaveActionsPro
       <Button leftSection={<IconDeviceFloppy size={16} />} onClick={() => onSave(false)} aria-keyshortcuts="Control+S" disabled={!canSave}>
         Save…
       </Button>
-      <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={() => onSave(true)} disabled={!canSave}>
-        Save and restart…
-      </Button>
+      {canRestart ? (
+        <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={() => onSave(true)} disabled={!canSave}>
+          Save and restart…
+        </Button>
+      ) : null}
     </Group>
   );
 }

@@ -2,14 +2,20 @@ import { DndContext, KeyboardSensor, PointerSensor, closestCenter, useSensor, us
 import { SortableContext, rectSortingStrategy, sortableKeyboardCoordinates } from '@dnd-kit/sortable';
 import type { LiveLayout } from '@shared/contract/preferences';
 import { gridColumns } from '../model/grid-layout';
+import type { LiveTile } from '../model/relay-tiles';
 import type { PlayerMode } from '../player/player-types';
 import { Tile } from './Tile';
 
 export interface LiveGridProps {
-  order: string[];
+  /** The tiles of this grid, in the user's order. */
+  tiles: LiveTile[];
+  /** The list's name: "Cameras", or "Cameras on north" where the grid is one relay's group. */
+  label: string;
+  /** The index of this grid's first tile among every tile shown (the selection counts across groups). */
+  offset: number;
+  showRelay: boolean;
   layout: LiveLayout;
   base: string | undefined;
-  codecsOf(stream: string): string[];
   selected: number;
   audible: Record<string, boolean>;
   forced: Record<string, PlayerMode | undefined>;
@@ -32,25 +38,29 @@ export function LiveGrid(props: LiveGridProps) {
   };
   return (
     <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
-      <SortableContext items={props.order} strategy={rectSortingStrategy}>
-        <div className="live-grid" style={{ gridTemplateColumns: gridColumns(props.layout) }} role="list" aria-label="Cameras">
-          {props.order.map((stream, index) => (
-            <div role="listitem" key={stream}>
-              <Tile
-                stream={stream}
-                base={props.base}
-                videoCodecs={props.codecsOf(stream)}
-                selected={props.selected === index}
-                audible={!!props.audible[stream]}
-                forced={props.forced[stream]}
-                onSelect={() => props.onSelect(index)}
-                onPopout={() => props.onPopout(stream)}
-                onToggleSound={() => props.onToggleSound(stream)}
-                onForce={(mode) => props.onForce(stream, mode)}
-                elementRef={(element) => props.tileRef(stream, element)}
-              />
-            </div>
-          ))}
+      <SortableContext items={props.tiles.map((tile) => tile.id)} strategy={rectSortingStrategy}>
+        <div className="live-grid" style={{ gridTemplateColumns: gridColumns(props.layout) }} role="list" aria-label={props.label}>
+          {props.tiles.map((tile, at) => {
+            const index = props.offset + at;
+            const stream = tile.id;
+            return (
+              <div role="listitem" key={stream}>
+                <Tile
+                  tile={tile}
+                  showRelay={props.showRelay}
+                  base={props.base}
+                  selected={props.selected === index}
+                  audible={!!props.audible[stream]}
+                  forced={props.forced[stream]}
+                  onSelect={() => props.onSelect(index)}
+                  onPopout={() => props.onPopout(stream)}
+                  onToggleSound={() => props.onToggleSound(stream)}
+                  onForce={(mode) => props.onForce(stream, mode)}
+                  elementRef={(element) => props.tileRef(stream, element)}
+                />
+              </div>
+            );
+          })}
         </div>
       </SortableContext>
     </DndContext>

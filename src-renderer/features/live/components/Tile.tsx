@@ -3,16 +3,19 @@ import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { IconGripVertical } from '@tabler/icons-react';
 import { useCallback, useRef, useState } from 'react';
+import { tileLabel, type LiveTile } from '../model/relay-tiles';
 import { Player } from '../player/Player';
 import type { PlayerMode } from '../player/player-types';
 import { useVisible } from '../use-visible';
+import { RelayAwayTile } from './RelayAwayTile';
 import { TileActions } from './TileActions';
 import { TileCaption } from './TileCaption';
 
 export interface TileProps {
-  stream: string;
+  tile: LiveTile;
+  /** Whether the caption names the tile's relay (once remote relays exist). */
+  showRelay: boolean;
   base: string | undefined;
-  videoCodecs: readonly string[];
   selected: boolean;
   audible: boolean;
   forced: PlayerMode | undefined;
@@ -27,9 +30,16 @@ export interface TileProps {
 export const snapshotUrl = (base: string | undefined, stream: string) =>
   base ? `${base}/api/frame.jpeg?src=${encodeURIComponent(stream)}` : undefined;
 
-/** One camera in the grid: its player, caption and actions, draggable by its handle. */
+/**
+ * One camera in the grid: its player, caption and actions, draggable by its handle. A remote
+ * relay's stream plays through the embedded relay (its id is the `relay://` source); while that
+ * relay is unreachable the tile says so instead of dialing, and plays again once it is back.
+ */
 export function Tile(props: TileProps) {
-  const { stream, base, selected } = props;
+  const { tile, base, selected } = props;
+  const stream = tile.id;
+  const label = tileLabel(tile);
+  const relay = props.showRelay ? tile.relay : undefined;
   const sortable = useSortable({ id: stream });
   const [element, setElement] = useState<HTMLElement | null>(null);
   const visible = useVisible(element);
@@ -46,12 +56,26 @@ export function Tile(props: TileProps) {
     [setNodeRef],
   );
 
+  const handle = (
+    // No tooltip here: its pointer handlers would compete with the drag's.
+    <ActionIcon
+      variant="subtle"
+      className="tile-handle"
+      aria-label={`Move ${label}`}
+      title="Drag to reorder (or Space, arrow keys, Space)"
+      {...sortable.attributes}
+      {...sortable.listeners}
+    >
+      <IconGripVertical size={18} />
+    </ActionIcon>
+  );
+
   return (
     <article
       ref={setRefs}
       className="tile"
       data-selected={selected || undefined}
-      aria-label={`Camera ${stream}`}
+      aria-label={`Camera ${label}`}
       tabIndex={0}
       onFocusCapture={props.onSelect}
       onPointerDown={props.onSelect}
@@ -61,46 +85,41 @@ export function Tile(props: TileProps) {
         zIndex: sortable.isDragging ? 2 : undefined,
       }}
     >
-      <Player
-        stream={stream}
-        base={base}
-        active={visible}
-        videoCodecs={props.videoCodecs}
-        forced={props.forced}
-        muted={!props.audible}
-        caption={(state, stats) => (
-          <TileCaption
-            stream={stream}
-            state={state}
-            stats={stats}
-            leading={
-              // No tooltip here: its pointer handlers would compete with the drag's.
-              <ActionIcon
-                variant="subtle"
-                className="tile-handle"
-                aria-label={`Move ${stream}`}
-                title="Drag to reorder (or Space, arrow keys, Space)"
-                {...sortable.attributes}
-                {...sortable.listeners}
-              >
-                <IconGripVertical size={18} />
-              </ActionIcon>
-            }
-            trailing={
-              <TileActions
-                stream={stream}
-                snapshotUrl={snapshotUrl(base, stream)}
-                audible={props.audible}
-                forced={props.forced}
-                onFullscreen={() => void element?.requestFullscreen()}
-                onPopout={props.onPopout}
-                onToggleSound={props.onToggleSound}
-                onForce={props.onForce}
-              />
-            }
-          />
-        )}
-      />
+      {tile.unreachable ? (
+        <RelayAwayTile tile={tile} away={tile.unreachable} relay={relay} leading={handle} />
+      ) : (
+        <Player
+          stream={stream}
+          label={label}
+          base={base}
+          active={visible}
+          videoCodecs={tile.videoCodecs}
+          forced={props.forced}
+          muted={!props.audible}
+          caption={(state, stats) => (
+            <TileCaption
+              stream={tile.name}
+              relay={relay}
+              state={state}
+              stats={stats}
+              leading={handle}
+              trailing={
+                <TileActions
+                  stream={stream}
+                  label={label}
+                  snapshotUrl={snapshotUrl(base, stream)}
+                  audible={props.audible}
+                  forced={props.forced}
+                  onFullscreen={() => void element?.requestFullscreen()}
+                  onPopout={props.onPopout}
+                  onToggleSound={props.onToggleSound}
+                  onForce={props.onForce}
+                />
+              }
+            />
+          )}
+        />
+      )}
     </article>
   );
 }

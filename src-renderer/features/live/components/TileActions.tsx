@@ -15,6 +15,8 @@ import { LiveToBucketDialog, type LiveToBucketKind } from './LiveToBucketDialog'
 
 export interface TileActionsProps {
   stream: string;
+  /** How the stream is named in the buttons' names, where it differs from the source played ("yard on north"). */
+  label?: string;
   snapshotUrl: string | undefined;
   audible: boolean;
   forced: PlayerMode | undefined;
@@ -29,12 +31,28 @@ export interface TileActionsProps {
  * Snapshot, fullscreen, pop-out, sound, the playback mode of one tile (or of a pop-out window),
  * and its snapshot or last seconds sent into a bucket.
  */
-export function TileActions({ stream, snapshotUrl, audible, forced, onFullscreen, onPopout, onToggleSound, onForce }: TileActionsProps) {
+export function TileActions({
+  stream,
+  label = stream,
+  snapshotUrl,
+  audible,
+  forced,
+  onFullscreen,
+  onPopout,
+  onToggleSound,
+  onForce,
+}: TileActionsProps) {
   const [toBucket, setToBucket] = useState<LiveToBucketKind | undefined>();
   return (
     <Group gap={2} wrap="nowrap">
       <Tooltip label="Snapshot (s)">
-        <ActionIcon component="a" href={snapshotUrl} download={`${stream}.jpeg`} variant="subtle" aria-label={`Snapshot of ${stream}`}>
+        <ActionIcon
+          component="a"
+          href={snapshotUrl}
+          download={`${label.replace(/ /g, '_')}.jpeg`}
+          variant="subtle"
+          aria-label={`Snapshot of ${label}`}
+        >
           <IconCamera size={18} />
         </ActionIcon>
       </Tooltip>
@@ -42,27 +60,27 @@ export function TileActions({ stream, snapshotUrl, audible, forced, onFullscreen
         <ActionIcon
           variant="subtle"
           onClick={onToggleSound}
-          aria-label={audible ? `Mute ${stream}` : `Unmute ${stream}`}
+          aria-label={audible ? `Mute ${label}` : `Unmute ${label}`}
           aria-pressed={audible}
         >
           {audible ? <IconVolume size={18} /> : <IconVolumeOff size={18} />}
         </ActionIcon>
       </Tooltip>
       <Tooltip label="Fullscreen (f)">
-        <ActionIcon variant="subtle" onClick={onFullscreen} aria-label={`Fullscreen ${stream}`}>
+        <ActionIcon variant="subtle" onClick={onFullscreen} aria-label={`Fullscreen ${label}`}>
           <IconMaximize size={18} />
         </ActionIcon>
       </Tooltip>
       {onPopout ? (
         <Tooltip label="Open in its own window">
-          <ActionIcon variant="subtle" onClick={onPopout} aria-label={`Pop out ${stream}`}>
+          <ActionIcon variant="subtle" onClick={onPopout} aria-label={`Pop out ${label}`}>
             <IconExternalLink size={18} />
           </ActionIcon>
         </Tooltip>
       ) : null}
       <Menu position="bottom-end" withinPortal>
         <Menu.Target>
-          <ActionIcon variant="subtle" aria-label={`Menu of ${stream}`}>
+          <ActionIcon variant="subtle" aria-label={`Menu of ${label}`}>
             <IconDotsVertical size={18} />
           </ActionIcon>
         </Menu.Target>

@@ -26,14 +26,20 @@ const STATE_LABEL = {
 /** Stream name, mode, size, frame rate, bitrate and state under a tile; `leading`/`trailing` sit beside the name. */
 export function TileCaption({
   stream,
+  relay,
   state,
   stats,
+  status,
   leading,
   trailing,
 }: {
   stream: string;
+  /** The relay the stream comes from, shown once remote relays exist. */
+  relay?: string;
   state: PlayerState;
   stats: PlaybackStats;
+  /** A state of the tile the player does not know of (its relay is unreachable), shown instead of the player's. */
+  status?: { label: string; color: string };
   leading?: ReactNode;
   trailing?: ReactNode;
 }) {
@@ -53,6 +59,11 @@ export function TileCaption({
         <Text fw={600} size="sm" truncate="end" className="tile-name">
           {stream}
         </Text>
+        {relay ? (
+          <Badge size="sm" variant="outline" color="gray" tt="none" className="tile-relay" aria-label={`relay ${relay}`}>
+            {relay}
+          </Badge>
+        ) : null}
         {trailing}
       </Group>
       <Group gap={6} wrap="nowrap" className="tile-facts">
@@ -61,8 +72,13 @@ export function TileCaption({
             {mode}
           </Badge>
         ) : null}
-        <Badge size="sm" color={STATE_COLOR[state.status]} variant="dot" aria-label={`state ${STATE_LABEL[state.status]}`}>
-          {STATE_LABEL[state.status]}
+        <Badge
+          size="sm"
+          color={status?.color ?? STATE_COLOR[state.status]}
+          variant="dot"
+          aria-label={`state ${status?.label ?? STATE_LABEL[state.status]}`}
+        >
+          {status?.label ?? STATE_LABEL[state.status]}
         </Badge>
         <Text size="xs" c="dimmed" truncate="end">
           {facts.join(' · ')}

@@ -1,12 +1,16 @@
 /**
  * The tiles in the user's order: names they arranged first (those that still exist), then new
- * streams by name, so a stream added later never reshuffles the grid.
+ * streams by name (or `compare`), so a stream added later never reshuffles the grid.
  */
-export function orderTiles(streams: readonly string[], saved: readonly string[]): string[] {
+export function orderTiles(
+  streams: readonly string[],
+  saved: readonly string[],
+  compare: (a: string, b: string) => number = (a, b) => a.localeCompare(b),
+): string[] {
   const exists = new Set(streams);
   const placed = saved.filter((name, i) => exists.has(name) && saved.indexOf(name) === i);
   const placedSet = new Set(placed);
-  return [...placed, ...streams.filter((name) => !placedSet.has(name)).sort((a, b) => a.localeCompare(b))];
+  return [...placed, ...streams.filter((name) => !placedSet.has(name)).sort(compare)];
 }
 
 /** The order after dragging the tile `from` onto the place of `to`. */

@@ -11,12 +11,14 @@ export interface PlayerProps {
   videoCodecs: readonly string[];
   forced?: PlayerMode;
   muted: boolean;
+  /** How the stream is named to the user, where it differs from the source played ("yard on north"). */
+  label?: string;
   /** Renders the caption from what the player knows. */
   caption?: (state: PlayerState, stats: PlaybackStats) => ReactNode;
 }
 
 /** The one player of the console: a video (WebRTC, MSE, HLS) or picture (MJPEG) and its state, never a blank box. */
-export function Player({ stream, base, active, videoCodecs, forced, muted, caption }: PlayerProps) {
+export function Player({ stream, base, active, videoCodecs, forced, muted, label = stream, caption }: PlayerProps) {
   const [capabilities] = useState(readCapabilities);
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
   const [image, setImage] = useState<HTMLImageElement | null>(null);
@@ -33,9 +35,9 @@ export function Player({ stream, base, active, videoCodecs, forced, muted, capti
           autoPlay
           playsInline
           hidden={mode === 'mjpeg'}
-          aria-label={`Live video of ${stream}`}
+          aria-label={`Live video of ${label}`}
         />
-        <img ref={setImage} className="player-media" alt={`Live picture of ${stream}`} hidden={mode !== 'mjpeg'} />
+        <img ref={setImage} className="player-media" alt={`Live picture of ${label}`} hidden={mode !== 'mjpeg'} />
         {state.status !== 'live' ? (
           <div className="player-overlay" role="status">
             {busy(state) ? <Loader size="sm" aria-hidden /> : null}

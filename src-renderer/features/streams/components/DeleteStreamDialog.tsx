@@ -1,24 +1,31 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { LOCAL_RELAY } from '@shared/contract/relays';
 import { useConnected } from '@renderer/app/use-connection';
 import { useStreamActions } from '../use-stream-actions';
 import { NotConnectedAlert } from './NotConnectedAlert';
 
-/** Asks before a stream goes: it leaves the config file and its viewers are cut off. */
+/** Asks before a stream goes: it leaves the config file (its relay's, for a remote one) and its viewers are cut off. */
 export function DeleteStreamDialog({
-  name,
+  target,
   onClose,
   onDeleted,
 }: {
-  name: string | undefined;
+  target: { relay: string; name: string } | undefined;
   onClose(): void;
   onDeleted(name: string): void;
 }) {
   const { remove } = useStreamActions();
   const connected = useConnected();
+  const name = target?.name;
+  const remote = target && target.relay !== LOCAL_RELAY ? target.relay : undefined;
   return (
-    <Modal opened={Boolean(name)} onClose={onClose} title={`Delete ${name ?? ''}?`}>
+    <Modal opened={Boolean(target)} onClose={onClose} title={`Delete ${name ?? ''}${remote ? ` on ${remote}` : ''}?`}>
       <Stack>
-        <Text>The stream is removed from the config file and everyone watching it is disconnected. The camera itself is not touched.</Text>
+        <Text>
+          {remote
+            ? `The stream is removed from ${remote} through its API and everyone watching it there is disconnected. The camera itself is not touched.`
+            : 'The stream is removed from the config file and everyone watching it is disconnected. The camera itself is not touched.'}
+        </Text>
         {!connected ? <NotConnectedAlert /> : null}
         {remove.isError ? (
           <Alert color="red" title="The stream was not deleted">
@@ -33,7 +40,7 @@ export function DeleteStreamDialog({
             color="red"
             loading={remove.isPending}
             disabled={!connected}
-            onClick={() => name && remove.mutate({ name }, { onSuccess: () => onDeleted(name) })}
+            onClick={() => target && remove.mutate(target, { onSuccess: () => onDeleted(target.name) })}
           >
             Delete stream
           </Button>

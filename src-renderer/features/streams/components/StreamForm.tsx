@@ -1,8 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { MAX_SOURCES, streamFormSchema, type StreamFormValues } from '@shared/contract/relay';
+import { LOCAL_RELAY } from '@shared/contract/relays';
 import { sourceHintText } from '@shared/relay/source-schemes';
 import { useConnected } from '@renderer/app/use-connection';
 import { initialValues, nameProblem, sourceLabel, toSave, type EditedStream } from '../model/stream-form';
@@ -15,7 +16,10 @@ import { SourceRow } from './SourceRow';
 export interface StreamFormProps {
   /** Undefined adds a stream; a stream edits its name and sources (shown with their logins masked). */
   editing?: EditedStream;
-  existingNames: string[];
+  /** The remote relays a stream can be added to (those reachable now); none hides the relay picker. */
+  relays: readonly string[];
+  /** The names taken on a relay. */
+  namesOn(relay: string): string[];
   opened: boolean;
   onClose(): void;
   /** Called with the name the stream has now (a new one after a rename). */
@@ -25,11 +29,13 @@ export interface StreamFormProps {
 const SOURCE_HINT = sourceHintText();
 
 /**
- * Adds or edits a stream: its name (a rename is one change on the relay) and its sources in
- * order. Each source is checked by the relay itself (the same rule the save uses: a known
- * scheme, nothing that runs commands), and can be probed before it is saved.
+ * Adds or edits a stream, on the embedded relay or on a remote one (picked when adding): its name
+ * (a rename is one change on the relay) and its sources in order. Each source for the embedded
+ * relay is checked by it (the same rule the save uses: a known scheme, nothing that runs
+ * commands); a remote relay judges its own when saving. Any source can be probed first, by the
+ * relay that will dial it.
  */
-export function StreamForm({ editing, existingNames, opened, onClose, onSaved }: StreamFormProps) {
+export function StreamForm({ editing, relays, namesOn, opened, onClose, onSaved }: StreamFormProps) {
   const actions = useStreamActions();
   const connected = useConnected();
   const save = editing ? actions.edit : actions.add;
@@ -37,6 +43,8 @@ export function StreamForm({ editing, existingNames, opened, onClose, onSaved }:
   const form = useForm<StreamFormValues>({ resolver: zodResolver(schema), defaultValues: initialValues(editing), mode: 'onTouched' });
   const sources = useFieldArray({ control: form.control, name: 'sources' });
   const [probed, setProbed] = useState<number>();
+  const [relay, setRelay] = useState(LOCAL_RELAY);
+  const remote = relay !== LOCAL_RELAY;
   const { reset } = form;
   const { reset: resetProbe } = actions.probe;
   const { reset: resetSave } = save;
@@ -44,6 +52,7 @@ export function StreamForm({ editing, existingNames, opened, onClose, onSaved }:
   useEffect(() => {
     if (!opened) return;
     reset(initialValues(editing));
+    setRelay(editing?.relay ?? LOCAL_RELAY);
     resetProbe();
     resetSave();
   }, [opened, editing, reset, resetProbe, resetSave]);
@@ -51,6 +60,7 @@ export function StreamForm({ editing, existingNames, opened, onClose, onSaved }:
   /** The relay's own verdict on a source; its reason goes under that source. */
   const checkSource = async (index: number, source: string): Promise<boolean> => {
     if (!source.trim()) return false;
+    if (remote) return true;
     // A saved source shown with its login masked is the relay's own: nothing to check.
     if (editing?.sources.includes(source.trim())) return true;
     const checked = await actions.check(source.trim());
@@ -65,7 +75,7 @@ export function StreamForm({ editing, existingNames, opened, onClose, onSaved }:
   };
 
   const submit = form.handleSubmit(async (values) => {
-    const taken = nameProblem(values.name, existingNames, editing?.name);
+    const taken = nameProblem(values.name, namesOn(relay), editing?.name);
     if (taken) {
       form.setError('name', { message: taken });
       return;
@@ -73,7 +83,7 @@ export function StreamForm({ editing, existingNames, opened, onClose, onSaved }:
     const verdicts = await Promise.all(values.sources.map((source, index) => checkSource(index, source.url)));
     if (verdicts.includes(false)) return;
     const input = toSave(values, editing?.name);
-    await save.mutateAsync(input).then(
+    await save.mutateAsync({ relay, ...input }).then(
       () => onSaved(values.name),
       () => undefined,
     );
@@ -83,7 +93,7 @@ export function StreamForm({ editing, existingNames, opened, onClose, onSaved }:
     const source = form.getValues(`sources.${index}.url`).trim();
     if (!(await form.trigger(`sources.${index}.url`)) || !(await checkSource(index, source))) return;
     setProbed(index);
-    actions.probe.mutate({ source });
+    actions.probe.mutate({ relay, source });
   };
 
   const errors = form.formState.errors;
@@ -91,9 +101,29 @@ export function StreamForm({ editing, existingNames, opened, onClose, onSaved }:
   const renaming = editing !== undefined && form.watch('name') !== editing.name;
 
   return (
-    <Modal opened={opened} onClose={onClose} title={editing ? `Edit ${editing.name}` : 'Add a stream'} size="lg">
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={editing ? `Edit ${editing.name}${editing.relay ? ` on ${editing.relay}` : ''}` : 'Add a stream'}
+      size="lg"
+    >
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
+          {!editing && relays.length > 0 ? (
+            <Select
+              label="Relay"
+              description="Where the stream is saved: this console's own relay, or a remote relay through its API"
+              value={relay}
+              onChange={(value) => (setRelay(value ?? LOCAL_RELAY), actions.probe.reset())}
+              data={[{ value: LOCAL_RELAY, label: 'This console (local)' }, ...relays.map((name) => ({ value: name, label: name }))]}
+              allowDeselect={false}
+            />
+          ) : null}
+          {editing?.relay ? (
+            <Text size="sm">
+              On the remote relay <strong>{editing.relay}</strong>: saved through its API.
+            </Text>
+          ) : null}
           <TextInput
             label="Name"
             description={

@@ -9,20 +9,39 @@ import { StateBadge } from './StateBadge';
 
 export interface StreamsTableProps {
   rows: StreamRow[];
-  onEdit(name: string): void;
-  onDelete(name: string): void;
+  /** Shows the Relay column (once remote relays exist). */
+  showRelay: boolean;
+  /** Called with the row's id: a local stream's name, or a remote one's `relay://` source. */
+  onEdit(id: string): void;
+  onDelete(id: string): void;
 }
 
 const STATE_ORDER = { error: 0, connecting: 1, live: 2, 'on demand': 3, 'no source': 4 } as const;
 
-function columns({ onEdit, onDelete }: Omit<StreamsTableProps, 'rows'>): ColumnDef<StreamRow>[] {
+function columns({ onEdit, onDelete, showRelay }: Omit<StreamsTableProps, 'rows'>): ColumnDef<StreamRow>[] {
+  const relay: ColumnDef<StreamRow> = {
+    accessorKey: 'relay',
+    header: 'Relay',
+    cell: ({ row }) => (
+      <div>
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {row.original.relay}
+        </Text>
+        {row.original.relayProblem ? (
+          <Text size="xs" c="red.8" data-testid="relay-problem">
+            {row.original.relayProblem}
+          </Text>
+        ) : null}
+      </div>
+    ),
+  };
   return [
     {
       accessorKey: 'name',
       header: 'Name',
       cell: ({ row }) => (
         <div>
-          <Anchor href={printRoute({ section: 'streams', stream: row.original.name })} fw={500} style={{ whiteSpace: 'nowrap' }}>
+          <Anchor href={printRoute({ section: 'streams', stream: row.original.id })} fw={500} style={{ whiteSpace: 'nowrap' }}>
             {row.original.name}
           </Anchor>
           {row.original.problem ? (
@@ -33,6 +52,7 @@ function columns({ onEdit, onDelete }: Omit<StreamsTableProps, 'rows'>): ColumnD
         </div>
       ),
     },
+    ...(showRelay ? [relay] : []),
     {
       accessorKey: 'state',
       header: 'State',
@@ -57,21 +77,21 @@ function columns({ onEdit, onDelete }: Omit<StreamsTableProps, 'rows'>): ColumnD
       header: () => <span className="visually-hidden">Actions</span>,
       enableSorting: false,
       cell: ({ row }) => {
-        const name = row.original.name;
+        const { id, label } = row.original;
         return (
           <Group gap={2} wrap="nowrap" justify="flex-end">
             <ActionIcon
               component="a"
-              href={printRoute({ section: 'streams', stream: name, tab: 'links' })}
+              href={printRoute({ section: 'streams', stream: id, tab: 'links' })}
               variant="subtle"
-              aria-label={`Links of ${name}`}
+              aria-label={`Links of ${label}`}
             >
               <IconLink size={18} />
             </ActionIcon>
-            <ActionIcon variant="subtle" onClick={() => onEdit(name)} aria-label={`Edit ${name}`}>
+            <ActionIcon variant="subtle" onClick={() => onEdit(id)} aria-label={`Edit ${label}`}>
               <IconPencil size={18} />
             </ActionIcon>
-            <ActionIcon variant="subtle" color="red" onClick={() => onDelete(name)} aria-label={`Delete ${name}`}>
+            <ActionIcon variant="subtle" color="red" onClick={() => onDelete(id)} aria-label={`Delete ${label}`}>
               <IconTrash size={18} />
             </ActionIcon>
           </Group>
@@ -84,14 +104,14 @@ function columns({ onEdit, onDelete }: Omit<StreamsTableProps, 'rows'>): ColumnD
 const SORT_ICON = { asc: IconChevronUp, desc: IconChevronDown, none: IconSelector } as const;
 
 /** Every stream, sortable by any column; headers are buttons so sorting works from the keyboard. */
-export function StreamsTable({ rows, onEdit, onDelete }: StreamsTableProps) {
+export function StreamsTable({ rows, showRelay, onEdit, onDelete }: StreamsTableProps) {
   const [sorting, setSorting] = useState<SortingState>([{ id: 'name', desc: false }]);
   const table = useReactTable({
     data: rows,
-    columns: columns({ onEdit, onDelete }),
+    columns: columns({ onEdit, onDelete, showRelay }),
     state: { sorting },
     onSortingChange: setSorting,
-    getRowId: (row) => row.name,
+    getRowId: (row) => row.id,
     getCoreRowModel: getCoreRowModel(),
     getSortedRowModel: getSortedRowModel(),
   });

@@ -2,6 +2,8 @@ import type { StreamFormValues } from '@shared/contract/relay';
 
 /** The stream being edited as the form starts from it (its sources as the console shows them). */
 export interface EditedStream {
+  /** The remote relay it is on; absent for the embedded relay's. */
+  relay?: string;
   name: string;
   sources: string[];
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamSummary } from '@shared/contract/relay';
-import { describeCodec, matchesFilter, streamRow, streamState } from './stream-rows';
+import type { RelayInfo } from '@shared/contract/relays';
+import { allStreamRows, describeCodec, matchesFilter, streamRow, streamState } from './stream-rows';
 
 type Producer = StreamSummary['producers'][number];
 const producer = (over: Partial<Producer>): Producer => ({
@@ -52,9 +53,44 @@ describe('stream rows', () => {
         ],
       ),
     );
-    expect(row).toEqual({ name: 'door', state: 'live', codecs: 'H264 320×240', consumers: 2, bytesIn: 1024, bytesOut: 15 });
+    expect(row).toEqual({
+      id: 'door',
+      relay: 'local',
+      name: 'door',
+      label: 'door',
+      state: 'live',
+      codecs: 'H264 320×240',
+      consumers: 2,
+      bytesIn: 1024,
+      bytesOut: 15,
+    });
     expect(matchesFilter(row, 'H264')).toBe(true);
     expect(matchesFilter(row, ' live ')).toBe(true);
     expect(matchesFilter(row, 'yard')).toBe(false);
+  });
+
+  it('lists every relay’s streams, a remote one by its relay:// id, and says when its relay is away', () => {
+    const relays: RelayInfo[] = [
+      { name: 'north', url: 'http://n:1984', hasLogin: false, origin: 'console', state: 'unreachable', reason: 'refused', sinceMs: 1 },
+      { name: 'south', url: 'http://s:1984', hasLogin: false, origin: 'config', state: 'reachable', sinceMs: 1 },
+    ];
+    const yard = { ...stream([]), name: 'yard' };
+    const rows = allStreamRows(
+      [stream([])],
+      [
+        { relay: 'north', streams: [yard] },
+        { relay: 'south', streams: [yard] },
+      ],
+      relays,
+      (relay) => `${relay.state}: ${relay.reason}`,
+    );
+    expect(rows.map((row) => [row.id, row.relay, row.label, row.relayProblem])).toEqual([
+      ['door', 'local', 'door', undefined],
+      ['relay://north/yard', 'north', 'yard on north', 'unreachable: refused'],
+      ['relay://south/yard', 'south', 'yard on south', undefined],
+    ]);
+    expect(rows.filter((row) => matchesFilter(row, '', 'south')).map((row) => row.id)).toEqual(['relay://south/yard']);
+    expect(rows.filter((row) => matchesFilter(row, 'north')).map((row) => row.id)).toEqual(['relay://north/yard']);
+    expect(rows.filter((row) => matchesFilter(row, 'yard', 'local'))).toEqual([]);
   });
 });

@@ -1,11 +1,21 @@
 import type { CodecInfo, StreamSummary } from '@shared/contract/relay';
+import { LOCAL_RELAY, remoteStreamSource, type RelayInfo, type RelayStreams } from '@shared/contract/relays';
 import { formatResolution } from '@renderer/ui/format';
 
 /** What a stream is doing, as the list shows it: one word and a colour, the reason on hover. */
 export type StreamState = 'live' | 'connecting' | 'error' | 'on demand' | 'no source';
 
 export interface StreamRow {
+  /** The stream's name on the embedded relay, `relay://<relay>/<stream>` for a remote relay's. */
+  id: string;
+  /** `local`, or the remote relay it is on. */
+  relay: string;
+  /** Its name on its relay. */
   name: string;
+  /** How actions name it: "door", or "yard on north". */
+  label: string;
+  /** Its relay's state in words, while that relay is not reachable ("unreachable since 10:04: refused"). */
+  relayProblem?: string;
   state: StreamState;
   /** The first producer error, when the stream has no working producer. */
   problem?: string;
@@ -43,10 +53,15 @@ export function streamState(stream: StreamSummary): { state: StreamState; proble
   return { state: 'on demand' };
 }
 
-export function streamRow(stream: StreamSummary): StreamRow {
+/** A stream of the embedded relay (no `relay`) or of a remote one, as a row of the list. */
+export function streamRow(stream: StreamSummary, relay: string = LOCAL_RELAY): StreamRow {
   const codecs = stream.producers.flatMap((p) => p.codecs).map(describeCodec);
+  const local = relay === LOCAL_RELAY;
   return {
+    id: local ? stream.name : remoteStreamSource(relay, stream.name),
+    relay,
     name: stream.name,
+    label: local ? stream.name : `${stream.name} on ${relay}`,
     ...streamState(stream),
     codecs: [...new Set(codecs)].join(', '),
     consumers: stream.consumers.length,
@@ -55,9 +70,30 @@ export function streamRow(stream: StreamSummary): StreamRow {
   };
 }
 
-/** Case-insensitive match on name, codecs and state: what the filter box searches. */
-export function matchesFilter(row: StreamRow, filter: string): boolean {
+/**
+ * Every row: the embedded relay's streams, then each remote relay's; the rows of a relay that is
+ * not reachable (its last known streams) say so through `relayProblem`.
+ */
+export function allStreamRows(
+  local: readonly StreamSummary[],
+  remote: readonly RelayStreams[],
+  relays: readonly RelayInfo[],
+  stateText: (relay: RelayInfo) => string,
+): StreamRow[] {
+  const byName = new Map(relays.map((relay) => [relay.name, relay]));
+  const rows = local.map((stream) => streamRow(stream));
+  for (const entry of remote) {
+    const relay = byName.get(entry.relay);
+    const problem = relay && relay.state !== 'reachable' ? { relayProblem: stateText(relay) } : {};
+    rows.push(...entry.streams.map((stream) => ({ ...streamRow(stream, entry.relay), ...problem })));
+  }
+  return rows;
+}
+
+/** Case-insensitive match on name, relay, codecs and state (what the filter box searches), within one relay unless `all`. */
+export function matchesFilter(row: StreamRow, filter: string, relay = 'all'): boolean {
+  if (relay !== 'all' && row.relay !== relay) return false;
   const needle = filter.trim().toLowerCase();
   if (!needle) return true;
-  return [row.name, row.codecs, row.state].some((text) => text.toLowerCase().includes(needle));
+  return [row.name, row.relay, row.codecs, row.state].some((text) => text.toLowerCase().includes(needle));
 }
