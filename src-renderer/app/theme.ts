@@ -21,5 +21,8 @@ export const consoleTheme = createTheme({
       defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } },
       styles: { description: { color: 'var(--mantine-color-text)' } },
     },
+    // An alert's title in the text colour: Mantine's light-variant green and yellow titles on
+    // their tinted backgrounds are below AA; the bar and tint still say which kind it is.
+    Alert: { styles: { title: { color: 'var(--mantine-color-text)' } } },
   },
 });

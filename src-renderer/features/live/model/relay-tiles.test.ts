@@ -53,6 +53,19 @@ describe('liveTiles', () => {
     ]);
   });
 
+  it('a remote tile playing leaves one tile: the embedded relay’s relay:// stream that pulls it is not a local tile', () => {
+    const tiles = liveTiles(
+      [stream('door'), stream('relay://north/yard', 'h264')],
+      [{ relay: 'north', streams: [stream('yard', 'h264')] }],
+      [relay('north', 'reachable')],
+      [],
+    );
+    expect(tiles.map((tile) => [tile.id, tile.relay])).toEqual([
+      ['door', 'local'],
+      ['relay://north/yard', 'north'],
+    ]);
+  });
+
   it('keeps the same stream name apart on two relays', () => {
     const tiles = liveTiles([stream('yard')], [{ relay: 'south', streams: [stream('yard')] }], [relay('south', 'reachable')], []);
     expect(tiles.map(tileLabel)).toEqual(['yard', 'yard on south']);

@@ -48,12 +48,16 @@ export function liveTiles(
     const relay = byName.get(name);
     return relay?.state === 'unreachable' ? { unreachable: { name: relay.name, reason: relay.reason, sinceMs: relay.sinceMs } } : {};
   };
-  const tiles: LiveTile[] = local.map((stream) => ({
-    id: stream.name,
-    relay: LOCAL_RELAY,
-    name: stream.name,
-    videoCodecs: streamVideoCodecs(stream),
-  }));
+  // A local stream named `relay://…` is the embedded relay pulling a remote tile's stream (a
+  // source used as a name, as go2rtc lists it): that tile is the remote one, not a second.
+  const tiles: LiveTile[] = local
+    .filter((stream) => !parseRemoteStreamSource(stream.name))
+    .map((stream) => ({
+      id: stream.name,
+      relay: LOCAL_RELAY,
+      name: stream.name,
+      videoCodecs: streamVideoCodecs(stream),
+    }));
   const seen = new Set(tiles.map((tile) => tile.id));
   const add = (tile: LiveTile) => {
     if (seen.has(tile.id)) return;

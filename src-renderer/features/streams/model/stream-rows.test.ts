@@ -75,8 +75,10 @@ describe('stream rows', () => {
       { name: 'south', url: 'http://s:1984', hasLogin: false, origin: 'config', state: 'reachable', sinceMs: 1 },
     ];
     const yard = { ...stream([]), name: 'yard' };
+    // The embedded relay's pull of north's yard for a viewer here is listed under its source.
+    const pulled = { ...stream([]), name: 'relay://north/yard' };
     const rows = allStreamRows(
-      [stream([])],
+      [stream([]), pulled],
       [
         { relay: 'north', streams: [yard] },
         { relay: 'south', streams: [yard] },

@@ -81,13 +81,15 @@ export function allStreamRows(
   stateText: (relay: RelayInfo) => string,
 ): StreamRow[] {
   const byName = new Map(relays.map((relay) => [relay.name, relay]));
-  const rows = local.map((stream) => streamRow(stream));
-  for (const entry of remote) {
+  const remoteRows = remote.flatMap((entry) => {
     const relay = byName.get(entry.relay);
     const problem = relay && relay.state !== 'reachable' ? { relayProblem: stateText(relay) } : {};
-    rows.push(...entry.streams.map((stream) => ({ ...streamRow(stream, entry.relay), ...problem })));
-  }
-  return rows;
+    return entry.streams.map((stream) => ({ ...streamRow(stream, entry.relay), ...problem }));
+  });
+  // A local stream named `relay://…` is the embedded relay pulling that remote stream for a
+  // viewer here (a source used as a name, as go2rtc lists it): the row is the remote stream's.
+  const remoteIds = new Set(remoteRows.map((row) => row.id));
+  return [...local.filter((stream) => !remoteIds.has(stream.name)).map((stream) => streamRow(stream)), ...remoteRows];
 }
 
 /** Case-insensitive match on name, relay, codecs and state (what the filter box searches), within one relay unless `all`. */
