@@ -1,3 +1,4 @@
+import { ContractFailure } from '@shared/contract/result';
 import type { KodoClient } from '../storage/client/kodo-client';
 import { segmentMetaOf, type SegmentMeta } from './segment-meta';
 import { dayFolders, segmentStart } from './segment-keys';
@@ -33,6 +34,10 @@ export interface SegmentCatalog {
 const CACHE_LIMIT = 200_000;
 /** A range longer than this is listed as the whole prefix rather than day by day. */
 const DAY_LISTING_LIMIT = 62;
+
+/** Kodo 631, as the storage client says it. */
+const isMissingBucket = (error: unknown) =>
+  error instanceof ContractFailure && error.code === 'not_found' && error.message.includes('no such bucket');
 
 export function createSegmentCatalog(): SegmentCatalog {
   const metas = new Map<string, SegmentMeta>();
@@ -72,7 +77,13 @@ export function createSegmentCatalog(): SegmentCatalog {
       const folders = range && days <= DAY_LISTING_LIMIT ? dayFolders(place.prefix, range.startMs, range.endMs) : [place.prefix];
       const endMs = range?.endMs ?? Infinity;
       const listed: Array<{ key: string; size: number; startMs: number }> = [];
-      for (const folder of folders) listed.push(...(await listFolder(place, folder, endMs)));
+      try {
+        for (const folder of folders) listed.push(...(await listFolder(place, folder, endMs)));
+      } catch (error) {
+        // The recorder makes its bucket before the first upload: until then nothing is recorded.
+        if (isMissingBucket(error)) return [];
+        throw error;
+      }
       const candidates = listed.filter((o) => o.startMs < endMs);
       const unknown = candidates.filter((o) => !metas.has(cacheKey(place, o.key))).map((o) => o.key);
       if (unknown.length > 0) {
