@@ -4,6 +4,34 @@ import { authorizationFor } from './digest-auth';
 import { RtspParser, interleavedFrame, type RtspMessage } from './rtsp-parser';
 
 const REQUEST_TIMEOUT_MS = 8_000;
+/** What one read of a camera's connection takes at most. */
+const READ_BUFFER_BYTES = 64 * 1024;
+
+/** Where the bytes of a plain TCP connection go, once its RtspConnection exists. */
+interface ReadSink {
+  onread: { buffer: Buffer; callback(bytes: number, buffer: Buffer): boolean };
+  deliver(data: Buffer): void;
+}
+
+/**
+ * A camera's bytes read into one buffer of the connection's own and copied out at their size
+ * (a packet-sized read from Node's shared pool), handed straight to the parser: a 'data' event
+ * per read went through the stream machinery and a fresh 64 KiB allocation each time, which
+ * at a camera's hundreds of reads a second was a good part of what receiving cost.
+ */
+function readSink(): ReadSink {
+  const sink: ReadSink = {
+    onread: {
+      buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES),
+      callback: (bytes, buffer) => {
+        sink.deliver(Buffer.from(buffer.subarray(0, bytes)));
+        return true;
+      },
+    },
+    deliver: () => undefined,
+  };
+  return sink;
+}
 
 export type RtspResponse = RtspMessage & { type: 'response' };
 
@@ -43,9 +71,11 @@ export class RtspConnection {
     readonly secure: boolean,
     private readonly username: string,
     private readonly password: string,
+    reads?: ReadSink,
   ) {
     socket.setNoDelay(true);
-    socket.on('data', (data: Buffer) => this.onData(data));
+    if (reads) reads.deliver = (data) => this.onData(data);
+    else socket.on('data', (data: Buffer) => this.onData(data));
     socket.on('close', () => this.finish(new Error('rtsp: the other side closed the connection')));
     socket.on('error', (error) => this.finish(new Error(`rtsp: ${error.message}`)));
   }
@@ -58,10 +88,11 @@ export class RtspConnection {
     url.password = '';
     const secure = url.protocol === 'rtsps:';
     const port = Number(url.port) || (secure ? 322 : 554);
+    const reads = secure ? undefined : readSink();
     const socket: Socket = await new Promise((resolve, reject) => {
-      const s = secure
-        ? connectTls({ host: url.hostname, port, servername: url.hostname, rejectUnauthorized: false })
-        : connectTcp({ host: url.hostname, port });
+      const s = reads
+        ? connectTcp({ host: url.hostname, port, onread: reads.onread })
+        : connectTls({ host: url.hostname, port, servername: url.hostname, rejectUnauthorized: false });
       const timer = setTimeout(() => {
         s.destroy();
         reject(new Error(`rtsp: connect to ${url.host} timed out`));
@@ -75,7 +106,7 @@ export class RtspConnection {
         reject(new Error(`rtsp: ${error.message}`, { cause: error }));
       });
     });
-    return new RtspConnection(socket, url.toString(), `${url.hostname}:${port}`, secure, username, password);
+    return new RtspConnection(socket, url.toString(), `${url.hostname}:${port}`, secure, username, password, reads);
   }
 
   private onData(data: Buffer): void {
