@@ -1,5 +1,3 @@
-import { box, concat, fullBox, i32, u32, u64 } from './boxes';
-
 /** Sample flags (ISO 14496-12 8.8.3.1): a sync sample depends on no other; others do and are not sync. */
 export const SYNC_SAMPLE = 0x02000000;
 export const NON_SYNC_SAMPLE = 0x01010000;
@@ -30,43 +28,74 @@ const TRUN_COMPOSITION_OFFSETS = 0x000800;
  * was; with them version 1, whose offsets are signed (ISO 14496-12 8.8.8), though the decode
  * timeline keeps them at 0 or above, as players that shift negative ones expect.
  */
-function trackFragment(run: TrackRun, dataOffset: number): Uint8Array {
-  const offsets = run.samples.some((s) => (s.compositionOffset ?? 0) !== 0);
-  const entries = run.samples.flatMap((s) => [
-    u32(s.duration),
-    u32(s.data.length),
-    u32(s.flags),
-    ...(offsets ? [i32(s.compositionOffset ?? 0)] : []),
-  ]);
-  return box(
-    'traf',
-    fullBox('tfhd', 0, TFHD_DEFAULT_BASE_IS_MOOF, u32(run.trackId)),
-    fullBox('tfdt', 1, 0, u64(run.baseTime)),
-    fullBox(
-      'trun',
-      offsets ? 1 : 0,
-      TRUN_FLAGS | (offsets ? TRUN_COMPOSITION_OFFSETS : 0),
-      u32(run.samples.length),
-      u32(dataOffset),
-      ...entries,
-    ),
-  );
-}
+const hasCompositionOffsets = (run: TrackRun) => run.samples.some((s) => (s.compositionOffset ?? 0) !== 0);
+
+/** traf = tfhd (16) + tfdt (20) + trun (20 + 12 or 16 a sample), each with its 8-byte header. */
+const trafSize = (run: TrackRun) => 8 + 16 + 20 + 20 + run.samples.length * (hasCompositionOffsets(run) ? 16 : 12);
 
 /**
- * One `moof` (a `traf` per track run) and its `mdat`, the runs' samples one after another.
- * Offsets are known only once the moof's size is, so the trafs are built twice (they are small).
+ * One `moof` (a `traf` per track run) and its `mdat`, the runs' samples one after another,
+ * written into one buffer of its final size: a fragment is made for every picture a viewer or
+ * a recording gets, so its boxes are laid out in place rather than joined from small arrays.
  */
 export function movieFragment(sequence: number, runs: readonly TrackRun[]): Uint8Array {
-  const build = (offsets: readonly number[]) =>
-    box('moof', fullBox('mfhd', 0, 0, u32(sequence)), ...runs.map((run, i) => trackFragment(run, offsets[i]!)));
-  const moofSize = build(runs.map(() => 0)).length;
-  const offsets: number[] = [];
-  let offset = moofSize + 8; // past the mdat header
+  const moofSize = 8 + 16 + runs.reduce((n, run) => n + trafSize(run), 0);
+  const mdatSize = 8 + runs.reduce((n, run) => n + run.samples.reduce((m, s) => m + s.data.length, 0), 0);
+  if (moofSize + mdatSize > 0xffffffff) throw new RangeError(`a fragment of ${moofSize + mdatSize} bytes does not fit a 32-bit size`);
+  const out = new Uint8Array(moofSize + mdatSize);
+  const view = new DataView(out.buffer);
+  let at = 0;
+  const header = (size: number, type: string, versionAndFlags?: number) => {
+    view.setUint32(at, size);
+    for (let i = 0; i < 4; i++) out[at + 4 + i] = type.charCodeAt(i);
+    at += 8;
+    if (versionAndFlags !== undefined) {
+      view.setUint32(at, versionAndFlags >>> 0);
+      at += 4;
+    }
+  };
+  const u32 = (n: number) => {
+    view.setUint32(at, n >>> 0);
+    at += 4;
+  };
+
+  header(moofSize, 'moof');
+  header(16, 'mfhd', 0);
+  u32(sequence);
+  let dataOffset = moofSize + 8; // past the mdat header
   for (const run of runs) {
-    offsets.push(offset);
-    offset += run.samples.reduce((n, s) => n + s.data.length, 0);
+    const offsets = hasCompositionOffsets(run);
+    header(trafSize(run), 'traf');
+    header(16, 'tfhd', TFHD_DEFAULT_BASE_IS_MOOF);
+    u32(run.trackId);
+    if (!Number.isSafeInteger(run.baseTime) || run.baseTime < 0) throw new RangeError(`${run.baseTime} is not a non-negative safe integer`);
+    header(20, 'tfdt', 0x01000000);
+    u32(Math.floor(run.baseTime / 2 ** 32));
+    u32(run.baseTime);
+    header(
+      20 + run.samples.length * (offsets ? 16 : 12),
+      'trun',
+      ((offsets ? 1 : 0) << 24) | TRUN_FLAGS | (offsets ? TRUN_COMPOSITION_OFFSETS : 0),
+    );
+    u32(run.samples.length);
+    u32(dataOffset);
+    for (const sample of run.samples) {
+      u32(sample.duration);
+      u32(sample.data.length);
+      u32(sample.flags);
+      if (offsets) {
+        view.setInt32(at, sample.compositionOffset ?? 0);
+        at += 4;
+      }
+      dataOffset += sample.data.length;
+    }
   }
-  const mdat = box('mdat', ...runs.flatMap((run) => run.samples.map((s) => s.data)));
-  return concat([build(offsets), mdat]);
+  header(mdatSize, 'mdat');
+  for (const run of runs) {
+    for (const sample of run.samples) {
+      out.set(sample.data, at);
+      at += sample.data.length;
+    }
+  }
+  return out;
 }
