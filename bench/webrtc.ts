@@ -1,19 +1,24 @@
-// WebRTC out of the relay, on a running 720p H264 camera (ffmpeg publishing into the relay):
+// WebRTC out of the relay, on a 720p H264 camera (a clip encoded once, sent as is and looped by
+// ffmpeg into the relay, so no encoder competes with the relay for the cores):
 //  1. offer to first decoded frame in Chromium (median of N runs): WHEP, next to the MSE mode of
 //     go2rtc's WebSocket API in the same page (the other low-delay output browsers use);
 //  2. relay CPU and RSS with 1, 10 and 25 WebRTC viewers (werift peers in this process, so the
-//     browser's decoding does not load the machine), next to the same counts of RTSP viewers.
+//     browser's decoding does not load the machine), next to the same counts of RTSP viewers
+//     (TCP) of the same camera in the same run, and the ratio of the two; `--rounds N` measures
+//     each row N times, WebRTC and RTSP turn about, and prints the medians. Goal: the ratio at 25
+//     viewers at most 2.0.
 //
-//   npm run bench:webrtc [-- --runs 5 --viewers 1,10,25 --seconds 10]
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus, tmpdir } from 'node:os';
+//   npm run bench:webrtc [-- --runs 5 --viewers 1,10,25 --seconds 10 --rounds 3]
+//   RELAY_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the relay's process.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { RTCPeerConnection as WeriftPeerConnection } from 'werift';
-import { buildMain } from '../scripts/build.mjs';
 import { cpuSeconds, rssMiB } from './process-stats';
+import { startBenchEngine } from './lib/engine';
 import { dialRtsp } from '../src-main/relay/protocols/rtsp/rtsp-client';
 import { codecParameters } from '../src-main/relay/protocols/webrtc/peer-helpers';
 
@@ -22,8 +27,11 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '5' },
     viewers: { type: 'string', default: '1,10,25' },
     seconds: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '1' },
   },
 });
+const rounds = Number(values.rounds);
+if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds is a whole number of at least 1');
 const runs = Number(values.runs);
 const counts = values.viewers.split(',').map(Number);
 const seconds = Number(values.seconds);
@@ -31,44 +39,52 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
+/** Where a WHEP start's time went, ms from creating the offer: offer sent, answered, ICE up, DTLS up, first frame. */
+type WhepPhases = [offered: number, answered: number, ice: number, dtls: number, frame: number];
+
 /** Chromium: ms from creating the offer (or opening the socket) to the first decoded frame presented. */
-async function firstFrames(api: string): Promise<{ whep: number[]; mse: number[] }> {
+async function firstFrames(api: string): Promise<{ whep: WhepPhases[]; mse: number[] }> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required'],
   });
   const page = await browser.newPage();
   await page.goto(`${api}/api`);
-  const whep: number[] = [];
+  const whep: WhepPhases[] = [];
   const mse: number[] = [];
   for (let run = 0; run < runs; run++) {
     whep.push(
       await page.evaluate(async (url) => {
         const start = performance.now();
+        const at = () => performance.now() - start;
         const pc = new RTCPeerConnection();
         pc.addTransceiver('video', { direction: 'recvonly' });
+        let ice = NaN;
+        let dtls = NaN;
+        pc.addEventListener('iceconnectionstatechange', () => pc.iceConnectionState === 'connected' && (ice = at()));
+        pc.addEventListener('connectionstatechange', () => pc.connectionState === 'connected' && (dtls = at()));
         const video = document.createElement('video');
         video.muted = true;
         video.autoplay = true;
         document.body.append(video);
-        const shown = new Promise<number>((resolve) => video.requestVideoFrameCallback(() => resolve(performance.now() - start)));
+        const shown = new Promise<number>((resolve) => video.requestVideoFrameCallback(() => resolve(at())));
         pc.ontrack = (event) => (video.srcObject = new MediaStream([event.track]));
         await pc.setLocalDescription(await pc.createOffer());
-        await new Promise<void>((resolve) =>
-          pc.iceGatheringState === 'complete'
-            ? resolve()
-            : pc.addEventListener('icegatheringstatechange', () => pc.iceGatheringState === 'complete' && resolve()),
-        );
+        // As the console's player does: the offer at once, with what is gathered so far; the relay
+        // answers as ICE lite on its shared port and learns the browser's address from its checks.
+        const offered = at();
         const response = await fetch(url, {
           method: 'POST',
           headers: { 'Content-Type': 'application/sdp' },
           body: pc.localDescription!.sdp,
         });
-        await pc.setRemoteDescription({ type: 'answer', sdp: await response.text() });
-        const ms = await shown;
+        const answer = await response.text();
+        const answered = at();
+        await pc.setRemoteDescription({ type: 'answer', sdp: answer });
+        const frame = await shown;
         pc.close();
         video.remove();
-        return ms;
+        return [offered, answered, ice, dtls, frame] as WhepPhases;
       }, `${api}/api/webrtc?src=cam`),
     );
     mse.push(
@@ -164,12 +180,13 @@ async function rtspViewer(rtspPort: number, index: number): Promise<() => Promis
   };
 }
 
-async function measure(
-  pid: number,
-  api: string,
-  open: (i: number) => Promise<() => Promise<void>>,
-  n: number,
-): Promise<{ cpu: number; rss: number; bytes: number }> {
+interface Window {
+  cpu: number;
+  rss: number;
+  bytes: number;
+}
+
+async function measure(pid: number, api: string, open: (i: number) => Promise<() => Promise<void>>, n: number): Promise<Window> {
   const closers: Array<() => Promise<void>> = [];
   for (let i = 0; i < n; i++) closers.push(await open(i));
   await sleep(3_000);
@@ -185,25 +202,53 @@ async function measure(
   return { cpu, rss, bytes: (sent(streams) - sent(streams0)) / seconds };
 }
 
-async function main(): Promise<void> {
-  await buildMain();
-  const dir = await mkdtemp(join(tmpdir(), 'rc-bench-webrtc-'));
-  const config = join(dir, 'relay.yaml');
-  await writeFile(
-    config,
-    `data_dir: ./data\napi:\n  listen: 127.0.0.1:0\nrtsp:\n  listen: 127.0.0.1:0\nwebrtc:\n  listen: 127.0.0.1:0\nlog:\n  level: error\nstorage:\n  emulator:\n    enabled: false\nstreams:\n  cam:\n`,
-  );
-  const relay: ChildProcess = spawn(process.execPath, ['dist/main/headless.js', '--config', config], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const api = await new Promise<string>((resolve) =>
-    relay.stdout!.on(
-      'data',
-      (d: Buffer) => /at (http:\/\/\S+)\//.exec(d.toString())?.[1] && resolve(/at (http:\/\/\S+)\//.exec(d.toString())![1]!),
+/** A 30 s 720p H264 clip at 2 Mbit/s, encoded once so that sending it costs next to nothing. */
+async function cameraClip(dir: string): Promise<string> {
+  const clip = join(dir, 'camera.mp4');
+  const args = ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25:duration=30'];
+  const x264 = [
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-tune',
+    'zerolatency',
+    '-b:v',
+    '2M',
+    '-maxrate',
+    '2M',
+    '-bufsize',
+    '1M',
+    '-g',
+    '50',
+  ];
+  await new Promise<void>((resolve, reject) =>
+    spawn('ffmpeg', [...args, ...x264, '-pix_fmt', 'yuv420p', clip], { stdio: 'inherit' }).once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`ffmpeg could not make the camera clip (${code})`)),
     ),
   );
-  const info = (await (await fetch(`${api}/api`)).json()) as { rtsp: { listen: string } };
-  const rtspPort = Number(info.rtsp.listen.split(':').pop());
+  return clip;
+}
+
+/** The median of each measure over the rounds (RSS: the largest). */
+const medianWindow = (windows: Window[]): Window => ({
+  cpu: median(windows.map((w) => w.cpu)),
+  rss: Math.max(...windows.map((w) => w.rss)),
+  bytes: median(windows.map((w) => w.bytes)),
+});
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'rc-bench-webrtc-'));
+  const clip = await cameraClip(dir);
+  const engine = await startBenchEngine({
+    flags: process.env.RELAY_NODE_FLAGS?.split(' ').filter(Boolean),
+    extra: 'webrtc:\n  listen: 127.0.0.1:0\n',
+  });
+  const { api } = engine;
+  const pid = engine.process.pid!;
+  const rtspUrl = engine.rtspUrl('cam');
+  const rtspPort = Number(new URL(rtspUrl).port);
+  const loadAtStart = loadavg()[0]!;
   const camera = spawn(
     'ffmpeg',
     [
@@ -211,31 +256,17 @@ async function main(): Promise<void> {
       '-loglevel',
       'error',
       '-re',
-      '-f',
-      'lavfi',
+      '-stream_loop',
+      '-1',
       '-i',
-      'testsrc2=size=1280x720:rate=25',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'veryfast',
-      '-tune',
-      'zerolatency',
-      '-b:v',
-      '2M',
-      '-maxrate',
-      '2M',
-      '-bufsize',
-      '1M',
-      '-g',
-      '50',
-      '-pix_fmt',
-      'yuv420p',
+      clip,
+      '-c',
+      'copy',
       '-f',
       'rtsp',
       '-rtsp_transport',
       'tcp',
-      `rtsp://127.0.0.1:${rtspPort}/cam`,
+      rtspUrl,
     ],
     { stdio: 'ignore' },
   );
@@ -244,30 +275,42 @@ async function main(): Promise<void> {
   const frames = await firstFrames(api);
   const rows: string[] = [];
   for (const n of counts) {
-    const webrtc = await measure(relay.pid!, api, () => webrtcViewer(api), n);
-    const rtsp = await measure(relay.pid!, api, (i) => rtspViewer(rtspPort, i), n);
-    const cells = (r: typeof webrtc) => [
-      r.cpu.toFixed(2).padStart(10),
-      r.rss.toFixed(1).padStart(8),
-      (r.bytes * 8e-6).toFixed(1).padStart(9),
-    ];
-    rows.push([String(n).padStart(7), ...cells(webrtc), ...cells(rtsp)].join(' '));
+    const webrtc: Window[] = [];
+    const rtsp: Window[] = [];
+    for (let round = 0; round < rounds; round++) {
+      webrtc.push(await measure(pid, api, () => webrtcViewer(api), n));
+      rtsp.push(await measure(pid, api, (i) => rtspViewer(rtspPort, i), n));
+    }
+    const [ours, peer] = [medianWindow(webrtc), medianWindow(rtsp)];
+    const cells = (r: Window) => [r.cpu.toFixed(2).padStart(10), r.rss.toFixed(1).padStart(8), (r.bytes * 8e-6).toFixed(1).padStart(9)];
+    const perRound = webrtc.map((w, i) => `${w.cpu.toFixed(1)}/${rtsp[i]!.cpu.toFixed(1)}`).join(' ');
+    rows.push(
+      [String(n).padStart(7), ...cells(ours), ...cells(peer), (ours.cpu / peer.cpu).toFixed(2).padStart(7), `   ${perRound}`].join(' '),
+    );
   }
+  const loadAtEnd = loadavg()[0]!;
 
   const ms = (list: number[]) => `${median(list).toFixed(0)} ms (runs: ${list.map((v) => v.toFixed(0)).join(', ')})`;
   console.log(
-    `\nWebRTC from the relay: one 1280x720 H264 camera at 2 Mbit/s (relay in its own process, ${process.platform}, ${cpus().length} cores)\n`,
+    `\nWebRTC from the relay: one 1280x720 H264 camera at 2 Mbit/s (relay in its own process, ${process.platform}, ${cpus().length} cores, ${cpus()[0]?.model ?? ''})`,
   );
+  console.log(`load average ${loadAtStart.toFixed(2)} at the start, ${loadAtEnd.toFixed(2)} at the end\n`);
   console.log(`offer to first decoded frame in Chromium, median of ${runs}:`);
-  console.log(`  WHEP (WebRTC)   ${ms(frames.whep)}`);
+  console.log(`  WHEP (WebRTC)   ${ms(frames.whep.map((p) => p[4]))}`);
+  const phase = (i: number) => median(frames.whep.map((p) => p[i]!)).toFixed(0);
+  console.log(
+    `    medians: offer sent ${phase(0)}, answer in ${phase(1)}, ICE up ${phase(2)}, DTLS up ${phase(3)}, first frame ${phase(4)} ms`,
+  );
   console.log(`  /api/ws MSE     ${ms(frames.mse)}`);
-  console.log(`\nrelay per viewer count, ${seconds} s measured per row (CPU in s/min, RSS in MiB, sent in Mbit/s):`);
-  console.log('viewers  webrtc CPU   RSS   sent      rtsp CPU   RSS   sent');
+  console.log(
+    `\nrelay per viewer count, ${seconds} s measured per window, ${rounds} round(s) of WebRTC then RTSP, medians (CPU in s/min, RSS in MiB, the largest; sent in Mbit/s):`,
+  );
+  console.log('viewers  webrtc CPU   RSS   sent      rtsp CPU   RSS   sent   ratio   rounds (webrtc/rtsp CPU)');
   for (const row of rows) console.log(row);
+  console.log('goal: ratio at most 2.0 at 25 viewers');
 
   camera.kill('SIGKILL');
-  relay.kill('SIGTERM');
-  await new Promise((r) => relay.once('exit', r));
+  await engine.stop();
   await rm(dir, { recursive: true, force: true });
 }
 

@@ -4,12 +4,13 @@ import type { Consumer } from '../../core/consumer';
 import type { Codec } from '../../core/media';
 import type { MediaRequest, TrackMatch } from '../../core/negotiation';
 import type { ConnectionInfo } from '../../core/producer';
-import { serializeRtpPacket, type RtpPacket } from '../../core/rtp-packet';
+import type { RtpPacket } from '../../core/rtp-packet';
 import type { PacketSink, Track } from '../../core/track';
 import { createH264ParameterSetInjector } from './h264-parameter-sets';
+import type { SrtpTrackSender } from './srtp/srtp-track-sender';
 
 export interface WebrtcTrack {
-  /** The werift track the session's transceiver sends. */
+  /** The werift track the session's transceiver is made for (it carries no media itself). */
   output: MediaStreamTrack;
   /** The stream's codec this track carries. */
   source: Codec;
@@ -18,18 +19,33 @@ export interface WebrtcTrack {
   track: Track;
 }
 
+/** Opens the wire for one negotiated track once DTLS is up: its sender with the SRTP keys and the viewer's path. */
+export type OpenTrackSender = (sender: RTCRtpSender, payloadType: number, clockRate: number) => SrtpTrackSender;
+
+/** How often each track sends a sender report (werift sent one every 0.5-1.5 s). */
+const REPORT_INTERVAL_MS = 1_000;
+
+interface Output {
+  payloadType: number;
+  clockRate: number;
+  sender: RTCRtpSender;
+  wire?: SrtpTrackSender;
+}
+
 /**
- * A browser viewer: packets of the negotiated tracks go to werift tracks with the payload type
- * the answer gave them. Until the peer connection is up they wait in the senders' queues (the
- * cached GOP first), so the picture starts at a keyframe the moment media can flow.
+ * A browser viewer: packets of the negotiated tracks are protected (SRTP, in Node's crypto) and
+ * sent by the relay itself with the payload type the answer gave them. Until the peer
+ * connection is up they wait in the senders' queues (the cached GOP first), so the picture
+ * starts at a keyframe the moment media can flow.
  */
 export class WebrtcConsumer implements Consumer {
   readonly tracks: WebrtcTrack[] = [];
-  private readonly payloadTypes = new Map<MediaStreamTrack, number>();
+  private readonly outputs = new Map<MediaStreamTrack, Output>();
   private flowing = false;
   private closed = false;
   private readonly drainWaiters: Array<() => void> = [];
   private bytes = 0;
+  private reports: NodeJS.Timeout | undefined;
 
   constructor(
     readonly requests: MediaRequest[],
@@ -46,13 +62,10 @@ export class WebrtcConsumer implements Consumer {
       write: (packet) => {
         if (this.closed) return true;
         if (!this.flowing) return false;
-        const payloadType = this.payloadTypes.get(output);
-        if (payloadType === undefined) return true; // the answer left this media out
-        for (const out of repair(packet)) {
-          const bytes = serializeRtpPacket(out, payloadType);
-          this.bytes += bytes.length;
-          output.writeRtp(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-        }
+        const wire = this.outputs.get(output)?.wire;
+        if (!wire) return true; // the answer left this media out
+        const now = Date.now();
+        for (const out of repair(packet)) this.bytes += wire.send(out, now);
         return true;
       },
       onDrain: (callback) => void this.drainWaiters.push(callback),
@@ -81,17 +94,27 @@ export class WebrtcConsumer implements Consumer {
   private nacked = 0;
 
   /**
-   * The payload type the answer gave a track, and the werift sender it goes out through: the
-   * sender keeps the last 128 packets and resends those a viewer NACKs, counted here.
+   * The payload type the answer gave a track, and the werift sender whose SSRC and DTLS it goes
+   * out with: the last 128 packets are kept and those a viewer NACKs sent again, counted here.
    */
-  sendAs(output: MediaStreamTrack, payloadType: number, sender: RTCRtpSender): void {
-    this.payloadTypes.set(output, payloadType);
-    sender.onGenericNack.subscribe((nack) => (this.nacked += nack.lost.length));
+  sendAs(output: MediaStreamTrack, codec: { payloadType: number; clockRate: number }, sender: RTCRtpSender): void {
+    const entry: Output = { payloadType: codec.payloadType, clockRate: codec.clockRate, sender };
+    this.outputs.set(output, entry);
+    sender.onGenericNack.subscribe((nack) => {
+      this.nacked += nack.lost.length;
+      entry.wire?.resend(nack.lost);
+    });
   }
 
-  /** The peer connection is up: queued packets (the cached GOP) go out, then live ones. */
-  start(): void {
+  /** The peer connection is up: each track gets its wire, then queued packets (the cached GOP) go out, then live ones. */
+  start(open: OpenTrackSender): void {
+    if (this.closed || this.flowing) return;
+    for (const entry of this.outputs.values()) entry.wire = open(entry.sender, entry.payloadType, entry.clockRate);
     this.flowing = true;
+    this.reports = setInterval(() => {
+      for (const entry of this.outputs.values()) entry.wire?.sendReport();
+    }, REPORT_INTERVAL_MS);
+    this.reports.unref();
     for (const waiter of this.drainWaiters.splice(0)) waiter();
   }
 
@@ -101,7 +124,7 @@ export class WebrtcConsumer implements Consumer {
       protocol: 'webrtc',
       remote_addr: this.label.remote,
       user_agent: this.label.userAgent,
-      medias: this.tracks.filter((t) => this.payloadTypes.has(t.output)).map((t) => `${t.kind}, sendonly, ${t.source.name}`),
+      medias: this.tracks.filter((t) => this.outputs.has(t.output)).map((t) => `${t.kind}, sendonly, ${t.source.name}`),
       bytes_send: this.bytes,
       ...(this.reported.size > 0 ? this.lossInfo() : {}),
       nacked_packets: this.nacked,
@@ -118,10 +141,16 @@ export class WebrtcConsumer implements Consumer {
     };
   }
 
+  /** The session ended: nothing more is sent. */
+  stop(): void {
+    this.closed = true;
+    clearInterval(this.reports);
+  }
+
   /** The stream ends the viewer (deleted, or its source gone for good). */
   close(reason: string): void {
     if (this.closed) return;
-    this.closed = true;
+    this.stop();
     this.onClose(reason);
   }
 }

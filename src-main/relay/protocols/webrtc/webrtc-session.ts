@@ -7,8 +7,9 @@ import { CodecMismatchError, SourceUnavailableError, type Stream } from '../../c
 import type { TaskRegistry } from '../../core/task-registry';
 import { answerCodec, describeOffer, viewerRequests } from './offer-codecs';
 import { WebrtcConsumer } from './webrtc-consumer';
+import { trackSender, type DirectPath } from './srtp/werift-media-path';
 import type { IceNetwork } from './ice/ice-network';
-import { codecParameters, CONNECT_TIMEOUT_MS, iceGathered, onPeerGone, parseOffer } from './peer-helpers';
+import { codecParameters, CONNECT_TIMEOUT_MS, iceGathered, onPeerGone, parseOffer, startDtlsAtOnce } from './peer-helpers';
 import { noteTranscodedAudio, opusNeed } from './opus-for-viewer';
 import type { OpusTranscoders } from './opus-transcoders';
 
@@ -89,6 +90,7 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
       closed = true;
       clearTimeout(timer);
       stream.removeConsumer(consumer);
+      consumer.stop();
       void pc?.close().catch(() => undefined);
       untrack();
       release();
@@ -148,16 +150,19 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
         if (rtcp.type !== ReceiverReport.type && rtcp.type !== SenderReport.type) return;
         for (const report of (rtcp as RtcpRrPacket).reports) consumer.viewerReported(track.output, report);
       });
-      consumer.sendAs(track.output, codec.payloadType, transceiver.sender);
+      consumer.sendAs(track.output, codec, transceiver.sender);
     }
+    // The shared port's direct path is known once the answer is published, before any viewer connects.
+    const route: { direct?: DirectPath } = {};
     pc.connectionStateChange.subscribe((state) => {
       if (state === 'connected') {
         clearTimeout(timer);
-        consumer.start();
+        consumer.start((sender, payloadType, clockRate) => trackSender(sender, payloadType, clockRate, route.direct));
       }
     });
     await pc.setRemoteDescription({ type: 'offer', sdp: options.offer });
     await pc.setLocalDescription(await pc.createAnswer());
+    startDtlsAtOnce(pc);
     await iceGathered(pc);
     const local = pc.localDescription?.sdp;
     if (!local) throw new Error('no answer was made');
@@ -167,6 +172,7 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
       onGone: () => session.close('the viewer went silent'),
     });
     release = published.release;
+    route.direct = published.direct;
     const answer = transcodedFrom ? noteTranscodedAudio(published.sdp, transcodedFrom) : published.sdp;
     timer = setTimeout(() => session.close('the viewer never connected'), CONNECT_TIMEOUT_MS);
     timer.unref();

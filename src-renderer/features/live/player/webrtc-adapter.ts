@@ -1,5 +1,6 @@
 import { connectionFailure, endpointFailure } from './http-failure';
 import type { AdapterEvents, AdapterTarget, PlayerAdapter } from './player-types';
+import { candidateFragment, isIceLite } from './whep-trickle';
 
 const GATHER_MS = 1_500;
 
@@ -44,15 +45,27 @@ export function startWebrtc(target: AdapterTarget, events: AdapterEvents): Playe
   void (async () => {
     try {
       await pc.setLocalDescription(await pc.createOffer());
-      await gathered(pc);
-      const response = await fetch(`${target.base}/api/webrtc?src=${encodeURIComponent(target.stream)}`, {
+      // The offer goes at once, with what is gathered so far (see whep-trickle.ts).
+      const url = `${target.base}/api/webrtc?src=${encodeURIComponent(target.stream)}`;
+      const response = await fetch(url, {
         method: 'POST',
         headers: { 'Content-Type': 'application/sdp' },
         body: pc.localDescription!.sdp,
       });
       if (stopped) return;
       if (!response.ok) return events.onFailure(await endpointFailure(response));
-      await pc.setRemoteDescription({ type: 'answer', sdp: await response.text() });
+      const answer = await response.text();
+      await pc.setRemoteDescription({ type: 'answer', sdp: answer });
+      const location = response.headers.get('location');
+      if (isIceLite(answer) || !location) return;
+      // A full ICE agent (the relay with no shared port) gets the candidates once gathered.
+      await gathered(pc);
+      if (stopped) return;
+      await fetch(new URL(location, new URL(url, window.location.href)), {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/trickle-ice-sdpfrag' },
+        body: candidateFragment(pc.localDescription!.sdp),
+      });
     } catch (error) {
       if (!stopped) events.onFailure(connectionFailure(error));
     }

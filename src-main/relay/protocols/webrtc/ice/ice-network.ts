@@ -7,6 +7,7 @@ import { listenFailure } from '@main/platform/listen';
 import { parseWebrtcListen, type IceServer, type WebrtcListen, type WebrtcSettings } from '../webrtc-settings';
 import { candidateLines, hostAddresses, iceUfrag, loopbackPort, networkAllowed, withCandidates, type Transport } from './answer-candidates';
 import type { MuxTarget } from './mux-targets';
+import type { DirectPath } from '../srtp/werift-media-path';
 import { bindingRequest } from './stun';
 import { withLiveness } from './session-liveness';
 import { TcpMux } from './tcp-mux';
@@ -29,7 +30,7 @@ export interface IceNetwork {
    * The answer as viewers get it: candidates of the shared port (or werift's own, filtered),
    * and the session routed from the shared port until `release`.
    */
-  publish(localSdp: string, events: Pick<MuxTarget, 'onRemote' | 'onGone'>): Promise<{ sdp: string; release(): void }>;
+  publish(localSdp: string, events: Pick<MuxTarget, 'onRemote' | 'onGone'>): Promise<{ sdp: string; release(): void; direct?: DirectPath }>;
   /** Handed to clients (WHEP/WHIP `Link` headers) so they can find their own public address. */
   readonly iceServers: IceServer[];
   close(): void;
@@ -153,6 +154,7 @@ export async function openIceNetwork(settings: WebrtcSettings, logger: Logger): 
       targets.set(ufrag, withLiveness({ udpPort: loopbackPort(localSdp, 'udp'), tcpPort: loopbackPort(localSdp, 'tcp') }, events));
       return {
         sdp: withCandidates(localSdp, keep, lines),
+        ...(udp ? { direct: (loopbackPort: number) => udp.directTo(ufrag, loopbackPort) } : {}),
         release() {
           targets.delete(ufrag);
           udp?.forget(ufrag);

@@ -79,6 +79,33 @@ describe('the shared ICE port routes each viewer to its session by ufrag', () =>
     await vi.waitFor(() => expect(events.at(-1)).toBe('gone'), { timeout: 3_000 });
   });
 
+  it('UDP: media goes straight from the shared port to the viewer behind the bridge werift sees, gathered into one datagram, until that address is gone', async () => {
+    const agent = await udp();
+    const viewer = await udp();
+    const targets = new Map<string, MuxTarget>([['cf73', { udpPort: agent.address().port }]]);
+    const mux = await UdpMux.open('127.0.0.1', 0, targets, 400);
+    closers.push(
+      () => [agent, viewer].forEach((s) => s.close()),
+      () => mux.close(),
+    );
+    const atAgent = nextMessage(agent);
+    viewer.send(check('cf73:hhK8'), mux.port, '127.0.0.1');
+    // werift sees the viewer at the bridge's loopback port.
+    const bridgePort = (await atAgent)!.port;
+
+    expect(mux.directTo('zzzz', bridgePort)).toBeUndefined();
+    expect(mux.directTo('cf73', agent.address().port)).toBeUndefined();
+    const send = mux.directTo('cf73', bridgePort)!;
+    const atViewer = nextMessage(viewer);
+    expect(send([Buffer.from('head'), Buffer.from('-payload'), Buffer.from('-tag')])).toBe(true);
+    expect(await atViewer).toEqual({ data: Buffer.from('head-payload-tag'), port: mux.port });
+
+    mux.forget('cf73');
+    const nothing = nextMessage(viewer, 300);
+    expect(send([Buffer.from('late')])).toBe(false);
+    expect(await nothing).toBeUndefined();
+  });
+
   it('TCP: the first framed check picks the session, then bytes pass unchanged both ways; the last connection closing ends it', async () => {
     const received: Buffer[] = [];
     let agentSide: NetSocket | undefined;

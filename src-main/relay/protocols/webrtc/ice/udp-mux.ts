@@ -1,4 +1,6 @@
-import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import { createSocket, type RemoteInfo, type Socket, type SocketOptions } from 'node:dgram';
+import { lookup } from 'node:dns';
+import { isIPv4 } from 'node:net';
 import { bindingRequestUsername, mappedAddress, readStunHeader } from './stun';
 import type { MuxTargets } from './mux-targets';
 
@@ -16,6 +18,7 @@ interface Leg {
   ufrag: string;
   socket: Socket;
   lastSeen: number;
+  remote: { address: string; port: number };
 }
 
 /**
@@ -41,7 +44,7 @@ export class UdpMux {
   }
 
   static async open(host: string, port: number, targets: MuxTargets, consentExpiryMs = CONSENT_EXPIRY_MS): Promise<UdpMux> {
-    const socket = createSocket({ type: 'udp4', reuseAddr: false });
+    const socket = createSocket({ type: 'udp4', reuseAddr: false, lookup: literalFirst });
     await new Promise<void>((resolve, reject) => {
       socket.once('error', reject);
       socket.bind(port, host, () => {
@@ -90,7 +93,7 @@ export class UdpMux {
       if (from.port !== this.targets.get(ufrag)?.udpPort) return;
       this.socket.send(reply, remote.port, remote.address);
     });
-    const leg = { ufrag, socket, lastSeen: Date.now() };
+    const leg = { ufrag, socket, lastSeen: Date.now(), remote: { address: remote.address, port: remote.port } };
     this.legs.set(key, leg);
     target.onRemote?.(key, 'udp');
     return leg;
@@ -101,6 +104,24 @@ export class UdpMux {
     if (!leg) return;
     this.legs.delete(key);
     leg.socket.close();
+  }
+
+  /**
+   * Sends a session's media to the viewer straight from the shared port: the viewer address
+   * whose bridge werift sees at `loopbackPort` (the ICE pair the viewer nominated). The sender
+   * returns false once that address is gone (another check moved it, or consent expired).
+   */
+  directTo(ufrag: string, loopbackPort: number): ((parts: Buffer[]) => boolean) | undefined {
+    for (const [key, leg] of this.legs) {
+      if (leg.ufrag !== ufrag || boundPort(leg.socket) !== loopbackPort) continue;
+      const { address, port } = leg.remote;
+      return (parts) => {
+        if (this.legs.get(key) !== leg) return false;
+        this.socket.send(parts, port, address);
+        return true;
+      };
+    }
+    return undefined;
   }
 
   /** Forgets every address of a session (it ended). */
@@ -159,5 +180,24 @@ export class UdpMux {
     clearInterval(this.sweep);
     for (const key of [...this.legs.keys()]) this.closeLeg(key);
     this.socket.close();
+  }
+}
+
+/**
+ * An address that is already an IPv4 literal (every viewer's) is used as it is, at once: dgram
+ * otherwise asks dns.lookup, which answers a literal only on the next tick, once per datagram.
+ * Names (STUN servers) are looked up as usual.
+ */
+const literalFirst: NonNullable<SocketOptions['lookup']> = (hostname, options, callback) => {
+  if (isIPv4(hostname)) return void (callback as (error: null, address: string, family: number) => void)(null, hostname, 4);
+  lookup(hostname, options, callback);
+};
+
+/** The port a bridge socket is bound to, or undefined while it is not yet (or no longer). */
+function boundPort(socket: Socket): number | undefined {
+  try {
+    return socket.address().port;
+  } catch {
+    return undefined;
   }
 }

@@ -1,0 +1,119 @@
+import { randomInt } from 'node:crypto';
+import type { RtpPacket } from '../../../core/rtp-packet';
+import type { SrtpProtector } from './srtp-protect';
+
+/** Sends one SRTP or SRTCP packet, given as the parts of its datagram. */
+export type Transmit = (parts: Buffer[]) => void;
+
+/** Sent packets kept for a viewer's NACKs (a power of two). */
+const HISTORY = 128;
+/** Seconds from the NTP epoch (1900) to the Unix epoch. */
+const NTP_UNIX_OFFSET = 2_208_988_800;
+
+/**
+ * One track of one viewer on the wire: its own SSRC (the one the answer announced) and its own
+ * consecutive sequence numbers, so the rollover counter is simply the count of wraps and a
+ * camera that reconnects or a parameter set put in front of an IDR never makes a gap. Each
+ * packet is protected once, and kept for a NACK; the counts feed sender reports.
+ */
+export class SrtpTrackSender {
+  private sequence: number;
+  private rollover = 0;
+  // The packets as given (their payloads are the stream's, shared by every viewer), not as
+  // protected: a NACK is rare, and 128 protected copies per viewer kept for half a second each
+  // outlived the young generation and made the collector's work grow with the viewers.
+  private readonly history: Array<RtpPacket | undefined> = new Array<RtpPacket | undefined>(HISTORY);
+  private readonly historySequence = new Int32Array(HISTORY).fill(-1);
+  private readonly historyRollover = new Uint32Array(HISTORY);
+  private packets = 0;
+  private octets = 0;
+  private lastTimestamp = 0;
+  private lastSentAt = 0;
+  private rtcpIndex = 0;
+  resent = 0;
+
+  constructor(
+    readonly ssrc: number,
+    private readonly payloadType: number,
+    private readonly clockRate: number,
+    private readonly protector: SrtpProtector,
+    private readonly transmit: Transmit,
+    private readonly cname = '',
+    firstSequence = randomInt(0, 0x8000),
+  ) {
+    this.sequence = firstSequence;
+  }
+
+  /** Protects and sends one packet; returns its RTP size (header and payload). */
+  send(packet: RtpPacket, now = Date.now()): number {
+    const sequence = this.sequence;
+    const slot = sequence & (HISTORY - 1);
+    this.history[slot] = packet;
+    this.historySequence[slot] = sequence;
+    this.historyRollover[slot] = this.rollover;
+    const parts = this.protect(packet, sequence, this.rollover);
+    this.sequence = (sequence + 1) & 0xffff;
+    if (this.sequence === 0) this.rollover = (this.rollover + 1) >>> 0;
+    this.packets++;
+    this.octets += packet.payload.length;
+    this.lastTimestamp = packet.timestamp;
+    this.lastSentAt = now;
+    this.transmit(parts);
+    return 12 + packet.payload.length;
+  }
+
+  /**
+   * Sends again those of the NACKed sequence numbers still kept: protected again with the same
+   * index, which gives the same SRTP packet byte for byte (the viewer never got it).
+   */
+  resend(lost: readonly number[]): void {
+    for (const sequence of lost) {
+      const slot = sequence & (HISTORY - 1);
+      const packet = this.history[slot];
+      if (!packet || this.historySequence[slot] !== sequence) continue;
+      this.resent++;
+      this.transmit(this.protect(packet, sequence, this.historyRollover[slot]!));
+    }
+  }
+
+  private protect(packet: RtpPacket, sequence: number, rollover: number): Buffer[] {
+    const header = Buffer.allocUnsafe(12);
+    header[0] = 0x80;
+    header[1] = (packet.marker ? 0x80 : 0) | (this.payloadType & 0x7f);
+    header.writeUInt16BE(sequence, 2);
+    header.writeUInt32BE(packet.timestamp >>> 0, 4);
+    header.writeUInt32BE(this.ssrc >>> 0, 8);
+    return this.protector.protectRtp(header, packet.payload, this.ssrc, sequence, rollover);
+  }
+
+  /**
+   * Sends a sender report with the source description (RFC 3550 6.4.1, 6.5), protected as
+   * SRTCP: the wall clock now and the RTP time it matches, so the viewer can line up audio and
+   * video. Nothing before the first packet.
+   */
+  sendReport(now = Date.now()): void {
+    if (this.packets === 0) return;
+    const cname = Buffer.from(this.cname);
+    // SDES: one chunk, the CNAME item and at least one zero octet up to a 32-bit boundary.
+    const sdesLength = 4 + 4 + Math.ceil((2 + cname.length + 1) / 4) * 4;
+    const packet = Buffer.alloc(28 + (cname.length > 0 ? sdesLength : 0));
+    packet.writeUInt16BE(0x80c8, 0);
+    packet.writeUInt16BE(6, 2);
+    packet.writeUInt32BE(this.ssrc >>> 0, 4);
+    packet.writeUInt32BE(Math.floor(now / 1000) + NTP_UNIX_OFFSET, 8);
+    packet.writeUInt32BE(Math.floor(((now % 1000) / 1000) * 0x1_0000_0000) >>> 0, 12);
+    packet.writeUInt32BE((this.lastTimestamp + Math.round(((now - this.lastSentAt) * this.clockRate) / 1000)) >>> 0, 16);
+    packet.writeUInt32BE(this.packets >>> 0, 20);
+    packet.writeUInt32BE(this.octets >>> 0, 24);
+    if (cname.length > 0) {
+      packet.writeUInt16BE(0x81ca, 28);
+      packet.writeUInt16BE(sdesLength / 4 - 1, 30);
+      packet.writeUInt32BE(this.ssrc >>> 0, 32);
+      packet[36] = 1;
+      packet[37] = cname.length;
+      cname.copy(packet, 38);
+    }
+    this.rtcpIndex = (this.rtcpIndex + 1) & 0x7fffffff;
+    this.transmit(this.protector.protectRtcp(packet, this.rtcpIndex));
+  }
+}
