@@ -31,20 +31,6 @@ export function u32(n: number): Uint8Array {
   new DataView(out.buffer).setUint32(0, n >>> 0);
   return out;
 }
-export function i32(n: number): Uint8Array {
-  const out = new Uint8Array(4);
-  new DataView(out.buffer).setInt32(0, n);
-  return out;
-}
-/** 64-bit unsigned from a JS number (exact up to 2^53, far beyond any media timeline). */
-export function u64(n: number): Uint8Array {
-  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`${n} is not a non-negative safe integer`);
-  const out = new Uint8Array(8);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, Math.floor(n / 2 ** 32));
-  view.setUint32(4, n >>> 0);
-  return out;
-}
 export const zeros = (count: number): Uint8Array => new Uint8Array(count);
 
 /** The unity transformation matrix of mvhd/tkhd (16.16 and 2.30 fixed point). */
