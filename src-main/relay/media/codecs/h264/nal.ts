@@ -1,3 +1,4 @@
+import { unfilledBytes } from '../bytes';
 /** NAL units of an Annex B byte stream (start codes 00 00 01 / 00 00 00 01 removed). */
 export function splitAnnexB(bytes: Uint8Array): Uint8Array[] {
   const units: Uint8Array[] = [];
@@ -24,7 +25,7 @@ function trimTrailingZeros(unit: Uint8Array): Uint8Array {
 
 /** AVCC: each NAL unit behind its 4-byte big-endian length, as MP4 stores them. */
 export function toAvcc(units: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(units.reduce((n, u) => n + 4 + u.length, 0));
+  const out = unfilledBytes(units.reduce((n, u) => n + 4 + u.length, 0));
   const view = new DataView(out.buffer);
   let offset = 0;
   for (const unit of units) {

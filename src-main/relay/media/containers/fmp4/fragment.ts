@@ -1,3 +1,4 @@
+import { unfilledBytes } from '../../codecs/bytes';
 /** Sample flags (ISO 14496-12 8.8.3.1): a sync sample depends on no other; others do and are not sync. */
 export const SYNC_SAMPLE = 0x02000000;
 export const NON_SYNC_SAMPLE = 0x01010000;
@@ -42,7 +43,7 @@ export function movieFragment(sequence: number, runs: readonly TrackRun[]): Uint
   const moofSize = 8 + 16 + runs.reduce((n, run) => n + trafSize(run), 0);
   const mdatSize = 8 + runs.reduce((n, run) => n + run.samples.reduce((m, s) => m + s.data.length, 0), 0);
   if (moofSize + mdatSize > 0xffffffff) throw new RangeError(`a fragment of ${moofSize + mdatSize} bytes does not fit a 32-bit size`);
-  const out = new Uint8Array(moofSize + mdatSize);
+  const out = unfilledBytes(moofSize + mdatSize);
   const view = new DataView(out.buffer);
   let at = 0;
   const header = (size: number, type: string, versionAndFlags?: number) => {
