@@ -13,7 +13,7 @@
 // RSS of the relay and of the eight ffmpeg processes together, the ratio, segments finished
 // (the relay's also uploaded) and their bytes, and the machine's load average.
 //
-//   npm run bench:recordings [-- --seconds 60 --cameras 8 --warmup 5 --rounds 1]
+//   npm run bench:recordings [-- --seconds 60 --cameras 8 --warmup 20 --rounds 1]
 //   RELAY_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the relay's process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -37,7 +37,7 @@ const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '60' },
     cameras: { type: 'string', default: '8' },
-    warmup: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '20' },
     rounds: { type: 'string', default: '1' },
   },
 });
