@@ -68,6 +68,16 @@ describe('service host', () => {
     expect(host.subscribe('echo', 'onNothing', () => undefined).ok).toBe(false);
   });
 
+  it('checks nothing while nobody listens (the relay emits its streams every second, console open or not)', () => {
+    const { host, emit, logger } = boundHost();
+    emit('onSaid', { text: 2 } as unknown as { text: string });
+    expect(logger.lines.filter((l) => l.includes('does not match the contract'))).toHaveLength(0);
+    const sub = host.subscribe('echo', 'onSaid', () => undefined);
+    emit('onSaid', { text: 2 } as unknown as { text: string });
+    expect(logger.lines.filter((l) => l.includes('does not match the contract'))).toHaveLength(1);
+    if (sub.ok) sub.value();
+  });
+
   it('refuses binding a service twice', () => {
     const { host } = boundHost();
     expect(() => host.bind(echoService, {} as never)).toThrow(/bound twice/);

@@ -176,6 +176,28 @@ describe('viewer writes', () => {
       await receive(pair!, 616);
     });
 
+    it('loses nothing a viewer woken during the flush writes at once: it goes out after, in order', async () => {
+      const [pair] = pairs;
+      const writes = createViewerWrites();
+      const calls = spyWrites(pair!.accepted);
+      const [big, next, last] = framesOf(writes, 70, 3, 1100);
+      const viewer = {
+        socket: pair!.accepted,
+        // The woken sender writes at once, from inside the flush (once: `next` is all it has).
+        onRoom: vi.fn(() => viewer.onRoom.mock.calls.length === 1 && writes.write(viewer, next!, false)),
+      };
+      expect(writes.write(viewer, big!, false)).toBe(false);
+      await nextTurn();
+      expect(viewer.onRoom).toHaveBeenCalledTimes(1);
+      writes.write(viewer, last!, false);
+      await nextTurn();
+      expect(calls).toEqual([big, next, last]);
+      expect(await receive(pair!, 3 * 1116)).toEqual(Buffer.concat([big!, next!, last!]));
+      await nextTurn();
+      expect(calls).toHaveLength(3);
+      vi.restoreAllMocks();
+    });
+
     it("leaves the waking to the socket's 'drain' when the socket could not take the batch", async () => {
       const [pair] = pairs;
       const writes = createViewerWrites();

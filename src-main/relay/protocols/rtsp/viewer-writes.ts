@@ -7,9 +7,19 @@ export interface ViewerOutput {
   onRoom(): void;
 }
 
-/** A viewer's frames not yet handed to its socket. */
+/**
+ * A viewer's frames not yet handed to its socket. One per viewer for its lifetime, emptied after
+ * each write rather than made anew: at a hundred viewers a new batch and list per picture was
+ * most of what the fan-out allocated, and what the young generation promoted.
+ */
 interface Batch {
+  readonly output: ViewerOutput;
+  /**
+   * The batch is `frames[0..count)`. Entries past `count` are left as they were: emptying the
+   * list (length 0) would give up its storage, and the next picture would grow it anew.
+   */
   frames: Buffer[];
+  count: number;
   bytes: number;
   /** The last frame is a video packet without the marker bit: the rest of its picture is still to come. */
   open: boolean;
@@ -42,7 +52,11 @@ export function createViewerWrites(options: { holdMs?: number } = {}) {
   // differs. Kept per packet, not just for the latest one: viewers catching up from the cached
   // GOP or their queue then share their frames too, where a megabyte of GOP each would add up.
   const frames = new WeakMap<RtpPacket, { key: number; frame: Buffer; others?: Map<number, Buffer> }>();
-  const pending = new Map<ViewerOutput, Batch>();
+  const batches = new WeakMap<ViewerOutput, Batch>();
+  /** Batches with frames, in the order their first frame came; held ones stay ahead of later ones. */
+  let queued: Batch[] = [];
+  /** The list `queued` was before the last flush, kept to be the next one (no new list per turn). */
+  let spare: Batch[] = [];
   let flushQueued = false;
   let holdTimer: NodeJS.Timeout | undefined;
 
@@ -61,35 +75,47 @@ export function createViewerWrites(options: { holdMs?: number } = {}) {
     const now = performance.now();
     let heldUntil = Infinity;
     // The last batch sent, and its bytes once joined: the next viewer's batch is usually the same frames.
-    let sentFrames: Buffer[] | undefined;
+    let sent: { frames: Buffer[]; count: number } | undefined;
     let sentJoined: Buffer | undefined;
-    for (const [output, batch] of pending) {
-      if (batch.open && now - batch.since < holdMs && !output.socket.destroyed) {
+    const due = queued;
+    queued = spare;
+    for (const batch of due) {
+      const { socket } = batch.output;
+      if (batch.open && now - batch.since < holdMs && !socket.destroyed) {
         heldUntil = Math.min(heldUntil, batch.since + holdMs);
+        queued.push(batch);
         continue;
       }
-      pending.delete(output);
-      const { socket } = output;
-      if (socket.destroyed) continue;
-      if (batch.frames.length === 1) {
+      const full = batch.full;
+      if (socket.destroyed) {
+        // Gone mid-picture: nothing to send, and nobody to wake.
+      } else if (batch.count === 1) {
         socket.write(batch.frames[0]);
-      } else if (sentFrames && sameFrames(sentFrames, batch.frames)) {
-        sentJoined ??= Buffer.concat(sentFrames, batch.bytes);
+      } else if (sent && sameFrames(sent, batch)) {
+        sentJoined ??= joinFrames(batch);
         socket.write(sentJoined);
       } else {
         // The first batch of its kind goes out as its frames, uncopied, in one writev; they are
         // joined only when the next viewer's batch turns out the same (a lone viewer, or one
-        // starting with the cached GOP, never pays for a copy).
-        sentFrames = batch.frames;
+        // starting with the cached GOP, never pays for a copy). Its list is kept to compare
+        // with, so the batch takes a new one.
+        sent = { frames: batch.frames, count: batch.count };
         sentJoined = undefined;
         socket.cork();
-        for (const frame of batch.frames) socket.write(frame);
+        for (let i = 0; i < batch.count; i++) socket.write(batch.frames[i]);
         socket.uncork();
+        batch.frames = [];
       }
+      // Emptied before the viewer is woken: what its senders write then starts the next batch.
+      batch.count = 0;
+      batch.bytes = 0;
+      batch.full = false;
       // A socket that could not take it all emits 'drain' later, which wakes the viewer; one
       // that took it all never will, so a viewer told "full" by `write` is woken here.
-      if (batch.full && !socket.writableNeedDrain) output.onRoom();
+      if (full && !socket.destroyed && !socket.writableNeedDrain) batch.output.onRoom();
     }
+    due.length = 0;
+    spare = due;
     if (heldUntil !== Infinity) holdTimer = setTimeout(flush, Math.max(0, heldUntil - now));
   }
 
@@ -119,12 +145,16 @@ export function createViewerWrites(options: { holdMs?: number } = {}) {
      * hold as much as the socket should: its senders then wait for `output.onRoom`.
      */
     write(output: ViewerOutput, frame: Buffer, open: boolean): boolean {
-      let batch = pending.get(output);
+      let batch = batches.get(output);
       if (!batch) {
-        batch = { frames: [], bytes: 0, open, since: performance.now(), full: false };
-        pending.set(output, batch);
+        batch = { output, frames: [], count: 0, bytes: 0, open, since: 0, full: false };
+        batches.set(output, batch);
       }
-      batch.frames.push(frame);
+      if (batch.count === 0) {
+        batch.since = performance.now();
+        queued.push(batch);
+      }
+      batch.frames[batch.count++] = frame;
       batch.bytes += frame.length;
       batch.open = open;
       queueFlush();
@@ -135,10 +165,21 @@ export function createViewerWrites(options: { holdMs?: number } = {}) {
   };
 }
 
-function sameFrames(a: Buffer[], b: Buffer[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+function sameFrames(a: { frames: Buffer[]; count: number }, b: Batch): boolean {
+  if (a.count !== b.count) return false;
+  for (let i = 0; i < a.count; i++) if (a.frames[i] !== b.frames[i]) return false;
   return true;
+}
+
+/** The batch's frames as one buffer. */
+function joinFrames(batch: Batch): Buffer {
+  const joined = Buffer.allocUnsafe(batch.bytes);
+  let at = 0;
+  for (let i = 0; i < batch.count; i++) {
+    joined.set(batch.frames[i]!, at);
+    at += batch.frames[i]!.length;
+  }
+  return joined;
 }
 
 export type ViewerWrites = ReturnType<typeof createViewerWrites>;
