@@ -16,7 +16,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { startBenchEngine } from './lib/engine';
 import { pictureDelays } from './lib/picture-delays';
-import { cpuSeconds, rssMiB, writeSyscalls } from './process-stats';
+import { median, percentile, runViewerProcess, type ViewerRun } from './lib/viewer-run';
 import { createMemoryLogger } from '../src-main/platform/logger';
 import { createStreamRegistry } from '../src-main/relay/core/stream-registry';
 import { createSchemeRegistry } from '../src-main/relay/core/scheme-registry';
@@ -49,10 +49,6 @@ process.on('exit', () => {
   for (const child of children) child.kill('SIGKILL');
 });
 
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
 async function rtspRequest(socket: Socket, lines: string[], body = ''): Promise<string> {
   return new Promise((resolve) => {
     socket.once('data', (d) => resolve(d.toString()));
@@ -75,71 +71,6 @@ function lineOf(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> 
   });
 }
 
-interface ViewerRun {
-  cpuPercent: number;
-  rss: number;
-  /**
-   * The server's write-like system calls (write, writev) per second over the window: what each
-   * viewer costs the kernel. Only ours: GStreamer sends with sendmsg, which Linux does not count.
-   */
-  writesPerSecond: number;
-  served: number;
-  gaps: number;
-  arrivals: number[][];
-  /** Per sampled viewer: (RTP timestamp, arrival) of each picture's last packet. */
-  pictures: number[][];
-  failed: string[];
-}
-
-/** One viewer process: its result, and the server's CPU and RSS over its measured window. */
-async function viewerProcess(url: string, n: number, sample: number, serverPid: number): Promise<ViewerRun> {
-  const child = spawn(
-    process.execPath,
-    [
-      'bench/lib/rtsp-viewers.mjs',
-      '--url',
-      url,
-      '--count',
-      String(n),
-      '--sample',
-      String(sample),
-      '--seconds',
-      String(seconds),
-      '--warmup',
-      '3',
-      '--transport',
-      transport,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  children.push(child);
-  const lines = createInterface({ input: child.stdout! });
-  let cpu0 = 0;
-  let cpu = 0;
-  let writes0 = 0;
-  let writes = 0;
-  let started = 0;
-  let elapsed = 0;
-  let rss = 0;
-  let result: Omit<ViewerRun, 'cpuPercent' | 'rss' | 'writesPerSecond'> | undefined;
-  for await (const line of lines) {
-    if (line.startsWith('MEASURE ')) {
-      cpu0 = cpuSeconds(serverPid);
-      writes0 = writeSyscalls(serverPid);
-      started = performance.now();
-    } else if (line.startsWith('MEASURED ')) {
-      cpu = cpuSeconds(serverPid) - cpu0;
-      writes = writeSyscalls(serverPid) - writes0;
-      elapsed = (performance.now() - started) / 1000;
-      rss = rssMiB(serverPid);
-    } else if (line.startsWith('{')) {
-      result = JSON.parse(line) as typeof result;
-    }
-  }
-  if (!result) throw new Error(`the viewers against ${url} printed no result`);
-  return { ...result, cpuPercent: (cpu / elapsed) * 100, rss, writesPerSecond: writes / elapsed };
-}
-
 /**
  * N viewers against `url`: up to 10 in a light process that notes arrival times (so the delay
  * measured is the server's, not a busy reader's), the rest in another that only reads. The
@@ -148,8 +79,8 @@ async function viewerProcess(url: string, n: number, sample: number, serverPid: 
 async function runViewers(url: string, n: number, serverPid: number): Promise<ViewerRun> {
   const sampled = Math.min(n, 10);
   const [probe, bulk] = await Promise.all([
-    viewerProcess(url, sampled, sampled, serverPid),
-    n > sampled ? viewerProcess(url, n - sampled, 0, serverPid) : undefined,
+    runViewerProcess({ url, count: sampled, sample: sampled, seconds, transport, serverPid, children }),
+    n > sampled ? runViewerProcess({ url, count: n - sampled, sample: 0, seconds, transport, serverPid, children }) : undefined,
   ]);
   if (!bulk) return probe;
   return {
@@ -288,7 +219,6 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   const started = performance.now();
   const bits0 = bitsSent;
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   for (const n of counts) {
     // Ours then the peer's, `rounds` times: this shared machine's CPU figures drift by a third
     // between minutes, so each row shows the median of windows taken turn about.

@@ -15,6 +15,18 @@ export class ConfigPage {
     return this.page.getByRole('textbox', { name: 'Config file (YAML)' });
   }
 
+  /** Whose config the editor holds: this console's own, or a remote relay's. */
+  relayPicker(): Locator {
+    return this.page.getByRole('combobox', { name: 'Relay', exact: true });
+  }
+
+  /** Replaces the whole text, as a paste over a select-all does. */
+  async replaceAll(text: string): Promise<void> {
+    await this.editor().click();
+    await this.page.keyboard.press('Control+A');
+    await this.page.keyboard.insertText(text);
+  }
+
   line(text: string | RegExp): Locator {
     return this.page.getByTestId('config-editor').locator('.cm-line', { hasText: text });
   }

@@ -19,6 +19,11 @@ export class StreamsPage {
     return this.page.getByRole('dialog');
   }
 
+  /** The add form's relay picker: this console's own relay or a remote one. */
+  relayPicker(): Locator {
+    return this.dialog().getByRole('combobox', { name: 'Relay', exact: true });
+  }
+
   nameField(): Locator {
     return this.dialog().getByRole('textbox', { name: 'Name' });
   }

@@ -2,6 +2,7 @@ import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WindowBounds } from '../../src-shared/contract/preferences';
+import { remoteStreamSource } from '../../src-shared/contract/relays';
 import { startTestEngine, type TestEngine } from '../engine/test-engine';
 import { createPreferencesModule, type CameraWindowHost } from './preferences-module';
 import { PREFERENCES_FILE } from './preferences-store';
@@ -70,6 +71,21 @@ describe('preferences service', () => {
     expect(await reopened.services.call('preferences', 'get', undefined)).toMatchObject({
       ok: true,
       value: { appearance: { colorScheme: 'dark' }, live: { layout: '3x3', order: ['yard', 'door'], modes: { yard: 'mjpeg' } } },
+    });
+    await reopened.close();
+  });
+
+  it('saves a remote tile under its longest relay:// id in the order and as a forced mode, and reads it back after a restart', async () => {
+    running = await startTestEngine({ modules: [createPreferencesModule()] });
+    const remote = remoteStreamSource('n'.repeat(64), '界'.repeat(128));
+    expect(await call('setLiveView', { layout: 'auto', order: [remote, 'yard'] })).toMatchObject({ ok: true });
+    expect(await call('setTileMode', { stream: remote, mode: 'mse' })).toMatchObject({ ok: true });
+    expect(await call('setTileMode', { stream: `${remote}x`, mode: 'mse' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    await running.engine.close();
+    const reopened = await startEngineOn(running.dir);
+    expect(await reopened.services.call('preferences', 'get', undefined)).toMatchObject({
+      ok: true,
+      value: { live: { order: [remote, 'yard'], modes: { [remote]: 'mse' } } },
     });
     await reopened.close();
   });

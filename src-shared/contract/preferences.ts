@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineService, method } from './define-service';
 import { assignmentColumns } from './directory';
+import { MAX_REMOTE_SOURCE_LENGTH } from './relays';
 
 /** Grid layouts of the live view: one tile, fixed squares, or as many columns as fit. */
 export const LIVE_LAYOUTS = ['1', '2x2', '3x3', '4x4', 'auto'] as const;
@@ -11,18 +12,24 @@ export type LiveLayout = z.infer<typeof liveLayoutSchema>;
 export const PLAYER_MODES = ['webrtc', 'mse', 'hls', 'mjpeg'] as const;
 const playerModeSchema = z.enum(PLAYER_MODES);
 
+/**
+ * A tile's stream as the live view keys it: a local stream's name, or a remote one's
+ * `relay://<relay>/<stream>` (percent-encoded, so longer than any name).
+ */
+const tileStream = z.string().min(1).max(MAX_REMOTE_SOURCE_LENGTH);
+
 /** The grid itself: what the layout control and dragging a tile change. */
 const liveGridSchema = z.object({
   layout: liveLayoutSchema.default('auto'),
   /** Stream names in the order the user arranged the tiles; streams not listed follow by name. */
-  order: z.array(z.string().max(128)).max(1000).default([]),
+  order: z.array(z.string().max(MAX_REMOTE_SOURCE_LENGTH)).max(1000).default([]),
 });
 
 const MAX_FORCED_MODES = 1000;
 const liveViewSchema = liveGridSchema.extend({
   /** The playback mode the user forced per stream (tiles and pop-outs); a stream not listed plays in automatic mode. */
   modes: z
-    .record(z.string().min(1).max(128), playerModeSchema)
+    .record(tileStream, playerModeSchema)
     .refine((modes) => Object.keys(modes).length <= MAX_FORCED_MODES, `at most ${MAX_FORCED_MODES} forced modes`)
     .default({}),
 });
@@ -36,7 +43,7 @@ const windowBoundsSchema = z.object({
 export type WindowBounds = z.infer<typeof windowBoundsSchema>;
 
 /** A camera popped out into its own desktop window, reopened where it was after a restart. */
-const popoutSchema = z.object({ stream: z.string().min(1).max(128), bounds: windowBoundsSchema.optional() });
+const popoutSchema = z.object({ stream: tileStream, bounds: windowBoundsSchema.optional() });
 export type Popout = z.infer<typeof popoutSchema>;
 
 /** The Directory section's lists: which assignment columns are shown (and so asked of Graph). */
@@ -83,14 +90,14 @@ export const preferencesService = defineService({
     /** The grid's layout and order; the forced modes stay as they are. */
     setLiveView: method(liveGridSchema, preferencesSchema),
     /** Forces a playback mode for one stream, or (null) gives it back to the automatic choice. */
-    setTileMode: method(z.object({ stream: z.string().min(1).max(128), mode: playerModeSchema.nullable() }), preferencesSchema),
+    setTileMode: method(z.object({ stream: tileStream, mode: playerModeSchema.nullable() }), preferencesSchema),
     setDirectoryView: method(directoryViewSchema, preferencesSchema),
     /** The colour theme of every console window (the desktop app's and browsers'). */
     setAppearance: method(appearanceSchema, preferencesSchema),
     /** Remembers the bucket a live snapshot or clip went into. */
     setLiveToBucket: method(liveToBucketSchema, preferencesSchema),
     /** Opens a camera in its own window (desktop); the headless console opens a browser window itself. */
-    openPopout: method(z.object({ stream: z.string().min(1).max(128) }), z.object({ opened: z.boolean() })),
+    openPopout: method(z.object({ stream: tileStream }), z.object({ opened: z.boolean() })),
   },
   events: {
     onPreferences: preferencesSchema,

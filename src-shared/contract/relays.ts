@@ -86,6 +86,13 @@ export type RelayTest = z.infer<typeof relayTestSchema>;
 
 const remoteStream = z.object({ relay: relayName, name: streamName });
 
+/**
+ * The longest source `remoteStreamSource` makes: a relay name of 64 characters (ASCII) and a
+ * stream name of 128 UTF-16 units, each of which percent-encodes to at most 9 characters (a
+ * 3-byte UTF-8 character; a 4-byte one is two units for 12).
+ */
+export const MAX_REMOTE_SOURCE_LENGTH = 'relay://'.length + 64 + '/'.length + 128 * 9;
+
 /** The source of the embedded relay that plays stream `name` of relay `relay`. */
 export function remoteStreamSource(relay: string, name: string): string {
   return `relay://${relay}/${encodeURIComponent(name)}`;

@@ -6,6 +6,7 @@ describe('source hints', () => {
     expect(hint.example.startsWith(hint.prefix)).toBe(true);
     expect(hint.prefix.replace(/:(\/\/)?$/, '')).toBe(hint.scheme);
     expect(CODE_RUNNING_SCHEMES).not.toContain(hint.scheme);
+    if (hint.shape) expect(hint.shape.startsWith(hint.prefix)).toBe(true);
   });
 
   it.each([
@@ -22,6 +23,11 @@ describe('source hints', () => {
     ],
   ])('the hint text lists %j', (hints, text) => {
     expect(sourceHintText(hints)).toBe(text);
+  });
+
+  it("explains a remote relay's stream by its whole shape, and the example names a relay and a stream", () => {
+    expect(sourceHintText()).toContain('relay://<relay>/<stream>, …');
+    expect(SOURCE_HINTS.find((hint) => hint.scheme === 'relay')?.example).toMatch(/^relay:\/\/[a-z0-9_-]+\/[^/]+$/);
   });
 
   it('never suggests a scheme the relay does not play (homekit is only discovered)', () => {

@@ -16,6 +16,8 @@ export interface SourceHint {
   prefix: string;
   /** A source of this scheme the relay accepts from the console (checked by a test against the relay). */
   example: string;
+  /** How the whole source is written, where its prefix alone would not say (`relay://<relay>/<stream>`). */
+  shape?: string;
 }
 
 /**
@@ -33,10 +35,12 @@ export const SOURCE_HINTS: readonly SourceHint[] = [
   { scheme: 'ffmpeg', prefix: 'ffmpeg:', example: 'ffmpeg:rtsp://192.168.1.20/stream1#video=h264' },
   { scheme: 'webrtc', prefix: 'webrtc:', example: 'webrtc:http://192.168.1.20:1984/api/webrtc?src=cam' },
   { scheme: 'tcp', prefix: 'tcp://', example: 'tcp://192.168.1.20:8000' },
+  // A stream of a remote relay listed in Settings → Remote relays (the config's `relays:`), by its name there.
+  { scheme: 'relay', prefix: 'relay://', example: 'relay://north/front_door', shape: 'relay://<relay>/<stream>' },
 ];
 
 /** The form's one-line hint: the suggested schemes, then where commands may be given instead. */
 export function sourceHintText(hints: readonly SourceHint[] = SOURCE_HINTS): string {
   const commands = CODE_RUNNING_SCHEMES.map((scheme) => `${scheme}:`).join(', ');
-  return `${hints.map((hint) => hint.prefix).join(', ')}, … Commands (${commands}) are accepted only in the config file.`;
+  return `${hints.map((hint) => hint.shape ?? hint.prefix).join(', ')}, … Commands (${commands}) are accepted only in the config file.`;
 }

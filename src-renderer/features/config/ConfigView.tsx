@@ -1,5 +1,5 @@
 import { Alert, Select, Stack, Text } from '@mantine/core';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { LOCAL_RELAY } from '@shared/contract/relays';
 import { useRelays } from '@renderer/api/use-relays';
 import { SECTIONS } from '../../app/sections';
@@ -10,6 +10,7 @@ import { ResultError } from '../../ui/ResultError';
 import { ConfigEditor, type ConfigEditorProps } from './components/ConfigEditor';
 import { ProblemsList } from './components/ProblemsList';
 import { RemoteConfig } from './components/RemoteConfig';
+import { DiscardDraftDialog } from './components/DiscardDraftDialog';
 import { DiskChangedNotice } from './components/DiskChangedNotice';
 import { FileLine } from './components/FileLine';
 import { SaveActions } from './components/SaveActions';
@@ -25,26 +26,48 @@ import { useConfigFile } from './use-config-file';
 export function ConfigView() {
   const relays = useRelays();
   const [relay, setRelay] = useState(LOCAL_RELAY);
+  // Whether the open editor has unsaved edits, and the relay the picker was asked for meanwhile.
+  const [dirty, setDirty] = useState(false);
+  const [asked, setAsked] = useState<string>();
   const list = relays.data ?? [];
   const picked = list.find((r) => r.name === relay);
+  const shown = picked ? relay : LOCAL_RELAY;
+  const open = (next: string) => (setDirty(false), setAsked(undefined), setRelay(next));
+  const pick = (value: string | null) => {
+    const next = value ?? LOCAL_RELAY;
+    if (next === shown) return;
+    if (dirty) setAsked(next);
+    else open(next);
+  };
   const picker =
     list.length > 0 ? (
-      <Select
-        label="Relay"
-        value={picked ? relay : LOCAL_RELAY}
-        onChange={(value) => setRelay(value ?? LOCAL_RELAY)}
-        data={[{ value: LOCAL_RELAY, label: 'This console (local)' }, ...list.map((r) => ({ value: r.name, label: r.name }))]}
-        allowDeselect={false}
-        w={240}
-        mb="sm"
-      />
+      <>
+        <Select
+          label="Relay"
+          value={shown}
+          onChange={pick}
+          data={[{ value: LOCAL_RELAY, label: 'This console (local)' }, ...list.map((r) => ({ value: r.name, label: r.name }))]}
+          allowDeselect={false}
+          w={240}
+          mb="sm"
+        />
+        <DiscardDraftDialog
+          next={asked === LOCAL_RELAY ? 'this console' : asked}
+          onKeepEditing={() => setAsked(undefined)}
+          onDiscard={() => asked !== undefined && open(asked)}
+        />
+      </>
     ) : null;
   // Each relay's editor is its own: a switch starts from that relay's file, never from another's draft.
-  return picked ? <RemoteConfig key={picked.name} relay={picked} picker={picker} /> : <LocalConfig picker={picker} />;
+  return picked ? (
+    <RemoteConfig key={picked.name} relay={picked} picker={picker} onDirty={setDirty} />
+  ) : (
+    <LocalConfig picker={picker} onDirty={setDirty} />
+  );
 }
 
 /** This console's own file, with Apply and Save and restart. */
-function LocalConfig({ picker }: { picker: ReactNode }) {
+function LocalConfig({ picker, onDirty }: { picker: ReactNode; onDirty(dirty: boolean): void }) {
   const { file, schema, doc, dispatch, problems, checking, validate, save, apply } = useConfigFile();
   const [saving, setSaving] = useState<{ restart: boolean; restartOnly: boolean }>();
   const [blocked, setBlocked] = useState<string>();
@@ -53,6 +76,7 @@ function LocalConfig({ picker }: { picker: ReactNode }) {
   const reconnects = useReconnects();
   const dirty = isDirty(doc);
   const errors = countErrors(problems);
+  useEffect(() => onDirty(dirty), [dirty, onDirty]);
 
   const askToSave = (restart: boolean) => {
     const decision = saveDecision(doc, errors, restart);

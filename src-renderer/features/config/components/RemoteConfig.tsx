@@ -1,5 +1,5 @@
 import { Alert, Stack, Text } from '@mantine/core';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { RelayInfo } from '@shared/contract/relays';
 import { useConnected } from '@renderer/app/use-connection';
 import { SECTIONS } from '@renderer/app/sections';
@@ -15,11 +15,18 @@ import { ProblemsList } from './ProblemsList';
 import { SaveActions } from './SaveActions';
 import { SaveDialog } from './SaveDialog';
 
+interface RemoteConfigProps {
+  relay: RelayInfo;
+  picker: ReactNode;
+  /** Told whether the editor has unsaved edits, so the picker asks before dropping them. */
+  onDirty(dirty: boolean): void;
+}
+
 /**
  * A remote relay's config in the same editor: checked as you type, the diff before it is written,
  * and never written over a newer file. A relay that does not serve its config says so.
  */
-export function RemoteConfig({ relay, picker }: { relay: RelayInfo; picker: ReactNode }) {
+export function RemoteConfig({ relay, picker, onDirty }: RemoteConfigProps) {
   const editable = relay.configEditable !== false;
   const away = relay.state === 'unreachable';
   // Read once the relay answers: an unreachable one is asked again when `onRelays` says it is back.
@@ -29,6 +36,7 @@ export function RemoteConfig({ relay, picker }: { relay: RelayInfo; picker: Reac
   const [jumpTo, setJumpTo] = useState<ConfigEditorProps['jumpTo']>();
   const connected = useConnected();
   const dirty = isDirty(doc);
+  useEffect(() => onDirty(dirty), [dirty, onDirty]);
 
   const askToSave = () => {
     const decision = saveDecision(doc, countErrors(problems), false);

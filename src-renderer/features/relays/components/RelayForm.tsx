@@ -47,6 +47,14 @@ export function RelayForm({ opened, editing, onClose, onSaved }: RelayFormProps)
     reset(editing ? relayFormValues(editing) : EMPTY_RELAY);
     resetTest();
   }, [opened, editing, reset, resetTest]);
+  // A Test result speaks of what was tested: once the name, address or login change it no longer does.
+  const { watch } = form;
+  useEffect(() => {
+    const typed = watch((_values, { name }) => {
+      if (name) resetTest();
+    });
+    return () => typed.unsubscribe();
+  }, [watch, resetTest]);
 
   const refused = (failure: unknown) => {
     const { field, message } = relayFieldError(failure);
