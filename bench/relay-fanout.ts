@@ -25,6 +25,7 @@ import { serializeRtpPacket, type RtpPacket } from '../src-main/relay/core/rtp-p
 import { startRtspServer } from '../src-main/relay/protocols/rtsp/rtsp-server';
 import { buildSdp } from '../src-main/relay/protocols/rtsp/sdp';
 import { interleavedFrame } from '../src-main/relay/protocols/rtsp/rtsp-parser';
+import { publishLoopedClip } from './lib/looped-clip';
 
 const { values } = parseArgs({
   options: {
@@ -148,27 +149,7 @@ async function main(): Promise<void> {
       { stdio: 'inherit' },
     ).once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg could not make the camera clip (${code})`)))),
   );
-  const camera = spawn(
-    'ffmpeg',
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-re',
-      '-stream_loop',
-      '-1',
-      '-i',
-      clip,
-      '-c',
-      'copy',
-      '-f',
-      'rtsp',
-      '-rtsp_transport',
-      'tcp',
-      `rtsp://127.0.0.1:${tap.port}/camera`,
-    ],
-    { stdio: 'ignore' },
-  );
+  const camera = publishLoopedClip(clip, `rtsp://127.0.0.1:${tap.port}/camera`);
   children.push(camera);
   const source = await published;
 

@@ -21,6 +21,7 @@ import { cpuSeconds, rssMiB } from './process-stats';
 import { startBenchEngine } from './lib/engine';
 import { dialRtsp } from '../src-main/relay/protocols/rtsp/rtsp-client';
 import { codecParameters } from '../src-main/relay/protocols/webrtc/peer-helpers';
+import { publishLoopedClip } from './lib/looped-clip';
 
 const { values } = parseArgs({
   options: {
@@ -249,27 +250,7 @@ async function main(): Promise<void> {
   const rtspUrl = engine.rtspUrl('cam');
   const rtspPort = Number(new URL(rtspUrl).port);
   const loadAtStart = loadavg()[0]!;
-  const camera = spawn(
-    'ffmpeg',
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-re',
-      '-stream_loop',
-      '-1',
-      '-i',
-      clip,
-      '-c',
-      'copy',
-      '-f',
-      'rtsp',
-      '-rtsp_transport',
-      'tcp',
-      rtspUrl,
-    ],
-    { stdio: 'ignore' },
-  );
+  const camera = publishLoopedClip(clip, rtspUrl);
   await sleep(3_000);
 
   const frames = await firstFrames(api);

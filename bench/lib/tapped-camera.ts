@@ -9,6 +9,7 @@ import { createTaskRegistry } from '../../src-main/relay/core/task-registry';
 import { interleavedFrame } from '../../src-main/relay/protocols/rtsp/rtsp-parser';
 import { startRtspServer } from '../../src-main/relay/protocols/rtsp/rtsp-server';
 import { buildSdp } from '../../src-main/relay/protocols/rtsp/sdp';
+import { publishLoopedClip } from './looped-clip';
 
 /**
  * A 720p H264 camera (~2 Mbit/s, 25 fps, a keyframe every 2 s) whose every picture this process
@@ -57,26 +58,7 @@ export async function startTappedCamera(dir: string): Promise<TappedCamera> {
   const tapStreams = createStreamRegistry({ schemes: createSchemeRegistry(), logger, tasks });
   const tap = await startRtspServer({ host: '127.0.0.1', port: 0, streams: tapStreams, tasks, logger, defaultQuery: 'video' });
   const published = tap.expectPublish('camera', 20_000);
-  const ffmpeg: ChildProcess = spawn(
-    'ffmpeg',
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-re',
-      '-stream_loop',
-      '-1',
-      '-i',
-      clip,
-      '-c',
-      'copy',
-      '-f',
-      'rtsp',
-      '-rtsp_transport',
-      'tcp',
-    ].concat(`rtsp://127.0.0.1:${tap.port}/camera`),
-    { stdio: 'ignore' },
-  );
+  const ffmpeg: ChildProcess = publishLoopedClip(clip, `rtsp://127.0.0.1:${tap.port}/camera`);
   const source = await published;
   const sdp = buildSdp(
     source.medias.map((m) => ({ kind: m.kind, codec: m.codecs[0]! })),
