@@ -18,6 +18,7 @@ import { SaveDialog } from './components/SaveDialog';
 import { appliedSummary, differsFromDisk, isDirty, notApplied, saveDecision } from './model/config-doc';
 import { countErrors } from './model/problems';
 import { useConfigFile } from './use-config-file';
+import { SaveBlockedAlert } from './components/SaveBlockedAlert';
 
 /**
  * The config in an editor that checks it as you type and shows the diff before it writes: this
@@ -155,17 +156,7 @@ function LocalConfig({ picker, onDirty }: { picker: ReactNode; onDirty(dirty: bo
               The file changed on disk and was reloaded (you had no unsaved changes).
             </Alert>
           ) : null}
-          {blocked ? (
-            <Alert
-              color="orange"
-              withCloseButton
-              onClose={() => setBlocked(undefined)}
-              closeButtonLabel="Dismiss"
-              data-testid="save-blocked"
-            >
-              {blocked}
-            </Alert>
-          ) : null}
+          <SaveBlockedAlert message={blocked} onDismiss={() => setBlocked(undefined)} />
           {save.isSuccess && save.data.restartedAt ? (
             <Alert color="green" data-testid="restarted">
               Saved. The engine restarted at {new Date(save.data.restartedAt).toLocaleTimeString()} with this file.

@@ -14,6 +14,7 @@ import { FileLine } from './FileLine';
 import { ProblemsList } from './ProblemsList';
 import { SaveActions } from './SaveActions';
 import { SaveDialog } from './SaveDialog';
+import { SaveBlockedAlert } from './SaveBlockedAlert';
 
 interface RemoteConfigProps {
   relay: RelayInfo;
@@ -87,17 +88,7 @@ export function RemoteConfig({ relay, picker, onDirty }: RemoteConfigProps) {
       {editable && doc.base ? (
         <Stack gap="sm">
           <FileLine path={doc.base.path} dirty={dirty} />
-          {blocked ? (
-            <Alert
-              color="orange"
-              withCloseButton
-              onClose={() => setBlocked(undefined)}
-              closeButtonLabel="Dismiss"
-              data-testid="save-blocked"
-            >
-              {blocked}
-            </Alert>
-          ) : null}
+          <SaveBlockedAlert message={blocked} onDismiss={() => setBlocked(undefined)} />
           {save.isSuccess && !dirty ? (
             <Alert color="green" data-testid="saved">
               Saved to {relay.name}.
