@@ -20,6 +20,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildAll } from '../scripts/build.mjs';
 import { freePort } from '../src-main/test-support/free-port';
 import { descendants, treeCpuSeconds } from './process-stats';
+import { CAMERA_X264 } from './lib/looped-clip';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, tiles: { type: 'string', default: '16' } } });
 const seconds = Number(values.seconds);
@@ -112,22 +113,7 @@ async function main(): Promise<void> {
       'lavfi',
       '-i',
       'testsrc2=size=1280x720:rate=25',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'veryfast',
-      '-tune',
-      'zerolatency',
-      '-b:v',
-      '2M',
-      '-maxrate',
-      '2M',
-      '-bufsize',
-      '1M',
-      '-g',
-      '50',
-      '-pix_fmt',
-      'yuv420p',
+      ...CAMERA_X264,
       '-f',
       'rtsp',
       '-rtsp_transport',

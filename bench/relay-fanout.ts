@@ -25,7 +25,7 @@ import { serializeRtpPacket, type RtpPacket } from '../src-main/relay/core/rtp-p
 import { startRtspServer } from '../src-main/relay/protocols/rtsp/rtsp-server';
 import { buildSdp } from '../src-main/relay/protocols/rtsp/sdp';
 import { interleavedFrame } from '../src-main/relay/protocols/rtsp/rtsp-parser';
-import { publishLoopedClip } from './lib/looped-clip';
+import { encodeCameraClip, publishLoopedClip } from './lib/looped-clip';
 
 const { values } = parseArgs({
   options: {
@@ -116,39 +116,7 @@ async function main(): Promise<void> {
   const published = tap.expectPublish('camera', 20_000);
   // Encoded once beforehand and sent as is, looped: an encoder running beside the two servers
   // would take most of a core and blur both servers' figures (and the delays measured).
-  const clip = join(dir, 'camera.mp4');
-  await new Promise<void>((resolve, reject) =>
-    spawn(
-      'ffmpeg',
-      [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-f',
-        'lavfi',
-        '-i',
-        'testsrc2=size=1280x720:rate=25:duration=30',
-        '-c:v',
-        'libx264',
-        '-preset',
-        'veryfast',
-        '-tune',
-        'zerolatency',
-        '-b:v',
-        '2M',
-        '-maxrate',
-        '2M',
-        '-bufsize',
-        '1M',
-        '-g',
-        '50',
-        '-pix_fmt',
-        'yuv420p',
-        clip,
-      ],
-      { stdio: 'inherit' },
-    ).once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`ffmpeg could not make the camera clip (${code})`)))),
-  );
+  const clip = await encodeCameraClip(dir);
   const camera = publishLoopedClip(clip, `rtsp://127.0.0.1:${tap.port}/camera`);
   children.push(camera);
   const source = await published;

@@ -10,7 +10,6 @@
 //
 //   npm run bench:webrtc [-- --runs 5 --viewers 1,10,25 --seconds 10 --rounds 3]
 //   RELAY_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the relay's process.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +20,7 @@ import { cpuSeconds, rssMiB } from './process-stats';
 import { startBenchEngine } from './lib/engine';
 import { dialRtsp } from '../src-main/relay/protocols/rtsp/rtsp-client';
 import { codecParameters } from '../src-main/relay/protocols/webrtc/peer-helpers';
-import { publishLoopedClip } from './lib/looped-clip';
+import { encodeCameraClip, publishLoopedClip } from './lib/looped-clip';
 
 const { values } = parseArgs({
   options: {
@@ -203,34 +202,6 @@ async function measure(pid: number, api: string, open: (i: number) => Promise<()
   return { cpu, rss, bytes: (sent(streams) - sent(streams0)) / seconds };
 }
 
-/** A 30 s 720p H264 clip at 2 Mbit/s, encoded once so that sending it costs next to nothing. */
-async function cameraClip(dir: string): Promise<string> {
-  const clip = join(dir, 'camera.mp4');
-  const args = ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25:duration=30'];
-  const x264 = [
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-tune',
-    'zerolatency',
-    '-b:v',
-    '2M',
-    '-maxrate',
-    '2M',
-    '-bufsize',
-    '1M',
-    '-g',
-    '50',
-  ];
-  await new Promise<void>((resolve, reject) =>
-    spawn('ffmpeg', [...args, ...x264, '-pix_fmt', 'yuv420p', clip], { stdio: 'inherit' }).once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`ffmpeg could not make the camera clip (${code})`)),
-    ),
-  );
-  return clip;
-}
-
 /** The median of each measure over the rounds (RSS: the largest). */
 const medianWindow = (windows: Window[]): Window => ({
   cpu: median(windows.map((w) => w.cpu)),
@@ -240,7 +211,7 @@ const medianWindow = (windows: Window[]): Window => ({
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'rc-bench-webrtc-'));
-  const clip = await cameraClip(dir);
+  const clip = await encodeCameraClip(dir);
   const engine = await startBenchEngine({
     flags: process.env.RELAY_NODE_FLAGS?.split(' ').filter(Boolean),
     extra: 'webrtc:\n  listen: 127.0.0.1:0\n',

@@ -1,5 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { createMemoryLogger } from '../../src-main/platform/logger';
 import { serializeRtpPacket } from '../../src-main/relay/core/rtp-packet';
@@ -9,7 +8,7 @@ import { createTaskRegistry } from '../../src-main/relay/core/task-registry';
 import { interleavedFrame } from '../../src-main/relay/protocols/rtsp/rtsp-parser';
 import { startRtspServer } from '../../src-main/relay/protocols/rtsp/rtsp-server';
 import { buildSdp } from '../../src-main/relay/protocols/rtsp/sdp';
-import { publishLoopedClip } from './looped-clip';
+import { encodeCameraClip, publishLoopedClip } from './looped-clip';
 
 /**
  * A 720p H264 camera (~2 Mbit/s, 25 fps, a keyframe every 2 s) whose every picture this process
@@ -31,18 +30,6 @@ const wallNow = () => performance.timeOrigin + performance.now();
 /** The pictures remembered: ten minutes at 25 fps. */
 const PICTURES_KEPT = 15_000;
 
-/** Encodes the clip into `dir`. */
-function makeClip(dir: string): Promise<string> {
-  const clip = join(dir, 'camera.mp4');
-  const args = ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25:duration=30'];
-  const x264 = ['-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'zerolatency', '-b:v', '2M', '-maxrate', '2M', '-bufsize', '1M'];
-  return new Promise((resolve, reject) =>
-    spawn('ffmpeg', [...args, ...x264, '-g', '50', '-pix_fmt', 'yuv420p', clip], { stdio: 'inherit' }).once('exit', (code) =>
-      code === 0 ? resolve(clip) : reject(new Error(`ffmpeg could not make the camera clip (${code})`)),
-    ),
-  );
-}
-
 function rtspRequest(socket: Socket, lines: string[], body = ''): Promise<string> {
   return new Promise((resolve) => {
     socket.once('data', (d) => resolve(d.toString()));
@@ -52,7 +39,7 @@ function rtspRequest(socket: Socket, lines: string[], body = ''): Promise<string
 
 /** Starts the camera; `dir` holds its clip. */
 export async function startTappedCamera(dir: string): Promise<TappedCamera> {
-  const clip = await makeClip(dir);
+  const clip = await encodeCameraClip(dir);
   const logger = createMemoryLogger('error');
   const tasks = createTaskRegistry();
   const tapStreams = createStreamRegistry({ schemes: createSchemeRegistry(), logger, tasks });
