@@ -187,6 +187,20 @@ test('Config asks before dropping unsaved local edits for a remote relay, saves 
   await expect(config.dialog().getByRole('alert')).toContainText("relay east's config changed since it was opened", {
     timeout: 15_000,
   });
-  await page.screenshot({ path: testInfo.outputPath('config-remote-conflict.png') });
   expect(await eastFile(), 'the other change stays on east').toBe(theirs);
+
+  // Closing the dialog, the editor offers their file or keeping the edits; kept, the next save
+  // shows the diff against their file and writes over it on purpose.
+  await page.keyboard.press('Escape');
+  const changed = page.getByTestId('remote-changed');
+  await expect(changed).toContainText("Someone wrote east's config while you were editing it here");
+  await page.screenshot({ path: testInfo.outputPath('config-remote-conflict.png') });
+  await changed.getByRole('button', { name: 'Keep my changes' }).click();
+  await expect(changed).toBeHidden();
+  await config.button('Save…').click();
+  await expect(page.getByTestId('config-diff')).toContainText('level: debug');
+  await config.dialog().getByRole('button', { name: 'Write file' }).click();
+  await expect(page.getByTestId('saved')).toContainText('Saved to east.');
+  await expect.poll(eastFile, { message: "east's file after keeping the edits" }).toContain('# typed after they saved');
+  expect(await eastFile(), 'what was kept is what the editor had').toContain('level: error');
 });

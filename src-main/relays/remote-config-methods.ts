@@ -101,7 +101,7 @@ export function remoteConfigMethods(deps: RemoteConfigDeps): Pick<ServiceImpl<ty
         if (configRevision(current) !== baseRevision) {
           throw new ContractFailure(
             'conflict',
-            `relay ${relay}'s config changed since it was opened; reload it, then make the change again`,
+            `relay ${relay}'s config changed since it was opened, so nothing was sent: read it again first`,
           );
         }
         expectOk(relay, await relayRequest(target, '/api/config', { method: 'POST', body: text, maxBytes: MAX_CONFIG_BYTES }));

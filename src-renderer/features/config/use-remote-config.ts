@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useState } from 'react';
 import type { ConfigFile } from '@shared/contract/relay';
+import { ContractFailure } from '@shared/contract/result';
 import { useApi } from '@renderer/api/api-context';
 import { callService } from '@renderer/api/service-query';
 import { useServiceQuery } from '@renderer/api/use-service-query';
@@ -48,6 +49,10 @@ export function useRemoteConfig(relay: string, url: string, editable: boolean) {
     mutationFn: async ({ text, baseRevision }: { text: string; baseRevision: string }) => {
       const { revision } = await callService(api, 'relays', 'writeConfig', { relay, text, baseRevision });
       dispatch({ type: 'saved', text, revision });
+    },
+    // Written over elsewhere: read it again, so the editor can offer theirs or keep the edits.
+    onError: (error) => {
+      if (error instanceof ContractFailure && error.code === 'conflict') void file.refetch();
     },
   });
 

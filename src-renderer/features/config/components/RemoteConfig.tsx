@@ -15,6 +15,7 @@ import { ProblemsList } from './ProblemsList';
 import { SaveActions } from './SaveActions';
 import { SaveDialog } from './SaveDialog';
 import { SaveBlockedAlert } from './SaveBlockedAlert';
+import { RemoteChangedNotice } from './RemoteChangedNotice';
 
 interface RemoteConfigProps {
   relay: RelayInfo;
@@ -89,6 +90,13 @@ export function RemoteConfig({ relay, picker, onDirty }: RemoteConfigProps) {
         <Stack gap="sm">
           <FileLine path={doc.base.path} dirty={dirty} />
           <SaveBlockedAlert message={blocked} onDismiss={() => setBlocked(undefined)} />
+          {doc.newerOnDisk ? (
+            <RemoteChangedNotice
+              relay={relay.name}
+              onLoadTheirs={() => dispatch({ type: 'take-disk' })}
+              onKeepMine={() => dispatch({ type: 'keep-mine' })}
+            />
+          ) : null}
           {save.isSuccess && !dirty ? (
             <Alert color="green" data-testid="saved">
               Saved to {relay.name}.
