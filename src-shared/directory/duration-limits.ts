@@ -1,3 +1,4 @@
+import { wholeNumber } from '../format/whole-number';
 import { isoDurationMs } from './iso-duration';
 
 // How long the durations of a policy may be, and what a person is told when one is missing or
@@ -15,7 +16,7 @@ export interface DurationLimit {
   tooLong: string;
 }
 
-const days = (count: number) => `${count.toLocaleString('en-US')} ${count === 1 ? 'day' : 'days'}`;
+const days = (count: number) => `${wholeNumber(count)} ${count === 1 ? 'day' : 'days'}`;
 
 /**
  * Graph documents no upper bound for an assignment's `expiration.duration`; ten years is the
@@ -65,7 +66,7 @@ export function durationWords(iso: string): string {
   const ms = isoDurationMs(iso);
   if (ms === null) return iso;
   const hours = Math.round(ms / 3_600_000);
-  if (hours % 24 !== 0) return `${hours.toLocaleString('en-US')} ${hours === 1 ? 'hour' : 'hours'}`;
+  if (hours % 24 !== 0) return `${wholeNumber(hours)} ${hours === 1 ? 'hour' : 'hours'}`;
   const whole = hours / 24;
   if (/^P\d+W$/.test(iso)) return `${whole / 7} ${whole === 7 ? 'week' : 'weeks'}`;
   return days(whole);

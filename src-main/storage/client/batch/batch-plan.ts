@@ -1,4 +1,5 @@
 import type { BatchItem, BatchRequest } from '@shared/contract/storage';
+import { wholeNumber } from '@shared/format/whole-number';
 
 /** What a batch walks: a chosen file or folder, or (`contents`) everything inside a folder. */
 export interface PlannedItem extends BatchItem {
@@ -62,7 +63,7 @@ export function planProblem(request: BatchRequest): string | undefined {
 
 /** "Delete 3 items from photos" / "Delete everything in raw/ from photos" / "Move 2 items to archive/2024/" / "Rename a/b/ to c". */
 export function titleOf(request: BatchRequest): string {
-  const count = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'item' : 'items'}`;
+  const count = (n: number) => `${wholeNumber(n)} ${n === 1 ? 'item' : 'items'}`;
   if (request.kind === 'rename') return `Rename ${request.item.key} to ${request.newName}`;
   // The number of keys under a selected folder is known only once main has listed them.
   const what = request.allIn !== undefined ? `everything in ${request.allIn || 'the bucket root'}` : count(request.items?.length ?? 0);

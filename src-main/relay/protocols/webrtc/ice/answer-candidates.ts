@@ -30,7 +30,8 @@ const isIpv6 = (ip: string) => ip.includes(':');
 export function hostAddresses(listenHost: string, interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>, filters: Filters): string[] {
   if (listenHost !== '0.0.0.0' && listenHost !== '::') return [listenHost];
   const found: string[] = [];
-  for (const [name, infos] of Object.entries(interfaces).sort(([a], [b]) => a.localeCompare(b))) {
+  // Interface names are ASCII: code-unit order, without mapping ICU's collation data for it.
+  for (const [name, infos] of Object.entries(interfaces).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (filters.interfaces && !filters.interfaces.includes(name)) continue;
     for (const info of infos ?? []) {
       if (info.family !== 'IPv4' || info.internal || isDockerLike(info.address)) continue;
