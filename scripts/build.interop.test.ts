@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,27 @@ describe('build', () => {
     await rm(join(root, 'dist', 'main', 'preload.cjs'));
     expect(await buildAll({ root, quiet: true })).toEqual({ renderer: false, main: true });
     expect(await buildAll({ root, quiet: true, force: true })).toEqual({ renderer: true, main: true });
+  }, 60_000);
+
+  it('builds the renderer for production whatever NODE_ENV the caller has, and leaves the caller its own', async () => {
+    // vitest runs this with NODE_ENV=test; vite-node (the benchmarks) sets development.
+    const callers = process.env.NODE_ENV;
+    expect(callers).not.toBe('production');
+    await write('src-renderer/main.ts', 'document.title = process.env.NODE_ENV;\n');
+    await buildAll({ root, quiet: true });
+    const bundle = await readdir(join(root, 'dist', 'renderer', 'assets'));
+    const script = await readFile(
+      join(
+        root,
+        'dist',
+        'renderer',
+        'assets',
+        bundle.find((name) => name.endsWith('.js'))!,
+      ),
+      'utf8',
+    );
+    expect(script).toContain('document.title="production"');
+    expect(process.env.NODE_ENV).toBe(callers);
   }, 60_000);
 
   it('fingerprints names as well as contents', async () => {

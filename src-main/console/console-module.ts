@@ -20,6 +20,15 @@ export interface ConsoleModuleOptions {
 const NOT_BUILT_PAGE = `<!doctype html><meta charset="utf-8"><title>Relay Console</title>
 <p>The console has not been built. Run <code>npm run build</code>, then reload.</p>`;
 
+/** The renderer's index page with this run's session token written in. */
+async function readIndexPage(options: ConsoleModuleOptions): Promise<string> {
+  const template = await readFile(join(options.rendererDir, 'index.html'), 'utf8');
+  return template.replace(
+    new RegExp(`<meta name="${SESSION_TOKEN_META}" content="[^"]*"\\s*/?>`),
+    `<meta name="${SESSION_TOKEN_META}" content="${options.sessionToken}">`,
+  );
+}
+
 /**
  * Serves the renderer at `/` on the API address (as go2rtc serves its UI on :1984) and the
  * contract over a WebSocket for it. The index page is the only place the session token appears.
@@ -27,7 +36,7 @@ const NOT_BUILT_PAGE = `<!doctype html><meta charset="utf-8"><title>Relay Consol
 export function createConsoleModule(options: ConsoleModuleOptions): EngineModule {
   return {
     name: 'console',
-    async init(ctx) {
+    init(ctx) {
       const transport = createWebSocketTransport({
         host: ctx.services,
         sessionToken: options.sessionToken,
@@ -43,20 +52,17 @@ export function createConsoleModule(options: ConsoleModuleOptions): EngineModule
       });
       ctx.onClose(() => transport.close());
 
-      let indexHtml: string | undefined;
-      try {
-        const template = await readFile(join(options.rendererDir, 'index.html'), 'utf8');
-        indexHtml = template.replace(
-          new RegExp(`<meta name="${SESSION_TOKEN_META}" content="[^"]*"\\s*/?>`),
-          `<meta name="${SESSION_TOKEN_META}" content="${options.sessionToken}">`,
-        );
-      } catch {
+      // The page is read once, while its routes are already in the table: a request in between
+      // waits for the read rather than getting a 404.
+      const indexHtml = readIndexPage(options).catch(() => {
         ctx.logger.warn('renderer build not found; the console page asks for a build', { dir: options.rendererDir });
-      }
+        return undefined;
+      });
 
       // The page carries the stored colour theme, so it paints in it before its socket is open.
       const sendIndex = async (res: ServerResponse): Promise<void> => {
-        const page = indexHtml === undefined ? NOT_BUILT_PAGE : pageWithColorScheme(indexHtml, await storedColorScheme(ctx.services));
+        const html = await indexHtml;
+        const page = html === undefined ? NOT_BUILT_PAGE : pageWithColorScheme(html, await storedColorScheme(ctx.services));
         res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
         res.end(page);
       };

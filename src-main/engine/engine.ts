@@ -63,7 +63,13 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   const logger = createLogger({ level: settings.logLevel, sink: options.logSink, tap: (entry) => logs.record(entry) });
   for (const warning of unknownKeyWarnings(config.effective(), options.configSchemas ?? [], configPath)) logger.warn(warning);
   const cleanups = createCleanupStack(logger);
-  const router = createRouter(logger.child('http'));
+  let startedSettle: { resolve: () => void; reject: (error: Error) => void } = { resolve: () => undefined, reject: () => undefined };
+  const started = new Promise<void>((resolve, reject) => (startedSettle = { resolve, reject }));
+  // Nobody may be waiting when a module fails; the failure is thrown from startEngine anyway.
+  started.catch(() => undefined);
+  // The server listens before the modules start (the console page first): a request for a
+  // route not added yet waits for them instead of a 404.
+  const router = createRouter(logger.child('http'), { startingUntil: started });
   const credentials =
     settings.api.username !== undefined && settings.api.username !== ''
       ? { username: settings.api.username, password: settings.api.password ?? '' }
@@ -112,10 +118,6 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   }
   cleanups.push(() => server.close());
   const services = createServiceHost(logger.child('contract'));
-  let startedSettle: { resolve: () => void; reject: (error: Error) => void } = { resolve: () => undefined, reject: () => undefined };
-  const started = new Promise<void>((resolve, reject) => (startedSettle = { resolve, reject }));
-  // Nobody may be waiting when a module fails; the failure is thrown from startEngine anyway.
-  started.catch(() => undefined);
 
   const context: EngineContext = {
     version: options.version,

@@ -1,21 +1,24 @@
 import { Button, Kbd, Loader } from '@mantine/core';
 import { IconKeyboard } from '@tabler/icons-react';
-import { lazy, Suspense, useEffect } from 'react';
-import { AboutView } from '../features/about/AboutView';
-import { CalendarView } from '../features/calendar/CalendarView';
-import { DirectoryView } from '../features/directory/DirectoryView';
+import { Suspense, useEffect } from 'react';
 import { CameraView } from '../features/live/CameraView';
 import { tileLabel, tileOfId } from '../features/live/model/relay-tiles';
 import { LiveView } from '../features/live/LiveView';
-import { RecordingsView } from '../features/recordings/RecordingsView';
-import { SettingsView } from '../features/settings/SettingsView';
-import { StorageView } from '../features/storage/StorageView';
-import { TransfersView } from '../features/storage/TransfersView';
-import { StreamsView } from '../features/streams/StreamsView';
 import { ThemeSwitch } from './color-scheme/ThemeSwitch';
 import { useFollowStoredColorScheme } from './color-scheme/use-color-scheme-preference';
 import { ConnectionBanner } from './ConnectionBanner';
 import { ErrorBoundary } from './ErrorBoundary';
+import {
+  AboutView,
+  CalendarView,
+  ConfigView,
+  DirectoryView,
+  RecordingsView,
+  SettingsView,
+  StorageView,
+  StreamsView,
+  TransfersView,
+} from './lazy-sections';
 import { sectionOf, type Route } from './routes';
 import { SECTIONS, SECTION_IDS, hashOf } from './sections';
 import { ShortcutsDialog } from './shortcuts/ShortcutsDialog';
@@ -23,21 +26,23 @@ import { useShortcutsKey } from './shortcuts/use-shortcuts-key';
 import { useUi } from './ui-store-context';
 import { useRefetchOnReconnect } from './use-connection';
 
-// The config editor brings CodeMirror: loaded when the section is first opened, not at start.
-const ConfigView = lazy(() => import('../features/config/ConfigView').then((module) => ({ default: module.ConfigView })));
-
 function SectionView({ route }: { route: Route }) {
+  if (route.section === 'live') return <LiveView />;
+  if (route.section === 'camera') return <CameraView stream={route.stream} />;
+  return (
+    <Suspense fallback={<Loader size="sm" aria-label={`Loading ${SECTIONS[sectionOf(route)].title}`} />}>
+      <LazySectionView route={route} />
+    </Suspense>
+  );
+}
+
+/** The sections loaded when first opened (lazy-sections.tsx). */
+function LazySectionView({ route }: { route: Exclude<Route, { section: 'live' | 'camera' }> }) {
   switch (route.section) {
-    case 'live':
-      return <LiveView />;
     case 'streams':
       return <StreamsView stream={route.stream} tab={route.tab} />;
     case 'config':
-      return (
-        <Suspense fallback={<Loader size="sm" aria-label="Loading the config editor" />}>
-          <ConfigView />
-        </Suspense>
-      );
+      return <ConfigView />;
     case 'recordings':
       return <RecordingsView route={route} />;
     case 'storage':
@@ -52,8 +57,6 @@ function SectionView({ route }: { route: Route }) {
       return <AboutView />;
     case 'settings':
       return <SettingsView />;
-    case 'camera':
-      return <CameraView stream={route.stream} />;
   }
 }
 

@@ -37,8 +37,21 @@ export interface HttpRouter {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
-export function createRouter(logger: Logger): HttpRouter {
+export interface RouterOptions {
+  /**
+   * While this is pending (the engine's modules still starting), a request answered 404 (no
+   * route, or the console's catch-all `/*` finding no file) waits for it and is then routed
+   * again: a module that has not added its routes or streams yet is not a 404 (`/api` a moment
+   * after the server listens). What is already served (the page, its assets) is not held.
+   */
+  startingUntil?: Promise<unknown>;
+}
+
+export function createRouter(logger: Logger, options: RouterOptions = {}): HttpRouter {
   const failures = createFailureLog(logger);
+  let starting: Promise<void> | undefined;
+  const clear = () => void (starting = undefined);
+  starting = options.startingUntil?.then(clear, clear);
   const table = createRouteTable<HttpRoute>([], { decode: 'params' });
   const match = (method: string, pathname: string) => {
     try {
@@ -62,7 +75,7 @@ export function createRouter(logger: Logger): HttpRouter {
     async handle(req, res) {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const method = req.method ?? 'GET';
-      try {
+      const dispatch = async () => {
         const found = match(method, url.pathname);
         if (found.kind === 'not-found') throw new HttpError(404, `not found: ${url.pathname}`);
         if (found.kind === 'method-not-allowed') {
@@ -70,6 +83,14 @@ export function createRouter(logger: Logger): HttpRouter {
           throw new HttpError(405, `method ${method} not allowed on ${url.pathname}`);
         }
         await found.route.handler({ req, res, url, params: found.params });
+      };
+      try {
+        await dispatch().catch(async (error: unknown) => {
+          const waiting = starting;
+          if (!waiting || !(error instanceof HttpError) || error.status !== 404 || res.headersSent) throw error;
+          await waiting;
+          await dispatch();
+        });
       } catch (error) {
         sendError(res, error, failures);
       }

@@ -1,4 +1,4 @@
-import Hls from 'hls.js';
+import type Hls from 'hls.js';
 import { addChunk, mediaBitrate, mediaWindow } from './media-bitrate';
 import type { AdapterEvents, AdapterTarget, PlayerAdapter } from './player-types';
 
@@ -10,7 +10,7 @@ export function startHls(target: AdapterTarget, events: AdapterEvents): PlayerAd
   let bytes = 0;
   video.addEventListener('playing', () => !stopped && events.onLive(), { once: true });
 
-  if (!Hls.isSupported()) {
+  const playNatively = () => {
     video.src = url;
     video.addEventListener(
       'error',
@@ -18,31 +18,66 @@ export function startHls(target: AdapterTarget, events: AdapterEvents): PlayerAd
       { once: true },
     );
     void video.play().catch(() => undefined);
-    return {
-      bytes: () => bytes,
-      stop() {
-        stopped = true;
+  };
+
+  let hls: Hls | undefined;
+  let received = mediaWindow();
+  // hls.js (a third of the console's code) is fetched when a tile first plays HLS, not at start.
+  void import('hls.js').then(
+    ({ default: HlsJs }) => {
+      if (stopped) return;
+      if (!HlsJs.isSupported()) {
+        playNatively();
+        return;
+      }
+      hls = attachHls(
+        HlsJs,
+        url,
+        video,
+        events,
+        () => stopped,
+        (size, seconds) => {
+          bytes += size;
+          received = addChunk(received, { bytes: size, seconds });
+        },
+      );
+    },
+    (error: unknown) => !stopped && events.onFailure({ reason: 'connection', detail: `hls.js did not load: ${String(error)}` }),
+  );
+
+  return {
+    bytes: () => bytes,
+    bitrate: () => mediaBitrate(received),
+    stop() {
+      stopped = true;
+      if (hls) hls.destroy();
+      else if (video.getAttribute('src') === url) {
         video.removeAttribute('src');
         video.load();
-      },
-    };
-  }
+      }
+    },
+  };
+}
 
+/** hls.js on the relay's fMP4 playlist; `onFragment` counts each loaded part or segment. */
+function attachHls(
+  HlsJs: typeof Hls,
+  url: string,
+  video: HTMLVideoElement,
+  events: AdapterEvents,
+  isStopped: () => boolean,
+  onFragment: (bytes: number, seconds: number) => void,
+): Hls {
   // No retry of a refused manifest: the relay already took its time dialing the source, a second
   // ask would run into the player's first-picture timeout and hide its answer; the player retries.
-  const hls = new Hls({ liveSyncDurationCount: 1, liveMaxLatencyDurationCount: 4, manifestLoadingMaxRetry: 0, levelLoadingMaxRetry: 2 });
+  const hls = new HlsJs({ liveSyncDurationCount: 1, liveMaxLatencyDurationCount: 4, manifestLoadingMaxRetry: 0, levelLoadingMaxRetry: 2 });
   // Counted per loaded part or segment by its own payload. In low-latency mode hls.js fires this
   // for every part, and `frag.stats.total` is then its estimate of the whole segment so far
   // (loaded parts plus the ones to come): adding it up per part counted each segment several
   // times over (31.6 Mbit/s shown for a 5 Mbit/s camera).
-  let received = mediaWindow();
-  hls.on(Hls.Events.FRAG_LOADED, (_event, data) => {
-    const size = data.payload.byteLength;
-    bytes += size;
-    received = addChunk(received, { bytes: size, seconds: (data.part ?? data.frag).duration });
-  });
-  hls.on(Hls.Events.ERROR, (_event, data) => {
-    if (!data.fatal || stopped) return;
+  hls.on(HlsJs.Events.FRAG_LOADED, (_event, data) => onFragment(data.payload.byteLength, (data.part ?? data.frag).duration));
+  hls.on(HlsJs.Events.ERROR, (_event, data) => {
+    if (!data.fatal || isStopped()) return;
     const status = data.response?.code;
     // hls.js keeps only the status line; the relay's sentence (why the source is down) is the body.
     const body =
@@ -52,7 +87,7 @@ export function startHls(target: AdapterTarget, events: AdapterEvents): PlayerAd
     events.onFailure(
       status && status >= 400
         ? { reason: 'endpoint', status, detail: body || `${data.details} (${data.response?.text?.slice(0, 120) ?? ''})` }
-        : { reason: data.type === Hls.ErrorTypes.MEDIA_ERROR ? 'decode' : 'connection', detail: data.details },
+        : { reason: data.type === HlsJs.ErrorTypes.MEDIA_ERROR ? 'decode' : 'connection', detail: data.details },
     );
   });
   hls.loadSource(url);
@@ -60,17 +95,10 @@ export function startHls(target: AdapterTarget, events: AdapterEvents): PlayerAd
   // answers the manifest at once; had the element been attached, tearing hls.js down could revoke
   // the MediaSource's blob: URL before the element had read it, and the element would then fetch
   // the revoked URL (net::ERR_FILE_NOT_FOUND) on every retry.
-  hls.once(Hls.Events.MANIFEST_PARSED, () => {
-    if (stopped) return;
+  hls.once(HlsJs.Events.MANIFEST_PARSED, () => {
+    if (isStopped()) return;
     hls.attachMedia(video);
     void video.play().catch(() => undefined);
   });
-  return {
-    bytes: () => bytes,
-    bitrate: () => mediaBitrate(received),
-    stop() {
-      stopped = true;
-      hls.destroy();
-    },
-  };
+  return hls;
 }
