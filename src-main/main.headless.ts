@@ -6,6 +6,7 @@ import { configSchemas, engineModules } from './engine/modules';
 import { listenProblem, parseListen } from './platform/config/app-settings';
 import { helpText, parseCommandLine, UsageError } from './cli-options.mjs';
 import { nodeVersionProblem } from './platform/node-version.mjs';
+import { installSignalStop } from './platform/stop-on-signal';
 
 /**
  * The console without a desktop: the engine under plain Node, the renderer served to any
@@ -25,6 +26,9 @@ async function main(): Promise<void> {
   }
   const listenIsWrong = values.listen === undefined ? undefined : listenProblem(values.listen);
   if (listenIsWrong) throw new UsageError(`--listen ${values.listen}: ${listenIsWrong}`);
+  // Before the start: a signal while modules start stops the engine as soon as it is up.
+  let log: (message: string, fields: Record<string, unknown>) => void = (message) => console.error(`Relay Console: ${message}`);
+  const signals = installSignalStop({ exit: (code) => process.exit(code), note: (message, fields) => log(message, fields) });
   const appRoot = appRootFrom(import.meta.url);
   const lifecycle = await runEngine(
     {
@@ -40,16 +44,8 @@ async function main(): Promise<void> {
   );
   console.log(`Relay Console (headless) at ${lifecycle.current().url}/`);
   console.log(`Config: ${lifecycle.current().context.config.path}`);
-
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    lifecycle.current().logger.info('stopping', { signal });
-    void lifecycle.stop().then(() => process.exit(0));
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  log = (message, fields) => lifecycle.current().logger.info(message, fields);
+  signals.started(() => lifecycle.stop());
 }
 
 main().catch((error: unknown) => {

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { readAppSettings, type AppSettings } from './config/app-settings';
 import { openConfigStore, type ConfigStore } from './config/config-store';
 import { createLogger, type Logger } from './logger';
+import { installSignalStop } from './stop-on-signal';
 
 export interface StandaloneService {
   /** The lines printed once it listens (where it is, where its data is). */
@@ -28,17 +29,10 @@ export function runStandaloneService(
     const config = await openConfigStore({ path, createIfMissing: false });
     const settings = readAppSettings(config.effective(), path, { platform: process.platform, env: process.env, homedir: homedir() });
     const logger = createLogger({ level: settings.logLevel });
+    const signals = installSignalStop({ exit: (code) => process.exit(code), note: (message, fields) => logger.info(message, fields) });
     const service = await start(config, settings, logger);
     for (const line of service.banner) console.log(line);
-    let stopping = false;
-    const stop = (signal: string): void => {
-      if (stopping) return;
-      stopping = true;
-      logger.info('stopping', { signal });
-      void service.close().then(() => process.exit(0));
-    };
-    process.on('SIGINT', () => stop('SIGINT'));
-    process.on('SIGTERM', () => stop('SIGTERM'));
+    signals.started(() => service.close());
   };
   main().catch((error: unknown) => {
     console.error(`${tool} could not start: ${(error as Error).message}`);

@@ -78,7 +78,7 @@ export async function createDirectoryEmulator(options: DirectoryEmulatorOptions)
   const events = new EventService(store, zones, clock);
   const delta = new CalendarDelta(store, zones, syncKey);
   const faults = new FaultInjector(options.faults ?? {});
-  const signing = signingKeyOf(store);
+  const signing = await signingKeyOf(store);
   const deviceCodes = new DeviceCodes(clock);
   const authorizationCodes = new AuthorizationCodes(clock);
   const signInDeps = { principals, signing, deviceCodes, key: tokenKey, clock };

@@ -1,4 +1,5 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
 import type { GraphStore } from './graph-store';
 
 /** The key the emulator signs tokens with (RS256, as Entra ID), published in its JWKS. */
@@ -11,11 +12,15 @@ export interface SigningKey {
   jwk: Record<string, unknown>;
 }
 
-/** Made on first start and kept in the emulator's database, so tokens survive a restart. */
-export function signingKeyOf(store: GraphStore): SigningKey {
+/**
+ * Made on first start and kept in the emulator's database, so tokens survive a restart. Made off
+ * the event loop: an RSA key takes about 200 ms, which the console's first page load would wait.
+ */
+export async function signingKeyOf(store: GraphStore): Promise<SigningKey> {
   let pem = store.meta('rsa_signing_key');
   if (!pem) {
-    pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const { privateKey } = await promisify(generateKeyPair)('rsa', { modulusLength: 2048 });
+    pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     store.setMeta('rsa_signing_key', pem);
   }
   const privateKey = createPrivateKey(pem);
