@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { RTCPeerConnection as WeriftPeerConnection } from 'werift';
+import { readFileSync } from 'node:fs';
 import { cpuSeconds, rssMiB } from './process-stats';
 import { startBenchEngine } from './lib/engine';
 import { dialRtsp } from '../src-main/relay/protocols/rtsp/rtsp-client';
@@ -182,8 +183,15 @@ async function rtspViewer(rtspPort: number, index: number): Promise<() => Promis
 
 interface Window {
   cpu: number;
+  /** The share of `cpu` spent in the kernel (for WebRTC mostly a system call per datagram sent). */
+  kernel: number;
   rss: number;
   bytes: number;
+}
+
+/** A process's CPU time in the kernel, in seconds (Linux). */
+function systemSeconds(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[12]) / 100;
 }
 
 async function measure(pid: number, api: string, open: (i: number) => Promise<() => Promise<void>>, n: number): Promise<Window> {
@@ -191,20 +199,24 @@ async function measure(pid: number, api: string, open: (i: number) => Promise<()
   for (let i = 0; i < n; i++) closers.push(await open(i));
   await sleep(3_000);
   const cpu0 = cpuSeconds(pid);
+  const system0 = systemSeconds(pid);
   const streams0 = (await (await fetch(`${api}/api/streams?src=cam`)).json()) as { consumers: Array<{ bytes_send?: number }> };
   await sleep(seconds * 1000);
-  const cpu = (cpuSeconds(pid) - cpu0) * (60 / seconds);
+  const used = cpuSeconds(pid) - cpu0;
+  const cpu = used * (60 / seconds);
+  const kernel = used > 0 ? (systemSeconds(pid) - system0) / used : 0;
   const rss = rssMiB(pid);
   const streams = (await (await fetch(`${api}/api/streams?src=cam`)).json()) as { consumers: Array<{ bytes_send?: number }> };
   const sent = (list: typeof streams) => list.consumers.reduce((sum, c) => sum + (c.bytes_send ?? 0), 0);
   await Promise.all(closers.map((close) => close()));
   await sleep(2_000);
-  return { cpu, rss, bytes: (sent(streams) - sent(streams0)) / seconds };
+  return { cpu, kernel, rss, bytes: (sent(streams) - sent(streams0)) / seconds };
 }
 
 /** The median of each measure over the rounds (RSS: the largest). */
 const medianWindow = (windows: Window[]): Window => ({
   cpu: median(windows.map((w) => w.cpu)),
+  kernel: median(windows.map((w) => w.kernel)),
   rss: Math.max(...windows.map((w) => w.rss)),
   bytes: median(windows.map((w) => w.bytes)),
 });
@@ -234,7 +246,12 @@ async function main(): Promise<void> {
       rtsp.push(await measure(pid, api, (i) => rtspViewer(rtspPort, i), n));
     }
     const [ours, peer] = [medianWindow(webrtc), medianWindow(rtsp)];
-    const cells = (r: Window) => [r.cpu.toFixed(2).padStart(10), r.rss.toFixed(1).padStart(8), (r.bytes * 8e-6).toFixed(1).padStart(9)];
+    const cells = (r: Window) => [
+      r.cpu.toFixed(2).padStart(10),
+      `${(r.kernel * 100).toFixed(0)} %`.padStart(7),
+      r.rss.toFixed(1).padStart(8),
+      (r.bytes * 8e-6).toFixed(1).padStart(9),
+    ];
     const perRound = webrtc.map((w, i) => `${w.cpu.toFixed(1)}/${rtsp[i]!.cpu.toFixed(1)}`).join(' ');
     rows.push(
       [String(n).padStart(7), ...cells(ours), ...cells(peer), (ours.cpu / peer.cpu).toFixed(2).padStart(7), `   ${perRound}`].join(' '),
@@ -255,9 +272,9 @@ async function main(): Promise<void> {
   );
   console.log(`  /api/ws MSE     ${ms(frames.mse)}`);
   console.log(
-    `\nrelay per viewer count, ${seconds} s measured per window, ${rounds} round(s) of WebRTC then RTSP, medians (CPU in s/min, RSS in MiB, the largest; sent in Mbit/s):`,
+    `\nrelay per viewer count, ${seconds} s measured per window, ${rounds} round(s) of WebRTC then RTSP, medians (CPU in s/min and its share in the kernel, RSS in MiB, the largest; sent in Mbit/s):`,
   );
-  console.log('viewers  webrtc CPU   RSS   sent      rtsp CPU   RSS   sent   ratio   rounds (webrtc/rtsp CPU)');
+  console.log('viewers  webrtc CPU  kernel   RSS   sent      rtsp CPU  kernel   RSS   sent   ratio   rounds (webrtc/rtsp CPU)');
   for (const row of rows) console.log(row);
   console.log('goal: ratio at most 2.0 at 25 viewers');
 

@@ -84,6 +84,17 @@ describe('WebRTC viewers in Chromium', () => {
         return seen;
       });
     await vi.waitFor(async () => expect(await senderReports()).toBe(1), { timeout: 10_000, interval: 200 });
+    // The relay offers AES-CM alone (its batched cipher), though Chromium prefers AES-GCM, and Chromium takes it.
+    const cipher = await live.page.evaluate(async () => {
+      let srtp = '';
+      (await (window as unknown as Record<string, RTCPeerConnection>).pc_whep!.getStats()).forEach(
+        (report: { type: string; srtpCipher?: string }) => {
+          if (report.type === 'transport') srtp = report.srtpCipher ?? '';
+        },
+      );
+      return srtp;
+    });
+    expect(cipher).toBe('SRTP_AES128_CM_HMAC_SHA1_80');
 
     // Trickle on the session resource (RFC 8840 fragments): late candidates 204, an ICE restart 501.
     const patch = (body: string) =>

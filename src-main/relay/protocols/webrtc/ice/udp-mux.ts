@@ -111,13 +111,13 @@ export class UdpMux {
    * whose bridge werift sees at `loopbackPort` (the ICE pair the viewer nominated). The sender
    * returns false once that address is gone (another check moved it, or consent expired).
    */
-  directTo(ufrag: string, loopbackPort: number): ((parts: Buffer[]) => boolean) | undefined {
+  directTo(ufrag: string, loopbackPort: number): ((datagram: Buffer | Buffer[]) => boolean) | undefined {
     for (const [key, leg] of this.legs) {
       if (leg.ufrag !== ufrag || boundPort(leg.socket) !== loopbackPort) continue;
       const { address, port } = leg.remote;
-      return (parts) => {
+      return (datagram) => {
         if (this.legs.get(key) !== leg) return false;
-        this.socket.send(parts, port, address);
+        this.socket.send(datagram, port, address);
         return true;
       };
     }

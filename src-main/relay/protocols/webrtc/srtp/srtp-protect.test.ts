@@ -118,6 +118,33 @@ describe.each([
     expect(rollover).toBe(1);
   });
 
+  it('protects a batch as werift protects each packet: across a wrap, payloads of any length at any offset', () => {
+    const protector = SrtpProtector.fromMaster(profile, masterKey, masterSalt);
+    const werift = weriftSessions(profile, masterKey, masterSalt);
+    const ssrc = 0x9abcdef0;
+    const source = randomBytes(8000);
+    // Lengths below, at and past block and word boundaries; offsets that leave no payload aligned.
+    const lengths = [1, 15, 16, 17, 1200, 3, 64, 1399, 0, 5];
+    const batch = lengths.map((length, i) => {
+      const sequence = (65_530 + i) & 0xffff;
+      const rollover = 65_530 + i > 0xffff ? 1 : 0;
+      const header = new RtpHeader({ payloadType: 96, sequenceNumber: sequence, timestamp: i * 3000, ssrc, marker: i === 9 });
+      const payload = source.subarray(1 + i * 701, 1 + i * 701 + length);
+      return { header: header.serialize(header.serializeSize), payload, ssrc, sequence, rollover, weriftHeader: header };
+    });
+    const datagrams = protector.protectRtpBatch(batch, batch.length);
+    expect(datagrams).toHaveLength(lengths.length);
+    datagrams.forEach((datagram, i) => {
+      const ours = Array.isArray(datagram) ? Buffer.concat(datagram) : datagram;
+      const { payload, header, weriftHeader } = batch[i]!;
+      expect(ours.length).toBe(12 + payload.length + protector.rtpOverhead);
+      expect(ours.toString('hex')).toBe(werift.sender.encrypt(payload, weriftHeader).toString('hex'));
+      expect(werift.receiver.decrypt(ours).toString('hex')).toBe(Buffer.concat([header, payload]).toString('hex'));
+    });
+    // Only the first `count` entries are protected.
+    expect(protector.protectRtpBatch(batch, 2)).toHaveLength(2);
+  });
+
   it('uses the rollover counter: the same sequence number one wrap later is another packet', () => {
     const protector = SrtpProtector.fromMaster(profile, masterKey, masterSalt);
     const header = Buffer.from('8066000a00000000deadbeef', 'hex');

@@ -1,20 +1,23 @@
 import { createCipheriv, createHmac } from 'node:crypto';
+import { AesCmRtp, CM_TAG_LENGTH, type RtpToProtect } from './aes-cm-rtp';
 import { deriveSessionKeys, srtpProfile, type SessionKeys, type SrtpProfile } from './srtp-keys';
 
-/** HMAC-SHA1 tags of AES_CM_128_HMAC_SHA1_80 are cut to 80 bits; AES-GCM's are 128 bits. */
-const CM_TAG_LENGTH = 10;
+/** An SRTP or SRTCP datagram: one buffer, or its parts, which a UDP socket sends gathered. */
+export type Datagram = Buffer | Buffer[];
 /** SRTCP packets carry E (encrypted) and a 31-bit index after the payload (RFC 3711 3.4). */
 const SRTCP_ENCRYPTED = 0x80000000;
 
 /**
  * The sending side of an SRTP association in Node's own crypto (OpenSSL): AES counter mode with
- * an HMAC-SHA1 tag (RFC 3711), or AES-GCM (RFC 7714). A packet comes out as the parts of one
- * datagram (header, encrypted payload, tag), which a UDP socket sends gathered: the payload is
- * encrypted into its one new buffer and nothing is copied after that.
+ * an HMAC-SHA1 tag (RFC 3711), or AES-GCM (RFC 7714). AES-CM protects a batch of RTP packets at
+ * once into one buffer (`aes-cm-rtp.ts`); AES-GCM, which needs a cipher object per packet,
+ * gives each packet as the parts of its datagram (header, encrypted payload, tag), gathered by
+ * the socket, so nothing is copied after the encryption.
  */
 export class SrtpProtector {
   private readonly rtp: SessionKeys;
   private readonly rtcp: SessionKeys;
+  private readonly cm: AesCmRtp | undefined;
 
   constructor(
     readonly profile: SrtpProfile,
@@ -22,6 +25,7 @@ export class SrtpProtector {
   ) {
     this.rtp = keys.rtp;
     this.rtcp = keys.rtcp;
+    this.cm = profile.aead ? undefined : new AesCmRtp(keys.rtp);
   }
 
   /** The protector of one side of a DTLS-SRTP association: the profile it chose and that side's master key and salt. */
@@ -36,35 +40,39 @@ export class SrtpProtector {
   }
 
   /**
-   * An RTP packet protected: `header` is sent in clear and authenticated, `payload` encrypted;
-   * `rollover` is the sender's count of sequence number wraps (RFC 3711 3.3.1).
+   * An RTP packet protected, as the parts of its datagram (header, encrypted payload, tag):
+   * `header` is sent in clear and authenticated, `payload` encrypted; `rollover` is the sender's
+   * count of sequence number wraps (RFC 3711 3.3.1).
    */
   protectRtp(header: Buffer, payload: Uint8Array, ssrc: number, sequenceNumber: number, rollover: number): Buffer[] {
-    if (this.profile.aead) {
-      // RFC 7714 8.1: IV = (00 00 || SSRC || ROC || SEQ) XOR salt.
-      const iv = Buffer.allocUnsafe(12);
-      iv.writeUInt16BE(0, 0);
-      iv.writeUInt32BE(ssrc >>> 0, 2);
-      iv.writeUInt32BE(rollover >>> 0, 6);
-      iv.writeUInt16BE(sequenceNumber & 0xffff, 10);
-      xorInto(iv, this.rtp.salt);
-      const cipher = createCipheriv(this.gcm, this.rtp.cipherKey, iv);
-      cipher.setAAD(header);
-      const encrypted = cipher.update(payload);
-      cipher.final();
-      return [header, encrypted, cipher.getAuthTag()];
-    }
-    // RFC 3711 4.1.1: IV = (salt * 2^16) XOR (SSRC * 2^64) XOR (index * 2^16), index = ROC || SEQ.
-    const iv = Buffer.alloc(16);
-    iv.writeUInt32BE(ssrc >>> 0, 4);
-    iv.writeUInt32BE(rollover >>> 0, 8);
-    iv.writeUInt16BE(sequenceNumber & 0xffff, 12);
+    const packet = { header, payload, ssrc, sequence: sequenceNumber, rollover };
+    if (!this.cm) return this.protectGcm(packet);
+    const datagram = this.cm.protect([packet])[0]!;
+    const tagAt = header.length + payload.length;
+    return [datagram.subarray(0, header.length), datagram.subarray(header.length, tagAt), datagram.subarray(tagAt)];
+  }
+
+  /** The first `count` packets protected, one datagram each, in their order. */
+  protectRtpBatch(packets: readonly RtpToProtect[], count: number): Datagram[] {
+    if (this.cm) return this.cm.protect(packets, count);
+    const datagrams = new Array<Datagram>(count);
+    for (let i = 0; i < count; i++) datagrams[i] = this.protectGcm(packets[i]!);
+    return datagrams;
+  }
+
+  /** RFC 7714 8.1: IV = (00 00 || SSRC || ROC || SEQ) XOR salt; the header is the AAD. */
+  private protectGcm({ header, payload, ssrc, sequence, rollover }: RtpToProtect): Buffer[] {
+    const iv = Buffer.allocUnsafe(12);
+    iv.writeUInt16BE(0, 0);
+    iv.writeUInt32BE(ssrc >>> 0, 2);
+    iv.writeUInt32BE(rollover >>> 0, 6);
+    iv.writeUInt16BE(sequence & 0xffff, 10);
     xorInto(iv, this.rtp.salt);
-    const encrypted = createCipheriv('aes-128-ctr', this.rtp.cipherKey, iv).update(payload);
-    const roc = Buffer.allocUnsafe(4);
-    roc.writeUInt32BE(rollover >>> 0, 0);
-    const tag = createHmac('sha1', this.rtp.authKey!).update(header).update(encrypted).update(roc).digest();
-    return [header, encrypted, tag.subarray(0, CM_TAG_LENGTH)];
+    const cipher = createCipheriv(this.gcm, this.rtp.cipherKey, iv);
+    cipher.setAAD(header);
+    const encrypted = cipher.update(payload);
+    cipher.final();
+    return [header, encrypted, cipher.getAuthTag()];
   }
 
   /** A compound RTCP packet protected and encrypted, with the sender's SRTCP `index` (31 bits, counted per SSRC). */

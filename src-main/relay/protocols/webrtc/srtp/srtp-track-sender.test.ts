@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RtcpPacketConverter, RtcpSrPacket, RtpPacket, SrtcpSession, SrtpSession } from 'werift';
 import type { RtpPacket as RelayPacket } from '../../../core/rtp-packet';
 import { SRTP_AEAD_AES_128_GCM, SRTP_AES128_CM_HMAC_SHA1_80 } from './srtp-keys';
@@ -20,6 +20,7 @@ function setUp(profile: number) {
   const key = randomBytes(16);
   const salt = randomBytes(profile === SRTP_AEAD_AES_128_GCM ? 12 : 14);
   const sent: Buffer[] = [];
+  const whole: Buffer[] = [];
   const config = {
     keys: { localMasterKey: randomBytes(16), localMasterSalt: randomBytes(salt.length), remoteMasterKey: key, remoteMasterSalt: salt },
     profile: profile as 1 | 7,
@@ -29,21 +30,34 @@ function setUp(profile: number) {
     102,
     90_000,
     SrtpProtector.fromMaster(profile, key, salt),
-    (parts) => sent.push(Buffer.concat(parts)),
+    (datagram) => {
+      if (!Array.isArray(datagram)) whole.push(datagram);
+      sent.push(Array.isArray(datagram) ? Buffer.concat(datagram) : datagram);
+    },
     'relay-cname',
     65_534,
   );
-  return { sender, sent, receiver: new SrtpSession(config), receiverRtcp: new SrtcpSession(config) };
+  return { sender, sent, whole, receiver: new SrtpSession(config), receiverRtcp: new SrtcpSession(config) };
 }
 
 describe.each([
   ['AES_CM_128_HMAC_SHA1_80', SRTP_AES128_CM_HMAC_SHA1_80],
   ['AEAD_AES_128_GCM', SRTP_AEAD_AES_128_GCM],
 ])('a viewer track on the wire (%s)', (_name, profile) => {
-  it('numbers packets itself across the wrap, with its SSRC and payload type, and the viewer decrypts each', () => {
-    const { sender, sent, receiver } = setUp(profile);
-    const payloads = [0, 1, 2, 3].map(() => randomBytes(300));
-    payloads.forEach((payload, i) => expect(sender.send(packet(1000 + i, payload, i === 3))).toBe(12 + 300));
+  it('numbers packets itself across the wrap, with its SSRC and payload type, and the viewer decrypts each', async () => {
+    const { sender, sent, whole, receiver } = setUp(profile);
+    // Payloads of odd lengths at odd offsets, as a camera's packets sit in what the socket read.
+    const source = randomBytes(4000);
+    const payloads = [301, 17, 1200, 3].map((length, i) => source.subarray(1 + i * 1001, 1 + i * 1001 + length));
+    payloads.forEach((payload, i) => expect(sender.send(packet(1000 + i, payload, i === 3))).toBe(12 + payload.length));
+    // The turn's packets leave together at its end.
+    expect(sent).toHaveLength(0);
+    await vi.waitFor(() => expect(sent).toHaveLength(4));
+    if (profile === SRTP_AES128_CM_HMAC_SHA1_80) {
+      // One buffer holds the turn's datagrams, each sent whole.
+      expect(whole).toHaveLength(4);
+      expect(new Set(whole.map((d) => d.buffer)).size).toBe(1);
+    }
     const got = sent.map((datagram) => RtpPacket.deSerialize(receiver.decrypt(datagram)));
     expect(got.map((p) => p.header.sequenceNumber)).toEqual([65_534, 65_535, 0, 1]);
     expect(got.map((p) => p.header.ssrc)).toEqual(Array(4).fill(0xcafe0001));
@@ -55,8 +69,10 @@ describe.each([
   it('sends a NACKed packet again, byte for byte, while it is among the last 128; others are gone', () => {
     const { sender, sent } = setUp(profile);
     for (let i = 0; i < 200; i++) sender.send(packet(i, randomBytes(50)));
+    sender.flush();
     // Sequence numbers 65534, 65535, 0, ...: the 200th packet is 197.
     sender.resend([197, 70, 69, 65_535]);
+    sender.flush();
     expect(sender.resent).toBe(2);
     expect(sent.slice(200)).toEqual([sent[199], sent[72]]);
   });
@@ -68,6 +84,8 @@ describe.each([
     sender.send(packet(90_000, randomBytes(100)), 1_700_000_000_000);
     sender.send(packet(93_000, randomBytes(40)), 1_700_000_000_000);
     sender.sendReport(1_700_000_000_500);
+    // The packets it counts went out before it.
+    expect(sent).toHaveLength(3);
     const [report, sdes] = RtcpPacketConverter.deSerialize(receiverRtcp.decrypt(sent[2]!));
     expect(report).toBeInstanceOf(RtcpSrPacket);
     const sr = report as RtcpSrPacket;

@@ -1,10 +1,13 @@
 import { randomInt } from 'node:crypto';
 import type { RtpPacket } from '../../../core/rtp-packet';
-import type { SrtpProtector } from './srtp-protect';
+import type { RtpToProtect } from './aes-cm-rtp';
+import type { Datagram, SrtpProtector } from './srtp-protect';
 
-/** Sends one SRTP or SRTCP packet, given as the parts of its datagram. */
-export type Transmit = (parts: Buffer[]) => void;
+/** Sends one SRTP or SRTCP datagram. */
+export type Transmit = (datagram: Datagram) => void;
 
+/** What a protected packet's entry holds until its next use, instead of the stream's payload. */
+const EMPTY = new Uint8Array(0);
 /** Sent packets kept for a viewer's NACKs (a power of two). */
 const HISTORY = 128;
 /** Seconds from the NTP epoch (1900) to the Unix epoch. */
@@ -15,6 +18,10 @@ const NTP_UNIX_OFFSET = 2_208_988_800;
  * consecutive sequence numbers, so the rollover counter is simply the count of wraps and a
  * camera that reconnects or a parameter set put in front of an IDR never makes a gap. Each
  * packet is protected once, and kept for a NACK; the counts feed sender reports.
+ *
+ * Packets given in one event-loop turn (a picture, mostly) wait for its end and are protected
+ * together (AES-CM: one cipher call for all their key streams, one buffer for all their
+ * datagrams), then sent in their order, as the RTSP server's TCP writer gathers a turn's frames.
  */
 export class SrtpTrackSender {
   private sequence: number;
@@ -31,6 +38,11 @@ export class SrtpTrackSender {
   private lastSentAt = 0;
   private rtcpIndex = 0;
   resent = 0;
+  /** The turn's packets, `pending[0..pendingCount)`; the entries are reused from turn to turn. */
+  private readonly pending: RtpToProtect[] = [];
+  private pendingCount = 0;
+  private flushQueued = false;
+  private readonly flushNow = () => this.flush();
 
   constructor(
     readonly ssrc: number,
@@ -51,14 +63,13 @@ export class SrtpTrackSender {
     this.history[slot] = packet;
     this.historySequence[slot] = sequence;
     this.historyRollover[slot] = this.rollover;
-    const parts = this.protect(packet, sequence, this.rollover);
+    this.queue(packet, sequence, this.rollover);
     this.sequence = (sequence + 1) & 0xffff;
     if (this.sequence === 0) this.rollover = (this.rollover + 1) >>> 0;
     this.packets++;
     this.octets += packet.payload.length;
     this.lastTimestamp = packet.timestamp;
     this.lastSentAt = now;
-    this.transmit(parts);
     return 12 + packet.payload.length;
   }
 
@@ -72,18 +83,42 @@ export class SrtpTrackSender {
       const packet = this.history[slot];
       if (!packet || this.historySequence[slot] !== sequence) continue;
       this.resent++;
-      this.transmit(this.protect(packet, sequence, this.historyRollover[slot]!));
+      this.queue(packet, sequence, this.historyRollover[slot]!);
     }
   }
 
-  private protect(packet: RtpPacket, sequence: number, rollover: number): Buffer[] {
+  /** Protects and sends the turn's packets (called at the end of the turn; tests may call it sooner). */
+  flush(): void {
+    this.flushQueued = false;
+    const count = this.pendingCount;
+    if (count === 0) return;
+    this.pendingCount = 0;
+    const datagrams = this.protector.protectRtpBatch(this.pending, count);
+    // The payloads are the stream's: let them go with the turn.
+    for (let i = 0; i < count; i++) this.pending[i]!.payload = EMPTY;
+    for (const datagram of datagrams) this.transmit(datagram);
+  }
+
+  private queue(packet: RtpPacket, sequence: number, rollover: number): void {
     const header = Buffer.allocUnsafe(12);
     header[0] = 0x80;
     header[1] = (packet.marker ? 0x80 : 0) | (this.payloadType & 0x7f);
     header.writeUInt16BE(sequence, 2);
     header.writeUInt32BE(packet.timestamp >>> 0, 4);
     header.writeUInt32BE(this.ssrc >>> 0, 8);
-    return this.protector.protectRtp(header, packet.payload, this.ssrc, sequence, rollover);
+    const entry = this.pending[this.pendingCount];
+    if (entry) {
+      entry.header = header;
+      entry.payload = packet.payload;
+      entry.sequence = sequence;
+      entry.rollover = rollover;
+    } else {
+      this.pending.push({ header, payload: packet.payload, ssrc: this.ssrc, sequence, rollover });
+    }
+    this.pendingCount++;
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    setImmediate(this.flushNow);
   }
 
   /**
@@ -93,6 +128,8 @@ export class SrtpTrackSender {
    */
   sendReport(now = Date.now()): void {
     if (this.packets === 0) return;
+    // The packets it counts go first.
+    this.flush();
     const cname = Buffer.from(this.cname);
     // SDES: one chunk, the CNAME item and at least one zero octet up to a 32-bit boundary.
     const sdesLength = 4 + 4 + Math.ceil((2 + cname.length + 1) / 4) * 4;

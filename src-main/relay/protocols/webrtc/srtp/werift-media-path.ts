@@ -1,5 +1,5 @@
 import type { CandidatePair, RTCDtlsTransport, RTCRtpSender } from 'werift';
-import { SrtpProtector } from './srtp-protect';
+import { SrtpProtector, type Datagram } from './srtp-protect';
 import { SrtpTrackSender, type Transmit } from './srtp-track-sender';
 
 /**
@@ -7,7 +7,7 @@ import { SrtpTrackSender, type Transmit } from './srtp-track-sender';
  * a viewer at (the shared port's bridge for it), sends straight from the shared port to the
  * viewer, or returns false once that viewer address is gone.
  */
-export type DirectPath = (loopbackPort: number) => ((parts: Buffer[]) => boolean) | undefined;
+export type DirectPath = (loopbackPort: number) => ((datagram: Datagram) => boolean) | undefined;
 
 /**
  * Where a viewer's SRTP goes: the ICE pair the viewer nominated, straight from the shared UDP
@@ -17,8 +17,8 @@ export type DirectPath = (loopbackPort: number) => ((parts: Buffer[]) => boolean
 function mediaPath(transport: RTCDtlsTransport, direct?: DirectPath): Transmit {
   const connection = transport.iceTransport.connection;
   let pair: CandidatePair | undefined;
-  let send: ((parts: Buffer[]) => boolean) | undefined;
-  return (parts) => {
+  let send: ((datagram: Datagram) => boolean) | undefined;
+  return (datagram) => {
     const nominated = connection.nominated;
     if (!nominated) return;
     if (nominated !== pair) {
@@ -26,12 +26,12 @@ function mediaPath(transport: RTCDtlsTransport, direct?: DirectPath): Transmit {
       send = nominated.protocol.type === 'stun' ? direct?.(nominated.remoteAddr[1]) : undefined;
     }
     if (send) {
-      if (send(parts)) return;
+      if (send(datagram)) return;
       // The bridge for that address closed: werift's path for this packet, look again for the next.
       pair = undefined;
       send = undefined;
     }
-    void connection.send(Buffer.concat(parts)).catch(() => undefined);
+    void connection.send(Array.isArray(datagram) ? Buffer.concat(datagram) : datagram).catch(() => undefined);
   };
 }
 
