@@ -37,8 +37,8 @@ async function recording(): Promise<{ spool: Spool; nowMs: number; gopSeconds: n
         file = spool.begin('cam');
         written = 0;
       } else if (event.kind === 'data') {
-        file!.write(event.bytes);
-        written += event.bytes.length;
+        file!.write(event.parts);
+        for (const part of event.parts) written += part.length;
       } else {
         const { segment } = event;
         const target = { stream: 'cam', account: 'local', bucket: 'rec', key: segmentKey('', segment.startMs), metadata: {}, ...segment };

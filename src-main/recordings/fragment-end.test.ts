@@ -12,7 +12,7 @@ describe('fragmentEndSeconds', () => {
     let closed: SegmentSummary | undefined;
     for (const f of frames)
       for (const event of writer.push(f.track, f.frame, f.arrivalMs)) {
-        if (event.kind === 'data' && !closed) chunks.push(event.bytes);
+        if (event.kind === 'data' && !closed) chunks.push(...event.parts);
         if (event.kind === 'close') closed ??= event.segment;
       }
     const bytes = Buffer.concat(chunks);

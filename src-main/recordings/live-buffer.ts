@@ -57,7 +57,7 @@ function muxFrames(tracks: readonly FrameTrack[], frames: ReadonlyArray<{ track:
   const now = Date.now();
   const take = (events: ReturnType<typeof writer.push>) => {
     for (const event of events) {
-      if (event.kind === 'data') chunks.push(event.bytes);
+      if (event.kind === 'data') chunks.push(...event.parts);
       if (event.kind === 'close') seconds = event.segment.durationMs / 1000;
     }
   };

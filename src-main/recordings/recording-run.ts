@@ -47,7 +47,7 @@ export function createRecordingRun(tracks: readonly FrameTrack[], deps: Recordin
   function apply(events: WriterEvent[]): void {
     for (const event of events) {
       if (event.kind === 'open') file = spool.begin(settings.stream);
-      else if (event.kind === 'data') file?.write(event.bytes);
+      else if (event.kind === 'data') file?.write(event.parts);
       else {
         const closing = file;
         file = undefined;

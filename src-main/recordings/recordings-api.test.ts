@@ -28,7 +28,7 @@ function recorded(): Array<{ bytes: Buffer; summary: SegmentSummary }> {
   const apply = (events: WriterEvent[]) => {
     for (const e of events) {
       if (e.kind === 'open') chunks = [];
-      else if (e.kind === 'data') chunks.push(e.bytes);
+      else if (e.kind === 'data') chunks.push(...e.parts);
       else out.push({ bytes: Buffer.concat(chunks), summary: e.segment });
     }
   };

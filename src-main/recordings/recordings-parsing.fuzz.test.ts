@@ -15,8 +15,8 @@ function sampleSegment(): Buffer {
   const { tracks, frames } = cameraFrames(1);
   const writer = createRunWriter({ tracks, segmentMs: 10_000 });
   const chunks: Uint8Array[] = [];
-  for (const f of frames) for (const e of writer.push(f.track, f.frame, f.arrivalMs)) if (e.kind === 'data') chunks.push(e.bytes);
-  for (const e of writer.finish()) if (e.kind === 'data') chunks.push(e.bytes);
+  for (const f of frames) for (const e of writer.push(f.track, f.frame, f.arrivalMs)) if (e.kind === 'data') chunks.push(...e.parts);
+  for (const e of writer.finish()) if (e.kind === 'data') chunks.push(...e.parts);
   return Buffer.concat(chunks);
 }
 

@@ -13,7 +13,7 @@ function threeSegments(): Buffer[] {
   const apply = (events: WriterEvent[]) => {
     for (const e of events) {
       if (e.kind === 'open') chunks = [];
-      else if (e.kind === 'data') chunks.push(e.bytes);
+      else if (e.kind === 'data') chunks.push(...e.parts);
       else files.push(Buffer.concat(chunks));
     }
   };

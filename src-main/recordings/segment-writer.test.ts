@@ -16,7 +16,7 @@ function record(frames: CameraFrame[], tracks: ReturnType<typeof cameraFrames>['
   const apply = (events: WriterEvent[]) => {
     for (const event of events) {
       if (event.kind === 'open') chunks = [];
-      else if (event.kind === 'data') chunks!.push(event.bytes);
+      else if (event.kind === 'data') chunks!.push(...event.parts);
       else {
         out.push({ bytes: Buffer.concat(chunks!), summary: event.segment });
         chunks = undefined;

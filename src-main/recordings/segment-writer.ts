@@ -21,7 +21,8 @@ export interface SegmentSummary {
   initId: string;
 }
 
-export type WriterEvent = { kind: 'open' } | { kind: 'data'; bytes: Uint8Array } | { kind: 'close'; segment: SegmentSummary };
+/** `data`: the segment's next bytes, as pieces to be written one after another (a fragment's boxes, then its samples). */
+export type WriterEvent = { kind: 'open' } | { kind: 'data'; parts: readonly Uint8Array[] } | { kind: 'close'; segment: SegmentSummary };
 
 export interface RunWriterOptions {
   tracks: readonly RecordedTrack[];
@@ -83,10 +84,13 @@ export function createRunWriter(options: RunWriterOptions): RunWriter {
 
   function flush(): WriterEvent[] {
     if (!segment || segment.pending.length === 0) return [];
-    const bytes = segment.muxer.fragment(segment.pending);
+    // Pieces, not one buffer: the spool gathers them into one write, so the samples are not
+    // copied into a fragment-sized buffer first (at 2 Mbit/s a camera, that was its whole bitrate
+    // again in allocations for the collector to account).
+    const parts = segment.muxer.fragmentParts(segment.pending);
     segment.pending = [];
     segment.pendingFrom = undefined;
-    return [{ kind: 'data', bytes }];
+    return [{ kind: 'data', parts }];
   }
 
   function openAt(frame: MediaFrame, arrivalMs: number): WriterEvent[] {
@@ -103,7 +107,7 @@ export function createRunWriter(options: RunWriterOptions): RunWriter {
       startSeconds: muxer.seconds(lead, frame.timestamp),
       lastLead: 0,
     };
-    return [{ kind: 'open' }, { kind: 'data', bytes: init }, ...append(lead, frame, arrivalMs)];
+    return [{ kind: 'open' }, { kind: 'data', parts: [init] }, ...append(lead, frame, arrivalMs)];
   }
 
   /** Another track's first frame of the segment: where it goes on the segment's timeline. */

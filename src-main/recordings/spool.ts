@@ -29,7 +29,8 @@ export interface SpoolEntry {
 
 /** The segment being written: bytes appended in order, then finished (or abandoned). */
 export interface OpenSpoolFile {
-  write(bytes: Uint8Array): void;
+  /** Appends bytes, or pieces one after another in one gathering write. */
+  write(data: Uint8Array | readonly Uint8Array[]): void;
   /** Flushed to disk, then made an entry at once: a crash after this loses nothing. */
   finish(target: UploadTarget): Promise<SpoolEntry>;
   abandon(): Promise<void>;
@@ -85,9 +86,10 @@ export async function openSpool(dir: string): Promise<Spool> {
       const settled = () => chain.catch(() => undefined);
       return {
         write(data) {
-          bytes += data.length;
+          const parts = data instanceof Uint8Array ? [data] : data;
+          for (const part of parts) bytes += part.length;
           chain = chain.then(async (handle) => {
-            await handle.write(data);
+            await handle.writev(parts);
             return handle;
           });
         },

@@ -12,16 +12,19 @@ export class RtpParseError extends Error {
   override name = 'RtpParseError';
 }
 
+const uint32At = (bytes: Uint8Array, at: number) =>
+  ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0;
+
 /** Parses an RTP packet (RFC 3550): CSRCs and header extensions are skipped, padding removed. */
 export function parseRtpPacket(bytes: Uint8Array): RtpPacket {
   if (bytes.length < 12) throw new RtpParseError(`RTP packet too short: ${bytes.length} bytes`);
   const b0 = bytes[0]!;
   if (b0 >> 6 !== 2) throw new RtpParseError(`not RTP version 2 (version ${b0 >> 6})`);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // Fields read byte by byte: a DataView per packet was an object made and dropped each time.
   let offset = 12 + (b0 & 0x0f) * 4;
   if (b0 & 0x10) {
     if (bytes.length < offset + 4) throw new RtpParseError('RTP header extension truncated');
-    offset += 4 + view.getUint16(offset + 2) * 4;
+    offset += 4 + ((bytes[offset + 2]! << 8) | bytes[offset + 3]!) * 4;
   }
   let end = bytes.length;
   if (b0 & 0x20) {
@@ -32,9 +35,9 @@ export function parseRtpPacket(bytes: Uint8Array): RtpPacket {
   return {
     marker: (bytes[1]! & 0x80) !== 0,
     payloadType: bytes[1]! & 0x7f,
-    sequenceNumber: view.getUint16(2),
-    timestamp: view.getUint32(4),
-    ssrc: view.getUint32(8),
+    sequenceNumber: (bytes[2]! << 8) | bytes[3]!,
+    timestamp: uint32At(bytes, 4),
+    ssrc: uint32At(bytes, 8),
     payload: bytes.subarray(offset, end),
   };
 }

@@ -198,7 +198,8 @@ export class Track {
   private inSsrc?: number;
   private seqOffset = 0;
   private tsOffset = 0;
-  private lastOut?: { seq: number; ts: number };
+  private lastSeq = 0;
+  private lastTs = 0;
 
   private continuous(packet: RtpPacket): RtpPacket {
     if (this.outSsrc === undefined) {
@@ -206,21 +207,18 @@ export class Track {
       this.inSsrc = packet.ssrc;
     } else if (packet.ssrc !== this.inSsrc) {
       this.inSsrc = packet.ssrc;
-      const last = this.lastOut ?? { seq: 0, ts: 0 };
       const step = this.media.kind === 'video' ? Math.round(this.codec.clockRate / 25) : Math.round(this.codec.clockRate / 50);
-      this.seqOffset = (last.seq + 1 - packet.sequenceNumber) & 0xffff;
-      this.tsOffset = (last.ts + step - packet.timestamp) >>> 0;
+      this.seqOffset = (this.lastSeq + 1 - packet.sequenceNumber) & 0xffff;
+      this.tsOffset = (this.lastTs + step - packet.timestamp) >>> 0;
       this.gop = [];
       this.gopValid = false;
     }
-    const out: RtpPacket = {
-      ...packet,
-      ssrc: this.outSsrc,
-      sequenceNumber: (packet.sequenceNumber + this.seqOffset) & 0xffff,
-      timestamp: (packet.timestamp + this.tsOffset) >>> 0,
-    };
-    this.lastOut = { seq: out.sequenceNumber, ts: out.timestamp };
-    return out;
+    this.lastSeq = (packet.sequenceNumber + this.seqOffset) & 0xffff;
+    this.lastTs = (packet.timestamp + this.tsOffset) >>> 0;
+    // The first connection's packets go out as they came: no copy per packet (the cache and
+    // every consumer share it, and nobody changes a packet). A later connection's are renumbered.
+    if (packet.ssrc === this.outSsrc && this.seqOffset === 0 && this.tsOffset === 0) return packet;
+    return { ...packet, ssrc: this.outSsrc, sequenceNumber: this.lastSeq, timestamp: this.lastTs };
   }
 
   private cache(packet: RtpPacket): void {

@@ -1,6 +1,6 @@
 import type { MediaFrame } from '../../core/media';
 import type { RtpPacket } from '../../core/rtp-packet';
-import { concatBytes } from './bytes';
+import { unfilledBytes } from './bytes';
 import { toAvcc } from './h264/nal';
 
 /** What a codec's payload reader reports for one RTP payload. */
@@ -16,7 +16,10 @@ export interface AccessUnitCodec {
   name: string;
   /** Reads one payload (single NAL, aggregation or fragment) into the sink. */
   read(payload: Uint8Array, sink: PayloadSink): void;
-  /** Completes an access unit: decides keyframe and may add parameter sets. */
+  /**
+   * Completes an access unit: decides keyframe and may add parameter sets. The units are valid
+   * until the next packet: one kept past that (parameter sets) must be copied.
+   */
   finish(units: Uint8Array[]): { units: Uint8Array[]; keyframe: boolean };
 }
 
@@ -37,6 +40,27 @@ export function createAccessUnitDepacketizer(codec: AccessUnitCodec) {
   let units: Uint8Array[] = [];
   /** The pieces of the fragmented unit being read: views of the packets, joined once at its end. */
   let fragment: Uint8Array[] | undefined;
+  /**
+   * Where fragmented units are joined: one buffer reused from frame to frame (the frame's AVCC
+   * is copied out of it at once), instead of an allocation per unit that lives a moment.
+   */
+  let scratch: Uint8Array | undefined;
+  let scratchUsed = 0;
+  const join = (pieces: readonly Uint8Array[]): Uint8Array => {
+    const size = pieces.reduce((n, p) => n + p.length, 0);
+    // Made at the first fragmented unit; a new, larger one when full (units joined earlier keep
+    // the old one until the flush).
+    if (!scratch || scratchUsed + size > scratch.length) {
+      scratch = unfilledBytes(Math.max(2 * (scratch?.length ?? 32 * 1024), size));
+      scratchUsed = 0;
+    }
+    const start = scratchUsed;
+    for (const piece of pieces) {
+      scratch.set(piece, scratchUsed);
+      scratchUsed += piece.length;
+    }
+    return scratch.subarray(start, scratchUsed);
+  };
   let broken = false;
   let timestamp: number | undefined;
   let lastSeq: number | undefined;
@@ -46,7 +70,9 @@ export function createAccessUnitDepacketizer(codec: AccessUnitCodec) {
     const done = codec.finish(units);
     units = [];
     stats.frames++;
-    return [{ codec: codec.name, timestamp, keyframe: done.keyframe, data: toAvcc(done.units) }];
+    const data = toAvcc(done.units);
+    scratchUsed = 0;
+    return [{ codec: codec.name, timestamp, keyframe: done.keyframe, data }];
   };
 
   const sink: PayloadSink = {
@@ -60,7 +86,7 @@ export function createAccessUnitDepacketizer(codec: AccessUnitCodec) {
       fragment?.push(body);
     },
     fragmentEnd: () => {
-      if (fragment && !broken) units.push(concatBytes(fragment));
+      if (fragment && !broken) units.push(join(fragment));
       fragment = undefined;
     },
     error: () => void stats.errors++,

@@ -6,6 +6,8 @@ import { RtspParser, interleavedFrame, type RtspMessage } from './rtsp-parser';
 const REQUEST_TIMEOUT_MS = 8_000;
 /** What one read of a camera's connection takes at most. */
 const READ_BUFFER_BYTES = 64 * 1024;
+/** Reads are copied one after another into slabs of this size (about a second of a 2 Mbit/s camera). */
+const SLAB_BYTES = 256 * 1024;
 
 /** Where the bytes of a plain TCP connection go, once its RtspConnection exists. */
 interface ReadSink {
@@ -14,17 +16,28 @@ interface ReadSink {
 }
 
 /**
- * A camera's bytes read into one buffer of the connection's own and copied out at their size
- * (a packet-sized read from Node's shared pool), handed straight to the parser: a 'data' event
- * per read went through the stream machinery and a fresh 64 KiB allocation each time, which
- * at a camera's hundreds of reads a second was a good part of what receiving cost.
+ * A camera's bytes read into one buffer of the connection's own and copied out at their size,
+ * handed straight to the parser: a 'data' event per read went through the stream machinery and
+ * a fresh 64 KiB allocation each time, which at a camera's hundreds of reads a second was a good
+ * part of what receiving cost. The copies go one after another into a slab of the connection's
+ * (a new one when it is full): the packets of the GOP cache are views of these reads, and a
+ * buffer of its own per read (Node's pool is 8 KiB slabs, and reads of 4 KiB or more get their
+ * own) was hundreds of short-lived buffers a second for the collector to track.
  */
 function readSink(): ReadSink {
+  let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+  let used = 0;
   const sink: ReadSink = {
     onread: {
       buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES),
       callback: (bytes, buffer) => {
-        sink.deliver(Buffer.from(buffer.subarray(0, bytes)));
+        if (used + bytes > slab.length) {
+          slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+          used = 0;
+        }
+        buffer.copy(slab, used, 0, bytes);
+        used += bytes;
+        sink.deliver(slab.subarray(used - bytes, used));
         return true;
       },
     },

@@ -62,6 +62,28 @@ describe('H.264 over RTP', () => {
     expect(depay.stats).toMatchObject({ frames: 50, lost: 0, errors: 0 });
   });
 
+  it('keeps every frame whole when fragmented units are joined in a reused buffer, parameter sets and large units too', () => {
+    const unit = (type: number, size: number, fill: number) =>
+      Uint8Array.from({ length: size }, (_, i) => (i === 0 ? 0x60 | type : (fill + i) & 0xff));
+    const sps = unit(7, 40, 1);
+    const pps = unit(8, 30, 2);
+    const pictures = [
+      [sps, pps, unit(5, 20_000, 3)],
+      [unit(1, 9_000, 4)],
+      [unit(5, 20_000, 5)],
+      // Together larger than the buffer units are first joined in: it is replaced within the frame.
+      [unit(1, 40_000, 6), unit(1, 40_000, 7)],
+      [unit(1, 7_000, 8)],
+    ];
+    // Everything in FU-A fragments of 24 bytes, the parameter sets included.
+    const depay = createH264Depacketizer();
+    const frames = toPackets(pictures, 24).flatMap((p) => depay.push(p));
+    // The second keyframe came without its sets: those of the first are put before it, intact.
+    const expected = pictures.map((units, i) => (i === 2 ? [sps, pps, ...units] : units));
+    expect(frames.map((f, i) => Buffer.from(f.data).equals(Buffer.from(toAvcc(expected[i]!))))).toEqual([true, true, true, true, true]);
+    expect(frames.map((f) => f.keyframe)).toEqual([true, false, true, false, false]);
+  });
+
   it('drops only the access unit that lost a fragment, and counts it', () => {
     const packets = toPackets(aus, 300);
     const victim = packets.findIndex((p, i) => i > 10 && (p.payload[0]! & 0x1f) === 28 && (p.payload[1]! & 0xc0) === 0);

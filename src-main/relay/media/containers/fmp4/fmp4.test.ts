@@ -54,6 +54,21 @@ describe('fragmented MP4 muxer', () => {
     expect(fragments.flatMap((f) => f.tracks[0]!.samples.map((s) => s.duration))).toEqual(new Array(50).fill(3600));
   });
 
+  it('gives a fragment as pieces (its boxes, then each sample as it is) that make the same bytes', () => {
+    const frames = h264().slice(0, 12);
+    const video = { kind: 'video' as const, codec: { name: 'H264', clockRate: 90000, payloadType: 96 } };
+    const whole = createFmp4Muxer([video]);
+    const pieces = createFmp4Muxer([video]);
+    for (const batch of [frames.slice(0, 5), frames.slice(5)]) {
+      const samples = batch.map((frame) => ({ track: 0, frame }));
+      const parts = pieces.fragmentParts(samples);
+      // The samples are not copied: the pieces after the boxes are the frames' own bytes.
+      expect(parts.slice(1)).toEqual(batch.map((f) => f.data));
+      expect(parts.slice(1).every((part, i) => part === batch[i]!.data)).toBe(true);
+      expect(Buffer.concat(parts).equals(Buffer.from(whole.fragment(samples)))).toBe(true);
+    }
+  });
+
   it('H.265 as hvc1 with VPS, SPS and PPS', () => {
     expect(h265File().codecs).toMatch(/^hvc1\.1\.6\.L\d+(\.[0-9A-F]+)*$/);
   });

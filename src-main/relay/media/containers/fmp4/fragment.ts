@@ -40,10 +40,26 @@ const trafSize = (run: TrackRun) => 8 + 16 + 20 + 20 + run.samples.length * (has
  * a recording gets, so its boxes are laid out in place rather than joined from small arrays.
  */
 export function movieFragment(sequence: number, runs: readonly TrackRun[]): Uint8Array {
+  return layOut(sequence, runs, true)[0]!;
+}
+
+/**
+ * The same fragment as pieces to be written one after another: the `moof` and the `mdat`'s
+ * header in one buffer, then each sample's bytes as they are. A recording gathers them into
+ * one write, so the samples are not copied into a buffer of the fragment's size first.
+ */
+export function movieFragmentParts(sequence: number, runs: readonly TrackRun[]): Uint8Array[] {
+  const parts = layOut(sequence, runs, false);
+  for (const run of runs) for (const sample of run.samples) parts.push(sample.data);
+  return parts;
+}
+
+/** The fragment's boxes in one buffer: with the samples in the `mdat`, or up to its header. */
+function layOut(sequence: number, runs: readonly TrackRun[], withSamples: boolean): Uint8Array[] {
   const moofSize = 8 + 16 + runs.reduce((n, run) => n + trafSize(run), 0);
   const mdatSize = 8 + runs.reduce((n, run) => n + run.samples.reduce((m, s) => m + s.data.length, 0), 0);
   if (moofSize + mdatSize > 0xffffffff) throw new RangeError(`a fragment of ${moofSize + mdatSize} bytes does not fit a 32-bit size`);
-  const out = unfilledBytes(moofSize + mdatSize);
+  const out = unfilledBytes(moofSize + (withSamples ? mdatSize : 8));
   const view = new DataView(out.buffer);
   let at = 0;
   const header = (size: number, type: string, versionAndFlags?: number) => {
@@ -92,11 +108,12 @@ export function movieFragment(sequence: number, runs: readonly TrackRun[]): Uint
     }
   }
   header(mdatSize, 'mdat');
+  if (!withSamples) return [out];
   for (const run of runs) {
     for (const sample of run.samples) {
       out.set(sample.data, at);
       at += sample.data.length;
     }
   }
-  return out;
+  return [out];
 }

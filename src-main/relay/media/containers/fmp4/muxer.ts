@@ -1,6 +1,6 @@
 import type { Codec, MediaFrame, MediaKind } from '@main/relay/core/media';
 import { createDecodeTimeline, type DecodeTimeline } from '../../frames/decode-timeline';
-import { movieFragment, NON_SYNC_SAMPLE, SYNC_SAMPLE, type FragmentSample, type TrackRun } from './fragment';
+import { movieFragment, movieFragmentParts, NON_SYNC_SAMPLE, SYNC_SAMPLE, type FragmentSample, type TrackRun } from './fragment';
 import { initSegment } from './init-segment';
 import { hasParameterSets, parameterSetsFromAccessUnit, parameterSetsFromFmtp, type ParameterSets } from './parameter-sets';
 import { intrinsicDuration } from './sample-duration';
@@ -52,6 +52,8 @@ export interface Fmp4Muxer {
    * says (audio) or as the gap before it (video).
    */
   fragment(samples: readonly Fmp4Sample[]): Uint8Array;
+  /** The same fragment as pieces written one after another (the boxes, then each sample's bytes), for a gathering write. */
+  fragmentParts(samples: readonly Fmp4Sample[]): Uint8Array[];
 }
 
 /** 1/25 s: the guess for a video frame before two timestamps tell. */
@@ -155,28 +157,37 @@ export function createFmp4Muxer(tracks: ReadonlyArray<Fmp4TrackInput>): Fmp4Muxe
       return timeline.peek(timestamp) / timeline.timescale;
     },
     fragment(samples) {
-      const byTrack = new Map<number, MediaFrame[]>();
-      for (const { track, frame } of samples) {
-        learn(track, frame);
-        const list = byTrack.get(track);
-        if (list) list.push(frame);
-        else byTrack.set(track, [frame]);
-      }
-      const runs: TrackRun[] = [];
-      for (const [track, frames] of [...byTrack.entries()].sort(([a], [b]) => a - b)) {
-        const timeline = timelines[track]!;
-        const times = frames.map((f) => timeline.take(f.timestamp, f.keyframe));
-        const video = tracks[track]!.kind === 'video';
-        const out: FragmentSample[] = frames.map((frame, i) => ({
-          duration: durationOf(track, frame, times[i + 1]?.dts, times[i]!.dts),
-          flags: !video || frame.keyframe ? SYNC_SAMPLE : NON_SYNC_SAMPLE,
-          data: frame.data,
-          compositionOffset: times[i]!.pts - times[i]!.dts,
-        }));
-        runs.push({ trackId: track + 1, baseTime: times[0]!.dts, samples: out });
-      }
-      sequence++;
-      return movieFragment(sequence, runs);
+      const runs = runsOf(samples);
+      return movieFragment(++sequence, runs);
+    },
+    fragmentParts(samples) {
+      const runs = runsOf(samples);
+      return movieFragmentParts(++sequence, runs);
     },
   };
+
+  /** The samples as track runs (a sample lasts until the next of its track), in track order. */
+  function runsOf(samples: readonly Fmp4Sample[]): TrackRun[] {
+    const byTrack = new Map<number, MediaFrame[]>();
+    for (const { track, frame } of samples) {
+      learn(track, frame);
+      const list = byTrack.get(track);
+      if (list) list.push(frame);
+      else byTrack.set(track, [frame]);
+    }
+    const runs: TrackRun[] = [];
+    for (const [track, frames] of [...byTrack.entries()].sort(([a], [b]) => a - b)) {
+      const timeline = timelines[track]!;
+      const times = frames.map((f) => timeline.take(f.timestamp, f.keyframe));
+      const video = tracks[track]!.kind === 'video';
+      const out: FragmentSample[] = frames.map((frame, i) => ({
+        duration: durationOf(track, frame, times[i + 1]?.dts, times[i]!.dts),
+        flags: !video || frame.keyframe ? SYNC_SAMPLE : NON_SYNC_SAMPLE,
+        data: frame.data,
+        compositionOffset: times[i]!.pts - times[i]!.dts,
+      }));
+      runs.push({ trackId: track + 1, baseTime: times[0]!.dts, samples: out });
+    }
+    return runs;
+  }
 }
