@@ -66,6 +66,29 @@ describe('the relay monitor', () => {
     await waitUntil(() => relays.at(-1)?.[0]?.health?.streams === 2, { what: 'the health with two streams' });
   });
 
+  it('sends the lists again when one relay’s changed, keeping the other relays’ answers as they were', async () => {
+    const [north, south] = [await fakeRelay(), await fakeRelay()];
+    cleanups.push(north.close, south.close);
+    const camera = (bytes: number) => ({ producers: [{ url: 'rtsp://cam/1', medias: ['video, recvonly, H264'], bytes_recv: bytes }] });
+    north.state.streams = { yard: camera(1) };
+    south.state.streams = { gate: camera(1) };
+    const streams: RelayStreams[][] = [];
+    monitor = createRelayMonitor({ pollMs: 30, recheckMs: 10, onRelays: () => undefined, onStreams: (l) => streams.push(l) });
+    monitor.sync([
+      { name: 'north', target: { url: north.url }, origin: 'config' },
+      { name: 'south', target: { url: south.url }, origin: 'config' },
+    ]);
+    const both = await waitUntil(() => (streams.at(-1)?.length === 2 ? streams.at(-1) : undefined), { what: 'both relays listed' });
+    const told = streams.length;
+
+    north.state.streams = { yard: camera(2) };
+    const after = await waitUntil(() => (streams.length > told ? streams.at(-1) : undefined), { what: "north's new byte count told" });
+    expect(after[0]!.streams[0]!.producers[0]!.bytesReceived).toBe(2);
+    // South said the same on every poll since: its streams are the objects first sent, not a new copy.
+    expect(after[1]!.streams[0]).toBe(both[1]!.streams[0]);
+    expect(monitor.streams()[1]!.streams[0]).toBe(both[1]!.streams[0]);
+  });
+
   it('marks a failing relay unreachable with the reason, drops its streams, and takes it back when it answers', async () => {
     const relay = await fakeRelay();
     cleanups.push(relay.close);

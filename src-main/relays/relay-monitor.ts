@@ -1,9 +1,8 @@
-import type { StreamSummary } from '@shared/contract/relay';
 import type { RelayHealth, RelayInfo, RelayStreams } from '@shared/contract/relays';
 import { isSuspect, nextReachability, startChecking, type Reachability } from './reachability';
 import { parseRemoteInfo, parseRemoteStreams, relayHealth } from './remote-answers';
 import { relayJson, relayRequest, RelayHttpError, type RelayTarget } from './relay-http';
-import { mergeRelayStreams, streamsFingerprint } from './relay-streams';
+import { keepStreams, mergeRelayStreams, streamsFingerprint, type KeptStreams } from './relay-streams';
 
 /** One relay the monitor watches, as the module knows it from the config and the login store. */
 export interface WatchedRelay {
@@ -25,7 +24,8 @@ export interface MonitorOptions {
 interface Entry extends WatchedRelay {
   reach: Reachability;
   health?: RelayHealth;
-  streams?: StreamSummary[];
+  /** Its last stream list; the same object while its answers are the same. */
+  kept?: KeptStreams;
   configEditable?: boolean;
   timer?: NodeJS.Timeout;
   checking?: AbortController;
@@ -61,6 +61,8 @@ export function createRelayMonitor(options: MonitorOptions): RelayMonitor {
   let lastRelays = '';
   let lastStreams = '';
   let emitTimer: NodeJS.Timeout | undefined;
+  let versions = 0;
+  const nextVersion = () => ++versions;
 
   const infoOf = (entry: Entry): RelayInfo => ({
     name: entry.name,
@@ -76,10 +78,12 @@ export function createRelayMonitor(options: MonitorOptions): RelayMonitor {
     ...(entry.configEditable !== undefined ? { configEditable: entry.configEditable } : {}),
   });
   const list = () => order.flatMap((name) => (entries.has(name) ? [infoOf(entries.get(name)!)] : []));
-  const streams = () =>
-    mergeRelayStreams(
-      order.flatMap((name) => (entries.has(name) ? [{ ...entries.get(name)!, state: entries.get(name)!.reach.state }] : [])),
-    );
+  const views = () =>
+    order.flatMap((name) => {
+      const entry = entries.get(name);
+      return entry ? [{ name, state: entry.reach.state, ...(entry.kept ? { kept: entry.kept } : {}) }] : [];
+    });
+  const streams = () => mergeRelayStreams(views());
 
   /** Sends what changed since the last event, once the answers of one moment have settled. */
   const changed = () => {
@@ -93,11 +97,12 @@ export function createRelayMonitor(options: MonitorOptions): RelayMonitor {
         lastRelays = relaysKey;
         options.onRelays(relays);
       }
-      const merged = streams();
-      const streamsKey = streamsFingerprint(merged);
+      // Merged and sent only when a relay's list changed, came or went, never for a poll that said the same.
+      const known = views();
+      const streamsKey = streamsFingerprint(known);
       if (streamsKey !== lastStreams) {
         lastStreams = streamsKey;
-        options.onStreams(merged);
+        options.onStreams(mergeRelayStreams(known));
       }
     }, EMIT_SETTLE_MS);
   };
@@ -118,13 +123,13 @@ export function createRelayMonitor(options: MonitorOptions): RelayMonitor {
       if (generation !== entry.generation || closed) return;
       entry.reach = nextReachability(entry.reach, { ok: true, atMs: now() });
       entry.health = relayHealth(remote, remoteStreams);
-      entry.streams = remoteStreams;
+      entry.kept = keepStreams(entry.kept, remoteStreams, nextVersion);
       if (!wasReachable) entry.configEditable = await servesConfig(entry.target, controller.signal);
     } catch (error) {
       if (generation !== entry.generation || closed || controller.signal.aborted) return;
       const reason = error instanceof RelayHttpError ? error.reason : (error as Error).message;
       entry.reach = nextReachability(entry.reach, { ok: false, reason, atMs: now() });
-      if (entry.reach.state === 'unreachable') entry.streams = undefined;
+      if (entry.reach.state === 'unreachable') entry.kept = undefined;
     } finally {
       if (entry.checking === controller) entry.checking = undefined;
     }

@@ -6,7 +6,7 @@ import { useStreams } from '../../api/use-streams';
 import { LoadingLine } from '../../ui/LoadingLine';
 import { ResultError } from '../../ui/ResultError';
 import { RelayAwayTile } from './components/RelayAwayTile';
-import { snapshotUrl } from './components/Tile';
+import { snapshotUrl } from './components/TileBody';
 import { TileActions } from './components/TileActions';
 import { TileCaption } from './components/TileCaption';
 import { liveTiles, tileLabel, tileOfId, type LiveTile } from './model/relay-tiles';

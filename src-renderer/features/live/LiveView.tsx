@@ -11,17 +11,17 @@ import { FirstRun } from './components/FirstRun';
 import { LiveGrid } from './components/LiveGrid';
 import { RelayTileControls } from './components/RelayTileControls';
 import { ShortcutsOverlay } from './components/ShortcutsOverlay';
-import { snapshotUrl } from './components/Tile';
+import { snapshotUrl } from './components/TileBody';
 import { createLiveStore } from './live-store';
 import { LAYOUT_LABEL } from './model/grid-layout';
-import { ALL_RELAYS, groupTiles, tileLabel, tileOfId, type LiveTile } from './model/relay-tiles';
+import { ALL_RELAYS, groupTiles, tileLabel, tileOfId } from './model/relay-tiles';
 import type { ShortcutAction } from './model/shortcuts';
 import type { PlayerMode } from './player/player-types';
 import { stepSelection } from './model/shortcuts';
-import { moveTile } from './model/tile-order';
 import { useLivePreferences } from './use-live-preferences';
 import { useLiveShortcuts } from './use-live-shortcuts';
 import { useLiveTiles } from './use-live-tiles';
+import { useGridCallbacks } from './use-grid-callbacks';
 import { usePopout } from './use-popout';
 
 const NO_MODES: Record<string, PlayerMode> = {};
@@ -48,6 +48,7 @@ export function LiveView() {
     [order, filter, live.grouped, hasRemote, relayNames],
   );
   const shown = useMemo(() => groups.flatMap((group) => group.ids), [groups]);
+  const callbacks = useGridCallbacks({ order, layout, save, force, popout, tiles });
 
   useLiveShortcuts((action: ShortcutAction) => {
     const stream = shown[live.selected];
@@ -93,7 +94,8 @@ export function LiveView() {
 
   const grid = (ids: string[], offset: number, label: string) => (
     <LiveGrid
-      tiles={ids.map((id) => byId.get(id)).filter((tile): tile is LiveTile => tile !== undefined)}
+      ids={ids}
+      byId={byId}
       label={label}
       offset={offset}
       showRelay={hasRemote}
@@ -103,11 +105,8 @@ export function LiveView() {
       audible={live.audible}
       forced={forced}
       onSelect={live.select}
-      onMove={(from, to) => save.mutate({ layout, order: moveTile(order, from, to) })}
-      onPopout={(stream) => void popout(stream)}
       onToggleSound={live.toggleSound}
-      onForce={(stream, mode) => force.mutate({ stream, mode })}
-      tileRef={(stream, element) => (element ? tiles.current.set(stream, element) : tiles.current.delete(stream))}
+      {...callbacks}
     />
   );
   const ready = streams.data && preferences.data;

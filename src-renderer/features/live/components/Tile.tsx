@@ -2,47 +2,48 @@ import { ActionIcon } from '@mantine/core';
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { IconGripVertical } from '@tabler/icons-react';
-import { useCallback, useRef, useState } from 'react';
+import { memo, useCallback, useRef, useState } from 'react';
 import { tileLabel, type LiveTile } from '../model/relay-tiles';
-import { Player } from '../player/Player';
 import type { PlayerMode } from '../player/player-types';
-import { useVisible } from '../use-visible';
+import { useNearView } from '../use-visible';
 import { RelayAwayTile } from './RelayAwayTile';
-import { TileActions } from './TileActions';
-import { TileCaption } from './TileCaption';
+import { TileBody } from './TileBody';
+import { TileShell } from './TileShell';
 
 export interface TileProps {
   tile: LiveTile;
+  /** The tile's place among every tile shown (the selection counts across groups). */
+  index: number;
   /** Whether the caption names the tile's relay (once remote relays exist). */
   showRelay: boolean;
   base: string | undefined;
   selected: boolean;
   audible: boolean;
   forced: PlayerMode | undefined;
-  onSelect(): void;
-  onPopout(): void;
-  onToggleSound(): void;
-  onForce(mode: PlayerMode | undefined): void;
+  // The callbacks are the grid's, one for every tile (so a tile re-renders only when its own
+  // props change): each names the tile it is for.
+  onSelect(index: number): void;
+  onPopout(stream: string): void;
+  onToggleSound(stream: string): void;
+  onForce(stream: string, mode: PlayerMode | undefined): void;
   /** The tile's element, for fullscreen from the keyboard. */
-  elementRef(element: HTMLElement | null): void;
+  elementRef(stream: string, element: HTMLElement | null): void;
 }
-
-export const snapshotUrl = (base: string | undefined, stream: string) =>
-  base ? `${base}/api/frame.jpeg?src=${encodeURIComponent(stream)}` : undefined;
 
 /**
  * One camera in the grid: its player, caption and actions, draggable by its handle. A remote
  * relay's stream plays through the embedded relay (its id is the `relay://` source); while that
  * relay is unreachable the tile says so instead of dialing, and plays again once it is back.
+ * Memoized: a push of the streams that leaves this tile's props as they were does not reach it.
  */
-export function Tile(props: TileProps) {
-  const { tile, base, selected } = props;
+export const Tile = memo(function Tile(props: TileProps) {
+  const { tile, index, selected, onSelect } = props;
   const stream = tile.id;
   const label = tileLabel(tile);
   const relay = props.showRelay ? tile.relay : undefined;
   const sortable = useSortable({ id: stream });
   const [element, setElement] = useState<HTMLElement | null>(null);
-  const visible = useVisible(element);
+  const near = useNearView(element);
   const elementRef = useRef(props.elementRef);
   elementRef.current = props.elementRef;
   const { setNodeRef } = sortable;
@@ -51,10 +52,11 @@ export function Tile(props: TileProps) {
     (node: HTMLElement | null) => {
       setNodeRef(node);
       setElement(node);
-      elementRef.current(node);
+      elementRef.current(stream, node);
     },
-    [setNodeRef],
+    [setNodeRef, stream],
   );
+  const select = useCallback(() => onSelect(index), [onSelect, index]);
 
   const handle = (
     // No tooltip here: its pointer handlers would compete with the drag's.
@@ -77,8 +79,8 @@ export function Tile(props: TileProps) {
       data-selected={selected || undefined}
       aria-label={`Camera ${label}`}
       tabIndex={0}
-      onFocusCapture={props.onSelect}
-      onPointerDown={props.onSelect}
+      onFocusCapture={select}
+      onPointerDown={select}
       style={{
         transform: CSS.Transform.toString(sortable.transform),
         transition: sortable.transition,
@@ -87,39 +89,23 @@ export function Tile(props: TileProps) {
     >
       {tile.unreachable ? (
         <RelayAwayTile tile={tile} away={tile.unreachable} relay={relay} leading={handle} />
-      ) : (
-        <Player
-          stream={stream}
+      ) : near ? (
+        <TileBody
+          tile={tile}
+          element={element}
           label={label}
-          base={base}
-          active={visible}
-          videoCodecs={tile.videoCodecs}
+          relay={relay}
+          base={props.base}
+          audible={props.audible}
           forced={props.forced}
-          muted={!props.audible}
-          caption={(state, stats) => (
-            <TileCaption
-              stream={tile.name}
-              relay={relay}
-              state={state}
-              stats={stats}
-              leading={handle}
-              trailing={
-                <TileActions
-                  stream={stream}
-                  label={label}
-                  snapshotUrl={snapshotUrl(base, stream)}
-                  audible={props.audible}
-                  forced={props.forced}
-                  onFullscreen={() => void element?.requestFullscreen()}
-                  onPopout={props.onPopout}
-                  onToggleSound={props.onToggleSound}
-                  onForce={props.onForce}
-                />
-              }
-            />
-          )}
+          handle={handle}
+          onPopout={props.onPopout}
+          onToggleSound={props.onToggleSound}
+          onForce={props.onForce}
         />
+      ) : (
+        <TileShell tile={tile} relay={relay} leading={handle} />
       )}
     </article>
   );
-}
+});
