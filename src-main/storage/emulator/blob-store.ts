@@ -1,9 +1,10 @@
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, existsSync, fsync, ftruncateSync, openSync } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, truncate } from 'node:fs/promises';
-import { randomBytes, createHash } from 'node:crypto';
+import { randomBytes, createHash, type Hash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import { EtagHasher, etagOfBlocks } from './encoding';
 import { DigestWorker, type DigestJob } from './digest-worker';
 import { RunWriter } from './run-writer';
@@ -17,7 +18,12 @@ export interface StagedFile {
   crc32: number;
   /** With `digests.blocks`: the sha1 of each 4 MiB block, which may settle after the stage does. */
   blockHashes?: Promise<Buffer[]>;
+  /** The body's first bytes (up to HEAD_BYTES), kept as they came: what MIME sniffing reads. */
+  head?: Buffer;
 }
+
+/** The bytes kept of a body's start, for MIME sniffing without opening the file again. */
+export const HEAD_BYTES = 64;
 
 export class TooLargeError extends Error {}
 
@@ -31,7 +37,12 @@ export interface Digests {
   etag?: boolean;
   md5?: boolean;
   crc32?: boolean;
-  /** The 4 MiB block sha1s (a resumable part's share of the object's etag), without waiting for them. */
+  /**
+   * The 4 MiB block sha1s (a resumable part's share of the object's etag), without waiting for
+   * them: the digest thread reads them back from the file once it is written, while the md5 and
+   * crc32 asked for are computed on the event loop as the bytes come, as a part's reply needs
+   * them at once. Nothing of the body is copied.
+   */
   blocks?: boolean;
   /**
    * fsync before returning (default). Resumable parts skip it: a killed process loses nothing
@@ -39,6 +50,8 @@ export interface Digests {
    */
   sync?: boolean;
 }
+
+const fsyncOf = promisify(fsync);
 
 const ALL_DIGESTS: Digests = { etag: true, md5: true, crc32: true };
 
@@ -58,6 +71,25 @@ function hashInline(chunks: Buffer[], digests: Digests): { md5: string; crc32: n
     if (digests.crc32) crc = crc32(chunk, crc);
   }
   return { md5: md5?.digest('hex') ?? '', crc32: crc, blocks: sha1 ? [sha1.digest()] : [] };
+}
+
+/** md5 and crc32 of a body as its chunks come, on the event loop. */
+class InlineSums {
+  private readonly md5: Hash | undefined;
+  private crc = 0;
+
+  constructor(private readonly digests: Digests) {
+    this.md5 = digests.md5 ? createHash('md5') : undefined;
+  }
+
+  update(chunk: Buffer): void {
+    this.md5?.update(chunk);
+    if (this.digests.crc32) this.crc = crc32(chunk, this.crc);
+  }
+
+  sums(): { md5: string; crc32: number } {
+    return { md5: this.md5?.digest('hex') ?? '', crc32: this.crc };
+  }
 }
 
 /**
@@ -103,7 +135,8 @@ export class BlobStore {
   /**
    * Streams `source` into a temp file (or `target`), computing only the digests asked for;
    * throws TooLargeError past `limit`. Bodies past the first megabyte are hashed on the digest
-   * worker while their bytes are written, so the event loop only moves bytes.
+   * worker while their bytes are written, so the event loop only moves bytes; a resumable part
+   * (`digests.blocks`) is hashed as `Digests.blocks` says.
    */
   async stage(
     source: AsyncIterable<Buffer> | Iterable<Buffer> | Readable,
@@ -115,11 +148,20 @@ export class BlobStore {
     // With a position the bytes go at that offset of an existing (or new) file, cutting off
     // whatever an interrupted earlier write left beyond it.
     const start = typeof target === 'object' ? target.position : 0;
-    const out = await open(path, typeof target === 'object' ? (existsSync(path) ? 'r+' : 'w+') : 'w');
-    if (typeof target === 'object') await out.truncate(start);
+    // Opening, cutting and closing are quick metadata calls made in place: through the thread
+    // pool each would cost a round trip on the path from a part's last byte to its reply.
+    const out = openSync(path, typeof target === 'object' ? (existsSync(path) ? 'r+' : 'w+') : 'w');
+    try {
+      if (typeof target === 'object') ftruncateSync(out, start);
+    } catch (error) {
+      closeSync(out);
+      throw error;
+    }
     const writer = new RunWriter(out, start);
     let job: DigestJob | undefined;
+    const inline = digests.blocks ? new InlineSums(digests) : undefined;
     let size = 0;
+    let head = Buffer.alloc(0);
     // Bytes go to the disk in runs of about 1 MiB (one await per 64 KiB socket chunk costs more
     // than the disk), and to the digest worker in runs of 256 KiB, so that little is left to
     // hash when the last byte is in.
@@ -144,11 +186,16 @@ export class BlobStore {
       for await (const chunk of source as AsyncIterable<Buffer>) {
         size += chunk.length;
         if (size > limit) throw new TooLargeError(`more than ${limit} bytes`);
-        unhashed.push(chunk);
-        unhashedBytes += chunk.length;
+        // A copy: keeping a slice would keep the whole socket buffer alive.
+        if (head.length < HEAD_BYTES) head = Buffer.concat([head, Buffer.from(chunk.subarray(0, HEAD_BYTES - head.length))]);
+        if (inline) inline.update(chunk);
+        else {
+          unhashed.push(chunk);
+          unhashedBytes += chunk.length;
+          if (size >= WRITE_RUN && unhashedBytes >= HASH_RUN) hashUnhashed();
+        }
         unwritten.push(chunk);
         unwrittenBytes += chunk.length;
-        if (size >= WRITE_RUN && unhashedBytes >= HASH_RUN) hashUnhashed();
         if (unwrittenBytes >= WRITE_RUN) {
           const run = unwritten;
           const length = unwrittenBytes;
@@ -158,28 +205,29 @@ export class BlobStore {
         }
       }
       if (job && unhashedBytes > 0) hashUnhashed();
-      const inline = job ? undefined : hashInline(unhashed, digests);
+      const small = job || inline ? undefined : hashInline(unhashed, digests);
       if (unwrittenBytes > 0) await writer.push(unwritten, unwrittenBytes);
       await writer.finish();
-      blocks = job ? job.blocks() : Promise.resolve(inline!.blocks);
+      blocks = inline ? this.digestWorker.blocksOfFile(path, start, size) : job ? job.blocks() : Promise.resolve(small!.blocks);
       // The fsync and the worker's last run overlap.
-      [sums] = await Promise.all([job ? job.sums() : inline!, digests.sync !== false ? out.sync() : undefined]);
+      [sums] = await Promise.all([job ? job.sums() : (inline?.sums() ?? small!), digests.sync !== false ? fsyncOf(out) : undefined]);
       if (digests.etag) etag = etagOfBlocks(await blocks);
     } catch (error) {
       job?.abort();
       await writer.finish().catch(() => undefined);
-      if (typeof target === 'object') await out.truncate(target.position);
-      await out.close();
+      if (typeof target === 'object') ftruncateSync(out, target.position);
+      closeSync(out);
       if (typeof target !== 'object') await rm(path, { force: true });
       throw error;
     }
-    await out.close();
+    closeSync(out);
     return {
       path,
       size,
       etag,
       md5: sums.md5,
       crc32: sums.crc32,
+      head,
       ...(digests.blocks ? { blockHashes: blocks } : {}),
     };
   }

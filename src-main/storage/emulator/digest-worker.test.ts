@@ -1,4 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DigestWorker } from './digest-worker';
@@ -76,5 +79,33 @@ describe('DigestWorker', () => {
     const again = worker.start({ md5: true, crc32: false, blocks: false });
     again.update([Buffer.from('abc')], 3);
     expect((await again.sums()).md5).toBe('900150983cd24fb0d6963f7d28e17f72');
+  });
+
+  it('hashes the blocks of a range of a file on the thread, and rejects a range the file does not hold', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'digest-file-'));
+    try {
+      const path = join(dir, 'assembly');
+      // A part of two blocks and a bit, behind 1000 bytes of an earlier part.
+      const part = randomBytes(2 * KODO_BLOCK + 4321);
+      await writeFile(path, Buffer.concat([randomBytes(1000), part]));
+      const worker = newWorker();
+      const blocks = await worker.blocksOfFile(path, 1000, part.length);
+      expect(blocks.map((b) => b.toString('hex'))).toEqual(
+        [0, 1, 2].map((i) =>
+          createHash('sha1')
+            .update(part.subarray(i * KODO_BLOCK, (i + 1) * KODO_BLOCK))
+            .digest('hex'),
+        ),
+      );
+      expect(etagOfBlocks(blocks)).toBe(kodoEtag(part));
+      // An empty part is one block of nothing, as the etag counts it.
+      expect(etagOfBlocks(await worker.blocksOfFile(path, 0, 0))).toBe(kodoEtag(Buffer.alloc(0)));
+      await expect(worker.blocksOfFile(path, 1000, part.length + 1)).rejects.toThrow(/ends before byte/);
+      await expect(worker.blocksOfFile(join(dir, 'gone'), 0, 10)).rejects.toThrow(/ENOENT/);
+      // The thread goes on serving after a failed job.
+      expect(etagOfBlocks(await worker.blocksOfFile(path, 1000, 10))).toBe(kodoEtag(part.subarray(0, 10)));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

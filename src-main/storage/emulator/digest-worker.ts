@@ -57,6 +57,19 @@ export class DigestWorker {
   private nextId = 1;
   private readonly waiting = new Map<number, Waiting>();
 
+  /**
+   * The 4 MiB block sha1s of `size` bytes of a file from `start`, read and hashed on the thread:
+   * for bytes already written, so none is copied to it. Rejects when the file is gone or shorter.
+   */
+  blocksOfFile(path: string, start: number, size: number): Promise<Buffer[]> {
+    const worker = this.ensureWorker();
+    const id = this.nextId++;
+    const settle: Waiting = { sums: deferred(), blocks: deferred() };
+    this.waiting.set(id, settle);
+    worker.postMessage({ id, op: 'file', path, start, size } satisfies DigestRequest);
+    return settle.blocks.promise;
+  }
+
   start(want: WantedDigests): DigestJob {
     const worker = this.ensureWorker();
     const id = this.nextId++;
@@ -118,6 +131,12 @@ export class DigestWorker {
         return;
       }
       this.waiting.delete(reply.id);
+      if (reply.op === 'failed') {
+        const error = new Error(reply.message);
+        waiting.sums.reject(error);
+        waiting.blocks.reject(error);
+        return;
+      }
       const all = Buffer.from(reply.hashes);
       const hashes: Buffer[] = [];
       for (let offset = 0; offset < all.length; offset += 20) hashes.push(all.subarray(offset, offset + 20));

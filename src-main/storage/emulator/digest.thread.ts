@@ -1,13 +1,14 @@
 // The digest thread that DigestWorker (digest-worker.ts) starts: md5 and crc32 as bytes come (a
-// part's reply waits for them); the 4 MiB block sha1s (the etag's input) wait until the sums are
-// out, so they run while the client is busy sending its next part, unless more than BACKLOG bytes
-// are waiting.
+// reply waits for them); the 4 MiB block sha1s (the etag's input) wait until the sums are out,
+// unless more than BACKLOG bytes are waiting. A `file` job reads its bytes from the disk itself
+// (a resumable part just written: nothing is copied to the thread) and hashes its blocks.
 // It is an entry of its own: scripts/build.mjs bundles it beside the main bundles, and from
 // source Node runs this file as it is, which is why the import below names its `.ts` file.
 import { createHash, type Hash } from 'node:crypto';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
-import { BlockHasher } from '../kodo-etag.ts';
+import { BlockHasher, KODO_BLOCK } from '../kodo-etag.ts';
 import type { DigestReply, DigestRequest, WantedDigests } from './digest-protocol';
 
 const BACKLOG = 16 * 1024 * 1024;
@@ -28,11 +29,45 @@ function hashLater(job: Job): void {
   job.laterBytes = 0;
 }
 
+/** The block sha1s of `size` bytes of `path` from `start`, read a block at a time into one buffer. */
+function blocksOfFile(path: string, start: number, size: number, buffer: Buffer): Buffer[] {
+  const hasher = new BlockHasher();
+  const fd = openSync(path, 'r');
+  try {
+    for (let done = 0; done < size;) {
+      const want = Math.min(buffer.length, size - done);
+      let filled = 0;
+      while (filled < want) {
+        const read = readSync(fd, buffer, filled, want - filled, start + done + filled);
+        if (read === 0) throw new Error(`${path} ends before byte ${start + size}`);
+        filled += read;
+      }
+      hasher.update(buffer.subarray(0, filled));
+      done += filled;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return hasher.finish();
+}
+
 function serveDigests(port: MessagePort): void {
+  let readBuffer: Buffer | undefined;
   const jobs = new Map<number, Job>();
   const reply = (message: DigestReply, transfer: ArrayBuffer[] = []): void => port.postMessage(message, transfer);
   port.on('message', (message: DigestRequest) => {
     const { id } = message;
+    if (message.op === 'file') {
+      try {
+        readBuffer ??= Buffer.allocUnsafe(KODO_BLOCK);
+        const all = Buffer.concat(blocksOfFile(message.path, message.start, message.size, readBuffer));
+        const hashes = all.buffer.slice(all.byteOffset, all.byteOffset + all.length) as ArrayBuffer;
+        reply({ id, op: 'blocks', hashes }, [hashes]);
+      } catch (error) {
+        reply({ id, op: 'failed', message: (error as Error).message });
+      }
+      return;
+    }
     if (message.op === 'open') {
       const { want } = message;
       jobs.set(id, { want, md5: want.md5 ? createHash('md5') : undefined, crc: 0, blocks: new BlockHasher(), later: [], laterBytes: 0 });

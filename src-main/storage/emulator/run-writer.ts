@@ -1,14 +1,19 @@
-import type { FileHandle } from 'node:fs/promises';
+import { write, writev } from 'node:fs';
+import { promisify } from 'node:util';
+
+const writevAt = promisify(writev);
+const writeAt = promisify(write);
 
 /**
- * Writes runs of buffers one after another into a file from a starting offset, with one write
- * in flight while the caller gathers the next run: the body keeps arriving while the disk works.
+ * Writes runs of buffers one after another into a file (a descriptor) from a starting offset,
+ * with one write in flight while the caller gathers the next run: the body keeps arriving while
+ * the disk works.
  */
 export class RunWriter {
   private inFlight: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly file: FileHandle,
+    private readonly fd: number,
     private position: number,
   ) {}
 
@@ -26,11 +31,12 @@ export class RunWriter {
   }
 
   private async write(run: Buffer[], length: number, at: number): Promise<void> {
-    const { bytesWritten } = await this.file.writev(run, at);
+    const { bytesWritten } = await writevAt(this.fd, run, at);
     if (bytesWritten < length) {
-      // A short vectored write (rare): finish the rest in one plain write.
+      // A short vectored write (rare): finish the rest in plain writes.
       const rest = Buffer.concat(run, length).subarray(bytesWritten);
-      await this.file.write(rest, 0, rest.length, at + bytesWritten);
+      for (let done = 0; done < rest.length;)
+        done += (await writeAt(this.fd, rest, done, rest.length - done, at + bytesWritten + done)).bytesWritten;
     }
   }
 }

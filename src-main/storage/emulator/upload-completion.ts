@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { extname } from 'node:path';
 import type { Logger } from '../../platform/logger';
 import { checkScope, type VerifiedUploadToken } from './auth';
-import type { BlobStore, StagedFile } from './blob-store';
+import { HEAD_BYTES, type BlobStore, type StagedFile } from './blob-store';
 import { postCallback } from './callback-post';
 import { hmacSha1B64 } from './encoding';
 import { KodoError } from './kodo-error';
@@ -56,6 +56,7 @@ export interface UploadCompletionDeps {
 export async function completeUpload(deps: UploadCompletionDeps, request: UploadRequest, form: boolean): Promise<UploadReply> {
   const { token, staged } = request;
   const { policy } = token;
+  let adopted = false;
   try {
     deps.objects.bucket(token.bucket);
     const templateFops = policy.persistentWorkflowTemplateID ? deps.workflows.get(policy.persistentWorkflowTemplateID) : undefined;
@@ -97,6 +98,7 @@ export async function completeUpload(deps: UploadCompletionDeps, request: Upload
       deleteAfterDays: policy.deleteAfterDays,
       event: form ? 'put' : 'mkfile',
     });
+    adopted = true;
 
     let persistentId: string | undefined;
     const fops = policy.persistentOps ?? templateFops;
@@ -147,8 +149,8 @@ export async function completeUpload(deps: UploadCompletionDeps, request: Upload
     }
     return { status: 200, body };
   } finally {
-    // The staged file was renamed away on success; on any failure it is still in tmp/.
-    await deps.blobs.discard(staged.path);
+    // Once committed the staged file was renamed away; before that, a failure leaves it in tmp/.
+    if (!adopted) await deps.blobs.discard(staged.path);
   }
 }
 
@@ -156,18 +158,20 @@ async function chooseMime(request: UploadRequest): Promise<string> {
   const { policy } = request.token;
   const given = request.mimeType && request.mimeType !== 'application/octet-stream' ? request.mimeType : undefined;
   if (policy.detectMime === 1 || !given) {
-    const detected = (await sniff(request.staged.path)) ?? mimeFromName(request.fname) ?? mimeFromName(request.key);
+    const detected = (await sniff(request.staged)) ?? mimeFromName(request.fname) ?? mimeFromName(request.key);
     if (policy.detectMime === 1 && detected) return detected;
     return given ?? mimeFromName(request.fname) ?? mimeFromName(request.key) ?? detected ?? 'application/octet-stream';
   }
   return given;
 }
 
-async function sniff(path: string): Promise<string | undefined> {
+async function sniff(staged: StagedFile): Promise<string | undefined> {
+  if (staged.head && (staged.head.length === HEAD_BYTES || staged.head.length === staged.size)) return mimeFromBytes(staged.head);
+  const { path } = staged;
   const handle = await open(path, 'r');
   try {
-    const head = Buffer.alloc(64);
-    const { bytesRead } = await handle.read(head, 0, 64, 0);
+    const head = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await handle.read(head, 0, HEAD_BYTES, 0);
     return mimeFromBytes(head.subarray(0, bytesRead));
   } finally {
     await handle.close();

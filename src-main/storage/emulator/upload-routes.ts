@@ -267,8 +267,8 @@ async function putPart(
 }
 
 /**
- * After a part is acknowledged: its block hashes go to its row and its bytes to the disk, while the
- * client is busy with the next part, so completion neither re-reads nor flushes the whole object.
+ * After a part is acknowledged: its block hashes (read back from the file by the digest thread)
+ * go to its row and its bytes to the disk, while the client is busy with the next part, so completion neither re-reads nor flushes the whole object.
  * Work for one upload runs in order; completion waits for it. Failing here costs only speed: a
  * part without hashes is read again at completion, and completion fsyncs the object anyway.
  */
@@ -305,6 +305,8 @@ function finishPartLater(
 async function detachAssembly(deps: UploadRouteDeps, upload: UploadRow, fromPart: number): Promise<void> {
   if (!(await appendSettled(deps.assembling, upload.id, APPEND_WAIT_MS)))
     throw new KodoError(400, 'a part of this upload is still being written');
+  // Block hashes are read back from the assembly: those under way finish before it is cut.
+  await deps.finishingParts.get(upload.id);
   const assembly = deps.blobs.partPath(`asm-${upload.id}`);
   const moved = deps.db.parts(upload.id).filter((p) => p.offset !== null && p.part_number > fromPart);
   for (const part of moved) {

@@ -32,12 +32,16 @@ export interface TransferProgress {
   stop(): void;
 }
 
+/** Changes of state that follow one another closely are pushed together, at most this often (ms). */
+const STATE_PUSH_MS = 50;
+
 export function createTransferProgress(deps: TransferProgressDeps): TransferProgress {
   const { store } = deps;
   const live = new Map<string, number>();
   const meters = new Map<string, RateMeter>();
   const changed = new Set<string>();
   let stopped = false;
+  let lastPush = 0;
 
   const statusOf = (row: TransferRow, now = Date.now()): TransferStatus => {
     const { source: _source, overwrite: _overwrite, ...status } = row;
@@ -48,6 +52,7 @@ export function createTransferProgress(deps: TransferProgressDeps): TransferProg
   const flush = () => {
     if (changed.size === 0) return;
     const now = Date.now();
+    lastPush = now;
     const statuses: TransferStatus[] = [];
     for (const id of changed) {
       const bytes = live.get(id);
@@ -63,15 +68,20 @@ export function createTransferProgress(deps: TransferProgressDeps): TransferProg
   }, deps.flushEveryMs ?? 250);
   timer.unref();
 
-  let flushSoon: NodeJS.Immediate | undefined;
+  let flushSoon: NodeJS.Timeout | undefined;
   const patch = (id: string, values: TransferPatch) => {
     const row = store.update(id, values);
     changed.add(id);
-    if (values.state !== undefined && !stopped) {
-      flushSoon ??= setImmediate(() => {
-        flushSoon = undefined;
-        flush();
-      });
+    if (values.state !== undefined && !stopped && !flushSoon) {
+      // A change after a quiet spell goes at once; a run of them (a folder of small files
+      // finishing) goes in one push per STATE_PUSH_MS, not one per file.
+      flushSoon = setTimeout(
+        () => {
+          flushSoon = undefined;
+          flush();
+        },
+        Math.max(0, lastPush + STATE_PUSH_MS - Date.now()),
+      );
     }
     return row;
   };
@@ -95,7 +105,7 @@ export function createTransferProgress(deps: TransferProgressDeps): TransferProg
     stop() {
       stopped = true;
       clearInterval(timer);
-      if (flushSoon) clearImmediate(flushSoon);
+      if (flushSoon) clearTimeout(flushSoon);
     },
   };
 }

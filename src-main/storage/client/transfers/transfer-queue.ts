@@ -73,7 +73,9 @@ const FINAL = new Set(['done', 'failed', 'canceled']);
 export function createTransferQueue(deps: TransferQueueDeps): TransferQueue {
   const { store, logger } = deps;
   const running = new Map<string, Running>();
-  const concurrency = () => Number(store.setting('concurrency') ?? deps.defaultConcurrency ?? 3);
+  // Read at every start of a transfer: kept here, and written through when the user changes it.
+  let limit = Number(store.setting('concurrency') ?? deps.defaultConcurrency ?? 3);
+  const concurrency = () => limit;
   const spoolPath = (id: string) => join(deps.dirs.spool, id);
   const progress = createTransferProgress({
     store,
@@ -183,6 +185,7 @@ export function createTransferQueue(deps: TransferQueueDeps): TransferQueue {
     settings: () => ({ concurrency: concurrency(), downloadsDir: deps.dirs.downloads }),
     setConcurrency(value) {
       store.setSetting('concurrency', String(value));
+      limit = value;
       pump();
       return { concurrency: concurrency(), downloadsDir: deps.dirs.downloads };
     },

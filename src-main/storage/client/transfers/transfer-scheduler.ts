@@ -72,6 +72,10 @@ export function createTransferScheduler(deps: TransferSchedulerDeps): TransferSc
           ...(etag ? { etag } : {}),
         });
         if (finished && uploaded) deps.onUploaded?.(finished, uploaded);
+        if (row.source === 'spool') {
+          await store.written();
+          await worker.finished(row).catch((error: unknown) => logger.warn('the bytes of an uploaded file were not removed', { error }));
+        }
       } catch (error) {
         await settleStopped(row, entry, error);
       } finally {

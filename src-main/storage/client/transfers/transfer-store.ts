@@ -17,7 +17,14 @@ export interface TransferStore {
   get(id: string): TransferRow | undefined;
   /** Every transfer in the order it was added. */
   list(): TransferRow[];
+  /**
+   * Changes a row and answers it as changed. The change is written with the others of the same
+   * turn of the event loop, in one transaction at its end (or before any query that lists rows);
+   * `written` settles once it is in the file.
+   */
   update(id: string, patch: TransferPatch): TransferRow | undefined;
+  /** Settles once every change made so far is written (a killed app keeps it). */
+  written(): Promise<void>;
   remove(ids: readonly string[]): void;
   /** The oldest queued transfers, up to `limit`. */
   queued(limit: number): TransferRow[];
@@ -86,6 +93,16 @@ const fromRow = (r: Row): TransferRow => ({
   ...(r.file_name !== null ? { fileName: r.file_name } : {}),
   ...(r.last_modified !== null ? { lastModified: r.last_modified } : {}),
 });
+
+/** A row with a patch applied: `null` clears an optional field. */
+function patched(row: TransferRow, patch: TransferPatch): TransferRow {
+  const next: Record<string, unknown> = { ...row };
+  for (const [field, value] of Object.entries(patch)) {
+    if (value === null) delete next[field];
+    else if (value !== undefined) next[field] = value;
+  }
+  return next as unknown as TransferRow;
+}
 
 const COLUMNS: Record<keyof TransferPatch, string> = {
   state: 'state',
@@ -160,28 +177,63 @@ export function openTransferStore(path: string): TransferStore {
     return statement;
   };
 
-  return {
-    insert: (rows) => insertAll(rows),
-    get: (id) => {
-      const row = byId.get(id);
-      return row ? fromRow(row) : undefined;
-    },
-    list: () => listAll.all().map(fromRow),
-    update(id, patch) {
+  // Changes not yet written, by row: a 2,000-file folder makes several per file (running, done,
+  // bytes), and one transaction per turn costs what one statement alone would.
+  const pending = new Map<string, TransferPatch>();
+  let waiting: Array<() => void> = [];
+  let scheduled: NodeJS.Immediate | undefined;
+  const writePending = db.transaction(() => {
+    for (const [id, patch] of pending) {
       const entries = Object.entries(patch) as Array<[keyof TransferPatch, unknown]>;
       if (entries.length > 0)
         updateFor(entries.map(([field]) => field)).run({ id, ...Object.fromEntries(entries.map(([f, v]) => [f, v ?? null])) });
-      const row = byId.get(id);
-      return row ? fromRow(row) : undefined;
+    }
+  });
+  const commit = () => {
+    if (scheduled) clearImmediate(scheduled);
+    scheduled = undefined;
+    if (pending.size > 0) writePending();
+    pending.clear();
+    const settled = waiting;
+    waiting = [];
+    for (const resolve of settled) resolve();
+  };
+  const current = (id: string): TransferRow | undefined => {
+    const row = byId.get(id);
+    const patch = pending.get(id);
+    return row ? (patch ? patched(fromRow(row), patch) : fromRow(row)) : undefined;
+  };
+  // Queries that list rows see every change made before them.
+  const committed =
+    <A extends unknown[], R>(query: (...args: A) => R) =>
+    (...args: A): R => {
+      commit();
+      return query(...args);
+    };
+
+  return {
+    insert: committed((rows: readonly TransferRow[]) => void insertAll(rows)),
+    get: current,
+    list: committed(() => listAll.all().map(fromRow)),
+    update(id, patch) {
+      const row = current(id);
+      if (!row) return undefined;
+      pending.set(id, { ...pending.get(id), ...patch });
+      scheduled ??= setImmediate(commit);
+      return patched(row, patch);
     },
-    remove: (ids) => removeAll(ids),
-    queued: (limit) => queuedFirst.all(limit).map(fromRow),
-    requeueRunning: () => db.prepare("UPDATE transfers SET state = 'queued' WHERE state = 'running'").run().changes,
+    written: () => (pending.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve))),
+    remove: committed((ids: readonly string[]) => void removeAll(ids)),
+    queued: committed((limit: number) => queuedFirst.all(limit).map(fromRow)),
+    requeueRunning: committed(() => db.prepare("UPDATE transfers SET state = 'queued' WHERE state = 'running'").run().changes),
     setting: (name) => getSetting.get(name)?.value,
     setSetting: (name, value) =>
       void db
         .prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value')
         .run(name, value),
-    close: () => db.close(),
+    close: () => {
+      commit();
+      db.close();
+    },
   };
 }

@@ -28,6 +28,12 @@ export interface TransferWorker {
   run(row: TransferRow, signal: AbortSignal): Promise<Carried>;
   /** What a canceled transfer leaves behind: its spooled bytes, its parts and resume record, its partial file. */
   discard(row: TransferRow): Promise<void>;
+  /**
+   * What a finished upload no longer needs: its spooled bytes. Called once its row says done in
+   * the store's file, so a kill in between leaves the bytes to upload again, never a row that
+   * names bytes no longer there.
+   */
+  finished(row: TransferRow): Promise<void>;
 }
 
 const QETAG = /^[Fl][\w-]{27}$/;
@@ -70,14 +76,14 @@ export function createTransferWorker(deps: TransferWorkerDeps): TransferWorker {
       signal,
       onProgress: (bytes) => progress(row.id, bytes),
     });
-    // End to end: the service's etag must be the etag of the bytes that were meant to go up.
-    const expected = await fileEtag(filePath);
+    // End to end: the service's etag must be the etag of the bytes that were meant to go up (a
+    // form upload hashed the very bytes it sent, so the file is not read again).
+    const expected = uploaded.sentHash ?? (await fileEtag(filePath));
     if (uploaded.hash !== expected)
       throw new ContractFailure(
         'conflict',
         `the service stored etag ${uploaded.hash}, but the file's etag is ${expected}; upload it again`,
       );
-    if (row.source === 'spool') await rm(filePath, { force: true });
     return uploaded;
   };
 
@@ -112,6 +118,9 @@ export function createTransferWorker(deps: TransferWorkerDeps): TransferWorker {
       const client = await deps.clientFor(row.accountId);
       const uploaded = row.kind === 'upload' ? await runUpload(row, client, signal) : undefined;
       return uploaded ? { uploaded, etag: uploaded.hash } : { etag: await runDownload(row, client, signal) };
+    },
+    async finished(row) {
+      if (row.kind === 'upload' && row.source === 'spool') await rm(spoolPath(row.id), { force: true });
     },
     async discard(row) {
       if (row.kind === 'upload' && row.size > PART_SIZE) await abortParts(row);

@@ -102,8 +102,8 @@ describe('transfers', () => {
     const done = await transfers.until(added!.id, (t) => t.state === 'done');
     expect(done).toMatchObject({ transferred: data.length, etag: kodoEtag(data) });
     expect(await stat(started.port, 'photos', 'clips/day1/run.mp4')).toMatchObject({ fsize: data.length, hash: kodoEtag(data) });
-    // The received copy is gone once the service has it.
-    expect(await readdir(join(running.dir, 'data', 'storage', 'transfers', 'spool'))).toEqual([]);
+    // The received copy goes once the service has it and the queue's file says so.
+    await expect.poll(() => readdir(join(running!.dir, 'data', 'storage', 'transfers', 'spool'))).toEqual([]);
     // The folder index knows the new object without a new listing.
     const sorted = async () =>
       (await running!.engine.services.call('storage', 'listSorted', {
@@ -135,9 +135,10 @@ describe('transfers', () => {
     await transfers.call('resume', { ids: [added!.id] });
     const done = await transfers.until(added!.id, (t) => t.state === 'done', 30_000);
     expect(done.etag).toBe(kodoEtag(data));
-    // After the resume, progress started where the pause left it, not at zero.
+    // After the resume, progress started where the pause left it, not at zero (a short run may be
+    // told only as done: changes close together are pushed together).
     const pausedAt = transfers.seen.findIndex((t) => t.id === added!.id && t.state === 'paused');
-    const afterResume = transfers.seen.slice(pausedAt).filter((t) => t.id === added!.id && t.state === 'running');
+    const afterResume = transfers.seen.slice(pausedAt).filter((t) => t.id === added!.id && (t.state === 'running' || t.state === 'done'));
     expect(afterResume.length).toBeGreaterThan(0);
     expect(afterResume.every((t) => t.transferred >= paused.transferred)).toBe(true);
     expect((await stat(started.port, 'photos', 'big.bin')).hash).toBe(kodoEtag(data));
@@ -352,7 +353,7 @@ describe('transfers', () => {
     expect(existsSync(made)).toBe(false);
     expect(transfers.seen.some((t) => t.id === added.id)).toBe(true);
     expect(await transfers.until(added.id, (t) => t.state === 'done')).toMatchObject({ etag: kodoEtag(data), transferred: data.length });
-    expect(existsSync(join(running.dir, 'data', 'storage', 'transfers', 'spool', added.id))).toBe(false);
+    await expect.poll(() => existsSync(join(running!.dir, 'data', 'storage', 'transfers', 'spool', added.id))).toBe(false);
     expect((await stat(started.port, 'photos', 'clips/cam/a.mp4')).hash).toBe(kodoEtag(data));
   });
 
