@@ -1,4 +1,4 @@
-// V8 flags the engine process starts with (npm start, npm run serve, bench/relay-fanout,
+// V8 flags the engine process starts with (npm start, npm run serve, the emulators on their own, bench/relay-fanout,
 // bench/recordings).
 // A 2 MiB young generation instead of V8's 16 MiB: the relay allocates small, short-lived
 // objects (a packet, a frame header) that die young, so scavenges stay cheap, and the process

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildMain } from './build.mjs';
+import { ENGINE_V8_FLAGS } from './engine-flags.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const [tool, ...args] = process.argv.slice(2);
@@ -14,6 +15,7 @@ if (!tool || !existsSync(entry)) {
   console.error(`unknown tool ${tool ?? '(none)'}: expected src-main/**/main.${tool ?? '<tool>'}.ts`);
   process.exit(2);
 }
-const child = spawn(process.execPath, [entry, ...args], { cwd: root, stdio: 'inherit' });
+// With the engine's V8 flags: a service on its own runs as it does inside the app.
+const child = spawn(process.execPath, [...ENGINE_V8_FLAGS, entry, ...args], { cwd: root, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code) => process.exit(code ?? 0));
