@@ -97,8 +97,12 @@ describe('the shared ICE port routes each viewer to its session by ufrag', () =>
     expect(mux.directTo('cf73', agent.address().port)).toBeUndefined();
     const send = mux.directTo('cf73', bridgePort)!;
     const atViewer = nextMessage(viewer);
-    expect(send([Buffer.from('head'), Buffer.from('-payload'), Buffer.from('-tag')])).toBe(true);
+    let sent!: () => void;
+    const left = new Promise<void>((resolve) => (sent = resolve));
+    expect(send([Buffer.from('head'), Buffer.from('-payload'), Buffer.from('-tag')], sent)).toBe(true);
     expect(await atViewer).toEqual({ data: Buffer.from('head-payload-tag'), port: mux.port });
+    // The socket says when it no longer holds the datagram (its buffer may then be written again).
+    await left;
 
     mux.forget('cf73');
     const nothing = nextMessage(viewer, 300);

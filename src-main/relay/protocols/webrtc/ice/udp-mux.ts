@@ -110,14 +110,15 @@ export class UdpMux {
    * Sends a session's media to the viewer straight from the shared port: the viewer address
    * whose bridge werift sees at `loopbackPort` (the ICE pair the viewer nominated). The sender
    * returns false once that address is gone (another check moved it, or consent expired).
+   * `sent` is called once the socket no longer holds the datagram (sent, or failed).
    */
-  directTo(ufrag: string, loopbackPort: number): ((datagram: Buffer | Buffer[]) => boolean) | undefined {
+  directTo(ufrag: string, loopbackPort: number): ((datagram: Buffer | Buffer[], sent?: () => void) => boolean) | undefined {
     for (const [key, leg] of this.legs) {
       if (leg.ufrag !== ufrag || boundPort(leg.socket) !== loopbackPort) continue;
       const { address, port } = leg.remote;
-      return (datagram) => {
+      return (datagram, sent) => {
         if (this.legs.get(key) !== leg) return false;
-        this.socket.send(datagram, port, address);
+        this.socket.send(datagram, port, address, sent);
         return true;
       };
     }

@@ -36,10 +36,16 @@ export class AesCmRtp {
   private readonly iv = Buffer.from(this.ivWords.buffer);
   /**
    * The counter blocks, kept from call to call (the cipher has read them when `update` returns)
-   * and grown to the largest batch: a new one per batch was an off-heap allocation the collector
-   * had to account for, of a keyframe's size at every keyframe.
+   * and grown to the largest batch (which the caller keeps small: a viewer's first turn, the
+   * whole cached GOP in one batch, left it the size of a GOP for as long as the viewer stayed).
    */
   private counters = new Int32Array(0);
+  /**
+   * A buffer whose datagrams have left (`recycle`), for the next batch that fits in it: one
+   * buffer per viewer reused turn after turn instead of a new one per turn, which the collector
+   * freed late (tens of MiB of them waited for a full collection with 25 viewers).
+   */
+  private spare: ArrayBuffer | undefined;
 
   constructor(private readonly keys: SessionKeys) {
     this.ecb = createCipheriv('aes-128-ecb', keys.cipherKey, null);
@@ -49,26 +55,27 @@ export class AesCmRtp {
   }
 
   /**
-   * The first `count` packets protected, each an SRTP datagram (header, encrypted payload, tag):
-   * views into one buffer made for them all.
+   * Packets `from` to `to` (not included) protected, each an SRTP datagram (header, encrypted payload, tag):
+   * views into one buffer for them all, the spare one if it is large enough, else a new one of
+   * the batch's size. The buffer is the caller's until it gives it back with `recycle`.
    */
-  protect(packets: readonly RtpToProtect[], count = packets.length): Buffer[] {
+  protect(packets: readonly RtpToProtect[], from = 0, to = packets.length): Buffer[] {
     let bytes = 0;
     let blocks = 0;
-    for (let i = 0; i < count; i++) {
+    for (let i = from; i < to; i++) {
       const { header, payload } = packets[i]!;
       bytes += slotLength(header.length, payload.length);
       blocks += Math.ceil(payload.length / AES_BLOCK);
     }
-    const keyStream = this.keyStream(packets, count, blocks);
-    const out = Buffer.allocUnsafe(bytes);
+    const keyStream = this.keyStream(packets, from, to, blocks);
+    const out = this.takeBuffer(bytes);
     const outWords = new Int32Array(out.buffer, out.byteOffset, bytes >>> 2);
     const streamWords =
       keyStream.byteOffset % 4 === 0 ? new Int32Array(keyStream.buffer, keyStream.byteOffset, keyStream.length >>> 2) : undefined;
-    const datagrams = new Array<Buffer>(count);
+    const datagrams = new Array<Buffer>(to - from);
     let slot = 0;
     let streamAt = 0;
-    for (let i = 0; i < count; i++) {
+    for (let i = from; i < to; i++) {
       const { header, payload, rollover } = packets[i]!;
       const start = slot + SHA1_BLOCK;
       const body = start + header.length;
@@ -80,7 +87,7 @@ export class AesCmRtp {
       out.writeUInt32BE(rollover >>> 0, end);
       // RFC 3711 4.2: the tag covers the header, the encrypted payload and the rollover counter.
       this.outer.digestHex(hash('sha1', out.subarray(slot, end + 4), 'hex'), out, end, CM_TAG_LENGTH);
-      datagrams[i] = out.subarray(start, end + CM_TAG_LENGTH);
+      datagrams[i - from] = out.subarray(start, end + CM_TAG_LENGTH);
       slot += slotLength(header.length, payload.length);
       streamAt += Math.ceil(payload.length / AES_BLOCK) * AES_BLOCK;
     }
@@ -88,15 +95,38 @@ export class AesCmRtp {
   }
 
   /**
+   * Gives back the buffer of a batch once all its datagrams have left (the socket called back for
+   * the last one sent): the next batch is written into it. Nothing else may hold its bytes.
+   */
+  recycle(datagram: Buffer): void {
+    const buffer = datagram.buffer;
+    if (!(buffer instanceof ArrayBuffer) || buffer === this.spare) return;
+    if (!this.spare || this.spare.byteLength <= buffer.byteLength) this.spare = buffer;
+  }
+
+  /**
+   * `bytes` of the spare buffer, which is then no longer spare, or of a new one of its own
+   * (not a slice of Node's shared pool: kept from turn to turn, a slice would keep the whole pool).
+   */
+  private takeBuffer(bytes: number): Buffer {
+    const spare = this.spare;
+    if (spare && spare.byteLength >= bytes) {
+      this.spare = undefined;
+      return Buffer.from(spare, 0, bytes);
+    }
+    return Buffer.allocUnsafeSlow(bytes);
+  }
+
+  /**
    * The counter blocks of every packet, encrypted in one call. RFC 3711 4.1.1: a packet's IV is
    * (salt * 2^16) XOR (SSRC * 2^64) XOR (index * 2^16), index = ROC || SEQ; its last two bytes
    * are zero and count the packet's blocks.
    */
-  private keyStream(packets: readonly RtpToProtect[], count: number, blocks: number): Buffer {
+  private keyStream(packets: readonly RtpToProtect[], from: number, to: number, blocks: number): Buffer {
     if (this.counters.length < blocks * 4) this.counters = new Int32Array(blocks * 4);
     const { iv, ivWords, counters } = this;
     let word = 0;
-    for (let i = 0; i < count; i++) {
+    for (let i = from; i < to; i++) {
       const { payload, ssrc, sequence, rollover } = packets[i]!;
       iv.fill(0);
       iv.writeUInt32BE(ssrc >>> 0, 4);

@@ -132,7 +132,7 @@ describe.each([
       const payload = source.subarray(1 + i * 701, 1 + i * 701 + length);
       return { header: header.serialize(header.serializeSize), payload, ssrc, sequence, rollover, weriftHeader: header };
     });
-    const datagrams = protector.protectRtpBatch(batch, batch.length);
+    const datagrams = protector.protectRtpBatch(batch, 0, batch.length);
     expect(datagrams).toHaveLength(lengths.length);
     datagrams.forEach((datagram, i) => {
       const ours = Array.isArray(datagram) ? Buffer.concat(datagram) : datagram;
@@ -142,7 +142,7 @@ describe.each([
       expect(werift.receiver.decrypt(ours).toString('hex')).toBe(Buffer.concat([header, payload]).toString('hex'));
     });
     // Only the first `count` entries are protected.
-    expect(protector.protectRtpBatch(batch, 2)).toHaveLength(2);
+    expect(protector.protectRtpBatch(batch, 0, 2)).toHaveLength(2);
   });
 
   it('uses the rollover counter: the same sequence number one wrap later is another packet', () => {

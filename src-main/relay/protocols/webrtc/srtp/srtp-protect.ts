@@ -52,12 +52,20 @@ export class SrtpProtector {
     return [datagram.subarray(0, header.length), datagram.subarray(header.length, tagAt), datagram.subarray(tagAt)];
   }
 
-  /** The first `count` packets protected, one datagram each, in their order. */
-  protectRtpBatch(packets: readonly RtpToProtect[], count: number): Datagram[] {
-    if (this.cm) return this.cm.protect(packets, count);
-    const datagrams = new Array<Datagram>(count);
-    for (let i = 0; i < count; i++) datagrams[i] = this.protectGcm(packets[i]!);
+  /** Packets `from` to `to` (not included) protected, one datagram each, in their order. */
+  protectRtpBatch(packets: readonly RtpToProtect[], from: number, to: number): Datagram[] {
+    if (this.cm) return this.cm.protect(packets, from, to);
+    const datagrams = new Array<Datagram>(to - from);
+    for (let i = from; i < to; i++) datagrams[i - from] = this.protectGcm(packets[i]!);
     return datagrams;
+  }
+
+  /**
+   * A batch's datagrams have all left (the socket called back for the last one): with AES-CM,
+   * their buffer holds the next batch.
+   */
+  recycle(last: Datagram): void {
+    if (this.cm && !Array.isArray(last)) this.cm.recycle(last);
   }
 
   /** RFC 7714 8.1: IV = (00 00 || SSRC || ROC || SEQ) XOR salt; the header is the AAD. */
@@ -72,7 +80,8 @@ export class SrtpProtector {
     cipher.setAAD(header);
     const encrypted = cipher.update(payload);
     cipher.final();
-    return [header, encrypted, cipher.getAuthTag()];
+    // The header is the caller's and may be rewritten for its next packet while this one waits to be sent.
+    return [Buffer.from(header), encrypted, cipher.getAuthTag()];
   }
 
   /** A compound RTCP packet protected and encrypted, with the sender's SRTCP `index` (31 bits, counted per SSRC). */

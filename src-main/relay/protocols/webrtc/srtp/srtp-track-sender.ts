@@ -3,13 +3,23 @@ import type { RtpPacket } from '../../../core/rtp-packet';
 import type { RtpToProtect } from './aes-cm-rtp';
 import type { Datagram, SrtpProtector } from './srtp-protect';
 
-/** Sends one SRTP or SRTCP datagram. */
-export type Transmit = (datagram: Datagram) => void;
+/**
+ * Sends one SRTP or SRTCP datagram. `sent`, if given, is called once the datagram and every one
+ * sent before it have left (the socket no longer holds their bytes); a path that cannot tell
+ * never calls it.
+ */
+export type Transmit = (datagram: Datagram, sent?: () => void) => void;
 
 /** What a protected packet's entry holds until its next use, instead of the stream's payload. */
 const EMPTY = new Uint8Array(0);
 /** Sent packets kept for a viewer's NACKs (a power of two). */
 const HISTORY = 128;
+/**
+ * Payload bytes protected in one call, at most: a picture of a 2 Mbit/s stream is one batch, a
+ * keyframe a few, and each viewer's buffers stay this size (the cached GOP a viewer starts with,
+ * in one batch, grew them to the GOP's size for the viewer's lifetime: about 1 MiB a viewer).
+ */
+export const BATCH_BYTES = 16 * 1024;
 /** Seconds from the NTP epoch (1900) to the Unix epoch. */
 const NTP_UNIX_OFFSET = 2_208_988_800;
 
@@ -38,7 +48,11 @@ export class SrtpTrackSender {
   private lastSentAt = 0;
   private rtcpIndex = 0;
   resent = 0;
-  /** The turn's packets, `pending[0..pendingCount)`; the entries are reused from turn to turn. */
+  /**
+   * The turn's packets, `pending[0..pendingCount)`; the entries, and each one's header buffer,
+   * are reused from turn to turn (a header sliced from Node's shared 8 KiB pool, kept to the next
+   * turn, would keep that whole pool alive with it).
+   */
   private readonly pending: RtpToProtect[] = [];
   private pendingCount = 0;
   private flushQueued = false;
@@ -87,34 +101,50 @@ export class SrtpTrackSender {
     }
   }
 
-  /** Protects and sends the turn's packets (called at the end of the turn; tests may call it sooner). */
+  /**
+   * Protects and sends the turn's packets, in batches of at most `BATCH_BYTES` of payload
+   * (called at the end of the turn; tests may call it sooner).
+   */
   flush(): void {
     this.flushQueued = false;
     const count = this.pendingCount;
-    if (count === 0) return;
     this.pendingCount = 0;
-    const datagrams = this.protector.protectRtpBatch(this.pending, count);
+    let from = 0;
+    while (from < count) {
+      let to = from + 1;
+      let bytes = this.pending[from]!.payload.length;
+      while (to < count && bytes + this.pending[to]!.payload.length <= BATCH_BYTES) bytes += this.pending[to++]!.payload.length;
+      this.sendBatch(from, to);
+      from = to;
+    }
+  }
+
+  private sendBatch(from: number, to: number): void {
+    const datagrams = this.protector.protectRtpBatch(this.pending, from, to);
     // The payloads are the stream's: let them go with the turn.
-    for (let i = 0; i < count; i++) this.pending[i]!.payload = EMPTY;
-    for (const datagram of datagrams) this.transmit(datagram);
+    for (let i = from; i < to; i++) this.pending[i]!.payload = EMPTY;
+    const last = datagrams.length - 1;
+    for (let i = 0; i < last; i++) this.transmit(datagrams[i]!);
+    // Sends leave in order: once the last one has, the batch's buffer is free for a later batch.
+    const final = datagrams[last]!;
+    this.transmit(final, () => this.protector.recycle(final));
   }
 
   private queue(packet: RtpPacket, sequence: number, rollover: number): void {
-    const header = Buffer.allocUnsafe(12);
+    let entry = this.pending[this.pendingCount];
+    if (!entry) {
+      entry = { header: Buffer.allocUnsafeSlow(12), payload: EMPTY, ssrc: this.ssrc, sequence, rollover };
+      this.pending.push(entry);
+    }
+    const header = entry.header;
     header[0] = 0x80;
     header[1] = (packet.marker ? 0x80 : 0) | (this.payloadType & 0x7f);
     header.writeUInt16BE(sequence, 2);
     header.writeUInt32BE(packet.timestamp >>> 0, 4);
     header.writeUInt32BE(this.ssrc >>> 0, 8);
-    const entry = this.pending[this.pendingCount];
-    if (entry) {
-      entry.header = header;
-      entry.payload = packet.payload;
-      entry.sequence = sequence;
-      entry.rollover = rollover;
-    } else {
-      this.pending.push({ header, payload: packet.payload, ssrc: this.ssrc, sequence, rollover });
-    }
+    entry.payload = packet.payload;
+    entry.sequence = sequence;
+    entry.rollover = rollover;
     this.pendingCount++;
     if (this.flushQueued) return;
     this.flushQueued = true;

@@ -5,9 +5,10 @@ import { SrtpTrackSender, type Transmit } from './srtp-track-sender';
 /**
  * A datagram path that skips werift's socket: given the loopback port werift's ICE agent sees
  * a viewer at (the shared port's bridge for it), sends straight from the shared port to the
- * viewer, or returns false once that viewer address is gone.
+ * viewer (calling `sent` once the socket has sent it), or returns false once that viewer
+ * address is gone.
  */
-export type DirectPath = (loopbackPort: number) => ((datagram: Datagram) => boolean) | undefined;
+export type DirectPath = (loopbackPort: number) => ((datagram: Datagram, sent?: () => void) => boolean) | undefined;
 
 /**
  * Where a viewer's SRTP goes: the ICE pair the viewer nominated, straight from the shared UDP
@@ -17,8 +18,8 @@ export type DirectPath = (loopbackPort: number) => ((datagram: Datagram) => bool
 function mediaPath(transport: RTCDtlsTransport, direct?: DirectPath): Transmit {
   const connection = transport.iceTransport.connection;
   let pair: CandidatePair | undefined;
-  let send: ((datagram: Datagram) => boolean) | undefined;
-  return (datagram) => {
+  let send: ReturnType<DirectPath>;
+  return (datagram, sent) => {
     const nominated = connection.nominated;
     if (!nominated) return;
     if (nominated !== pair) {
@@ -26,11 +27,12 @@ function mediaPath(transport: RTCDtlsTransport, direct?: DirectPath): Transmit {
       send = nominated.protocol.type === 'stun' ? direct?.(nominated.remoteAddr[1]) : undefined;
     }
     if (send) {
-      if (send(datagram)) return;
+      if (send(datagram, sent)) return;
       // The bridge for that address closed: werift's path for this packet, look again for the next.
       pair = undefined;
       send = undefined;
     }
+    // Never `sent`: werift's send may hold the datagram's bytes for as long as it likes.
     void connection.send(Array.isArray(datagram) ? Buffer.concat(datagram) : datagram).catch(() => undefined);
   };
 }
