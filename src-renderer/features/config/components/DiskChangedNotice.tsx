@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { DiscardConfirm } from './DiscardConfirm';
 
 export interface DiskChangedNoticeProps {
   path: string;
@@ -64,24 +65,15 @@ export function DiskChangedNotice({
           </Alert>
         ) : null}
         {confirming ? (
-          <Group gap="xs" role="group" aria-label="Discard unsaved changes?">
-            <Text size="sm" fw={600}>
-              Discard your unsaved changes and load the file from disk?
-            </Text>
-            <Button
-              size="xs"
-              color="red"
-              onClick={() => {
-                setConfirming(false);
-                onReload();
-              }}
-            >
-              Discard and reload
-            </Button>
-            <Button size="xs" variant="default" onClick={() => setConfirming(false)} autoFocus>
-              Cancel
-            </Button>
-          </Group>
+          <DiscardConfirm
+            question="Discard your unsaved changes and load the file from disk?"
+            confirmLabel="Discard and reload"
+            onConfirm={() => {
+              setConfirming(false);
+              onReload();
+            }}
+            onCancel={() => setConfirming(false)}
+          />
         ) : (
           <Group gap="xs">
             {notApplied ? (

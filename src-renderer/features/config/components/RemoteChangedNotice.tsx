@@ -1,5 +1,6 @@
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { DiscardConfirm } from './DiscardConfirm';
 
 export interface RemoteChangedNoticeProps {
   relay: string;
@@ -25,24 +26,15 @@ export function RemoteChangedNotice({ relay, onLoadTheirs, onKeepMine }: RemoteC
       <Stack gap="xs">
         <Text size="sm">Someone wrote {relay}'s config while you were editing it here, so your save was not sent.</Text>
         {confirming ? (
-          <Group gap="xs" role="group" aria-label="Discard unsaved changes?">
-            <Text size="sm" fw={600}>
-              Discard your unsaved changes and load {relay}'s config?
-            </Text>
-            <Button
-              size="xs"
-              color="red"
-              onClick={() => {
-                setConfirming(false);
-                onLoadTheirs();
-              }}
-            >
-              Discard and load
-            </Button>
-            <Button size="xs" variant="default" onClick={() => setConfirming(false)} autoFocus>
-              Cancel
-            </Button>
-          </Group>
+          <DiscardConfirm
+            question={`Discard your unsaved changes and load ${relay}'s config?`}
+            confirmLabel="Discard and load"
+            onConfirm={() => {
+              setConfirming(false);
+              onLoadTheirs();
+            }}
+            onCancel={() => setConfirming(false)}
+          />
         ) : (
           <Group gap="xs">
             <Button size="xs" onClick={() => setConfirming(true)}>
