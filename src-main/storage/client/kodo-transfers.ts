@@ -181,7 +181,16 @@ export async function uploadFile(mac: qiniu.auth.digest.Mac, config: qiniu.conf.
         recorder,
         job.resumeKey,
       );
-      answer = (await new qiniu.resume_up.ResumeUploader(config).putFile(token, job.key, job.filePath, extra)) as Answer;
+      const put = async () => (await new qiniu.resume_up.ResumeUploader(config).putFile(token, job.key, job.filePath, extra)) as Answer;
+      answer = await put();
+      // 612: the recorded upload is over on the service: completed by a run killed before it
+      // noted so, or expired. The object may be there already, or the upload starts afresh.
+      if (answer.resp.statusCode === 612) {
+        forgetRecord(job.resumeDir, job.resumeKey);
+        const stored = await storedAlready(new qiniu.rs.BucketManager(mac, config), job);
+        if (stored) return stored;
+        answer = await put();
+      }
     }
   } catch (error) {
     if (job.signal.aborted) throw new TransferStopped();
@@ -195,6 +204,13 @@ export async function uploadFile(mac: qiniu.auth.digest.Mac, config: qiniu.conf.
     mimeType: answer.data.mimeType ?? 'application/octet-stream',
     ...(sentHash ? { sentHash } : {}),
   };
+}
+
+/** The object as stored, when it holds the very bytes of the job's file. */
+async function storedAlready(bucket: qiniu.rs.BucketManager, job: UploadJob): Promise<Uploaded | undefined> {
+  const { data, resp } = (await bucket.stat(job.bucket, job.key)) as Answer;
+  if (resp.statusCode !== 200 || !data?.hash || data.hash !== (await fileEtag(job.filePath))) return undefined;
+  return { hash: data.hash, size: data.fsize ?? job.size, mimeType: data.mimeType ?? 'application/octet-stream' };
 }
 
 /**

@@ -107,22 +107,29 @@ describe('the transfer queue killed with SIGKILL', () => {
     });
     for (const [key, bytes] of files) expect(all.get(key), key).toBe(kodoEtag(bytes));
     // The queue's own file says every upload is done, each with the etag of its file.
+    const queueRows = () => {
+      const queue = new Database(join(dir, 'engine-data', 'storage', 'transfers', 'queue.sqlite'), { readonly: true });
+      try {
+        return queue.prepare('SELECT key, state, etag, error FROM transfers').all() as Array<{
+          key: string;
+          state: string;
+          etag: string;
+          error: string | null;
+        }>;
+      } finally {
+        queue.close();
+      }
+    };
     const rows = await waitUntil(
       () => {
-        const queue = new Database(join(dir, 'engine-data', 'storage', 'transfers', 'queue.sqlite'), { readonly: true });
-        try {
-          const found = queue.prepare('SELECT key, state, etag FROM transfers').all() as Array<{
-            key: string;
-            state: string;
-            etag: string;
-          }>;
-          return found.every((row) => row.state === 'done') && found;
-        } finally {
-          queue.close();
-        }
+        const found = queueRows();
+        return found.every((row) => row.state === 'done') && found;
       },
       { timeout: 30_000, interval: 100, what: 'every row done in the queue' },
-    );
+    ).catch((error: Error) => {
+      const open = queueRows().filter((row) => row.state !== 'done');
+      throw new Error(`${error.message}; not done: ${JSON.stringify(open.slice(0, 5))}; queue said: ${second.output().slice(-1500)}`);
+    });
     expect(rows).toHaveLength(files.size);
     for (const row of rows) expect(row, row.key).toMatchObject({ state: 'done', etag: kodoEtag(files.get(row.key)!) });
     expect(second.output()).not.toMatch(/^failed /m);
