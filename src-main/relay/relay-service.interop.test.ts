@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CODE_RUNNING_SCHEMES, SOURCE_HINTS } from '../../src-shared/relay/source-schemes';
 import { rtspEndpoint } from './relay-service';
 import { startRelay, type RelayUnderTest } from './test/relay-test-kit';
-import { quietFor } from '../test-support/time';
+import { quietFor, within } from '../test-support/time';
 
 describe('relay contract service', () => {
   let relay: RelayUnderTest | undefined;
@@ -42,6 +42,21 @@ describe('relay contract service', () => {
     expect(await readFile(relay.running.configPath, 'utf8')).toContain('yard: rtsp://127.0.0.1:2/y');
     expect(await call('deleteStream', { name: 'yard' })).toEqual({ ok: true });
     expect(await readFile(relay.running.configPath, 'utf8')).not.toContain('yard');
+  });
+
+  it('pushes the streams to a console that opens after a time with none, within a tick', async () => {
+    relay = await startRelay('  door: rtsp://127.0.0.1:1/d\n');
+    const services = relay.running.engine.services;
+    // Ticks pass with nobody listening (nothing is built for them), then a console subscribes.
+    await quietFor(1_500);
+    const pushed = new Promise<unknown>((resolve) => {
+      const sub = services.subscribe('relay', 'onStreams', (list) => {
+        if (sub.ok) sub.value();
+        resolve(list);
+      });
+    });
+    const list = (await within(pushed, 2_500, 'a push within a tick of subscribing')) as Array<{ name: string }>;
+    expect(list.map((stream) => stream.name)).toEqual(['door']);
   });
 
   it('edits several sources in order and renames a stream in one write, keeping saved logins and comments', async () => {

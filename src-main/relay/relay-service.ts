@@ -177,6 +177,12 @@ export function bindRelayService(ctx: EngineContext, { streams, guard, rtsp, sch
 
   let last = '';
   const timer = setInterval(() => {
+    // With no console open, no summary of every stream and consumer a second: the next one to
+    // subscribe gets the whole list at the first tick.
+    if (!ctx.services.listening(relayService.name, 'onStreams')) {
+      last = '';
+      return;
+    }
     const list = summarize(streams);
     const json = JSON.stringify(list);
     if (json === last) return;

@@ -57,11 +57,16 @@ describe('service host', () => {
   it('pushes validated events to subscribers until they leave', () => {
     const { host, emit, logger } = boundHost();
     const seen: unknown[] = [];
+    expect(host.listening('echo', 'onSaid')).toBe(false);
     const sub = host.subscribe('echo', 'onSaid', (payload) => seen.push(payload));
     expect(sub.ok).toBe(true);
+    expect(host.listening('echo', 'onSaid')).toBe(true);
+    expect(host.listening('echo', 'onOther')).toBe(false);
+    expect(host.listening('nobody', 'onSaid')).toBe(false);
     emit('onSaid', { text: 'one' });
     emit('onSaid', { text: 2 } as unknown as { text: string });
     if (sub.ok) sub.value();
+    expect(host.listening('echo', 'onSaid')).toBe(false);
     emit('onSaid', { text: 'three' });
     expect(seen).toEqual([{ text: 'one' }]);
     expect(logger.lines.some((l) => l.includes('does not match the contract'))).toBe(true);

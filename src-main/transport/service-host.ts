@@ -13,6 +13,8 @@ export interface ServiceHost {
   bind<S extends ServiceDef>(def: S, impl: ServiceImpl<S>): ServiceEmitter<S>;
   call(service: string, method: string, input: unknown): Promise<Result<unknown>>;
   subscribe(service: string, event: string, listener: EventListener): Result<() => void>;
+  /** Someone listens to this event now: a service can skip building a payload nobody would get. */
+  listening(service: string, event: string): boolean;
 }
 
 /** What a transport needs: calls and subscriptions, never binding. */
@@ -49,6 +51,10 @@ export function createServiceHost(logger: Logger): ServiceHost {
         for (const listener of listeners) listener(parsed.data);
       };
       return emit as ServiceEmitter<typeof def>;
+    },
+
+    listening(serviceName, event) {
+      return (services.get(serviceName)?.listeners.get(event)?.size ?? 0) > 0;
     },
 
     async call(serviceName, methodName, input) {
