@@ -24,7 +24,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { build as esbuild } from 'esbuild';
 import { buildMain } from '../scripts/build.mjs';
-import { ENGINE_V8_FLAGS } from '../scripts/engine-flags.mjs';
+import { ENGINE_V8_FLAGS, engineEnv } from '../scripts/engine-flags.mjs';
 import { createMemoryLogger } from '../src-main/platform/logger';
 import { createSchemeRegistry } from '../src-main/relay/core/scheme-registry';
 import { createStreamRegistry } from '../src-main/relay/core/stream-registry';
@@ -192,7 +192,7 @@ async function startRelay(dir: string, urls: string[], emulatorPort: number): Pr
   );
   const flags = [...ENGINE_V8_FLAGS, ...(process.env.RELAY_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
   const engine = await bundleRecordingEngine();
-  const child = track(spawn(process.execPath, [...flags, engine, config], { stdio: ['ignore', 'pipe', 'inherit'] }));
+  const child = track(spawn(process.execPath, [...flags, engine, config], { stdio: ['ignore', 'pipe', 'inherit'], env: engineEnv() }));
   return { child, api: await lineOf(child, /^listening (http:\S+)/) };
 }
 

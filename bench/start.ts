@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
 import { buildAll } from '../scripts/build.mjs';
-import { ENGINE_V8_FLAGS } from '../scripts/engine-flags.mjs';
+import { ENGINE_V8_FLAGS, engineEnv } from '../scripts/engine-flags.mjs';
 import { DEFAULT_CONFIG_TEXT } from '../src-main/platform/config/default-config';
 import { freePort } from '../src-main/test-support/free-port';
 import { startBenchEngine } from './lib/engine';
@@ -90,7 +90,7 @@ async function startRound(who: 'console' | 'peer'): Promise<StartRound> {
   const startedAt = performance.now();
   const child =
     who === 'console'
-      ? spawn(process.execPath, [...ENGINE_V8_FLAGS, 'dist/main/headless.js', '--config', config], { stdio: 'ignore' })
+      ? spawn(process.execPath, [...ENGINE_V8_FLAGS, 'dist/main/headless.js', '--config', config], { stdio: 'ignore', env: engineEnv() })
       : spawn(process.execPath, ['-e', PEER_SERVER, 'dist/renderer/index.html', String(port)], { stdio: 'ignore' });
   try {
     const served = await pollUntilServed(

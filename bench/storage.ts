@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import qiniu from 'qiniu';
 import { createLogger } from '../src-main/platform/logger';
 import { buildMain } from '../scripts/build.mjs';
-import { ENGINE_V8_FLAGS } from '../scripts/engine-flags.mjs';
+import { ENGINE_V8_FLAGS, engineEnv } from '../scripts/engine-flags.mjs';
 import { createStorageEmulator } from '../src-main/storage/emulator/storage-emulator';
 import { MetadataStore } from '../src-main/storage/emulator/metadata-store';
 
@@ -83,7 +83,8 @@ interface Child {
 
 /** A Node child process that prints its port; resolves once it has. */
 async function startChild(args: string[], portPattern: RegExp): Promise<Child> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  // Both servers with the engine's allocator settings, as the app starts the emulator.
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: engineEnv() });
   const port = await new Promise<number>((done, fail) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {

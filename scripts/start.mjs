@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildAll } from './build.mjs';
-import { ENGINE_V8_FLAGS } from './engine-flags.mjs';
+import { ENGINE_V8_FLAGS, engineEnv } from './engine-flags.mjs';
 import { helpText, parseCommandLine, UsageError } from '../src-main/cli-options.mjs';
 import { nodeVersionProblem } from '../src-main/platform/node-version.mjs';
 
@@ -49,7 +49,7 @@ function electronBinary() {
 }
 
 function run(command, commandArgs) {
-  const child = spawn(command, commandArgs, { cwd: root, stdio: 'inherit' });
+  const child = spawn(command, commandArgs, { cwd: root, stdio: 'inherit', env: engineEnv() });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
 }

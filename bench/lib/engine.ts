@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildMain } from '../../scripts/build.mjs';
-import { ENGINE_V8_FLAGS } from '../../scripts/engine-flags.mjs';
+import { ENGINE_V8_FLAGS, engineEnv } from '../../scripts/engine-flags.mjs';
 
 /** The engine a benchmark measures, and where to reach it. */
 export interface BenchEngine {
@@ -32,6 +32,7 @@ export async function startBenchEngine(
   );
   const engine = spawn(process.execPath, [...ENGINE_V8_FLAGS, ...(options.flags ?? []), 'dist/main/headless.js', '--config', config], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: engineEnv(),
   });
   const stop = async () => {
     if (engine.exitCode === null && engine.signalCode === null) {
