@@ -91,7 +91,10 @@ export function createSegmentUploader(deps: UploaderDeps): SegmentUploader {
       signal: stop.signal,
       onProgress: () => undefined,
     });
-    const expected = uploaded.sentHash ?? (await fileEtag(entry.file));
+    // A form upload's bytes were checked by the service against their CRC-32; a resumable
+    // upload's whole is checked here by its etag.
+    if (uploaded.crcChecked) return;
+    const expected = await fileEtag(entry.file);
     if (uploaded.hash !== expected)
       throw new ContractFailure(
         'conflict',

@@ -15,30 +15,34 @@ export class RtpParseError extends Error {
 const uint32At = (bytes: Uint8Array, at: number) =>
   ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0;
 
-/** Parses an RTP packet (RFC 3550): CSRCs and header extensions are skipped, padding removed. */
-export function parseRtpPacket(bytes: Uint8Array): RtpPacket {
-  if (bytes.length < 12) throw new RtpParseError(`RTP packet too short: ${bytes.length} bytes`);
-  const b0 = bytes[0]!;
+/**
+ * Parses an RTP packet (RFC 3550): CSRCs and header extensions are skipped, padding removed.
+ * The packet is `bytes[start, end)` (an interleaved frame where it lies in a read); its payload
+ * is a view of those bytes.
+ */
+export function parseRtpPacket(bytes: Uint8Array, start = 0, end = bytes.length): RtpPacket {
+  const length = end - start;
+  if (length < 12) throw new RtpParseError(`RTP packet too short: ${length} bytes`);
+  const b0 = bytes[start]!;
   if (b0 >> 6 !== 2) throw new RtpParseError(`not RTP version 2 (version ${b0 >> 6})`);
   // Fields read byte by byte: a DataView per packet was an object made and dropped each time.
-  let offset = 12 + (b0 & 0x0f) * 4;
+  let offset = start + 12 + (b0 & 0x0f) * 4;
   if (b0 & 0x10) {
-    if (bytes.length < offset + 4) throw new RtpParseError('RTP header extension truncated');
+    if (end < offset + 4) throw new RtpParseError('RTP header extension truncated');
     offset += 4 + ((bytes[offset + 2]! << 8) | bytes[offset + 3]!) * 4;
   }
-  let end = bytes.length;
-  if (b0 & 0x20) {
-    const padding = bytes[bytes.length - 1]!;
-    end -= padding;
-  }
-  if (offset > end) throw new RtpParseError('RTP header longer than the packet');
+  let payloadEnd = end;
+  if (b0 & 0x20) payloadEnd -= bytes[end - 1]!;
+  if (offset > payloadEnd) throw new RtpParseError('RTP header longer than the packet');
   return {
-    marker: (bytes[1]! & 0x80) !== 0,
-    payloadType: bytes[1]! & 0x7f,
-    sequenceNumber: (bytes[2]! << 8) | bytes[3]!,
-    timestamp: uint32At(bytes, 4),
-    ssrc: uint32At(bytes, 8),
-    payload: bytes.subarray(offset, end),
+    marker: (bytes[start + 1]! & 0x80) !== 0,
+    payloadType: bytes[start + 1]! & 0x7f,
+    sequenceNumber: (bytes[start + 2]! << 8) | bytes[start + 3]!,
+    timestamp: uint32At(bytes, start + 4),
+    ssrc: uint32At(bytes, start + 8),
+    // A plain view, not Buffer's subarray: made for every packet, and Buffer's goes through its
+    // own constructor for nothing the relay uses.
+    payload: new Uint8Array(bytes.buffer, bytes.byteOffset + offset, payloadEnd - offset),
   };
 }
 

@@ -134,7 +134,8 @@ export interface TrackOptions {
 export class Track {
   /** Unique in the relay: a consumer's sender names it as its `parent`. */
   readonly id: number;
-  private readonly senders = new Set<Sender>();
+  /** An array, not a Set: walked for every packet, and a Set's walk made an iterator each time. */
+  private senders: Sender[] = [];
   private gop: RtpPacket[] = [];
   private gopValid = false;
   /** True while every cached packet belongs to the keyframe's first access unit. */
@@ -189,7 +190,8 @@ export class Track {
     this.lastPacketAt = Date.now();
     const packet = this.continuous(incoming);
     if (this.cachesGop) this.cache(packet);
-    for (const sender of this.senders) sender.push(packet);
+    const senders = this.senders;
+    for (let i = 0; i < senders.length; i++) senders[i]!.push(packet);
   }
 
   // Consumers see one continuous RTP stream (one SSRC, sequence numbers and timestamps without
@@ -251,17 +253,17 @@ export class Track {
     const sender = new Sender(this.options.nextId(), codec, sink, this.capacity + backlog, this.id);
     if (this.gopValid) for (const packet of this.gop) sender.push(packet);
     else this.requestKeyframe();
-    this.senders.add(sender);
+    this.senders = [...this.senders, sender];
     return sender;
   }
 
   removeSender(sender: Sender): void {
     sender.close();
-    this.senders.delete(sender);
+    this.senders = this.senders.filter((s) => s !== sender);
   }
 
   get senderCount(): number {
-    return this.senders.size;
+    return this.senders.length;
   }
 
   get cachedPackets(): number {
@@ -303,7 +305,7 @@ export class Track {
 
   close(): void {
     for (const sender of this.senders) sender.close();
-    this.senders.clear();
+    this.senders = [];
     this.live = false;
     this.dropCache();
   }

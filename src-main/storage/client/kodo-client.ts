@@ -17,7 +17,8 @@ import {
 import { ContractFailure } from '@shared/contract/result';
 import { kodoFailure, unreachable } from './kodo-errors';
 import type { ObjectSource } from './object-source';
-import { abortRecordedUpload, uploadFile, type Uploaded, type UploadJob } from './kodo-transfers';
+import { abortRecordedUpload, PART_SIZE, uploadFile, type Uploaded, type UploadJob } from './kodo-transfers';
+import { createBodyBuffers } from './body-buffers';
 import {
   corsFromWire,
   corsToWire,
@@ -461,13 +462,14 @@ function transferAndServiceCalls({
   call,
   downloadUrl,
 }: AccountSdk): Pick<KodoClient, 'downloadUrl' | 'downloadSource' | 'upload' | 'abortUpload' | 'cdnPost' | 'pfop' | 'prefop'> {
+  const bodies = createBodyBuffers(PART_SIZE);
   return {
     downloadUrl: (bucket, key, deadline) => downloadUrl(bucket, key, deadline),
     async downloadSource(bucket, key, deadline, fop) {
       const url = await downloadUrl(bucket, key, deadline, fop);
       return 'host' in location ? { url, connectTo: location.host } : { url };
     },
-    upload: (job) => uploadFile(mac, config, where, job),
+    upload: (job) => uploadFile(mac, config, where, job, bodies),
     abortUpload: (job) => abortRecordedUpload(mac, config.useHttpsDomain === true, job),
     async cdnPost(path, body) {
       const url = `${cdnOrigin(location)}${path}`;

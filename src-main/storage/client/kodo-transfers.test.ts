@@ -6,7 +6,8 @@ import qiniu from 'qiniu';
 import { afterEach, describe, expect, it } from 'vitest';
 import { kodoEtag } from '../kodo-etag';
 import { sdk, startStorage, type RunningStorage } from '../test-support';
-import { uploadFile, type UploadJob } from './kodo-transfers';
+import { createBodyBuffers } from './body-buffers';
+import { PART_SIZE, uploadFile, type UploadJob } from './kodo-transfers';
 
 const MiB = 1024 * 1024;
 
@@ -36,13 +37,19 @@ async function completedWithStaleRecord(started: RunningStorage, key: string) {
     onProgress: () => undefined,
   };
   // The record as it was after the first part, put back once the upload has ended.
-  const first = await uploadFile(mac, config, 'local', {
-    ...job,
-    onProgress: () => {
-      if (!kept) cpSync(resumeDir, `${resumeDir}.kept`, { recursive: true });
-      kept = true;
+  const first = await uploadFile(
+    mac,
+    config,
+    'local',
+    {
+      ...job,
+      onProgress: () => {
+        if (!kept) cpSync(resumeDir, `${resumeDir}.kept`, { recursive: true });
+        kept = true;
+      },
     },
-  });
+    createBodyBuffers(PART_SIZE),
+  );
   expect(first.hash).toBe(kodoEtag(bytes));
   await rm(resumeDir, { recursive: true, force: true });
   await cp(`${resumeDir}.kept`, resumeDir, { recursive: true });
@@ -57,7 +64,7 @@ describe('uploadFile with a record of an upload that already ended', () => {
     started = await startStorage();
     const { mac, config, job, bytes } = await completedWithStaleRecord(started, 'ended.bin');
     let sent = 0;
-    const again = await uploadFile(mac, config, 'local', { ...job, onProgress: (n) => (sent = n) });
+    const again = await uploadFile(mac, config, 'local', { ...job, onProgress: (n) => (sent = n) }, createBodyBuffers(PART_SIZE));
     expect(again).toMatchObject({ hash: kodoEtag(bytes), size: bytes.length });
     expect(sent, 'no part went up again').toBe(0);
   });
@@ -67,7 +74,7 @@ describe('uploadFile with a record of an upload that already ended', () => {
     const { mac, config, job, bytes } = await completedWithStaleRecord(started, 'gone.bin');
     const bucket = new qiniu.rs.BucketManager(mac, config);
     expect(((await bucket.delete('photos', 'gone.bin')) as { resp: { statusCode: number } }).resp.statusCode).toBe(200);
-    const again = await uploadFile(mac, config, 'local', job);
+    const again = await uploadFile(mac, config, 'local', job, createBodyBuffers(PART_SIZE));
     expect(again.hash).toBe(kodoEtag(bytes));
     const { data } = (await bucket.stat('photos', 'gone.bin')) as { data: { hash: string; fsize: number } };
     expect(data).toMatchObject({ hash: kodoEtag(bytes), fsize: bytes.length });

@@ -1,5 +1,5 @@
-import { createReadStream, createWriteStream, mkdirSync, readFileSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
@@ -7,7 +7,8 @@ import { crc32 } from 'node:zlib';
 import type qiniu from 'qiniu';
 import { qiniuSdk } from './qiniu-sdk';
 import { ContractFailure } from '@shared/contract/result';
-import { EtagHasher, KODO_BLOCK, kodoEtag } from '../kodo-etag';
+import { EtagHasher, KODO_BLOCK } from '../kodo-etag';
+import type { BodyBuffers } from './body-buffers';
 import { kodoFailure, unreachable } from './kodo-errors';
 import { openObjectSource, type ObjectSource } from './object-source';
 
@@ -52,8 +53,11 @@ export interface Uploaded {
   hash: string;
   size: number;
   mimeType: string;
-  /** The etag of the bytes sent, where the upload read them whole (a form upload). */
-  sentHash?: string;
+  /**
+   * The service checked the bytes it stored against the CRC-32 of the file's bytes sent with
+   * them (a form upload: Kodo refuses a mismatch with 406), so they need no etag of their own.
+   */
+  crcChecked?: true;
 }
 
 interface Answer {
@@ -66,19 +70,6 @@ export async function fileEtag(path: string): Promise<string> {
   const hasher = new EtagHasher();
   for await (const chunk of createReadStream(path, { highWaterMark: KODO_BLOCK })) hasher.update(chunk as Buffer);
   return hasher.digest();
-}
-
-/** Up to this size a file to upload is read in place rather than through the thread pool. */
-const READ_IN_PLACE = 256 * 1024;
-
-/**
- * A file to send in one form upload, whole. A small one is read in place: its four calls (open,
- * stat, read, close) take microseconds each, but through the thread pool each would wait behind
- * whatever holds it (the embedded emulator's fsyncs among them), and a folder of small files is
- * all such waits. A larger one is read off the event loop.
- */
-async function readWhole(path: string, size: number): Promise<Buffer> {
-  return size <= READ_IN_PLACE ? readFileSync(path) : readFile(path);
 }
 
 /** Bytes already sent according to a resumable upload's record (0 when it has none). */
@@ -134,7 +125,13 @@ export function forgetRecord(resumeDir: string, resumeKey: string): void {
  * Uploads a file with the official SDK: resumable v2 with a record, so a paused, failed or
  * interrupted upload goes on from its last finished part. Returns what the service stored.
  */
-export async function uploadFile(mac: qiniu.auth.digest.Mac, config: qiniu.conf.Config, where: string, job: UploadJob): Promise<Uploaded> {
+export async function uploadFile(
+  mac: qiniu.auth.digest.Mac,
+  config: qiniu.conf.Config,
+  where: string,
+  job: UploadJob,
+  bodies: BodyBuffers,
+): Promise<Uploaded> {
   const qiniu = qiniuSdk();
   // The answer carries what the folder index needs, so no stat follows each upload.
   const returnBody = '{"key":"$(key)","hash":"$(etag)","fsize":$(fsize),"mimeType":"$(mimeType)"}';
@@ -149,18 +146,24 @@ export async function uploadFile(mac: qiniu.auth.digest.Mac, config: qiniu.conf.
   const fname = basename(job.key);
   if (job.signal.aborted) throw new TransferStopped();
   let answer: Answer;
-  let sentHash: string | undefined;
+  let crcChecked = false;
   try {
     if (job.size <= PART_SIZE) {
       // The SDK checks every form upload's CRC-32 and, given none, works it out in JavaScript
       // byte by byte: zlib's is the same number for a fraction of the time.
-      // One read of the whole file serves the CRC, the etag to check against and the body: a
-      // file handed to the SDK by path is read again by it, in 64 KiB pieces.
-      const body = await readWhole(job.filePath, job.size);
-      const extra = new qiniu.form_up.PutExtra(fname, undefined, job.mimeType, String(crc32(body)), undefined, job.metadata);
-      sentHash = kodoEtag(body);
-      answer = (await new qiniu.form_up.FormUploader(config).put(token, job.key, body, extra)) as Answer;
-      job.onProgress(body.length);
+      // One read of the whole file serves the CRC and the body: a file handed to the SDK by path
+      // is read again by it, in 64 KiB pieces. The service checks what it received against the
+      // CRC, which stands for the etag check (a SHA-1 of every byte) end to end.
+      const body = await bodies.read(job.filePath, job.size);
+      try {
+        const extra = new qiniu.form_up.PutExtra(fname, undefined, job.mimeType, String(crc32(body.bytes)), undefined, job.metadata);
+        crcChecked = true;
+        answer = (await new qiniu.form_up.FormUploader(config).put(token, job.key, body.bytes, extra)) as Answer;
+        job.onProgress(body.bytes.length);
+      } finally {
+        // The request has ended (answered or failed): nothing reads the bytes any more.
+        body.release();
+      }
     } else {
       mkdirSync(job.resumeDir, { recursive: true });
       const recorder = qiniu.resume_up.createResumeRecorderSync(job.resumeDir);
@@ -202,7 +205,7 @@ export async function uploadFile(mac: qiniu.auth.digest.Mac, config: qiniu.conf.
     hash: answer.data.hash,
     size: answer.data.fsize ?? job.size,
     mimeType: answer.data.mimeType ?? 'application/octet-stream',
-    ...(sentHash ? { sentHash } : {}),
+    ...(crcChecked ? { crcChecked: true as const } : {}),
   };
 }
 

@@ -1,12 +1,12 @@
 import type { MediaFrame } from '../../core/media';
 import type { RtpPacket } from '../../core/rtp-packet';
-import { unfilledBytes } from './bytes';
+import { createFrameSlab } from './frame-slab';
 import { toAvcc } from './h264/nal';
 
 /** What a codec's payload reader reports for one RTP payload. */
 export interface PayloadSink {
   unit(nal: Uint8Array): void;
-  fragmentStart(header: number[], body: Uint8Array): void;
+  fragmentStart(header: readonly number[], body: Uint8Array): void;
   fragmentPart(body: Uint8Array): void;
   fragmentEnd(): void;
   error(): void;
@@ -17,10 +17,11 @@ export interface AccessUnitCodec {
   /** Reads one payload (single NAL, aggregation or fragment) into the sink. */
   read(payload: Uint8Array, sink: PayloadSink): void;
   /**
-   * Completes an access unit: decides keyframe and may add parameter sets. The units are valid
-   * until the next packet: one kept past that (parameter sets) must be copied.
+   * Completes an access unit: decides keyframe, and names units to put before it (parameter
+   * sets a keyframe came without). The units are views the depacketizer reuses: one kept past
+   * the call (parameter sets) must be copied.
    */
-  finish(units: Uint8Array[]): { units: Uint8Array[]; keyframe: boolean };
+  finish(units: readonly Uint8Array[]): { keyframe: boolean; before?: readonly Uint8Array[] };
 }
 
 interface DepacketizerStats {
@@ -34,84 +35,101 @@ interface DepacketizerStats {
  * RTP → access units for NAL-based video (H.264, H.265). A unit ends at the marker bit or when
  * the timestamp changes; a fragment that lost a packet is dropped and counted, never passed on
  * broken; sequence gaps are counted across the 16-bit wrap.
+ *
+ * Each NAL unit is written once, as it arrives, into the frame's AVCC bytes (a length, then the
+ * unit) in a slab shared by the frames that follow (`frame-slab.ts`): the frame handed on is a
+ * view of it. Joining a fragmented unit first and then copying the frame into AVCC read and wrote
+ * every byte of the picture twice more, and each frame was an allocation of its own.
  */
 export function createAccessUnitDepacketizer(codec: AccessUnitCodec) {
   const stats: DepacketizerStats = { packets: 0, frames: 0, lost: 0, errors: 0 };
+  const slab = createFrameSlab();
+  /** The frame's units so far, as views of the slab (what `finish` looks at). */
   let units: Uint8Array[] = [];
-  /** The pieces of the fragmented unit being read: views of the packets, joined once at its end. */
-  let fragment: Uint8Array[] | undefined;
-  /**
-   * Where fragmented units are joined: one buffer reused from frame to frame (the frame's AVCC
-   * is copied out of it at once), instead of an allocation per unit that lives a moment.
-   */
-  let scratch: Uint8Array | undefined;
-  let scratchUsed = 0;
-  const join = (pieces: readonly Uint8Array[]): Uint8Array => {
-    const size = pieces.reduce((n, p) => n + p.length, 0);
-    // Made at the first fragmented unit; a new, larger one when full (units joined earlier keep
-    // the old one until the flush).
-    if (!scratch || scratchUsed + size > scratch.length) {
-      scratch = unfilledBytes(Math.max(2 * (scratch?.length ?? 32 * 1024), size));
-      scratchUsed = 0;
-    }
-    const start = scratchUsed;
-    for (const piece of pieces) {
-      scratch.set(piece, scratchUsed);
-      scratchUsed += piece.length;
-    }
-    return scratch.subarray(start, scratchUsed);
-  };
+  /** Where the fragmented unit being read began in the frame (its length field), or -1. */
+  let fragmentAt = -1;
   let broken = false;
   let timestamp: number | undefined;
   let lastSeq: number | undefined;
 
+  /** Forgets a fragmented unit that will never end (lost packets, a new unit or frame began). */
+  const dropFragment = () => {
+    if (fragmentAt >= 0) slab.truncate(fragmentAt);
+    fragmentAt = -1;
+  };
+
   const flush = (): MediaFrame[] => {
-    if (units.length === 0 || timestamp === undefined) return [];
+    dropFragment();
+    if (units.length === 0 || timestamp === undefined) {
+      slab.discard();
+      return [];
+    }
     const done = codec.finish(units);
     units = [];
     stats.frames++;
-    const data = toAvcc(done.units);
-    scratchUsed = 0;
+    const written = slab.take();
+    // Rare (a keyframe without its parameter sets): the frame is built again with them first.
+    const data = done.before && done.before.length > 0 ? toAvcc([...done.before, ...unitsOf(written)]) : written;
     return [{ codec: codec.name, timestamp, keyframe: done.keyframe, data }];
   };
 
   const sink: PayloadSink = {
-    unit: (nal) => void units.push(nal),
+    unit: (nal) => {
+      dropFragment();
+      const at = slab.beginUnit();
+      slab.append(nal);
+      units.push(slab.endUnit(at));
+    },
     fragmentStart: (header, body) => {
-      // Views, not copies: a unit's pieces live as long as the unit's single NALs above do.
-      fragment = [Uint8Array.from(header), body];
+      dropFragment();
+      fragmentAt = slab.beginUnit();
+      for (const byte of header) slab.appendByte(byte);
+      slab.append(body);
       broken = false;
     },
     fragmentPart: (body) => {
-      fragment?.push(body);
+      if (fragmentAt >= 0) slab.append(body);
     },
     fragmentEnd: () => {
-      if (fragment && !broken) units.push(join(fragment));
-      fragment = undefined;
+      if (fragmentAt < 0) return;
+      if (broken) return dropFragment();
+      units.push(slab.endUnit(fragmentAt));
+      fragmentAt = -1;
     },
     error: () => void stats.errors++,
   };
 
   return {
     stats,
-    push(packet: RtpPacket): MediaFrame[] {
+    push(packet: RtpPacket): readonly MediaFrame[] {
       stats.packets++;
-      const out: MediaFrame[] = [];
+      let out: MediaFrame[] | undefined;
       if (lastSeq !== undefined && ((lastSeq + 1) & 0xffff) !== packet.sequenceNumber) {
         stats.lost += (packet.sequenceNumber - lastSeq - 1 + 0x10000) & 0xffff;
-        if (fragment) broken = true;
+        if (fragmentAt >= 0) broken = true;
       }
       lastSeq = packet.sequenceNumber;
-      if (timestamp !== undefined && packet.timestamp !== timestamp) {
-        fragment = undefined;
-        out.push(...flush());
-      }
+      if (timestamp !== undefined && packet.timestamp !== timestamp) out = flush();
       timestamp = packet.timestamp;
       codec.read(packet.payload, sink);
-      if (packet.marker) out.push(...flush());
-      return out;
+      if (packet.marker) out = out ? [...out, ...flush()] : flush();
+      return out ?? NO_FRAMES;
     },
   };
+}
+
+/** Most packets end no frame: one empty answer for all of them. */
+const NO_FRAMES: readonly MediaFrame[] = Object.freeze([]);
+
+/** The units of an AVCC frame, as views of it. */
+function unitsOf(avcc: Uint8Array): Uint8Array[] {
+  const units: Uint8Array[] = [];
+  for (let at = 0; at + 4 <= avcc.length;) {
+    const size = ((avcc[at]! << 24) | (avcc[at + 1]! << 16) | (avcc[at + 2]! << 8) | avcc[at + 3]!) >>> 0;
+    units.push(avcc.subarray(at + 4, at + 4 + size));
+    at += 4 + size;
+  }
+  return units;
 }
 
 /** Splits an aggregation packet's 16-bit-length-prefixed units, starting at `offset`. */

@@ -8,7 +8,7 @@ import { createJpegDepacketizer } from './jpeg/rtp-jpeg';
 import { spsFromFmtp } from './h264/sps';
 
 export interface Depacketizer {
-  push(packet: RtpPacket): MediaFrame[];
+  push(packet: RtpPacket): readonly MediaFrame[];
   readonly stats: { packets: number; frames: number; errors: number; lost?: number };
 }
 

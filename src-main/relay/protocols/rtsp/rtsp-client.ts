@@ -213,11 +213,11 @@ async function dialOnce(
   }
 
   let sink: ((index: number, packet: RtpPacket) => void) | undefined;
-  connection.onFrame((channel, payload) => {
+  connection.onFrame((channel, bytes, start, end) => {
     const index = channels.get(channel);
     if (index === undefined || !sink) return;
     try {
-      sink(index, parseRtpPacket(payload));
+      sink(index, parseRtpPacket(bytes, start, end));
     } catch {
       /* a malformed RTP packet is dropped */
     }

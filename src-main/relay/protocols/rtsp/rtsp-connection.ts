@@ -1,43 +1,47 @@
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { authorizationFor } from './digest-auth';
-import { RtspParser, interleavedFrame, type RtspMessage } from './rtsp-parser';
+import { RtspParser, interleavedFrame, type RtspMessage, type RtspReadSink } from './rtsp-parser';
+
+type FrameListener = (channel: number, bytes: Buffer, start: number, end: number) => void;
 
 const REQUEST_TIMEOUT_MS = 8_000;
-/** What one read of a camera's connection takes at most. */
-const READ_BUFFER_BYTES = 64 * 1024;
-/** Reads are copied one after another into slabs of this size (about a second of a 2 Mbit/s camera). */
+/** Reads land one after another in slabs of this size (about a second of a 2 Mbit/s camera). */
 const SLAB_BYTES = 256 * 1024;
+/** A read is never offered less room than this: a slab with less left is replaced. */
+const MIN_READ_BYTES = 16 * 1024;
 
 /** Where the bytes of a plain TCP connection go, once its RtspConnection exists. */
 interface ReadSink {
-  onread: { buffer: Buffer; callback(bytes: number, buffer: Buffer): boolean };
+  onread: { buffer(): Buffer; callback(bytes: number, buffer: Buffer): boolean };
   deliver(data: Buffer): void;
 }
 
 /**
- * A camera's bytes read into one buffer of the connection's own and copied out at their size,
- * handed straight to the parser: a 'data' event per read went through the stream machinery and
- * a fresh 64 KiB allocation each time, which at a camera's hundreds of reads a second was a good
- * part of what receiving cost. The copies go one after another into a slab of the connection's
- * (a new one when it is full): the packets of the GOP cache are views of these reads, and a
- * buffer of its own per read (Node's pool is 8 KiB slabs, and reads of 4 KiB or more get their
- * own) was hundreds of short-lived buffers a second for the collector to track.
+ * A camera's bytes read by the kernel straight into a slab of the connection's, at the slab's
+ * first free byte (Node asks `buffer()` where each next read goes), and handed to the parser as
+ * a view of what was read: no copy between the socket and the parser, no 'data' event through
+ * the stream machinery, no buffer per read. The packets of the GOP cache are views of these
+ * reads, so a full slab is left to them and a new one taken; a buffer of its own per read
+ * (Node's pool is 8 KiB slabs, and reads of 4 KiB or more get their own) was hundreds of
+ * short-lived buffers a second for the collector to track.
  */
 function readSink(): ReadSink {
   let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
   let used = 0;
   const sink: ReadSink = {
     onread: {
-      buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES),
-      callback: (bytes, buffer) => {
-        if (used + bytes > slab.length) {
+      buffer: () => {
+        if (slab.length - used < MIN_READ_BYTES) {
           slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
           used = 0;
         }
-        buffer.copy(slab, used, 0, bytes);
+        return slab.subarray(used);
+      },
+      // `buffer` is the view `buffer()` gave for this read: its first `bytes` are new.
+      callback: (bytes, buffer) => {
         used += bytes;
-        sink.deliver(slab.subarray(used - bytes, used));
+        sink.deliver(buffer.subarray(0, bytes));
         return true;
       },
     },
@@ -68,7 +72,7 @@ export class RtspConnection {
   private cseq = 0;
   private challenge?: string;
   private pending?: { resolve: (r: RtspResponse) => void; reject: (e: Error) => void };
-  private frameListener?: (channel: number, payload: Buffer) => void;
+  private frameListener?: FrameListener;
   private closeListeners: Array<(error?: Error) => void> = [];
   private ended = false;
   session?: string;
@@ -124,24 +128,25 @@ export class RtspConnection {
 
   private onData(data: Buffer): void {
     this.lastDataAt = Date.now();
-    let chunks;
     try {
-      chunks = this.parser.push(data);
+      this.parser.read(data, this.reads);
     } catch (error) {
       this.finish(new Error(`rtsp: the other side sent garbage: ${(error as Error).message}`));
-      return;
-    }
-    for (const chunk of chunks) {
-      if (chunk.type === 'frame') {
-        this.bytesReceived += chunk.payload.length;
-        this.frameListener?.(chunk.channel, chunk.payload);
-      } else if (chunk.type === 'response') {
-        const waiter = this.pending;
-        this.pending = undefined;
-        waiter?.resolve(chunk);
-      }
     }
   }
+
+  private readonly reads: RtspReadSink = {
+    frame: (channel, bytes, start, end) => {
+      this.bytesReceived += end - start;
+      this.frameListener?.(channel, bytes, start, end);
+    },
+    message: (message) => {
+      if (message.type !== 'response') return;
+      const waiter = this.pending;
+      this.pending = undefined;
+      waiter?.resolve(message);
+    },
+  };
 
   get busy(): boolean {
     return this.pending !== undefined;
@@ -185,7 +190,8 @@ export class RtspConnection {
     throw new RtspResponseError(`rtsp: ${method} unauthorized`, 401);
   }
 
-  onFrame(listener: (channel: number, payload: Buffer) => void): void {
+  /** Interleaved frames as they are read: the payload is `bytes[start, end)`. */
+  onFrame(listener: FrameListener): void {
     this.frameListener = listener;
   }
 

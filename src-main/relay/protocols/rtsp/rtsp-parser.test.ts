@@ -48,3 +48,34 @@ describe('RTSP parser', () => {
     expect(second.payload.buffer).toBe(next.buffer);
   });
 });
+
+describe('RTSP parser, read into a sink', () => {
+  it('hands each frame where it lies in the read (the read itself, at its offsets), in order with the messages', () => {
+    const parser = new RtspParser();
+    const seen: Array<[string, number, number] | [string, string]> = [];
+    const described: string[] = [];
+    parser.read(STREAM, {
+      frame: (channel, bytes, start, end) => {
+        expect(bytes).toBe(STREAM);
+        seen.push([`frame ${channel}`, start, end]);
+        described.push(`frame ${channel} ${bytes.subarray(start, end).toString('hex')}`);
+      },
+      message: (message) => {
+        seen.push([message.type, message.body.toString()]);
+        described.push(`${message.type} ${message.body.toString()}`);
+      },
+    });
+    const head = Buffer.byteLength('RTSP/1.0 200 OK\r\nCSeq: 4\r\nSession: 7\r\n\r\n');
+    const second = head + 2115 + Buffer.byteLength('RTSP/1.0 200 OK\r\nCSeq: 5\r\nContent-Length: 2\r\n\r\nok');
+    expect(seen).toEqual([
+      ['response', ''],
+      ['frame 0', head + 4, head + 1404],
+      ['frame 1', head + 1408, head + 1411],
+      ['frame 0', head + 1415, head + 2115],
+      ['response', 'ok'],
+      ['frame 2', second + 4, second + 5],
+      ['frame 0', second + 9, second + 9],
+    ]);
+    expect(described).toEqual(parseIn([STREAM]));
+  });
+});

@@ -12,60 +12,88 @@ export class RtspProtocolError extends Error {
 const MAX_HEADER_BYTES = 64 * 1024;
 const MAX_BODY_BYTES = 1024 * 1024;
 
+/** Where `read` hands what it finds, in the order it comes. */
+export interface RtspReadSink {
+  /** An interleaved frame: its payload is `bytes[start, end)` (no view made for it). */
+  frame(channel: number, bytes: Buffer, start: number, end: number): void;
+  message(message: RtspMessage): void;
+}
+
 /**
  * Splits a TCP byte stream into RTSP messages and interleaved frames. Bytes may arrive in any
  * chunking; garbage throws RtspProtocolError (the connection is then answered 400 and closed).
  */
 export class RtspParser {
-  private buffer: Buffer = Buffer.alloc(0);
+  /** Bytes of a message or frame that the reads so far cut short. */
+  private rest: Buffer = Buffer.alloc(0);
 
+  /** The frames and messages of one read, in order (tests, small tools). */
   push(data: Buffer): RtspChunk[] {
     const out: RtspChunk[] = [];
-    const rest = this.buffer;
-    if (rest.length === 0) this.buffer = data;
-    else if (rest[0] === 0x24) {
-      // An interleaved frame cut by the read: join only the bytes it still needs, and parse the
-      // rest of the read where it lies. Joining the whole read to the leftover copied nearly
-      // every byte a camera sends once more, in a fresh allocation each read.
-      const header = rest.length >= 4 ? rest : Buffer.concat([rest, data.subarray(0, 4 - rest.length)]);
-      if (header.length < 4) {
-        this.buffer = header;
-        return out;
-      }
-      const need = 4 + header.readUInt16BE(2) - rest.length;
-      if (need > data.length) {
-        this.buffer = Buffer.concat([rest, data]);
-        return out;
-      }
-      const whole = Buffer.concat([rest, data.subarray(0, need)]);
-      out.push({ type: 'frame', channel: whole[1]!, payload: whole.subarray(4) });
-      this.buffer = data.subarray(need);
-    } else this.buffer = Buffer.concat([rest, data]);
-    for (;;) {
-      const chunk = this.next();
-      if (!chunk) return out;
-      out.push(chunk);
-    }
+    this.read(data, {
+      frame: (channel, bytes, start, end) => out.push({ type: 'frame', channel, payload: bytes.subarray(start, end) }),
+      message: (message) => out.push(message),
+    });
+    return out;
   }
 
-  private next(): RtspChunk | undefined {
-    const buf = this.buffer;
-    if (buf.length === 0) return undefined;
-    if (buf[0] === 0x24) {
-      if (buf.length < 4) return undefined;
-      const length = buf.readUInt16BE(2);
-      if (buf.length < 4 + length) return undefined;
-      const payload = buf.subarray(4, 4 + length);
-      this.buffer = buf.subarray(4 + length);
-      return { type: 'frame', channel: buf[1]!, payload };
+  /**
+   * Reads one read's bytes: each whole frame and message goes to the sink where it lies in the
+   * read, walked by an offset. A camera's read holds dozens of frames, and a view of the rest
+   * of the read after each, plus an object and an array slot per frame, were most of what the
+   * relay allocated per RTP packet.
+   */
+  read(data: Buffer, sink: RtspReadSink): void {
+    let bytes = data;
+    const rest = this.rest;
+    if (rest.length > 0) {
+      if (rest[0] === 0x24) {
+        // An interleaved frame cut by the read: join only the bytes it still needs, and parse
+        // the rest of the read where it lies. Joining the whole read to the leftover copied
+        // nearly every byte a camera sends once more, in a fresh allocation each read.
+        const header = rest.length >= 4 ? rest : Buffer.concat([rest, data.subarray(0, 4 - rest.length)]);
+        if (header.length < 4) {
+          this.rest = header;
+          return;
+        }
+        const need = 4 + header.readUInt16BE(2) - rest.length;
+        if (need > data.length) {
+          this.rest = Buffer.concat([rest, data]);
+          return;
+        }
+        const whole = Buffer.concat([rest, data.subarray(0, need)]);
+        this.rest = EMPTY;
+        sink.frame(whole[1]!, whole, 4, whole.length);
+        bytes = data.subarray(need);
+      } else bytes = Buffer.concat([rest, data]);
     }
-    const headerEnd = buf.indexOf('\r\n\r\n');
+    let at = 0;
+    while (at < bytes.length) {
+      if (bytes[at] === 0x24) {
+        if (at + 4 > bytes.length) break;
+        const end = at + 4 + ((bytes[at + 2]! << 8) | bytes[at + 3]!);
+        if (end > bytes.length) break;
+        sink.frame(bytes[at + 1]!, bytes, at + 4, end);
+        at = end;
+        continue;
+      }
+      const message = this.message(bytes, at);
+      if (!message) break;
+      at = message.end;
+      sink.message(message.message);
+    }
+    this.rest = at === bytes.length ? EMPTY : bytes.subarray(at);
+  }
+
+  /** The request or response starting at `at`, once all of it is there. */
+  private message(buf: Buffer, at: number): { message: RtspMessage; end: number } | undefined {
+    const headerEnd = buf.indexOf('\r\n\r\n', at);
     if (headerEnd < 0) {
-      if (buf.length > MAX_HEADER_BYTES) throw new RtspProtocolError('RTSP header too long');
-      if (!looksLikeRtsp(buf)) throw new RtspProtocolError('not an RTSP message');
+      if (buf.length - at > MAX_HEADER_BYTES) throw new RtspProtocolError('RTSP header too long');
+      if (!looksLikeRtsp(buf.subarray(at))) throw new RtspProtocolError('not an RTSP message');
       return undefined;
     }
-    const lines = buf.subarray(0, headerEnd).toString('utf8').split('\r\n');
+    const lines = buf.subarray(at, headerEnd).toString('utf8').split('\r\n');
     const start = lines.shift() ?? '';
     const headers = new Map<string, string>();
     for (const line of lines) {
@@ -76,17 +104,19 @@ export class RtspParser {
     const length = Number(headers.get('content-length') ?? '0');
     if (!Number.isInteger(length) || length < 0 || length > MAX_BODY_BYTES)
       throw new RtspProtocolError(`bad Content-Length: ${headers.get('content-length')}`);
-    if (buf.length < headerEnd + 4 + length) return undefined;
-    const body = Buffer.from(buf.subarray(headerEnd + 4, headerEnd + 4 + length));
-    this.buffer = buf.subarray(headerEnd + 4 + length);
+    const end = headerEnd + 4 + length;
+    if (buf.length < end) return undefined;
+    const body = Buffer.from(buf.subarray(headerEnd + 4, end));
 
     const response = /^RTSP\/1\.0 (\d{3}) ?(.*)$/.exec(start);
-    if (response) return { type: 'response', status: Number(response[1]), reason: response[2] ?? '', headers, body };
+    if (response) return { end, message: { type: 'response', status: Number(response[1]), reason: response[2] ?? '', headers, body } };
     const request = /^([A-Z_]+) (\S+) RTSP\/1\.0$/.exec(start);
     if (!request) throw new RtspProtocolError(`malformed start line: ${start.slice(0, 80)}`);
-    return { type: 'request', method: request[1]!, uri: request[2]!, headers, body };
+    return { end, message: { type: 'request', method: request[1]!, uri: request[2]!, headers, body } };
   }
 }
+
+const EMPTY = Buffer.alloc(0);
 
 function looksLikeRtsp(buf: Buffer): boolean {
   const head = buf.subarray(0, Math.min(buf.length, 16)).toString('latin1');

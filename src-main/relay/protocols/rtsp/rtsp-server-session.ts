@@ -11,7 +11,7 @@ import type { TaskRegistry } from '../../core/task-registry';
 import type { createDigestNonces } from './digest-nonces';
 import { requestsFromQuery } from './media-query';
 import { PublishedConnection } from './published-connection';
-import { formatResponse, RtspParser, RtspProtocolError, type RtspMessage } from './rtsp-parser';
+import { formatResponse, RtspParser, RtspProtocolError, type RtspMessage, type RtspReadSink } from './rtsp-parser';
 import { authorize } from './rtsp-server-auth';
 import { RtspUdpSession, type UdpTrackOutput } from './rtsp-udp-session';
 import { chooseTransport, formatUdpTransport } from './rtsp-udp-transport';
@@ -125,9 +125,8 @@ export class RtspServerSession {
   }
 
   private onData(data: Buffer): void {
-    let chunks;
     try {
-      chunks = this.parser.push(data);
+      this.parser.read(data, this.reads);
     } catch (error) {
       if (error instanceof RtspProtocolError) {
         this.socket.end(formatResponse(400, 'Bad Request', { 'X-Error': error.message }));
@@ -135,26 +134,28 @@ export class RtspServerSession {
       }
       throw error;
     }
-    for (const chunk of chunks) {
-      if (chunk.type === 'frame') this.onFrame(chunk.channel, chunk.payload);
-      else if (chunk.type === 'request') {
-        this.queue = this.queue
-          .then(() => this.handle(chunk))
-          .catch((error: Error) => {
-            this.logger.error('rtsp request failed', { method: chunk.method, error: error.message });
-            this.send(500, 'Internal Server Error', chunk);
-          });
-      }
-    }
   }
 
-  /** A publisher's interleaved RTP goes into its stream; RTCP and unknown channels are ignored. */
-  private onFrame(channel: number, payload: Buffer): void {
+  private readonly reads: RtspReadSink = {
+    frame: (channel, bytes, start, end) => this.onFrame(channel, bytes, start, end),
+    message: (message) => {
+      if (message.type !== 'request') return;
+      this.queue = this.queue
+        .then(() => this.handle(message))
+        .catch((error: Error) => {
+          this.logger.error('rtsp request failed', { method: message.method, error: error.message });
+          this.send(500, 'Internal Server Error', message);
+        });
+    },
+  };
+
+  /** A publisher's interleaved RTP (`bytes[start, end)`) goes into its stream; RTCP and unknown channels are ignored. */
+  private onFrame(channel: number, bytes: Buffer, start: number, end: number): void {
     if (!this.publisher) return;
     const index = this.publisher.channels.get(channel);
     if (index === undefined) return;
     try {
-      this.publisher.connection.deliver(index, parseRtpPacket(payload), payload.length);
+      this.publisher.connection.deliver(index, parseRtpPacket(bytes, start, end), end - start);
     } catch {
       /* a malformed RTP packet is dropped; the stream goes on */
     }

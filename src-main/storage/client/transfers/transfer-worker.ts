@@ -77,8 +77,9 @@ export function createTransferWorker(deps: TransferWorkerDeps): TransferWorker {
       onProgress: (bytes) => progress(row.id, bytes),
     });
     // End to end: the service's etag must be the etag of the bytes that were meant to go up (a
-    // form upload hashed the very bytes it sent, so the file is not read again).
-    const expected = uploaded.sentHash ?? (await fileEtag(filePath));
+    // form upload's bytes were checked by the service against their CRC-32 instead).
+    if (uploaded.crcChecked) return uploaded;
+    const expected = await fileEtag(filePath);
     if (uploaded.hash !== expected)
       throw new ContractFailure(
         'conflict',

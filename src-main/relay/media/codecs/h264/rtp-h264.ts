@@ -24,7 +24,7 @@ export function createH264Depacketizer(parameterSets: Uint8Array[] = []) {
       const keyframe = types.includes(5);
       // Copies: the units are the depacketizer's to reuse once the frame is made.
       if (types.includes(7)) known = units.filter((u) => h264NalType(u) === 7 || h264NalType(u) === 8).map((u) => u.slice());
-      return { keyframe, units: keyframe && !types.includes(7) ? [...known, ...units] : units };
+      return keyframe && !types.includes(7) ? { keyframe, before: known } : { keyframe };
     },
   });
 }

@@ -19,7 +19,7 @@ export function createH265Depacketizer() {
       else sink.fragmentPart(p.subarray(3));
       if (fu & 0x40) sink.fragmentEnd();
     },
-    finish: (units) => ({ units, keyframe: units.some((u) => isIrap(h265NalType(u))) }),
+    finish: (units) => ({ keyframe: units.some((u) => isIrap(h265NalType(u))) }),
   });
 }
 

@@ -50,8 +50,36 @@ export function movieFragment(sequence: number, runs: readonly TrackRun[]): Uint
  */
 export function movieFragmentParts(sequence: number, runs: readonly TrackRun[]): Uint8Array[] {
   const parts = layOut(sequence, runs, false);
-  for (const run of runs) for (const sample of run.samples) parts.push(sample.data);
+  for (const run of runs) {
+    const bytes = run.samples.reduce((n, s) => n + s.data.length, 0);
+    // Small samples (audio: a few hundred bytes each, dozens a second) are copied into one
+    // piece: each piece of a gathering write costs more to hand over than its bytes to copy.
+    if (bytes < SMALL_SAMPLE_BYTES * run.samples.length) {
+      parts.push(joined(run.samples, bytes));
+      continue;
+    }
+    for (const { data } of run.samples) {
+      const last = parts[parts.length - 1]!;
+      // Pictures a depacketizer wrote one after another are one piece (`frame-slab.ts`).
+      if (last.buffer === data.buffer && last.byteOffset + last.length === data.byteOffset)
+        parts[parts.length - 1] = new Uint8Array(data.buffer, last.byteOffset, last.length + data.length);
+      else parts.push(data);
+    }
+  }
   return parts;
+}
+
+/** Samples smaller than this on average are copied into one piece of the fragment. */
+const SMALL_SAMPLE_BYTES = 2048;
+
+function joined(samples: readonly FragmentSample[], bytes: number): Uint8Array {
+  const out = unfilledBytes(bytes);
+  let at = 0;
+  for (const { data } of samples) {
+    out.set(data, at);
+    at += data.length;
+  }
+  return out;
 }
 
 /** The fragment's boxes in one buffer: with the samples in the `mdat`, or up to its header. */
