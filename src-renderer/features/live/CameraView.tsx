@@ -6,11 +6,8 @@ import { useStreams } from '../../api/use-streams';
 import { LoadingLine } from '../../ui/LoadingLine';
 import { ResultError } from '../../ui/ResultError';
 import { RelayAwayTile } from './components/RelayAwayTile';
-import { snapshotUrl } from './components/TileBody';
-import { TileActions } from './components/TileActions';
-import { TileCaption } from './components/TileCaption';
+import { TilePlayer } from './components/TilePlayer';
 import { liveTiles, tileLabel, tileOfId, type LiveTile } from './model/relay-tiles';
-import { Player } from './player/Player';
 import { useLivePreferences } from './use-live-preferences';
 
 /**
@@ -46,34 +43,17 @@ export function CameraView({ stream }: { stream: string }) {
       {force.isError ? <ResultError error={force.error} /> : null}
       {tile.unreachable ? <RelayAwayTile tile={tile} away={tile.unreachable} relay={relay} /> : null}
       {preferences.isPending || tile.unreachable ? null : (
-        <Player
-          stream={stream}
+        <TilePlayer
+          tile={tile}
+          element={element}
           label={label}
+          relay={relay}
           base={base}
           active
-          videoCodecs={tile.videoCodecs}
+          audible={audible}
           forced={forced}
-          muted={!audible}
-          caption={(state, stats) => (
-            <TileCaption
-              stream={tile.name}
-              relay={relay}
-              state={state}
-              stats={stats}
-              trailing={
-                <TileActions
-                  stream={stream}
-                  label={label}
-                  snapshotUrl={snapshotUrl(base, stream)}
-                  audible={audible}
-                  forced={forced}
-                  onFullscreen={() => void element?.requestFullscreen()}
-                  onToggleSound={() => setAudible(!audible)}
-                  onForce={(mode) => force.mutate({ stream, mode })}
-                />
-              }
-            />
-          )}
+          onToggleSound={() => setAudible(!audible)}
+          onForce={(mode) => force.mutate({ stream, mode })}
         />
       )}
     </main>

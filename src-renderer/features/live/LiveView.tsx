@@ -11,7 +11,7 @@ import { FirstRun } from './components/FirstRun';
 import { LiveGrid } from './components/LiveGrid';
 import { RelayTileControls } from './components/RelayTileControls';
 import { ShortcutsOverlay } from './components/ShortcutsOverlay';
-import { snapshotUrl } from './components/TileBody';
+import { snapshotUrl } from './components/TilePlayer';
 import { createLiveStore } from './live-store';
 import { LAYOUT_LABEL } from './model/grid-layout';
 import { ALL_RELAYS, groupTiles, tileLabel, tileOfId } from './model/relay-tiles';

@@ -1,13 +1,8 @@
 import type { ReactNode } from 'react';
 import type { LiveTile } from '../model/relay-tiles';
-import { Player } from '../player/Player';
 import type { PlayerMode } from '../player/player-types';
 import { useVisible } from '../use-visible';
-import { TileActions } from './TileActions';
-import { TileCaption } from './TileCaption';
-
-export const snapshotUrl = (base: string | undefined, stream: string) =>
-  base ? `${base}/api/frame.jpeg?src=${encodeURIComponent(stream)}` : undefined;
+import { TilePlayer } from './TilePlayer';
 
 export interface TileBodyProps {
   tile: LiveTile;
@@ -26,40 +21,23 @@ export interface TileBodyProps {
 }
 
 /** The player and the caption with its actions of a tile on or near the screen. */
-export function TileBody({ tile, element, label, relay, base, audible, forced, handle, ...on }: TileBodyProps) {
+export function TileBody({ tile, element, handle, ...props }: TileBodyProps) {
   const stream = tile.id;
   const visible = useVisible(element);
   return (
-    <Player
-      stream={stream}
-      label={label}
-      base={base}
+    <TilePlayer
+      tile={tile}
+      element={element}
+      label={props.label}
+      relay={props.relay}
+      base={props.base}
       active={visible}
-      videoCodecs={tile.videoCodecs}
-      forced={forced}
-      muted={!audible}
-      caption={(state, stats) => (
-        <TileCaption
-          stream={tile.name}
-          relay={relay}
-          state={state}
-          stats={stats}
-          leading={handle}
-          trailing={
-            <TileActions
-              stream={stream}
-              label={label}
-              snapshotUrl={snapshotUrl(base, stream)}
-              audible={audible}
-              forced={forced}
-              onFullscreen={() => void element?.requestFullscreen()}
-              onPopout={() => on.onPopout(stream)}
-              onToggleSound={() => on.onToggleSound(stream)}
-              onForce={(mode) => on.onForce(stream, mode)}
-            />
-          }
-        />
-      )}
+      audible={props.audible}
+      forced={props.forced}
+      leading={handle}
+      onPopout={() => props.onPopout(stream)}
+      onToggleSound={() => props.onToggleSound(stream)}
+      onForce={(mode) => props.onForce(stream, mode)}
     />
   );
 }
