@@ -1,7 +1,7 @@
 import type { MediaFrame } from '../../core/media';
 import type { RtpPacket } from '../../core/rtp-packet';
 import { createFrameSlab } from './frame-slab';
-import { toAvcc } from './h264/nal';
+import { fromAvcc, toAvcc } from './h264/nal';
 
 /** What a codec's payload reader reports for one RTP payload. */
 export interface PayloadSink {
@@ -69,7 +69,7 @@ export function createAccessUnitDepacketizer(codec: AccessUnitCodec) {
     stats.frames++;
     const written = slab.take();
     // Rare (a keyframe without its parameter sets): the frame is built again with them first.
-    const data = done.before && done.before.length > 0 ? toAvcc([...done.before, ...unitsOf(written)]) : written;
+    const data = done.before && done.before.length > 0 ? toAvcc([...done.before, ...fromAvcc(written)]) : written;
     return [{ codec: codec.name, timestamp, keyframe: done.keyframe, data }];
   };
 
@@ -120,17 +120,6 @@ export function createAccessUnitDepacketizer(codec: AccessUnitCodec) {
 
 /** Most packets end no frame: one empty answer for all of them. */
 const NO_FRAMES: readonly MediaFrame[] = Object.freeze([]);
-
-/** The units of an AVCC frame, as views of it. */
-function unitsOf(avcc: Uint8Array): Uint8Array[] {
-  const units: Uint8Array[] = [];
-  for (let at = 0; at + 4 <= avcc.length;) {
-    const size = ((avcc[at]! << 24) | (avcc[at + 1]! << 16) | (avcc[at + 2]! << 8) | avcc[at + 3]!) >>> 0;
-    units.push(avcc.subarray(at + 4, at + 4 + size));
-    at += 4 + size;
-  }
-  return units;
-}
 
 /** Splits an aggregation packet's 16-bit-length-prefixed units, starting at `offset`. */
 export function readAggregated(p: Uint8Array, offset: number, sink: PayloadSink): void {

@@ -1,4 +1,4 @@
-import { unfilledBytes } from '../../codecs/bytes';
+import { concatBytes, unfilledBytes } from '../../codecs/bytes';
 /** Sample flags (ISO 14496-12 8.8.3.1): a sync sample depends on no other; others do and are not sync. */
 export const SYNC_SAMPLE = 0x02000000;
 export const NON_SYNC_SAMPLE = 0x01010000;
@@ -55,7 +55,7 @@ export function movieFragmentParts(sequence: number, runs: readonly TrackRun[]):
     // Small samples (audio: a few hundred bytes each, dozens a second) are copied into one
     // piece: each piece of a gathering write costs more to hand over than its bytes to copy.
     if (bytes < SMALL_SAMPLE_BYTES * run.samples.length) {
-      parts.push(joined(run.samples, bytes));
+      parts.push(concatBytes(run.samples.map((s) => s.data)));
       continue;
     }
     for (const { data } of run.samples) {
@@ -71,16 +71,6 @@ export function movieFragmentParts(sequence: number, runs: readonly TrackRun[]):
 
 /** Samples smaller than this on average are copied into one piece of the fragment. */
 const SMALL_SAMPLE_BYTES = 2048;
-
-function joined(samples: readonly FragmentSample[], bytes: number): Uint8Array {
-  const out = unfilledBytes(bytes);
-  let at = 0;
-  for (const { data } of samples) {
-    out.set(data, at);
-    at += data.length;
-  }
-  return out;
-}
 
 /** The fragment's boxes in one buffer: with the samples in the `mdat`, or up to its header. */
 function layOut(sequence: number, runs: readonly TrackRun[], withSamples: boolean): Uint8Array[] {
