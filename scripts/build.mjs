@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildNative } from './build-native.mjs';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -126,10 +127,13 @@ export async function buildAll({ quiet = false, force = false, root = projectRoo
     ),
   );
   const main = await buildMainIfChanged(root, force);
+  const native = buildNative({ root, force });
   if (!quiet) {
     const said = (built, what) => `${what} ${built ? 'built' : 'up to date'}`;
     const entries = [...Object.keys(entryPointsOf(root)), ...Object.keys(threadEntryPointsOf(root)), 'preload'].join(', ');
-    console.log(`${said(renderer, 'dist/renderer')}, ${said(main, `dist/main (${entries})`)} in ${Date.now() - started} ms`);
+    console.log(
+      `${said(renderer, 'dist/renderer')}, ${said(main, `dist/main (${entries})`)}, dist/native ${native.join(', ')} in ${Date.now() - started} ms`,
+    );
   }
   return { renderer, main };
 }
@@ -137,6 +141,7 @@ export async function buildAll({ quiet = false, force = false, root = projectRoo
 /** The main-process entries only (what the standalone tools need); resolves with their names. */
 export async function buildMain({ force = false, root = projectRoot } = {}) {
   await buildMainIfChanged(root, force);
+  buildNative({ root, force });
   return Object.keys(entryPointsOf(root));
 }
 

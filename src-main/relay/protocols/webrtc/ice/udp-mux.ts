@@ -1,6 +1,9 @@
 import { createSocket, type RemoteInfo, type Socket, type SocketOptions } from 'node:dgram';
 import { lookup } from 'node:dns';
 import { isIPv4 } from 'node:net';
+import type { Datagram } from '../srtp/srtp-protect';
+import { loadRelayNative, type RelayNative } from '../native/native-addon';
+import { BatchSender, ipv4Number } from './batch-sender';
 import { bindingRequestUsername, mappedAddress, readStunHeader } from './stun';
 import type { MuxTargets } from './mux-targets';
 
@@ -22,6 +25,16 @@ interface Leg {
 }
 
 /**
+ * Media straight from the shared port to one viewer: `send` one datagram, `sendAll` a batch in
+ * its order (one system call with the native sender). Both return false once that viewer
+ * address is gone; `sent` is called once the socket no longer holds the bytes (sent, or failed).
+ */
+export interface DirectSend {
+  send(datagram: Datagram, sent?: () => void): boolean;
+  sendAll(datagrams: readonly Datagram[], sent?: () => void): boolean;
+}
+
+/**
  * Every viewer's UDP on one port. The first packet from an address must be an ICE connectivity
  * check: its USERNAME starts with the ufrag of the session it is for. From then on that
  * address's packets (DTLS, SRTP, RTCP, consent checks) go to that session's werift socket on
@@ -33,28 +46,51 @@ export class UdpMux {
   private readonly discoveries = new Map<string, (address: { address: string; port: number }) => void>();
   private readonly sweep: NodeJS.Timeout;
 
+  private readonly sender: BatchSender;
+
   private constructor(
     private readonly socket: Socket,
     private readonly targets: MuxTargets,
     private readonly consentExpiryMs: number,
+    native?: { addon: RelayNative; fd: number },
   ) {
+    this.sender = new BatchSender(socket, native);
     socket.on('message', (message, remote) => this.fromViewer(message, remote));
     this.sweep = setInterval(() => this.forgetIdle(), consentExpiryMs / 6);
     this.sweep.unref();
   }
 
-  static async open(host: string, port: number, targets: MuxTargets, consentExpiryMs = CONSENT_EXPIRY_MS): Promise<UdpMux> {
+  /**
+   * Binds the shared port. With the native addon (`../native`) and an IPv4 address, the
+   * socket is bound by the addon and adopted by dgram (`bind({ fd })`), so both send on it.
+   */
+  static async open(
+    host: string,
+    port: number,
+    targets: MuxTargets,
+    consentExpiryMs = CONSENT_EXPIRY_MS,
+    native: RelayNative | undefined = loadRelayNative(),
+  ): Promise<UdpMux> {
     const socket = createSocket({ type: 'udp4', reuseAddr: false, lookup: literalFirst });
+    const address = host === '' ? '0.0.0.0' : host;
+    const fd = native && isIPv4(address) ? native.bindUdp4(ipv4Number(address), port) : undefined;
     await new Promise<void>((resolve, reject) => {
       socket.once('error', reject);
-      socket.bind(port, host, () => {
+      const bound = () => {
         socket.off('error', reject);
         resolve();
-      });
+      };
+      if (fd === undefined) socket.bind(port, host, bound);
+      else socket.bind({ fd }, bound);
     });
     // A viewer that went away makes sends fail (ICMP unreachable): that is its leg's problem, not the port's.
     socket.on('error', () => undefined);
-    return new UdpMux(socket, targets, consentExpiryMs);
+    return new UdpMux(socket, targets, consentExpiryMs, native && fd !== undefined ? { addon: native, fd } : undefined);
+  }
+
+  /** Whether media leaves in batches through the native addon (else one dgram send per datagram). */
+  get batched(): boolean {
+    return this.sender.batched;
   }
 
   get port(): number {
@@ -109,17 +145,26 @@ export class UdpMux {
   /**
    * Sends a session's media to the viewer straight from the shared port: the viewer address
    * whose bridge werift sees at `loopbackPort` (the ICE pair the viewer nominated). The sender
-   * returns false once that address is gone (another check moved it, or consent expired).
-   * `sent` is called once the socket no longer holds the datagram (sent, or failed).
+   * returns false once that address is gone (another check moved it, or consent expired, or
+   * the port closed: the addon must never write to a descriptor number used again).
    */
-  directTo(ufrag: string, loopbackPort: number): ((datagram: Buffer | Buffer[], sent?: () => void) => boolean) | undefined {
+  directTo(ufrag: string, loopbackPort: number): DirectSend | undefined {
     for (const [key, leg] of this.legs) {
       if (leg.ufrag !== ufrag || boundPort(leg.socket) !== loopbackPort) continue;
       const { address, port } = leg.remote;
-      return (datagram, sent) => {
-        if (this.legs.get(key) !== leg) return false;
-        this.socket.send(datagram, port, address, sent);
-        return true;
+      const address32 = ipv4Number(address);
+      const sender = this.sender;
+      return {
+        send: (datagram, sent) => {
+          if (this.legs.get(key) !== leg) return false;
+          sender.sendOne(datagram, port, address, sent);
+          return true;
+        },
+        sendAll: (datagrams, sent) => {
+          if (this.legs.get(key) !== leg) return false;
+          sender.sendAll(datagrams, port, address, address32, sent);
+          return true;
+        },
       };
     }
     return undefined;

@@ -1,5 +1,6 @@
 import { createCipheriv, hash, type Cipheriv } from 'node:crypto';
 import { HmacSha1Outer } from './hmac-sha1-outer';
+import { SpareBuffer } from './spare-buffer';
 import type { SessionKeys } from './srtp-keys';
 
 /** HMAC-SHA1 tags of AES_CM_128_HMAC_SHA1_80 are cut to 80 bits. */
@@ -40,12 +41,8 @@ export class AesCmRtp {
    * whole cached GOP in one batch, left it the size of a GOP for as long as the viewer stayed).
    */
   private counters = new Int32Array(0);
-  /**
-   * A buffer whose datagrams have left (`recycle`), for the next batch that fits in it: one
-   * buffer per viewer reused turn after turn instead of a new one per turn, which the collector
-   * freed late (tens of MiB of them waited for a full collection with 25 viewers).
-   */
-  private spare: ArrayBuffer | undefined;
+  /** The buffer of a batch whose datagrams have left (`recycle`), for the next batch that fits. */
+  private readonly buffers = new SpareBuffer();
 
   constructor(private readonly keys: SessionKeys) {
     this.ecb = createCipheriv('aes-128-ecb', keys.cipherKey, null);
@@ -68,7 +65,7 @@ export class AesCmRtp {
       blocks += Math.ceil(payload.length / AES_BLOCK);
     }
     const keyStream = this.keyStream(packets, from, to, blocks);
-    const out = this.takeBuffer(bytes);
+    const out = this.buffers.take(bytes);
     const outWords = new Int32Array(out.buffer, out.byteOffset, bytes >>> 2);
     const streamWords =
       keyStream.byteOffset % 4 === 0 ? new Int32Array(keyStream.buffer, keyStream.byteOffset, keyStream.length >>> 2) : undefined;
@@ -99,22 +96,7 @@ export class AesCmRtp {
    * the last one sent): the next batch is written into it. Nothing else may hold its bytes.
    */
   recycle(datagram: Buffer): void {
-    const buffer = datagram.buffer;
-    if (!(buffer instanceof ArrayBuffer) || buffer === this.spare) return;
-    if (!this.spare || this.spare.byteLength <= buffer.byteLength) this.spare = buffer;
-  }
-
-  /**
-   * `bytes` of the spare buffer, which is then no longer spare, or of a new one of its own
-   * (not a slice of Node's shared pool: kept from turn to turn, a slice would keep the whole pool).
-   */
-  private takeBuffer(bytes: number): Buffer {
-    const spare = this.spare;
-    if (spare && spare.byteLength >= bytes) {
-      this.spare = undefined;
-      return Buffer.from(spare, 0, bytes);
-    }
-    return Buffer.allocUnsafeSlow(bytes);
+    this.buffers.give(datagram);
   }
 
   /**

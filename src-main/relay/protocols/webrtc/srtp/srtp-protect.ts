@@ -1,4 +1,6 @@
 import { createCipheriv, createHmac } from 'node:crypto';
+import { loadRelayNative, type RelayNative } from '../native/native-addon';
+import { AesCmRtpNative } from './aes-cm-native';
 import { AesCmRtp, CM_TAG_LENGTH, type RtpToProtect } from './aes-cm-rtp';
 import { deriveSessionKeys, srtpProfile, type SessionKeys, type SrtpProfile } from './srtp-keys';
 
@@ -10,28 +12,43 @@ const SRTCP_ENCRYPTED = 0x80000000;
 /**
  * The sending side of an SRTP association in Node's own crypto (OpenSSL): AES counter mode with
  * an HMAC-SHA1 tag (RFC 3711), or AES-GCM (RFC 7714). AES-CM protects a batch of RTP packets at
- * once into one buffer (`aes-cm-rtp.ts`); AES-GCM, which needs a cipher object per packet,
+ * once into one buffer, in the native addon where it is there (`aes-cm-native.ts`), else in
+ * JavaScript (`aes-cm-rtp.ts`); AES-GCM, which needs a cipher object per packet,
  * gives each packet as the parts of its datagram (header, encrypted payload, tag), gathered by
  * the socket, so nothing is copied after the encryption.
  */
 export class SrtpProtector {
   private readonly rtp: SessionKeys;
   private readonly rtcp: SessionKeys;
-  private readonly cm: AesCmRtp | undefined;
+  private readonly cm: AesCmRtp | AesCmRtpNative | undefined;
 
   constructor(
     readonly profile: SrtpProfile,
     keys: { rtp: SessionKeys; rtcp: SessionKeys },
+    native?: RelayNative,
   ) {
     this.rtp = keys.rtp;
     this.rtcp = keys.rtcp;
-    this.cm = profile.aead ? undefined : new AesCmRtp(keys.rtp);
+    this.cm = profile.aead ? undefined : (AesCmRtpNative.create(native, keys.rtp) ?? new AesCmRtp(keys.rtp));
   }
 
-  /** The protector of one side of a DTLS-SRTP association: the profile it chose and that side's master key and salt. */
-  static fromMaster(profileId: number, masterKey: Uint8Array, masterSalt: Uint8Array): SrtpProtector {
+  /**
+   * The protector of one side of a DTLS-SRTP association: the profile it chose and that side's
+   * master key and salt; `native` is the addon to protect with (found by default; null: JavaScript).
+   */
+  static fromMaster(
+    profileId: number,
+    masterKey: Uint8Array,
+    masterSalt: Uint8Array,
+    native: RelayNative | null = loadRelayNative() ?? null,
+  ): SrtpProtector {
     const profile = srtpProfile(profileId);
-    return new SrtpProtector(profile, deriveSessionKeys(profile, masterKey, masterSalt));
+    return new SrtpProtector(profile, deriveSessionKeys(profile, masterKey, masterSalt), native ?? undefined);
+  }
+
+  /** Whether RTP is protected by the native addon. */
+  get native(): boolean {
+    return this.cm instanceof AesCmRtpNative;
   }
 
   /** Bytes an SRTP packet has beyond its RTP packet. */

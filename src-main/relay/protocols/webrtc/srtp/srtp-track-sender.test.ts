@@ -4,7 +4,7 @@ import { RtcpPacketConverter, RtcpSrPacket, RtpPacket, SrtcpSession, SrtpSession
 import type { RtpPacket as RelayPacket } from '../../../core/rtp-packet';
 import { SRTP_AEAD_AES_128_GCM, SRTP_AES128_CM_HMAC_SHA1_80 } from './srtp-keys';
 import { SrtpProtector } from './srtp-protect';
-import { SrtpTrackSender } from './srtp-track-sender';
+import { HOLD_MS, SrtpTrackSender } from './srtp-track-sender';
 
 const packet = (timestamp: number, payload: Buffer, marker = false): RelayPacket => ({
   marker,
@@ -96,5 +96,57 @@ describe.each([
     expect(sr.senderInfo.rtpTimestamp).toBe(93_000 + 45_000);
     expect(Number(sr.senderInfo.ntpTimestamp >> 32n)).toBe(1_700_000_000 + 2_208_988_800);
     expect(JSON.stringify(sdes)).toContain('relay-cname');
+  });
+});
+
+describe('a video track on the wire', () => {
+  /** A sender whose batches' sizes land in `batches` (fake timers: the clock moves only when told). */
+  function batchesOf(holdPictures: boolean) {
+    const batches: number[] = [];
+    const protector = SrtpProtector.fromMaster(SRTP_AES128_CM_HMAC_SHA1_80, randomBytes(16), randomBytes(14));
+    const path = {
+      one: () => undefined,
+      all: (datagrams: readonly unknown[], sent: () => void) => {
+        batches.push(datagrams.length);
+        sent();
+      },
+    };
+    return { sender: new SrtpTrackSender(0xcafe0003, 102, 90_000, protector, path, '', 0, holdPictures), batches };
+  }
+
+  it('holds a picture whose packets straddle turns until its last one, at most HOLD_MS: one batch a picture', () => {
+    vi.useFakeTimers({ toFake: ['setImmediate', 'setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const { sender, batches } = batchesOf(true);
+      const payload = randomBytes(1000);
+      sender.send(packet(3000, payload));
+      sender.send(packet(3000, payload));
+      vi.advanceTimersToNextTimer(); // the turn ends without the picture's end: held
+      expect(batches).toEqual([]);
+      vi.advanceTimersByTime(HOLD_MS / 2);
+      sender.send(packet(3000, payload, true));
+      vi.advanceTimersToNextTimer(); // its end came in the next turn: the picture goes as one batch
+      expect(batches).toEqual([3]);
+      // A picture whose end never comes goes HOLD_MS after its first packet.
+      sender.send(packet(6000, payload));
+      vi.advanceTimersToNextTimer();
+      expect(batches).toEqual([3]);
+      vi.advanceTimersByTime(HOLD_MS);
+      expect(batches).toEqual([3, 1]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('sends audio (no picture end to wait for) at the end of each turn', () => {
+    vi.useFakeTimers({ toFake: ['setImmediate', 'setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const { sender, batches } = batchesOf(false);
+      sender.send(packet(960, randomBytes(80)));
+      vi.advanceTimersToNextTimer();
+      expect(batches).toEqual([1]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -9,6 +9,26 @@ import type { Datagram, SrtpProtector } from './srtp-protect';
  * never calls it.
  */
 export type Transmit = (datagram: Datagram, sent?: () => void) => void;
+/** Sends a batch's datagrams in their order; `sent` once every one has left. */
+type TransmitAll = (datagrams: readonly Datagram[], sent: () => void) => void;
+/** A viewer's way out: datagrams one at a time (reports) and in batches (a turn's packets). */
+export interface DatagramPath {
+  one: Transmit;
+  all: TransmitAll;
+}
+
+/** A path that sends a batch one datagram after another (where there is no way to send many at once). */
+function oneByOne(transmit: Transmit): DatagramPath {
+  return {
+    one: transmit,
+    all: (datagrams, sent) => {
+      const last = datagrams.length - 1;
+      for (let i = 0; i < last; i++) transmit(datagrams[i]!);
+      // Sends leave in order: once the last one has, so have the others.
+      transmit(datagrams[last]!, sent);
+    },
+  };
+}
 
 /** What a protected packet's entry holds until its next use, instead of the stream's payload. */
 const EMPTY = new Uint8Array(0);
@@ -20,6 +40,13 @@ const HISTORY = 128;
  * in one batch, grew them to the GOP's size for the viewer's lifetime: about 1 MiB a viewer).
  */
 export const BATCH_BYTES = 16 * 1024;
+/**
+ * How long a picture whose packets straddle event-loop turns may hold its first packets back
+ * (ms): a camera's read often ends inside a picture, and sending at each turn's end made one
+ * batch (a system call) per piece instead of one per picture. The RTSP server's TCP writer
+ * holds the same way.
+ */
+export const HOLD_MS = 1;
 /** Seconds from the NTP epoch (1900) to the Unix epoch. */
 const NTP_UNIX_OFFSET = 2_208_988_800;
 
@@ -56,17 +83,26 @@ export class SrtpTrackSender {
   private readonly pending: RtpToProtect[] = [];
   private pendingCount = 0;
   private flushQueued = false;
-  private readonly flushNow = () => this.flush();
+  private readonly flushNow = () => this.flushTurn();
+  /** The last packet queued is video without the marker bit: the rest of its picture is still to come. */
+  private pictureOpen = false;
+  /** When the first of the pending packets was queued (performance clock, ms). */
+  private pendingSince = 0;
+  private holdTimer: NodeJS.Timeout | undefined;
+  private readonly path: DatagramPath;
 
   constructor(
     readonly ssrc: number,
     private readonly payloadType: number,
     private readonly clockRate: number,
     private readonly protector: SrtpProtector,
-    private readonly transmit: Transmit,
+    path: Transmit | DatagramPath,
     private readonly cname = '',
     firstSequence = randomInt(0, 0x8000),
+    /** Video: an open picture's packets wait up to `HOLD_MS` for its last one (audio packets carry no picture end). */
+    private readonly holdPictures = false,
   ) {
+    this.path = typeof path === 'function' ? oneByOne(path) : path;
     this.sequence = firstSequence;
   }
 
@@ -107,6 +143,10 @@ export class SrtpTrackSender {
    */
   flush(): void {
     this.flushQueued = false;
+    if (this.holdTimer) {
+      clearTimeout(this.holdTimer);
+      this.holdTimer = undefined;
+    }
     const count = this.pendingCount;
     this.pendingCount = 0;
     let from = 0;
@@ -119,15 +159,25 @@ export class SrtpTrackSender {
     }
   }
 
+  /** The turn ended: the pending packets go, unless their picture is still open and young (then at most `HOLD_MS` later). */
+  private flushTurn(): void {
+    this.flushQueued = false;
+    if (this.pendingCount === 0) return;
+    const waited = performance.now() - this.pendingSince;
+    if (this.holdPictures && this.pictureOpen && waited < HOLD_MS) {
+      this.holdTimer ??= setTimeout(() => this.flush(), HOLD_MS - waited);
+      return;
+    }
+    this.flush();
+  }
+
   private sendBatch(from: number, to: number): void {
     const datagrams = this.protector.protectRtpBatch(this.pending, from, to);
     // The payloads are the stream's: let them go with the turn.
     for (let i = from; i < to; i++) this.pending[i]!.payload = EMPTY;
-    const last = datagrams.length - 1;
-    for (let i = 0; i < last; i++) this.transmit(datagrams[i]!);
-    // Sends leave in order: once the last one has, the batch's buffer is free for a later batch.
-    const final = datagrams[last]!;
-    this.transmit(final, () => this.protector.recycle(final));
+    // Once the whole batch has left, its buffer is free for a later batch.
+    const final = datagrams[datagrams.length - 1]!;
+    this.path.all(datagrams, () => this.protector.recycle(final));
   }
 
   private queue(packet: RtpPacket, sequence: number, rollover: number): void {
@@ -145,7 +195,9 @@ export class SrtpTrackSender {
     entry.payload = packet.payload;
     entry.sequence = sequence;
     entry.rollover = rollover;
+    if (this.pendingCount === 0) this.pendingSince = performance.now();
     this.pendingCount++;
+    this.pictureOpen = !packet.marker;
     if (this.flushQueued) return;
     this.flushQueued = true;
     setImmediate(this.flushNow);
@@ -181,6 +233,6 @@ export class SrtpTrackSender {
       cname.copy(packet, 38);
     }
     this.rtcpIndex = (this.rtcpIndex + 1) & 0x7fffffff;
-    this.transmit(this.protector.protectRtcp(packet, this.rtcpIndex));
+    this.path.one(this.protector.protectRtcp(packet, this.rtcpIndex));
   }
 }

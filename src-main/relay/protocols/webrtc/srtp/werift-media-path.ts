@@ -1,39 +1,55 @@
 import type { CandidatePair, RTCDtlsTransport, RTCRtpSender } from 'werift';
+import type { DirectSend } from '../ice/udp-mux';
 import { SrtpProtector, type Datagram } from './srtp-protect';
-import { SrtpTrackSender, type Transmit } from './srtp-track-sender';
+import { SrtpTrackSender, type DatagramPath } from './srtp-track-sender';
 
 /**
  * A datagram path that skips werift's socket: given the loopback port werift's ICE agent sees
- * a viewer at (the shared port's bridge for it), sends straight from the shared port to the
- * viewer (calling `sent` once the socket has sent it), or returns false once that viewer
- * address is gone.
+ * a viewer at (the shared port's bridge for it), what sends straight from the shared port to
+ * the viewer, or undefined when no such address is bridged.
  */
-export type DirectPath = (loopbackPort: number) => ((datagram: Datagram, sent?: () => void) => boolean) | undefined;
+export type DirectPath = (loopbackPort: number) => DirectSend | undefined;
 
 /**
  * Where a viewer's SRTP goes: the ICE pair the viewer nominated, straight from the shared UDP
  * port when there is one (one send instead of werift's send to loopback, the bridge's receive and
- * its send on), else through werift's ICE connection (ICE-TCP, or a port of the session's own).
+ * its send on; a batch in one system call with the native sender), else through werift's ICE
+ * connection (ICE-TCP, or a port of the session's own).
  */
-function mediaPath(transport: RTCDtlsTransport, direct?: DirectPath): Transmit {
+function mediaPath(transport: RTCDtlsTransport, direct?: DirectPath): DatagramPath {
   const connection = transport.iceTransport.connection;
   let pair: CandidatePair | undefined;
-  let send: ReturnType<DirectPath>;
-  return (datagram, sent) => {
+  let route: DirectSend | undefined;
+  /** The direct route to the nominated pair, looked up again when the pair changes. */
+  const directRoute = (): DirectSend | undefined => {
     const nominated = connection.nominated;
-    if (!nominated) return;
     if (nominated !== pair) {
       pair = nominated;
-      send = nominated.protocol.type === 'stun' ? direct?.(nominated.remoteAddr[1]) : undefined;
+      route = nominated?.protocol.type === 'stun' ? direct?.(nominated.remoteAddr[1]) : undefined;
     }
-    if (send) {
-      if (send(datagram, sent)) return;
-      // The bridge for that address closed: werift's path for this packet, look again for the next.
-      pair = undefined;
-      send = undefined;
-    }
-    // Never `sent`: werift's send may hold the datagram's bytes for as long as it likes.
+    return route;
+  };
+  /** The bridge for that address closed: werift's path for now, look again next time. */
+  const lost = () => {
+    pair = undefined;
+    route = undefined;
+  };
+  // Never `sent`: werift's send may hold the datagram's bytes for as long as it likes.
+  const throughWerift = (datagram: Datagram) => {
+    if (!connection.nominated) return;
     void connection.send(Array.isArray(datagram) ? Buffer.concat(datagram) : datagram).catch(() => undefined);
+  };
+  return {
+    one: (datagram, sent) => {
+      if (directRoute()?.send(datagram, sent)) return;
+      lost();
+      throughWerift(datagram);
+    },
+    all: (datagrams, sent) => {
+      if (directRoute()?.sendAll(datagrams, sent)) return;
+      lost();
+      for (const datagram of datagrams) throughWerift(datagram);
+    },
   };
 }
 
@@ -49,5 +65,14 @@ export function trackSender(sender: RTCRtpSender, payloadType: number, clockRate
   const protector = SrtpProtector.fromMaster(profile, keys.localMasterKey, keys.localMasterSalt);
   // werift names the source in the answer's a=ssrc cname; the sender reports say the same.
   const cname = (sender as unknown as { cname?: string }).cname ?? '';
-  return new SrtpTrackSender(sender.ssrc, payloadType, clockRate, protector, mediaPath(transport, direct), cname.slice(0, 255));
+  return new SrtpTrackSender(
+    sender.ssrc,
+    payloadType,
+    clockRate,
+    protector,
+    mediaPath(transport, direct),
+    cname.slice(0, 255),
+    undefined,
+    sender.kind === 'video',
+  );
 }

@@ -1,0 +1,98 @@
+// Compiles the relay's native helpers (a Node-API addon in C) into dist/native: batched UDP
+// sends and SRTP protection for WebRTC viewers (src-main/relay/protocols/webrtc/native). Run by
+// `npm install` (postinstall) and by scripts/build.mjs when its sources changed.
+//
+// Linux only (sendmmsg). Where there is no C compiler or no Node
+// headers, nothing is built and the relay sends with Node's dgram, as on other systems; where
+// both are there, a compile error fails the build (a broken addon must not pass unnoticed).
+//
+//   node scripts/build-native.mjs            # build what changed
+//   node scripts/build-native.mjs --force    # build again
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** Each addon: its folder (from the project root), its C sources there, and the file it becomes in dist/native. */
+const ADDONS = [
+  { folder: 'src-main/relay/protocols/webrtc/native', sources: ['addon.c', 'udp-batch.c', 'srtp-cm.c'], output: 'relay-native.node' },
+];
+
+const FLAGS = ['-O2', '-std=c11', '-D_GNU_SOURCE', '-Wall', '-Wextra', '-Werror', '-fPIC', '-shared', '-fvisibility=hidden'];
+// dlsym (srtp-cm.c finds OpenSSL's functions in the host process); part of libc from glibc 2.34.
+const LIBS = ['-ldl'];
+
+/** The folder holding node_api.h for the Node that runs this script (npm's nodedir first, as node-gyp reads it). */
+function nodeHeaders(env = process.env) {
+  const candidates = [
+    env.npm_config_nodedir && join(env.npm_config_nodedir, 'include', 'node'),
+    join(dirname(process.execPath), '..', 'include', 'node'),
+    '/usr/include/node',
+  ].filter(Boolean);
+  return candidates.find((dir) => existsSync(join(dir, 'node_api.h')));
+}
+
+function compiler(env = process.env) {
+  for (const name of [env.CC, 'cc', 'gcc', 'clang'].filter(Boolean)) {
+    if (spawnSync(name, ['--version'], { stdio: 'ignore' }).status === 0) return name;
+  }
+  return undefined;
+}
+
+function newer(a, b) {
+  return statSync(a).mtimeMs > statSync(b).mtimeMs;
+}
+
+/**
+ * Builds the addons whose output is missing or older than its source (or this script). Returns
+ * what happened to each: 'built', 'up to date', or why it was skipped. Throws on a compile error.
+ */
+export function buildNative({ root = projectRoot, force = false } = {}) {
+  if (process.platform !== 'linux') return ADDONS.map(() => `skipped (${process.platform}: the relay uses Node's dgram)`);
+  const outdir = join(root, 'dist', 'native');
+  const results = [];
+  for (const addon of ADDONS) {
+    const folder = join(root, addon.folder);
+    const inputs = [
+      ...readdirSync(folder)
+        .filter((name) => /\.[ch]$/.test(name))
+        .map((name) => join(folder, name)),
+      fileURLToPath(import.meta.url),
+    ];
+    const output = join(outdir, addon.output);
+    if (!force && existsSync(output) && inputs.every((input) => newer(output, input))) {
+      results.push('up to date');
+      continue;
+    }
+    const headers = nodeHeaders();
+    const cc = compiler();
+    if (!headers || !cc) {
+      results.push(`skipped (no ${!cc ? 'C compiler' : 'Node headers'}: the relay uses Node's dgram)`);
+      continue;
+    }
+    mkdirSync(outdir, { recursive: true });
+    // Written beside and renamed: a process loading the addon never sees half a file.
+    const partial = `${output}.${process.pid}.tmp`;
+    const sources = addon.sources.map((name) => join(folder, name));
+    const run = spawnSync(cc, [...FLAGS, `-I${headers}`, '-o', partial, ...sources, ...LIBS], { encoding: 'utf8' });
+    if (run.status !== 0) {
+      rmSync(partial, { force: true });
+      throw new Error(`${cc} could not compile ${addon.folder}:\n${run.stderr || run.error?.message || ''}`);
+    }
+    renameSync(partial, output);
+    results.push('built');
+  }
+  return results;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    const results = buildNative({ force: process.argv.includes('--force') });
+    console.log(`dist/native: ${ADDONS.map((addon, i) => `${addon.output} ${results[i]}`).join(', ')}`);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+}

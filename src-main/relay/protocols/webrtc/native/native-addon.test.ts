@@ -1,0 +1,90 @@
+import { createSocket, type Socket } from 'node:dgram';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadRelayNative } from './native-addon';
+
+const LOOPBACK = 0x7f000001;
+const sockets: Socket[] = [];
+afterEach(() => sockets.splice(0).forEach((socket) => socket.close()));
+
+async function receiver(): Promise<{ socket: Socket; got: Buffer[] }> {
+  const socket = createSocket('udp4');
+  sockets.push(socket);
+  const got: Buffer[] = [];
+  socket.on('message', (message) => got.push(message));
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  return { socket, got };
+}
+
+/** A socket bound by the addon and adopted by dgram, as the shared WebRTC port is. */
+async function adopted(fd: number): Promise<Socket> {
+  const socket = createSocket('udp4');
+  sockets.push(socket);
+  await new Promise<void>((resolve) => socket.bind({ fd }, resolve));
+  return socket;
+}
+
+describe('the native addon', () => {
+  it('is built on Linux (npm install compiles it) and can be turned off with RELAY_NATIVE=0', () => {
+    if (process.platform === 'linux') expect(loadRelayNative()).toBeDefined();
+    expect(loadRelayNative({ RELAY_NATIVE: '0' })).toBeUndefined();
+  });
+});
+
+describe.runIf(process.platform === 'linux')('batched UDP sends', () => {
+  const native = loadRelayNative()!;
+
+  it('sends a batch in its order, byte for byte, runs of equal datagrams cut where they were (segmentation offload)', async () => {
+    const { socket: to, got } = await receiver();
+    const fd = native.bindUdp4(LOOPBACK, 0);
+    const from = await adopted(fd);
+    // As a viewer's batch lies in its buffer: datagrams apart, a short one, a run of equal ones and its shorter end.
+    const sizes = [40, 1200, 1200, 1200, 700, 1200, 1200, 90, 5];
+    const buffer = new ArrayBuffer(16 * 1024);
+    const bytes = new Uint8Array(buffer);
+    const spans = new Int32Array(sizes.length * 2);
+    let at = 3;
+    sizes.forEach((size, i) => {
+      for (let b = 0; b < size; b++) bytes[at + b] = (i * 31 + b) & 0xff;
+      spans[2 * i] = at;
+      spans[2 * i + 1] = size;
+      at += size + 17;
+    });
+    for (const segment of [true, false]) {
+      got.length = 0;
+      expect(native.sendBatch(fd, buffer, spans, sizes.length, LOOPBACK, to.address().port, segment)).toBe(sizes.length);
+      await vi.waitFor(() => expect(got).toHaveLength(sizes.length));
+      expect(got.map((datagram) => datagram.length)).toEqual(sizes);
+      got.forEach((datagram, i) => expect(datagram.equals(Buffer.from(buffer, spans[2 * i], sizes[i]))).toBe(true));
+    }
+    // dgram owns the descriptor: it reports the port and closes it.
+    expect(from.address().address).toBe('127.0.0.1');
+  });
+
+  it('refuses spans outside the buffer, or too many, sending nothing', async () => {
+    const { socket: to, got } = await receiver();
+    const fd = native.bindUdp4(LOOPBACK, 0);
+    await adopted(fd);
+    const buffer = new ArrayBuffer(100);
+    const port = to.address().port;
+    expect(native.sendBatch(fd, buffer, new Int32Array([0, 10, 95, 10]), 2, LOOPBACK, port, false)).toBe(-22);
+    expect(native.sendBatch(fd, buffer, new Int32Array([-1, 10]), 1, LOOPBACK, port, false)).toBe(-22);
+    expect(native.sendBatch(fd, buffer, new Int32Array([0, 0]), 1, LOOPBACK, port, false)).toBe(-22);
+    // More datagrams than spans given.
+    expect(native.sendBatch(fd, buffer, new Int32Array([0, 10]), 2, LOOPBACK, port, false)).toBe(-22);
+    expect(native.sendBatch(fd, buffer, new Int32Array(600), 300, LOOPBACK, port, false)).toBe(-22);
+    // A good datagram after them is the first to arrive: none of the refused ones left.
+    new Uint8Array(buffer)[0] = 0x42;
+    expect(native.sendBatch(fd, buffer, new Int32Array([0, 1]), 1, LOOPBACK, port, false)).toBe(1);
+    await vi.waitFor(() => expect(got).toHaveLength(1));
+    expect(got[0]).toEqual(Buffer.from([0x42]));
+  });
+
+  it('says EADDRINUSE for a port already taken, as dgram would', async () => {
+    const { socket: taken } = await receiver();
+    expect(() => native.bindUdp4(LOOPBACK, taken.address().port)).toThrow(expect.objectContaining({ code: 'EADDRINUSE' }));
+  });
+
+  it('gives a negative errno, not an exception, when the kernel takes nothing (a descriptor that is not a socket)', () => {
+    expect(native.sendBatch(2 ** 20, new ArrayBuffer(10), new Int32Array([0, 10]), 1, LOOPBACK, 9, false)).toBe(-9); // EBADF
+  });
+});

@@ -1,0 +1,48 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** What a native SRTP context is to JavaScript: a handle, freed with it. */
+export type SrtpCmHandle = { readonly __brand: 'SrtpCmHandle' };
+
+/** The relay's native helpers for WebRTC viewers, compiled from this folder's C (see addon.c). */
+export interface RelayNative {
+  /** A UDP socket bound to the IPv4 address (a 32-bit number) and port, for dgram's `bind({ fd })`; throws with an errno `code`. */
+  bindUdp4(address: number, port: number): number;
+  /**
+   * `count` datagrams, each `[offset, length]` in `spans`, from `buffer` to one address, in their
+   * order, in one system call; with `segment`, runs of equal-sized ones as one segmentation-offload
+   * message. Returns how many the kernel took, or a negative errno when it took none.
+   */
+  sendBatch(fd: number, buffer: ArrayBuffer, spans: Int32Array, count: number, address: number, port: number, segment: boolean): number;
+  /** Whether the host's OpenSSL functions were found (else `srtpCmContext` gives undefined). */
+  readonly srtpCm: boolean;
+  /** AES_CM_128_HMAC_SHA1_80's state for one direction of one session. */
+  srtpCmContext(cipherKey: Uint8Array, salt: Uint8Array, authKey: Uint8Array): SrtpCmHandle | undefined;
+  /**
+   * Packets in `buffer`, each `[start, headerLength, payloadLength, rollover]` in `spans`,
+   * encrypted in place and their 10-byte tags written after them. 0, or a negative errno.
+   */
+  srtpCmProtect(context: SrtpCmHandle, buffer: ArrayBuffer, spans: Int32Array, count: number): number;
+}
+
+/** Where the build puts the addon: dist/native in the project (or the packaged app). */
+const ADDON = join('dist', 'native', 'relay-native.node');
+/** Folders from this module up to the project's root: src-main/relay/protocols/webrtc/native from source, dist/main bundled. */
+const MAX_LEVELS = 6;
+
+/**
+ * The addon, or undefined where it was not built (not Linux, no C compiler at install) or
+ * `RELAY_NATIVE=0` turns it off (to compare, or to rule it out): the relay then sends with
+ * Node's dgram one datagram at a time and protects with Node's crypto.
+ */
+export function loadRelayNative(env: NodeJS.ProcessEnv = process.env): RelayNative | undefined {
+  if (env.RELAY_NATIVE === '0' || process.platform !== 'linux') return undefined;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let level = 0; level <= MAX_LEVELS; level++, dir = dirname(dir)) {
+    const path = join(dir, ADDON);
+    if (existsSync(path)) return createRequire(import.meta.url)(path) as RelayNative;
+  }
+  return undefined;
+}
