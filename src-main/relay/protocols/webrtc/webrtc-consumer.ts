@@ -8,6 +8,7 @@ import type { RtpPacket } from '../../core/rtp-packet';
 import type { PacketSink, Track } from '../../core/track';
 import { createH264ParameterSetInjector } from './h264-parameter-sets';
 import type { SrtpTrackSender } from './srtp/srtp-track-sender';
+import type { ViewerFeedback } from './viewer-feedback';
 
 export interface WebrtcTrack {
   /** The werift track the session's transceiver is made for (it carries no media itself). */
@@ -92,6 +93,24 @@ export class WebrtcConsumer implements Consumer {
   }
 
   private nacked = 0;
+
+  /**
+   * What the viewer sent back on the shared UDP port, read by the relay rather than werift: its
+   * loss counts, the packets it NACKs (sent again) and its asks for a keyframe, each for the
+   * track whose SSRC it names.
+   */
+  feedback(items: readonly ViewerFeedback[]): void {
+    for (const item of items) {
+      for (const [output, entry] of this.outputs) {
+        if (entry.sender.ssrc !== item.ssrc) continue;
+        if (item.kind === 'report') this.viewerReported(output, item);
+        else if (item.kind === 'nack') {
+          this.nacked += item.lost.length;
+          entry.wire?.resend(item.lost);
+        } else this.tracks.find((t) => t.output === output)?.track.requestKeyframe();
+      }
+    }
+  }
 
   /**
    * The payload type the answer gave a track, and the werift sender whose SSRC and DTLS it goes

@@ -7,7 +7,7 @@ import { CodecMismatchError, SourceUnavailableError, type Stream } from '../../c
 import type { TaskRegistry } from '../../core/task-registry';
 import { answerCodec, describeOffer, viewerRequests } from './offer-codecs';
 import { WebrtcConsumer } from './webrtc-consumer';
-import { trackSender, type DirectPath } from './srtp/werift-media-path';
+import { trackSender, viewerRtcpReader, type DirectPath } from './srtp/werift-media-path';
 import { sendAesCmOnly } from './srtp/viewer-srtp-profile';
 import type { IceNetwork } from './ice/ice-network';
 import { codecParameters, CONNECT_TIMEOUT_MS, iceGathered, onPeerGone, parseOffer, startDtlsAtOnce } from './peer-helpers';
@@ -154,11 +154,14 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
       consumer.sendAs(track.output, codec, transceiver.sender);
     }
     // The shared port's direct path is known once the answer is published, before any viewer connects.
-    const route: { direct?: DirectPath } = {};
+    // ...and the viewer's SRTCP on it is read by the relay once DTLS is up (keys known).
+    const route: { direct?: DirectPath; rtcp?: (datagram: Buffer) => boolean } = {};
     pc.connectionStateChange.subscribe((state) => {
       if (state === 'connected') {
         clearTimeout(timer);
         consumer.start((sender, payloadType, clockRate) => trackSender(sender, payloadType, clockRate, route.direct));
+        const transport = pc!.getTransceivers()[0]?.sender.dtlsTransport;
+        route.rtcp = transport && viewerRtcpReader(transport, (items) => consumer.feedback(items));
       }
     });
     await pc.setRemoteDescription({ type: 'offer', sdp: options.offer });
@@ -172,6 +175,7 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
     const published = await options.network.publish(local, {
       onRemote: (remote) => consumer.viewerAt(remote),
       onGone: () => session.close('the viewer went silent'),
+      onRtcp: (datagram) => route.rtcp?.(datagram) ?? false,
     });
     release = published.release;
     route.direct = published.direct;

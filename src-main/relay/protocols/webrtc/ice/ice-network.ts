@@ -30,7 +30,10 @@ export interface IceNetwork {
    * The answer as viewers get it: candidates of the shared port (or werift's own, filtered),
    * and the session routed from the shared port until `release`.
    */
-  publish(localSdp: string, events: Pick<MuxTarget, 'onRemote' | 'onGone'>): Promise<{ sdp: string; release(): void; direct?: DirectPath }>;
+  publish(
+    localSdp: string,
+    events: Pick<MuxTarget, 'onRemote' | 'onGone' | 'onRtcp'>,
+  ): Promise<{ sdp: string; release(): void; direct?: DirectPath }>;
   /** Handed to clients (WHEP/WHIP `Link` headers) so they can find their own public address. */
   readonly iceServers: IceServer[];
   close(): void;

@@ -9,6 +9,11 @@ export interface MuxTarget {
    * RFC 7675; TCP: its last connection closed). See session-liveness.ts for the whole session.
    */
   onGone?(transport: 'udp' | 'tcp'): void;
+  /**
+   * An SRTCP datagram the viewer sent to the shared UDP port: true when the session read it
+   * itself (it goes no further), false to hand it to werift as any other packet.
+   */
+  onRtcp?(datagram: Buffer): boolean;
 }
 
 /** The sessions behind the shared port, by the ICE ufrag of their answers. */

@@ -9,11 +9,15 @@ type Transport = 'udp' | 'tcp';
  * Each mux sees only its own transport, so its "gone" means that transport is gone; the session
  * ends when every transport that reached it is gone (RFC 7675: consent is per candidate pair).
  */
-export function withLiveness(target: Omit<MuxTarget, 'onRemote' | 'onGone'>, events: Pick<MuxTarget, 'onRemote' | 'onGone'>): MuxTarget {
+export function withLiveness(
+  target: Omit<MuxTarget, 'onRemote' | 'onGone' | 'onRtcp'>,
+  events: Pick<MuxTarget, 'onRemote' | 'onGone' | 'onRtcp'>,
+): MuxTarget {
   const live = new Set<Transport>();
   let ended = false;
   return {
     ...target,
+    ...(events.onRtcp ? { onRtcp: events.onRtcp } : {}),
     onRemote(address, transport) {
       if (ended) return;
       // The first path is the viewer's address in the stats; a later check on another transport

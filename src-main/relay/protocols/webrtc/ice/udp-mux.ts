@@ -112,6 +112,8 @@ export class UdpMux {
     const target = this.targets.get(leg.ufrag);
     if (!target?.udpPort) return;
     leg.lastSeen = Date.now();
+    // SRTCP (RFC 5761 5.1.2: second byte 192-223) the session reads itself skips the bridge and werift.
+    if (username === undefined && isRtcp(message) && target.onRtcp?.(message)) return;
     leg.socket.send(message, target.udpPort, '127.0.0.1');
   }
 
@@ -238,6 +240,11 @@ const literalFirst: NonNullable<SocketOptions['lookup']> = (hostname, options, c
   if (isIPv4(hostname)) return void (callback as (error: null, address: string, family: number) => void)(null, hostname, 4);
   lookup(hostname, options, callback);
 };
+
+/** RTP version 2 with an RTCP packet type (RFC 5761 5.1.2), as media and DTLS on the port are told apart. */
+function isRtcp(message: Buffer): boolean {
+  return message.length >= 8 && message[0]! >> 6 === 2 && message[1]! >= 192 && message[1]! <= 223;
+}
 
 /** The port a bridge socket is bound to, or undefined while it is not yet (or no longer). */
 function boundPort(socket: Socket): number | undefined {

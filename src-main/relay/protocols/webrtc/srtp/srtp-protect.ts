@@ -2,6 +2,7 @@ import { createCipheriv, createHmac } from 'node:crypto';
 import { loadRelayNative, type RelayNative } from '../native/native-addon';
 import { AesCmRtpNative } from './aes-cm-native';
 import { AesCmRtp, CM_TAG_LENGTH, type RtpToProtect } from './aes-cm-rtp';
+import { srtcpIv } from './srtcp-unprotect';
 import { deriveSessionKeys, srtpProfile, type SessionKeys, type SrtpProfile } from './srtp-keys';
 
 /** An SRTP or SRTCP datagram: one buffer, or its parts, which a UDP socket sends gathered. */
@@ -119,12 +120,8 @@ export class SrtpProtector {
       cipher.final();
       return [head, encrypted, cipher.getAuthTag(), trailer];
     }
-    // RFC 3711 4.1.1 with the SRTCP index in place of the packet index; the tag covers E || index.
-    const iv = Buffer.alloc(16);
-    iv.writeUInt32BE(ssrc, 4);
-    iv.writeUInt16BE((index >>> 16) & 0x7fff, 10);
-    iv.writeUInt16BE(index & 0xffff, 12);
-    xorInto(iv, this.rtcp.salt);
+    // The tag covers E || index.
+    const iv = srtcpIv(ssrc, index, this.rtcp.salt);
     const encrypted = createCipheriv('aes-128-ctr', this.rtcp.cipherKey, iv).update(packet.subarray(8));
     const tag = createHmac('sha1', this.rtcp.authKey!).update(head).update(encrypted).update(trailer).digest();
     return [head, encrypted, trailer, tag.subarray(0, CM_TAG_LENGTH)];

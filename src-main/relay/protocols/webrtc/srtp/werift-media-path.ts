@@ -1,5 +1,7 @@
 import type { CandidatePair, RTCDtlsTransport, RTCRtpSender } from 'werift';
 import type { DirectSend } from '../ice/udp-mux';
+import { readViewerFeedback, type ViewerFeedback } from '../viewer-feedback';
+import { SrtcpUnprotector } from './srtcp-unprotect';
 import { SrtpProtector, type Datagram } from './srtp-protect';
 import { SrtpTrackSender, type DatagramPath } from './srtp-track-sender';
 
@@ -75,4 +77,32 @@ export function trackSender(sender: RTCRtpSender, payloadType: number, clockRate
     undefined,
     sender.kind === 'video',
   );
+}
+
+/**
+ * Reads the viewer's SRTCP in the relay once DTLS is up, with the keys werift's handshake
+ * exported for the viewer's side: werift's own path (its socket, SRTCP in JavaScript with a
+ * cipher and an HMAC set up per packet, its RTCP objects) cost more than all the viewer's media
+ * sends. What is not authentic, replayed or malformed is dropped here, as werift would. For the
+ * AEAD profiles (not offered) werift reads it as before (undefined).
+ */
+export function viewerRtcpReader(
+  transport: RTCDtlsTransport,
+  feedback: (items: ViewerFeedback[]) => void,
+): ((datagram: Buffer) => boolean) | undefined {
+  const { keys, profile } = transport.srtp.config;
+  const unprotector = SrtcpUnprotector.fromMaster(profile, keys.remoteMasterKey, keys.remoteMasterSalt);
+  if (!unprotector) return undefined;
+  return (datagram) => {
+    const packet = unprotector.unprotect(datagram);
+    if (!packet) return true;
+    let items: ViewerFeedback[];
+    try {
+      items = readViewerFeedback(packet);
+    } catch {
+      return true;
+    }
+    feedback(items);
+    return true;
+  };
 }
