@@ -57,16 +57,19 @@ export class WebrtcConsumer implements Consumer {
   attach(track: Track, match: TrackMatch): PacketSink {
     const output = new (werift().MediaStreamTrack)({ kind: track.media.kind });
     this.tracks.push({ output, source: match.codec, kind: track.media.kind, track });
-    const repairFor = (codec: Codec) => (codec.name === 'H264' ? createH264ParameterSetInjector(codec) : (packet: RtpPacket) => [packet]);
+    const repairFor = (codec: Codec) => (codec.name === 'H264' ? createH264ParameterSetInjector(codec) : undefined);
     let repair = repairFor(match.codec);
+    // The wire of the packet at hand: one `emit` for the track's lifetime, not a closure per packet.
+    let wire: SrtpTrackSender | undefined;
+    const emit = (packet: RtpPacket) => void (this.bytes += wire!.send(packet));
     return {
       write: (packet) => {
         if (this.closed) return true;
         if (!this.flowing) return false;
-        const wire = this.outputs.get(output)?.wire;
+        wire = this.outputs.get(output)?.wire;
         if (!wire) return true; // the answer left this media out
-        const now = Date.now();
-        for (const out of repair(packet)) this.bytes += wire.send(out, now);
+        if (repair) repair(packet, emit);
+        else emit(packet);
         return true;
       },
       onDrain: (callback) => void this.drainWaiters.push(callback),
