@@ -1,4 +1,4 @@
-// `npm test`: format, lint, typecheck, import cycles, unused code (knip), the three vitest tiers in
+// `npm test`: format, lint, typecheck, import cycles, unused code (knip), the native addon, the three vitest tiers in
 // one run (unit, interop, fuzz), then the end-to-end tests (Playwright driving Chromium against
 // the built headless console). Ends with one summary line.
 import { spawnSync } from 'node:child_process';
@@ -37,6 +37,8 @@ const steps = [
   ],
   // No file, dependency or export that nothing uses (knip.config.ts lists what the project runs).
   ['knip', bin('knip'), ['--no-progress']],
+  // The relay's addon, as npm install built it (again if its sources changed since): the tests load it.
+  ['native', process.execPath, [join(root, 'scripts', 'build-native.mjs')]],
   ['vitest', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(results, 'unit-results.json')}`]],
   ['build', process.execPath, [join(root, 'scripts', 'build.mjs')]],
   ['e2e', bin('playwright'), ['test', '-c', join(root, 'e2e', 'playwright.config.ts')]],
