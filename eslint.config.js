@@ -147,6 +147,26 @@ export default tseslint.config(
   },
   ...layersInsideMain,
   {
+    // node:http and node:tls come through platform/cjs-builtins.ts (required, not imported): an
+    // ES module import of them runs their lazy getters, and node:http's load undici (3.5 MiB of
+    // the engine's RSS at start, where nothing calls fetch). Type imports cost nothing.
+    files: ['src-main/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/test-support/**', '**/test-support.ts', 'src-main/platform/cjs-builtins.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:http', 'http', 'node:tls', 'tls'].map((name) => ({
+            name,
+            allowTypeImports: true,
+            message:
+              'take nodeHttp or nodeTls from platform/cjs-builtins.ts: importing this module runs getters that load undici or parse the root certificates',
+          })),
+        },
+      ],
+    },
+  },
+  {
     files: ['src-main/electron/**/*.ts', 'src-main/main.electron.ts'],
     rules: {
       'no-restricted-imports': restrict([{ group: rendererLayer, message: 'main never imports the renderer' }]),

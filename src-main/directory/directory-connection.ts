@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { rootCertificates } from 'node:tls';
 import { z } from 'zod';
 import { parseListen } from '../platform/config/app-settings';
 import type { Logger } from '../platform/logger';
@@ -17,6 +16,7 @@ import {
 } from './client/msal-sign-in';
 import { createClientCredentialsTokenProvider, createPasswordTokenProvider, GRAPH_DEFAULT_SCOPE } from './client/oauth-token-provider';
 import type { RetryOptions } from './client/retry-policy';
+import { nodeTls } from '../platform/cjs-builtins';
 
 const DEFAULT_EMULATOR_LISTEN = '127.0.0.1:1986';
 
@@ -307,5 +307,9 @@ async function connectionTrust(dataDir: string, caFile: string | undefined): Pro
     }
   }
   const envCas = process.env.NODE_EXTRA_CA_CERTS ? readLocalCas([process.env.NODE_EXTRA_CA_CERTS]) : [];
-  return createConnectionTrust({ localCas: readLocalCas(localCaPaths(dataDir)), userCas, baseCas: [...rootCertificates, ...envCas] });
+  return createConnectionTrust({
+    localCas: readLocalCas(localCaPaths(dataDir)),
+    userCas,
+    baseCas: [...nodeTls.rootCertificates, ...envCas],
+  });
 }

@@ -5,8 +5,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { rootCertificates } from 'node:tls';
 import type { INetworkModule, NetworkRequestOptions } from '@azure/msal-node';
+import { nodeTls } from '../../platform/cjs-builtins';
 
 // Which certificate authorities one directory connection trusts, for everything it sends: msal's
 // sign-in, the token endpoint, the Graph client and the calendar sync. Node's fetch takes no CA
@@ -97,7 +97,7 @@ export interface ConnectionTrust {
 }
 
 export function createConnectionTrust(options: ConnectionTrustOptions): ConnectionTrust {
-  const base = options.baseCas ?? rootCertificates;
+  const base = options.baseCas ?? nodeTls.rootCertificates;
   const caFor = (hostname: string): string[] | undefined => {
     const extra = [...options.userCas, ...(isLoopbackHost(hostname) ? options.localCas : [])];
     return extra.length > 0 ? [...base, ...extra] : undefined;

@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listen } from '../../platform/listen';
+import { nodeHttp } from '../../platform/cjs-builtins';
 
 /** What a test server saw of one request. */
 interface RecordedRequest {
@@ -24,7 +25,7 @@ export type RecordingHandler = (req: RecordedRequest, res: ServerResponse) => vo
  */
 export async function startRecordingServer(handler: RecordingHandler): Promise<RecordingServer> {
   const requests: RecordedRequest[] = [];
-  const server = createServer((req, res) => {
+  const server = nodeHttp.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import type { IncomingMessage, RequestListener, Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
@@ -9,6 +9,7 @@ import { assertBasicAuth, assertLoopbackHost, assertSameOriginWrite, isLoopbackA
 import type { Logger } from '../logger';
 import { listen } from '../listen';
 import { applyCors, type AllowedOrigins } from './cross-origin';
+import { nodeHttp } from '../cjs-builtins';
 
 type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
@@ -85,7 +86,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     });
     return server;
   };
-  const server = attach(createServer(handlerFor(options.host)), options.host);
+  const server = attach(nodeHttp.createServer(handlerFor(options.host)), options.host);
   const tlsServer = options.tls
     ? attach(createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handlerFor(options.tls.host)), options.tls.host)
     : undefined;

@@ -1,7 +1,8 @@
-import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type Server as HttpServer } from 'node:http';
+import type { IncomingMessage, RequestListener, Server as HttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { nodeHttp } from '../cjs-builtins';
 
 export interface DualProtocolServer {
   /** What to listen on. */
@@ -21,7 +22,7 @@ const TLS_HANDSHAKE = 0x16;
  * address, as they reach Kodo or Graph. Without TLS settings it is a plain HTTP server.
  */
 export function createDualProtocolServer(handler: RequestListener, tls: { cert: string; key: string } | null): DualProtocolServer {
-  const http = createHttpServer(handler);
+  const http = nodeHttp.createServer(handler);
   if (!tls) {
     return {
       server: http,

@@ -1,5 +1,6 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { nodeHttp } from '../../platform/cjs-builtins';
 
 /** Where main GETs an object from: its URL, and for the emulator the address serving every domain. */
 export interface ObjectSource {
@@ -18,7 +19,7 @@ export function openObjectSource(
 ): Promise<IncomingMessage> {
   const url = new URL(source.url);
   const connect = source.connectTo ? new URL(`http://${source.connectTo}`) : url;
-  const send = url.protocol === 'https:' && !source.connectTo ? httpsRequest : httpRequest;
+  const send = url.protocol === 'https:' && !source.connectTo ? httpsRequest : nodeHttp.request;
   return new Promise((resolve, reject) => {
     const request = send(
       {

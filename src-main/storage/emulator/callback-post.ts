@@ -1,5 +1,5 @@
-import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { nodeHttp } from '../../platform/cjs-builtins';
 
 export interface CallbackReply {
   status: number;
@@ -11,7 +11,7 @@ export interface CallbackReply {
  * is given, and `callbackHost` must reach the business server as its Host, as Kodo sends it.
  */
 export function postCallback(url: URL, headers: Record<string, string>, body: string, timeoutMs: number): Promise<CallbackReply> {
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const send = url.protocol === 'https:' ? httpsRequest : nodeHttp.request;
   return new Promise((resolve, reject) => {
     const req = send(
       url,

@@ -1,6 +1,6 @@
-import { STATUS_CODES } from 'node:http';
 import { CookieJar } from './cookie-jar';
 import { ExprError, ExprFunction, formatValue, fromJson, isMap, toJson, typeName, type ExprMap, type ExprValue } from './values';
+import { nodeHttp } from '../../../platform/cjs-builtins';
 
 export interface FetchLimits {
   /** For the whole exchange: redirects, headers and body (go2rtc's client has 5 s). */
@@ -178,7 +178,7 @@ function answer(response: Response, text: string): ExprMap {
   const headers = new Map<string, ExprValue>([...response.headers].map(([name, value]) => [name, value]));
   return new Map<string, ExprValue>([
     ['ok', response.status < 400],
-    ['status', `${response.status} ${response.statusText || STATUS_CODES[response.status] || ''}`.trim()],
+    ['status', `${response.status} ${response.statusText || nodeHttp.STATUS_CODES[response.status] || ''}`.trim()],
     ['text', text],
     [
       'json',

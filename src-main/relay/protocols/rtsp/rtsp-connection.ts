@@ -1,7 +1,7 @@
 import { connect as connectTcp, type Socket } from 'node:net';
-import { connect as connectTls } from 'node:tls';
 import { authorizationFor } from './digest-auth';
 import { RtspParser, interleavedFrame, type RtspMessage, type RtspReadSink } from './rtsp-parser';
+import { nodeTls } from '../../../platform/cjs-builtins';
 
 type FrameListener = (channel: number, bytes: Buffer, start: number, end: number) => void;
 
@@ -109,7 +109,7 @@ export class RtspConnection {
     const socket: Socket = await new Promise((resolve, reject) => {
       const s = reads
         ? connectTcp({ host: url.hostname, port, onread: reads.onread })
-        : connectTls({ host: url.hostname, port, servername: url.hostname, rejectUnauthorized: false });
+        : nodeTls.connect({ host: url.hostname, port, servername: url.hostname, rejectUnauthorized: false });
       const timer = setTimeout(() => {
         s.destroy();
         reject(new Error(`rtsp: connect to ${url.host} timed out`));

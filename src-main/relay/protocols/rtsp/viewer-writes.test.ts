@@ -28,6 +28,39 @@ describe('viewer writes', () => {
     expect(writes.frame(packet, 0, 96)).toBe(frame);
   });
 
+  it('hands on a packet read in an interleaved frame as a view of the read, and writes the frame anew where the viewer needs other header bytes', () => {
+    const wire = createViewerWrites().frame(packet, 0, 96);
+    // As a connection reads it: the frame somewhere in a read, the packet a view of it.
+    const read = Buffer.concat([Buffer.from([7, 7, 7]), wire, Buffer.from([9])]);
+    const received = parseRtpPacket(read, 3 + 4, 3 + wire.length);
+    // Small buffers share Node's pool: "a view of the read" is where the bytes are, not which ArrayBuffer.
+    const inside = (frame: Buffer, read: Buffer) =>
+      frame.buffer === read.buffer && frame.byteOffset >= read.byteOffset && frame.byteOffset < read.byteOffset + read.length;
+    const writes = createViewerWrites();
+    const frame = writes.frame(received, 0, 96);
+    expect(inside(frame, read)).toBe(true);
+    expect(frame.byteOffset).toBe(read.byteOffset + 3);
+    expect(frame).toEqual(wire);
+    for (const [channel, payloadType] of [
+      [2, 96],
+      [0, 97],
+    ] as const) {
+      const other = writes.frame(received, channel, payloadType);
+      expect(inside(other, read)).toBe(false);
+      expect([other[1], other[5]! & 0x7f]).toEqual([channel, payloadType]);
+      expect(other.subarray(16)).toEqual(wire.subarray(16));
+    }
+    // Padding in the read (its length counts it, the packet's payload does not): written anew, without it.
+    const padded = Buffer.from(wire);
+    padded[4]! |= 0x20;
+    const withPadding = Buffer.concat([padded, Buffer.from([0, 0, 3])]);
+    withPadding.writeUInt16BE(wire.length - 4 + 3, 2);
+    const paddedPacket = parseRtpPacket(withPadding, 4, withPadding.length);
+    const unpadded = createViewerWrites().frame(paddedPacket, 0, 96);
+    expect(inside(unpadded, withPadding)).toBe(false);
+    expect(unpadded).toEqual(wire);
+  });
+
   describe('on sockets', () => {
     let server: ReturnType<typeof createServer>;
     const pairs: Array<{ client: Socket; accepted: Socket; received: Buffer[] }> = [];
@@ -143,6 +176,41 @@ describe('viewer writes', () => {
       expect(calls[1]![1]).toBe(calls[1]![0]); // joined once, the same buffer for both
       expect(await receive(pairs[0]!, 3 * 30_016)).toEqual(Buffer.concat(frames));
       expect(await receive(pairs[1]!, 6 * 30_016)).toEqual(Buffer.concat([...frames, ...frames]));
+      vi.restoreAllMocks();
+    });
+
+    it('joins picture after picture into one space while every socket takes them at once, and into another once a socket keeps one', async () => {
+      const writes = createViewerWrites();
+      const [first, second] = pairs;
+      const calls = spyWrites(second!.accepted);
+      const viewers = [output(first!.accepted), output(second!.accepted)];
+      const send = async (frames: Buffer[]) => {
+        for (const frame of frames) for (const viewer of viewers) writes.write(viewer, frame, false);
+        await nextTurn();
+      };
+      const pictures = [80, 82, 84, 86].map((from) => framesOf(writes, from, 2, 1000));
+      await send(pictures[0]!);
+      await send(pictures[1]!);
+      // The second viewer's copies: one space, written over only once the kernel had the first.
+      expect(calls[1]!.buffer).toBe(calls[0]!.buffer);
+      expect(await receive(second!, 4 * 1016)).toEqual(Buffer.concat([...pictures[0]!, ...pictures[1]!]));
+      await receive(first!, 4 * 1016);
+
+      // The second viewer's kernel buffer full: Node keeps the third picture for it, in the space.
+      second!.client.pause();
+      let filled = 0;
+      while (!second!.accepted.writableNeedDrain) {
+        second!.accepted.write(Buffer.alloc(256 * 1024));
+        filled += 256 * 1024;
+      }
+      await send(pictures[2]!);
+      await send(pictures[3]!);
+      const [third, fourth] = calls.slice(-2);
+      expect(fourth!.buffer).not.toBe(third!.buffer);
+      second!.client.resume();
+      const tail = (await receive(second!, filled + 4 * 1016)).subarray(filled);
+      expect(tail).toEqual(Buffer.concat([...pictures[2]!, ...pictures[3]!]));
+      await receive(first!, 4 * 1016);
       vi.restoreAllMocks();
     });
 

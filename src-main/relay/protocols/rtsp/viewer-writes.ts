@@ -59,6 +59,7 @@ export function createViewerWrites(options: { holdMs?: number } = {}) {
   let spare: Batch[] = [];
   let flushQueued = false;
   let holdTimer: NodeJS.Timeout | undefined;
+  const joins = createJoinSpace();
 
   const queueFlush = () => {
     if (flushQueued) return;
@@ -92,8 +93,9 @@ export function createViewerWrites(options: { holdMs?: number } = {}) {
       } else if (batch.count === 1) {
         socket.write(batch.frames[0]);
       } else if (sent && sameFrames(sent, batch)) {
-        sentJoined ??= joinFrames(batch);
+        sentJoined ??= joinFrames(batch, joins.take(batch.bytes));
         socket.write(sentJoined);
+        joins.wrote(sentJoined, socket);
       } else {
         // The first batch of its kind goes out as its frames, uncopied, in one writev; they are
         // joined only when the next viewer's batch turns out the same (a lone viewer, or one
@@ -116,6 +118,7 @@ export function createViewerWrites(options: { holdMs?: number } = {}) {
     }
     due.length = 0;
     spare = due;
+    joins.flushed();
     if (heldUntil !== Infinity) holdTimer = setTimeout(flush, Math.max(0, heldUntil - now));
   }
 
@@ -126,10 +129,7 @@ export function createViewerWrites(options: { holdMs?: number } = {}) {
       if (entry?.key === key) return entry.frame;
       const cached = entry?.others?.get(key);
       if (cached) return cached;
-      const frame = serializeRtpPacket(packet, payloadType, packet.ssrc, 4);
-      frame[0] = 0x24;
-      frame[1] = channel;
-      frame.writeUInt16BE(frame.length - 4, 2);
+      const frame = frameInPlace(packet, channel, payloadType) ?? serializedFrame(packet, channel, payloadType);
       if (!entry) {
         entry = { key, frame };
         frames.set(packet, entry);
@@ -171,9 +171,9 @@ function sameFrames(a: { frames: Buffer[]; count: number }, b: Batch): boolean {
   return true;
 }
 
-/** The batch's frames as one buffer. */
-function joinFrames(batch: Batch): Buffer {
-  const joined = Buffer.allocUnsafe(batch.bytes);
+/** The batch's frames as one buffer: `into`, which is exactly `batch.bytes` long. */
+function joinFrames(batch: Batch, into: Buffer): Buffer {
+  const joined = into;
   let at = 0;
   for (let i = 0; i < batch.count; i++) {
     joined.set(batch.frames[i]!, at);
@@ -183,3 +183,76 @@ function joinFrames(batch: Batch): Buffer {
 }
 
 export type ViewerWrites = ReturnType<typeof createViewerWrites>;
+
+/** The header of an interleaved frame (`$`, channel, length) and of the RTP packet in it, without CSRCs or an extension. */
+const FRAME_HEADER_BYTES = 16;
+
+/**
+ * The packet's interleaved frame as it already lies in memory, or undefined. A packet read from
+ * an RTSP connection (a camera we pull, or one publishing to us) is a view of the read, just
+ * after the frame that brought it: when that frame's 16 header bytes are exactly the ones this
+ * viewer needs (its channel, payload type and SSRC, no CSRCs, extension or padding), the frame is
+ * handed on as a view of those bytes instead of copied. At a hundred viewers the copy was one
+ * buffer per packet, 2 Mbit/s of allocations that only a collection gives back. What was read is
+ * never written again (a connection's next read goes past it), so the view stays as it was.
+ */
+function frameInPlace(packet: RtpPacket, channel: number, payloadType: number): Buffer | undefined {
+  const { payload } = packet;
+  const start = payload.byteOffset - FRAME_HEADER_BYTES;
+  if (start < 0) return undefined;
+  const frame = Buffer.from(payload.buffer, start, FRAME_HEADER_BYTES + payload.length);
+  const length = 12 + payload.length;
+  const matches =
+    frame[0] === 0x24 &&
+    frame[1] === channel &&
+    frame.readUInt16BE(2) === length &&
+    frame[4] === 0x80 &&
+    frame[5] === ((packet.marker ? 0x80 : 0) | (payloadType & 0x7f)) &&
+    frame.readUInt16BE(6) === (packet.sequenceNumber & 0xffff) &&
+    frame.readUInt32BE(8) === packet.timestamp >>> 0 &&
+    frame.readUInt32BE(12) === packet.ssrc >>> 0;
+  return matches ? frame : undefined;
+}
+
+/** The packet's interleaved frame, written anew. */
+function serializedFrame(packet: RtpPacket, channel: number, payloadType: number): Buffer {
+  const frame = serializeRtpPacket(packet, payloadType, packet.ssrc, 4);
+  frame[0] = 0x24;
+  frame[1] = channel;
+  frame.writeUInt16BE(frame.length - 4, 2);
+  return frame;
+}
+
+/** Room joined pictures are written into when they need no more (a 2 Mbit/s camera's keyframe fits). */
+const JOIN_SPACE_BYTES = 256 * 1024;
+
+/**
+ * Where a flush joins a picture for many viewers: one buffer, used again by the next flush when
+ * every socket it went to took all of it into the kernel at once (the socket's `writableLength`
+ * back to 0 right after the write, so Node holds no reference to it). A socket that queued it
+ * keeps it, and the next join gets a new buffer. Before, each picture was joined into a buffer
+ * of its own, freed only by a collection: at a hundred viewers a megabyte every few seconds that
+ * the allocator kept.
+ */
+function createJoinSpace() {
+  let space: Buffer | undefined;
+  /** Joined into during this flush: no second join may overwrite it before the flush ends. */
+  let taken = false;
+  return {
+    /** A buffer of exactly `bytes` to join into: a view of the space when it is free and large enough, else a new one. */
+    take(bytes: number): Buffer {
+      if (taken || bytes > JOIN_SPACE_BYTES) return Buffer.allocUnsafe(bytes);
+      space ??= Buffer.allocUnsafeSlow(JOIN_SPACE_BYTES);
+      taken = true;
+      return space.subarray(0, bytes);
+    },
+    /** After `socket.write(joined)`: a socket that did not hand it all to the kernel keeps the space. */
+    wrote(joined: Buffer, socket: Socket): void {
+      if (space && joined.buffer === space.buffer && socket.writableLength > 0) space = undefined;
+    },
+    /** The flush is over: the space (if no socket kept it) is free for the next one. */
+    flushed(): void {
+      taken = false;
+    },
+  };
+}
