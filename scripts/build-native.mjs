@@ -55,6 +55,11 @@ export function buildNative({ root = projectRoot, force = false } = {}) {
   const results = [];
   for (const addon of ADDONS) {
     const folder = join(root, addon.folder);
+    // A tree without the addon's sources (a test's partial copy of the project) has nothing to build.
+    if (!existsSync(folder)) {
+      results.push('skipped (no sources)');
+      continue;
+    }
     const inputs = [
       ...readdirSync(folder)
         .filter((name) => /\.[ch]$/.test(name))

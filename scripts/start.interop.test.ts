@@ -69,6 +69,7 @@ describe('first run on the command line', () => {
       for (const file of [
         'scripts/start.mjs',
         'scripts/build.mjs',
+        'scripts/build-native.mjs',
         'scripts/engine-flags.mjs',
         'src-main/cli-options.mjs',
         'src-main/platform/nearest-name.mjs',
