@@ -42,7 +42,13 @@ export function loadRelayNative(env: NodeJS.ProcessEnv = process.env): RelayNati
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let level = 0; level <= MAX_LEVELS; level++, dir = dirname(dir)) {
     const path = join(dir, ADDON);
-    if (existsSync(path)) return createRequire(import.meta.url)(path) as RelayNative;
+    if (!existsSync(path)) continue;
+    try {
+      return createRequire(import.meta.url)(path) as RelayNative;
+    } catch {
+      // Built for another system (a copied tree): the JavaScript path serves, as where it was never built.
+      return undefined;
+    }
   }
   return undefined;
 }
