@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -35,6 +35,22 @@ describe('CalendarStore', () => {
   afterEach(() => {
     store.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('makes its file with the first view, reading as an empty copy before', () => {
+    const file = join(dir, 'calendar.sqlite');
+    expect(store.currentView()).toBeNull();
+    expect(store.latestViewOf('me')).toBeNull();
+    expect(store.getView(1)).toBeNull();
+    expect(store.roundHistory(1)).toEqual([]);
+    expect(store.searchSubject(1, 'a', 10)).toEqual([]);
+    expect(store.eventsInRange(1, 0, Date.now())).toEqual([]);
+    expect(store.allEvents(1)).toEqual([]);
+    expect(store.countEvents(1)).toBe(0);
+    expect(existsSync(file)).toBe(false);
+    const view = store.openView(target, settings);
+    expect(existsSync(file)).toBe(true);
+    expect(store.currentView()).toMatchObject({ id: view.id, active: true });
   });
 
   it('saves the deltaLink only when the round completes, with the nextLink as the resume point before', () => {

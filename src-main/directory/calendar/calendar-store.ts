@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openedOnUse, openSqlite, setUpOrClose, type OpenedOnUse } from '@main/platform/sqlite';
 import type { FullReason, RoundKind } from '@shared/contract/directory';
 import type { DeltaItem, DeltaPage } from './delta-page';
 import { overlapsWindow } from './event-time';
@@ -138,101 +139,133 @@ function isOlder(incoming: string | null, stored: string | null): boolean {
   return !Number.isNaN(a) && !Number.isNaN(b) && a < b;
 }
 
+/** The statements of the store, prepared once, when its file is opened. */
+function prepareStatements(db: Database.Database) {
+  return {
+    view: db.prepare<[number], ViewRow>('SELECT * FROM calendar_views WHERE id = ?'),
+    viewFor: db.prepare<[string, string, string], ViewRow>(
+      'SELECT * FROM calendar_views WHERE user = ? AND window_start = ? AND window_end = ?',
+    ),
+    currentView: db.prepare<[], ViewRow>('SELECT * FROM calendar_views ORDER BY active DESC, id DESC LIMIT 1'),
+    latestFor: db.prepare<[string], ViewRow>('SELECT * FROM calendar_views WHERE user = ? ORDER BY id DESC LIMIT 1'),
+    insertView: db.prepare<[string, string, string, number, number, string]>(
+      'INSERT INTO calendar_views (user, window_start, window_end, interval_seconds, page_size, counters) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    setSettings: db.prepare<[number, number, number, number]>(
+      'UPDATE calendar_views SET interval_seconds = ?, page_size = ?, active = ? WHERE id = ?',
+    ),
+    setActive: db.prepare<[number, number]>('UPDATE calendar_views SET active = ? WHERE id = ?'),
+    setLinks: db.prepare<[string | null, string | null, string | null, number]>(
+      'UPDATE calendar_views SET delta_link = ?, next_link = ?, round = ? WHERE id = ?',
+    ),
+    setRound: db.prepare<[string | null, string | null, number, string, number]>(
+      'UPDATE calendar_views SET next_link = ?, round = ?, generation = ?, counters = ? WHERE id = ?',
+    ),
+    setCounters: db.prepare<[string, number]>('UPDATE calendar_views SET counters = ? WHERE id = ?'),
+    complete: db.prepare<[string, string, number]>(
+      'UPDATE calendar_views SET delta_link = ?, next_link = NULL, round = NULL, counters = ? WHERE id = ?',
+    ),
+    otherViews: db.prepare<[number], { id: number }>('SELECT id FROM calendar_views WHERE id <> ?'),
+    deleteView: db.prepare<[number]>('DELETE FROM calendar_views WHERE id = ?'),
+    deleteViewEvents: db.prepare<[number]>('DELETE FROM calendar_events WHERE view_id = ?'),
+    event: db.prepare<[number, string], EventRow>(
+      'SELECT id, start_ms, end_ms, last_modified, change_key, json FROM calendar_events WHERE view_id = ? AND id = ?',
+    ),
+    upsertEvent: db.prepare<[number, string, number, number, string | null, string | null, number, string]>(
+      `INSERT INTO calendar_events (view_id, id, start_ms, end_ms, last_modified, change_key, seen_generation, json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (view_id, id) DO UPDATE SET start_ms = excluded.start_ms, end_ms = excluded.end_ms,
+         last_modified = excluded.last_modified, change_key = excluded.change_key,
+         seen_generation = excluded.seen_generation, json = excluded.json`,
+    ),
+    markSeen: db.prepare<[number, number, string]>('UPDATE calendar_events SET seen_generation = ? WHERE view_id = ? AND id = ?'),
+    deleteEvent: db.prepare<[number, string]>('DELETE FROM calendar_events WHERE view_id = ? AND id = ?'),
+    sweep: db.prepare<[number, number]>('DELETE FROM calendar_events WHERE view_id = ? AND seen_generation < ?'),
+    count: db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM calendar_events WHERE view_id = ?'),
+    inRange: db.prepare<[number, number, number, number], EventRow>(
+      `SELECT id, start_ms, end_ms, last_modified, change_key, json FROM calendar_events
+       WHERE view_id = ? AND start_ms < ? AND (end_ms > ? OR (end_ms <= start_ms AND start_ms >= ?))
+       ORDER BY start_ms, id`,
+    ),
+    allEvents: db.prepare<[number], EventRow>(
+      'SELECT id, start_ms, end_ms, last_modified, change_key, json FROM calendar_events WHERE view_id = ? ORDER BY id',
+    ),
+    insertRound: db.prepare(
+      `INSERT INTO calendar_rounds (view_id, kind, reason, started_at, duration_ms, pages, added, updated, removed, received, error)
+       VALUES (@view_id, @kind, @reason, @started_at, @duration_ms, @pages, @added, @updated, @removed, @received, @error)`,
+    ),
+    trimRounds: db.prepare<[number, number, number]>(
+      'DELETE FROM calendar_rounds WHERE view_id = ? AND seq <= (SELECT seq FROM calendar_rounds WHERE view_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)',
+    ),
+    rounds: db.prepare<[number, number], RoundRow>('SELECT * FROM calendar_rounds WHERE view_id = ? ORDER BY seq DESC LIMIT ?'),
+    deleteViewRounds: db.prepare<[number]>('DELETE FROM calendar_rounds WHERE view_id = ?'),
+    search: db.prepare<[number, string, number], EventRow>(
+      `SELECT id, start_ms, end_ms, last_modified, change_key, json FROM calendar_events
+       WHERE view_id = ? AND json_extract(json, '$.subject') LIKE ? ESCAPE '\\' ORDER BY start_ms, id LIMIT ?`,
+    ),
+  };
+}
+
+interface OpenCopy {
+  db: Database.Database;
+  sql: ReturnType<typeof prepareStatements>;
+  close(): void;
+}
+
+function openCopy(path: string): OpenCopy {
+  return setUpOrClose(openSqlite(path), (db) => {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    db.exec(SCHEMA);
+    return { db, sql: prepareStatements(db), close: () => db.close() };
+  });
+}
+
 /**
  * The local copy of synchronised calendar views in one SQLite file (WAL). Every page is applied
  * in one transaction together with the round's progress, so the file always holds a state some
  * sequence of whole pages produced: a crash loses at most the page in flight.
+ *
+ * The file is opened by the first call that needs it, not by the constructor: a copy never
+ * synchronised makes no file and loads no SQLite. Until a view is opened, reads answer as an
+ * empty copy would; a file an earlier run left is opened by the first read.
  */
 export class CalendarStore {
-  private readonly db: Database.Database;
-  private readonly sql;
+  private readonly file: OpenedOnUse<OpenCopy>;
 
   constructor(path: string) {
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
-    this.db.exec(SCHEMA);
-    const db = this.db;
-    this.sql = {
-      view: db.prepare<[number], ViewRow>('SELECT * FROM calendar_views WHERE id = ?'),
-      viewFor: db.prepare<[string, string, string], ViewRow>(
-        'SELECT * FROM calendar_views WHERE user = ? AND window_start = ? AND window_end = ?',
-      ),
-      currentView: db.prepare<[], ViewRow>('SELECT * FROM calendar_views ORDER BY active DESC, id DESC LIMIT 1'),
-      latestFor: db.prepare<[string], ViewRow>('SELECT * FROM calendar_views WHERE user = ? ORDER BY id DESC LIMIT 1'),
-      insertView: db.prepare<[string, string, string, number, number, string]>(
-        'INSERT INTO calendar_views (user, window_start, window_end, interval_seconds, page_size, counters) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
-      setSettings: db.prepare<[number, number, number, number]>(
-        'UPDATE calendar_views SET interval_seconds = ?, page_size = ?, active = ? WHERE id = ?',
-      ),
-      setActive: db.prepare<[number, number]>('UPDATE calendar_views SET active = ? WHERE id = ?'),
-      setLinks: db.prepare<[string | null, string | null, string | null, number]>(
-        'UPDATE calendar_views SET delta_link = ?, next_link = ?, round = ? WHERE id = ?',
-      ),
-      setRound: db.prepare<[string | null, string | null, number, string, number]>(
-        'UPDATE calendar_views SET next_link = ?, round = ?, generation = ?, counters = ? WHERE id = ?',
-      ),
-      setCounters: db.prepare<[string, number]>('UPDATE calendar_views SET counters = ? WHERE id = ?'),
-      complete: db.prepare<[string, string, number]>(
-        'UPDATE calendar_views SET delta_link = ?, next_link = NULL, round = NULL, counters = ? WHERE id = ?',
-      ),
-      otherViews: db.prepare<[number], { id: number }>('SELECT id FROM calendar_views WHERE id <> ?'),
-      deleteView: db.prepare<[number]>('DELETE FROM calendar_views WHERE id = ?'),
-      deleteViewEvents: db.prepare<[number]>('DELETE FROM calendar_events WHERE view_id = ?'),
-      event: db.prepare<[number, string], EventRow>(
-        'SELECT id, start_ms, end_ms, last_modified, change_key, json FROM calendar_events WHERE view_id = ? AND id = ?',
-      ),
-      upsertEvent: db.prepare<[number, string, number, number, string | null, string | null, number, string]>(
-        `INSERT INTO calendar_events (view_id, id, start_ms, end_ms, last_modified, change_key, seen_generation, json)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (view_id, id) DO UPDATE SET start_ms = excluded.start_ms, end_ms = excluded.end_ms,
-           last_modified = excluded.last_modified, change_key = excluded.change_key,
-           seen_generation = excluded.seen_generation, json = excluded.json`,
-      ),
-      markSeen: db.prepare<[number, number, string]>('UPDATE calendar_events SET seen_generation = ? WHERE view_id = ? AND id = ?'),
-      deleteEvent: db.prepare<[number, string]>('DELETE FROM calendar_events WHERE view_id = ? AND id = ?'),
-      sweep: db.prepare<[number, number]>('DELETE FROM calendar_events WHERE view_id = ? AND seen_generation < ?'),
-      count: db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM calendar_events WHERE view_id = ?'),
-      inRange: db.prepare<[number, number, number, number], EventRow>(
-        `SELECT id, start_ms, end_ms, last_modified, change_key, json FROM calendar_events
-         WHERE view_id = ? AND start_ms < ? AND (end_ms > ? OR (end_ms <= start_ms AND start_ms >= ?))
-         ORDER BY start_ms, id`,
-      ),
-      allEvents: db.prepare<[number], EventRow>(
-        'SELECT id, start_ms, end_ms, last_modified, change_key, json FROM calendar_events WHERE view_id = ? ORDER BY id',
-      ),
-      insertRound: db.prepare(
-        `INSERT INTO calendar_rounds (view_id, kind, reason, started_at, duration_ms, pages, added, updated, removed, received, error)
-         VALUES (@view_id, @kind, @reason, @started_at, @duration_ms, @pages, @added, @updated, @removed, @received, @error)`,
-      ),
-      trimRounds: db.prepare<[number, number, number]>(
-        'DELETE FROM calendar_rounds WHERE view_id = ? AND seq <= (SELECT seq FROM calendar_rounds WHERE view_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)',
-      ),
-      rounds: db.prepare<[number, number], RoundRow>('SELECT * FROM calendar_rounds WHERE view_id = ? ORDER BY seq DESC LIMIT ?'),
-      deleteViewRounds: db.prepare<[number]>('DELETE FROM calendar_rounds WHERE view_id = ?'),
-      search: db.prepare<[number, string, number], EventRow>(
-        `SELECT id, start_ms, end_ms, last_modified, change_key, json FROM calendar_events
-         WHERE view_id = ? AND json_extract(json, '$.subject') LIKE ? ESCAPE '\\' ORDER BY start_ms, id LIMIT ?`,
-      ),
-    };
+    this.file = openedOnUse('the calendar copy', path, openCopy);
+  }
+
+  /** The open file, opened now if need be: for writes, and reads inside them. */
+  private get db(): Database.Database {
+    return this.file.get().db;
+  }
+
+  private get sql(): OpenCopy['sql'] {
+    return this.file.get().sql;
+  }
+
+  /** The statements to read with, or undefined when no file was ever made (nothing to read). */
+  private get reads(): OpenCopy['sql'] | undefined {
+    return this.file.existing()?.sql;
   }
 
   getView(id: number): CalendarView | null {
-    const row = this.sql.view.get(id);
+    const row = this.reads?.view.get(id);
     return row ? toView(row) : null;
   }
 
   /** The view the sync works on (the store keeps one); `active` says if it was left running. */
   currentView(): CalendarView | null {
-    const row = this.sql.currentView.get();
+    const row = this.reads?.currentView.get();
     return row ? toView(row) : null;
   }
 
   /** The most recently created view of a user: its window is reused when none is given. */
   latestViewOf(user: string): CalendarView | null {
-    const row = this.sql.latestFor.get(user);
+    const row = this.reads?.latestFor.get(user);
     return row ? toView(row) : null;
   }
 
@@ -306,7 +339,7 @@ export class CalendarStore {
 
   /** The view's rounds, newest first: what each did, or why it failed. */
   roundHistory(id: number, limit = 100): RoundRecord[] {
-    return this.sql.rounds.all(id, limit).map((r) => ({
+    return (this.reads?.rounds.all(id, limit) ?? []).map((r) => ({
       kind: r.kind,
       ...(r.reason ? { reason: r.reason } : {}),
       startedAt: r.started_at,
@@ -410,23 +443,24 @@ export class CalendarStore {
   /** Events whose subject holds `text` (case-insensitive for ASCII), by start time. */
   searchSubject(id: number, text: string, limit: number): StoredEvent[] {
     const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return this.sql.search.all(id, pattern, limit).map(toEvent);
+    return (this.reads?.search.all(id, pattern, limit) ?? []).map(toEvent);
   }
 
   eventsInRange(id: number, startMs: number, endMs: number): StoredEvent[] {
-    return this.sql.inRange.all(id, endMs, startMs, startMs).map(toEvent);
+    return (this.reads?.inRange.all(id, endMs, startMs, startMs) ?? []).map(toEvent);
   }
 
   allEvents(id: number): StoredEvent[] {
-    return this.sql.allEvents.all(id).map(toEvent);
+    return (this.reads?.allEvents.all(id) ?? []).map(toEvent);
   }
 
   countEvents(id: number): number {
-    return this.sql.count.get(id)!.n;
+    const reads = this.reads;
+    return reads ? reads.count.get(id)!.n : 0;
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    this.file.close();
   }
 
   /**

@@ -1,9 +1,10 @@
 // The calendarSync contract service as the renderer reaches it: through the service host, with
 // inputs validated and errors as values, over a real emulator.
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CalendarEvent, CalendarRound, CalendarSyncStatus } from '@shared/contract/directory';
 import type { Result } from '@shared/contract/result';
 import { createMemoryLogger } from '../../platform/logger';
@@ -19,10 +20,8 @@ describe('calendarSync service', () => {
   let closers: (() => void | Promise<void>)[];
   let binding: CalendarSyncBinding;
 
-  beforeEach(async () => {
-    emu = await startTestDirectoryEmulator();
-    dir = await mkdtemp(join(tmpdir(), 'calendar-service-'));
-    closers = [];
+  /** A binding as the directory module makes one at start, on the copy in `dir`. */
+  const bind = () => {
     const logger = createMemoryLogger('warn');
     host = createServiceHost(logger);
     const { client } = recordingClient(emu);
@@ -33,6 +32,13 @@ describe('calendarSync service', () => {
       logger,
       defaults: { user: emu.user.id, intervalSeconds: 3600 },
     });
+  };
+
+  beforeEach(async () => {
+    emu = await startTestDirectoryEmulator();
+    dir = await mkdtemp(join(tmpdir(), 'calendar-service-'));
+    closers = [];
+    bind();
   });
   afterEach(async () => {
     for (const close of closers.reverse()) await close();
@@ -63,6 +69,33 @@ describe('calendarSync service', () => {
       error: { code: 'invalid_input' },
     });
     expect(await call('status')).toMatchObject({ ok: true, value: { state: 'stopped', target: null, rounds: 0 } });
+  });
+
+  it('makes the copy’s file when the sync first starts, and starts again at the next start the view left running', async () => {
+    const file = join(dir, 'data', 'directory', 'calendar.sqlite');
+    expect(existsSync(file)).toBe(false);
+    // The console's reads before any start answer from no copy at all, and make none.
+    expect(await call('status')).toMatchObject({ ok: true, value: { state: 'stopped', target: null, eventsStored: 0 } });
+    expect(await call('history', { limit: 10 })).toEqual({ ok: true, value: [] });
+    expect(await call('searchEvents', { text: 'x' })).toEqual({ ok: true, value: [] });
+    expect(await call('eventsInRange', { start: '2030-01-01T00:00:00Z', end: '2030-02-01T00:00:00Z' })).toEqual({ ok: true, value: [] });
+    expect(binding.lent.status()).toMatchObject({ state: 'stopped' });
+    expect(binding.lent.eventsInRange(0, Date.now())).toEqual([]);
+    expect(existsSync(file)).toBe(false);
+
+    const window = { start: '2030-01-01T00:00:00.000Z', end: '2030-02-01T00:00:00.000Z' };
+    expect(await call('start', window)).toMatchObject({ ok: true });
+    expect(existsSync(file)).toBe(true);
+    expect(await call('syncNow')).toMatchObject({ ok: true, value: { rounds: 1 } });
+
+    // The app closes with the sync running and starts again: the file is opened as it starts.
+    for (const close of closers.splice(0).reverse()) await close();
+    bind();
+    await vi.waitFor(async () => expect(await call('status')).toMatchObject({ ok: true, value: { state: 'idle', rounds: 2 } }), {
+      timeout: 10_000,
+      interval: 20,
+    });
+    expect(await call('status')).toMatchObject({ ok: true, value: { target: { user: emu.user.id, ...window } } });
   });
 
   it('lends the copy to other modules: starts a stopped sync, tells of each round, serves events in range', async () => {

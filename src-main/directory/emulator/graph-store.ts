@@ -1,4 +1,5 @@
-import Database, { type Statement } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
+import { openSqlite } from '../../platform/sqlite';
 import { randomBytes } from 'node:crypto';
 
 /** The state of one event series or single event as the emulator keeps it (see event-model.ts). */
@@ -24,13 +25,13 @@ export interface ChangedEvent {
  * trimming it raises `pruned_through`, and tokens older than that get 410 SyncStateNotFound.
  */
 export class GraphStore {
-  private readonly db: Database.Database;
+  private readonly db: Database;
 
   constructor(
     path: string,
     private readonly changeLogLimit: number,
   ) {
-    this.db = new Database(path);
+    this.db = openSqlite(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(`

@@ -10,7 +10,7 @@ import { publicAccount } from './account-store';
 import { bucketSettingsHandlers } from './bucket-settings-handlers';
 import { createBatchRunner } from './batch/batch-runner';
 import { createFolderIndexer } from './folder-index/folder-indexer';
-import { openIndexStore } from './folder-index/index-store';
+import { openIndexStoreOnUse } from './folder-index/index-store';
 import { createKodoClient, type KodoClient } from './kodo-client';
 import { localAccountSource } from './local-account';
 import { bindCdnService } from './cdn/cdn-service';
@@ -55,7 +55,8 @@ export function createStorageClientModule(options: StorageClientOptions = {}): E
       ctx.capabilities.provide(storageAccounts, { listAccounts, clientFor });
 
       mkdirSync(dir, { recursive: true });
-      const index = openIndexStore(join(dir, 'index.sqlite'));
+      // Opened by the first browse, listing or change that needs it, not at start.
+      const index = openIndexStoreOnUse(join(dir, 'index.sqlite'));
       const indexer = createFolderIndexer({
         store: index,
         listPage: async ({ accountId, bucket }, prefix, marker) =>

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqlite } from '../../platform/sqlite';
 
 export interface ObjectRow {
   bucket: string;
@@ -147,7 +148,7 @@ export class MetadataStore {
   private readonly stmts;
 
   constructor(path: string) {
-    this.db = new Database(path);
+    this.db = openSqlite(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(SCHEMA);

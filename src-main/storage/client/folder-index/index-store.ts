@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openedOnUse, openSqlite, setUpOrClose } from '@main/platform/sqlite';
 import {
   STORAGE_CLASSES,
   type FolderEntry,
@@ -183,7 +184,32 @@ function prepareLevel(db: Database.Database, root: boolean, sort: SortField, des
  * cannot. Each key row carries its parent folder so one level reads through an index.
  */
 export function openIndexStore(path: string): IndexStore {
-  const db = new Database(path);
+  return setUpOrClose(openSqlite(path), indexStoreOn);
+}
+
+/**
+ * The index opened by the first call that needs it (the console asks a folder's index status as
+ * it browses one) rather than at start: an engine whose storage is never browsed makes no file.
+ */
+export function openIndexStoreOnUse(path: string): IndexStore {
+  const store = openedOnUse('the folder index', path, openIndexStore);
+  return {
+    scan: (scope, prefix) => store.get().scan(scope, prefix),
+    beginScan: (scope, prefix) => store.get().beginScan(scope, prefix),
+    addPage: (scope, scan, objects, progress) => store.get().addPage(scope, scan, objects, progress),
+    completeScan: (scope, scan, now) => store.get().completeScan(scope, scan, now),
+    failScan: (scope, scan, error) => store.get().failScan(scope, scan, error),
+    status: (scope, prefix) => store.get().status(scope, prefix),
+    level: (scope, prefix, sort, descending, offset, limit, search) =>
+      store.get().level(scope, prefix, sort, descending, offset, limit, search),
+    removeKeys: (scope, keys) => store.get().removeKeys(scope, keys),
+    object: (scope, key) => store.get().object(scope, key),
+    putObjects: (scope, objects) => store.get().putObjects(scope, objects),
+    close: () => store.close(),
+  };
+}
+
+function indexStoreOn(db: Database.Database): IndexStore {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.exec(SCHEMA);

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openedOnUse, openSqlite, setUpOrClose } from '@main/platform/sqlite';
 import type { TransferState, TransferStatus } from '@shared/contract/transfers';
 
 /** A transfer as the queue keeps it: the status the console sees, and how to carry it out. */
@@ -116,7 +117,34 @@ const COLUMNS: Record<keyof TransferPatch, string> = {
 
 /** The transfer queue in `data_dir/storage/transfers/queue.sqlite` (WAL): it outlives the app. */
 export function openTransferStore(path: string): TransferStore {
-  const db = new Database(path);
+  return setUpOrClose(openSqlite(path), transferStoreOn);
+}
+
+/**
+ * The queue's file opened on first need rather than at start. Until a transfer is added or a
+ * setting saved, reads answer as an empty queue would, without making a file; a file an earlier
+ * run left is opened by the first read, which the queue makes as it starts, to go on with what
+ * was left.
+ */
+export function openTransferStoreOnUse(path: string): TransferStore {
+  const store = openedOnUse('the transfer queue', path, openTransferStore);
+  return {
+    insert: (rows) => store.get().insert(rows),
+    get: (id) => store.existing()?.get(id),
+    list: () => store.existing()?.list() ?? [],
+    // Only rows that exist change: with no file there are none.
+    update: (id, patch) => store.existing()?.update(id, patch),
+    written: () => store.existing()?.written() ?? Promise.resolve(),
+    remove: (ids) => store.existing()?.remove(ids),
+    queued: (limit) => store.existing()?.queued(limit) ?? [],
+    requeueRunning: () => store.existing()?.requeueRunning() ?? 0,
+    setting: (name) => store.existing()?.setting(name),
+    setSetting: (name, value) => store.get().setSetting(name, value),
+    close: () => store.close(),
+  };
+}
+
+function transferStoreOn(db: Database.Database): TransferStore {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.exec(SCHEMA);

@@ -11,7 +11,7 @@ import { createIndexBatcher } from './index-batcher';
 import { freeName, localTarget } from './local-target';
 import { createSpoolReceiver } from './spool-receiver';
 import { createTransferQueue, type NewTransfer, type TransferQueue } from './transfer-queue';
-import { openTransferStore } from './transfer-store';
+import { openTransferStoreOnUse } from './transfer-store';
 import { keepBothKeys } from './upload-conflicts';
 
 export interface TransfersServiceOptions {
@@ -46,8 +46,13 @@ async function expand(client: KodoClient, bucket: string, items: readonly BatchI
 export function bindTransfersService(ctx: EngineContext, options: TransfersServiceOptions): TransferQueue {
   const dir = join(options.dir, 'transfers');
   mkdirSync(dir, { recursive: true });
-  const store = openTransferStore(join(dir, 'queue.sqlite'));
-  const indexing = createIndexBatcher(options.index);
+  // Opened now only when an earlier run left a queue to go on with; else by the first transfer.
+  const store = openTransferStoreOnUse(join(dir, 'queue.sqlite'));
+  const logger = ctx.logger.child('transfers');
+  const indexing = createIndexBatcher(options.index, (error) =>
+    // The uploads are done; only sorted views miss them until the folder is listed again.
+    logger.warn('finished uploads not added to the folder index', { error: error.message }),
+  );
   const queue = createTransferQueue({
     store,
     clientFor: options.clientFor,
@@ -67,7 +72,7 @@ export function bindTransfersService(ctx: EngineContext, options: TransfersServi
           storageClass: 'standard',
         },
       ),
-    logger: ctx.logger.child('transfers'),
+    logger,
   });
   ctx.onClose(async () => {
     await queue.close();
