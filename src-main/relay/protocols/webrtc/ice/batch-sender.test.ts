@@ -1,7 +1,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadRelayNative, type RelayNative } from '../native/native-addon';
-import { BatchSender, ipv4Number } from './batch-sender';
+import { BatchSender } from './batch-sender';
 
 const sockets: Socket[] = [];
 afterEach(() => sockets.splice(0).forEach((socket) => socket.close()));
@@ -29,14 +29,6 @@ async function receiver(): Promise<{ port: number; numbers: number[] }> {
   socket.on('message', (message) => numbers.push(message.readUInt32BE(0)));
   return { port: socket.address().port, numbers };
 }
-
-describe('ipv4Number', () => {
-  it('reads dotted IPv4 and refuses anything else', () => {
-    expect(ipv4Number('127.0.0.1')).toBe(0x7f000001);
-    expect(ipv4Number('255.255.255.255')).toBe(0xffffffff);
-    for (const bad of ['::1', '1.2.3', '1.2.3.256', '1.2.3.x', '01.2.3.4.5']) expect(() => ipv4Number(bad)).toThrow(/not an IPv4/);
-  });
-});
 
 describe.runIf(process.platform === 'linux')('a batch sender on the native addon', () => {
   const addon = loadRelayNative()!;

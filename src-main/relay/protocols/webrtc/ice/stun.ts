@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ipv4Number } from './ipv4-number';
 
 /** RFC 5389: every STUN message carries this after its type and length. */
 const MAGIC_COOKIE = 0x2112a442;
@@ -91,7 +92,6 @@ export function bindingSuccess(transactionId: string, to: { address: string; por
   bytes.writeUInt16BE(8, 22);
   bytes.writeUInt8(0x01, 25);
   bytes.writeUInt16BE(to.port ^ (MAGIC_COOKIE >>> 16), 26);
-  const ip = to.address.split('.').reduce((sum, part) => sum * 256 + Number(part), 0);
-  bytes.writeUInt32BE((ip ^ MAGIC_COOKIE) >>> 0, 28);
+  bytes.writeUInt32BE((ipv4Number(to.address) ^ MAGIC_COOKIE) >>> 0, 28);
   return bytes;
 }

@@ -3,7 +3,8 @@ import { lookup } from 'node:dns';
 import { isIPv4 } from 'node:net';
 import type { Datagram } from '../srtp/srtp-protect';
 import { loadRelayNative, type RelayNative } from '../native/native-addon';
-import { BatchSender, ipv4Number } from './batch-sender';
+import { BatchSender } from './batch-sender';
+import { ipv4Number } from './ipv4-number';
 import { bindingRequestUsername, mappedAddress, readStunHeader } from './stun';
 import type { MuxTargets } from './mux-targets';
 
@@ -86,11 +87,6 @@ export class UdpMux {
     // A viewer that went away makes sends fail (ICMP unreachable): that is its leg's problem, not the port's.
     socket.on('error', () => undefined);
     return new UdpMux(socket, targets, consentExpiryMs, native && fd !== undefined ? { addon: native, fd } : undefined);
-  }
-
-  /** Whether media leaves in batches through the native addon (else one dgram send per datagram). */
-  get batched(): boolean {
-    return this.sender.batched;
   }
 
   get port(): number {
