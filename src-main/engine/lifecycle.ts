@@ -1,3 +1,4 @@
+import { scheduleStartupRelease } from '../platform/startup-memory';
 import { startEngine, type Engine, type EngineOptions } from './engine';
 
 export interface Lifecycle {
@@ -9,7 +10,8 @@ export interface Lifecycle {
 /**
  * Keeps one engine running: POST /api/restart closes it and starts a fresh one from the config
  * file (in-process, so it works the same under Node and Electron); POST /api/exit closes it and
- * hands the exit code to `onExit`.
+ * hands the exit code to `onExit`. A few seconds after each start, the memory that starting took
+ * is given back (`platform/startup-memory.ts`).
  */
 export async function runEngine(
   options: Omit<EngineOptions, 'onExitRequest' | 'onRestartRequest'>,
@@ -18,9 +20,10 @@ export async function runEngine(
 ): Promise<Lifecycle> {
   let engine: Engine;
   let busy: Promise<void> = Promise.resolve();
+  let cancelRelease = () => {};
 
-  const start = (): Promise<Engine> =>
-    startEngine({
+  const start = async (): Promise<Engine> => {
+    const started = await startEngine({
       ...options,
       onExitRequest: (code) => {
         busy = busy.then(async () => {
@@ -36,12 +39,17 @@ export async function runEngine(
         });
       },
     });
+    cancelRelease();
+    cancelRelease = scheduleStartupRelease();
+    return started;
+  };
 
   engine = await start();
   return {
     current: () => engine,
     stop: async () => {
       await busy.catch(() => undefined);
+      cancelRelease();
       await engine.close();
     },
   };
