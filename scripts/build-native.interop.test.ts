@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildNative } from './build-native.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const FOLDER = 'src-main/relay/protocols/webrtc/native';
+const FOLDER = 'src-main/relay/native';
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 

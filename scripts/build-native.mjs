@@ -1,5 +1,5 @@
 // Compiles the relay's native helpers (a Node-API addon in C) into dist/native: batched UDP
-// sends and SRTP protection for WebRTC viewers (src-main/relay/protocols/webrtc/native). Run by
+// sends and SRTP protection for WebRTC viewers, direct writes to TCP viewers (src-main/relay/native). Run by
 // `npm install` (postinstall) and by scripts/build.mjs when its sources changed.
 //
 // Linux only (sendmmsg). Where there is no C compiler or no Node
@@ -17,7 +17,7 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 /** Each addon: its folder (from the project root), its C sources there, and the file it becomes in dist/native. */
 const ADDONS = [
-  { folder: 'src-main/relay/protocols/webrtc/native', sources: ['addon.c', 'udp-batch.c', 'srtp-cm.c'], output: 'relay-native.node' },
+  { folder: 'src-main/relay/native', sources: ['addon.c', 'udp-batch.c', 'srtp-cm.c', 'stream-write.c'], output: 'relay-native.node' },
 ];
 
 const FLAGS = ['-O2', '-std=c11', '-D_GNU_SOURCE', '-Wall', '-Wextra', '-Werror', '-fPIC', '-shared', '-fvisibility=hidden'];

@@ -5,6 +5,8 @@ import { createRepeatFilter } from '@main/platform/repeat-filter';
 import type { ProducerConnection } from '../../core/producer';
 import { createDigestNonces } from './digest-nonces';
 import { RtspServerSession, type RtspServerOptions, type RtspServerShared } from './rtsp-server-session';
+import { loadRelayNative } from '../../native/native-addon';
+import { createSocketWriter } from './socket-writer';
 import { createViewerWrites } from './viewer-writes';
 
 export type { RtspServerOptions } from './rtsp-server-session';
@@ -35,7 +37,8 @@ export async function startRtspServer(options: RtspServerOptions): Promise<Runni
     expected: new Map(),
     refusals: createRepeatFilter(),
     nonces: createDigestNonces(),
-    writes: createViewerWrites(),
+    // Pictures straight into the kernel where the native addon is there (socket-writer.ts).
+    writes: createViewerWrites({ write: createSocketWriter(loadRelayNative()) }),
     requireAuth: (socket) =>
       !!options.username && (!!options.localAuth || !isLoopbackAddress(socket.remoteAddress?.replace(/^::ffff:/, '') ?? '')),
     realm: 'Relay Console',

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import { serializeRtpPacket, type RtpPacket } from '../../core/rtp-packet';
+import type { SocketWriter } from './socket-writer';
 
 /** A viewer's connection as the writer sees it: its socket, and how to wake its senders once there is room again. */
 export interface ViewerOutput {
@@ -45,9 +46,12 @@ const DEFAULT_HOLD_MS = 1;
  *   between), the bytes are joined once and the same buffer goes to each of the others: one
  *   plain write per viewer, without a writev's list or Node's per-chunk stream bookkeeping. The
  *   first viewer's batch goes out as its frames, uncopied, so a lone viewer costs no copy.
+ * - A picture in one buffer (joined, or a lone frame) goes out through `write`: by default
+ *   Node's socket write; the server gives the native writer (`socket-writer.ts`).
  */
-export function createViewerWrites(options: { holdMs?: number } = {}) {
+export function createViewerWrites(options: { holdMs?: number; write?: SocketWriter } = {}) {
   const holdMs = options.holdMs ?? DEFAULT_HOLD_MS;
+  const writeTo: SocketWriter = options.write ?? ((socket, bytes) => void socket.write(bytes));
   // Per packet: the frame of the common (channel, payload type), and others if any viewer
   // differs. Kept per packet, not just for the latest one: viewers catching up from the cached
   // GOP or their queue then share their frames too, where a megabyte of GOP each would add up.
@@ -91,10 +95,10 @@ export function createViewerWrites(options: { holdMs?: number } = {}) {
       if (socket.destroyed) {
         // Gone mid-picture: nothing to send, and nobody to wake.
       } else if (batch.count === 1) {
-        socket.write(batch.frames[0]);
+        writeTo(socket, batch.frames[0]!);
       } else if (sent && sameFrames(sent, batch)) {
         sentJoined ??= joinFrames(batch, joins.take(batch.bytes));
-        socket.write(sentJoined);
+        writeTo(socket, sentJoined);
         joins.wrote(sentJoined, socket);
       } else {
         // The first batch of its kind goes out as its frames, uncopied, in one writev; they are
@@ -246,7 +250,7 @@ function createJoinSpace() {
       taken = true;
       return space.subarray(0, bytes);
     },
-    /** After `socket.write(joined)`: a socket that did not hand it all to the kernel keeps the space. */
+    /** After writing `joined` to the socket: a socket that did not hand it all to the kernel keeps the space. */
     wrote(joined: Buffer, socket: Socket): void {
       if (space && joined.buffer === space.buffer && socket.writableLength > 0) space = undefined;
     },

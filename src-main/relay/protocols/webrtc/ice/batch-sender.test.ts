@@ -1,6 +1,6 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadRelayNative, type RelayNative } from '../native/native-addon';
+import { loadRelayNative, type RelayNative } from '../../../native/native-addon';
 import { BatchSender } from './batch-sender';
 
 const sockets: Socket[] = [];

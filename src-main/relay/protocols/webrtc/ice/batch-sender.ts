@@ -1,6 +1,6 @@
 import type { Socket } from 'node:dgram';
 import type { Datagram } from '../srtp/srtp-protect';
-import type { RelayNative } from '../native/native-addon';
+import type { RelayNative } from '../../../native/native-addon';
 
 const EIO = 5;
 /** Datagrams in one call to the addon (its own limit). */

@@ -1,4 +1,4 @@
-import type { RelayNative, SrtpCmHandle } from '../native/native-addon';
+import type { RelayNative, SrtpCmHandle } from '../../../native/native-addon';
 import { CM_TAG_LENGTH, type RtpToProtect } from './aes-cm-rtp';
 import { SpareBuffer } from './spare-buffer';
 import type { SessionKeys } from './srtp-keys';

@@ -9,7 +9,7 @@ import {
   SRTP_AEAD_AES_256_GCM,
   SRTP_AES128_CM_HMAC_SHA1_80,
 } from './srtp-keys';
-import { loadRelayNative } from '../native/native-addon';
+import { loadRelayNative } from '../../../native/native-addon';
 import { SrtpProtector } from './srtp-protect';
 
 const hex = (text: string) => Buffer.from(text.replace(/\s+/g, ''), 'hex');

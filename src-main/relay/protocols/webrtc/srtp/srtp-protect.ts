@@ -1,5 +1,5 @@
 import { createCipheriv, createHmac } from 'node:crypto';
-import { loadRelayNative, type RelayNative } from '../native/native-addon';
+import { loadRelayNative, type RelayNative } from '../../../native/native-addon';
 import { AesCmRtpNative } from './aes-cm-native';
 import { AesCmRtp, CM_TAG_LENGTH, type RtpToProtect } from './aes-cm-rtp';
 import { srtcpIv } from './srtcp-unprotect';

@@ -1,5 +1,6 @@
-// The relay's native helpers for WebRTC viewers, one addon: batched UDP sends (udp-batch.c) and
-// AES-CM SRTP protection in batches (srtp-cm.c). Loaded by native-addon.ts.
+// The relay's native helpers, one addon: batched UDP sends (udp-batch.c) and AES-CM SRTP
+// protection in batches (srtp-cm.c) for WebRTC viewers, and direct writes to TCP viewers
+// (stream-write.c). Loaded by native-addon.ts.
 #include "native.h"
 
 napi_value native_number(napi_env env, double value) {
@@ -24,6 +25,7 @@ bool native_bytes(napi_env env, napi_value value, const unsigned char **bytes, s
 static napi_value init(napi_env env, napi_value exports) {
   register_udp_batch(env, exports);
   register_srtp_cm(env, exports);
+  register_stream_write(env, exports);
   return exports;
 }
 

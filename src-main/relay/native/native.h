@@ -23,5 +23,6 @@ bool native_bytes(napi_env env, napi_value value, const unsigned char **bytes, s
 
 void register_udp_batch(napi_env env, napi_value exports);
 void register_srtp_cm(napi_env env, napi_value exports);
+void register_stream_write(napi_env env, napi_value exports);
 
 #endif

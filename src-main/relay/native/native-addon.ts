@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 /** What a native SRTP context is to JavaScript: a handle, freed with it. */
 export type SrtpCmHandle = { readonly __brand: 'SrtpCmHandle' };
 
-/** The relay's native helpers for WebRTC viewers, compiled from this folder's C (see addon.c). */
+/** The relay's native helpers for WebRTC and RTSP viewers, compiled from this folder's C (see addon.c). */
 export interface RelayNative {
   /** A UDP socket bound to the IPv4 address (a 32-bit number) and port, for dgram's `bind({ fd })`; throws with an errno `code`. */
   bindUdp4(address: number, port: number): number;
@@ -25,17 +25,22 @@ export interface RelayNative {
    * encrypted in place and their 10-byte tags written after them. 0, or a negative errno.
    */
   srtpCmProtect(context: SrtpCmHandle, buffer: ArrayBuffer, spans: Int32Array, count: number): number;
+  /**
+   * `length` bytes of `buffer` from `offset` to a connected TCP socket's descriptor, without
+   * blocking: how many the kernel took (0 when its buffer is full), or a negative errno.
+   */
+  writeStream(fd: number, buffer: ArrayBuffer, offset: number, length: number): number;
 }
 
 /** Where the build puts the addon: dist/native in the project (or the packaged app). */
 const ADDON = join('dist', 'native', 'relay-native.node');
-/** Folders from this module up to the project's root: src-main/relay/protocols/webrtc/native from source, dist/main bundled. */
+/** Folders from this module up to the project's root (at most): src-main/relay/native from source, dist/main bundled. */
 const MAX_LEVELS = 6;
 
 /**
  * The addon, or undefined where it was not built (not Linux, no C compiler at install) or
  * `RELAY_NATIVE=0` turns it off (to compare, or to rule it out): the relay then sends with
- * Node's dgram one datagram at a time and protects with Node's crypto.
+ * Node's dgram one datagram at a time, protects with Node's crypto and writes to TCP viewers through Node's streams.
  */
 export function loadRelayNative(env: NodeJS.ProcessEnv = process.env): RelayNative | undefined {
   if (env.RELAY_NATIVE === '0' || process.platform !== 'linux') return undefined;
