@@ -129,3 +129,8 @@ export function loopbackPort(sdp: string, transport: Transport): number | undefi
 export function iceUfrag(sdp: string): string | undefined {
   return /^a=ice-ufrag:(\S+)/m.exec(sdp)?.[1];
 }
+
+/** The ICE password of an SDP (its first `a=ice-pwd`), or undefined. */
+export function icePassword(sdp: string): string | undefined {
+  return /^a=ice-pwd:(\S+)/m.exec(sdp)?.[1];
+}

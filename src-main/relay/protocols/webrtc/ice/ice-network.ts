@@ -5,7 +5,16 @@ import type { RTCPeerConnection } from 'werift';
 import type { Logger } from '@main/platform/logger';
 import { listenFailure } from '@main/platform/listen';
 import { parseWebrtcListen, type IceServer, type WebrtcListen, type WebrtcSettings } from '../webrtc-settings';
-import { candidateLines, hostAddresses, iceUfrag, loopbackPort, networkAllowed, withCandidates, type Transport } from './answer-candidates';
+import {
+  candidateLines,
+  hostAddresses,
+  icePassword,
+  iceUfrag,
+  loopbackPort,
+  networkAllowed,
+  withCandidates,
+  type Transport,
+} from './answer-candidates';
 import type { MuxTarget } from './mux-targets';
 import type { DirectPath } from '../srtp/werift-media-path';
 import { bindingRequest } from './stun';
@@ -154,7 +163,13 @@ export async function openIceNetwork(settings: WebrtcSettings, logger: Logger): 
       const hosts = hostAddresses(listen!.host, networkInterfaces(), filters).map((ip) => ({ ip, port }));
       const lines = candidateLines([...hosts, ...(await configured())], transports, filters);
       if (!ufrag) return { sdp: withCandidates(localSdp, keep, lines), release: () => undefined };
-      targets.set(ufrag, withLiveness({ udpPort: loopbackPort(localSdp, 'udp'), tcpPort: loopbackPort(localSdp, 'tcp') }, events));
+      const password = icePassword(localSdp);
+      const target = {
+        udpPort: loopbackPort(localSdp, 'udp'),
+        tcpPort: loopbackPort(localSdp, 'tcp'),
+        ...(password ? { icePassword: Buffer.from(password) } : {}),
+      };
+      targets.set(ufrag, withLiveness(target, events));
       return {
         sdp: withCandidates(localSdp, keep, lines),
         ...(udp ? { direct: (loopbackPort: number) => udp.directTo(ufrag, loopbackPort) } : {}),

@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRelayPage, type PeersWindow } from '@main/relay/test/chromium-kit';
 import { startRelay, type RelayUnderTest } from '@main/relay/test/relay-test-kit';
+import { holdFor } from '@main/test-support/time';
 import { bindingSuccess, readStunHeader } from './stun';
 
 /** WHEP in Chromium; resolves with the answer's candidates and, once playing, the remote end of Chromium's chosen pair. */
@@ -79,6 +80,43 @@ describe('ICE on the shared WebRTC port (webrtc.listen)', () => {
       expect.stringMatching(/^\d+\.\d+\.\d+\.\d+:\d+$/),
     ]);
   }, 90_000);
+
+  it("Chromium's consent checks on the pair it plays over are answered, and it keeps playing", async () => {
+    const url = `${relays[0]!.api}/api/webrtc?src=cam`;
+    /** The page's viewer: the nominated pair's STUN counts, its ICE state and the video's time. */
+    const viewerState = () =>
+      page.evaluate(async () => {
+        const { pc, video } = (window as unknown as { consentViewer: { pc: RTCPeerConnection; video: HTMLVideoElement } }).consentViewer;
+        let pair: { responsesReceived?: number; requestsSent?: number } = {};
+        (await pc.getStats()).forEach((report: { type: string; nominated?: boolean; state?: string }) => {
+          if (report.type === 'candidate-pair' && report.nominated && report.state === 'succeeded') pair = report;
+        });
+        return {
+          responses: pair.responsesReceived ?? 0,
+          requests: pair.requestsSent ?? 0,
+          state: pc.iceConnectionState,
+          time: video.currentTime,
+        };
+      });
+    await page.evaluate(async (url) => {
+      const { peers } = window as unknown as PeersWindow;
+      const { pc, video, answer } = await peers.offer(url);
+      await pc.setRemoteDescription({ type: 'answer', sdp: answer });
+      await peers.played(video);
+      (window as unknown as { consentViewer: unknown }).consentViewer = { pc, video };
+    }, url);
+    // Once the media flows, the relay answers the checks itself (werift's STUN code checks those
+    // answers' integrity in consent-answer.test.ts); Chromium checks the pair every 2.5 s or so.
+    const before = await viewerState();
+    await holdFor(7_000); // a few of Chromium's consent checks
+    const after = await viewerState();
+    await page.evaluate(() => (window as unknown as { consentViewer: { pc: RTCPeerConnection } }).consentViewer.pc.close());
+    expect(after.requests).toBeGreaterThan(before.requests);
+    expect(after.responses).toBeGreaterThan(before.responses);
+    expect(after.responses).toBeGreaterThanOrEqual(after.requests - 1);
+    expect(after.state).toBe('connected');
+    expect(after.time - before.time).toBeGreaterThan(5);
+  }, 60_000);
 
   it('with networks: [tcp4] the answer offers ICE-TCP only, on the same port, and the picture comes over it', async () => {
     const relay = await startRelay(source, 'webrtc:\n  listen: 127.0.0.1:0\n  filters:\n    networks: [tcp4]\n');

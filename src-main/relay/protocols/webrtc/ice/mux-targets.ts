@@ -2,6 +2,8 @@
 export interface MuxTarget {
   udpPort?: number;
   tcpPort?: number;
+  /** The answer's ICE password (`a=ice-pwd`): the shared UDP port answers consent checks on a session's media path with it. */
+  icePassword?: Buffer;
   /** A viewer address reached the session (for its stats: the viewer, not the loopback bridge). */
   onRemote?(address: string, transport: 'udp' | 'tcp'): void;
   /**

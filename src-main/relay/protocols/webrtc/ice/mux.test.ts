@@ -1,6 +1,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { connect, createServer, type AddressInfo, type Server, type Socket as NetSocket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { classes, Message, methods, parseMessage } from 'werift';
 import type { MuxTarget } from './mux-targets';
 import { withLiveness } from './session-liveness';
 import { TcpMux } from './tcp-mux';
@@ -108,6 +109,46 @@ describe('the shared ICE port routes each viewer to its session by ufrag', () =>
     const nothing = nextMessage(viewer, 300);
     expect(send.send([Buffer.from('late')])).toBe(false);
     expect(await nothing).toBeUndefined();
+  });
+
+  it("UDP: once media goes to a viewer, its consent checks are answered on the port with the session's password; before that, and unsigned, werift answers", async () => {
+    const agent = await udp();
+    const viewer = await udp();
+    const password = Buffer.from('the-answers-ice-password');
+    const targets = new Map<string, MuxTarget>([['cf73', { udpPort: agent.address().port, icePassword: password }]]);
+    const mux = await UdpMux.open('127.0.0.1', 0, targets, 60_000);
+    closers.push(
+      () => [agent, viewer].forEach((s) => s.close()),
+      () => mux.close(),
+    );
+    const signed = () =>
+      new Message(methods.BINDING, classes.REQUEST)
+        .setAttribute('USERNAME', 'cf73:hhK8')
+        .setAttribute('ICE-CONTROLLING', 1n)
+        .addMessageIntegrity(password)
+        .addFingerprint().bytes;
+    // Before the session sends media: the check goes to werift.
+    const atAgent = nextMessage(agent);
+    viewer.send(signed(), mux.port, '127.0.0.1');
+    const bridgePort = (await atAgent)!.port;
+    mux.directTo('cf73', bridgePort);
+
+    const request = signed();
+    const atViewer = nextMessage(viewer);
+    const notAtAgent = nextMessage(agent, 300);
+    viewer.send(request, mux.port, '127.0.0.1');
+    const answer = (await atViewer)!;
+    expect(answer.port).toBe(mux.port);
+    const parsed = parseMessage(answer.data, password)!;
+    expect(parsed.messageClass).toBe(classes.RESPONSE);
+    expect(parsed.transactionId.equals(request.subarray(8, 20))).toBe(true);
+    expect(parsed.getAttributeValue('XOR-MAPPED-ADDRESS')).toEqual(['127.0.0.1', viewer.address().port]);
+    expect(await notAtAgent).toBeUndefined();
+
+    // A check the port cannot answer (not signed with the password) still reaches werift.
+    const forwarded = nextMessage(agent);
+    viewer.send(check('cf73:hhK8'), mux.port, '127.0.0.1');
+    expect((await forwarded)?.data.equals(check('cf73:hhK8'))).toBe(true);
   });
 
   it('TCP: the first framed check picks the session, then bytes pass unchanged both ways; the last connection closing ends it', async () => {

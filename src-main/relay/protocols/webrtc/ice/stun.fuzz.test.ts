@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fuzzBudget, fuzzTimeout } from '@main/test-support/fuzz-budget';
+import { consentAnswer } from './consent-answer';
 import { bindingRequestUsername, bindingSuccess, mappedAddress, readStunHeader } from './stun';
 
 describe('fuzz: STUN on the shared ICE port', () => {
@@ -23,6 +24,8 @@ describe('fuzz: STUN on the shared ICE port', () => {
           const username = bindingRequestUsername(bytes);
           if (username !== undefined) expect(Buffer.byteLength(username)).toBeLessThanOrEqual(bytes.length);
           mappedAddress(bytes);
+          // Nobody signed these with the password: the port never answers them.
+          expect(consentAnswer(Buffer.from(bytes), Buffer.from('password'), { address32: 0x7f000001, port: 9 })).toBeUndefined();
         }),
         fuzzBudget(),
       );

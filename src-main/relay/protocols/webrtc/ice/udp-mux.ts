@@ -2,8 +2,9 @@ import { createSocket, type RemoteInfo, type Socket, type SocketOptions } from '
 import { lookup } from 'node:dns';
 import { isIPv4 } from 'node:net';
 import type { Datagram } from '../srtp/srtp-protect';
-import { loadRelayNative, type RelayNative } from '../native/native-addon';
+import { loadRelayNative, type RelayNative } from '../../../native/native-addon';
 import { BatchSender } from './batch-sender';
+import { consentAnswer } from './consent-answer';
 import { ipv4Number } from './ipv4-number';
 import { bindingRequestUsername, mappedAddress, readStunHeader } from './stun';
 import type { MuxTargets } from './mux-targets';
@@ -23,6 +24,8 @@ interface Leg {
   socket: Socket;
   lastSeen: number;
   remote: { address: string; port: number };
+  /** The session sends its media here (the pair the viewer nominated): its consent checks are answered on the port. */
+  media: boolean;
 }
 
 /**
@@ -40,7 +43,9 @@ export interface DirectSend {
  * check: its USERNAME starts with the ufrag of the session it is for. From then on that
  * address's packets (DTLS, SRTP, RTCP, consent checks) go to that session's werift socket on
  * loopback through a socket of their own, and what werift sends back leaves from the shared
- * port, so the viewer only ever sees one address.
+ * port, so the viewer only ever sees one address. Once the session sends its media to an
+ * address, the port itself answers that address's consent checks and the session reads its
+ * SRTCP; werift sees the rest.
  */
 export class UdpMux {
   private readonly legs = new Map<string, Leg>();
@@ -100,6 +105,7 @@ export class UdpMux {
     if (username !== undefined) {
       const ufrag = username.split(':')[0]!;
       if (leg?.ufrag !== ufrag) leg = this.newLeg(key, ufrag, remote);
+      else if (leg.media && this.answerConsent(leg, message, remote)) return;
     } else if (!leg) {
       this.answerDiscovery(message);
       return;
@@ -111,6 +117,20 @@ export class UdpMux {
     // SRTCP (RFC 5761 5.1.2: second byte 192-223) the session reads itself skips the bridge and werift.
     if (username === undefined && isRtcp(message) && target.onRtcp?.(message)) return;
     leg.socket.send(message, target.udpPort, '127.0.0.1');
+  }
+
+  /**
+   * A consent check on a session's media path answered here (`consent-answer.ts`) rather than
+   * bridged to werift, which has nothing more to learn from it once the pair is in use; false
+   * for one the answer leaves to werift.
+   */
+  private answerConsent(leg: Leg, message: Buffer, remote: RemoteInfo): boolean {
+    const password = this.targets.get(leg.ufrag)?.icePassword;
+    const answer = password && consentAnswer(message, password, { address32: ipv4Number(remote.address), port: remote.port });
+    if (!answer) return false;
+    leg.lastSeen = Date.now();
+    this.sender.sendOne(answer, remote.port, remote.address);
+    return true;
   }
 
   private newLeg(key: string, ufrag: string, remote: RemoteInfo): Leg | undefined {
@@ -127,7 +147,7 @@ export class UdpMux {
       if (from.port !== this.targets.get(ufrag)?.udpPort) return;
       this.socket.send(reply, remote.port, remote.address);
     });
-    const leg = { ufrag, socket, lastSeen: Date.now(), remote: { address: remote.address, port: remote.port } };
+    const leg = { ufrag, socket, lastSeen: Date.now(), remote: { address: remote.address, port: remote.port }, media: false };
     this.legs.set(key, leg);
     target.onRemote?.(key, 'udp');
     return leg;
@@ -149,6 +169,7 @@ export class UdpMux {
   directTo(ufrag: string, loopbackPort: number): DirectSend | undefined {
     for (const [key, leg] of this.legs) {
       if (leg.ufrag !== ufrag || boundPort(leg.socket) !== loopbackPort) continue;
+      leg.media = true;
       const { address, port } = leg.remote;
       const address32 = ipv4Number(address);
       const sender = this.sender;
