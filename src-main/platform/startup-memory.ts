@@ -8,7 +8,7 @@ type Collect = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resor
  * How long after a start the engine gives back what starting took: its modules are up and the
  * first requests of a console that opened with it have been answered.
  */
-export const RELEASE_AFTER_MS = 3_000;
+const RELEASE_AFTER_MS = 3_000;
 
 /**
  * V8's collector, without a `gc` on the engine's global object: the flag gives it to contexts
