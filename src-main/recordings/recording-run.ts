@@ -44,7 +44,7 @@ export function createRecordingRun(tracks: readonly FrameTrack[], deps: Recordin
   let finishing: Promise<void> = Promise.resolve();
   let lastFrameAt = Date.now();
 
-  function apply(events: WriterEvent[]): void {
+  function apply(events: readonly WriterEvent[]): void {
     for (const event of events) {
       if (event.kind === 'open') file = spool.begin(settings.stream);
       else if (event.kind === 'data') file?.write(event.parts);
