@@ -78,7 +78,10 @@ export function createRecordingRun(tracks: readonly FrameTrack[], deps: Recordin
     matches: (track) => began[track.index]?.connection === track.source.connection && began[track.index]?.codec === track.codec,
     push(track, frame, arrivalMs) {
       lastFrameAt = arrivalMs;
-      for (const converted of written[track.index]!.convert(frame)) apply(writer.push(track.index, converted, arrivalMs));
+      const output = written[track.index]!;
+      // Most tracks are written as they come: no list made for each of their frames.
+      if (output.asIs) return apply(writer.push(track.index, frame, arrivalMs));
+      for (const converted of output.convert(frame)) apply(writer.push(track.index, converted, arrivalMs));
     },
     async end() {
       apply(writer.finish());

@@ -54,12 +54,12 @@ interface OpenSegment {
   initId: string;
   begun: boolean[];
   pending: Fmp4Sample[];
-  pendingFrom?: number;
+  pendingFrom: number | undefined;
   /** The lead's first frame, in the muxer's seconds (0, or the decode delay of B-frames). */
   startSeconds: number;
   /** The lead's newest frame and the gap before it, seconds from the segment's start. */
   lastLead: number;
-  leadStep?: number;
+  leadStep: number | undefined;
 }
 
 /** A frame's length before two frames tell (25 fps). */
@@ -109,6 +109,10 @@ export function createRunWriter(options: RunWriterOptions): RunWriter {
       pending: [],
       startSeconds: muxer.seconds(lead, frame.timestamp),
       lastLead: 0,
+      // Every field from the start: one that appears later gives the object another shape,
+      // and the code that reads it for every frame sees several.
+      pendingFrom: undefined,
+      leadStep: undefined,
     };
     return [{ kind: 'open' }, { kind: 'data', parts: [init] }, ...append(lead, frame, arrivalMs)];
   }
