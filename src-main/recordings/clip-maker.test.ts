@@ -31,7 +31,7 @@ async function recording(): Promise<{ spool: Spool; nowMs: number; gopSeconds: n
   let file: OpenSpoolFile | undefined;
   let written = 0;
   const finishing: Promise<unknown>[] = [];
-  const apply = (events: WriterEvent[]) => {
+  const apply = (events: readonly WriterEvent[]) => {
     for (const event of events) {
       if (event.kind === 'open') {
         file = spool.begin('cam');

@@ -44,7 +44,7 @@ export function createRecordingRun(tracks: readonly FrameTrack[], deps: Recordin
   let finishing: Promise<void> = Promise.resolve();
   let lastFrameAt = Date.now();
 
-  function apply(events: WriterEvent[]): void {
+  function apply(events: readonly WriterEvent[]): void {
     for (const event of events) {
       if (event.kind === 'open') file = spool.begin(settings.stream);
       else if (event.kind === 'data') file?.write(event.parts);
@@ -78,7 +78,10 @@ export function createRecordingRun(tracks: readonly FrameTrack[], deps: Recordin
     matches: (track) => began[track.index]?.connection === track.source.connection && began[track.index]?.codec === track.codec,
     push(track, frame, arrivalMs) {
       lastFrameAt = arrivalMs;
-      for (const converted of written[track.index]!.convert(frame)) apply(writer.push(track.index, converted, arrivalMs));
+      const output = written[track.index]!;
+      // Most tracks are written as they come: no list made for each of their frames.
+      if (output.asIs) return apply(writer.push(track.index, frame, arrivalMs));
+      for (const converted of output.convert(frame)) apply(writer.push(track.index, converted, arrivalMs));
     },
     async end() {
       apply(writer.finish());

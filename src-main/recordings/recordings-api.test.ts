@@ -25,7 +25,7 @@ function recorded(): Array<{ bytes: Buffer; summary: SegmentSummary }> {
   const writer = createRunWriter({ tracks, segmentMs: 4_000 });
   const out: Array<{ bytes: Buffer; summary: SegmentSummary }> = [];
   let chunks: Uint8Array[] = [];
-  const apply = (events: WriterEvent[]) => {
+  const apply = (events: readonly WriterEvent[]) => {
     for (const e of events) {
       if (e.kind === 'open') chunks = [];
       else if (e.kind === 'data') chunks.push(...e.parts);

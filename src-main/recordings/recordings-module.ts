@@ -90,7 +90,9 @@ async function startRecordings(
   const statuses = (): RecordingStatus[] =>
     [...recorders.values()].map((recorder) => statusOf(recorder, uploader, lastSegments.get(recorder.settings.stream)));
   // Changes come in bursts (an upload, a state): the console hears of them a few times a second at most.
+  // With no console listening, nothing is made (a console that opens asks for the status first).
   const changed = () => {
+    if (!ctx.services.listening(recordingsService.name, 'onStatus')) return;
     statusTimer ??= setTimeout(() => {
       statusTimer = undefined;
       emit('onStatus', statuses());

@@ -10,7 +10,7 @@ function threeSegments(): Buffer[] {
   const writer = createRunWriter({ tracks, segmentMs: 4_000 });
   const files: Buffer[] = [];
   let chunks: Uint8Array[] = [];
-  const apply = (events: WriterEvent[]) => {
+  const apply = (events: readonly WriterEvent[]) => {
     for (const e of events) {
       if (e.kind === 'open') chunks = [];
       else if (e.kind === 'data') chunks.push(...e.parts);

@@ -13,7 +13,7 @@ function record(frames: CameraFrame[], tracks: ReturnType<typeof cameraFrames>['
   const writer = createRunWriter({ tracks, segmentMs });
   const out: Written[] = [];
   let chunks: Uint8Array[] | undefined;
-  const apply = (events: WriterEvent[]) => {
+  const apply = (events: readonly WriterEvent[]) => {
     for (const event of events) {
       if (event.kind === 'open') chunks = [];
       else if (event.kind === 'data') chunks!.push(...event.parts);

@@ -41,10 +41,10 @@ export interface RunWriterOptions {
  * segment left it (not where it happened to arrive).
  */
 export interface RunWriter {
-  /** A frame in (in decode order per track), with when it arrived (ms); what to write out. */
-  push(track: number, frame: MediaFrame, arrivalMs: number): WriterEvent[];
+  /** A frame in (in decode order per track), with when it arrived (ms); what to write out (not to be changed: often one shared empty list). */
+  push(track: number, frame: MediaFrame, arrivalMs: number): readonly WriterEvent[];
   /** Ends the run: the open segment is closed as it stands (the last may be shorter). */
-  finish(): WriterEvent[];
+  finish(): readonly WriterEvent[];
   /** A segment is open (its bytes have begun). */
   readonly open: boolean;
 }
@@ -54,16 +54,19 @@ interface OpenSegment {
   initId: string;
   begun: boolean[];
   pending: Fmp4Sample[];
-  pendingFrom?: number;
+  pendingFrom: number | undefined;
   /** The lead's first frame, in the muxer's seconds (0, or the decode delay of B-frames). */
   startSeconds: number;
   /** The lead's newest frame and the gap before it, seconds from the segment's start. */
   lastLead: number;
-  leadStep?: number;
+  leadStep: number | undefined;
 }
 
 /** A frame's length before two frames tell (25 fps). */
 const DEFAULT_FRAME_SECONDS = 0.04;
+
+/** What most frames give: nothing to write yet (one list for all of them, not one each). */
+const NOTHING: readonly WriterEvent[] = Object.freeze([]);
 
 export function createRunWriter(options: RunWriterOptions): RunWriter {
   const { tracks } = options;
@@ -106,6 +109,10 @@ export function createRunWriter(options: RunWriterOptions): RunWriter {
       pending: [],
       startSeconds: muxer.seconds(lead, frame.timestamp),
       lastLead: 0,
+      // Every field from the start: one that appears later gives the object another shape,
+      // and the code that reads it for every frame sees several.
+      pendingFrom: undefined,
+      leadStep: undefined,
     };
     return [{ kind: 'open' }, { kind: 'data', parts: [init] }, ...append(lead, frame, arrivalMs)];
   }
@@ -119,14 +126,15 @@ export function createRunWriter(options: RunWriterOptions): RunWriter {
     return Math.max(0, carried ?? open.startSeconds + open.lastLead);
   }
 
-  function append(track: number, frame: MediaFrame, arrivalMs: number): WriterEvent[] {
+  function append(track: number, frame: MediaFrame, arrivalMs: number): readonly WriterEvent[] {
     const open = segment!;
     if (!open.begun[track]) {
-      if (tracks[track]!.kind === 'video' && !frame.keyframe) return [];
+      if (tracks[track]!.kind === 'video' && !frame.keyframe) return NOTHING;
       open.muxer.anchor(track, frame.timestamp, placeOf(track, frame));
       open.begun[track] = true;
     }
-    const out: WriterEvent[] = [];
+    // Made only when a fragment is written (a few times a second, against dozens of frames).
+    let out: WriterEvent[] | undefined;
     const seconds = open.muxer.seconds(track, frame.timestamp);
     if (track === lead) {
       const relative = seconds - open.startSeconds;
@@ -134,12 +142,12 @@ export function createRunWriter(options: RunWriterOptions): RunWriter {
       open.lastLead = Math.max(open.lastLead, relative);
       clock.observe(runSeconds + relative, arrivalMs);
       // Every keyframe starts a fragment: a range is cut at keyframes by whole fragments.
-      if (frame.keyframe && hasVideo) out.push(...flush());
+      if (frame.keyframe && hasVideo) out = flush();
     }
     open.pending.push({ track, frame });
     open.pendingFrom ??= seconds;
-    if (seconds - open.pendingFrom >= fragmentSeconds) out.push(...flush());
-    return out;
+    if (seconds - open.pendingFrom >= fragmentSeconds) out = out ? [...out, ...flush()] : flush();
+    return out ?? NOTHING;
   }
 
   function close(cutAt: number | undefined, arrivalMs: number): WriterEvent[] {
@@ -166,13 +174,13 @@ export function createRunWriter(options: RunWriterOptions): RunWriter {
       const isLead = track === lead;
       const seconds = segment && isLead ? segment.muxer.seconds(lead, frame.timestamp) - segment.startSeconds : 0;
       const step = segmentStep(segment !== undefined, { lead: isLead, keyframe: frame.keyframe || !hasVideo, seconds }, target);
-      if (step === 'skip') return [];
+      if (step === 'skip') return NOTHING;
       if (step === 'start') return openAt(frame, arrivalMs);
       if (step === 'cut') return [...close(seconds, arrivalMs), ...openAt(frame, arrivalMs)];
       return append(track, frame, arrivalMs);
     },
     finish() {
-      return segment ? close(undefined, Date.now()) : [];
+      return segment ? close(undefined, Date.now()) : NOTHING;
     },
   };
 }

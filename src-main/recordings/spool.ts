@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../platform/atomic-write';
+import { appendToNewFile } from './spool-file';
 
 /** Where a spooled segment goes, and what it says of itself there. */
 const uploadTargetSchema = z.object({
@@ -82,22 +82,19 @@ export async function openSpool(dir: string): Promise<Spool> {
       const parts = writing.get(stream) ?? new Set<string>();
       writing.set(stream, parts.add(part));
       const done = () => void parts.delete(part);
-      let chain: Promise<FileHandle> = mkdir(folder, { recursive: true }).then(() => open(part, 'w'));
-      const settled = () => chain.catch(() => undefined);
+      const appended = appendToNewFile(part, folder);
       return {
         write(data) {
           const parts = data instanceof Uint8Array ? [data] : data;
           for (const part of parts) bytes += part.length;
-          chain = chain.then(async (handle) => {
-            await handle.writev(parts);
-            return handle;
-          });
+          appended.write(parts);
         },
         async finish(target) {
-          const handle = await chain;
-          await handle.sync();
-          await handle.close();
-          await writeFileAtomic(join(folder, `${id}.json`), JSON.stringify(target), 0o644);
+          await appended.finish();
+          // The rename below is what makes the segment an entry: a target cut short by a kill
+          // (or a power loss) has no .mp4 beside it and goes at the next start, so it needs no
+          // temporary file of its own, only to be on disk before the rename.
+          await writeDurably(join(folder, `${id}.json`), JSON.stringify(target));
           const file = join(folder, `${id}.mp4`);
           await rename(part, file);
           const entry = { id, file, bytes, target };
@@ -107,8 +104,7 @@ export async function openSpool(dir: string): Promise<Spool> {
         },
         async abandon() {
           done();
-          const handle = await settled();
-          await handle?.close().catch(() => undefined);
+          await appended.close();
           await rm(part, { force: true });
         },
       };
@@ -120,10 +116,28 @@ export async function openSpool(dir: string): Promise<Spool> {
       const list = byStream.get(entry.target.stream);
       const at = list?.indexOf(entry) ?? -1;
       if (at >= 0) list!.splice(at, 1);
-      await rm(entry.file, { force: true });
-      await rm(entry.file.replace(/\.mp4$/, '.json'), { force: true });
+      await removeFile(entry.file);
+      await removeFile(entry.file.replace(/\.mp4$/, '.json'));
     },
   };
+}
+
+/** Removes a file that may be gone already: one call (`rm` looks at what the path is first). */
+async function removeFile(path: string): Promise<void> {
+  await unlink(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
+}
+
+/** Writes a new file and flushes it to disk before resolving. */
+async function writeDurably(path: string, text: string): Promise<void> {
+  const handle = await open(path, 'w', 0o644);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 async function recoverFolder(folder: string, byStream: Map<string, SpoolEntry[]>): Promise<void> {

@@ -18,9 +18,10 @@ const uint32At = (bytes: Uint8Array, at: number) =>
 /**
  * Parses an RTP packet (RFC 3550): CSRCs and header extensions are skipped, padding removed.
  * The packet is `bytes[start, end)` (an interleaved frame where it lies in a read); its payload
- * is a view of those bytes.
+ * is a view of those bytes. `buffer` is `bytes.buffer`, for a caller that parses many packets
+ * of one read (the getter is a call into the engine each time).
  */
-export function parseRtpPacket(bytes: Uint8Array, start = 0, end = bytes.length): RtpPacket {
+export function parseRtpPacket(bytes: Uint8Array, start = 0, end = bytes.length, buffer: ArrayBufferLike = bytes.buffer): RtpPacket {
   const length = end - start;
   if (length < 12) throw new RtpParseError(`RTP packet too short: ${length} bytes`);
   const b0 = bytes[start]!;
@@ -42,7 +43,7 @@ export function parseRtpPacket(bytes: Uint8Array, start = 0, end = bytes.length)
     ssrc: uint32At(bytes, start + 8),
     // A plain view, not Buffer's subarray: made for every packet, and Buffer's goes through its
     // own constructor for nothing the relay uses.
-    payload: new Uint8Array(bytes.buffer, bytes.byteOffset + offset, payloadEnd - offset),
+    payload: new Uint8Array(buffer, bytes.byteOffset + offset, payloadEnd - offset),
   };
 }
 

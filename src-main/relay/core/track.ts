@@ -142,7 +142,6 @@ export class Track {
   private inKeyframeUnit = false;
   packets = 0;
   bytes = 0;
-  lastPacketAt = 0;
   private readonly capacity: number;
   private readonly gopLimit: number;
   private readonly cachesGop: boolean;
@@ -187,7 +186,6 @@ export class Track {
   receive(incoming: RtpPacket): void {
     this.packets++;
     this.bytes += incoming.payload.length;
-    this.lastPacketAt = Date.now();
     const packet = this.continuous(incoming);
     if (this.cachesGop) this.cache(packet);
     const senders = this.senders;

@@ -70,7 +70,9 @@ export function createFrameConsumer(options: FrameConsumerOptions): FrameConsume
       return {
         write(packet) {
           if (closed) return true;
-          for (const frame of frameTrack.depacketizer.push(packet)) options.onFrame(frameTrack, repair ? repair(frame) : frame);
+          // Indexed: most packets end no frame, and a for-of made an iterator for each of them.
+          const frames = frameTrack.depacketizer.push(packet);
+          for (let i = 0; i < frames.length; i++) options.onFrame(frameTrack, repair ? repair(frames[i]!) : frames[i]!);
           return true;
         },
         onDrain: () => undefined,

@@ -170,7 +170,8 @@ async function dialOnce(
 
   let medias: Media[];
   let sdp: string;
-  const channels = new Map<number, number>();
+  /** Media index by interleaved channel (0-255): looked up for every packet, so an array, not a Map. */
+  const channels: Array<number | undefined> = [];
   const channelOfMedia = new Map<number, number>();
   try {
     sdp = described.body.toString('utf8');
@@ -200,7 +201,7 @@ async function dialOnce(
       const setup = await connection.request('SETUP', uri, { Transport: `RTP/AVP/TCP;unicast;interleaved=${channel}-${channel + 1}` });
       const granted = /interleaved=(\d+)/.exec(setup.headers.get('transport') ?? '');
       const grantedChannel = granted ? Number(granted[1]) : channel;
-      channels.set(grantedChannel, index);
+      channels[grantedChannel] = index;
       channelOfMedia.set(index, grantedChannel);
     }
   } catch (error) {
@@ -212,16 +213,8 @@ async function dialOnce(
     throw error;
   }
 
-  let sink: ((index: number, packet: RtpPacket) => void) | undefined;
-  connection.onFrame((channel, bytes, start, end) => {
-    const index = channels.get(channel);
-    if (index === undefined || !sink) return;
-    try {
-      sink(index, parseRtpPacket(bytes, start, end));
-    } catch {
-      /* a malformed RTP packet is dropped */
-    }
-  });
+  const packets: PacketTarget = {};
+  connection.onFrame(packetsOfFrames(channels, packets));
 
   const noDataMessage = udp
     ? 'rtsp: no RTP over UDP from the camera for 10 s (is UDP blocked on the way? without #transport=udp it comes over TCP)'
@@ -231,8 +224,8 @@ async function dialOnce(
     medias,
     closed,
     start(next) {
-      sink = next;
-      udp?.start((index, packet) => sink?.(index, packet));
+      packets.sink = next;
+      udp?.start((index, packet) => packets.sink?.(index, packet));
       if (playing) return;
       playing = true;
       connection.lastDataAt = Date.now();
@@ -270,6 +263,32 @@ async function dialOnce(
         bytes_recv: connection.bytesReceived + (udp?.bytesReceived ?? 0),
       };
     },
+  };
+}
+
+/** Where a connection's RTP packets go once it plays (by media index). */
+interface PacketTarget {
+  sink?: (index: number, packet: RtpPacket) => void;
+}
+
+/** The interleaved frames' listener: each frame of a known channel parsed as RTP and handed to the target's sink. */
+function packetsOfFrames(channels: ReadonlyArray<number | undefined>, target: PacketTarget) {
+  // The frames of one read come one after another from the same bytes: their buffer is looked up once.
+  let read: Buffer | undefined;
+  let readBuffer: ArrayBufferLike | undefined;
+  return (channel: number, bytes: Buffer, start: number, end: number): void => {
+    const index = channels[channel];
+    const sink = target.sink;
+    if (index === undefined || !sink) return;
+    if (bytes !== read) {
+      read = bytes;
+      readBuffer = bytes.buffer;
+    }
+    try {
+      sink(index, parseRtpPacket(bytes, start, end, readBuffer));
+    } catch {
+      /* a malformed RTP packet is dropped */
+    }
   };
 }
 

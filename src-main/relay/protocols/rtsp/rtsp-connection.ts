@@ -14,7 +14,8 @@ const MIN_READ_BYTES = 16 * 1024;
 /** Where the bytes of a plain TCP connection go, once its RtspConnection exists. */
 interface ReadSink {
   onread: { buffer(): Buffer; callback(bytes: number, buffer: Buffer): boolean };
-  deliver(data: Buffer): void;
+  /** The read's bytes: `data[0, length)`. */
+  deliver(data: Buffer, length: number): void;
 }
 
 /**
@@ -38,10 +39,11 @@ function readSink(): ReadSink {
         }
         return slab.subarray(used);
       },
-      // `buffer` is the view `buffer()` gave for this read: its first `bytes` are new.
+      // `buffer` is the view `buffer()` gave for this read: its first `bytes` are new (handed on
+      // as they lie, not as a view of their own: one buffer object fewer per read).
       callback: (bytes, buffer) => {
         used += bytes;
-        sink.deliver(buffer.subarray(0, bytes));
+        sink.deliver(buffer, bytes);
         return true;
       },
     },
@@ -91,7 +93,7 @@ export class RtspConnection {
     reads?: ReadSink,
   ) {
     socket.setNoDelay(true);
-    if (reads) reads.deliver = (data) => this.onData(data);
+    if (reads) reads.deliver = (data, length) => this.onData(data, length);
     else socket.on('data', (data: Buffer) => this.onData(data));
     socket.on('close', () => this.finish(new Error('rtsp: the other side closed the connection')));
     socket.on('error', (error) => this.finish(new Error(`rtsp: ${error.message}`)));
@@ -126,10 +128,10 @@ export class RtspConnection {
     return new RtspConnection(socket, url.toString(), `${url.hostname}:${port}`, secure, username, password, reads);
   }
 
-  private onData(data: Buffer): void {
+  private onData(data: Buffer, length = data.length): void {
     this.lastDataAt = Date.now();
     try {
-      this.parser.read(data, this.reads);
+      this.parser.read(data, this.reads, length);
     } catch (error) {
       this.finish(new Error(`rtsp: the other side sent garbage: ${(error as Error).message}`));
     }

@@ -41,12 +41,15 @@ export class RtspParser {
    * Reads one read's bytes: each whole frame and message goes to the sink where it lies in the
    * read, walked by an offset. A camera's read holds dozens of frames, and a view of the rest
    * of the read after each, plus an object and an array slot per frame, were most of what the
-   * relay allocated per RTP packet.
+   * relay allocated per RTP packet. Only `data[0, length)` is read: a connection hands the slab
+   * its reads land in, up to what the read brought, without a view of its own per read.
    */
-  read(data: Buffer, sink: RtspReadSink): void {
+  read(data: Buffer, sink: RtspReadSink, length = data.length): void {
     let bytes = data;
+    let limit = length;
     const rest = this.rest;
     if (rest.length > 0) {
+      if (length < data.length) data = data.subarray(0, length);
       if (rest[0] === 0x24) {
         // An interleaved frame cut by the read: join only the bytes it still needs, and parse
         // the rest of the read where it lies. Joining the whole read to the leftover copied
@@ -66,23 +69,26 @@ export class RtspParser {
         sink.frame(whole[1]!, whole, 4, whole.length);
         bytes = data.subarray(need);
       } else bytes = Buffer.concat([rest, data]);
+      limit = bytes.length;
     }
     let at = 0;
-    while (at < bytes.length) {
+    while (at < limit) {
       if (bytes[at] === 0x24) {
-        if (at + 4 > bytes.length) break;
+        if (at + 4 > limit) break;
         const end = at + 4 + ((bytes[at + 2]! << 8) | bytes[at + 3]!);
-        if (end > bytes.length) break;
+        if (end > limit) break;
         sink.frame(bytes[at + 1]!, bytes, at + 4, end);
         at = end;
         continue;
       }
+      // A request or response (rare while media flows) is looked for in the bytes read alone.
+      if (limit < bytes.length) bytes = bytes.subarray(0, limit);
       const message = this.message(bytes, at);
       if (!message) break;
       at = message.end;
       sink.message(message.message);
     }
-    this.rest = at === bytes.length ? EMPTY : bytes.subarray(at);
+    this.rest = at === limit ? EMPTY : bytes.subarray(at, limit);
   }
 
   /** The request or response starting at `at`, once all of it is there. */

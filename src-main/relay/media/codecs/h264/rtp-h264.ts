@@ -20,11 +20,17 @@ export function createH264Depacketizer(parameterSets: Uint8Array[] = []) {
       if (p[1]! & 0x40) sink.fragmentEnd();
     },
     finish(units) {
-      const types = units.map(h264NalType);
-      const keyframe = types.includes(5);
+      // One look at each unit (this runs for every picture): an IDR slice, an SPS.
+      let keyframe = false;
+      let sps = false;
+      for (let i = 0; i < units.length; i++) {
+        const type = h264NalType(units[i]!);
+        if (type === 5) keyframe = true;
+        else if (type === 7) sps = true;
+      }
       // Copies: the units are the depacketizer's to reuse once the frame is made.
-      if (types.includes(7)) known = units.filter((u) => h264NalType(u) === 7 || h264NalType(u) === 8).map((u) => u.slice());
-      return keyframe && !types.includes(7) ? { keyframe, before: known } : { keyframe };
+      if (sps) known = units.filter((u) => h264NalType(u) === 7 || h264NalType(u) === 8).map((u) => u.slice());
+      return keyframe && !sps ? { keyframe, before: known } : { keyframe };
     },
   });
 }

@@ -9,6 +9,8 @@ export interface Fmp4OutputTrack {
   codec: Codec;
   /** The frames to write for one frame of the source's track (FLAC: one per block of at most 4608 samples). */
   convert(frame: MediaFrame): MediaFrame[];
+  /** The source's frames are written as they come (`convert` answers the frame alone). */
+  readonly asIs: boolean;
 }
 
 /**
@@ -20,13 +22,13 @@ export function fmp4OutputTracks(tracks: ReadonlyArray<{ kind: MediaKind; codec:
     const form = fmp4AudioForm(codec.name, client);
     if (form === 'flac') {
       const flac = createPcmToFlac(codec);
-      return { kind, codec: flac.codec, convert: (frame) => flac.convert(frame) };
+      return { kind, codec: flac.codec, convert: (frame) => flac.convert(frame), asIs: false };
     }
     if (form === undefined) {
       throw new UnsupportedCodecError(
         `MP4 cannot carry ${kind} ${codec.name}: it takes ${FMP4_CODECS.join(', ')}, and PCMA, PCMU, L16 as FLAC`,
       );
     }
-    return { kind, codec, convert: (frame) => [frame] };
+    return { kind, codec, convert: (frame) => [frame], asIs: true };
   });
 }
