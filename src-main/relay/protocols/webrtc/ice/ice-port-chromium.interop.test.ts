@@ -87,8 +87,9 @@ describe('ICE on the shared WebRTC port (webrtc.listen)', () => {
     const viewerState = () =>
       page.evaluate(async () => {
         const { pc, video } = (window as unknown as { consentViewer: { pc: RTCPeerConnection; video: HTMLVideoElement } }).consentViewer;
-        let pair: { responsesReceived?: number; requestsSent?: number } = {};
-        (await pc.getStats()).forEach((report: { type: string; nominated?: boolean; state?: string }) => {
+        type PairReport = { type: string; nominated?: boolean; state?: string; responsesReceived?: number; requestsSent?: number };
+        let pair: PairReport = { type: 'none' };
+        (await pc.getStats()).forEach((report: PairReport) => {
           if (report.type === 'candidate-pair' && report.nominated && report.state === 'succeeded') pair = report;
         });
         return {
