@@ -1,10 +1,12 @@
-// Compiles the relay's native helpers (a Node-API addon in C) into dist/native: batched UDP
-// sends and SRTP protection for WebRTC viewers, direct writes to TCP viewers (src-main/relay/native). Run by
-// `npm install` (postinstall) and by scripts/build.mjs when its sources changed.
+// Compiles the native helpers (Node-API addons in C) into dist/native: the relay's batched UDP
+// sends and SRTP protection for WebRTC viewers and direct writes to RTSP viewers (src-main/relay/native), and the
+// storage emulator's page-cache release for uploaded parts (src-main/storage/emulator/native).
+// Run by `npm install` (postinstall) and by scripts/build.mjs when their sources changed.
 //
 // Linux only (sendmmsg). Where there is no C compiler or no Node
-// headers, nothing is built and the relay sends with Node's dgram, as on other systems; where
-// both are there, a compile error fails the build (a broken addon must not pass unnoticed).
+// headers, nothing is built and each module does without (see `without` below), as on other
+// systems; where both are there, a compile error fails the build (a broken addon must not pass
+// unnoticed).
 //
 //   node scripts/build-native.mjs            # build what changed
 //   node scripts/build-native.mjs --force    # build again
@@ -15,9 +17,20 @@ import { fileURLToPath } from 'node:url';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
-/** Each addon: its folder (from the project root), its C sources there, and the file it becomes in dist/native. */
+/** Each addon: its folder (from the project root), its C sources there, the file it becomes in dist/native, and what its module does without it. */
 const ADDONS = [
-  { folder: 'src-main/relay/native', sources: ['addon.c', 'udp-batch.c', 'srtp-cm.c', 'stream-write.c'], output: 'relay-native.node' },
+  {
+    folder: 'src-main/relay/native',
+    sources: ['addon.c', 'udp-batch.c', 'srtp-cm.c', 'stream-write.c'],
+    output: 'relay-native.node',
+    without: "the relay uses Node's dgram, crypto and stream writes",
+  },
+  {
+    folder: 'src-main/storage/emulator/native',
+    sources: ['page-cache.c'],
+    output: 'storage-native.node',
+    without: 'uploaded parts stay in the page cache',
+  },
 ];
 
 const FLAGS = ['-O2', '-std=c11', '-D_GNU_SOURCE', '-Wall', '-Wextra', '-Werror', '-fPIC', '-shared', '-fvisibility=hidden'];
@@ -50,7 +63,7 @@ function newer(a, b) {
  * what happened to each: 'built', 'up to date', or why it was skipped. Throws on a compile error.
  */
 export function buildNative({ root = projectRoot, force = false } = {}) {
-  if (process.platform !== 'linux') return ADDONS.map(() => `skipped (${process.platform}: the relay uses Node's dgram)`);
+  if (process.platform !== 'linux') return ADDONS.map((addon) => `skipped (${process.platform}: ${addon.without})`);
   const outdir = join(root, 'dist', 'native');
   const results = [];
   for (const addon of ADDONS) {
@@ -74,7 +87,7 @@ export function buildNative({ root = projectRoot, force = false } = {}) {
     const headers = nodeHeaders();
     const cc = compiler();
     if (!headers || !cc) {
-      results.push(`skipped (no ${!cc ? 'C compiler' : 'Node headers'}: the relay uses Node's dgram)`);
+      results.push(`skipped (no ${!cc ? 'C compiler' : 'Node headers'}: ${addon.without})`);
       continue;
     }
     mkdirSync(outdir, { recursive: true });

@@ -41,9 +41,27 @@ describe('BlobStore.stage', () => {
     expect(staged).toMatchObject({ path, size: part.length, md5: createHash('md5').update(part).digest('hex') });
     expect(staged.head).toEqual(part.subarray(0, HEAD_BYTES));
     expect((await readFile(path)).equals(Buffer.concat([first, part]))).toBe(true);
-    const blocks = await staged.blockHashes!;
+    const blocks = await blobs.blocksOfFile(path, first.length, part.length);
     expect(blocks).toHaveLength(3);
     expect(etagOfBlocks(blocks)).toBe(kodoEtag(part));
+  });
+
+  it('puts an acknowledged part on the disk and out of the page cache, its bytes unchanged, with or without the native helper', async () => {
+    for (const env of [process.env, { STORAGE_NATIVE: '0' }]) {
+      const root = await mkdtemp(join(tmpdir(), 'blob-store-'));
+      cleanup.push(() => rm(root, { recursive: true, force: true }));
+      const blobs = new BlobStore(root, env);
+      await blobs.init();
+      cleanup.push(() => blobs.close());
+      const path = blobs.partPath('asm-persist');
+      const first = randomBytes(5000);
+      const part = randomBytes(KODO_BLOCK + 4321);
+      await writeFile(path, first);
+      await blobs.stage(chunks(part), Infinity, { path, position: first.length }, { md5: true, blocks: true, sync: false });
+      await blobs.persistRange(path, first.length, part.length);
+      expect((await readFile(path)).equals(Buffer.concat([first, part]))).toBe(true);
+      await expect(blobs.persistRange(blobs.partPath('asm-gone'), 0, 1)).rejects.toThrow(/ENOENT/);
+    }
   });
 
   it('refuses a body past its limit and leaves the file as it was before the part', async () => {

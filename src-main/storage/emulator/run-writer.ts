@@ -1,4 +1,4 @@
-import { write, writev } from 'node:fs';
+import { write, writeSync, writev, writevSync } from 'node:fs';
 import { promisify } from 'node:util';
 
 const writevAt = promisify(writev);
@@ -23,6 +23,21 @@ export class RunWriter {
     const at = this.position;
     this.position += length;
     this.inFlight = this.write(run, length, at);
+  }
+
+  /**
+   * The body's last run, written in place while the run before it may still be on its way (they
+   * do not overlap): nothing else waits on the event loop, and a round trip through the thread
+   * pool would be on the path from the body's last byte to its reply.
+   */
+  pushLast(run: Buffer[], length: number): void {
+    const at = this.position;
+    this.position += length;
+    let done = writevSync(this.fd, run, at);
+    if (done < length) {
+      const rest = Buffer.concat(run, length);
+      while (done < length) done += writeSync(this.fd, rest, done, length - done, at + done);
+    }
   }
 
   /** Settles when every pushed run is on its way to the disk (in the page cache), or rejects with the first failure. */

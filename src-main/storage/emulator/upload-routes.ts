@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { open, rename, rm, truncate } from 'node:fs/promises';
+import { rename, rm, truncate } from 'node:fs/promises';
 import { checkScope, type VerifiedUploadToken } from './auth';
 import { TooLargeError, type StagedFile } from './blob-store';
 import { urlsafeB64Decode } from './encoding';
@@ -228,7 +228,8 @@ async function putPart(
   const inOrder = partNumber === upload.assembled + 1 && !previous && !deps.assembling.has(uploadId);
   if (previous && previous.offset !== null) await detachAssembly(deps, upload, partNumber);
   const name = inOrder ? '' : `part-${uploadId}-${partNumber}-${deps.blobs.newId()}`;
-  const target = inOrder ? { path: deps.blobs.partPath(`asm-${uploadId}`), position: upload.asm_size } : deps.blobs.partPath(name);
+  const start = inOrder ? upload.asm_size : 0;
+  const target = inOrder ? { path: deps.blobs.partPath(`asm-${uploadId}`), position: start } : deps.blobs.partPath(name);
   const appended = inOrder ? beginAppend(deps.assembling, uploadId) : undefined;
   try {
     let staged: StagedFile;
@@ -259,37 +260,33 @@ async function putPart(
       if (inOrder) deps.db.setAssembly(uploadId, partNumber, upload.asm_size + staged.size);
     });
     if (previous && previous.offset === null) await rm(deps.blobs.partPath(previous.file), { force: true });
-    finishPartLater(deps, uploadId, partNumber, etag, staged.blockHashes!, staged.path);
     sendJson(res, 200, { etag, md5: staged.md5 });
+    finishPartLater(deps, uploadId, partNumber, etag, { path: staged.path, start, size: staged.size });
   } finally {
     appended?.();
   }
 }
 
 /**
- * After a part is acknowledged: its block hashes (read back from the file by the digest thread)
- * go to its row and its bytes to the disk, while the client is busy with the next part, so completion neither re-reads nor flushes the whole object.
- * Work for one upload runs in order; completion waits for it. Failing here costs only speed: a
- * part without hashes is read again at completion, and completion fsyncs the object anyway.
+ * After a part is acknowledged (nothing of this is on the path to its reply): its block hashes
+ * (read back from the file by the digest thread) go to its row and its bytes to the disk, while
+ * the client is busy with the next part, so completion neither re-reads nor flushes the whole
+ * object. Work for one upload runs in order; completion waits for it. Failing here costs only
+ * speed: a part without hashes is read again at completion, and completion fsyncs the object anyway.
  */
 function finishPartLater(
   deps: UploadRouteDeps,
   uploadId: string,
   partNumber: number,
   etag: string,
-  hashes: Promise<Buffer[]>,
-  path: string,
+  part: { path: string; start: number; size: number },
 ): void {
   const before = deps.finishingParts.get(uploadId) ?? Promise.resolve();
   const work = before.then(async () => {
     try {
-      deps.db.setPartBlocks(uploadId, partNumber, etag, Buffer.concat(await hashes));
-      const handle = await open(path, 'r+');
-      try {
-        await handle.datasync();
-      } finally {
-        await handle.close();
-      }
+      const hashes = await deps.blobs.blocksOfFile(part.path, part.start, part.size);
+      deps.db.setPartBlocks(uploadId, partNumber, etag, Buffer.concat(hashes));
+      await deps.blobs.persistRange(part.path, part.start, part.size);
     } catch (error) {
       // The upload was aborted or the part replaced meanwhile: nothing is left to finish.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') deps.logger.debug('part hashing or flush failed', { error });
