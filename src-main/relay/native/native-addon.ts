@@ -1,7 +1,4 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadBuiltAddon } from '../../platform/built-addon';
 
 /** What a native SRTP context is to JavaScript: a handle, freed with it. */
 export type SrtpCmHandle = { readonly __brand: 'SrtpCmHandle' };
@@ -32,28 +29,13 @@ export interface RelayNative {
   writeStream(fd: number, buffer: ArrayBuffer, offset: number, length: number): number;
 }
 
-/** Where the build puts the addon: dist/native in the project (or the packaged app). */
-const ADDON = join('dist', 'native', 'relay-native.node');
-/** Folders from this module up to the project's root (at most): src-main/relay/native from source, dist/main bundled. */
-const MAX_LEVELS = 6;
-
 /**
  * The addon, or undefined where it was not built (not Linux, no C compiler at install) or
  * `RELAY_NATIVE=0` turns it off (to compare, or to rule it out): the relay then sends with
- * Node's dgram one datagram at a time, protects with Node's crypto and writes to TCP viewers through Node's streams.
+ * Node's dgram one datagram at a time, protects with Node's crypto and writes to TCP viewers
+ * through Node's streams.
  */
 export function loadRelayNative(env: NodeJS.ProcessEnv = process.env): RelayNative | undefined {
   if (env.RELAY_NATIVE === '0' || process.platform !== 'linux') return undefined;
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let level = 0; level <= MAX_LEVELS; level++, dir = dirname(dir)) {
-    const path = join(dir, ADDON);
-    if (!existsSync(path)) continue;
-    try {
-      return createRequire(import.meta.url)(path) as RelayNative;
-    } catch {
-      // Built for another system (a copied tree): the JavaScript path serves, as where it was never built.
-      return undefined;
-    }
-  }
-  return undefined;
+  return loadBuiltAddon<RelayNative>('relay-native.node', import.meta.url);
 }
