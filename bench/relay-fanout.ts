@@ -237,6 +237,9 @@ async function main(): Promise<void> {
     'viewers  CPU ours  CPU peer  ratio  RSS ours  RSS peer  served o/p  lost o/p  lat p50  lat p99 (ms, ours, per packet)  picture p50 o/p  picture p99 o/p (ms)  writes/s (ours)',
   );
   for (const row of rows) console.log(row);
+  console.log(
+    'writes/s: write and writev system calls (/proc/<pid>/io); a picture the native writer sends straight into the kernel (relay/native/stream-write.c, `send`) is not among them',
+  );
 
   camera.kill('SIGKILL');
   peer.kill('SIGKILL');
