@@ -1,4 +1,5 @@
 import { startEngine } from '../../engine/engine';
+import { scheduleStartupRelease } from '../../platform/startup-memory';
 import { configSchemas } from '../../engine/modules';
 import { relayModule } from '../../relay/relay-module';
 import { createStorageClientModule } from '../../storage/client/storage-client-module';
@@ -19,5 +20,7 @@ const engine = await startEngine({
   configSchemas,
   logSink: { write: (line) => process.stderr.write(`${line}\n`) },
 });
+// As the app's engine does after its start (engine/lifecycle.ts).
+scheduleStartupRelease();
 process.stdout.write(`listening ${engine.url}\n`);
 process.on('SIGTERM', () => void engine.close().then(() => process.exit(0)));
