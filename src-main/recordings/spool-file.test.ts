@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,5 +42,16 @@ describe('a spool file appended to', () => {
     await file.close();
     file.write([Buffer.from('after the close')]);
     expect(['', 'kept']).toContain(await readFile(join(dir, 'b.part'), 'utf8'));
+  });
+
+  it('abandoned while its file is still being opened: the close waits for the open and closes that descriptor', async () => {
+    const dir = await tempDir();
+    // Open descriptors, where the system lists them (Linux).
+    const descriptors = () => (process.platform === 'linux' ? readdirSync('/proc/self/fd').length : 0);
+    const before = descriptors();
+    // Closed in the same turn as made: the open has not called back yet.
+    for (let i = 0; i < 20; i++) await appendToNewFile(join(dir, `c${i}.part`), dir).close();
+    for (let i = 0; i < 20; i++) expect(existsSync(join(dir, `c${i}.part`))).toBe(true);
+    expect(descriptors()).toBeLessThanOrEqual(before + 2);
   });
 });

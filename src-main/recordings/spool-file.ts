@@ -18,13 +18,15 @@ export interface AppendedFile {
  */
 export function appendToNewFile(path: string, folder: string): AppendedFile {
   let fd: number | undefined;
+  /** Until the file's open calls back: a close asked meanwhile waits for it, so its descriptor is closed too. */
+  let opening = true;
   let failed: Error | undefined;
   let queued: Uint8Array[] = [];
   let writing = false;
   const idle: Array<() => void> = [];
 
   const settle = () => {
-    if (writing || (fd === undefined && !failed) || (queued.length > 0 && !failed)) return;
+    if (writing || opening || (queued.length > 0 && !failed)) return;
     for (const resolve of idle.splice(0)) resolve();
   };
   const pump = () => {
@@ -42,6 +44,7 @@ export function appendToNewFile(path: string, folder: string): AppendedFile {
     });
   };
   const opened = (error: NodeJS.ErrnoException | null, descriptor: number) => {
+    opening = false;
     if (error) failed = error;
     else fd = descriptor;
     pump();
