@@ -6,7 +6,9 @@
 // 2 MiB, scavenges every half second moved them to the old generation and a full collection
 // followed every few seconds; with 8 they die young. Recording eight cameras
 // (bench:recordings) it took the engine from 1.2-1.3 to about 1.05 of eight ffmpeg's CPU; a
-// hundred viewers of one camera (bench:relay-fanout) cost about 10 MB more RSS.
+// hundred viewers of one camera (bench:relay-fanout) cost about 10 MB more RSS. The engine's
+// start grows it to that size at once; src-main/platform/startup-memory.ts shrinks it again
+// three seconds later, and V8 grows it back only as far as the load asks.
 //
 // Full collections only once the old generation has used most of the room the last one left
 // it (80 % starts incremental marking, 95 % forces it). Left to its own heuristic, V8 started
