@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import { serializeRtpPacket, type RtpPacket } from '../../core/rtp-packet';
-import type { SocketWriter } from './socket-writer';
+import { createSocketWriter, type SocketWriter } from './socket-writer';
 
 /** A viewer's connection as the writer sees it: its socket, and how to wake its senders once there is room again. */
 export interface ViewerOutput {
@@ -51,7 +51,7 @@ const DEFAULT_HOLD_MS = 1;
  */
 export function createViewerWrites(options: { holdMs?: number; write?: SocketWriter } = {}) {
   const holdMs = options.holdMs ?? DEFAULT_HOLD_MS;
-  const writeTo: SocketWriter = options.write ?? ((socket, bytes) => void socket.write(bytes));
+  const writeTo: SocketWriter = options.write ?? createSocketWriter(undefined);
   // Per packet: the frame of the common (channel, payload type), and others if any viewer
   // differs. Kept per packet, not just for the latest one: viewers catching up from the cached
   // GOP or their queue then share their frames too, where a megabyte of GOP each would add up.

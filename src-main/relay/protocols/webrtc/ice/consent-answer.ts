@@ -1,14 +1,16 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import {
+  ATTR_USERNAME as USERNAME,
+  ATTR_XOR_MAPPED_ADDRESS as XOR_MAPPED_ADDRESS,
+  BINDING_REQUEST,
+  BINDING_SUCCESS,
+  HEADER_BYTES,
+  MAGIC_COOKIE,
+} from './stun';
 
-/** RFC 5389 (STUN) and RFC 8445 (ICE) numbers the answer needs. */
-const MAGIC_COOKIE = 0x2112a442;
-const HEADER_BYTES = 20;
-const BINDING_REQUEST = 0x0001;
-const BINDING_SUCCESS = 0x0101;
-const USERNAME = 0x0006;
+/** RFC 5389 (STUN) and RFC 8445 (ICE) numbers the answer needs beyond those `stun.ts` has. */
 const MESSAGE_INTEGRITY = 0x0008;
-const XOR_MAPPED_ADDRESS = 0x0020;
 const PRIORITY = 0x0024;
 const USE_CANDIDATE = 0x0025;
 const FINGERPRINT = 0x8028;

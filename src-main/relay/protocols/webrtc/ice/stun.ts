@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { ipv4Number } from './ipv4-number';
 
 /** RFC 5389: every STUN message carries this after its type and length. */
-const MAGIC_COOKIE = 0x2112a442;
-const HEADER_BYTES = 20;
-const BINDING_REQUEST = 0x0001;
-const BINDING_SUCCESS = 0x0101;
+export const MAGIC_COOKIE = 0x2112a442;
+export const HEADER_BYTES = 20;
+export const BINDING_REQUEST = 0x0001;
+export const BINDING_SUCCESS = 0x0101;
 const ATTR_MAPPED_ADDRESS = 0x0001;
-const ATTR_USERNAME = 0x0006;
-const ATTR_XOR_MAPPED_ADDRESS = 0x0020;
+export const ATTR_USERNAME = 0x0006;
+export const ATTR_XOR_MAPPED_ADDRESS = 0x0020;
 
 export interface StunHeader {
   type: number;
