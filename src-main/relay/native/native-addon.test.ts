@@ -88,3 +88,90 @@ describe.runIf(process.platform === 'linux')('batched UDP sends', () => {
     expect(native.sendBatch(2 ** 20, new ArrayBuffer(10), new Int32Array([0, 10]), 1, LOOPBACK, 9, false)).toBe(-9); // EBADF
   });
 });
+
+describe.runIf(process.platform === 'linux' && loadRelayNative()?.srtpCm)("a track's fan-out (srtpFanout)", () => {
+  const native = loadRelayNative()!;
+  const context = () => native.srtpCmContext(new Uint8Array(16), new Uint8Array(14), new Uint8Array(20))!;
+  /** One viewer at `port`: address, port, SSRC, payload type, sequence, rollover, skipped, unused. */
+  const row = (port: number, skip = 0) => new Int32Array([LOOPBACK, port, 0x1234, 96, 1, 0, skip, 0]);
+
+  it('refuses packets outside the input, rows out of range and handles of another kind, sending nothing', async () => {
+    const { socket: to, got } = await receiver();
+    const fd = native.bindUdp4(LOOPBACK, 0);
+    await adopted(fd);
+    const fanout = native.srtpFanoutContext();
+    const input = new ArrayBuffer(100);
+    const results = new Int32Array(1);
+    const port = to.address().port;
+    const send = (packets: Int32Array, count: number, rows = row(port), contexts: unknown[] = [context()]) =>
+      native.srtpFanout(fanout, fd, contexts as never, rows, 1, input, packets, count, true, results);
+    expect(send(new Int32Array([95, 10, 0, 1]), 1)).toBe(-22);
+    expect(send(new Int32Array([-1, 10, 0, 1]), 1)).toBe(-22);
+    expect(send(new Int32Array([0, 10, 0, 1]), 2)).toBe(-22);
+    expect(send(new Int32Array(4 * 300), 300)).toBe(-22);
+    expect(send(new Int32Array([0, 10, 0, 1]), 1, row(70_000))).toBe(-22);
+    expect(send(new Int32Array([0, 10, 0, 1]), 1, row(port, 2))).toBe(-22);
+    expect(send(new Int32Array([0, 10, 0, 1]), 1, row(port), [])).toBe(-22);
+    // A handle of another kind is never read as an SRTP context, nor a context as a fan-out.
+    expect(() => send(new Int32Array([0, 10, 0, 1]), 1, row(port), [fanout])).toThrow(TypeError);
+    expect(() => native.srtpCmProtect(fanout as never, input, new Int32Array(4), 0)).toThrow(TypeError);
+    expect(() =>
+      native.srtpFanout(context() as never, fd, [context()], row(port), 1, input, new Int32Array([0, 10, 0, 1]), 1, true, results),
+    ).toThrow(TypeError);
+    // A viewer that skips the whole turn gets nothing; then a good call: one datagram, the first to arrive.
+    expect(send(new Int32Array([0, 10, 0, 1]), 1, row(port, 1))).toBe(0);
+    expect(results[0]).toBe(0);
+    expect(send(new Int32Array([0, 10, 0, 1]), 1)).toBe(0);
+    expect(results[0]).toBe(1);
+    await vi.waitFor(() => expect(got).toHaveLength(1));
+    expect(got[0]!.length).toBe(12 + 10 + 10);
+  });
+
+  it('gives each viewer a negative errno when the kernel takes nothing, and goes on with the others', async () => {
+    const { socket: to, got } = await receiver();
+    const fd = native.bindUdp4(LOOPBACK, 0);
+    await adopted(fd);
+    const rows = new Int32Array([...row(to.address().port), ...row(0)]);
+    const results = new Int32Array(2);
+    // Port 0 cannot be sent to (EINVAL): the first viewer's datagram still goes.
+    const answer = native.srtpFanout(
+      native.srtpFanoutContext(),
+      fd,
+      [context(), context()],
+      rows,
+      2,
+      new ArrayBuffer(10),
+      new Int32Array([0, 10, 0, 1]),
+      1,
+      true,
+      results,
+    );
+    expect(answer).toBe(0);
+    expect([results[0], results[1]! < 0]).toEqual([1, true]);
+    await vi.waitFor(() => expect(got).toHaveLength(1));
+  });
+});
+
+describe.runIf(process.platform === 'linux' && loadRelayNative()?.srtpCm)('SRTCP (srtcpCmProtect, srtcpCmUnprotect)', () => {
+  const native = loadRelayNative()!;
+  const context = native.srtpCmContext(new Uint8Array(16).fill(1), new Uint8Array(14).fill(2), new Uint8Array(20).fill(3))!;
+
+  it('refuses packets too short or without room, and tells a forged tag from a malformed packet, changing nothing', () => {
+    const buffer = new ArrayBuffer(64);
+    const bytes = new Uint8Array(buffer);
+    expect(native.srtcpCmProtect(context, buffer, 0, 7, 1)).toBe(-22);
+    expect(native.srtcpCmProtect(context, buffer, 40, 20, 1)).toBe(-22); // no room for index and tag
+    expect(native.srtcpCmProtect(context, buffer, 70, 8, 1)).toBe(-22);
+    expect(native.srtcpCmUnprotect(context, buffer, 0, 21)).toBe(-22);
+    expect(native.srtcpCmUnprotect(context, buffer, 60, 28)).toBe(-22);
+    bytes.set([0x80, 0xc8, 0, 1, 1, 2, 3, 4]);
+    expect(native.srtcpCmProtect(context, buffer, 0, 8, 0x8000_0005)).toBe(22); // E is set by the call; the index keeps 31 bits
+    expect([...bytes.subarray(8, 12)]).toEqual([0x80, 0, 0, 5]);
+    const sealed = bytes.slice(0, 22);
+    bytes[21]! ^= 1;
+    expect(native.srtcpCmUnprotect(context, buffer, 0, 22)).toBe(-74); // EBADMSG
+    expect(bytes.subarray(0, 21)).toEqual(sealed.subarray(0, 21));
+    bytes[21]! ^= 1;
+    expect(native.srtcpCmUnprotect(context, buffer, 0, 22)).toBe(5);
+  });
+});

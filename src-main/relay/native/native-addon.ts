@@ -3,6 +3,16 @@ import { loadBuiltAddon } from '../../platform/built-addon';
 /** What a native SRTP context is to JavaScript: a handle, freed with it. */
 export type SrtpCmHandle = { readonly __brand: 'SrtpCmHandle' };
 
+/** A fan-out's scratch memory and message tables (one per shared UDP port), freed with its handle. */
+export type SrtpFanoutHandle = { readonly __brand: 'SrtpFanoutHandle' };
+
+/** Int32 fields per viewer row of `srtpFanout`: address, port, SSRC, payload type, next sequence number, rollover, packets skipped, unused. */
+export const FANOUT_ROW = 8;
+/** Int32 fields per packet of `srtpFanout`: payload offset and length in the input, RTP timestamp, marker (0 or 1). */
+export const FANOUT_PACKET = 4;
+/** `srtpFanout`'s answer when a segmentation-offload message was refused (its datagrams went one by one): ask no more. */
+export const FANOUT_SEGMENT_REFUSED = 1;
+
 /** The relay's native helpers for WebRTC and RTSP viewers, compiled from this folder's C (see addon.c). */
 export interface RelayNative {
   /** A UDP socket bound to the IPv4 address (a 32-bit number) and port, for dgram's `bind({ fd })`; throws with an errno `code`. */
@@ -22,6 +32,39 @@ export interface RelayNative {
    * encrypted in place and their 10-byte tags written after them. 0, or a negative errno.
    */
   srtpCmProtect(context: SrtpCmHandle, buffer: ArrayBuffer, spans: Int32Array, count: number): number;
+  /**
+   * SRTCP (with a context made for the session's RTCP keys): the compound RTCP packet at `offset`
+   * (`length` bytes in clear, 14 bytes of room after it) encrypted, E and `index` and the tag
+   * written after it. The datagram's length, or a negative errno.
+   */
+  srtcpCmProtect(context: SrtpCmHandle, buffer: ArrayBuffer, offset: number, length: number, index: number): number;
+  /**
+   * An SRTCP datagram at `offset` checked and decrypted in place: its 31-bit index (the packet in
+   * clear is its first `length - 14` bytes), -EBADMSG when not authentic, -EINVAL when malformed.
+   */
+  srtcpCmUnprotect(context: SrtpCmHandle, buffer: ArrayBuffer, offset: number, length: number): number;
+  /** Scratch memory and message tables for `srtpFanout`. */
+  srtpFanoutContext(): SrtpFanoutHandle;
+  /**
+   * One turn of a track's packets (`count`, FANOUT_PACKET fields each in `packets`, payloads in
+   * `input`) to `viewers` viewers (FANOUT_ROW fields each in `rows`, SRTP context in `contexts`):
+   * each packet with each viewer's header, protected with its keys, all sent from `fd` in one
+   * sendmmsg (with `segment`, runs of equal-sized datagrams as one offload message). Each
+   * viewer's datagrams taken (or a negative errno when none) go to `results`. Returns 0,
+   * FANOUT_SEGMENT_REFUSED, or -EINVAL (arguments out of bounds, nothing sent).
+   */
+  srtpFanout(
+    fanout: SrtpFanoutHandle,
+    fd: number,
+    contexts: readonly SrtpCmHandle[],
+    rows: Int32Array,
+    viewers: number,
+    input: ArrayBuffer,
+    packets: Int32Array,
+    count: number,
+    segment: boolean,
+    results: Int32Array,
+  ): number;
   /**
    * `length` bytes of `buffer` from `offset` to a connected TCP socket's descriptor, without
    * blocking: how many the kernel took (0 when its buffer is full), or a negative errno.

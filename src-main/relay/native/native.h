@@ -21,8 +21,26 @@ napi_value native_number(napi_env env, double value);
 // The bytes of a Buffer or Uint8Array; false, with a TypeError thrown, for anything else.
 bool native_bytes(napi_env env, napi_value value, const unsigned char **bytes, size_t *length);
 
+// One direction of an AES_CM_128_HMAC_SHA1_80 session (srtp-cm.c).
+typedef struct srtp_cm srtp_cm;
+// The context behind a handle from srtpCmContext; NULL, with a TypeError thrown, for anything else.
+srtp_cm *srtp_cm_from(napi_env env, napi_value value);
+// Packets of `data`, each [start, headerLength, payloadLength, rollover] in `spans` (checked by
+// the caller to lie in the buffer), encrypted in place and tagged: 0, or a negative errno.
+int srtp_cm_protect_spans(srtp_cm *cm, unsigned char *data, const int32_t *spans, uint32_t count);
+// HMAC-SHA1 with the context's auth key over `data`, then `extra` (may be empty).
+void srtp_cm_digest(const srtp_cm *cm, const unsigned char *data, size_t length, const unsigned char *extra, size_t extra_length,
+                    unsigned char digest[20]);
+// The key stream of (SSRC, rollover, sequence) XORed into `body` in place (at most 8 KiB): 0, or a negative errno.
+int srtp_cm_crypt(srtp_cm *cm, uint32_t ssrc, uint32_t rollover, uint16_t sequence, unsigned char *body, size_t length);
+// How many datagrams from `first` one sendmmsg message takes: with `segment` a run of
+// equal-sized ones and at most one shorter one after it (udp-batch.c), else one.
+uint32_t udp_message_length(const int32_t *spans, uint32_t first, uint32_t count, bool segment);
+
 void register_udp_batch(napi_env env, napi_value exports);
 void register_srtp_cm(napi_env env, napi_value exports);
 void register_stream_write(napi_env env, napi_value exports);
+void register_srtp_fanout(napi_env env, napi_value exports);
+void register_srtcp_cm(napi_env env, napi_value exports);
 
 #endif

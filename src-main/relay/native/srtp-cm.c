@@ -63,14 +63,28 @@ static void find_openssl(void) {
 
 // One direction of one SRTP session: the AES-ECB cipher that makes key streams from counter
 // blocks, the salt, and HMAC's inner and outer states after their pad blocks.
-typedef struct {
+struct srtp_cm {
   void *ecb;
   unsigned char salt[14];
   _Alignas(16) unsigned char inner[SHA_STATE_BYTES];
   _Alignas(16) unsigned char outer[SHA_STATE_BYTES];
   _Alignas(16) unsigned char counters[COUNTER_BLOCKS * AES_BLOCK];
   _Alignas(16) unsigned char stream[COUNTER_BLOCKS * AES_BLOCK];
-} srtp_cm;
+};
+
+// Marks the externals made here, so a handle of another kind is refused rather than read as one.
+static const napi_type_tag CONTEXT_TAG = {0x5a1d6c0e9b3f4e21ULL, 0x8c7b2d4e61f0a935ULL};
+
+srtp_cm *srtp_cm_from(napi_env env, napi_value value) {
+  bool tagged = false;
+  void *data = NULL;
+  if (napi_check_object_type_tag(env, value, &CONTEXT_TAG, &tagged) != napi_ok || !tagged ||
+      napi_get_value_external(env, value, &data) != napi_ok) {
+    napi_throw_type_error(env, "EINVAL", "expected an SRTP context (srtpCmContext)");
+    return NULL;
+  }
+  return data;
+}
 
 static void finalize_context(napi_env env, void *data, void *hint) {
   (void)env;
@@ -128,6 +142,7 @@ static napi_value srtp_cm_context(napi_env env, napi_callback_info info) {
     finalize_context(env, cm, NULL);
     return NULL;
   }
+  NATIVE_CHECK(napi_type_tag_object(env, external, &CONTEXT_TAG));
   return external;
 }
 
@@ -171,21 +186,79 @@ static void fill_counters(const srtp_cm *cm, unsigned char *blocks, size_t count
   }
 }
 
+// HMAC-SHA1 with the context's auth key over `data` and then `extra` (RFC 3711 4.2: SRTP appends
+// the rollover counter, SRTCP authenticates its E flag and index as part of the packet).
+void srtp_cm_digest(const srtp_cm *cm, const unsigned char *data, size_t length, const unsigned char *extra, size_t extra_length,
+                    unsigned char digest[20]) {
+  _Alignas(16) unsigned char state[SHA_STATE_BYTES];
+  memcpy(state, cm->inner, sizeof state);
+  openssl.sha1_update(state, data, length);
+  if (extra_length > 0) openssl.sha1_update(state, extra, extra_length);
+  openssl.sha1_final(digest, state);
+  memcpy(state, cm->outer, sizeof state);
+  openssl.sha1_update(state, digest, SHA1_LENGTH);
+  openssl.sha1_final(digest, state);
+}
+
 // The 80-bit tag over the header, the encrypted payload and the rollover counter (RFC 3711 4.2),
 // written after the payload.
 static void write_tag(const srtp_cm *cm, unsigned char *packet, size_t length, uint32_t rollover) {
-  _Alignas(16) unsigned char state[SHA_STATE_BYTES];
   unsigned char roc[4];
   unsigned char digest[SHA1_LENGTH];
   write32(roc, rollover);
-  memcpy(state, cm->inner, sizeof state);
-  openssl.sha1_update(state, packet, length);
-  openssl.sha1_update(state, roc, sizeof roc);
-  openssl.sha1_final(digest, state);
-  memcpy(state, cm->outer, sizeof state);
-  openssl.sha1_update(state, digest, sizeof digest);
-  openssl.sha1_final(digest, state);
+  srtp_cm_digest(cm, packet, length, roc, sizeof roc, digest);
   memcpy(packet + length, digest, TAG_LENGTH);
+}
+
+// XORs the key stream of (SSRC, rollover, sequence) into `body` (encrypts or decrypts in place),
+// for bodies of at most the context's counter room (an RTCP packet's). 0, or a negative errno.
+int srtp_cm_crypt(srtp_cm *cm, uint32_t ssrc, uint32_t rollover, uint16_t sequence, unsigned char *body, size_t length) {
+  const size_t blocks = (length + AES_BLOCK - 1) / AES_BLOCK;
+  if (blocks > COUNTER_BLOCKS) return -EMSGSIZE;
+  if (blocks == 0) return 0;
+  fill_counters(cm, cm->counters, blocks, ssrc, rollover, sequence);
+  int produced = 0;
+  if (openssl.encrypt_update(cm->ecb, cm->stream, &produced, cm->counters, (int)(blocks * AES_BLOCK)) != 1) return -EIO;
+  xor_into(body, cm->stream, length);
+  return 0;
+}
+
+// Packets of `data`, each [start, headerLength, payloadLength, rollover] in `spans` (already
+// checked to lie in the buffer), encrypted in place and tagged: 0, or a negative errno.
+int srtp_cm_protect_spans(srtp_cm *cm, unsigned char *data, const int32_t *spans, uint32_t count) {
+  // Packets whose counter blocks fit go to the cipher together; a packet larger than the whole
+  // room (none of RTP's: 64 KiB) is refused above by the caller's batch limit.
+  uint32_t from = 0;
+  while (from < count) {
+    size_t blocks = 0;
+    uint32_t to = from;
+    while (to < count) {
+      size_t need = ((size_t)spans[4 * to + 2] + AES_BLOCK - 1) / AES_BLOCK;
+      if (blocks + need > COUNTER_BLOCKS) break;
+      unsigned char *packet = data + spans[4 * to];
+      fill_counters(cm, cm->counters + blocks * AES_BLOCK, need, read32(packet + 8), (uint32_t)spans[4 * to + 3],
+                    (uint16_t)((packet[2] << 8) | packet[3]));
+      blocks += need;
+      to++;
+    }
+    if (to == from) return -EINVAL;
+    int produced = 0;
+    if (blocks > 0 && openssl.encrypt_update(cm->ecb, cm->stream, &produced, cm->counters, (int)(blocks * AES_BLOCK)) != 1)
+      return -EIO;
+    size_t at = 0;
+    for (uint32_t i = from; i < to; i++) {
+      unsigned char *packet = data + spans[4 * i];
+      size_t header = (size_t)spans[4 * i + 1];
+      size_t payload = (size_t)spans[4 * i + 2];
+      unsigned char *body = packet + header;
+      const unsigned char *stream = cm->stream + at;
+      xor_into(body, stream, payload);
+      write_tag(cm, packet, header + payload, (uint32_t)spans[4 * i + 3]);
+      at += (payload + AES_BLOCK - 1) / AES_BLOCK * AES_BLOCK;
+    }
+    from = to;
+  }
+  return 0;
 }
 
 // srtpCmProtect(context, buffer: ArrayBuffer, spans: Int32Array [start, headerLength,
@@ -197,8 +270,8 @@ static napi_value srtp_cm_protect(napi_env env, napi_callback_info info) {
   napi_value argv[4];
   NATIVE_CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   if (argc < 4) return native_number(env, -EINVAL);
-  srtp_cm *cm;
-  NATIVE_CHECK(napi_get_value_external(env, argv[0], (void **)&cm));
+  srtp_cm *cm = srtp_cm_from(env, argv[0]);
+  if (!cm) return NULL;
   unsigned char *data;
   size_t byte_length;
   NATIVE_CHECK(napi_get_arraybuffer_info(env, argv[1], (void **)&data, &byte_length));
@@ -216,39 +289,7 @@ static napi_value srtp_cm_protect(napi_env env, napi_callback_info info) {
       return native_number(env, -EINVAL);
   }
 
-  // Packets whose counter blocks fit go to the cipher together; a packet larger than the whole
-  // room (none of RTP's: 64 KiB) is refused above by the caller's batch limit.
-  uint32_t from = 0;
-  while (from < count) {
-    size_t blocks = 0;
-    uint32_t to = from;
-    while (to < count) {
-      size_t need = ((size_t)spans[4 * to + 2] + AES_BLOCK - 1) / AES_BLOCK;
-      if (blocks + need > COUNTER_BLOCKS) break;
-      unsigned char *packet = data + spans[4 * to];
-      fill_counters(cm, cm->counters + blocks * AES_BLOCK, need, read32(packet + 8), (uint32_t)spans[4 * to + 3],
-                    (uint16_t)((packet[2] << 8) | packet[3]));
-      blocks += need;
-      to++;
-    }
-    if (to == from) return native_number(env, -EINVAL);
-    int produced = 0;
-    if (blocks > 0 && openssl.encrypt_update(cm->ecb, cm->stream, &produced, cm->counters, (int)(blocks * AES_BLOCK)) != 1)
-      return native_number(env, -EIO);
-    size_t at = 0;
-    for (uint32_t i = from; i < to; i++) {
-      unsigned char *packet = data + spans[4 * i];
-      size_t header = (size_t)spans[4 * i + 1];
-      size_t payload = (size_t)spans[4 * i + 2];
-      unsigned char *body = packet + header;
-      const unsigned char *stream = cm->stream + at;
-      xor_into(body, stream, payload);
-      write_tag(cm, packet, header + payload, (uint32_t)spans[4 * i + 3]);
-      at += (payload + AES_BLOCK - 1) / AES_BLOCK * AES_BLOCK;
-    }
-    from = to;
-  }
-  return native_number(env, 0);
+  return native_number(env, srtp_cm_protect_spans(cm, data, spans, count));
 }
 
 void register_srtp_cm(napi_env env, napi_value exports) {

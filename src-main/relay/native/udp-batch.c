@@ -67,8 +67,8 @@ static napi_value bind_udp4(napi_env env, napi_callback_info info) {
 
 // How many datagrams from `first` go in one message: with `segment`, a run of equal-sized ones
 // and at most one shorter one after it (the kernel cuts every `size` bytes, the last piece may be
-// shorter); else one.
-static uint32_t message_length(const int32_t *spans, uint32_t first, uint32_t count, bool segment) {
+// shorter); else one. Shared with srtp-fanout.c.
+uint32_t udp_message_length(const int32_t *spans, uint32_t first, uint32_t count, bool segment) {
   if (!segment) return 1;
   const int32_t size = spans[2 * first + 1];
   uint32_t n = 1;
@@ -135,7 +135,7 @@ static napi_value send_batch(napi_env env, napi_callback_info info) {
   while (sent < count) {
     uint32_t m = 0;
     for (uint32_t i = sent; m < MAX_MESSAGES && i < count; m++) {
-      const uint32_t n = message_length(spans, i, count, segment);
+      const uint32_t n = udp_message_length(spans, i, count, segment);
       for (uint32_t k = 0; k < n; k++) {
         iov[i + k].iov_base = data + spans[2 * (i + k)];
         iov[i + k].iov_len = (size_t)spans[2 * (i + k) + 1];

@@ -7,6 +7,7 @@ import type { ConnectionInfo } from '../../core/producer';
 import type { RtpPacket } from '../../core/rtp-packet';
 import type { PacketSink, Track } from '../../core/track';
 import { createH264ParameterSetInjector } from './h264-parameter-sets';
+import type { FanoutMember } from './srtp/srtp-fanout';
 import type { SrtpTrackSender } from './srtp/srtp-track-sender';
 import type { ViewerFeedback } from './viewer-feedback';
 
@@ -31,7 +32,12 @@ interface Output {
   clockRate: number;
   sender: RTCRtpSender;
   wire?: SrtpTrackSender;
+  /** The stream track's fan-out on the shared UDP port, once joined: it sends this track's live packets. */
+  member?: FanoutMember;
 }
+
+/** H.264 as browsers need it (parameter sets in band before each IDR); other codecs go as they come. */
+const repairFor = (codec: Codec) => (codec.name === 'H264' ? createH264ParameterSetInjector(codec) : undefined);
 
 /**
  * A browser viewer: packets of the negotiated tracks are protected (SRTP, in Node's crypto) and
@@ -42,6 +48,8 @@ interface Output {
 export class WebrtcConsumer implements Consumer {
   readonly tracks: WebrtcTrack[] = [];
   private readonly outputs = new Map<MediaStreamTrack, Output>();
+  /** Each track's codec as its source now announces it (the fan-out mends packets for it). */
+  private readonly sources = new Map<MediaStreamTrack, { codec: Codec }>();
   private flowing = false;
   private closed = false;
   private readonly drainWaiters: Array<() => void> = [];
@@ -57,24 +65,37 @@ export class WebrtcConsumer implements Consumer {
   attach(track: Track, match: TrackMatch): PacketSink {
     const output = new (werift().MediaStreamTrack)({ kind: track.media.kind });
     this.tracks.push({ output, source: match.codec, kind: track.media.kind, track });
-    const repairFor = (codec: Codec) => (codec.name === 'H264' ? createH264ParameterSetInjector(codec) : undefined);
+    const source = { codec: match.codec };
+    this.sources.set(output, source);
     let repair = repairFor(match.codec);
     // The wire of the packet at hand: one `emit` for the track's lifetime, not a closure per packet.
     let wire: SrtpTrackSender | undefined;
+    let entry: Output | undefined;
     const emit = (packet: RtpPacket) => void (this.bytes += wire!.send(packet));
     return {
       write: (packet) => {
         if (this.closed) return true;
         if (!this.flowing) return false;
-        wire = this.outputs.get(output)?.wire;
+        // Found once: the answer set its outputs before media flows (a lookup per packet and viewer showed in profiles).
+        entry ??= this.outputs.get(output);
+        wire = entry?.wire;
         if (!wire) return true; // the answer left this media out
-        if (repair) repair(packet, emit);
+        const member = entry!.member;
+        if (member?.active) {
+          // The track's fan-out sends it to every viewer at once (and mends it once for all).
+          member.offer(packet);
+          this.bytes += 12 + packet.payload.length;
+        } else if (repair) repair(packet, emit);
         else emit(packet);
         return true;
       },
       onDrain: (callback) => void this.drainWaiters.push(callback),
       // The camera came back (perhaps at another size): its parameter sets are the new SDP's.
-      onSourceChange: (codec) => void (repair = repairFor(codec)),
+      onSourceChange: (codec) => {
+        source.codec = codec;
+        repair = repairFor(codec);
+        this.outputs.get(output)?.member?.fanout.useRepair(codec, repairFor);
+      },
     };
   }
 
@@ -137,7 +158,16 @@ export class WebrtcConsumer implements Consumer {
       for (const entry of this.outputs.values()) entry.wire?.sendReport();
     }, REPORT_INTERVAL_MS);
     this.reports.unref();
+    // The stream hands over what waited (synchronously): the cached GOP goes out on this viewer's own...
     for (const waiter of this.drainWaiters.splice(0)) waiter();
+    // ...and live packets through the track's fan-out, where the route allows it.
+    for (const [output, entry] of this.outputs) {
+      const track = this.tracks.find((t) => t.output === output)?.track;
+      const source = this.sources.get(output);
+      if (!track || !source) continue;
+      entry.member = entry.wire?.joinFanout(track);
+      entry.member?.fanout.useRepair(source.codec, repairFor);
+    }
   }
 
   info(): ConnectionInfo {
@@ -167,6 +197,7 @@ export class WebrtcConsumer implements Consumer {
   stop(): void {
     this.closed = true;
     clearInterval(this.reports);
+    for (const entry of this.outputs.values()) entry.member?.leave();
   }
 
   /** The stream ends the viewer (deleted, or its source gone for good). */

@@ -3,6 +3,7 @@ import { lookup } from 'node:dns';
 import { isIPv4 } from 'node:net';
 import type { Datagram } from '../srtp/srtp-protect';
 import { loadRelayNative, type RelayNative } from '../../../native/native-addon';
+import { FanoutPort, type FanoutRoute } from '../srtp/srtp-fanout';
 import { BatchSender } from './batch-sender';
 import { consentAnswer } from './consent-answer';
 import { ipv4Number } from './ipv4-number';
@@ -36,6 +37,8 @@ interface Leg {
 export interface DirectSend {
   send(datagram: Datagram, sent?: () => void): boolean;
   sendAll(datagrams: readonly Datagram[], sent?: () => void): boolean;
+  /** With the native addon: the port's fan-outs (a track's turn to all its viewers at once) and this viewer's address for them. */
+  fanout?: { port: FanoutPort; route: FanoutRoute };
 }
 
 /**
@@ -53,6 +56,7 @@ export class UdpMux {
   private readonly sweep: NodeJS.Timeout;
 
   private readonly sender: BatchSender;
+  private readonly fanouts: FanoutPort | undefined;
 
   private constructor(
     private readonly socket: Socket,
@@ -61,6 +65,7 @@ export class UdpMux {
     native?: { addon: RelayNative; fd: number },
   ) {
     this.sender = new BatchSender(socket, native);
+    this.fanouts = native ? new FanoutPort(native.addon, native.fd) : undefined;
     socket.on('message', (message, remote) => this.fromViewer(message, remote));
     this.sweep = setInterval(() => this.forgetIdle(), consentExpiryMs / 6);
     this.sweep.unref();
@@ -126,10 +131,12 @@ export class UdpMux {
    */
   private answerConsent(leg: Leg, message: Buffer, remote: RemoteInfo): boolean {
     const password = this.targets.get(leg.ufrag)?.icePassword;
-    const answer = password && consentAnswer(message, password, { address32: ipv4Number(remote.address), port: remote.port });
+    const address32 = ipv4Number(remote.address);
+    const answer = password && consentAnswer(message, password, { address32, port: remote.port });
     if (!answer) return false;
     leg.lastSeen = Date.now();
-    this.sender.sendOne(answer, remote.port, remote.address);
+    // A batch of one: with the addon, straight to the kernel (no dgram request and callback).
+    this.sender.sendAll([answer], remote.port, remote.address, address32);
     return true;
   }
 
@@ -173,14 +180,16 @@ export class UdpMux {
       const { address, port } = leg.remote;
       const address32 = ipv4Number(address);
       const sender = this.sender;
+      const alive = () => this.legs.get(key) === leg;
       return {
+        ...(this.fanouts ? { fanout: { port: this.fanouts, route: { address32, port, alive } } } : {}),
         send: (datagram, sent) => {
-          if (this.legs.get(key) !== leg) return false;
+          if (!alive()) return false;
           sender.sendOne(datagram, port, address, sent);
           return true;
         },
         sendAll: (datagrams, sent) => {
-          if (this.legs.get(key) !== leg) return false;
+          if (!alive()) return false;
           sender.sendAll(datagrams, port, address, address32, sent);
           return true;
         },
@@ -244,6 +253,7 @@ export class UdpMux {
   close(): void {
     clearInterval(this.sweep);
     for (const key of [...this.legs.keys()]) this.closeLeg(key);
+    this.fanouts?.close();
     this.socket.close();
   }
 }

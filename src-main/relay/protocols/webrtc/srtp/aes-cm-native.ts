@@ -22,6 +22,11 @@ export class AesCmRtpNative {
     private readonly context: SrtpCmHandle,
   ) {}
 
+  /** The addon's context for these keys (a track's fan-out protects with it too). */
+  get handle(): SrtpCmHandle {
+    return this.context;
+  }
+
   /** The native protector for these keys, or undefined where the addon or its OpenSSL functions are not there. */
   static create(addon: RelayNative | undefined, keys: SessionKeys): AesCmRtpNative | undefined {
     // The addon does AES-128 with an 80-bit tag only (what viewers are offered).

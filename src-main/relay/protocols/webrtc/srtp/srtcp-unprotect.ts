@@ -1,4 +1,5 @@
 import { createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
+import { loadRelayNative, type RelayNative, type SrtpCmHandle } from '../../../native/native-addon';
 import { CM_TAG_LENGTH } from './aes-cm-rtp';
 import { deriveSessionKeys, srtpProfile, type SessionKeys } from './srtp-keys';
 
@@ -18,20 +19,42 @@ export class SrtcpUnprotector {
   /** Bit i: index `highest - i` was seen. */
   private seen = 0n;
 
-  private constructor(private readonly keys: SessionKeys) {}
+  private constructor(
+    private readonly keys: SessionKeys,
+    /** The addon and its context for these keys, where it is built: the tag and the cipher without an object per packet. */
+    private readonly native?: { addon: RelayNative; context: SrtpCmHandle },
+  ) {}
 
-  /** The viewer's side of a DTLS-SRTP association; undefined for the AEAD profiles (werift reads those). */
-  static fromMaster(profileId: number, masterKey: Uint8Array, masterSalt: Uint8Array): SrtcpUnprotector | undefined {
+  /**
+   * The viewer's side of a DTLS-SRTP association; undefined for the AEAD profiles (werift reads
+   * those). `native` is the addon to unprotect with (found by default; null: Node's crypto).
+   */
+  static fromMaster(
+    profileId: number,
+    masterKey: Uint8Array,
+    masterSalt: Uint8Array,
+    native: RelayNative | null = loadRelayNative() ?? null,
+  ): SrtcpUnprotector | undefined {
     const profile = srtpProfile(profileId);
     if (profile.aead) return undefined;
-    return new SrtcpUnprotector(deriveSessionKeys(profile, masterKey, masterSalt).rtcp);
+    const keys = deriveSessionKeys(profile, masterKey, masterSalt).rtcp;
+    const context = native?.srtpCm ? native.srtpCmContext(keys.key, keys.salt, keys.auth) : undefined;
+    return new SrtcpUnprotector(keys, native && context ? { addon: native, context } : undefined);
   }
 
-  /** The compound RTCP packet in clear, or undefined: too short, not authentic, or replayed. */
+  /**
+   * The compound RTCP packet in clear, or undefined: too short, not authentic, or replayed. With
+   * the addon it is decrypted in place (the datagram is the caller's to give up).
+   */
   unprotect(datagram: Buffer): Buffer | undefined {
     const tagAt = datagram.length - CM_TAG_LENGTH;
     const indexAt = tagAt - INDEX_LENGTH;
     if (indexAt < 8) return undefined;
+    if (this.native) {
+      const { addon, context } = this.native;
+      const index = addon.srtcpCmUnprotect(context, datagram.buffer as ArrayBuffer, datagram.byteOffset, datagram.length);
+      return index >= 0 && this.fresh(BigInt(index)) ? datagram.subarray(0, indexAt) : undefined;
+    }
     const expected = createHmac('sha1', this.keys.authKey!).update(datagram.subarray(0, tagAt)).digest();
     if (!timingSafeEqual(expected.subarray(0, CM_TAG_LENGTH), datagram.subarray(tagAt))) return undefined;
     const word = datagram.readUInt32BE(indexAt);

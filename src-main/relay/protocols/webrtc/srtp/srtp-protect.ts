@@ -1,5 +1,5 @@
 import { createCipheriv, createHmac } from 'node:crypto';
-import { loadRelayNative, type RelayNative } from '../../../native/native-addon';
+import { loadRelayNative, type RelayNative, type SrtpCmHandle } from '../../../native/native-addon';
 import { AesCmRtpNative } from './aes-cm-native';
 import { AesCmRtp, CM_TAG_LENGTH, type RtpToProtect } from './aes-cm-rtp';
 import { srtcpIv } from './srtcp-unprotect';
@@ -22,6 +22,8 @@ export class SrtpProtector {
   private readonly rtp: SessionKeys;
   private readonly rtcp: SessionKeys;
   private readonly cm: AesCmRtp | AesCmRtpNative | undefined;
+  /** SRTCP in the addon (AES-CM): its context for the RTCP keys. */
+  private readonly rtcpNative: { addon: RelayNative; context: SrtpCmHandle } | undefined;
 
   constructor(
     readonly profile: SrtpProfile,
@@ -31,6 +33,8 @@ export class SrtpProtector {
     this.rtp = keys.rtp;
     this.rtcp = keys.rtcp;
     this.cm = profile.aead ? undefined : (AesCmRtpNative.create(native, keys.rtp) ?? new AesCmRtp(keys.rtp));
+    const rtcpContext = !profile.aead && native?.srtpCm ? native.srtpCmContext(keys.rtcp.key, keys.rtcp.salt, keys.rtcp.auth) : undefined;
+    this.rtcpNative = native && rtcpContext ? { addon: native, context: rtcpContext } : undefined;
   }
 
   /**
@@ -50,6 +54,11 @@ export class SrtpProtector {
   /** Whether RTP is protected by the native addon. */
   get native(): boolean {
     return this.cm instanceof AesCmRtpNative;
+  }
+
+  /** The addon's context for RTP, where the addon protects it (a track's fan-out uses it). */
+  get nativeContext(): SrtpCmHandle | undefined {
+    return this.cm instanceof AesCmRtpNative ? this.cm.handle : undefined;
   }
 
   /** Bytes an SRTP packet has beyond its RTP packet. */
@@ -104,6 +113,15 @@ export class SrtpProtector {
 
   /** A compound RTCP packet protected and encrypted, with the sender's SRTCP `index` (31 bits, counted per SSRC). */
   protectRtcp(packet: Buffer, index: number): Buffer[] {
+    if (this.rtcpNative) {
+      // One buffer with room for E || index and the tag, encrypted and tagged in place.
+      const datagram = Buffer.allocUnsafe(packet.length + 4 + CM_TAG_LENGTH);
+      packet.copy(datagram);
+      const { addon, context } = this.rtcpNative;
+      const length = addon.srtcpCmProtect(context, datagram.buffer as ArrayBuffer, datagram.byteOffset, packet.length, index);
+      if (length !== datagram.length) throw new Error(`SRTCP protection failed (${length})`);
+      return [datagram];
+    }
     const ssrc = packet.readUInt32BE(4);
     const head = packet.subarray(0, 8);
     const trailer = Buffer.allocUnsafe(4);

@@ -4,7 +4,8 @@ import { RtcpPacketConverter, RtcpSrPacket, RtpPacket, SrtcpSession, SrtpSession
 import type { RtpPacket as RelayPacket } from '../../../core/rtp-packet';
 import { SRTP_AEAD_AES_128_GCM, SRTP_AES128_CM_HMAC_SHA1_80 } from './srtp-keys';
 import { SrtpProtector } from './srtp-protect';
-import { HOLD_MS, SrtpTrackSender } from './srtp-track-sender';
+import { HOLD_MS } from './picture-hold';
+import { SrtpTrackSender } from './srtp-track-sender';
 
 const packet = (timestamp: number, payload: Buffer, marker = false): RelayPacket => ({
   marker,

@@ -1,6 +1,8 @@
 import { randomInt } from 'node:crypto';
 import type { RtpPacket } from '../../../core/rtp-packet';
 import type { RtpToProtect } from './aes-cm-rtp';
+import { HOLD_MS } from './picture-hold';
+import type { FanoutMember, FanoutPort, FanoutRoute } from './srtp-fanout';
 import type { Datagram, SrtpProtector } from './srtp-protect';
 
 /**
@@ -11,10 +13,15 @@ import type { Datagram, SrtpProtector } from './srtp-protect';
 export type Transmit = (datagram: Datagram, sent?: () => void) => void;
 /** Sends a batch's datagrams in their order; `sent` once every one has left. */
 type TransmitAll = (datagrams: readonly Datagram[], sent: () => void) => void;
-/** A viewer's way out: datagrams one at a time (reports) and in batches (a turn's packets). */
+/**
+ * A viewer's way out: datagrams one at a time (reports) and in batches (a turn's packets); and,
+ * where its route is the shared UDP port with the native addon, that port's fan-outs and the
+ * viewer's address on it.
+ */
 export interface DatagramPath {
   one: Transmit;
   all: TransmitAll;
+  fanout?: () => { port: FanoutPort; route: FanoutRoute } | undefined;
 }
 
 /** A path that sends a batch one datagram after another (where there is no way to send many at once). */
@@ -40,13 +47,6 @@ const HISTORY = 128;
  * in one batch, grew them to the GOP's size for the viewer's lifetime: about 1 MiB a viewer).
  */
 export const BATCH_BYTES = 16 * 1024;
-/**
- * How long a picture whose packets straddle event-loop turns may hold its first packets back
- * (ms): a camera's read often ends inside a picture, and sending at each turn's end made one
- * batch (a system call) per piece instead of one per picture. The RTSP server's TCP writer
- * holds the same way.
- */
-export const HOLD_MS = 1;
 /** Seconds from the NTP epoch (1900) to the Unix epoch. */
 const NTP_UNIX_OFFSET = 2_208_988_800;
 
@@ -62,7 +62,7 @@ const NTP_UNIX_OFFSET = 2_208_988_800;
  */
 export class SrtpTrackSender {
   private sequence: number;
-  private rollover = 0;
+  private rolloverCount = 0;
   // The packets as given (their payloads are the stream's, shared by every viewer), not as
   // protected: a NACK is rare, and 128 protected copies per viewer kept for half a second each
   // outlived the young generation and made the collector's work grow with the viewers.
@@ -90,10 +90,12 @@ export class SrtpTrackSender {
   private pendingSince = 0;
   private holdTimer: NodeJS.Timeout | undefined;
   private readonly path: DatagramPath;
+  /** The track's fan-out, once this viewer joined it: it sends the live packets and keeps them for NACKs. */
+  private member: FanoutMember | undefined;
 
   constructor(
     readonly ssrc: number,
-    private readonly payloadType: number,
+    readonly payloadType: number,
     private readonly clockRate: number,
     private readonly protector: SrtpProtector,
     path: Transmit | DatagramPath,
@@ -106,16 +108,52 @@ export class SrtpTrackSender {
     this.sequence = firstSequence;
   }
 
+  /** The sequence number the next packet gets. */
+  get nextSequence(): number {
+    return this.sequence;
+  }
+
+  /** How often the sequence number wrapped (the next packet's rollover counter). */
+  get rollover(): number {
+    return this.rolloverCount;
+  }
+
+  /**
+   * Joins the fan-out of the stream track `key` (one per track on the shared UDP port), if this
+   * viewer's route and protection allow it: what this sender still holds goes first, and from
+   * then on the fan-out sends this viewer's live packets, numbered on from here. Undefined where
+   * it cannot (no native addon, another route or profile): the sender goes on as before.
+   */
+  joinFanout(key: object): FanoutMember | undefined {
+    const context = this.protector.nativeContext;
+    const shared = context && this.path.fanout?.();
+    if (!context || !shared) return undefined;
+    this.flush();
+    this.member = shared.port.fanout(key, this.holdPictures).join(this, context, shared.route);
+    return this.member;
+  }
+
+  /** The fan-out sent `packets` with the next sequence numbers: the numbering and the report's counts move on. */
+  advance(packets: number, octets: number, timestamp: number, now: number): void {
+    const next = this.sequence + packets;
+    this.sequence = next & 0xffff;
+    this.rolloverCount = (this.rolloverCount + (next >>> 16)) >>> 0;
+    this.packets += packets;
+    this.octets += octets;
+    this.lastTimestamp = timestamp;
+    this.lastSentAt = now;
+  }
+
   /** Protects and sends one packet; returns its RTP size (header and payload). */
   send(packet: RtpPacket, now = Date.now()): number {
     const sequence = this.sequence;
     const slot = sequence & (HISTORY - 1);
     this.history[slot] = packet;
     this.historySequence[slot] = sequence;
-    this.historyRollover[slot] = this.rollover;
-    this.queue(packet, sequence, this.rollover);
+    this.historyRollover[slot] = this.rolloverCount;
+    this.queue(packet, sequence, this.rolloverCount);
     this.sequence = (sequence + 1) & 0xffff;
-    if (this.sequence === 0) this.rollover = (this.rollover + 1) >>> 0;
+    if (this.sequence === 0) this.rolloverCount = (this.rolloverCount + 1) >>> 0;
     this.packets++;
     this.octets += packet.payload.length;
     this.lastTimestamp = packet.timestamp;
@@ -131,9 +169,16 @@ export class SrtpTrackSender {
     for (const sequence of lost) {
       const slot = sequence & (HISTORY - 1);
       const packet = this.history[slot];
-      if (!packet || this.historySequence[slot] !== sequence) continue;
+      if (packet && this.historySequence[slot] === sequence) {
+        this.resent++;
+        this.queue(packet, sequence, this.historyRollover[slot]!);
+        continue;
+      }
+      // Sent by the track's fan-out, which keeps them.
+      const shared = this.member?.lookup(sequence);
+      if (!shared) continue;
       this.resent++;
-      this.queue(packet, sequence, this.historyRollover[slot]!);
+      this.queue(shared.packet, sequence, shared.rollover);
     }
   }
 

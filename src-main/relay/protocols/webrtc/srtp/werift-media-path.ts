@@ -52,6 +52,7 @@ function mediaPath(transport: RTCDtlsTransport, direct?: DirectPath): DatagramPa
       lost();
       for (const datagram of datagrams) throughWerift(datagram);
     },
+    fanout: () => directRoute()?.fanout,
   };
 }
 

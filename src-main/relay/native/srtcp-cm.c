@@ -1,0 +1,100 @@
+// SRTCP with AES_CM_128_HMAC_SHA1_80 (RFC 3711 3.4) for one packet at a time, in place: the
+// relay's sender reports to each viewer (one a second per track) and what each viewer sends back
+// (receiver reports, NACKs, picture loss). In JavaScript each packet made a cipher and an HMAC
+// object of Node's crypto, which cost more than the packet's bytes: here the context made for the
+// session's RTCP keys (srtpCmContext) does both with the state it keeps. The replay window stays
+// with the caller.
+#include "native.h"
+
+#include <string.h>
+
+#define TAG_LENGTH 10
+#define INDEX_LENGTH 4
+#define FIXED_HEADER 8
+#define SHA1_LENGTH 20
+
+static uint32_t read32(const unsigned char *p) { return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3]; }
+
+// The packet's bytes in `buffer` from `offset`, `length` of them, with `room` more after them
+// that may be written; false (an error to return) when they are not all inside it.
+static bool packet_in(napi_env env, napi_value value, size_t offset, size_t length, size_t room, unsigned char **packet) {
+  unsigned char *data = NULL;
+  size_t byte_length = 0;
+  if (napi_get_arraybuffer_info(env, value, (void **)&data, &byte_length) != napi_ok) return false;
+  if (offset > byte_length || length > byte_length - offset || room > byte_length - offset - length) return false;
+  *packet = data + offset;
+  return true;
+}
+
+static bool read_arguments(napi_env env, napi_callback_info info, size_t wanted, napi_value *argv, srtp_cm **cm, uint32_t *offset,
+                           uint32_t *length) {
+  size_t argc = wanted;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < wanted) return false;
+  *cm = srtp_cm_from(env, argv[0]);
+  return *cm && napi_get_value_uint32(env, argv[2], offset) == napi_ok && napi_get_value_uint32(env, argv[3], length) == napi_ok;
+}
+
+// srtcpCmProtect(context, buffer: ArrayBuffer, offset, length, index): the compound RTCP packet at
+// `offset` (in clear) encrypted after its first 8 bytes, E and the 31-bit `index` written after it
+// and the 80-bit tag after those. Returns the datagram's length (length + 14), or -EINVAL (too
+// short, or no room after it: nothing written).
+static napi_value srtcp_cm_protect(napi_env env, napi_callback_info info) {
+  napi_value argv[5];
+  srtp_cm *cm = NULL;
+  uint32_t offset = 0, length = 0, index = 0;
+  if (!read_arguments(env, info, 5, argv, &cm, &offset, &length)) return NULL;
+  NATIVE_CHECK(napi_get_value_uint32(env, argv[4], &index));
+  unsigned char *packet = NULL;
+  if (length < FIXED_HEADER || !packet_in(env, argv[1], offset, length, INDEX_LENGTH + TAG_LENGTH, &packet))
+    return native_number(env, -EINVAL);
+  index &= 0x7fffffff;
+  // RFC 3711 4.1.1 with the SRTCP index in the place of the packet index.
+  const int crypted = srtp_cm_crypt(cm, read32(packet + 4), index >> 16, (uint16_t)index, packet + FIXED_HEADER, length - FIXED_HEADER);
+  if (crypted != 0) return native_number(env, crypted);
+  const uint32_t word = 0x80000000u | index;
+  unsigned char *trailer = packet + length;
+  trailer[0] = (unsigned char)(word >> 24);
+  trailer[1] = (unsigned char)(word >> 16);
+  trailer[2] = (unsigned char)(word >> 8);
+  trailer[3] = (unsigned char)word;
+  unsigned char digest[SHA1_LENGTH];
+  srtp_cm_digest(cm, packet, length + INDEX_LENGTH, NULL, 0, digest);
+  memcpy(trailer + INDEX_LENGTH, digest, TAG_LENGTH);
+  return native_number(env, length + INDEX_LENGTH + TAG_LENGTH);
+}
+
+// srtcpCmUnprotect(context, buffer: ArrayBuffer, offset, length): the SRTCP datagram at `offset`
+// checked (its tag, in constant time) and, when its E flag is set, decrypted in place. Returns
+// its 31-bit index (the packet in clear is its first length - 14 bytes), -EBADMSG when it is not
+// authentic (nothing changed), or -EINVAL when it is too short or not inside the buffer.
+static napi_value srtcp_cm_unprotect(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  srtp_cm *cm = NULL;
+  uint32_t offset = 0, length = 0;
+  if (!read_arguments(env, info, 4, argv, &cm, &offset, &length)) return NULL;
+  unsigned char *packet = NULL;
+  if (length < FIXED_HEADER + INDEX_LENGTH + TAG_LENGTH || !packet_in(env, argv[1], offset, length, 0, &packet))
+    return native_number(env, -EINVAL);
+  const size_t tag_at = length - TAG_LENGTH;
+  unsigned char digest[SHA1_LENGTH];
+  srtp_cm_digest(cm, packet, tag_at, NULL, 0, digest);
+  unsigned char difference = 0;
+  for (size_t i = 0; i < TAG_LENGTH; i++) difference |= (unsigned char)(digest[i] ^ packet[tag_at + i]);
+  if (difference != 0) return native_number(env, -EBADMSG);
+  const size_t index_at = tag_at - INDEX_LENGTH;
+  const uint32_t word = read32(packet + index_at);
+  const uint32_t index = word & 0x7fffffff;
+  if (word >> 31) {
+    const int crypted = srtp_cm_crypt(cm, read32(packet + 4), index >> 16, (uint16_t)index, packet + FIXED_HEADER, index_at - FIXED_HEADER);
+    if (crypted != 0) return native_number(env, crypted);
+  }
+  return native_number(env, index);
+}
+
+void register_srtcp_cm(napi_env env, napi_value exports) {
+  napi_property_descriptor properties[] = {
+      {"srtcpCmProtect", NULL, srtcp_cm_protect, NULL, NULL, NULL, napi_default, NULL},
+      {"srtcpCmUnprotect", NULL, srtcp_cm_unprotect, NULL, NULL, NULL, napi_default, NULL},
+  };
+  napi_define_properties(env, exports, sizeof properties / sizeof properties[0], properties);
+}

@@ -1,0 +1,7 @@
+/**
+ * How long a picture whose packets straddle event-loop turns may hold its first packets back
+ * (ms): a camera's read often ends inside a picture, and sending at each turn's end made one
+ * batch (a system call) per piece instead of one per picture. The RTSP server's TCP writer
+ * holds the same way; so does a track's fan-out to all its viewers (`srtp-fanout.ts`).
+ */
+export const HOLD_MS = 1;
