@@ -21,7 +21,7 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const ADDONS = [
   {
     folder: 'src-main/relay/native',
-    sources: ['addon.c', 'udp-batch.c', 'srtp-cm.c', 'srtp-fanout.c', 'srtcp-cm.c', 'stream-write.c'],
+    sources: ['addon.c', 'udp-batch.c', 'srtp-cm.c', 'srtp-fanout.c', 'srtcp-cm.c', 'srtp-gcm.c', 'stream-write.c'],
     output: 'relay-native.node',
     without: "the relay uses Node's dgram, crypto and stream writes",
   },

@@ -1,6 +1,6 @@
 // The relay's native helpers, one addon: batched UDP sends (udp-batch.c), AES-CM SRTP
-// protection in batches (srtp-cm.c), a track's turn to all its viewers at once (srtp-fanout.c)
-// and SRTCP both ways (srtcp-cm.c) for WebRTC viewers, and direct writes to TCP viewers
+// protection in batches (srtp-cm.c), AES-GCM's (srtp-gcm.c), a track's turn to all its viewers
+// at once (srtp-fanout.c) and SRTCP both ways (srtcp-cm.c) for WebRTC viewers, and direct writes to TCP viewers
 // (stream-write.c). Loaded by native-addon.ts.
 #include "native.h"
 
@@ -29,6 +29,7 @@ static napi_value init(napi_env env, napi_value exports) {
   register_stream_write(env, exports);
   register_srtp_fanout(env, exports);
   register_srtcp_cm(env, exports);
+  register_srtp_gcm(env, exports);
   return exports;
 }
 

@@ -175,3 +175,36 @@ describe.runIf(process.platform === 'linux' && loadRelayNative()?.srtpCm)('SRTCP
     expect(native.srtcpCmUnprotect(context, buffer, 0, 22)).toBe(5);
   });
 });
+
+describe.runIf(process.platform === 'linux' && loadRelayNative()?.srtpGcm)(
+  'AES-GCM (srtpGcmProtect, srtcpGcmProtect, srtcpGcmUnprotect)',
+  () => {
+    const native = loadRelayNative()!;
+    const gcm = native.srtpGcmContext(new Uint8Array(16).fill(4), new Uint8Array(12).fill(5))!;
+
+    it('refuses keys of the wrong size, spans out of the buffer and handles of another kind, writing nothing', () => {
+      expect(() => native.srtpGcmContext(new Uint8Array(24), new Uint8Array(12))).toThrow(RangeError);
+      expect(() => native.srtpGcmContext(new Uint8Array(16), new Uint8Array(14))).toThrow(RangeError);
+      const buffer = new ArrayBuffer(64);
+      const bytes = new Uint8Array(buffer);
+      expect(native.srtpGcmProtect(gcm, buffer, new Int32Array([0, 12, 40, 0]), 1)).toBe(-22); // no room for the tag
+      expect(native.srtpGcmProtect(gcm, buffer, new Int32Array([0, 11, 10, 0]), 1)).toBe(-22);
+      expect(native.srtcpGcmProtect(gcm, buffer, 40, 8, 1)).toBe(-22);
+      expect(native.srtcpGcmUnprotect(gcm, buffer, 0, 27)).toBe(-22);
+      expect(bytes.every((b) => b === 0)).toBe(true);
+      const cm = native.srtpCmContext(new Uint8Array(16), new Uint8Array(14), new Uint8Array(20))!;
+      expect(() => native.srtpGcmProtect(cm as never, buffer, new Int32Array(4), 0)).toThrow(TypeError);
+      expect(() => native.srtcpCmUnprotect(gcm as never, buffer, 0, 30)).toThrow(TypeError);
+      // Sealed, then opened in place; a changed byte is refused and leaves the bytes as they were.
+      bytes.set([0x80, 0xc8, 0, 1, 1, 2, 3, 4, 9, 9, 9, 9]);
+      expect(native.srtcpGcmProtect(gcm, buffer, 0, 12, 3)).toBe(32);
+      bytes[10]! ^= 1;
+      const forged = bytes.slice(0, 32);
+      expect(native.srtcpGcmUnprotect(gcm, buffer, 0, 32)).toBe(-74);
+      expect(bytes.subarray(0, 32)).toEqual(forged);
+      bytes[10]! ^= 1;
+      expect(native.srtcpGcmUnprotect(gcm, buffer, 0, 32)).toBe(3);
+      expect([...bytes.subarray(8, 12)]).toEqual([9, 9, 9, 9]);
+    });
+  },
+);

@@ -3,6 +3,9 @@ import { loadBuiltAddon } from '../../platform/built-addon';
 /** What a native SRTP context is to JavaScript: a handle, freed with it. */
 export type SrtpCmHandle = { readonly __brand: 'SrtpCmHandle' };
 
+/** What a native AES-GCM SRTP context is to JavaScript: a handle, freed with it. */
+export type SrtpGcmHandle = { readonly __brand: 'SrtpGcmHandle' };
+
 /** A fan-out's scratch memory and message tables (one per shared UDP port), freed with its handle. */
 export type SrtpFanoutHandle = { readonly __brand: 'SrtpFanoutHandle' };
 
@@ -43,6 +46,16 @@ export interface RelayNative {
    * clear is its first `length - 14` bytes), -EBADMSG when not authentic, -EINVAL when malformed.
    */
   srtcpCmUnprotect(context: SrtpCmHandle, buffer: ArrayBuffer, offset: number, length: number): number;
+  /** Whether the host's OpenSSL has AES-GCM for the addon (else `srtpGcmContext` gives undefined). */
+  readonly srtpGcm: boolean;
+  /** AEAD_AES_128_GCM's or AEAD_AES_256_GCM's state (a 16- or 32-byte key, a 12-byte salt) for one direction of one session. */
+  srtpGcmContext(key: Uint8Array, salt: Uint8Array): SrtpGcmHandle | undefined;
+  /** As `srtpCmProtect`, with AES-GCM: each packet's 16-byte tag after it. */
+  srtpGcmProtect(context: SrtpGcmHandle, buffer: ArrayBuffer, spans: Int32Array, count: number): number;
+  /** As `srtcpCmProtect`, with AES-GCM (20 bytes of room after the packet: the tag, then E and `index`). */
+  srtcpGcmProtect(context: SrtpGcmHandle, buffer: ArrayBuffer, offset: number, length: number, index: number): number;
+  /** As `srtcpCmUnprotect`, with AES-GCM: the index, the packet in clear being its first `length - 20` bytes. */
+  srtcpGcmUnprotect(context: SrtpGcmHandle, buffer: ArrayBuffer, offset: number, length: number): number;
   /** Scratch memory and message tables for `srtpFanout`. */
   srtpFanoutContext(): SrtpFanoutHandle;
   /**
@@ -56,7 +69,7 @@ export interface RelayNative {
   srtpFanout(
     fanout: SrtpFanoutHandle,
     fd: number,
-    contexts: readonly SrtpCmHandle[],
+    contexts: ReadonlyArray<SrtpCmHandle | SrtpGcmHandle>,
     rows: Int32Array,
     viewers: number,
     input: ArrayBuffer,

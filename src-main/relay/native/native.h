@@ -25,6 +25,14 @@ bool native_bytes(napi_env env, napi_value value, const unsigned char **bytes, s
 typedef struct srtp_cm srtp_cm;
 // The context behind a handle from srtpCmContext; NULL, with a TypeError thrown, for anything else.
 srtp_cm *srtp_cm_from(napi_env env, napi_value value);
+// The same, NULL without an exception for anything else.
+srtp_cm *srtp_cm_of(napi_env env, napi_value value);
+// One direction of an AEAD_AES_128_GCM or AEAD_AES_256_GCM session (srtp-gcm.c), and the one
+// behind a handle from srtpGcmContext (NULL, without an exception, for anything else).
+typedef struct srtp_gcm srtp_gcm;
+srtp_gcm *srtp_gcm_of(napi_env env, napi_value value);
+// As srtp_cm_protect_spans, with AES-GCM (a 16-byte tag after each packet).
+int srtp_gcm_protect_spans(srtp_gcm *gcm, unsigned char *data, const int32_t *spans, uint32_t count);
 // Packets of `data`, each [start, headerLength, payloadLength, rollover] in `spans` (checked by
 // the caller to lie in the buffer), encrypted in place and tagged: 0, or a negative errno.
 int srtp_cm_protect_spans(srtp_cm *cm, unsigned char *data, const int32_t *spans, uint32_t count);
@@ -42,5 +50,6 @@ void register_srtp_cm(napi_env env, napi_value exports);
 void register_stream_write(napi_env env, napi_value exports);
 void register_srtp_fanout(napi_env env, napi_value exports);
 void register_srtcp_cm(napi_env env, napi_value exports);
+void register_srtp_gcm(napi_env env, napi_value exports);
 
 #endif

@@ -75,15 +75,19 @@ struct srtp_cm {
 // Marks the externals made here, so a handle of another kind is refused rather than read as one.
 static const napi_type_tag CONTEXT_TAG = {0x5a1d6c0e9b3f4e21ULL, 0x8c7b2d4e61f0a935ULL};
 
-srtp_cm *srtp_cm_from(napi_env env, napi_value value) {
+srtp_cm *srtp_cm_of(napi_env env, napi_value value) {
   bool tagged = false;
   void *data = NULL;
   if (napi_check_object_type_tag(env, value, &CONTEXT_TAG, &tagged) != napi_ok || !tagged ||
-      napi_get_value_external(env, value, &data) != napi_ok) {
-    napi_throw_type_error(env, "EINVAL", "expected an SRTP context (srtpCmContext)");
+      napi_get_value_external(env, value, &data) != napi_ok)
     return NULL;
-  }
   return data;
+}
+
+srtp_cm *srtp_cm_from(napi_env env, napi_value value) {
+  srtp_cm *cm = srtp_cm_of(env, value);
+  if (!cm) napi_throw_type_error(env, "EINVAL", "expected an SRTP context (srtpCmContext)");
+  return cm;
 }
 
 static void finalize_context(napi_env env, void *data, void *hint) {

@@ -1,7 +1,7 @@
 // One event-loop turn of a stream track's packets to every WebRTC viewer of it on the shared UDP
 // port, in one call: for each viewer, each packet gets that viewer's RTP header (its payload type,
-// SSRC and next sequence number), is encrypted and tagged with that viewer's keys, and all the
-// viewers' datagrams leave in one `sendmmsg` (runs of equal-sized ones as segmentation-offload
+// SSRC and next sequence number), is encrypted and tagged with that viewer's keys (AES-CM or
+// AES-GCM), and all the viewers' datagrams leave in one `sendmmsg` (runs of equal-sized ones as segmentation-offload
 // messages, as udp-batch.c sends them). JavaScript copies the turn's payloads once into `input`,
 // instead of laying out, protecting and sending them once per viewer with a call, an array and a
 // buffer view per datagram each time.
@@ -27,7 +27,8 @@
 // int32 fields per packet: offset and length of its payload in `input`, RTP timestamp, marker.
 #define PACKET 4
 #define HEADER 12
-#define TAG_LENGTH 10
+#define CM_TAG 10
+#define GCM_TAG 16
 #define MAX_VIEWERS 4096
 #define MAX_PACKETS 256
 // Messages and datagrams per sendmmsg (the kernel takes at most 1024 of each).
@@ -103,8 +104,14 @@ static void write32(unsigned char *p, uint32_t value) {
   p[3] = (unsigned char)value;
 }
 
+// A viewer's keys: AES-CM (a 10-byte tag) or AES-GCM (16).
+typedef struct {
+  srtp_cm *cm;
+  srtp_gcm *gcm;
+} viewer_keys;
+
 // A datagram's room in the scratch memory: header, payload and tag, rounded up to 32 bits.
-static size_t slot_length(int32_t payload) { return ((size_t)HEADER + (size_t)payload + TAG_LENGTH + 3) & ~(size_t)3; }
+static size_t slot_length(int32_t payload, size_t tag) { return ((size_t)HEADER + (size_t)payload + tag + 3) & ~(size_t)3; }
 
 // Sends the messages built so far and makes their room free again. Returns SEGMENT_REFUSED when
 // a segmentation-offload message was refused and its datagrams went one by one.
@@ -154,12 +161,13 @@ static int send_pending(fanout *f, int fd) {
 
 // Lays out, protects and queues one viewer's datagrams (packets `skip` to `count`) in the scratch
 // memory, sending what is queued first when there is no room. 0, or a negative errno for this viewer.
-static int add_viewer(fanout *f, int fd, uint32_t viewer, srtp_cm *cm, const int32_t *row, const unsigned char *input,
+static int add_viewer(fanout *f, int fd, uint32_t viewer, viewer_keys keys, const int32_t *row, const unsigned char *input,
                       const int32_t *packets, uint32_t count, bool segment, int *answer) {
   const uint32_t skip = (uint32_t)row[6];
   const uint32_t n = count - skip;
+  const size_t tag = keys.cm ? CM_TAG : GCM_TAG;
   size_t need = 0;
-  for (uint32_t p = skip; p < count; p++) need += slot_length(packets[PACKET * p + 1]);
+  for (uint32_t p = skip; p < count; p++) need += slot_length(packets[PACKET * p + 1], tag);
   if (f->used + need > f->capacity || f->message_count + n > MAX_MESSAGES || f->iov_count + n > MAX_IOV)
     *answer |= send_pending(f, fd);
   if (need > f->capacity) {
@@ -194,10 +202,11 @@ static int add_viewer(fanout *f, int fd, uint32_t viewer, srtp_cm *cm, const int
     // The sequence number wraps within the turn: the packets after it count one more rollover.
     f->protect_spans[4 * k + 3] = (int32_t)(rollover + (index >> 16));
     f->send_spans[2 * k] = (int32_t)at;
-    f->send_spans[2 * k + 1] = HEADER + length + TAG_LENGTH;
-    at += slot_length(length);
+    f->send_spans[2 * k + 1] = HEADER + length + (int32_t)tag;
+    at += slot_length(length, tag);
   }
-  const int protected = srtp_cm_protect_spans(cm, f->scratch, f->protect_spans, n);
+  const int protected = keys.cm ? srtp_cm_protect_spans(keys.cm, f->scratch, f->protect_spans, n)
+                                : srtp_gcm_protect_spans(keys.gcm, f->scratch, f->protect_spans, n);
   if (protected != 0) return protected;
 
   uint32_t i = 0;
@@ -285,7 +294,7 @@ static napi_value srtp_fanout(napi_env env, napi_callback_info info) {
   // never a read past the end.
   for (uint32_t p = 0; p < count; p++) {
     const int64_t offset = packets[PACKET * p], length = packets[PACKET * p + 1];
-    if (offset < 0 || length < 0 || (uint64_t)(offset + length) > input_length || HEADER + length + TAG_LENGTH > MAX_DATAGRAM)
+    if (offset < 0 || length < 0 || (uint64_t)(offset + length) > input_length || HEADER + length + GCM_TAG > MAX_DATAGRAM)
       return native_number(env, -EINVAL);
   }
   for (uint32_t v = 0; v < viewers; v++) {
@@ -305,9 +314,13 @@ static napi_value srtp_fanout(napi_env env, napi_callback_info info) {
     if ((uint32_t)rows[ROW * v + 6] == count) continue;
     napi_value handle;
     NATIVE_CHECK(napi_get_element(env, argv[2], v, &handle));
-    srtp_cm *cm = srtp_cm_from(env, handle);
-    if (!cm) return NULL;
-    const int error = add_viewer(f, fd, v, cm, rows + ROW * v, input, packets, count, segment, &answer);
+    viewer_keys keys = {srtp_cm_of(env, handle), NULL};
+    if (!keys.cm) keys.gcm = srtp_gcm_of(env, handle);
+    if (!keys.cm && !keys.gcm) {
+      napi_throw_type_error(env, "EINVAL", "expected SRTP contexts (srtpCmContext or srtpGcmContext)");
+      return NULL;
+    }
+    const int error = add_viewer(f, fd, v, keys, rows + ROW * v, input, packets, count, segment, &answer);
     if (error != 0) f->failed[v] = -error;
   }
   answer |= send_pending(f, fd);

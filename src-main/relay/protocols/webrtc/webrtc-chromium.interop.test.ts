@@ -84,7 +84,8 @@ describe('WebRTC viewers in Chromium', () => {
         return seen;
       });
     await vi.waitFor(async () => expect(await senderReports()).toBe(1), { timeout: 10_000, interval: 200 });
-    // The relay offers AES-CM alone (its batched cipher), though Chromium prefers AES-GCM, and Chromium takes it.
+    // With the native addon the relay (DTLS client) offers AES-GCM first, AES-CM after it; without it
+    // AES-CM alone. Chromium, the DTLS server, picks AES-CM either way.
     const cipher = await live.page.evaluate(async () => {
       let srtp = '';
       (await (window as unknown as Record<string, RTCPeerConnection>).pc_whep!.getStats()).forEach(

@@ -1,7 +1,9 @@
 import { GenericNack, RTCPeerConnection, RtcpTransportLayerFeedback, type RtpPacket } from 'werift';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRelay, waitFor, type RelayUnderTest } from '../../test/relay-test-kit';
+import { loadRelayNative } from '../../native/native-addon';
 import { codecParameters } from './peer-helpers';
+import { SRTP_AEAD_AES_128_GCM, SRTP_AES128_CM_HMAC_SHA1_80 } from './srtp/srtp-keys';
 
 /** A werift viewer of `cam` over WHEP on the relay's shared port, and every RTP packet it decrypts. */
 async function whepViewer(api: string) {
@@ -48,7 +50,9 @@ async function whepViewer(api: string) {
         }),
       }),
     ]);
-  return { pc, received, nack };
+  /** The SRTP profile its DTLS handshake settled on. */
+  const profile = () => video.dtlsTransport.srtp.config.profile;
+  return { pc, received, nack, profile };
 }
 
 /**
@@ -104,6 +108,10 @@ describe('NACK retransmission to WebRTC viewers', () => {
         expect(new Set(window.map((rtp) => rtp.header.ssrc)).size).toBe(1);
       }
       expect(new Set(windows.map((w) => w[0]!.header.ssrc)).size).toBe(3);
+      // werift, DTLS server here, takes the relay's first offer: AES-GCM where the addon has it.
+      expect(viewers.map((v) => v.profile())).toEqual(
+        Array(3).fill(loadRelayNative()?.srtpGcm ? SRTP_AEAD_AES_128_GCM : SRTP_AES128_CM_HMAC_SHA1_80),
+      );
       // The same pictures' packets, byte for byte, whatever each viewer's numbering.
       const key = (rtp: RtpPacket) => `${rtp.header.timestamp}:${Buffer.from(rtp.payload).toString('base64')}`;
       const first = new Set(viewers[0]!.received.map(key));

@@ -8,7 +8,7 @@ import type { TaskRegistry } from '../../core/task-registry';
 import { answerCodec, describeOffer, viewerRequests } from './offer-codecs';
 import { WebrtcConsumer } from './webrtc-consumer';
 import { trackSender, viewerRtcpReader, type DirectPath } from './srtp/werift-media-path';
-import { sendAesCmOnly } from './srtp/viewer-srtp-profile';
+import { useViewerSrtpProfiles } from './srtp/viewer-srtp-profile';
 import type { IceNetwork } from './ice/ice-network';
 import { codecParameters, CONNECT_TIMEOUT_MS, iceGathered, onPeerGone, parseOffer, startDtlsAtOnce } from './peer-helpers';
 import { noteTranscodedAudio, opusNeed } from './opus-for-viewer';
@@ -166,7 +166,7 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
     });
     await pc.setRemoteDescription({ type: 'offer', sdp: options.offer });
     await pc.setLocalDescription(await pc.createAnswer());
-    sendAesCmOnly(pc);
+    useViewerSrtpProfiles(pc);
     startDtlsAtOnce(pc);
     await iceGathered(pc);
     const local = pc.localDescription?.sdp;

@@ -55,7 +55,21 @@ describe.each([
     expect(relay.unprotect(sealed(100))).toBeUndefined();
   });
 
-  it('leaves the AEAD profiles to werift', () => {
-    expect(SrtcpUnprotector.fromMaster(SRTP_AEAD_AES_128_GCM, key, randomBytes(12))).toBeUndefined();
+  it('reads AES-GCM in the addon (as the viewer sealed it, refusing changes and replays), and leaves it to werift without', () => {
+    const gcmSalt = randomBytes(12);
+    const relay = SrtcpUnprotector.fromMaster(SRTP_AEAD_AES_128_GCM, key, gcmSalt, native ?? null);
+    if (!native) return expect(relay).toBeUndefined();
+    const gcmViewer = SrtpProtector.fromMaster(SRTP_AEAD_AES_128_GCM, key, gcmSalt, null);
+    const sealedGcm = (index: number, n = 1) => Buffer.concat(gcmViewer.protectRtcp(report(n), index));
+    expect(relay!.unprotect(sealedGcm(7))).toEqual(report(1));
+    expect(relay!.unprotect(sealedGcm(7))).toBeUndefined();
+    const changed = sealedGcm(8, 2);
+    changed[12]! ^= 1;
+    const before = Buffer.from(changed);
+    expect(relay!.unprotect(changed)).toBeUndefined();
+    // A forged packet is left as it came.
+    expect(changed).toEqual(before);
+    expect(relay!.unprotect(sealedGcm(8, 2))).toEqual(report(2));
+    expect(relay!.unprotect(sealedGcm(9).subarray(0, 27))).toBeUndefined();
   });
 });

@@ -1,18 +1,24 @@
 import { createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
-import { loadRelayNative, type RelayNative, type SrtpCmHandle } from '../../../native/native-addon';
+import { loadRelayNative, type RelayNative } from '../../../native/native-addon';
 import { CM_TAG_LENGTH } from './aes-cm-rtp';
 import { deriveSessionKeys, srtpProfile, type SessionKeys } from './srtp-keys';
 
 /** The SRTCP trailer: E flag and 31-bit index (RFC 3711 3.4). */
 const INDEX_LENGTH = 4;
+/** AES-GCM's tag (RFC 7714). */
+const GCM_TAG_LENGTH = 16;
+
+/** An SRTCP datagram at `offset` of `buffer` checked and opened in place by the addon: its index, or a negative errno. */
+type OpenInPlace = (buffer: ArrayBuffer, offset: number, length: number) => number;
 /** Indices at most this far below the highest seen are told apart (RFC 3711 3.3.2: at least 64). */
 const REPLAY_WINDOW = 64n;
 
 /**
- * The receiving side of SRTCP with AES_CM_128_HMAC_SHA1_80 (RFC 3711 3.4, 4.1.1, 4.2): what a
- * viewer sends back (receiver reports, NACKs, picture loss) checked and decrypted in the relay,
- * where werift's path cost about ten times as much per packet. Packets that are not authentic or
- * were seen before (a replayed NACK would make the relay send again) give undefined.
+ * The receiving side of SRTCP with AES_CM_128_HMAC_SHA1_80 (RFC 3711 3.4, 4.1.1, 4.2), or with
+ * AES-GCM (RFC 7714 9) where the native addon is there: what a viewer sends back (receiver
+ * reports, NACKs, picture loss) checked and decrypted in the relay, where werift's path cost about
+ * ten times as much per packet. Packets that are not authentic or were seen before (a replayed
+ * NACK would make the relay send again) give undefined.
  */
 export class SrtcpUnprotector {
   private highest = -1n;
@@ -21,13 +27,16 @@ export class SrtcpUnprotector {
 
   private constructor(
     private readonly keys: SessionKeys,
-    /** The addon and its context for these keys, where it is built: the tag and the cipher without an object per packet. */
-    private readonly native?: { addon: RelayNative; context: SrtpCmHandle },
+    /** The addon's check and decryption with these keys, where it is built: no cipher or HMAC object per packet. */
+    private readonly native?: OpenInPlace,
+    /** Bytes after the packet: its tag and the index. */
+    private readonly trailer = CM_TAG_LENGTH + INDEX_LENGTH,
   ) {}
 
   /**
-   * The viewer's side of a DTLS-SRTP association; undefined for the AEAD profiles (werift reads
-   * those). `native` is the addon to unprotect with (found by default; null: Node's crypto).
+   * The viewer's side of a DTLS-SRTP association; undefined for the AEAD profiles without the
+   * addon (werift reads those). `native` is the addon to unprotect with (found by default; null:
+   * Node's crypto).
    */
   static fromMaster(
     profileId: number,
@@ -36,10 +45,16 @@ export class SrtcpUnprotector {
     native: RelayNative | null = loadRelayNative() ?? null,
   ): SrtcpUnprotector | undefined {
     const profile = srtpProfile(profileId);
-    if (profile.aead) return undefined;
     const keys = deriveSessionKeys(profile, masterKey, masterSalt).rtcp;
+    if (profile.aead) {
+      const context = native?.srtpGcm ? native.srtpGcmContext(keys.key, keys.salt) : undefined;
+      if (!native || !context) return undefined;
+      const open: OpenInPlace = (buffer, offset, length) => native.srtcpGcmUnprotect(context, buffer, offset, length);
+      return new SrtcpUnprotector(keys, open, GCM_TAG_LENGTH + INDEX_LENGTH);
+    }
     const context = native?.srtpCm ? native.srtpCmContext(keys.key, keys.salt, keys.auth) : undefined;
-    return new SrtcpUnprotector(keys, native && context ? { addon: native, context } : undefined);
+    if (!native || !context) return new SrtcpUnprotector(keys);
+    return new SrtcpUnprotector(keys, (buffer, offset, length) => native.srtcpCmUnprotect(context, buffer, offset, length));
   }
 
   /**
@@ -47,14 +62,15 @@ export class SrtcpUnprotector {
    * the addon it is decrypted in place (the datagram is the caller's to give up).
    */
   unprotect(datagram: Buffer): Buffer | undefined {
+    if (this.native) {
+      const clear = datagram.length - this.trailer;
+      if (clear < 8) return undefined;
+      const index = this.native(datagram.buffer as ArrayBuffer, datagram.byteOffset, datagram.length);
+      return index >= 0 && this.fresh(BigInt(index)) ? datagram.subarray(0, clear) : undefined;
+    }
     const tagAt = datagram.length - CM_TAG_LENGTH;
     const indexAt = tagAt - INDEX_LENGTH;
     if (indexAt < 8) return undefined;
-    if (this.native) {
-      const { addon, context } = this.native;
-      const index = addon.srtcpCmUnprotect(context, datagram.buffer as ArrayBuffer, datagram.byteOffset, datagram.length);
-      return index >= 0 && this.fresh(BigInt(index)) ? datagram.subarray(0, indexAt) : undefined;
-    }
     const expected = createHmac('sha1', this.keys.authKey!).update(datagram.subarray(0, tagAt)).digest();
     if (!timingSafeEqual(expected.subarray(0, CM_TAG_LENGTH), datagram.subarray(tagAt))) return undefined;
     const word = datagram.readUInt32BE(indexAt);

@@ -6,7 +6,7 @@ import { quietFor } from '@main/test-support/time';
 import type { RtpPacket as RelayPacket } from '../../../core/rtp-packet';
 import { loadRelayNative } from '../../../native/native-addon';
 import { FanoutPort } from './srtp-fanout';
-import { SRTP_AES128_CM_HMAC_SHA1_80 } from './srtp-keys';
+import { SRTP_AEAD_AES_128_GCM, SRTP_AES128_CM_HMAC_SHA1_80 } from './srtp-keys';
 import { SrtpProtector } from './srtp-protect';
 import { SrtpTrackSender } from './srtp-track-sender';
 
@@ -33,19 +33,19 @@ async function sharedPort(): Promise<FanoutPort> {
  * A viewer: its own socket, keys, SSRC, payload type and first sequence number, its sender on the
  * shared port, and werift's SRTP receiver with its keys (the browser's side) for what arrives.
  */
-async function viewer(port: FanoutPort, ssrc: number, payloadType: number, firstSequence: number) {
+async function viewer(port: FanoutPort, ssrc: number, payloadType: number, firstSequence: number, profile = SRTP_AES128_CM_HMAC_SHA1_80) {
   const socket = await bound();
   const got: Buffer[] = [];
   socket.on('message', (message) => got.push(message));
   const key = randomBytes(16);
-  const salt = randomBytes(14);
+  const salt = randomBytes(profile === SRTP_AEAD_AES_128_GCM ? 12 : 14);
   const route = { address32: LOOPBACK, port: socket.address().port, alive: () => true };
   const ownSends: Buffer[] = [];
   const sender = new SrtpTrackSender(
     ssrc,
     payloadType,
     90_000,
-    SrtpProtector.fromMaster(SRTP_AES128_CM_HMAC_SHA1_80, key, salt, native),
+    SrtpProtector.fromMaster(profile, key, salt, native),
     {
       one: (datagram) => void ownSends.push(Buffer.concat([datagram].flat())),
       all: (datagrams, sent) => {
@@ -59,8 +59,8 @@ async function viewer(port: FanoutPort, ssrc: number, payloadType: number, first
     true,
   );
   const receiver = new SrtpSession({
-    keys: { localMasterKey: randomBytes(16), localMasterSalt: randomBytes(14), remoteMasterKey: key, remoteMasterSalt: salt },
-    profile: SRTP_AES128_CM_HMAC_SHA1_80,
+    keys: { localMasterKey: randomBytes(16), localMasterSalt: randomBytes(salt.length), remoteMasterKey: key, remoteMasterSalt: salt },
+    profile: profile as 1 | 7,
   });
   const decrypted = () => got.map((datagram) => RtpPacket.deSerialize(receiver.decrypt(datagram)));
   return { sender, route, got, ownSends, receiver, decrypted };
@@ -76,11 +76,11 @@ const packet = (timestamp: number, payload: Buffer, marker = false): RelayPacket
 });
 
 describe.runIf(native?.srtpCm)('a track fanned out to its viewers on the shared port', () => {
-  it('sends each packet once to every viewer, numbered on from its own sender and across a wrap, with its SSRC and payload type, in its keys', async () => {
+  it('sends each packet once to every viewer, numbered on from its own sender and across a wrap, with its SSRC, payload type and keys (AES-CM or AES-GCM)', async () => {
     const port = await sharedPort();
     const key = {};
     const a = await viewer(port, 0xa0000001, 102, 65_533);
-    const b = await viewer(port, 0xb0000002, 96, 100);
+    const b = await viewer(port, 0xb0000002, 96, 100, SRTP_AEAD_AES_128_GCM);
     // Each has sent one packet of its own first (the cached GOP): the fan-out numbers on from there.
     for (const v of [a, b]) v.sender.send(packet(1, randomBytes(50)));
     const memberA = a.sender.joinFanout(key)!;

@@ -6,6 +6,7 @@ import {
   FANOUT_SEGMENT_REFUSED,
   type RelayNative,
   type SrtpCmHandle,
+  type SrtpGcmHandle,
   type SrtpFanoutHandle,
 } from '../../../native/native-addon';
 import { HOLD_MS } from './picture-hold';
@@ -16,6 +17,9 @@ const MAX_PACKETS = 256;
 const MAX_BYTES = 192 * 1024;
 /** Packets kept for NACKs (a power of two): as many as each viewer's own history, and more. */
 const HISTORY = 512;
+
+/** A viewer's keys in the addon: AES-CM or AES-GCM, whichever its DTLS handshake chose. */
+type SrtpKeysHandle = SrtpCmHandle | SrtpGcmHandle;
 
 /** Where a member's datagrams go on the shared port, while that address is still the viewer's. */
 export interface FanoutRoute {
@@ -85,7 +89,7 @@ export class FanoutMember {
   constructor(
     readonly fanout: SrtpFanout,
     readonly sender: FanoutSender,
-    readonly context: SrtpCmHandle,
+    readonly context: SrtpKeysHandle,
     readonly route: FanoutRoute,
     skip: number,
     joinIndex: number,
@@ -127,7 +131,7 @@ export class FanoutMember {
  */
 export class SrtpFanout {
   private readonly members: FanoutMember[] = [];
-  private readonly contexts: SrtpCmHandle[] = [];
+  private readonly contexts: SrtpKeysHandle[] = [];
   private rows = new Int32Array(16 * FANOUT_ROW);
   private results = new Int32Array(16);
   private input = new Uint8Array(64 * 1024);
@@ -164,7 +168,7 @@ export class SrtpFanout {
    * A viewer joins: it gets every packet queued from now on. Its sender must have sent what it
    * had (the cached GOP) before, so its numbering goes on from there.
    */
-  join(sender: FanoutSender, context: SrtpCmHandle, route: FanoutRoute): FanoutMember {
+  join(sender: FanoutSender, context: SrtpKeysHandle, route: FanoutRoute): FanoutMember {
     const member = new FanoutMember(this, sender, context, route, this.pendingCount, this.next);
     this.members.push(member);
     return member;

@@ -67,11 +67,15 @@ describe('AEAD AES-GCM (RFC 7714 16 and 17)', () => {
     },
   ];
   for (const vector of vectors) {
-    it(`protects the RTP and RTCP packets of the RFC with profile 0x000${vector.profile}`, () => {
+    it(`protects the RTP and RTCP packets of the RFC with profile 0x000${vector.profile}, in Node's crypto and in the addon`, () => {
       const keys = importSessionKeys(hex(vector.key), salt);
-      const protector = new SrtpProtector(srtpProfile(vector.profile), { rtp: keys, rtcp: keys });
-      expect(joined(protector.protectRtp(rtp.subarray(0, 12), rtp.subarray(12), 0x5501a0b2, 0xf17b, 0))).toBe(vector.rtp);
-      expect(joined(protector.protectRtcp(rtcp, 0x5d4))).toBe(vector.rtcp);
+      const native = loadRelayNative();
+      for (const addon of native?.srtpGcm ? [undefined, native] : [undefined]) {
+        const protector = new SrtpProtector(srtpProfile(vector.profile), { rtp: keys, rtcp: keys }, addon);
+        expect(protector.native).toBe(addon !== undefined);
+        expect(joined(protector.protectRtp(rtp.subarray(0, 12), rtp.subarray(12), 0x5501a0b2, 0xf17b, 0))).toBe(vector.rtp);
+        expect(joined(protector.protectRtcp(rtcp, 0x5d4))).toBe(vector.rtcp);
+      }
     });
   }
 });
@@ -92,11 +96,12 @@ function weriftSessions(profile: number, masterKey: Buffer, masterSalt: Buffer) 
   };
 }
 
-// AES-CM both ways: in the native addon (built on Linux by `npm install`) and in JavaScript.
+// Both profiles both ways: in the native addon (built on Linux by `npm install`) and in Node's crypto.
 describe.each([
   ['AES_CM_128_HMAC_SHA1_80 (native addon)', SRTP_AES128_CM_HMAC_SHA1_80, 14, loadRelayNative() ?? null],
   ['AES_CM_128_HMAC_SHA1_80 (JavaScript)', SRTP_AES128_CM_HMAC_SHA1_80, 14, null],
-  ['AEAD_AES_128_GCM', SRTP_AEAD_AES_128_GCM, 12, null],
+  ['AEAD_AES_128_GCM (native addon)', SRTP_AEAD_AES_128_GCM, 12, loadRelayNative() ?? null],
+  ['AEAD_AES_128_GCM (JavaScript)', SRTP_AEAD_AES_128_GCM, 12, null],
 ])('%s next to werift', (_name, profile, saltLength, native) => {
   const masterKey = randomBytes(16);
   const masterSalt = randomBytes(saltLength);

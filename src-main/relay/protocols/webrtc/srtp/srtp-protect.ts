@@ -1,7 +1,7 @@
 import { createCipheriv, createHmac } from 'node:crypto';
-import { loadRelayNative, type RelayNative, type SrtpCmHandle } from '../../../native/native-addon';
-import { AesCmRtpNative } from './aes-cm-native';
+import { loadRelayNative, type RelayNative, type SrtpCmHandle, type SrtpGcmHandle } from '../../../native/native-addon';
 import { AesCmRtp, CM_TAG_LENGTH, type RtpToProtect } from './aes-cm-rtp';
+import { NativeRtpBatch } from './native-rtp-batch';
 import { srtcpIv } from './srtcp-unprotect';
 import { deriveSessionKeys, srtpProfile, type SessionKeys, type SrtpProfile } from './srtp-keys';
 
@@ -11,19 +11,20 @@ export type Datagram = Buffer | Buffer[];
 const SRTCP_ENCRYPTED = 0x80000000;
 
 /**
- * The sending side of an SRTP association in Node's own crypto (OpenSSL): AES counter mode with
- * an HMAC-SHA1 tag (RFC 3711), or AES-GCM (RFC 7714). AES-CM protects a batch of RTP packets at
- * once into one buffer, in the native addon where it is there (`aes-cm-native.ts`), else in
- * JavaScript (`aes-cm-rtp.ts`); AES-GCM, which needs a cipher object per packet,
- * gives each packet as the parts of its datagram (header, encrypted payload, tag), gathered by
- * the socket, so nothing is copied after the encryption.
+ * The sending side of an SRTP association: AES counter mode with an HMAC-SHA1 tag (RFC 3711), or
+ * AES-GCM (RFC 7714). Where the native addon is there, both protect a batch of RTP packets at once
+ * into one buffer (`native-rtp-batch.ts`) and SRTCP in place, with the host's OpenSSL. Without
+ * it, AES-CM batches in JavaScript (`aes-cm-rtp.ts`), and AES-GCM, which needs a cipher object of
+ * Node's crypto per packet, gives each packet as the parts of its datagram (header, encrypted
+ * payload, tag), gathered by the socket, so nothing is copied after the encryption.
  */
 export class SrtpProtector {
   private readonly rtp: SessionKeys;
   private readonly rtcp: SessionKeys;
-  private readonly cm: AesCmRtp | AesCmRtpNative | undefined;
-  /** SRTCP in the addon (AES-CM): its context for the RTCP keys. */
-  private readonly rtcpNative: { addon: RelayNative; context: SrtpCmHandle } | undefined;
+  /** RTP in batches: natively (either profile), or AES-CM in JavaScript; undefined: AES-GCM a packet at a time in Node's crypto. */
+  private readonly batch: AesCmRtp | NativeRtpBatch | undefined;
+  /** SRTCP in the addon: the packet at `offset` of `buffer` protected in place; the datagram's length. */
+  private readonly rtcpNative: ((buffer: ArrayBuffer, offset: number, length: number, index: number) => number) | undefined;
 
   constructor(
     readonly profile: SrtpProfile,
@@ -32,9 +33,10 @@ export class SrtpProtector {
   ) {
     this.rtp = keys.rtp;
     this.rtcp = keys.rtcp;
-    this.cm = profile.aead ? undefined : (AesCmRtpNative.create(native, keys.rtp) ?? new AesCmRtp(keys.rtp));
-    const rtcpContext = !profile.aead && native?.srtpCm ? native.srtpCmContext(keys.rtcp.key, keys.rtcp.salt, keys.rtcp.auth) : undefined;
-    this.rtcpNative = native && rtcpContext ? { addon: native, context: rtcpContext } : undefined;
+    this.batch = profile.aead
+      ? NativeRtpBatch.aesGcm(native, keys.rtp)
+      : (NativeRtpBatch.aesCm(native, keys.rtp) ?? new AesCmRtp(keys.rtp));
+    this.rtcpNative = nativeRtcp(profile, keys.rtcp, native);
   }
 
   /**
@@ -53,12 +55,12 @@ export class SrtpProtector {
 
   /** Whether RTP is protected by the native addon. */
   get native(): boolean {
-    return this.cm instanceof AesCmRtpNative;
+    return this.batch instanceof NativeRtpBatch;
   }
 
   /** The addon's context for RTP, where the addon protects it (a track's fan-out uses it). */
-  get nativeContext(): SrtpCmHandle | undefined {
-    return this.cm instanceof AesCmRtpNative ? this.cm.handle : undefined;
+  get nativeContext(): SrtpCmHandle | SrtpGcmHandle | undefined {
+    return this.batch instanceof NativeRtpBatch ? this.batch.handle : undefined;
   }
 
   /** Bytes an SRTP packet has beyond its RTP packet. */
@@ -73,26 +75,26 @@ export class SrtpProtector {
    */
   protectRtp(header: Buffer, payload: Uint8Array, ssrc: number, sequenceNumber: number, rollover: number): Buffer[] {
     const packet = { header, payload, ssrc, sequence: sequenceNumber, rollover };
-    if (!this.cm) return this.protectGcm(packet);
-    const datagram = this.cm.protect([packet])[0]!;
+    if (!this.batch) return this.protectGcm(packet);
+    const datagram = this.batch.protect([packet])[0]!;
     const tagAt = header.length + payload.length;
     return [datagram.subarray(0, header.length), datagram.subarray(header.length, tagAt), datagram.subarray(tagAt)];
   }
 
   /** Packets `from` to `to` (not included) protected, one datagram each, in their order. */
   protectRtpBatch(packets: readonly RtpToProtect[], from: number, to: number): Datagram[] {
-    if (this.cm) return this.cm.protect(packets, from, to);
+    if (this.batch) return this.batch.protect(packets, from, to);
     const datagrams = new Array<Datagram>(to - from);
     for (let i = from; i < to; i++) datagrams[i - from] = this.protectGcm(packets[i]!);
     return datagrams;
   }
 
   /**
-   * A batch's datagrams have all left (the socket called back for the last one): with AES-CM,
-   * their buffer holds the next batch.
+   * A batch's datagrams have all left (the socket called back for the last one): their buffer
+   * holds the next batch (not for AES-GCM in Node's crypto, which makes new ones).
    */
   recycle(last: Datagram): void {
-    if (this.cm && !Array.isArray(last)) this.cm.recycle(last);
+    if (this.batch && !Array.isArray(last)) this.batch.recycle(last);
   }
 
   /** RFC 7714 8.1: IV = (00 00 || SSRC || ROC || SEQ) XOR salt; the header is the AAD. */
@@ -114,11 +116,10 @@ export class SrtpProtector {
   /** A compound RTCP packet protected and encrypted, with the sender's SRTCP `index` (31 bits, counted per SSRC). */
   protectRtcp(packet: Buffer, index: number): Buffer[] {
     if (this.rtcpNative) {
-      // One buffer with room for E || index and the tag, encrypted and tagged in place.
-      const datagram = Buffer.allocUnsafe(packet.length + 4 + CM_TAG_LENGTH);
+      // One buffer with room for the tag and E || index, encrypted and tagged in place.
+      const datagram = Buffer.allocUnsafe(packet.length + 4 + this.rtpOverhead);
       packet.copy(datagram);
-      const { addon, context } = this.rtcpNative;
-      const length = addon.srtcpCmProtect(context, datagram.buffer as ArrayBuffer, datagram.byteOffset, packet.length, index);
+      const length = this.rtcpNative(datagram.buffer as ArrayBuffer, datagram.byteOffset, packet.length, index);
       if (length !== datagram.length) throw new Error(`SRTCP protection failed (${length})`);
       return [datagram];
     }
@@ -148,6 +149,20 @@ export class SrtpProtector {
   private get gcm(): 'aes-128-gcm' | 'aes-256-gcm' {
     return this.profile.keyLength === 32 ? 'aes-256-gcm' : 'aes-128-gcm';
   }
+}
+
+/** SRTCP protection in the addon for this profile and these RTCP keys, where it is there. */
+function nativeRtcp(
+  profile: SrtpProfile,
+  keys: SessionKeys,
+  native: RelayNative | undefined,
+): ((buffer: ArrayBuffer, offset: number, length: number, index: number) => number) | undefined {
+  if (profile.aead) {
+    const context = native?.srtpGcm ? native.srtpGcmContext(keys.key, keys.salt) : undefined;
+    return native && context && ((buffer, offset, length, index) => native.srtcpGcmProtect(context, buffer, offset, length, index));
+  }
+  const context = native?.srtpCm ? native.srtpCmContext(keys.key, keys.salt, keys.auth) : undefined;
+  return native && context && ((buffer, offset, length, index) => native.srtcpCmProtect(context, buffer, offset, length, index));
 }
 
 /** XORs `mask` into the first bytes of `target`, in place. */

@@ -1,17 +1,29 @@
 import type { RTCPeerConnection } from 'werift';
-import { SRTP_AES128_CM_HMAC_SHA1_80 } from './srtp-keys';
+import { loadRelayNative, type RelayNative } from '../../../native/native-addon';
+import { SRTP_AEAD_AES_128_GCM, SRTP_AES128_CM_HMAC_SHA1_80 } from './srtp-keys';
 
 /**
- * Makes a viewer's DTLS handshake settle on AES_CM_128_HMAC_SHA1_80, the profile every WebRTC
- * endpoint must implement (RFC 8827 6.5), which the relay protects in batches at about two
- * thirds of AES-GCM's cost a packet (GCM needs a cipher object per packet in Node's crypto).
- * As DTLS client the relay offers only it (the browser, as server, would pick its own favourite,
- * GCM); as server werift picks the first of this list the client offered. Called once the
- * answer is made, before ICE can connect.
+ * The SRTP profiles the relay offers a viewer's DTLS handshake, its favourite first: with the
+ * native addon AEAD_AES_128_GCM (one pass of AES-GCM costs about half of AES-CM and HMAC-SHA1
+ * there), then AES_CM_128_HMAC_SHA1_80, which every WebRTC endpoint must implement (RFC 8827
+ * 6.5); without the addon AES-CM only, which JavaScript protects in batches at about two thirds
+ * of AES-GCM's cost (GCM needs a cipher object per packet in Node's crypto). The viewer, DTLS
+ * server here, picks by its own preference: werift and pion take GCM, Chromium AES-CM.
  */
-export function sendAesCmOnly(pc: RTCPeerConnection): void {
+export function viewerSrtpProfiles(native: RelayNative | undefined): number[] {
+  return native?.srtpGcm ? [SRTP_AEAD_AES_128_GCM, SRTP_AES128_CM_HMAC_SHA1_80] : [SRTP_AES128_CM_HMAC_SHA1_80];
+}
+
+/**
+ * Makes a viewer's DTLS handshake choose from `viewerSrtpProfiles`: as DTLS client (what the
+ * relay answers browsers as, so its ClientHello goes the moment ICE is up) the relay offers only
+ * those and the viewer, as server, picks its favourite among them; as server werift picks the
+ * first of this list the client offered. Called once the answer is made, before ICE can connect.
+ */
+export function useViewerSrtpProfiles(pc: RTCPeerConnection, native: RelayNative | undefined = loadRelayNative()): void {
+  const profiles = viewerSrtpProfiles(native);
   for (const transport of new Set(pc.getTransceivers().map((t) => t.dtlsTransport))) {
     // werift keeps the list private, and reads it when the handshake starts.
-    if (transport) (transport as unknown as { srtpProfiles: number[] }).srtpProfiles = [SRTP_AES128_CM_HMAC_SHA1_80];
+    if (transport) (transport as unknown as { srtpProfiles: number[] }).srtpProfiles = [...profiles];
   }
 }

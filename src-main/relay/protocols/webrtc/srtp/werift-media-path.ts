@@ -85,7 +85,7 @@ export function trackSender(sender: RTCRtpSender, payloadType: number, clockRate
  * exported for the viewer's side: werift's own path (its socket, SRTCP in JavaScript with a
  * cipher and an HMAC set up per packet, its RTCP objects) cost more than all the viewer's media
  * sends. What is not authentic, replayed or malformed is dropped here, as werift would. For the
- * AEAD profiles (not offered) werift reads it as before (undefined).
+ * AEAD profiles without the native addon werift reads it as before (undefined).
  */
 export function viewerRtcpReader(
   transport: RTCDtlsTransport,
