@@ -23,6 +23,46 @@ bool native_bytes(napi_env env, napi_value value, const unsigned char **bytes, s
   return true;
 }
 
+bool native_packet_in(napi_env env, napi_value value, uint32_t offset, uint32_t length, size_t room, unsigned char **packet) {
+  unsigned char *data = NULL;
+  size_t byte_length = 0;
+  bool is_buffer = false;
+  if (napi_is_arraybuffer(env, value, &is_buffer) != napi_ok || !is_buffer ||
+      napi_get_arraybuffer_info(env, value, (void **)&data, &byte_length) != napi_ok)
+    return false;
+  if (offset > byte_length || length > byte_length - offset || room > byte_length - offset - length) return false;
+  *packet = data + offset;
+  return true;
+}
+
+// Packets in one batch call, at most (a batch of BATCH_BYTES is far fewer).
+#define MAX_BATCH_PACKETS 256
+
+int native_batch_arguments(napi_env env, napi_callback_info info, size_t tag, napi_value *context, unsigned char **data,
+                           const int32_t **spans, uint32_t *count) {
+  size_t argc = 4;
+  napi_value argv[4];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return -1;
+  if (argc < 4) return 0;
+  *context = argv[0];
+  size_t byte_length;
+  napi_typedarray_type spans_type;
+  size_t spans_length;
+  void *spans_data;
+  if (napi_get_arraybuffer_info(env, argv[1], (void **)data, &byte_length) != napi_ok ||
+      napi_get_typedarray_info(env, argv[2], &spans_type, &spans_length, &spans_data, NULL, NULL) != napi_ok ||
+      napi_get_value_uint32(env, argv[3], count) != napi_ok)
+    return -1;
+  if (spans_type != napi_int32_array || *count > MAX_BATCH_PACKETS || spans_length < (size_t)*count * 4) return 0;
+  const int32_t *s = spans_data;
+  for (uint32_t i = 0; i < *count; i++) {
+    int64_t start = s[4 * i], header = s[4 * i + 1], payload = s[4 * i + 2];
+    if (start < 0 || header < 12 || payload < 0 || (uint64_t)(start + header + payload) + tag > byte_length) return 0;
+  }
+  *spans = s;
+  return 1;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   register_udp_batch(env, exports);
   register_srtp_cm(env, exports);

@@ -18,6 +18,31 @@
   } while (0)
 
 napi_value native_number(napi_env env, double value);
+
+// Big-endian fields of RTP, RTCP and SRTP's IVs.
+static inline uint32_t native_read32(const unsigned char *p) {
+  return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+static inline void native_write16(unsigned char *p, uint32_t value) {
+  p[0] = (unsigned char)(value >> 8);
+  p[1] = (unsigned char)value;
+}
+static inline void native_write32(unsigned char *p, uint32_t value) {
+  p[0] = (unsigned char)(value >> 24);
+  p[1] = (unsigned char)(value >> 16);
+  p[2] = (unsigned char)(value >> 8);
+  p[3] = (unsigned char)value;
+}
+
+// The bytes of an ArrayBuffer from `offset`, `length` of them and `room` more after them, in
+// `*packet`; false when they are not all inside it (or `value` is no ArrayBuffer).
+bool native_packet_in(napi_env env, napi_value value, uint32_t offset, uint32_t length, size_t room, unsigned char **packet);
+// The arguments of a batch protection call (context, buffer: ArrayBuffer, spans: Int32Array
+// [start, headerLength, payloadLength, rollover]..., count), every span checked to lie in the
+// buffer with `tag` bytes after it: 1, 0 when they do not (the call answers -EINVAL), or -1 with
+// an exception pending.
+int native_batch_arguments(napi_env env, napi_callback_info info, size_t tag, napi_value *context, unsigned char **data,
+                           const int32_t **spans, uint32_t *count);
 // The bytes of a Buffer or Uint8Array; false, with a TypeError thrown, for anything else.
 bool native_bytes(napi_env env, napi_value value, const unsigned char **bytes, size_t *length);
 

@@ -13,19 +13,6 @@
 #define FIXED_HEADER 8
 #define SHA1_LENGTH 20
 
-static uint32_t read32(const unsigned char *p) { return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3]; }
-
-// The packet's bytes in `buffer` from `offset`, `length` of them, with `room` more after them
-// that may be written; false (an error to return) when they are not all inside it.
-static bool packet_in(napi_env env, napi_value value, size_t offset, size_t length, size_t room, unsigned char **packet) {
-  unsigned char *data = NULL;
-  size_t byte_length = 0;
-  if (napi_get_arraybuffer_info(env, value, (void **)&data, &byte_length) != napi_ok) return false;
-  if (offset > byte_length || length > byte_length - offset || room > byte_length - offset - length) return false;
-  *packet = data + offset;
-  return true;
-}
-
 static bool read_arguments(napi_env env, napi_callback_info info, size_t wanted, napi_value *argv, srtp_cm **cm, uint32_t *offset,
                            uint32_t *length) {
   size_t argc = wanted;
@@ -45,11 +32,11 @@ static napi_value srtcp_cm_protect(napi_env env, napi_callback_info info) {
   if (!read_arguments(env, info, 5, argv, &cm, &offset, &length)) return NULL;
   NATIVE_CHECK(napi_get_value_uint32(env, argv[4], &index));
   unsigned char *packet = NULL;
-  if (length < FIXED_HEADER || !packet_in(env, argv[1], offset, length, INDEX_LENGTH + TAG_LENGTH, &packet))
+  if (length < FIXED_HEADER || !native_packet_in(env, argv[1], offset, length, INDEX_LENGTH + TAG_LENGTH, &packet))
     return native_number(env, -EINVAL);
   index &= 0x7fffffff;
   // RFC 3711 4.1.1 with the SRTCP index in the place of the packet index.
-  const int crypted = srtp_cm_crypt(cm, read32(packet + 4), index >> 16, (uint16_t)index, packet + FIXED_HEADER, length - FIXED_HEADER);
+  const int crypted = srtp_cm_crypt(cm, native_read32(packet + 4), index >> 16, (uint16_t)index, packet + FIXED_HEADER, length - FIXED_HEADER);
   if (crypted != 0) return native_number(env, crypted);
   const uint32_t word = 0x80000000u | index;
   unsigned char *trailer = packet + length;
@@ -73,7 +60,7 @@ static napi_value srtcp_cm_unprotect(napi_env env, napi_callback_info info) {
   uint32_t offset = 0, length = 0;
   if (!read_arguments(env, info, 4, argv, &cm, &offset, &length)) return NULL;
   unsigned char *packet = NULL;
-  if (length < FIXED_HEADER + INDEX_LENGTH + TAG_LENGTH || !packet_in(env, argv[1], offset, length, 0, &packet))
+  if (length < FIXED_HEADER + INDEX_LENGTH + TAG_LENGTH || !native_packet_in(env, argv[1], offset, length, 0, &packet))
     return native_number(env, -EINVAL);
   const size_t tag_at = length - TAG_LENGTH;
   unsigned char digest[SHA1_LENGTH];
@@ -82,10 +69,10 @@ static napi_value srtcp_cm_unprotect(napi_env env, napi_callback_info info) {
   for (size_t i = 0; i < TAG_LENGTH; i++) difference |= (unsigned char)(digest[i] ^ packet[tag_at + i]);
   if (difference != 0) return native_number(env, -EBADMSG);
   const size_t index_at = tag_at - INDEX_LENGTH;
-  const uint32_t word = read32(packet + index_at);
+  const uint32_t word = native_read32(packet + index_at);
   const uint32_t index = word & 0x7fffffff;
   if (word >> 31) {
-    const int crypted = srtp_cm_crypt(cm, read32(packet + 4), index >> 16, (uint16_t)index, packet + FIXED_HEADER, index_at - FIXED_HEADER);
+    const int crypted = srtp_cm_crypt(cm, native_read32(packet + 4), index >> 16, (uint16_t)index, packet + FIXED_HEADER, index_at - FIXED_HEADER);
     if (crypted != 0) return native_number(env, crypted);
   }
   return native_number(env, index);

@@ -20,7 +20,6 @@
 // Counter blocks encrypted per cipher call: a 16 KiB batch of payload (about 1,040 blocks) takes
 // a few calls, and each context (a viewer's track) holds 16 KiB of them, not the batch's size.
 #define COUNTER_BLOCKS 512
-#define MAX_PACKETS 256
 
 typedef int (*sha1_init_fn)(void *state);
 typedef int (*sha1_update_fn)(void *state, const void *data, size_t length);
@@ -150,15 +149,6 @@ static napi_value srtp_cm_context(napi_env env, napi_callback_info info) {
   return external;
 }
 
-static uint32_t read32(const unsigned char *p) { return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3]; }
-
-static void write32(unsigned char *p, uint32_t value) {
-  p[0] = (unsigned char)(value >> 24);
-  p[1] = (unsigned char)(value >> 16);
-  p[2] = (unsigned char)(value >> 8);
-  p[3] = (unsigned char)value;
-}
-
 // XORs the key stream into the payload, eight bytes at a time (memcpy: the payload need not be aligned).
 static void xor_into(unsigned char *body, const unsigned char *stream, size_t length) {
   size_t b = 0;
@@ -177,8 +167,8 @@ static void xor_into(unsigned char *body, const unsigned char *stream, size_t le
 static void fill_counters(const srtp_cm *cm, unsigned char *blocks, size_t count, uint32_t ssrc, uint32_t rollover, uint16_t sequence) {
   unsigned char iv[AES_BLOCK];
   memset(iv, 0, sizeof iv);
-  write32(iv + 4, ssrc);
-  write32(iv + 8, rollover);
+  native_write32(iv + 4, ssrc);
+  native_write32(iv + 8, rollover);
   iv[12] = (unsigned char)(sequence >> 8);
   iv[13] = (unsigned char)sequence;
   for (size_t i = 0; i < sizeof cm->salt; i++) iv[i] ^= cm->salt[i];
@@ -209,7 +199,7 @@ void srtp_cm_digest(const srtp_cm *cm, const unsigned char *data, size_t length,
 static void write_tag(const srtp_cm *cm, unsigned char *packet, size_t length, uint32_t rollover) {
   unsigned char roc[4];
   unsigned char digest[SHA1_LENGTH];
-  write32(roc, rollover);
+  native_write32(roc, rollover);
   srtp_cm_digest(cm, packet, length, roc, sizeof roc, digest);
   memcpy(packet + length, digest, TAG_LENGTH);
 }
@@ -240,7 +230,7 @@ int srtp_cm_protect_spans(srtp_cm *cm, unsigned char *data, const int32_t *spans
       size_t need = ((size_t)spans[4 * to + 2] + AES_BLOCK - 1) / AES_BLOCK;
       if (blocks + need > COUNTER_BLOCKS) break;
       unsigned char *packet = data + spans[4 * to];
-      fill_counters(cm, cm->counters + blocks * AES_BLOCK, need, read32(packet + 8), (uint32_t)spans[4 * to + 3],
+      fill_counters(cm, cm->counters + blocks * AES_BLOCK, need, native_read32(packet + 8), (uint32_t)spans[4 * to + 3],
                     (uint16_t)((packet[2] << 8) | packet[3]));
       blocks += need;
       to++;
@@ -270,29 +260,14 @@ int srtp_cm_protect_spans(srtp_cm *cm, unsigned char *data, const int32_t *spans
 // `start`) encrypted in place, its tag written after it. Returns 0, or -EINVAL for a span out of
 // the buffer (nothing written).
 static napi_value srtp_cm_protect(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
-  NATIVE_CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if (argc < 4) return native_number(env, -EINVAL);
-  srtp_cm *cm = srtp_cm_from(env, argv[0]);
-  if (!cm) return NULL;
+  napi_value handle;
   unsigned char *data;
-  size_t byte_length;
-  NATIVE_CHECK(napi_get_arraybuffer_info(env, argv[1], (void **)&data, &byte_length));
-  napi_typedarray_type spans_type;
-  size_t spans_length;
-  void *spans_data;
-  NATIVE_CHECK(napi_get_typedarray_info(env, argv[2], &spans_type, &spans_length, &spans_data, NULL, NULL));
+  const int32_t *spans;
   uint32_t count;
-  NATIVE_CHECK(napi_get_value_uint32(env, argv[3], &count));
-  if (spans_type != napi_int32_array || count > MAX_PACKETS || spans_length < (size_t)count * 4) return native_number(env, -EINVAL);
-  const int32_t *spans = spans_data;
-  for (uint32_t i = 0; i < count; i++) {
-    int64_t start = spans[4 * i], header = spans[4 * i + 1], payload = spans[4 * i + 2];
-    if (start < 0 || header < 12 || payload < 0 || (uint64_t)(start + header + payload + TAG_LENGTH) > byte_length)
-      return native_number(env, -EINVAL);
-  }
-
+  const int read = native_batch_arguments(env, info, TAG_LENGTH, &handle, &data, &spans, &count);
+  if (read <= 0) return read < 0 ? NULL : native_number(env, -EINVAL);
+  srtp_cm *cm = srtp_cm_from(env, handle);
+  if (!cm) return NULL;
   return native_number(env, srtp_cm_protect_spans(cm, data, spans, count));
 }
 

@@ -92,18 +92,6 @@ static napi_value srtp_fanout_context(napi_env env, napi_callback_info info) {
   return external;
 }
 
-static void write16(unsigned char *p, uint32_t value) {
-  p[0] = (unsigned char)(value >> 8);
-  p[1] = (unsigned char)value;
-}
-
-static void write32(unsigned char *p, uint32_t value) {
-  p[0] = (unsigned char)(value >> 24);
-  p[1] = (unsigned char)(value >> 16);
-  p[2] = (unsigned char)(value >> 8);
-  p[3] = (unsigned char)value;
-}
-
 // A viewer's keys: AES-CM (a 10-byte tag) or AES-GCM (16).
 typedef struct {
   srtp_cm *cm;
@@ -192,9 +180,9 @@ static int add_viewer(fanout *f, int fd, uint32_t viewer, viewer_keys keys, cons
     const uint32_t index = sequence + k;
     slot[0] = 0x80;
     slot[1] = (unsigned char)((packet[3] ? 0x80 : 0) | payload_type);
-    write16(slot + 2, index & 0xffff);
-    write32(slot + 4, (uint32_t)packet[2]);
-    write32(slot + 8, ssrc);
+    native_write16(slot + 2, index & 0xffff);
+    native_write32(slot + 4, (uint32_t)packet[2]);
+    native_write32(slot + 8, ssrc);
     memcpy(slot + HEADER, input + packet[0], (size_t)length);
     f->protect_spans[4 * k] = (int32_t)at;
     f->protect_spans[4 * k + 1] = HEADER;

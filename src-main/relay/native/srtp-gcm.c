@@ -15,7 +15,6 @@
 #define SALT_LENGTH 12
 #define INDEX_LENGTH 4
 #define FIXED_HEADER 8
-#define MAX_PACKETS 256
 // OpenSSL's and BoringSSL's EVP_CTRL_AEAD_SET_IVLEN, _GET_TAG and _SET_TAG.
 #define CTRL_SET_IVLEN 0x9
 #define CTRL_GET_TAG 0x10
@@ -141,22 +140,13 @@ static napi_value srtp_gcm_context(napi_env env, napi_callback_info info) {
   return external;
 }
 
-static uint32_t read32(const unsigned char *p) { return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3]; }
-
-static void write32(unsigned char *p, uint32_t value) {
-  p[0] = (unsigned char)(value >> 24);
-  p[1] = (unsigned char)(value >> 16);
-  p[2] = (unsigned char)(value >> 8);
-  p[3] = (unsigned char)value;
-}
-
 // RFC 7714 8.1 (RTP): 00 00 || SSRC || ROC || SEQ; 9.1 (RTCP): 00 00 || SSRC || 00 00 || index
 // (31 bits); each XORed with the salt.
 static void make_iv(const srtp_gcm *gcm, unsigned char iv[IV_LENGTH], uint32_t ssrc, uint32_t high, uint32_t low) {
   iv[0] = 0;
   iv[1] = 0;
-  write32(iv + 2, ssrc);
-  write32(iv + 6, high);
+  native_write32(iv + 2, ssrc);
+  native_write32(iv + 6, high);
   iv[10] = (unsigned char)(low >> 8);
   iv[11] = (unsigned char)low;
   for (size_t i = 0; i < IV_LENGTH; i++) iv[i] ^= gcm->salt[i];
@@ -181,7 +171,7 @@ int srtp_gcm_protect_spans(srtp_gcm *gcm, unsigned char *data, const int32_t *sp
     const size_t header = (size_t)spans[4 * i + 1];
     const size_t payload = (size_t)spans[4 * i + 2];
     unsigned char iv[IV_LENGTH];
-    make_iv(gcm, iv, read32(packet + 8), (uint32_t)spans[4 * i + 3], (uint32_t)((packet[2] << 8) | packet[3]));
+    make_iv(gcm, iv, native_read32(packet + 8), (uint32_t)spans[4 * i + 3], (uint32_t)((packet[2] << 8) | packet[3]));
     const int sealed = seal(gcm, iv, packet, header, NULL, 0, packet + header, payload, packet + header + payload);
     if (sealed != 0) return sealed;
   }
@@ -192,40 +182,15 @@ int srtp_gcm_protect_spans(srtp_gcm *gcm, unsigned char *data, const int32_t *sp
 // payloadLength, rollover]..., count): each packet encrypted in place and its 16-byte tag written
 // after it, as srtpCmProtect does for AES-CM. Returns 0, or -EINVAL for a span out of the buffer.
 static napi_value srtp_gcm_protect(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
-  NATIVE_CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if (argc < 4) return native_number(env, -EINVAL);
-  srtp_gcm *gcm = gcm_from(env, argv[0]);
-  if (!gcm) return NULL;
+  napi_value handle;
   unsigned char *data;
-  size_t byte_length;
-  NATIVE_CHECK(napi_get_arraybuffer_info(env, argv[1], (void **)&data, &byte_length));
-  napi_typedarray_type spans_type;
-  size_t spans_length;
-  void *spans_data;
-  NATIVE_CHECK(napi_get_typedarray_info(env, argv[2], &spans_type, &spans_length, &spans_data, NULL, NULL));
+  const int32_t *spans;
   uint32_t count;
-  NATIVE_CHECK(napi_get_value_uint32(env, argv[3], &count));
-  if (spans_type != napi_int32_array || count > MAX_PACKETS || spans_length < (size_t)count * 4) return native_number(env, -EINVAL);
-  const int32_t *spans = spans_data;
-  for (uint32_t i = 0; i < count; i++) {
-    int64_t start = spans[4 * i], header = spans[4 * i + 1], payload = spans[4 * i + 2];
-    if (start < 0 || header < 12 || payload < 0 || (uint64_t)(start + header + payload + GCM_TAG) > byte_length)
-      return native_number(env, -EINVAL);
-  }
+  const int read = native_batch_arguments(env, info, GCM_TAG, &handle, &data, &spans, &count);
+  if (read <= 0) return read < 0 ? NULL : native_number(env, -EINVAL);
+  srtp_gcm *gcm = gcm_from(env, handle);
+  if (!gcm) return NULL;
   return native_number(env, srtp_gcm_protect_spans(gcm, data, spans, count));
-}
-
-// The packet's bytes in `buffer` from `offset`, `length` of them and `room` more after them;
-// false when they are not all inside it.
-static bool packet_in(napi_env env, napi_value value, uint32_t offset, uint32_t length, size_t room, unsigned char **packet) {
-  unsigned char *data = NULL;
-  size_t byte_length = 0;
-  if (napi_get_arraybuffer_info(env, value, (void **)&data, &byte_length) != napi_ok) return false;
-  if (offset > byte_length || length > byte_length - offset || room > byte_length - offset - length) return false;
-  *packet = data + offset;
-  return true;
 }
 
 // srtcpGcmProtect(context, buffer, offset, length, index): the compound RTCP packet at `offset`
@@ -244,12 +209,12 @@ static napi_value srtcp_gcm_protect(napi_env env, napi_callback_info info) {
   NATIVE_CHECK(napi_get_value_uint32(env, argv[3], &length));
   NATIVE_CHECK(napi_get_value_uint32(env, argv[4], &index));
   unsigned char *packet = NULL;
-  if (length < FIXED_HEADER || !packet_in(env, argv[1], offset, length, GCM_TAG + INDEX_LENGTH, &packet)) return native_number(env, -EINVAL);
+  if (length < FIXED_HEADER || !native_packet_in(env, argv[1], offset, length, GCM_TAG + INDEX_LENGTH, &packet)) return native_number(env, -EINVAL);
   index &= 0x7fffffff;
   unsigned char *trailer = packet + length + GCM_TAG;
-  write32(trailer, 0x80000000u | index);
+  native_write32(trailer, 0x80000000u | index);
   unsigned char iv[IV_LENGTH];
-  make_iv(gcm, iv, read32(packet + 4), index >> 16, index & 0xffff);
+  make_iv(gcm, iv, native_read32(packet + 4), index >> 16, index & 0xffff);
   const int sealed = seal(gcm, iv, packet, FIXED_HEADER, trailer, INDEX_LENGTH, packet + FIXED_HEADER, length - FIXED_HEADER, packet + length);
   return native_number(env, sealed != 0 ? sealed : (double)(length + GCM_TAG + INDEX_LENGTH));
 }
@@ -268,17 +233,17 @@ static napi_value srtcp_gcm_unprotect(napi_env env, napi_callback_info info) {
   NATIVE_CHECK(napi_get_value_uint32(env, argv[2], &offset));
   NATIVE_CHECK(napi_get_value_uint32(env, argv[3], &length));
   unsigned char *packet = NULL;
-  if (length < FIXED_HEADER + GCM_TAG + INDEX_LENGTH || !packet_in(env, argv[1], offset, length, 0, &packet))
+  if (length < FIXED_HEADER + GCM_TAG + INDEX_LENGTH || !native_packet_in(env, argv[1], offset, length, 0, &packet))
     return native_number(env, -EINVAL);
   const unsigned char *trailer = packet + length - INDEX_LENGTH;
-  const uint32_t word = read32(trailer);
+  const uint32_t word = native_read32(trailer);
   const uint32_t index = word & 0x7fffffff;
   const size_t tag_at = length - INDEX_LENGTH - GCM_TAG;
   // E clear (RFC 7714 9.2): nothing is encrypted, the whole packet is authenticated.
   const bool encrypted = (word >> 31) != 0;
   const size_t aad_length = encrypted ? FIXED_HEADER : tag_at;
   unsigned char iv[IV_LENGTH];
-  make_iv(gcm, iv, read32(packet + 4), index >> 16, index & 0xffff);
+  make_iv(gcm, iv, native_read32(packet + 4), index >> 16, index & 0xffff);
   // Opened into a copy first: a forged packet leaves the caller's bytes as they were.
   unsigned char clear[2048];
   const size_t body = tag_at - aad_length;

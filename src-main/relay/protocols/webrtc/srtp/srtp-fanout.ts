@@ -9,7 +9,7 @@ import {
   type SrtpGcmHandle,
   type SrtpFanoutHandle,
 } from '../../../native/native-addon';
-import { HOLD_MS } from './picture-hold';
+import { holdLeft } from './picture-hold';
 
 /** Packets sent in one call to the addon, at most (its own limit). */
 const MAX_PACKETS = 256;
@@ -221,9 +221,9 @@ export class SrtpFanout {
   private flushTurn(): void {
     this.flushQueued = false;
     if (this.pendingCount === 0) return;
-    const waited = performance.now() - this.pendingSince;
-    if (this.holdPictures && this.pictureOpen && waited < HOLD_MS) {
-      this.holdTimer ??= setTimeout(() => this.flush(), HOLD_MS - waited);
+    const left = holdLeft(this.holdPictures, this.pictureOpen, this.pendingSince);
+    if (left > 0) {
+      this.holdTimer ??= setTimeout(() => this.flush(), left);
       return;
     }
     this.flush();

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { RtpPacket } from '../../../core/rtp-packet';
 import type { RtpToProtect } from './aes-cm-rtp';
-import { HOLD_MS } from './picture-hold';
+import { holdLeft } from './picture-hold';
 import type { FanoutMember, FanoutPort, FanoutRoute } from './srtp-fanout';
 import type { Datagram, SrtpProtector } from './srtp-protect';
 
@@ -208,9 +208,9 @@ export class SrtpTrackSender {
   private flushTurn(): void {
     this.flushQueued = false;
     if (this.pendingCount === 0) return;
-    const waited = performance.now() - this.pendingSince;
-    if (this.holdPictures && this.pictureOpen && waited < HOLD_MS) {
-      this.holdTimer ??= setTimeout(() => this.flush(), HOLD_MS - waited);
+    const left = holdLeft(this.holdPictures, this.pictureOpen, this.pendingSince);
+    if (left > 0) {
+      this.holdTimer ??= setTimeout(() => this.flush(), left);
       return;
     }
     this.flush();
