@@ -176,6 +176,18 @@ describe.runIf(native?.srtpCm)('a track fanned out to its viewers on the shared 
     expect(memberA.fanout.size).toBe(0);
   });
 
+  it('drops a payload no UDP datagram can carry (a camera may send one over TCP) and sends the rest', async () => {
+    const port = await sharedPort();
+    const a = await viewer(port, 0xa4, 102, 1);
+    const member = a.sender.joinFanout({})!;
+    const small = randomBytes(200);
+    member.offer(packet(1, randomBytes(65_500)));
+    member.offer(packet(1, small, true));
+    await vi.waitFor(() => expect(a.got).toHaveLength(1));
+    expect(Buffer.from(a.decrypted()[0]!.payload).equals(small)).toBe(true);
+    expect([member.fanout.dropped, a.sender.nextSequence]).toEqual([1, 2]);
+  });
+
   it("waits for an open picture's end within the hold, and sends a large turn in calls of at most 256 packets, in order", async () => {
     const fd = native!.bindUdp4(LOOPBACK, 0);
     await bound(fd);

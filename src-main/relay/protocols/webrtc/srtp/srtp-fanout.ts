@@ -17,6 +17,11 @@ const MAX_PACKETS = 256;
 const MAX_BYTES = 192 * 1024;
 /** Packets kept for NACKs (a power of two): as many as each viewer's own history, and more. */
 const HISTORY = 512;
+/**
+ * The largest payload a datagram can carry with its RTP header and AES-GCM's tag (UDP over IPv4
+ * takes 65,507 bytes): a camera's RTP over TCP may carry up to 65,523, which no viewer could get.
+ */
+const MAX_PAYLOAD = 65_507 - 12 - 16;
 
 /** A viewer's keys in the addon: AES-CM or AES-GCM, whichever its DTLS handshake chose. */
 type SrtpKeysHandle = SrtpCmHandle | SrtpGcmHandle;
@@ -203,6 +208,10 @@ export class SrtpFanout {
   }
 
   private queue(packet: RtpPacket): void {
+    if (packet.payload.length > MAX_PAYLOAD) {
+      this.dropped += this.members.length;
+      return;
+    }
     if (this.pendingCount === MAX_PACKETS || this.pendingBytes + packet.payload.length > MAX_BYTES) this.flush();
     const slot = this.next & (HISTORY - 1);
     this.history[slot] = packet;
@@ -260,6 +269,7 @@ export class SrtpFanout {
     const viewers = this.fillRows(count);
     if (viewers === 0 || this.port.closed) return;
     const { addon, handle, fd } = this.port;
+    const results = this.results;
     const answer = addon.srtpFanout(
       handle,
       fd,
@@ -270,10 +280,11 @@ export class SrtpFanout {
       fields,
       count,
       this.port.segment,
-      this.results,
+      results,
     );
     if (answer === FANOUT_SEGMENT_REFUSED) this.port.segment = false;
-    else if (answer < 0) throw new Error(`SRTP fan-out failed (${answer})`);
+    // Arguments the addon refused (nothing sent): the turn is lost to every viewer, as UDP loses it.
+    else if (answer < 0) results.fill(0, 0, viewers);
     const now = Date.now();
     for (let v = 0; v < viewers; v++) {
       const member = this.members[v]!;
@@ -284,7 +295,7 @@ export class SrtpFanout {
       let octets = at;
       for (let i = 0; i < skipped; i++) octets -= fields[FANOUT_PACKET * i + 1]!;
       member.sender.advance(sent, octets, lastTimestamp, now);
-      this.dropped += sent - Math.max(0, this.results[v]!);
+      this.dropped += sent - Math.max(0, results[v]!);
     }
   }
 
