@@ -8,7 +8,7 @@ import { SRTP_AEAD_AES_128_GCM, SRTP_AES128_CM_HMAC_SHA1_80 } from './srtp-keys'
  * there), then AES_CM_128_HMAC_SHA1_80, which every WebRTC endpoint must implement (RFC 8827
  * 6.5); without the addon AES-CM only, which JavaScript protects in batches at about two thirds
  * of AES-GCM's cost (GCM needs a cipher object per packet in Node's crypto). The viewer, DTLS
- * server here, picks by its own preference: werift and pion take GCM, Chromium AES-CM.
+ * server here, picks by its own preference: werift takes GCM, Chromium AES-CM.
  */
 export function viewerSrtpProfiles(native: RelayNative | undefined): number[] {
   return native?.srtpGcm ? [SRTP_AEAD_AES_128_GCM, SRTP_AES128_CM_HMAC_SHA1_80] : [SRTP_AES128_CM_HMAC_SHA1_80];
