@@ -35,6 +35,21 @@ bool native_packet_in(napi_env env, napi_value value, uint32_t offset, uint32_t 
   return true;
 }
 
+int native_srtcp_arguments(napi_env env, napi_callback_info info, bool with_index, uint32_t min_length, size_t room, napi_value *context,
+                           unsigned char **packet, uint32_t *length, uint32_t *index) {
+  const size_t wanted = with_index ? 5 : 4;
+  size_t argc = wanted;
+  napi_value argv[5];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return -1;
+  if (argc < wanted) return 0;
+  *context = argv[0];
+  uint32_t offset = 0;
+  if (napi_get_value_uint32(env, argv[2], &offset) != napi_ok || napi_get_value_uint32(env, argv[3], length) != napi_ok ||
+      (with_index && napi_get_value_uint32(env, argv[4], index) != napi_ok))
+    return -1;
+  return *length >= min_length && native_packet_in(env, argv[1], offset, *length, room, packet) ? 1 : 0;
+}
+
 // Packets in one batch call, at most (a batch of BATCH_BYTES is far fewer).
 #define MAX_BATCH_PACKETS 256
 

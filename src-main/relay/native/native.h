@@ -19,6 +19,13 @@
 
 napi_value native_number(napi_env env, double value);
 
+// SRTP's tags (AES_CM_128_HMAC_SHA1_80: 80 bits; AES-GCM, RFC 7714: 128), SRTCP's E || index
+// trailer and the RTCP header and SSRC every SRTCP packet keeps in clear.
+#define SRTP_CM_TAG 10
+#define SRTP_GCM_TAG 16
+#define SRTCP_INDEX 4
+#define RTCP_FIXED_HEADER 8
+
 // Big-endian fields of RTP, RTCP and SRTP's IVs.
 static inline uint32_t native_read32(const unsigned char *p) {
   return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
@@ -37,6 +44,12 @@ static inline void native_write32(unsigned char *p, uint32_t value) {
 // The bytes of an ArrayBuffer from `offset`, `length` of them and `room` more after them, in
 // `*packet`; false when they are not all inside it (or `value` is no ArrayBuffer).
 bool native_packet_in(napi_env env, napi_value value, uint32_t offset, uint32_t length, size_t room, unsigned char **packet);
+// The arguments of an SRTCP call (context, buffer: ArrayBuffer, offset, length, and with
+// `with_index` an index): the packet at `offset` at least `min_length` bytes long, with `room`
+// bytes after it, in `*packet`: 1, 0 when it is not (the call answers -EINVAL), or -1 with an
+// exception pending.
+int native_srtcp_arguments(napi_env env, napi_callback_info info, bool with_index, uint32_t min_length, size_t room, napi_value *context,
+                           unsigned char **packet, uint32_t *length, uint32_t *index);
 // The arguments of a batch protection call (context, buffer: ArrayBuffer, spans: Int32Array
 // [start, headerLength, payloadLength, rollover]..., count), every span checked to lie in the
 // buffer with `tag` bytes after it: 1, 0 when they do not (the call answers -EINVAL), or -1 with

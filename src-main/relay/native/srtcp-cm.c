@@ -8,35 +8,23 @@
 
 #include <string.h>
 
-#define TAG_LENGTH 10
-#define INDEX_LENGTH 4
-#define FIXED_HEADER 8
 #define SHA1_LENGTH 20
-
-static bool read_arguments(napi_env env, napi_callback_info info, size_t wanted, napi_value *argv, srtp_cm **cm, uint32_t *offset,
-                           uint32_t *length) {
-  size_t argc = wanted;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < wanted) return false;
-  *cm = srtp_cm_from(env, argv[0]);
-  return *cm && napi_get_value_uint32(env, argv[2], offset) == napi_ok && napi_get_value_uint32(env, argv[3], length) == napi_ok;
-}
 
 // srtcpCmProtect(context, buffer: ArrayBuffer, offset, length, index): the compound RTCP packet at
 // `offset` (in clear) encrypted after its first 8 bytes, E and the 31-bit `index` written after it
 // and the 80-bit tag after those. Returns the datagram's length (length + 14), or -EINVAL (too
 // short, or no room after it: nothing written).
 static napi_value srtcp_cm_protect(napi_env env, napi_callback_info info) {
-  napi_value argv[5];
-  srtp_cm *cm = NULL;
-  uint32_t offset = 0, length = 0, index = 0;
-  if (!read_arguments(env, info, 5, argv, &cm, &offset, &length)) return NULL;
-  NATIVE_CHECK(napi_get_value_uint32(env, argv[4], &index));
+  napi_value handle;
   unsigned char *packet = NULL;
-  if (length < FIXED_HEADER || !native_packet_in(env, argv[1], offset, length, INDEX_LENGTH + TAG_LENGTH, &packet))
-    return native_number(env, -EINVAL);
+  uint32_t length = 0, index = 0;
+  const int read = native_srtcp_arguments(env, info, true, RTCP_FIXED_HEADER, SRTCP_INDEX + SRTP_CM_TAG, &handle, &packet, &length, &index);
+  if (read <= 0) return read < 0 ? NULL : native_number(env, -EINVAL);
+  srtp_cm *cm = srtp_cm_from(env, handle);
+  if (!cm) return NULL;
   index &= 0x7fffffff;
   // RFC 3711 4.1.1 with the SRTCP index in the place of the packet index.
-  const int crypted = srtp_cm_crypt(cm, native_read32(packet + 4), index >> 16, (uint16_t)index, packet + FIXED_HEADER, length - FIXED_HEADER);
+  const int crypted = srtp_cm_crypt(cm, native_read32(packet + 4), index >> 16, (uint16_t)index, packet + RTCP_FIXED_HEADER, length - RTCP_FIXED_HEADER);
   if (crypted != 0) return native_number(env, crypted);
   const uint32_t word = 0x80000000u | index;
   unsigned char *trailer = packet + length;
@@ -45,9 +33,9 @@ static napi_value srtcp_cm_protect(napi_env env, napi_callback_info info) {
   trailer[2] = (unsigned char)(word >> 8);
   trailer[3] = (unsigned char)word;
   unsigned char digest[SHA1_LENGTH];
-  srtp_cm_digest(cm, packet, length + INDEX_LENGTH, NULL, 0, digest);
-  memcpy(trailer + INDEX_LENGTH, digest, TAG_LENGTH);
-  return native_number(env, length + INDEX_LENGTH + TAG_LENGTH);
+  srtp_cm_digest(cm, packet, length + SRTCP_INDEX, NULL, 0, digest);
+  memcpy(trailer + SRTCP_INDEX, digest, SRTP_CM_TAG);
+  return native_number(env, length + SRTCP_INDEX + SRTP_CM_TAG);
 }
 
 // srtcpCmUnprotect(context, buffer: ArrayBuffer, offset, length): the SRTCP datagram at `offset`
@@ -55,24 +43,25 @@ static napi_value srtcp_cm_protect(napi_env env, napi_callback_info info) {
 // its 31-bit index (the packet in clear is its first length - 14 bytes), -EBADMSG when it is not
 // authentic (nothing changed), or -EINVAL when it is too short or not inside the buffer.
 static napi_value srtcp_cm_unprotect(napi_env env, napi_callback_info info) {
-  napi_value argv[4];
-  srtp_cm *cm = NULL;
-  uint32_t offset = 0, length = 0;
-  if (!read_arguments(env, info, 4, argv, &cm, &offset, &length)) return NULL;
+  napi_value handle;
   unsigned char *packet = NULL;
-  if (length < FIXED_HEADER + INDEX_LENGTH + TAG_LENGTH || !native_packet_in(env, argv[1], offset, length, 0, &packet))
-    return native_number(env, -EINVAL);
-  const size_t tag_at = length - TAG_LENGTH;
+  uint32_t length = 0;
+  const int read =
+      native_srtcp_arguments(env, info, false, RTCP_FIXED_HEADER + SRTCP_INDEX + SRTP_CM_TAG, 0, &handle, &packet, &length, NULL);
+  if (read <= 0) return read < 0 ? NULL : native_number(env, -EINVAL);
+  srtp_cm *cm = srtp_cm_from(env, handle);
+  if (!cm) return NULL;
+  const size_t tag_at = length - SRTP_CM_TAG;
   unsigned char digest[SHA1_LENGTH];
   srtp_cm_digest(cm, packet, tag_at, NULL, 0, digest);
   unsigned char difference = 0;
-  for (size_t i = 0; i < TAG_LENGTH; i++) difference |= (unsigned char)(digest[i] ^ packet[tag_at + i]);
+  for (size_t i = 0; i < SRTP_CM_TAG; i++) difference |= (unsigned char)(digest[i] ^ packet[tag_at + i]);
   if (difference != 0) return native_number(env, -EBADMSG);
-  const size_t index_at = tag_at - INDEX_LENGTH;
+  const size_t index_at = tag_at - SRTCP_INDEX;
   const uint32_t word = native_read32(packet + index_at);
   const uint32_t index = word & 0x7fffffff;
   if (word >> 31) {
-    const int crypted = srtp_cm_crypt(cm, native_read32(packet + 4), index >> 16, (uint16_t)index, packet + FIXED_HEADER, index_at - FIXED_HEADER);
+    const int crypted = srtp_cm_crypt(cm, native_read32(packet + 4), index >> 16, (uint16_t)index, packet + RTCP_FIXED_HEADER, index_at - RTCP_FIXED_HEADER);
     if (crypted != 0) return native_number(env, crypted);
   }
   return native_number(env, index);

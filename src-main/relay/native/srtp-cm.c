@@ -11,7 +11,6 @@
 #include <string.h>
 
 #define AES_BLOCK 16
-#define TAG_LENGTH 10
 #define SHA1_BLOCK 64
 #define SHA1_LENGTH 20
 // Room for OpenSSL's SHA_CTX (96 bytes) and BoringSSL's, whatever their layout: the states are
@@ -201,7 +200,7 @@ static void write_tag(const srtp_cm *cm, unsigned char *packet, size_t length, u
   unsigned char digest[SHA1_LENGTH];
   native_write32(roc, rollover);
   srtp_cm_digest(cm, packet, length, roc, sizeof roc, digest);
-  memcpy(packet + length, digest, TAG_LENGTH);
+  memcpy(packet + length, digest, SRTP_CM_TAG);
 }
 
 // XORs the key stream of (SSRC, rollover, sequence) into `body` (encrypts or decrypts in place),
@@ -264,7 +263,7 @@ static napi_value srtp_cm_protect(napi_env env, napi_callback_info info) {
   unsigned char *data;
   const int32_t *spans;
   uint32_t count;
-  const int read = native_batch_arguments(env, info, TAG_LENGTH, &handle, &data, &spans, &count);
+  const int read = native_batch_arguments(env, info, SRTP_CM_TAG, &handle, &data, &spans, &count);
   if (read <= 0) return read < 0 ? NULL : native_number(env, -EINVAL);
   srtp_cm *cm = srtp_cm_from(env, handle);
   if (!cm) return NULL;

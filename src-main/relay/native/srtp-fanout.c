@@ -27,8 +27,6 @@
 // int32 fields per packet: offset and length of its payload in `input`, RTP timestamp, marker.
 #define PACKET 4
 #define HEADER 12
-#define CM_TAG 10
-#define GCM_TAG 16
 #define MAX_VIEWERS 4096
 #define MAX_PACKETS 256
 // Messages and datagrams per sendmmsg (the kernel takes at most 1024 of each).
@@ -153,7 +151,7 @@ static int add_viewer(fanout *f, int fd, uint32_t viewer, viewer_keys keys, cons
                       const int32_t *packets, uint32_t count, bool segment, int *answer) {
   const uint32_t skip = (uint32_t)row[6];
   const uint32_t n = count - skip;
-  const size_t tag = keys.cm ? CM_TAG : GCM_TAG;
+  const size_t tag = keys.cm ? SRTP_CM_TAG : SRTP_GCM_TAG;
   size_t need = 0;
   for (uint32_t p = skip; p < count; p++) need += slot_length(packets[PACKET * p + 1], tag);
   if (f->used + need > f->capacity || f->message_count + n > MAX_MESSAGES || f->iov_count + n > MAX_IOV)
@@ -282,7 +280,7 @@ static napi_value srtp_fanout(napi_env env, napi_callback_info info) {
   // never a read past the end.
   for (uint32_t p = 0; p < count; p++) {
     const int64_t offset = packets[PACKET * p], length = packets[PACKET * p + 1];
-    if (offset < 0 || length < 0 || (uint64_t)(offset + length) > input_length || HEADER + length + GCM_TAG > MAX_DATAGRAM)
+    if (offset < 0 || length < 0 || (uint64_t)(offset + length) > input_length || HEADER + length + SRTP_GCM_TAG > MAX_DATAGRAM)
       return native_number(env, -EINVAL);
   }
   for (uint32_t v = 0; v < viewers; v++) {

@@ -10,11 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GCM_TAG 16
 #define IV_LENGTH 12
 #define SALT_LENGTH 12
-#define INDEX_LENGTH 4
-#define FIXED_HEADER 8
 // OpenSSL's and BoringSSL's EVP_CTRL_AEAD_SET_IVLEN, _GET_TAG and _SET_TAG.
 #define CTRL_SET_IVLEN 0x9
 #define CTRL_GET_TAG 0x10
@@ -161,7 +158,7 @@ static int seal(srtp_gcm *gcm, const unsigned char iv[IV_LENGTH], const unsigned
     return -EIO;
   if (aad2_length > 0 && openssl.encrypt_update(gcm->seal, NULL, &n, aad2, (int)aad2_length) != 1) return -EIO;
   if (length > 0 && openssl.encrypt_update(gcm->seal, body, &n, body, (int)length) != 1) return -EIO;
-  if (openssl.encrypt_final(gcm->seal, body + length, &n) != 1 || openssl.ctrl(gcm->seal, CTRL_GET_TAG, GCM_TAG, tag) != 1) return -EIO;
+  if (openssl.encrypt_final(gcm->seal, body + length, &n) != 1 || openssl.ctrl(gcm->seal, CTRL_GET_TAG, SRTP_GCM_TAG, tag) != 1) return -EIO;
   return 0;
 }
 
@@ -186,7 +183,7 @@ static napi_value srtp_gcm_protect(napi_env env, napi_callback_info info) {
   unsigned char *data;
   const int32_t *spans;
   uint32_t count;
-  const int read = native_batch_arguments(env, info, GCM_TAG, &handle, &data, &spans, &count);
+  const int read = native_batch_arguments(env, info, SRTP_GCM_TAG, &handle, &data, &spans, &count);
   if (read <= 0) return read < 0 ? NULL : native_number(env, -EINVAL);
   srtp_gcm *gcm = gcm_from(env, handle);
   if (!gcm) return NULL;
@@ -198,63 +195,54 @@ static napi_value srtp_gcm_protect(napi_env env, napi_callback_info info) {
 // after it (RFC 7714 9.1: the AAD is the first 8 bytes and E || index). Returns the datagram's
 // length (length + 20), or -EINVAL.
 static napi_value srtcp_gcm_protect(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
-  napi_value argv[5];
-  NATIVE_CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if (argc < 5) return native_number(env, -EINVAL);
-  srtp_gcm *gcm = gcm_from(env, argv[0]);
-  if (!gcm) return NULL;
-  uint32_t offset = 0, length = 0, index = 0;
-  NATIVE_CHECK(napi_get_value_uint32(env, argv[2], &offset));
-  NATIVE_CHECK(napi_get_value_uint32(env, argv[3], &length));
-  NATIVE_CHECK(napi_get_value_uint32(env, argv[4], &index));
+  napi_value handle;
   unsigned char *packet = NULL;
-  if (length < FIXED_HEADER || !native_packet_in(env, argv[1], offset, length, GCM_TAG + INDEX_LENGTH, &packet)) return native_number(env, -EINVAL);
+  uint32_t length = 0, index = 0;
+  const int read = native_srtcp_arguments(env, info, true, RTCP_FIXED_HEADER, SRTP_GCM_TAG + SRTCP_INDEX, &handle, &packet, &length, &index);
+  if (read <= 0) return read < 0 ? NULL : native_number(env, -EINVAL);
+  srtp_gcm *gcm = gcm_from(env, handle);
+  if (!gcm) return NULL;
   index &= 0x7fffffff;
-  unsigned char *trailer = packet + length + GCM_TAG;
+  unsigned char *trailer = packet + length + SRTP_GCM_TAG;
   native_write32(trailer, 0x80000000u | index);
   unsigned char iv[IV_LENGTH];
   make_iv(gcm, iv, native_read32(packet + 4), index >> 16, index & 0xffff);
-  const int sealed = seal(gcm, iv, packet, FIXED_HEADER, trailer, INDEX_LENGTH, packet + FIXED_HEADER, length - FIXED_HEADER, packet + length);
-  return native_number(env, sealed != 0 ? sealed : (double)(length + GCM_TAG + INDEX_LENGTH));
+  const int sealed = seal(gcm, iv, packet, RTCP_FIXED_HEADER, trailer, SRTCP_INDEX, packet + RTCP_FIXED_HEADER, length - RTCP_FIXED_HEADER, packet + length);
+  return native_number(env, sealed != 0 ? sealed : (double)(length + SRTP_GCM_TAG + SRTCP_INDEX));
 }
 
 // srtcpGcmUnprotect(context, buffer, offset, length): the SRTCP datagram at `offset` opened in
 // place (its tag checked by the cipher). Returns its 31-bit index (the packet in clear is its
 // first length - 20 bytes), -EBADMSG when it is not authentic, -EINVAL when malformed.
 static napi_value srtcp_gcm_unprotect(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
-  NATIVE_CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if (argc < 4) return native_number(env, -EINVAL);
-  srtp_gcm *gcm = gcm_from(env, argv[0]);
-  if (!gcm) return NULL;
-  uint32_t offset = 0, length = 0;
-  NATIVE_CHECK(napi_get_value_uint32(env, argv[2], &offset));
-  NATIVE_CHECK(napi_get_value_uint32(env, argv[3], &length));
+  napi_value handle;
   unsigned char *packet = NULL;
-  if (length < FIXED_HEADER + GCM_TAG + INDEX_LENGTH || !native_packet_in(env, argv[1], offset, length, 0, &packet))
-    return native_number(env, -EINVAL);
-  const unsigned char *trailer = packet + length - INDEX_LENGTH;
+  uint32_t length = 0;
+  const int read =
+      native_srtcp_arguments(env, info, false, RTCP_FIXED_HEADER + SRTP_GCM_TAG + SRTCP_INDEX, 0, &handle, &packet, &length, NULL);
+  if (read <= 0) return read < 0 ? NULL : native_number(env, -EINVAL);
+  srtp_gcm *gcm = gcm_from(env, handle);
+  if (!gcm) return NULL;
+  const unsigned char *trailer = packet + length - SRTCP_INDEX;
   const uint32_t word = native_read32(trailer);
   const uint32_t index = word & 0x7fffffff;
-  const size_t tag_at = length - INDEX_LENGTH - GCM_TAG;
+  const size_t tag_at = length - SRTCP_INDEX - SRTP_GCM_TAG;
   // E clear (RFC 7714 9.2): nothing is encrypted, the whole packet is authenticated.
   const bool encrypted = (word >> 31) != 0;
-  const size_t aad_length = encrypted ? FIXED_HEADER : tag_at;
+  const size_t aad_length = encrypted ? RTCP_FIXED_HEADER : tag_at;
   unsigned char iv[IV_LENGTH];
   make_iv(gcm, iv, native_read32(packet + 4), index >> 16, index & 0xffff);
   // Opened into a copy first: a forged packet leaves the caller's bytes as they were.
   unsigned char clear[2048];
   const size_t body = tag_at - aad_length;
   if (body > sizeof clear) return native_number(env, -EINVAL);
-  unsigned char tag[GCM_TAG];
-  memcpy(tag, packet + tag_at, GCM_TAG);
+  unsigned char tag[SRTP_GCM_TAG];
+  memcpy(tag, packet + tag_at, SRTP_GCM_TAG);
   int n = 0;
   if (openssl.decrypt_init(gcm->open, NULL, NULL, NULL, iv) != 1 || openssl.decrypt_update(gcm->open, NULL, &n, packet, (int)aad_length) != 1 ||
-      openssl.decrypt_update(gcm->open, NULL, &n, trailer, INDEX_LENGTH) != 1 ||
+      openssl.decrypt_update(gcm->open, NULL, &n, trailer, SRTCP_INDEX) != 1 ||
       (body > 0 && openssl.decrypt_update(gcm->open, clear, &n, packet + aad_length, (int)body) != 1) ||
-      openssl.ctrl(gcm->open, CTRL_SET_TAG, GCM_TAG, tag) != 1)
+      openssl.ctrl(gcm->open, CTRL_SET_TAG, SRTP_GCM_TAG, tag) != 1)
     return native_number(env, -EIO);
   if (openssl.decrypt_final(gcm->open, clear + body, &n) != 1) return native_number(env, -EBADMSG);
   memcpy(packet + aad_length, clear, body);

@@ -1,12 +1,10 @@
 import type { RelayNative, SrtpCmHandle, SrtpGcmHandle } from '../../../native/native-addon';
 import { CM_TAG_LENGTH, type RtpToProtect } from './aes-cm-rtp';
 import { SpareBuffer } from './spare-buffer';
-import type { SessionKeys } from './srtp-keys';
+import { GCM_TAG_LENGTH, type SessionKeys } from './srtp-keys';
 
 /** Packets in one call to the addon (its own limit; a batch of BATCH_BYTES is far fewer). */
 const MAX_PACKETS = 256;
-/** AES-GCM's tag (RFC 7714). */
-const GCM_TAG_LENGTH = 16;
 
 /** The addon's call that protects a batch laid out in `buffer`: 0, or a negative errno. */
 type ProtectBatch = (buffer: ArrayBuffer, spans: Int32Array, count: number) => number;

@@ -1,12 +1,10 @@
 import { createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
 import { loadRelayNative, type RelayNative } from '../../../native/native-addon';
 import { CM_TAG_LENGTH } from './aes-cm-rtp';
-import { deriveSessionKeys, srtpProfile, type SessionKeys } from './srtp-keys';
+import { deriveSessionKeys, GCM_TAG_LENGTH, srtpProfile, type SessionKeys } from './srtp-keys';
 
 /** The SRTCP trailer: E flag and 31-bit index (RFC 3711 3.4). */
 const INDEX_LENGTH = 4;
-/** AES-GCM's tag (RFC 7714). */
-const GCM_TAG_LENGTH = 16;
 
 /** An SRTCP datagram at `offset` of `buffer` checked and opened in place by the addon: its index, or a negative errno. */
 type OpenInPlace = (buffer: ArrayBuffer, offset: number, length: number) => number;

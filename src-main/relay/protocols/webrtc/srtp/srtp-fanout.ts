@@ -9,7 +9,7 @@ import {
   type SrtpGcmHandle,
   type SrtpFanoutHandle,
 } from '../../../native/native-addon';
-import { holdLeft } from './picture-hold';
+import { PictureTurn } from './picture-hold';
 
 /** Packets sent in one call to the addon, at most (its own limit). */
 const MAX_PACKETS = 256;
@@ -151,19 +151,22 @@ export class SrtpFanout {
   private readonly historyIndex = new Float64Array(HISTORY).fill(-1);
   /** The index the next packet queued gets (counts every packet the fan-out sent). */
   private next = 0;
-  private flushQueued = false;
-  private readonly flushNow = () => this.flushTurn();
   private readonly queueNow = (packet: RtpPacket) => this.queue(packet);
-  private pictureOpen = false;
-  private pendingSince = 0;
-  private holdTimer: NodeJS.Timeout | undefined;
+  /** When the pending packets go: at the turn's end, an open picture held up to `HOLD_MS`. */
+  private readonly turn: PictureTurn;
   /** Datagrams the kernel did not take (its send buffer full): dropped, as UDP drops; viewers NACK them. */
   dropped = 0;
 
   constructor(
     private readonly port: FanoutPort,
-    private readonly holdPictures: boolean,
-  ) {}
+    holdPictures: boolean,
+  ) {
+    this.turn = new PictureTurn(
+      holdPictures,
+      () => this.pendingCount > 0,
+      () => this.flush(),
+    );
+  }
 
   get size(): number {
     return this.members.length;
@@ -217,33 +220,14 @@ export class SrtpFanout {
     this.history[slot] = packet;
     this.historyIndex[slot] = this.next;
     this.next++;
-    if (this.pendingCount === 0) this.pendingSince = performance.now();
+    this.turn.added(this.pendingCount === 0, packet.marker);
     this.pending[this.pendingCount++] = packet;
     this.pendingBytes += packet.payload.length;
-    this.pictureOpen = !packet.marker;
-    if (this.flushQueued) return;
-    this.flushQueued = true;
-    setImmediate(this.flushNow);
-  }
-
-  /** The turn ended: the packets go, unless their picture is still open and young (then at most `HOLD_MS` later). */
-  private flushTurn(): void {
-    this.flushQueued = false;
-    if (this.pendingCount === 0) return;
-    const left = holdLeft(this.holdPictures, this.pictureOpen, this.pendingSince);
-    if (left > 0) {
-      this.holdTimer ??= setTimeout(() => this.flush(), left);
-      return;
-    }
-    this.flush();
   }
 
   /** Sends the pending packets to every member (called at the end of the turn; tests may call it sooner). */
   flush(): void {
-    if (this.holdTimer) {
-      clearTimeout(this.holdTimer);
-      this.holdTimer = undefined;
-    }
+    this.turn.sending();
     const count = this.pendingCount;
     if (count === 0) return;
     this.pendingCount = 0;

@@ -4,6 +4,8 @@ import { createCipheriv, createSecretKey, type KeyObject } from 'node:crypto';
 export const SRTP_AES128_CM_HMAC_SHA1_80 = 0x0001;
 export const SRTP_AEAD_AES_128_GCM = 0x0007;
 export const SRTP_AEAD_AES_256_GCM = 0x0008;
+/** AES-GCM's tag after each SRTP and SRTCP payload (RFC 7714). */
+export const GCM_TAG_LENGTH = 16;
 
 export interface SrtpProfile {
   id: number;

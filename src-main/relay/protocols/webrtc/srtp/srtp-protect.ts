@@ -3,7 +3,7 @@ import { loadRelayNative, type RelayNative, type SrtpCmHandle, type SrtpGcmHandl
 import { AesCmRtp, CM_TAG_LENGTH, type RtpToProtect } from './aes-cm-rtp';
 import { NativeRtpBatch } from './native-rtp-batch';
 import { srtcpIv } from './srtcp-unprotect';
-import { deriveSessionKeys, srtpProfile, type SessionKeys, type SrtpProfile } from './srtp-keys';
+import { deriveSessionKeys, GCM_TAG_LENGTH, srtpProfile, type SessionKeys, type SrtpProfile } from './srtp-keys';
 
 /** An SRTP or SRTCP datagram: one buffer, or its parts, which a UDP socket sends gathered. */
 export type Datagram = Buffer | Buffer[];
@@ -65,7 +65,7 @@ export class SrtpProtector {
 
   /** Bytes an SRTP packet has beyond its RTP packet. */
   get rtpOverhead(): number {
-    return this.profile.aead ? 16 : CM_TAG_LENGTH;
+    return this.profile.aead ? GCM_TAG_LENGTH : CM_TAG_LENGTH;
   }
 
   /**

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { RtpPacket } from '../../../core/rtp-packet';
 import type { RtpToProtect } from './aes-cm-rtp';
-import { holdLeft } from './picture-hold';
+import { PictureTurn } from './picture-hold';
 import type { FanoutMember, FanoutPort, FanoutRoute } from './srtp-fanout';
 import type { Datagram, SrtpProtector } from './srtp-protect';
 
@@ -82,13 +82,8 @@ export class SrtpTrackSender {
    */
   private readonly pending: RtpToProtect[] = [];
   private pendingCount = 0;
-  private flushQueued = false;
-  private readonly flushNow = () => this.flushTurn();
-  /** The last packet queued is video without the marker bit: the rest of its picture is still to come. */
-  private pictureOpen = false;
-  /** When the first of the pending packets was queued (performance clock, ms). */
-  private pendingSince = 0;
-  private holdTimer: NodeJS.Timeout | undefined;
+  /** When the pending packets go: at the turn's end, an open picture held up to `HOLD_MS`. */
+  private readonly turn: PictureTurn;
   private readonly path: DatagramPath;
   /** The track's fan-out, once this viewer joined it: it sends the live packets and keeps them for NACKs. */
   private member: FanoutMember | undefined;
@@ -105,6 +100,11 @@ export class SrtpTrackSender {
     private readonly holdPictures = false,
   ) {
     this.path = typeof path === 'function' ? oneByOne(path) : path;
+    this.turn = new PictureTurn(
+      holdPictures,
+      () => this.pendingCount > 0,
+      () => this.flush(),
+    );
     this.sequence = firstSequence;
   }
 
@@ -187,11 +187,7 @@ export class SrtpTrackSender {
    * (called at the end of the turn; tests may call it sooner).
    */
   flush(): void {
-    this.flushQueued = false;
-    if (this.holdTimer) {
-      clearTimeout(this.holdTimer);
-      this.holdTimer = undefined;
-    }
+    this.turn.sending();
     const count = this.pendingCount;
     this.pendingCount = 0;
     let from = 0;
@@ -202,18 +198,6 @@ export class SrtpTrackSender {
       this.sendBatch(from, to);
       from = to;
     }
-  }
-
-  /** The turn ended: the pending packets go, unless their picture is still open and young (then at most `HOLD_MS` later). */
-  private flushTurn(): void {
-    this.flushQueued = false;
-    if (this.pendingCount === 0) return;
-    const left = holdLeft(this.holdPictures, this.pictureOpen, this.pendingSince);
-    if (left > 0) {
-      this.holdTimer ??= setTimeout(() => this.flush(), left);
-      return;
-    }
-    this.flush();
   }
 
   private sendBatch(from: number, to: number): void {
@@ -240,12 +224,8 @@ export class SrtpTrackSender {
     entry.payload = packet.payload;
     entry.sequence = sequence;
     entry.rollover = rollover;
-    if (this.pendingCount === 0) this.pendingSince = performance.now();
+    this.turn.added(this.pendingCount === 0, packet.marker);
     this.pendingCount++;
-    this.pictureOpen = !packet.marker;
-    if (this.flushQueued) return;
-    this.flushQueued = true;
-    setImmediate(this.flushNow);
   }
 
   /**
