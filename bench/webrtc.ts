@@ -8,8 +8,10 @@
 //     each row N times, WebRTC and RTSP turn about, and prints the medians. Goal: the ratio at 25
 //     viewers at most 2.0.
 //
-//     The viewers pick their SRTP profile as werift does (AES-GCM when the relay offers it);
-//     `--srtp cm` makes them take AES-CM, as Chromium does, which costs the relay more.
+//     The relay answers both Chromium and the werift viewers as DTLS server and picks the SRTP
+//     profile from what they offer: AES-GCM with the native addon (the bench prints what each
+//     side got). `--srtp cm` makes the werift viewers offer AES-CM alone, as an endpoint without
+//     AES-GCM would, which costs the relay more.
 //
 //   npm run bench:webrtc [-- --runs 5 --viewers 1,10,25 --seconds 10 --rounds 3 --srtp any|cm]
 //   RELAY_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the relay's process.
@@ -35,9 +37,13 @@ const { values } = parseArgs({
     srtp: { type: 'string', default: 'any' },
   },
 });
-if (values.srtp !== 'any' && values.srtp !== 'cm') throw new Error('--srtp is any (as werift picks) or cm (as Chromium picks)');
+if (values.srtp !== 'any' && values.srtp !== 'cm') throw new Error('--srtp is any (what werift offers) or cm (AES-CM alone)');
 /** AES_CM_128_HMAC_SHA1_80's number in DTLS-SRTP (RFC 5764). */
 const SRTP_AES128_CM_HMAC_SHA1_80 = 0x0001;
+/** The DTLS-SRTP profiles by number (RFC 5764, RFC 7714), as the bench names what viewers got. */
+const SRTP_PROFILE_NAMES: Record<number, string> = { 0x0001: 'AES_CM_128_HMAC_SHA1_80', 0x0007: 'AEAD_AES_128_GCM' };
+/** The SRTP profiles the werift viewers ended up with. */
+const viewerProfiles = new Set<string>();
 const rounds = Number(values.rounds);
 if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds is a whole number of at least 1');
 const runs = Number(values.runs);
@@ -51,7 +57,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 type WhepPhases = [offered: number, answered: number, ice: number, dtls: number, frame: number];
 
 /** Chromium: ms from creating the offer (or opening the socket) to the first decoded frame presented. */
-async function firstFrames(api: string): Promise<{ whep: WhepPhases[]; mse: number[] }> {
+async function firstFrames(api: string): Promise<{ whep: WhepPhases[]; mse: number[]; ciphers: Set<string> }> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required'],
@@ -60,41 +66,46 @@ async function firstFrames(api: string): Promise<{ whep: WhepPhases[]; mse: numb
   await page.goto(`${api}/api`);
   const whep: WhepPhases[] = [];
   const mse: number[] = [];
+  const ciphers = new Set<string>();
   for (let run = 0; run < runs; run++) {
-    whep.push(
-      await page.evaluate(async (url) => {
-        const start = performance.now();
-        const at = () => performance.now() - start;
-        const pc = new RTCPeerConnection();
-        pc.addTransceiver('video', { direction: 'recvonly' });
-        let ice = NaN;
-        let dtls = NaN;
-        pc.addEventListener('iceconnectionstatechange', () => pc.iceConnectionState === 'connected' && (ice = at()));
-        pc.addEventListener('connectionstatechange', () => pc.connectionState === 'connected' && (dtls = at()));
-        const video = document.createElement('video');
-        video.muted = true;
-        video.autoplay = true;
-        document.body.append(video);
-        const shown = new Promise<number>((resolve) => video.requestVideoFrameCallback(() => resolve(at())));
-        pc.ontrack = (event) => (video.srcObject = new MediaStream([event.track]));
-        await pc.setLocalDescription(await pc.createOffer());
-        // As the console's player does: the offer at once, with what is gathered so far; the relay
-        // answers as ICE lite on its shared port and learns the browser's address from its checks.
-        const offered = at();
-        const response = await fetch(url, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/sdp' },
-          body: pc.localDescription!.sdp,
-        });
-        const answer = await response.text();
-        const answered = at();
-        await pc.setRemoteDescription({ type: 'answer', sdp: answer });
-        const frame = await shown;
-        pc.close();
-        video.remove();
-        return [offered, answered, ice, dtls, frame] as WhepPhases;
-      }, `${api}/api/webrtc?src=cam`),
-    );
+    const [phases, cipher] = await page.evaluate(async (url) => {
+      const start = performance.now();
+      const at = () => performance.now() - start;
+      const pc = new RTCPeerConnection();
+      pc.addTransceiver('video', { direction: 'recvonly' });
+      let ice = NaN;
+      let dtls = NaN;
+      pc.addEventListener('iceconnectionstatechange', () => pc.iceConnectionState === 'connected' && (ice = at()));
+      pc.addEventListener('connectionstatechange', () => pc.connectionState === 'connected' && (dtls = at()));
+      const video = document.createElement('video');
+      video.muted = true;
+      video.autoplay = true;
+      document.body.append(video);
+      const shown = new Promise<number>((resolve) => video.requestVideoFrameCallback(() => resolve(at())));
+      pc.ontrack = (event) => (video.srcObject = new MediaStream([event.track]));
+      await pc.setLocalDescription(await pc.createOffer());
+      // As the console's player does: the offer at once, with what is gathered so far; the relay
+      // answers as ICE lite on its shared port and learns the browser's address from its checks.
+      const offered = at();
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/sdp' },
+        body: pc.localDescription!.sdp,
+      });
+      const answer = await response.text();
+      const answered = at();
+      await pc.setRemoteDescription({ type: 'answer', sdp: answer });
+      const frame = await shown;
+      let cipher = '';
+      (await pc.getStats()).forEach((report: { type: string; srtpCipher?: string }) => {
+        if (report.type === 'transport') cipher = report.srtpCipher ?? '';
+      });
+      pc.close();
+      video.remove();
+      return [[offered, answered, ice, dtls, frame] as WhepPhases, cipher] as const;
+    }, `${api}/api/webrtc?src=cam`);
+    whep.push(phases);
+    ciphers.add(cipher);
     mse.push(
       await page.evaluate(
         async (url) => {
@@ -136,7 +147,7 @@ async function firstFrames(api: string): Promise<{ whep: WhepPhases[]; mse: numb
     await sleep(500);
   }
   await browser.close();
-  return { whep, mse };
+  return { whep, mse, ciphers };
 }
 
 /** A werift viewer of the stream over WHEP, as a browser's peer connection would be. */
@@ -161,7 +172,7 @@ async function webrtcViewer(api: string): Promise<() => Promise<void>> {
   });
   const video = pc.addTransceiver('video', { direction: 'recvonly' });
   await pc.setLocalDescription(await pc.createOffer());
-  // As Chromium settles: werift keeps its list private and reads it when the handshake starts.
+  // An endpoint without AES-GCM: werift keeps its list private and reads it when the handshake starts.
   if (values.srtp === 'cm') (video.dtlsTransport as unknown as { srtpProfiles: number[] }).srtpProfiles = [SRTP_AES128_CM_HMAC_SHA1_80];
   await new Promise<void>((resolve) =>
     pc.iceGatheringState === 'complete' ? resolve() : pc.iceGatheringStateChange.subscribe((s) => s === 'complete' && resolve()),
@@ -175,6 +186,9 @@ async function webrtcViewer(api: string): Promise<() => Promise<void>> {
   await pc.setRemoteDescription({ type: 'answer', sdp: await response.text() });
   const location = new URL(response.headers.get('location')!, `${api}/api/webrtc`);
   return async () => {
+    const transport = video.dtlsTransport;
+    const profile = transport.srtpStarted ? transport.srtp.config.profile : undefined;
+    viewerProfiles.add(profile === undefined ? 'none (not connected)' : (SRTP_PROFILE_NAMES[profile] ?? `profile ${profile}`));
     await fetch(location, { method: 'DELETE' });
     await pc.close();
   };
@@ -279,9 +293,10 @@ async function main(): Promise<void> {
   console.log(
     `    medians: offer sent ${phase(0)}, answer in ${phase(1)}, ICE up ${phase(2)}, DTLS up ${phase(3)}, first frame ${phase(4)} ms`,
   );
+  console.log(`    Chromium's SRTP: ${[...frames.ciphers].join(', ')}`);
   console.log(`  /api/ws MSE     ${ms(frames.mse)}`);
   console.log(
-    `\nrelay per viewer count, ${seconds} s measured per window, ${rounds} round(s) of WebRTC then RTSP, SRTP ${values.srtp === 'cm' ? 'AES-CM (as Chromium picks)' : 'as werift picks (AES-GCM where the relay offers it)'}, medians (CPU in s/min and its share in the kernel, RSS in MiB, the largest; sent in Mbit/s):`,
+    `\nrelay per viewer count, ${seconds} s measured per window, ${rounds} round(s) of WebRTC then RTSP, werift viewers offering ${values.srtp === 'cm' ? 'AES-CM alone' : 'AES-GCM and AES-CM'} got SRTP ${[...viewerProfiles].join(', ')}, medians (CPU in s/min and its share in the kernel, RSS in MiB, the largest; sent in Mbit/s):`,
   );
   console.log('viewers  webrtc CPU  kernel   RSS   sent      rtsp CPU  kernel   RSS   sent   ratio   rounds (webrtc/rtsp CPU)');
   for (const row of rows) console.log(row);

@@ -57,7 +57,7 @@ export function onPeerGone(pc: RTCPeerConnection, gone: (why: string) => void): 
 }
 
 /**
- * As the DTLS client (werift's role in answers to browsers' `actpass`), sends the first flight as
+ * As the DTLS client (the relay's role when the offer took the server's), sends the first flight as
  * soon as ICE is up: werift waits 100 ms before it, which was a third of a viewer's wait for the
  * first picture. Browsers keep a ClientHello that comes early. werift's own later call to
  * `connect` is made a no-op on this connection, so the handshake starts once. Called once the

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { relayInChromium, type PeersWindow } from '../../test/chromium-kit';
 import { waitFor } from '../../test/relay-test-kit';
 import { waitUntil } from '@main/test-support/time';
+import { loadRelayNative } from '../../native/native-addon';
 
 /**
  * Chromium watching a stream over WebRTC, the way go2rtc's clients ask for it: WHEP
@@ -13,20 +14,33 @@ describe('WebRTC viewers in Chromium', () => {
   const live = relayInChromium('  cam: ffmpeg:virtual?video=testsrc&size=320x240#video=h264\n');
 
   /** Offers to receive video and audio, posts the offer as `form` says, applies the answer, plays it in a <video>. */
-  const watch = (form: 'whep' | 'json') =>
+  const watch = (form: 'whep' | 'json', id: string = form) =>
     live.page.evaluate(
-      async ({ form, url }) => {
+      async ({ form, id, url }) => {
         const { pc, answer, status, type, location, body } = await (window as unknown as PeersWindow).peers.offer(url, {
           audio: true,
           form,
-          id: form,
+          id,
         });
         await pc.setRemoteDescription({ type: 'answer', sdp: answer });
-        (window as unknown as Record<string, RTCPeerConnection>)[`pc_${form}`] = pc;
-        return { status, type, location, json: form === 'json' ? (JSON.parse(body) as { type: string }).type : undefined };
+        (window as unknown as Record<string, RTCPeerConnection>)[`pc_${id}`] = pc;
+        return { status, type, location, answer, json: form === 'json' ? (JSON.parse(body) as { type: string }).type : undefined };
       },
-      { form, url: `${live.relay.api}/api/webrtc?src=cam` },
+      { form, id, url: `${live.relay.api}/api/webrtc?src=cam` },
     );
+
+  /** The SRTP profile of a viewer's transport and the keyframes its video asked for (PLI, FIR). */
+  const viewerStats = (id: string) =>
+    live.page.evaluate(async (id) => {
+      const seen = { cipher: '', pli: -1, fir: -1 };
+      (await (window as unknown as Record<string, RTCPeerConnection>)[`pc_${id}`]!.getStats()).forEach(
+        (report: { type: string; kind?: string; srtpCipher?: string; pliCount?: number; firCount?: number }) => {
+          if (report.type === 'transport') seen.cipher = report.srtpCipher ?? '';
+          if (report.type === 'inbound-rtp' && report.kind === 'video') Object.assign(seen, { pli: report.pliCount, fir: report.firCount });
+        },
+      );
+      return seen;
+    }, id);
 
   const playing = (id: string) =>
     live.page
@@ -84,18 +98,18 @@ describe('WebRTC viewers in Chromium', () => {
         return seen;
       });
     await vi.waitFor(async () => expect(await senderReports()).toBe(1), { timeout: 10_000, interval: 200 });
-    // With the native addon the relay (DTLS client) offers AES-GCM first, AES-CM after it; without it
-    // AES-CM alone. Chromium, the DTLS server, picks AES-CM either way.
-    const cipher = await live.page.evaluate(async () => {
-      let srtp = '';
-      (await (window as unknown as Record<string, RTCPeerConnection>).pc_whep!.getStats()).forEach(
-        (report: { type: string; srtpCipher?: string }) => {
-          if (report.type === 'transport') srtp = report.srtpCipher ?? '';
-        },
-      );
-      return srtp;
-    });
-    expect(cipher).toBe('SRTP_AES128_CM_HMAC_SHA1_80');
+    // The relay answered Chromium's actpass as DTLS server and so picked the profile: with the native
+    // addon AES-GCM (Chromium as server would have kept AES-CM), without it AES-CM alone.
+    expect(/^a=setup:(\S+)/m.exec(posted.answer)?.[1]).toBe('passive');
+    const gcm = loadRelayNative()?.srtpGcm === true;
+    expect((await viewerStats('whep')).cipher).toBe(gcm ? 'SRTP_AEAD_AES_128_GCM' : 'SRTP_AES128_CM_HMAC_SHA1_80');
+    // A viewer joining the running stream starts on its cached GOP, the moment DTLS is up: none of
+    // it may reach Chromium before Chromium has the keys (the relay, as server, is up first), or
+    // the keyframe is lost and Chromium asks for another.
+    const joined = await watch('whep', 'late');
+    expect(await playing('late')).toMatchObject({ width: 320, height: 240 });
+    expect(await viewerStats('late')).toMatchObject({ pli: 0, fir: 0 });
+    expect((await fetch(new URL(joined.location!, `${live.relay.api}/api/webrtc`), { method: 'DELETE' })).status).toBe(200);
 
     // Trickle on the session resource (RFC 8840 fragments): late candidates 204, an ICE restart 501.
     const patch = (body: string) =>

@@ -10,6 +10,8 @@ import { WebrtcConsumer } from './webrtc-consumer';
 import { trackSender, viewerRtcpReader, type DirectPath } from './srtp/werift-media-path';
 import { useViewerSrtpProfiles } from './srtp/viewer-srtp-profile';
 import type { IceNetwork } from './ice/ice-network';
+import { answerAsDtlsServer } from './dtls-server-role';
+import { FinishedGate } from './finished-gate';
 import { codecParameters, CONNECT_TIMEOUT_MS, iceGathered, onPeerGone, parseOffer, startDtlsAtOnce } from './peer-helpers';
 import { noteTranscodedAudio, opusNeed } from './opus-for-viewer';
 import type { OpusTranscoders } from './opus-transcoders';
@@ -77,6 +79,7 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
   let release = () => undefined as void;
   let releaseOpus = () => undefined as void;
   let timer: NodeJS.Timeout | undefined;
+  const finished = new FinishedGate();
   const consumer = new WebrtcConsumer(requests, peer, (reason) => session.close(reason));
   const session: WebrtcSession = {
     id,
@@ -90,6 +93,7 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
       if (closed) return;
       closed = true;
       clearTimeout(timer);
+      finished.close();
       stream.removeConsumer(consumer);
       consumer.stop();
       void pc?.close().catch(() => undefined);
@@ -157,14 +161,18 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
     // ...and the viewer's SRTCP on it is read by the relay once DTLS is up (keys known).
     const route: { direct?: DirectPath; rtcp?: (datagram: Buffer) => boolean } = {};
     pc.connectionStateChange.subscribe((state) => {
-      if (state === 'connected') {
-        clearTimeout(timer);
-        consumer.start((sender, payloadType, clockRate) => trackSender(sender, payloadType, clockRate, route.direct));
-        const transport = pc!.getTransceivers()[0]?.sender.dtlsTransport;
-        route.rtcp = transport && viewerRtcpReader(transport, (items) => consumer.feedback(items));
-      }
+      if (state !== 'connected') return;
+      clearTimeout(timer);
+      const transport = pc!.getTransceivers()[0]?.sender.dtlsTransport;
+      route.rtcp = transport && viewerRtcpReader(transport, (items) => consumer.feedback(items));
+      // The nominated pair is one of the shared UDP port's: media goes straight from the port.
+      const direct = route.direct !== undefined && transport?.iceTransport.connection.nominated?.protocol.type === 'stun';
+      finished.connected(direct, () => {
+        if (!closed) consumer.start((sender, payloadType, clockRate) => trackSender(sender, payloadType, clockRate, route.direct));
+      });
     });
     await pc.setRemoteDescription({ type: 'offer', sdp: options.offer });
+    answerAsDtlsServer(pc, options.offer);
     await pc.setLocalDescription(await pc.createAnswer());
     useViewerSrtpProfiles(pc);
     startDtlsAtOnce(pc);
@@ -176,6 +184,7 @@ export async function openWebrtcSession(options: OpenSessionOptions): Promise<We
       onRemote: (remote) => consumer.viewerAt(remote),
       onGone: () => session.close('the viewer went silent'),
       onRtcp: (datagram) => route.rtcp?.(datagram) ?? false,
+      onFinishedSent: () => finished.finishedSent(),
     });
     release = published.release;
     route.direct = published.direct;

@@ -18,7 +18,7 @@ import {
 import type { MuxTarget } from './mux-targets';
 import type { DirectPath } from '../srtp/werift-media-path';
 import { bindingRequest } from './stun';
-import { withLiveness } from './session-liveness';
+import { withLiveness, type SessionEvent } from './session-liveness';
 import { TcpMux } from './tcp-mux';
 import { UdpMux } from './udp-mux';
 
@@ -39,10 +39,7 @@ export interface IceNetwork {
    * The answer as viewers get it: candidates of the shared port (or werift's own, filtered),
    * and the session routed from the shared port until `release`.
    */
-  publish(
-    localSdp: string,
-    events: Pick<MuxTarget, 'onRemote' | 'onGone' | 'onRtcp'>,
-  ): Promise<{ sdp: string; release(): void; direct?: DirectPath }>;
+  publish(localSdp: string, events: Pick<MuxTarget, SessionEvent>): Promise<{ sdp: string; release(): void; direct?: DirectPath }>;
   /** Handed to clients (WHEP/WHIP `Link` headers) so they can find their own public address. */
   readonly iceServers: IceServer[];
   close(): void;

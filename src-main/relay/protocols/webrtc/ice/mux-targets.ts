@@ -16,6 +16,12 @@ export interface MuxTarget {
    * itself (it goes no further), false to hand it to werift as any other packet.
    */
   onRtcp?(datagram: Buffer): boolean;
+  /**
+   * The session's DTLS Finished left the shared UDP port for the viewer (`dtls-finished.ts`).
+   * As DTLS server the relay is connected before its Finished has gone out through the bridge,
+   * and a viewer drops SRTP that comes before it has its keys.
+   */
+  onFinishedSent?(): void;
 }
 
 /** The sessions behind the shared port, by the ICE ufrag of their answers. */

@@ -80,6 +80,33 @@ describe('the shared ICE port routes each viewer to its session by ufrag', () =>
     await vi.waitFor(() => expect(events.at(-1)).toBe('gone'), { timeout: 3_000 });
   });
 
+  it('UDP: the session hears when its DTLS Finished has left the shared port for the viewer, not before, and not for the clear handshake', async () => {
+    const agent = await udp();
+    const viewer = await udp();
+    const heard: number[] = [];
+    let viewerHad = 0;
+    viewer.on('message', () => viewerHad++);
+    const targets = new Map<string, MuxTarget>([['cf73', { udpPort: agent.address().port, onFinishedSent: () => heard.push(viewerHad) }]]);
+    const mux = await UdpMux.open('127.0.0.1', 0, targets, 400);
+    closers.push(
+      () => [agent, viewer].forEach((s) => s.close()),
+      () => mux.close(),
+    );
+    const atAgent = nextMessage(agent);
+    viewer.send(check('cf73:hhK8'), mux.port, '127.0.0.1');
+    const bridgePort = (await atAgent)!.port;
+    /** A DTLS 1.2 record header and body: handshake (22) of the given epoch. */
+    const handshake = (epoch: number) => Buffer.concat([Buffer.from([22, 0xfe, 0xfd, 0, epoch, 0, 0, 0, 0, 0, 0, 0, 4]), Buffer.alloc(4)]);
+
+    agent.send(handshake(0), bridgePort, '127.0.0.1');
+    await vi.waitFor(() => expect(viewerHad).toBe(1));
+    expect(heard).toEqual([]);
+    agent.send(handshake(1), bridgePort, '127.0.0.1');
+    await vi.waitFor(() => expect(heard).toHaveLength(1));
+    // Heard once the datagram was handed to the shared port: the viewer has it by the next turn.
+    await vi.waitFor(() => expect(viewerHad).toBe(2));
+  });
+
   it('UDP: media goes straight from the shared port to the viewer behind the bridge werift sees, gathered into one datagram, until that address is gone', async () => {
     const agent = await udp();
     const viewer = await udp();

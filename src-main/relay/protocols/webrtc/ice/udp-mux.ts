@@ -6,6 +6,7 @@ import { loadRelayNative, type RelayNative } from '../../../native/native-addon'
 import { FanoutPort, type FanoutRoute } from '../srtp/srtp-fanout';
 import { BatchSender } from './batch-sender';
 import { consentAnswer } from './consent-answer';
+import { carriesDtlsFinished } from './dtls-finished';
 import { ipv4Number } from './ipv4-number';
 import { bindingRequestUsername, mappedAddress, readStunHeader } from './stun';
 import type { MuxTargets } from './mux-targets';
@@ -151,8 +152,11 @@ export class UdpMux {
     socket.on('error', () => this.closeLeg(key));
     socket.on('message', (reply, from) => {
       // Only the session's own socket speaks for it.
-      if (from.port !== this.targets.get(ufrag)?.udpPort) return;
+      const target = this.targets.get(ufrag);
+      if (from.port !== target?.udpPort) return;
       this.socket.send(reply, remote.port, remote.address);
+      // Media sent straight from the port must not overtake the DTLS Finished on this bridge.
+      if (target.onFinishedSent && carriesDtlsFinished(reply)) target.onFinishedSent();
     });
     const leg = { ufrag, socket, lastSeen: Date.now(), remote: { address: remote.address, port: remote.port }, media: false };
     this.legs.set(key, leg);
