@@ -40,6 +40,21 @@ describe('the shared ICE port routes each viewer to its session by ufrag', () =>
   const closers: Array<() => void> = [];
   afterEach(() => closers.splice(0).forEach((close) => close()));
 
+  /** A session 'cf73' behind a shared port, and a viewer whose check reached it: werift sees the viewer at `bridgePort`. */
+  async function bridgedViewer(events: Partial<MuxTarget> = {}) {
+    const agent = await udp(); // stands where werift listens on loopback
+    const viewer = await udp();
+    const targets = new Map<string, MuxTarget>([['cf73', { udpPort: agent.address().port, ...events }]]);
+    const mux = await UdpMux.open('127.0.0.1', 0, targets, 400);
+    closers.push(
+      () => [agent, viewer].forEach((s) => s.close()),
+      () => mux.close(),
+    );
+    const atAgent = nextMessage(agent);
+    viewer.send(check('cf73:hhK8'), mux.port, '127.0.0.1');
+    return { agent, viewer, mux, bridgePort: (await atAgent)!.port };
+  }
+
   it('UDP: a check opens the way both ways; unknown ufrags and stray packets go nowhere; silence ends the session', async () => {
     const agent = await udp(); // stands where werift listens on loopback
     const viewer = await udp();
@@ -81,20 +96,10 @@ describe('the shared ICE port routes each viewer to its session by ufrag', () =>
   });
 
   it('UDP: the session hears when its DTLS Finished has left the shared port for the viewer, not before, and not for the clear handshake', async () => {
-    const agent = await udp();
-    const viewer = await udp();
     const heard: number[] = [];
     let viewerHad = 0;
+    const { agent, viewer, bridgePort } = await bridgedViewer({ onFinishedSent: () => heard.push(viewerHad) });
     viewer.on('message', () => viewerHad++);
-    const targets = new Map<string, MuxTarget>([['cf73', { udpPort: agent.address().port, onFinishedSent: () => heard.push(viewerHad) }]]);
-    const mux = await UdpMux.open('127.0.0.1', 0, targets, 400);
-    closers.push(
-      () => [agent, viewer].forEach((s) => s.close()),
-      () => mux.close(),
-    );
-    const atAgent = nextMessage(agent);
-    viewer.send(check('cf73:hhK8'), mux.port, '127.0.0.1');
-    const bridgePort = (await atAgent)!.port;
     /** A DTLS 1.2 record header and body: handshake (22) of the given epoch. */
     const handshake = (epoch: number) => Buffer.concat([Buffer.from([22, 0xfe, 0xfd, 0, epoch, 0, 0, 0, 0, 0, 0, 0, 4]), Buffer.alloc(4)]);
 
@@ -108,18 +113,7 @@ describe('the shared ICE port routes each viewer to its session by ufrag', () =>
   });
 
   it('UDP: media goes straight from the shared port to the viewer behind the bridge werift sees, gathered into one datagram, until that address is gone', async () => {
-    const agent = await udp();
-    const viewer = await udp();
-    const targets = new Map<string, MuxTarget>([['cf73', { udpPort: agent.address().port }]]);
-    const mux = await UdpMux.open('127.0.0.1', 0, targets, 400);
-    closers.push(
-      () => [agent, viewer].forEach((s) => s.close()),
-      () => mux.close(),
-    );
-    const atAgent = nextMessage(agent);
-    viewer.send(check('cf73:hhK8'), mux.port, '127.0.0.1');
-    // werift sees the viewer at the bridge's loopback port.
-    const bridgePort = (await atAgent)!.port;
+    const { agent, viewer, mux, bridgePort } = await bridgedViewer();
 
     expect(mux.directTo('zzzz', bridgePort)).toBeUndefined();
     expect(mux.directTo('cf73', agent.address().port)).toBeUndefined();
