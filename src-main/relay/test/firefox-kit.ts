@@ -12,8 +12,8 @@ import { within } from '../../test-support/time';
 export interface FirefoxTab {
   /** Loads `url`; `wait: 'none'` returns once the navigation started (a live stream never completes). */
   navigate(url: string, wait?: 'none' | 'complete'): Promise<void>;
-  /** Runs `fn(arg)` in the page (serialized: it may use nothing from outside) and returns its JSON-able result. */
-  evaluate<T, A = undefined>(fn: (arg: A) => T, arg?: A): Promise<T>;
+  /** Runs `fn(arg)` in the page (serialized: it may use nothing from outside) and returns its JSON-able result, awaited. */
+  evaluate<T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -79,8 +79,8 @@ export async function openFirefox(): Promise<FirefoxTab> {
       async navigate(url, wait = 'complete') {
         await send('browsingContext.navigate', { context, url, wait });
       },
-      async evaluate<T, A>(fn: (arg: A) => T, arg?: A): Promise<T> {
-        const expression = `JSON.stringify((${fn.toString()})(${JSON.stringify(arg) ?? ''}))`;
+      async evaluate<T, A>(fn: (arg: A) => T | Promise<T>, arg?: A): Promise<T> {
+        const expression = `(async () => JSON.stringify(await (${fn.toString()})(${JSON.stringify(arg) ?? ''})))()`;
         const reply = await send('script.evaluate', { expression, target: { context }, awaitPromise: true });
         if (reply.type === 'exception') throw new Error(`in the page: ${JSON.stringify(reply.exceptionDetails)}`);
         const value = (reply.result as { value?: string }).value;

@@ -1,6 +1,6 @@
 import { classes, Message, methods, parseMessage } from 'werift';
 import { describe, expect, it } from 'vitest';
-import { consentAnswer } from './consent-answer';
+import { consentAnswer, readdressedAnswer } from './consent-answer';
 
 const PASSWORD = Buffer.from('relays-ice-password-of-22');
 const FROM = { address32: 0xc0a80117, port: 54321 }; // 192.168.1.23
@@ -45,5 +45,27 @@ describe('consentAnswer', () => {
     const response = new Message(methods.BINDING, classes.RESPONSE).addMessageIntegrity(PASSWORD).bytes;
     expect(consentAnswer(response, PASSWORD, FROM)).toBeUndefined();
     expect(consentAnswer(check().subarray(0, 40), PASSWORD, FROM)).toBeUndefined();
+  });
+});
+
+describe('readdressedAnswer', () => {
+  it("gives werift's answer from behind the loopback bridge the viewer's own address, signed again, in the same transaction", () => {
+    const request = check();
+    const fromWerift = new Message(methods.BINDING, classes.RESPONSE, request.subarray(8, 20))
+      .setAttribute('XOR-MAPPED-ADDRESS', ['127.0.0.1', 40123])
+      .addMessageIntegrity(PASSWORD)
+      .addFingerprint().bytes;
+    const parsed = parseMessage(readdressedAnswer(fromWerift, PASSWORD, FROM)!, PASSWORD)!;
+    expect(parsed.messageClass).toBe(classes.RESPONSE);
+    expect(parsed.transactionId.equals(request.subarray(8, 20))).toBe(true);
+    expect(parsed.getAttributeValue('XOR-MAPPED-ADDRESS')).toEqual(['192.168.1.23', 54321]);
+  });
+
+  it('leaves what is not a binding success response as werift made it', () => {
+    expect(readdressedAnswer(check(), PASSWORD, FROM)).toBeUndefined();
+    const conflict = new Message(methods.BINDING, classes.ERROR).setAttribute('ERROR-CODE', [487, 'Role Conflict']).bytes;
+    expect(readdressedAnswer(conflict, PASSWORD, FROM)).toBeUndefined();
+    expect(readdressedAnswer(Buffer.from([22, 0xfe, 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0]), PASSWORD, FROM)).toBeUndefined();
+    expect(readdressedAnswer(Buffer.alloc(10), PASSWORD, FROM)).toBeUndefined();
   });
 });

@@ -53,6 +53,20 @@ export function consentAnswer(request: Buffer, password: Buffer, from: { address
   return answer(request, password, from);
 }
 
+/**
+ * werift's success response to a viewer's check, addressed as the viewer must see it: werift
+ * answers from behind the loopback bridge, so its XOR-MAPPED-ADDRESS names the bridge
+ * (127.0.0.1 and a port of the relay's). Chromium takes that for a peer-reflexive address of its
+ * own; Firefox counts no answer at all and its ICE never connects. The same answer for the
+ * viewer's address, signed again with the session's ICE password; undefined for anything that is
+ * not a binding success response (errors, such as a role conflict, go as werift made them).
+ */
+export function readdressedAnswer(response: Buffer, password: Buffer, to: { address32: number; port: number }): Buffer | undefined {
+  if (response.length < HEADER_BYTES || response.readUInt16BE(0) !== BINDING_SUCCESS || response.readUInt32BE(4) !== MAGIC_COOKIE)
+    return undefined;
+  return answer(response, password, to);
+}
+
 /** RFC 5389 15.4: the HMAC covers the message up to the attribute, its length field counting to the attribute's end. */
 function integrityMatches(request: Buffer, integrityAt: number, password: Buffer): boolean {
   const header = Buffer.from(request.subarray(0, HEADER_BYTES));
@@ -61,11 +75,12 @@ function integrityMatches(request: Buffer, integrityAt: number, password: Buffer
   return timingSafeEqual(expected, request.subarray(integrityAt + 4, integrityAt + 24));
 }
 
-function answer(request: Buffer, password: Buffer, from: { address32: number; port: number }): Buffer {
+/** A binding success response in the transaction of `message` (a check, or werift's answer to one). */
+function answer(message: Buffer, password: Buffer, from: { address32: number; port: number }): Buffer {
   const bytes = Buffer.allocUnsafe(ANSWER_BYTES);
   bytes.writeUInt16BE(BINDING_SUCCESS, 0);
   bytes.writeUInt32BE(MAGIC_COOKIE, 4);
-  request.copy(bytes, 8, 8, HEADER_BYTES); // the transaction id
+  message.copy(bytes, 8, 8, HEADER_BYTES); // the transaction id
   bytes.writeUInt16BE(XOR_MAPPED_ADDRESS, 20);
   bytes.writeUInt16BE(8, 22);
   bytes.writeUInt16BE(0x0001, 24); // reserved byte, family IPv4

@@ -95,6 +95,24 @@ describe('the shared ICE port routes each viewer to its session by ufrag', () =>
     await vi.waitFor(() => expect(events.at(-1)).toBe('gone'), { timeout: 3_000 });
   });
 
+  it("UDP: werift's answer to a check, made behind the loopback bridge, reaches the viewer naming the viewer's own address", async () => {
+    const password = Buffer.from('relays-ice-password-of-22');
+    const { agent, viewer, bridgePort } = await bridgedViewer({ icePassword: password });
+    const answered = new Message(methods.BINDING, classes.RESPONSE, Buffer.alloc(12, 7))
+      .setAttribute('XOR-MAPPED-ADDRESS', ['127.0.0.1', bridgePort])
+      .addMessageIntegrity(password)
+      .addFingerprint().bytes;
+    const atViewer = nextMessage(viewer);
+    agent.send(answered, bridgePort, '127.0.0.1');
+    const parsed = parseMessage((await atViewer)!.data, password)!;
+    expect(parsed.transactionId).toEqual(Buffer.alloc(12, 7));
+    expect(parsed.getAttributeValue('XOR-MAPPED-ADDRESS')).toEqual(['127.0.0.1', viewer.address().port]);
+    // Anything else from werift goes as it came.
+    const other = nextMessage(viewer);
+    agent.send(Buffer.from('dtls record'), bridgePort, '127.0.0.1');
+    expect((await other)?.data).toEqual(Buffer.from('dtls record'));
+  });
+
   it('UDP: the session hears when its DTLS Finished has left the shared port for the viewer, not before, and not for the clear handshake', async () => {
     const heard: number[] = [];
     let viewerHad = 0;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fuzzBudget, fuzzTimeout } from '@main/test-support/fuzz-budget';
-import { consentAnswer } from './consent-answer';
+import { consentAnswer, readdressedAnswer } from './consent-answer';
 import { bindingRequestUsername, bindingSuccess, mappedAddress, readStunHeader } from './stun';
 
 describe('fuzz: STUN on the shared ICE port', () => {
@@ -26,6 +26,11 @@ describe('fuzz: STUN on the shared ICE port', () => {
           mappedAddress(bytes);
           // Nobody signed these with the password: the port never answers them.
           expect(consentAnswer(Buffer.from(bytes), Buffer.from('password'), { address32: 0x7f000001, port: 9 })).toBeUndefined();
+          // What werift sends back is readdressed only when it is a binding success, always in its transaction.
+          const readdressed = readdressedAnswer(Buffer.from(bytes), Buffer.from('password'), { address32: 0x7f000001, port: 9 });
+          if (readdressed)
+            expect([readStunHeader(readdressed)?.type, readdressed.subarray(8, 20)]).toEqual([0x0101, Buffer.from(bytes.subarray(8, 20))]);
+          else expect(readStunHeader(bytes)?.type === 0x0101 && bytes.length >= 20).toBe(false);
         }),
         fuzzBudget(),
       );

@@ -5,7 +5,7 @@ import type { Datagram } from '../srtp/srtp-protect';
 import { loadRelayNative, type RelayNative } from '../../../native/native-addon';
 import { FanoutPort, type FanoutRoute } from '../srtp/srtp-fanout';
 import { BatchSender } from './batch-sender';
-import { consentAnswer } from './consent-answer';
+import { consentAnswer, readdressedAnswer } from './consent-answer';
 import { carriesDtlsFinished } from './dtls-finished';
 import { ipv4Number } from './ipv4-number';
 import { bindingRequestUsername, mappedAddress, readStunHeader } from './stun';
@@ -150,11 +150,14 @@ export class UdpMux {
     const socket = createSocket('udp4');
     socket.bind(0, '127.0.0.1');
     socket.on('error', () => this.closeLeg(key));
+    const viewer = { address32: ipv4Number(remote.address), port: remote.port };
     socket.on('message', (reply, from) => {
       // Only the session's own socket speaks for it.
       const target = this.targets.get(ufrag);
       if (from.port !== target?.udpPort) return;
-      this.socket.send(reply, remote.port, remote.address);
+      // werift's answers to checks name the bridge it saw them come from; the viewer gets its own address.
+      const answer = target.icePassword && readdressedAnswer(reply, target.icePassword, viewer);
+      this.socket.send(answer || reply, remote.port, remote.address);
       // Media sent straight from the port must not overtake the DTLS Finished on this bridge.
       if (target.onFinishedSent && carriesDtlsFinished(reply)) target.onFinishedSent();
     });
