@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFirefox, type FirefoxTab } from '../../test/firefox-kit';
-import { startRelay, type RelayUnderTest } from '../../test/relay-test-kit';
+import { startRelay, waitForMedia, type RelayUnderTest } from '../../test/relay-test-kit';
 import { playedPast, readVideo } from '../../test/video-playback';
 
 /** Runs in the page: a recvonly WHEP viewer of `url` playing in a muted <video>; resolves with the answer. */
@@ -56,8 +56,8 @@ function machineAddress(): string {
 
 /**
  * Firefox (Debian's ESR, its own WebRTC stack: nICEr for ICE, NSS for DTLS) watching over WHEP.
- * Firefox ignores an answer to its check whose mapped address is not its own, so the shared port
- * readdresses werift's answers (`ice/consent-answer.ts`); the relay answers Firefox's actpass
+ * Firefox ignores an answer to its check whose mapped address is not its own, so the shared ports
+ * readdress werift's answers (`ice/consent-answer.ts`, `ice/framed-answers.ts`); the relay answers Firefox's actpass
  * offer as DTLS server, as it answers Chromium. Debian's Firefox has no H.264 for WebRTC (it
  * would download Cisco's OpenH264), so the camera sends VP8.
  */
@@ -70,6 +70,7 @@ describe('WebRTC viewers in Firefox', () => {
     relay = await startRelay('  cam:\n', `webrtc:\n  listen: ${machineAddress()}:0\n`);
     camera = publishVp8(relay.rtspUrl('cam'));
     firefox = await openFirefox();
+    await waitForMedia(relay, 'cam');
   }, 60_000);
 
   afterAll(async () => {
@@ -85,5 +86,22 @@ describe('WebRTC viewers in Firefox', () => {
     expect(/^a=setup:(\S+)/m.exec(posted.answer)?.[1]).toBe('passive');
     expect(await playedPast(() => firefox.evaluate(readVideo), 1)).toMatchObject({ size: '320x240', error: null });
     expect((await firefox.evaluate(decodedFrames)) > 10).toBe(true);
+  }, 90_000);
+
+  it('ICE-TCP alone (a network that lets no UDP through): the same picture over the shared TCP port', async () => {
+    const tcpOnly = await startRelay('  cam:\n', `webrtc:\n  listen: ${machineAddress()}:0/tcp\n  filters:\n    networks: [tcp4]\n`);
+    const tcpCamera = publishVp8(tcpOnly.rtspUrl('cam'));
+    try {
+      await waitForMedia(tcpOnly, 'cam');
+      await firefox.navigate(`${tcpOnly.api}/api`);
+      const posted = await firefox.evaluate(watchOverWhep, `${tcpOnly.api}/api/webrtc?src=cam`);
+      expect(posted.status).toBe(201);
+      expect(posted.answer).not.toMatch(/^a=candidate:.* udp /im);
+      expect(posted.answer).toMatch(/^a=candidate:.* tcp .* tcptype passive/im);
+      expect(await playedPast(() => firefox.evaluate(readVideo), 1)).toMatchObject({ size: '320x240', error: null });
+    } finally {
+      tcpCamera.kill('SIGKILL');
+      await tcpOnly.stop();
+    }
   }, 90_000);
 });

@@ -235,6 +235,36 @@ describe('the shared ICE port routes each viewer to its session by ufrag', () =>
     expect(Buffer.concat(received).length).toBe(before);
   });
 
+  it("TCP: werift's framed answer to a check reaches the viewer naming the viewer's own address", async () => {
+    const password = Buffer.from('relays-ice-password-of-22');
+    let agentSide: NetSocket | undefined;
+    const agent: Server = createServer((socket) => (agentSide = socket));
+    await new Promise<void>((resolve) => agent.listen(0, '127.0.0.1', resolve));
+    const targets = new Map<string, MuxTarget>([['cf73', { tcpPort: (agent.address() as AddressInfo).port, icePassword: password }]]);
+    const mux = await TcpMux.open('127.0.0.1', 0, targets);
+    closers.push(
+      () => agent.close(),
+      () => mux.close(),
+    );
+    const frame = (bytes: Buffer) => Buffer.concat([Buffer.from([bytes.length >> 8, bytes.length & 0xff]), bytes]);
+    const viewer = connect(mux.port, '127.0.0.1');
+    closers.push(() => viewer.destroy());
+    const back: Buffer[] = [];
+    viewer.on('data', (chunk) => back.push(chunk));
+    viewer.write(frame(check('cf73:hhK8')));
+    await vi.waitFor(() => expect(agentSide).toBeDefined());
+    const answered = new Message(methods.BINDING, classes.RESPONSE, Buffer.alloc(12, 7))
+      .setAttribute('XOR-MAPPED-ADDRESS', ['127.0.0.1', agentSide!.remotePort!])
+      .addMessageIntegrity(password)
+      .addFingerprint().bytes;
+    agentSide!.write(Buffer.concat([frame(answered), frame(Buffer.from('dtls'))]));
+    await vi.waitFor(() => expect(Buffer.concat(back).length).toBeGreaterThanOrEqual(2 + 64 + 2 + 4));
+    const received = Buffer.concat(back);
+    const parsed = parseMessage(received.subarray(2, 2 + received.readUInt16BE(0)), password)!;
+    expect(parsed.getAttributeValue('XOR-MAPPED-ADDRESS')).toEqual(['127.0.0.1', viewer.localPort]);
+    expect(received.subarray(2 + received.readUInt16BE(0))).toEqual(frame(Buffer.from('dtls')));
+  });
+
   it('a session checked over UDP and TCP lives on over UDP when the browser drops its unused TCP connection, and ends when UDP falls silent too', async () => {
     const agentUdp = await udp();
     const agentTcp: Server = createServer(() => undefined);

@@ -1,5 +1,8 @@
-import { connect, createServer, type Server, type Socket } from 'node:net';
+import { connect, createServer, isIPv4, type Server, type Socket } from 'node:net';
 import { listen } from '@main/platform/listen';
+import { readdressedAnswer } from './consent-answer';
+import { FramedAnswers } from './framed-answers';
+import { ipv4Number } from './ipv4-number';
 import { bindingRequestUsername } from './stun';
 import type { MuxTargets } from './mux-targets';
 
@@ -11,7 +14,9 @@ const MAX_FIRST_FRAME = 4096;
 /**
  * Every viewer's ICE-TCP on one port (RFC 6544, frames of RFC 4571: a 2-byte length before each
  * message). The first frame must be a connectivity check naming a session by its ufrag; the
- * connection is then spliced to that session's werift listener on loopback, bytes unchanged.
+ * connection is then spliced to that session's werift listener on loopback, bytes unchanged but
+ * for werift's answers to checks, which name the loopback connection it saw and leave naming the
+ * viewer's address (as on the UDP port).
  */
 export class TcpMux {
   private readonly pipes = new Map<string, Set<Socket>>();
@@ -50,13 +55,13 @@ export class TcpMux {
       const ufrag = bindingRequestUsername(buffered.subarray(2, 2 + length))?.split(':')[0];
       const target = ufrag === undefined ? undefined : this.targets.get(ufrag);
       if (!ufrag || !target?.tcpPort) return void viewer.destroy();
-      this.splice(viewer, ufrag, target.tcpPort, buffered);
+      this.splice(viewer, ufrag, target.tcpPort, buffered, target.icePassword);
       target.onRemote?.(`${viewer.remoteAddress}:${viewer.remotePort}`, 'tcp');
     };
     viewer.on('data', onData);
   }
 
-  private splice(viewer: Socket, ufrag: string, port: number, first: Buffer): void {
+  private splice(viewer: Socket, ufrag: string, port: number, first: Buffer, password: Buffer | undefined): void {
     const agent = connect(port, '127.0.0.1');
     const set = this.pipes.get(ufrag) ?? new Set<Socket>();
     this.pipes.set(ufrag, set);
@@ -76,7 +81,12 @@ export class TcpMux {
     viewer.on('close', end);
     agent.write(first);
     viewer.pipe(agent);
-    agent.pipe(viewer);
+    const address = viewer.remoteAddress;
+    // An IPv6 viewer's answers go as werift made them (the readdressed answer is IPv4 only).
+    if (password && address && isIPv4(address) && viewer.remotePort) {
+      const to = { address32: ipv4Number(address), port: viewer.remotePort };
+      agent.pipe(new FramedAnswers((answer) => readdressedAnswer(answer, password, to))).pipe(viewer);
+    } else agent.pipe(viewer);
     viewer.resume();
   }
 
