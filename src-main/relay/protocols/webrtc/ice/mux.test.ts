@@ -22,6 +22,9 @@ function check(username: string): Buffer {
   return Buffer.concat([header, attribute]);
 }
 
+/** A message as ICE-TCP carries it (RFC 4571): its 2-byte length first. */
+const frame = (bytes: Buffer) => Buffer.concat([Buffer.from([bytes.length >> 8, bytes.length & 0xff]), bytes]);
+
 const udp = async (): Promise<Socket> => {
   const socket = createSocket('udp4');
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
@@ -39,6 +42,18 @@ const nextMessage = (socket: Socket, timeoutMs = 1_000) =>
 describe('the shared ICE port routes each viewer to its session by ufrag', () => {
   const closers: Array<() => void> = [];
   afterEach(() => closers.splice(0).forEach((close) => close()));
+
+  /** A session 'cf73' whose werift stand-in takes ICE-TCP on loopback (`onAgent` gets each connection), behind a TCP mux. */
+  async function tcpSession(target: Omit<MuxTarget, 'tcpPort'>, onAgent: (socket: NetSocket) => void) {
+    const agent: Server = createServer(onAgent);
+    await new Promise<void>((resolve) => agent.listen(0, '127.0.0.1', resolve));
+    const mux = await TcpMux.open('127.0.0.1', 0, new Map([['cf73', { ...target, tcpPort: (agent.address() as AddressInfo).port }]]));
+    closers.push(
+      () => agent.close(),
+      () => mux.close(),
+    );
+    return mux;
+  }
 
   /** A session 'cf73' behind a shared port, and a viewer whose check reached it: werift sees the viewer at `bridgePort`. */
   async function bridgedViewer(events: Partial<MuxTarget> = {}) {
@@ -193,25 +208,12 @@ describe('the shared ICE port routes each viewer to its session by ufrag', () =>
   it('TCP: the first framed check picks the session, then bytes pass unchanged both ways; the last connection closing ends it', async () => {
     const received: Buffer[] = [];
     let agentSide: NetSocket | undefined;
-    const agent: Server = createServer((socket) => {
+    const events: string[] = [];
+    const mux = await tcpSession({ onRemote: () => events.push('remote'), onGone: () => events.push('gone') }, (socket) => {
       agentSide = socket;
       socket.on('data', (chunk) => received.push(chunk));
     });
-    await new Promise<void>((resolve) => agent.listen(0, '127.0.0.1', resolve));
-    const events: string[] = [];
-    const targets = new Map<string, MuxTarget>([
-      [
-        'cf73',
-        { tcpPort: (agent.address() as AddressInfo).port, onRemote: () => events.push('remote'), onGone: () => events.push('gone') },
-      ],
-    ]);
-    const mux = await TcpMux.open('127.0.0.1', 0, targets);
-    closers.push(
-      () => agent.close(),
-      () => mux.close(),
-    );
 
-    const frame = (bytes: Buffer) => Buffer.concat([Buffer.from([bytes.length >> 8, bytes.length & 0xff]), bytes]);
     const viewer = connect(mux.port, '127.0.0.1');
     const back: Buffer[] = [];
     viewer.on('data', (chunk) => back.push(chunk));
@@ -238,15 +240,7 @@ describe('the shared ICE port routes each viewer to its session by ufrag', () =>
   it("TCP: werift's framed answer to a check reaches the viewer naming the viewer's own address", async () => {
     const password = Buffer.from('relays-ice-password-of-22');
     let agentSide: NetSocket | undefined;
-    const agent: Server = createServer((socket) => (agentSide = socket));
-    await new Promise<void>((resolve) => agent.listen(0, '127.0.0.1', resolve));
-    const targets = new Map<string, MuxTarget>([['cf73', { tcpPort: (agent.address() as AddressInfo).port, icePassword: password }]]);
-    const mux = await TcpMux.open('127.0.0.1', 0, targets);
-    closers.push(
-      () => agent.close(),
-      () => mux.close(),
-    );
-    const frame = (bytes: Buffer) => Buffer.concat([Buffer.from([bytes.length >> 8, bytes.length & 0xff]), bytes]);
+    const mux = await tcpSession({ icePassword: password }, (socket) => (agentSide = socket));
     const viewer = connect(mux.port, '127.0.0.1');
     closers.push(() => viewer.destroy());
     const back: Buffer[] = [];
