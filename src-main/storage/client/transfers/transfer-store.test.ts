@@ -62,21 +62,39 @@ describe('transfer store', () => {
     expect(store.get('a')).toMatchObject({ state: 'done', etag: 'Fetag' });
   });
 
-  it('writes pending changes before any query that lists rows, and when closed', async () => {
+  it('gives the next queued rows as this turn left them without writing them; writes before listing all, and when closed', async () => {
     const { store, path } = await open();
     store.insert([row('a'), row('b')]);
     store.update('a', { state: 'running' });
-    // The scheduler asks for the next queued ones in the same turn: the started one is not among them.
+    // The scheduler asks for the next queued ones in the same turn: the started one is not among
+    // them, and asking writes nothing (it asks after every transfer that ends).
     expect(store.queued(10).map((r) => r.id)).toEqual(['b']);
-    expect(onDisk(path)).toEqual({ a: 'running', b: 'queued' });
+    expect(onDisk(path)).toEqual({ a: 'queued', b: 'queued' });
     store.update('b', { state: 'failed', error: 'broken' });
+    expect(store.queued(10)).toEqual([]);
     expect(store.list().find((r) => r.id === 'b')).toMatchObject({ state: 'failed', error: 'broken' });
+    expect(onDisk(path)).toEqual({ a: 'running', b: 'failed' });
+    // Queued again this turn (a retry): found, its change written first.
     store.update('b', { state: 'queued', error: null });
     expect(store.get('b')).not.toHaveProperty('error');
+    expect(store.queued(10).map((r) => r.id)).toEqual(['b']);
+    expect(onDisk(path)).toEqual({ a: 'running', b: 'queued' });
     store.update('a', { state: 'done' });
     store.close();
     cleanup.pop();
     expect(onDisk(path)).toEqual({ a: 'done', b: 'queued' });
+  });
+
+  it('fills the limit past rows started this turn, oldest first, with their other changes', async () => {
+    const { store } = await open();
+    store.insert(['a', 'b', 'c', 'd', 'e'].map((id) => row(id)));
+    store.update('a', { state: 'running' });
+    store.update('b', { state: 'canceled' });
+    store.update('c', { transferred: 7 });
+    expect(store.queued(2).map((r) => [r.id, r.transferred])).toEqual([
+      ['c', 7],
+      ['d', 0],
+    ]);
   });
 
   it('answers nothing for a row it does not hold, and settles at once with nothing to write', async () => {
