@@ -42,8 +42,6 @@ if (values.srtp !== 'any' && values.srtp !== 'cm') throw new Error('--srtp is an
 const SRTP_AES128_CM_HMAC_SHA1_80 = 0x0001;
 /** The DTLS-SRTP profiles by number (RFC 5764, RFC 7714), as the bench names what viewers got. */
 const SRTP_PROFILE_NAMES: Record<number, string> = { 0x0001: 'AES_CM_128_HMAC_SHA1_80', 0x0007: 'AEAD_AES_128_GCM' };
-/** The SRTP profiles the werift viewers ended up with. */
-const viewerProfiles = new Set<string>();
 const rounds = Number(values.rounds);
 if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds is a whole number of at least 1');
 const runs = Number(values.runs);
@@ -151,7 +149,8 @@ async function firstFrames(api: string): Promise<{ whep: WhepPhases[]; mse: numb
 }
 
 /** A werift viewer of the stream over WHEP, as a browser's peer connection would be. */
-async function webrtcViewer(api: string): Promise<() => Promise<void>> {
+/** `profiles` gets the SRTP profile the viewer ended up with when it is closed. */
+async function webrtcViewer(api: string, profiles: Set<string>): Promise<() => Promise<void>> {
   const pc = new WeriftPeerConnection({
     codecs: {
       video: [
@@ -188,7 +187,7 @@ async function webrtcViewer(api: string): Promise<() => Promise<void>> {
   return async () => {
     const transport = video.dtlsTransport;
     const profile = transport.srtpStarted ? transport.srtp.config.profile : undefined;
-    viewerProfiles.add(profile === undefined ? 'none (not connected)' : (SRTP_PROFILE_NAMES[profile] ?? `profile ${profile}`));
+    profiles.add(profile === undefined ? 'none (not connected)' : (SRTP_PROFILE_NAMES[profile] ?? `profile ${profile}`));
     await fetch(location, { method: 'DELETE' });
     await pc.close();
   };
@@ -261,11 +260,13 @@ async function main(): Promise<void> {
 
   const frames = await firstFrames(api);
   const rows: string[] = [];
+  /** The SRTP profiles the werift viewers ended up with. */
+  const viewerProfiles = new Set<string>();
   for (const n of counts) {
     const webrtc: Window[] = [];
     const rtsp: Window[] = [];
     for (let round = 0; round < rounds; round++) {
-      webrtc.push(await measure(pid, api, () => webrtcViewer(api), n));
+      webrtc.push(await measure(pid, api, () => webrtcViewer(api, viewerProfiles), n));
       rtsp.push(await measure(pid, api, (i) => rtspViewer(rtspPort, i), n));
     }
     const [ours, peer] = [medianWindow(webrtc), medianWindow(rtsp)];

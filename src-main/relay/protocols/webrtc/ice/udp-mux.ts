@@ -26,6 +26,8 @@ interface Leg {
   socket: Socket;
   lastSeen: number;
   remote: { address: string; port: number };
+  /** The remote IPv4 address as a number, as the native sender and the STUN answers take it. */
+  address32: number;
   /** The session sends its media here (the pair the viewer nominated): its consent checks are answered on the port. */
   media: boolean;
 }
@@ -132,7 +134,7 @@ export class UdpMux {
    */
   private answerConsent(leg: Leg, message: Buffer, remote: RemoteInfo): boolean {
     const password = this.targets.get(leg.ufrag)?.icePassword;
-    const address32 = ipv4Number(remote.address);
+    const { address32 } = leg;
     const answer = password && consentAnswer(message, password, { address32, port: remote.port });
     if (!answer) return false;
     leg.lastSeen = Date.now();
@@ -161,7 +163,14 @@ export class UdpMux {
       // Media sent straight from the port must not overtake the DTLS Finished on this bridge.
       if (target.onFinishedSent && carriesDtlsFinished(reply)) target.onFinishedSent();
     });
-    const leg = { ufrag, socket, lastSeen: Date.now(), remote: { address: remote.address, port: remote.port }, media: false };
+    const leg = {
+      ufrag,
+      socket,
+      lastSeen: Date.now(),
+      remote: { address: remote.address, port: remote.port },
+      address32: viewer.address32,
+      media: false,
+    };
     this.legs.set(key, leg);
     target.onRemote?.(key, 'udp');
     return leg;
@@ -185,7 +194,7 @@ export class UdpMux {
       if (leg.ufrag !== ufrag || boundPort(leg.socket) !== loopbackPort) continue;
       leg.media = true;
       const { address, port } = leg.remote;
-      const address32 = ipv4Number(address);
+      const { address32 } = leg;
       const sender = this.sender;
       const alive = () => this.legs.get(key) === leg;
       return {
