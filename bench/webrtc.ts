@@ -148,8 +148,10 @@ async function firstFrames(api: string): Promise<{ whep: WhepPhases[]; mse: numb
   return { whep, mse, ciphers };
 }
 
-/** A werift viewer of the stream over WHEP, as a browser's peer connection would be. */
-/** `profiles` gets the SRTP profile the viewer ended up with when it is closed. */
+/**
+ * A werift viewer of the stream over WHEP, as a browser's peer connection would be; `profiles`
+ * gets the SRTP profile it ended up with when it is closed.
+ */
 async function webrtcViewer(api: string, profiles: Set<string>): Promise<() => Promise<void>> {
   const pc = new WeriftPeerConnection({
     codecs: {
