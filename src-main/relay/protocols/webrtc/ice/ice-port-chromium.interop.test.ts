@@ -87,11 +87,11 @@ describe('ICE on the shared WebRTC port (webrtc.listen)', () => {
     const viewerState = () =>
       page.evaluate(async () => {
         const { pc, video } = (window as unknown as { consentViewer: { pc: RTCPeerConnection; video: HTMLVideoElement } }).consentViewer;
-        type PairReport = { type: string; nominated?: boolean; state?: string; responsesReceived?: number; requestsSent?: number };
-        let pair: PairReport = { type: 'none' };
-        (await pc.getStats()).forEach((report: PairReport) => {
-          if (report.type === 'candidate-pair' && report.nominated && report.state === 'succeeded') pair = report;
-        });
+        type PairReport = { type: string; id: string; selectedCandidatePairId?: string; responsesReceived?: number; requestsSent?: number };
+        // The pair the transport plays over (its state may read in-progress while a check is out).
+        const reports = [...(await pc.getStats()).values()] as PairReport[];
+        const selected = reports.find((report) => report.type === 'transport')?.selectedCandidatePairId;
+        const pair: PairReport = reports.find((report) => report.id === selected) ?? { type: 'none', id: '' };
         return {
           responses: pair.responsesReceived ?? 0,
           requests: pair.requestsSent ?? 0,
